@@ -1,0 +1,177 @@
+#include "sim/fair_share.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace sim {
+
+namespace {
+// Work below this is finished: finish tags are sums of doubles.
+constexpr double kEpsilon = 1e-6;
+}  // namespace
+
+FairShare::FairShare(Engine& engine, double capacity, double per_job_cap)
+    : engine_(engine), capacity_(capacity), per_job_cap_(per_job_cap) {
+  if (!(capacity > 0)) throw std::invalid_argument("FairShare: capacity must be positive");
+}
+
+double FairShare::rate_per_job() const {
+  if (heap_.empty()) return 0;
+  return std::min(per_job_cap_, capacity_ / static_cast<double>(heap_.size()));
+}
+
+void FairShare::advance() {
+  const Time now = engine_.now();
+  if (now > last_ && !heap_.empty()) {
+    const double dt = to_seconds(now - last_);
+    const double r = rate_per_job();
+    vtime_ += r * dt;
+    served_ += r * dt * static_cast<double>(heap_.size());
+    busy_ += dt * (r * static_cast<double>(heap_.size()) / capacity_);
+  }
+  last_ = now;
+}
+
+double FairShare::served() {
+  advance();
+  return served_;
+}
+
+double FairShare::busy_integral() {
+  advance();
+  return busy_;
+}
+
+std::uint32_t FairShare::add(double work, FairShareListener* listener, std::uint64_t tag) {
+  advance();
+  if (heap_.empty()) vtime_ = 0;  // restart virtual time when idle: keeps tags small
+  std::uint32_t j;
+  if (!free_.empty()) {
+    j = free_.back();
+    free_.pop_back();
+  } else {
+    j = static_cast<std::uint32_t>(jobs_.size());
+    jobs_.emplace_back();
+  }
+  Job& job = jobs_[j];
+  job.finish = vtime_ + std::max(work, 0.0);
+  job.threshold = 0;
+  job.listener = listener;
+  job.tag = tag;
+  job.live = true;
+  heap_.push_back(j);
+  job.heap_pos = static_cast<std::uint32_t>(heap_.size() - 1);
+  sift_up(job.heap_pos);
+  reschedule();
+  return j;
+}
+
+void FairShare::extend(std::uint32_t j, double more) {
+  advance();
+  jobs_[j].finish += more;
+  sift_down(jobs_[j].heap_pos);
+  reschedule();
+}
+
+void FairShare::set_threshold(std::uint32_t j, double remaining_units) {
+  advance();
+  jobs_[j].threshold = std::max(remaining_units, 0.0);
+  sift_up(jobs_[j].heap_pos);
+  sift_down(jobs_[j].heap_pos);
+  reschedule();
+}
+
+void FairShare::cancel(std::uint32_t j) {
+  advance();
+  heap_remove(j);
+  reschedule();
+}
+
+double FairShare::remaining(std::uint32_t j) {
+  advance();
+  return std::max(0.0, jobs_[j].finish - vtime_);
+}
+
+void FairShare::heap_remove(std::uint32_t j) {
+  const std::uint32_t pos = jobs_[j].heap_pos;
+  const std::uint32_t last = heap_.back();
+  heap_.pop_back();
+  if (last != j) {
+    place(pos, last);
+    sift_up(pos);
+    sift_down(jobs_[last].heap_pos);
+  }
+  jobs_[j].live = false;
+  free_.push_back(j);
+}
+
+void FairShare::reschedule() {
+  ++generation_;
+  if (heap_.empty()) return;
+  const double dv = std::max(0.0, key(heap_.front()) - vtime_);
+  const double r = rate_per_job();
+  engine_.schedule_in(from_seconds_ceil(dv / r), this, generation_);
+}
+
+void FairShare::on_event(std::uint64_t arg) {
+  if (arg != generation_) return;  // superseded by a later change
+  advance();
+  // Collect every milestone reached now; call listeners after the heap is
+  // consistent, since they may add or extend jobs.
+  struct Reached {
+    std::uint32_t job;
+    std::uint64_t tag;
+    FairShareListener* listener;
+    double remaining;
+  };
+  Reached reached[64];
+  std::size_t count = 0;
+  while (!heap_.empty() && count < 64) {
+    const std::uint32_t j = heap_.front();
+    const double k = key(j);
+    if (k > vtime_ + kEpsilon * std::max(1.0, std::fabs(k))) break;
+    Job& job = jobs_[j];
+    const double rem = job.finish - vtime_;
+    if (job.threshold > 0 && rem > kEpsilon * std::max(1.0, std::fabs(job.finish))) {
+      reached[count++] = {j, job.tag, job.listener, rem};
+      job.threshold = 0;
+      sift_down(job.heap_pos);
+    } else {
+      reached[count++] = {j, job.tag, job.listener, 0.0};
+      heap_remove(j);
+    }
+  }
+  reschedule();
+  for (std::size_t i = 0; i < count; ++i)
+    reached[i].listener->on_share_milestone(reached[i].job, reached[i].tag, reached[i].remaining);
+}
+
+void FairShare::sift_up(std::uint32_t pos) {
+  const std::uint32_t j = heap_[pos];
+  const double k = key(j);
+  while (pos > 0) {
+    const std::uint32_t parent = (pos - 1) / 2;
+    if (key(heap_[parent]) <= k) break;
+    place(pos, heap_[parent]);
+    pos = parent;
+  }
+  place(pos, j);
+}
+
+void FairShare::sift_down(std::uint32_t pos) {
+  const std::uint32_t n = static_cast<std::uint32_t>(heap_.size());
+  const std::uint32_t j = heap_[pos];
+  const double k = key(j);
+  for (;;) {
+    std::uint32_t child = 2 * pos + 1;
+    if (child >= n) break;
+    if (child + 1 < n && key(heap_[child + 1]) < key(heap_[child])) ++child;
+    if (key(heap_[child]) >= k) break;
+    place(pos, heap_[child]);
+    pos = child;
+  }
+  place(pos, j);
+}
+
+}  // namespace sim

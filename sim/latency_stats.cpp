@@ -1,0 +1,57 @@
+#include "sim/latency_stats.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sim {
+
+namespace {
+// 2,400 log bins over 10 decades: each bin is 10^(1/240) = 0.96% wide.
+constexpr unsigned kBins = 2400;
+constexpr double kLow = 1e-6;
+constexpr double kHigh = 1e4;
+}  // namespace
+
+LatencyStats::LatencyStats() : hist_(boost::histogram::make_histogram(Axis(kBins, kLow, kHigh))) {}
+
+void LatencyStats::record(double s) {
+  hist_(s);
+  if (count_ == 0 || s < min_) min_ = s;
+  if (s > max_) max_ = s;
+  ++count_;
+  sum_ += s;
+  sum_sq_ += static_cast<long double>(s) * s;
+}
+
+double LatencyStats::stdev() const {
+  if (count_ < 2) return 0.0;
+  const long double n = static_cast<long double>(count_);
+  const long double var = (sum_sq_ - sum_ * sum_ / n) / (n - 1);
+  return var > 0 ? static_cast<double>(std::sqrt(var)) : 0.0;
+}
+
+double LatencyStats::percentile(double p) const {
+  if (count_ == 0) return 0.0;
+  const double rank = std::max(1.0, std::ceil(p / 100.0 * static_cast<double>(count_)));
+  double seen = 0;
+  for (auto&& bin : boost::histogram::indexed(hist_, boost::histogram::coverage::all)) {
+    seen += *bin;
+    if (seen >= rank) {
+      const double upper = bin.index() < 0 ? kLow : bin.bin().upper();
+      return std::clamp(upper, min_, max_);
+    }
+  }
+  return max_;
+}
+
+void LatencyStats::merge(const LatencyStats& o) {
+  if (o.count_ == 0) return;
+  hist_ += o.hist_;
+  min_ = count_ ? std::min(min_, o.min_) : o.min_;
+  max_ = std::max(max_, o.max_);
+  count_ += o.count_;
+  sum_ += o.sum_;
+  sum_sq_ += o.sum_sq_;
+}
+
+}  // namespace sim

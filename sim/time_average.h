@@ -1,0 +1,34 @@
+// The time-weighted mean of a piecewise-constant quantity (queue length,
+// number of busy servers, a state indicator).
+#pragma once
+#include "sim/time.h"
+
+namespace sim {
+
+class TimeAverage {
+ public:
+  void set(Time now, double value) {
+    integral_ += value_ * static_cast<double>(now - since_);
+    since_ = now;
+    value_ = value;
+    if (value > max_) max_ = value;
+  }
+  void add(Time now, double delta) { set(now, value_ + delta); }
+  double value() const { return value_; }
+  double max() const { return max_; }
+  // Integral in value-seconds up to `now`.
+  double integral(Time now) const {
+    return (integral_ + value_ * static_cast<double>(now - since_)) * 1e-9;
+  }
+  double mean(Time from, Time now) const {
+    return now > from ? integral(now) / to_seconds(now - from) : value_;
+  }
+
+ private:
+  double value_ = 0;
+  double max_ = 0;
+  double integral_ = 0;  // value-nanoseconds
+  Time since_ = 0;
+};
+
+}  // namespace sim
