@@ -1,0 +1,137 @@
+#include "models/hardware/hdd.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace models {
+
+Hdd::Hdd(sim::Engine& engine, const HddSpec& spec) : engine_(engine), spec_(spec) {
+  if (spec.rate_inner_Bps <= 0 || spec.rate_outer_Bps < spec.rate_inner_Bps)
+    throw std::invalid_argument("hdd: need 0 < inner rate <= outer rate");
+  rotation_s_ = 60.0 / spec.rpm;
+  // Mean of sqrt(|x-y|) for x, y uniform on [0,1] is 8/15.
+  seek_full_s_ = spec.seek_track_s + (spec.seek_average_s - spec.seek_track_s) * 15.0 / 8.0;
+  const double rho = spec.rate_inner_Bps / spec.rate_outer_Bps;
+  rho2_ = rho * rho;
+  // Track size at radius r (outer radius 1) is rate_outer * r * T_rot, and
+  // offset x maps to r(x) = sqrt(1 - (1 - rho^2) x / X). Integrating
+  // dx / track_size(x) gives tracks(x) = 2X / ((1 - rho^2) rate_outer T_rot) (1 - r(x)).
+  tracks_scale_ = 2.0 * spec.capacity_bytes / ((1.0 - rho2_) * spec.rate_outer_Bps * rotation_s_);
+  if (rho2_ >= 1.0) tracks_scale_ = 0;  // constant rate: handled in tracks_before
+}
+
+double Hdd::radial_position(double offset) const {
+  const double f = std::clamp(offset / spec_.capacity_bytes, 0.0, 1.0);
+  const double r = std::sqrt(1.0 - (1.0 - rho2_) * f);
+  const double r_inner = std::sqrt(rho2_);
+  return r_inner < 1.0 ? (1.0 - r) / (1.0 - r_inner) : f;
+}
+
+double Hdd::tracks_before(double offset) const {
+  if (tracks_scale_ == 0) return offset / (spec_.rate_outer_Bps * rotation_s_);
+  const double f = std::clamp(offset / spec_.capacity_bytes, 0.0, 1.0);
+  return tracks_scale_ * (1.0 - std::sqrt(1.0 - (1.0 - rho2_) * f));
+}
+
+double Hdd::transfer_rate(double offset) const {
+  const double f = std::clamp(offset / spec_.capacity_bytes, 0.0, 1.0);
+  return spec_.rate_outer_Bps * std::sqrt(1.0 - (1.0 - rho2_) * f);
+}
+
+double Hdd::seek_time(double d) const {
+  if (d <= 0) return 0;
+  return spec_.seek_track_s + (seek_full_s_ - spec_.seek_track_s) * std::sqrt(std::min(d, 1.0));
+}
+
+double Hdd::positioning_time(std::uint64_t offset, sim::Time at) const {
+  const double head_tracks = tracks_before(static_cast<double>(head_offset_));
+  const double target_tracks = tracks_before(static_cast<double>(offset));
+  const double dt_idle = sim::to_seconds(at - head_time_);
+  // Still streaming through the track buffer: the bytes come as the head passes.
+  if (offset >= head_offset_ && std::floor(target_tracks) == std::floor(head_tracks)) {
+    const double reach = (target_tracks - head_tracks) * rotation_s_;
+    return std::max(0.0, reach - dt_idle);
+  }
+  double seek = 0;
+  if (std::fabs(target_tracks - head_tracks) >= 1.0)
+    seek = seek_time(std::fabs(radial_position(static_cast<double>(offset)) -
+                               radial_position(static_cast<double>(head_offset_))));
+  const double t_arrive = sim::to_seconds(at) + seek;
+  const double platter_angle = std::fmod(t_arrive / rotation_s_, 1.0);
+  const double target_angle = target_tracks - std::floor(target_tracks);
+  double wait = target_angle - platter_angle;
+  if (wait < 0) wait += 1.0;
+  if (wait > 1.0 - 1e-9) wait = 0;  // floating-point noise on an exact continuation
+  return seek + wait * rotation_s_;
+}
+
+double Hdd::service_time(const Request& r, sim::Time at) const {
+  const double pos = positioning_time(r.offset, at);
+  const double tracks = tracks_before(static_cast<double>(r.offset + r.length)) -
+                        tracks_before(static_cast<double>(r.offset));
+  return pos + tracks * rotation_s_;
+}
+
+void Hdd::submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener,
+                      std::uint64_t tag) {
+  if (offset + length > capacity()) throw std::out_of_range("hdd: read beyond the end of the disk");
+  queue_.push(engine_.now(), Request{offset, length, listener, tag, engine_.now()});
+  depth_.set(engine_.now(), static_cast<double>(queued()));
+  if (!busy_) dispatch();
+}
+
+void Hdd::dispatch() {
+  const sim::Time now = engine_.now();
+  if (now - queue_.front().queued_at >= sim::from_seconds_ceil(spec_.read_expire_s)) {
+    // The oldest read has expired: serve it before anything else.
+    start(queue_.take(now, 0));
+    return;
+  }
+  const std::size_t window = std::min<std::size_t>(queue_.size(), std::max<std::uint32_t>(1, spec_.ncq_depth));
+  std::size_t best = 0;
+  double best_pos = 0;
+  for (std::size_t i = 0; i < window; ++i) {
+    const double p = positioning_time(queue_.at(i).offset, now);
+    if (i == 0 || p < best_pos) {
+      best = i;
+      best_pos = p;
+    }
+  }
+  start(queue_.take(now, best));
+}
+
+void Hdd::start(const Request& r) {
+  const sim::Time now = engine_.now();
+  current_ = r;
+  busy_ = true;
+  busy_since_ = now;
+  const double service = service_time(current_, now);
+  engine_.schedule_in(sim::from_seconds_ceil(service), this, 0);
+}
+
+void Hdd::on_event(std::uint64_t) {
+  const sim::Time now = engine_.now();
+  busy_ = false;
+  busy_s_ += sim::to_seconds(now - busy_since_);
+  head_offset_ = current_.offset + current_.length;
+  head_time_ = now;
+  ++reads_;
+  read_bytes_ += current_.length;
+  const Request done = current_;
+  if (!queue_.empty()) dispatch();
+  depth_.set(now, static_cast<double>(queued()));
+  done.listener->on_io_done(done.tag);
+}
+
+DiskStats Hdd::stats() const {
+  DiskStats s;
+  s.reads = reads_;
+  s.read_bytes = read_bytes_;
+  s.busy_s = busy_s_ + (busy_ ? sim::to_seconds(engine_.now() - busy_since_) : 0.0);
+  s.queue_depth_integral = depth_.integral(engine_.now());
+  s.drives = 1;
+  return s;
+}
+
+}  // namespace models
