@@ -1,0 +1,27 @@
+// The two ends of a connection as each sees the other across the network.
+// The network's one-way delay is applied by the side that sends.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace models {
+
+class ServerSide {
+ public:
+  virtual void connection_arrived(std::uint32_t conn, std::uint32_t group) = 0;
+  virtual void request_arrived(std::uint32_t conn, std::uint32_t file) = 0;
+
+ protected:
+  ~ServerSide() = default;
+};
+
+class ClientSide {
+ public:
+  virtual void on_response_delivered(std::uint32_t conn) = 0;  // its last byte left the server's NIC
+  virtual void on_connection_closed(std::uint32_t conn, const std::string& reason) = 0;
+
+ protected:
+  ~ClientSide() = default;
+};
+
+}  // namespace models

@@ -1,0 +1,87 @@
+#include "models/os/filesystem.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace models {
+
+Filesystem::Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64_t capacity, sim::RandomStream rng)
+    : spec_(spec) {
+  if (spec_.tree.empty()) spec_.tree = {spec.files};
+  std::uint64_t product = 1;
+  for (auto n : spec_.tree) product *= n;
+  if (product != spec.files) throw std::invalid_argument("filesystem: tree does not multiply to the file count");
+  const std::uint64_t slot = (spec.file_size + PageCache::kPage - 1) / PageCache::kPage * PageCache::kPage;
+  const std::uint64_t slots = capacity / slot;
+  if (slots < spec.files) throw std::invalid_argument("filesystem: the files do not fit on the device");
+  if (spec.spread) {
+    // A random injection of files into slots: sample without replacement by
+    // a partial Fisher-Yates over a virtual array (only touched slots stored).
+    std::vector<std::uint64_t> order;
+    if (slots <= 4 * std::uint64_t{spec.files}) {
+      order.resize(slots);
+      std::iota(order.begin(), order.end(), 0);
+      for (std::uint32_t i = 0; i < spec.files; ++i) std::swap(order[i], order[i + rng.below(slots - i)]);
+    } else {
+      // Sparse case: rejection of duplicates keeps memory at O(files).
+      std::vector<std::uint64_t> chosen;
+      chosen.reserve(spec.files);
+      std::vector<std::uint64_t> sorted;
+      while (chosen.size() < spec.files) {
+        const std::uint64_t s = rng.below(slots);
+        auto it = std::lower_bound(sorted.begin(), sorted.end(), s);
+        if (it != sorted.end() && *it == s) continue;
+        sorted.insert(it, s);
+        chosen.push_back(s);
+      }
+      order = std::move(chosen);
+    }
+    for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(order[i] * slot, spec.file_size);
+  } else {
+    for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(std::uint64_t{i} * slot, spec.file_size);
+  }
+}
+
+std::uint32_t Filesystem::components(std::uint32_t file, std::uint64_t* out) const {
+  // Key of level L: (L+1) in the top byte, then the index of the path prefix.
+  const auto levels = static_cast<std::uint32_t>(spec_.tree.size());
+  std::uint64_t below = spec_.files;
+  for (std::uint32_t level = 0; level < levels; ++level) {
+    below /= spec_.tree[level];
+    const std::uint64_t prefix = file / below;
+    out[level] = (std::uint64_t{level + 1} << 56) | prefix;
+  }
+  return levels;
+}
+
+std::string Filesystem::path(std::uint32_t file) const {
+  std::string out;
+  std::uint64_t below = spec_.files;
+  for (auto n : spec_.tree) {
+    below /= n;
+    out.push_back('/');
+    out += std::to_string(file / below % n + 1);
+  }
+  return out;
+}
+
+std::int64_t resolve_path(const std::vector<std::uint32_t>& tree, const std::string& p) {
+  std::int64_t file = 0;
+  std::size_t pos = 0;
+  for (auto n : tree) {
+    if (pos >= p.size() || p[pos] != '/') return -1;
+    const std::size_t end = p.find('/', pos + 1);
+    const std::string name = p.substr(pos + 1, end == std::string::npos ? std::string::npos : end - pos - 1);
+    if (name.empty() || name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos) return -1;
+    const long v = std::stol(name);
+    if (v < 1 || v > static_cast<long>(n)) return -1;
+    file = file * n + (v - 1);
+    pos = end == std::string::npos ? p.size() : end;
+  }
+  return pos == p.size() ? file : -1;
+}
+
+std::int64_t Filesystem::file_of(const std::string& p) const { return resolve_path(spec_.tree, p); }
+
+}  // namespace models

@@ -1,0 +1,40 @@
+// The machine a server runs on, as its processes see it: CPUs, the NIC,
+// the page cache, path lookup, and the kernel settings that matter here.
+// Passed by reference to everything that runs on the host.
+#pragma once
+#include <cstdint>
+
+#include "models/hardware/nic.h"
+#include "models/os/page_cache.h"
+#include "models/os/path_walk.h"
+#include "models/os/task_states.h"
+#include "sim/engine.h"
+#include "sim/fair_share.h"
+
+namespace models {
+
+// CPU time per operation, in seconds.
+struct CpuCosts {
+  double request = 0;        // parse a request, build the header, open/stat bookkeeping
+  double sendfile_byte = 0;  // kernel time per byte sendfile() hands to TCP
+  double accept = 0;         // accept() plus registering the connection
+  double event = 0;          // one epoll event or thread-pool completion
+};
+
+struct KernelSpec {
+  double tcp_wmem_max = 4194304;          // net.ipv4.tcp_wmem max: a socket's send buffer
+  std::uint64_t pipe_bytes = 64 * 1024;   // sendfile() moves data through a 64 KiB pipe
+};
+
+struct Host {
+  sim::Engine& engine;
+  sim::FairShare& cpu;
+  Nic& nic;
+  PageCache& cache;
+  PathWalk& walk;
+  TaskStates& tasks;
+  CpuCosts costs;
+  KernelSpec kernel;
+};
+
+}  // namespace models

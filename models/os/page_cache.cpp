@@ -1,0 +1,292 @@
+#include "models/os/page_cache.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+namespace models {
+
+PageCache::PageCache(BlockDevice& device, const PageCacheSpec& spec) : device_(device), spec_(spec) {
+  if (spec.unit_bytes == 0 || spec.unit_bytes % kPage != 0)
+    throw std::invalid_argument("page cache: unit must be a multiple of 4 KiB");
+  pages_per_unit_ = spec.unit_bytes / kPage;
+  capacity_units_ = spec.capacity_bytes / spec.unit_bytes;
+  if (capacity_units_ == 0) throw std::invalid_argument("page cache: capacity below one unit");
+}
+
+std::uint32_t PageCache::add_file(std::uint64_t device_offset, std::uint64_t size) {
+  files_.push_back(File{device_offset, size});
+  return static_cast<std::uint32_t>(files_.size() - 1);
+}
+
+std::uint64_t PageCache::units_of(std::uint32_t file) const {
+  return (files_[file].size + spec_.unit_bytes - 1) / spec_.unit_bytes;
+}
+
+std::uint64_t PageCache::unit_length(std::uint32_t file, std::uint64_t unit) const {
+  const std::uint64_t start = unit * spec_.unit_bytes;
+  return std::min(spec_.unit_bytes, files_[file].size - start);
+}
+
+std::uint32_t PageCache::find(std::uint32_t file, std::uint64_t unit) const {
+  auto it = index_.find(key_of(file, unit));
+  return it == index_.end() ? kNil : it->second;
+}
+
+bool PageCache::cached(std::uint32_t file, std::uint64_t unit) const {
+  const std::uint32_t e = find(file, unit);
+  return e != kNil && entries_[e].uptodate;
+}
+
+// get_init_ra_size(): small first reads get a window 4x their size, medium 2x.
+std::int64_t PageCache::init_ra_pages(std::int64_t request, std::int64_t max) const {
+  std::int64_t size = static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(std::max<std::int64_t>(request, 1))));
+  if (size <= max / 32) return size * 4;
+  if (size <= max / 4) return size * 2;
+  return max;
+}
+
+// get_next_ra_size(): each further window doubles (quadruples while small).
+std::int64_t PageCache::next_ra_pages(std::int64_t current, std::int64_t max) const {
+  const std::int64_t size = current < max / 16 ? 4 * current : 2 * current;
+  return std::min(size, max);
+}
+
+PageCache::Result PageCache::read(std::uint32_t file, std::uint64_t unit, std::uint64_t request_units,
+                                  ReadaheadState& ra, PageWaiter* waiter, std::uint64_t tag) {
+  std::uint32_t e = find(file, unit);
+  if (e == kNil) {
+    ondemand_readahead(file, unit, request_units, ra, false);
+    e = find(file, unit);
+  } else if (entries_[e].marker) {
+    entries_[e].marker = false;
+    ondemand_readahead(file, unit, request_units, ra, true);
+  }
+  ra.prev_page = static_cast<std::int64_t>((unit + 1) * pages_per_unit_) - 1;
+  ++stats_.lookups;
+  Entry& entry = entries_[e];
+  if (entry.uptodate) {
+    ++stats_.hits;
+    touch(e);
+    return Result::kReady;
+  }
+  ++stats_.waits;
+  bios_[entry.bio].waiters.push_back(Waiter{waiter, tag});
+  return Result::kWait;
+}
+
+void PageCache::access_after_wait(std::uint32_t file, std::uint64_t unit) {
+  const std::uint32_t e = find(file, unit);
+  if (e != kNil && entries_[e].uptodate) touch(e);
+}
+
+void PageCache::ondemand_readahead(std::uint32_t file, std::uint64_t unit, std::uint64_t request_units,
+                                   ReadaheadState& ra, bool hit_marker) {
+  const std::int64_t max = static_cast<std::int64_t>(std::max<std::uint64_t>(device_.readahead_bytes() / kPage, pages_per_unit_));
+  const std::int64_t offset = static_cast<std::int64_t>(unit * pages_per_unit_);
+  const std::int64_t request = static_cast<std::int64_t>(std::max<std::uint64_t>(request_units, 1) * pages_per_unit_);
+  bool initial = false;
+  if (offset == 0) {
+    initial = true;
+  } else if (ra.size > 0 && (offset == ra.start + ra.size - ra.async_size || offset == ra.start + ra.size)) {
+    // The expected next step of a sequential stream.
+    ra.start += ra.size;
+    ra.size = next_ra_pages(ra.size, max);
+    ra.async_size = ra.size;
+  } else if (hit_marker) {
+    // A marker left by another reader of the same file: continue after the
+    // cached run that follows.
+    std::int64_t start = offset + static_cast<std::int64_t>(pages_per_unit_);
+    const std::int64_t limit = offset + max;
+    while (start < limit && find(file, static_cast<std::uint64_t>(start) / pages_per_unit_) != kNil)
+      start += static_cast<std::int64_t>(pages_per_unit_);
+    if (start >= limit) return;
+    ra.start = start;
+    ra.size = next_ra_pages(start - offset + request, max);
+    ra.async_size = ra.size;
+  } else if (request > max || offset - ra.prev_page <= 1) {
+    initial = true;  // a large read, or a sequential miss
+  } else {
+    // A random read: read what was asked for, no more.
+    submit_window(file, offset, request, -1);
+    return;
+  }
+  if (initial) {
+    ra.start = offset;
+    ra.size = init_ra_pages(request, max);
+    ra.async_size = ra.size > request ? ra.size - request : ra.size;
+  }
+  if (offset == ra.start && ra.size == ra.async_size) {
+    ra.async_size = next_ra_pages(ra.size, max);
+    ra.size += ra.async_size;
+  }
+  ++stats_.readahead_windows;
+  submit_window(file, ra.start, ra.size, ra.start + ra.size - ra.async_size);
+}
+
+void PageCache::submit_window(std::uint32_t file, std::int64_t start_page, std::int64_t pages,
+                              std::int64_t marker_page) {
+  const std::uint64_t total_units = units_of(file);
+  const std::uint64_t first = static_cast<std::uint64_t>(start_page) / pages_per_unit_;
+  const std::uint64_t last = std::min<std::uint64_t>(
+      total_units, (static_cast<std::uint64_t>(start_page + pages) + pages_per_unit_ - 1) / pages_per_unit_);
+  const std::uint64_t marker_unit =
+      marker_page < 0 ? UINT64_MAX : static_cast<std::uint64_t>(marker_page) / pages_per_unit_;
+  std::uint64_t run_start = 0, run_len = 0;
+  for (std::uint64_t u = first; u < last; ++u) {
+    if (find(file, u) != kNil) {
+      if (run_len) submit_run(file, run_start, run_len);
+      run_len = 0;
+      continue;
+    }
+    const std::uint32_t e = allocate(file, u);
+    if (u == marker_unit) entries_[e].marker = true;
+    if (run_len == 0) run_start = u;
+    ++run_len;
+  }
+  if (run_len) submit_run(file, run_start, run_len);
+}
+
+std::uint32_t PageCache::allocate(std::uint32_t file, std::uint64_t unit) {
+  while (resident_ >= capacity_units_ && (lists_[kInactive].count + lists_[kActive].count) > 0) reclaim_one();
+  std::uint32_t e;
+  if (!free_entries_.empty()) {
+    e = free_entries_.back();
+    free_entries_.pop_back();
+  } else {
+    e = static_cast<std::uint32_t>(entries_.size());
+    entries_.emplace_back();
+  }
+  entries_[e] = Entry{};
+  entries_[e].key = key_of(file, unit);
+  index_.emplace(entries_[e].key, e);
+  ++resident_;
+  ++stats_.inserted_units;
+  return e;
+}
+
+void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::uint64_t units) {
+  const std::uint64_t units_per_bio = std::max<std::uint64_t>(1, spec_.max_bio_bytes / spec_.unit_bytes);
+  while (units > 0) {
+    const std::uint64_t n = std::min(units, units_per_bio);
+    std::uint32_t b;
+    if (!free_bios_.empty()) {
+      b = free_bios_.back();
+      free_bios_.pop_back();
+    } else {
+      b = static_cast<std::uint32_t>(bios_.size());
+      bios_.emplace_back();
+    }
+    bios_[b].file = file;
+    bios_[b].first_unit = first_unit;
+    bios_[b].units = n;
+    bios_[b].waiters.clear();
+    std::uint64_t bytes = 0;
+    for (std::uint64_t u = first_unit; u < first_unit + n; ++u) {
+      entries_[find(file, u)].bio = b;
+      bytes += unit_length(file, u);
+    }
+    ++stats_.bios;
+    device_.submit_read(files_[file].device_offset + first_unit * spec_.unit_bytes, bytes, this, b);
+    first_unit += n;
+    units -= n;
+  }
+}
+
+void PageCache::on_io_done(std::uint64_t tag) {
+  const auto b = static_cast<std::uint32_t>(tag);
+  Bio& bio = bios_[b];
+  for (std::uint64_t u = bio.first_unit; u < bio.first_unit + bio.units; ++u) {
+    const std::uint32_t e = find(bio.file, u);
+    if (e == kNil) continue;
+    entries_[e].uptodate = true;
+    entries_[e].bio = kNil;
+    push_head(kInactive, e);
+  }
+  // Waiters may start new reads (and new bios) at once: hand them a copy.
+  std::vector<Waiter> waiters;
+  waiters.swap(bio.waiters);
+  free_bios_.push_back(b);
+  for (const Waiter& w : waiters) w.waiter->on_page_ready(w.tag);
+  waiters.clear();
+  if (bios_[b].waiters.capacity() == 0) bios_[b].waiters.swap(waiters);  // keep the buffer
+}
+
+void PageCache::preload(std::uint32_t file) {
+  for (std::uint64_t u = 0; u < units_of(file); ++u) {
+    if (find(file, u) != kNil) continue;
+    const std::uint32_t e = allocate(file, u);
+    entries_[e].uptodate = true;
+    push_head(kInactive, e);
+  }
+}
+
+void PageCache::touch(std::uint32_t e) {
+  Entry& entry = entries_[e];
+  if (entry.list == kInactive) {
+    if (entry.referenced) {
+      unlink(e);
+      entry.referenced = false;
+      push_head(kActive, e);
+      while (lists_[kActive].count > lists_[kInactive].count) {
+        const std::uint32_t tail = lists_[kActive].tail;
+        unlink(tail);
+        entries_[tail].referenced = false;
+        push_head(kInactive, tail);
+      }
+    } else {
+      entry.referenced = true;
+    }
+  } else if (entry.list == kActive) {
+    entry.referenced = true;
+  }
+}
+
+void PageCache::reclaim_one() {
+  if (lists_[kInactive].count == 0) {
+    const std::uint32_t tail = lists_[kActive].tail;
+    unlink(tail);
+    entries_[tail].referenced = false;
+    push_head(kInactive, tail);
+  }
+  const std::uint32_t victim = lists_[kInactive].tail;
+  unlink(victim);
+  free_entry(victim);
+  ++stats_.evicted_units;
+}
+
+void PageCache::free_entry(std::uint32_t e) {
+  index_.erase(entries_[e].key);
+  free_entries_.push_back(e);
+  --resident_;
+}
+
+void PageCache::unlink(std::uint32_t e) {
+  Entry& entry = entries_[e];
+  ListHead& l = lists_[entry.list];
+  if (entry.prev != kNil) entries_[entry.prev].next = entry.next; else l.head = entry.next;
+  if (entry.next != kNil) entries_[entry.next].prev = entry.prev; else l.tail = entry.prev;
+  entry.prev = entry.next = kNil;
+  --l.count;
+  entry.list = kNone;
+}
+
+void PageCache::push_head(List list, std::uint32_t e) {
+  ListHead& l = lists_[list];
+  Entry& entry = entries_[e];
+  entry.list = list;
+  entry.prev = kNil;
+  entry.next = l.head;
+  if (l.head != kNil) entries_[l.head].prev = e; else l.tail = e;
+  l.head = e;
+  ++l.count;
+}
+
+PageCacheStats PageCache::stats() const {
+  PageCacheStats s = stats_;
+  s.resident_units = resident_;
+  s.active_units = lists_[kActive].count;
+  return s;
+}
+
+}  // namespace models

@@ -1,0 +1,156 @@
+// The page cache over file data, with Linux's two-list LRU and on-demand
+// readahead (mm/filemap.c, mm/readahead.c of Linux 3.x, reduced to what
+// decides hits, misses and I/O sizes).
+//
+// Granularity: the cache tracks `unit_bytes` blocks (a multiple of the 4 KiB
+// page). sendfile() pulls file data through a pipe 64 KiB at a time and every
+// readahead window of a sequential read is a multiple of 64 KiB, so 64 KiB
+// units give the same I/O as 4 KiB pages at a sixteenth of the bookkeeping.
+//
+// LRU: new pages enter the inactive list; a second access to an inactive
+// page moves it to the active list (mark_page_accessed); when the active
+// list outgrows the inactive one its tail is moved back (inactive_file_is_low).
+// Reclaim takes the inactive tail. Pages under I/O are not reclaimable.
+//
+// Readahead (ondemand_readahead): a miss at the start of a file, or right
+// after the previous read, starts a window of get_init_ra_size(); reaching the
+// window's marker page starts the next window asynchronously, twice (or four
+// times) as large, up to the device's readahead limit. Reads then wait only
+// for pages still under I/O.
+#pragma once
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "models/hardware/block_device.h"
+#include "sim/engine.h"
+
+namespace models {
+
+class PageWaiter {
+ public:
+  virtual void on_page_ready(std::uint64_t tag) = 0;
+
+ protected:
+  ~PageWaiter() = default;
+};
+
+// Per open file (struct file_ra_state), in 4 KiB pages.
+struct ReadaheadState {
+  std::int64_t start = 0;
+  std::int64_t size = 0;
+  std::int64_t async_size = 0;
+  std::int64_t prev_page = -1;
+};
+
+struct PageCacheSpec {
+  std::uint64_t capacity_bytes = 0;
+  std::uint64_t unit_bytes = 64 * 1024;
+  std::uint64_t max_bio_bytes = 1024 * 1024;  // BIO_MAX_PAGES (256) x 4 KiB
+};
+
+struct PageCacheStats {
+  std::uint64_t lookups = 0;
+  std::uint64_t hits = 0;
+  std::uint64_t waits = 0;
+  std::uint64_t inserted_units = 0;
+  std::uint64_t evicted_units = 0;
+  std::uint64_t readahead_windows = 0;
+  std::uint64_t bios = 0;
+  std::uint64_t resident_units = 0;
+  std::uint64_t active_units = 0;
+};
+
+class PageCache final : public IoListener {
+ public:
+  static constexpr std::uint64_t kPage = 4096;
+
+  PageCache(BlockDevice& device, const PageCacheSpec& spec);
+
+  // Files are contiguous extents on the device.
+  std::uint32_t add_file(std::uint64_t device_offset, std::uint64_t size);
+  std::uint64_t file_size(std::uint32_t file) const { return files_[file].size; }
+  std::uint64_t units_of(std::uint32_t file) const;
+  std::uint64_t unit_bytes() const { return spec_.unit_bytes; }
+  // Bytes of unit `unit` of `file` (the last unit may be short).
+  std::uint64_t unit_length(std::uint32_t file, std::uint64_t unit) const;
+
+  enum class Result { kReady, kWait };
+  // One step of a sequential read: unit `unit` of `file`, as part of a read
+  // call asking for `request_units` units from here. Triggers readahead as
+  // Linux would. kReady: the unit is cached and was accessed. kWait: it is
+  // under I/O; `waiter` is called with `tag` when it is ready, and the reader
+  // must then call `access_after_wait`.
+  Result read(std::uint32_t file, std::uint64_t unit, std::uint64_t request_units, ReadaheadState& ra,
+              PageWaiter* waiter, std::uint64_t tag);
+  void access_after_wait(std::uint32_t file, std::uint64_t unit);
+  bool cached(std::uint32_t file, std::uint64_t unit) const;
+
+  // Loads a file as if it had been read before the run (a warm cache).
+  void preload(std::uint32_t file);
+
+  PageCacheStats stats() const;
+  void on_io_done(std::uint64_t tag) override;
+
+ private:
+  enum List : std::uint8_t { kNone, kInactive, kActive };
+  struct Entry {
+    std::uint64_t key = 0;
+    std::uint32_t prev = kNil, next = kNil;
+    std::uint32_t bio = kNil;
+    List list = kNone;
+    bool uptodate = false;
+    bool referenced = false;
+    bool marker = false;
+  };
+  struct ListHead {
+    std::uint32_t head = kNil, tail = kNil;
+    std::uint64_t count = 0;
+  };
+  struct File {
+    std::uint64_t device_offset;
+    std::uint64_t size;
+  };
+  struct Waiter {
+    PageWaiter* waiter;
+    std::uint64_t tag;
+  };
+  struct Bio {
+    std::uint32_t file;
+    std::uint64_t first_unit;
+    std::uint64_t units;
+    std::vector<Waiter> waiters;
+  };
+  static constexpr std::uint32_t kNil = UINT32_MAX;
+
+  static std::uint64_t key_of(std::uint32_t file, std::uint64_t unit) { return (std::uint64_t{file} << 28) | unit; }
+  std::uint32_t find(std::uint32_t file, std::uint64_t unit) const;
+  void ondemand_readahead(std::uint32_t file, std::uint64_t unit, std::uint64_t request_units,
+                          ReadaheadState& ra, bool hit_marker);
+  void submit_window(std::uint32_t file, std::int64_t start_page, std::int64_t pages, std::int64_t marker_page);
+  std::uint32_t allocate(std::uint32_t file, std::uint64_t unit);
+  void submit_run(std::uint32_t file, std::uint64_t first_unit, std::uint64_t units);
+  void reclaim_one();
+  void touch(std::uint32_t e);
+  void unlink(std::uint32_t e);
+  void push_head(List list, std::uint32_t e);
+  void free_entry(std::uint32_t e);
+  std::int64_t init_ra_pages(std::int64_t request, std::int64_t max) const;
+  std::int64_t next_ra_pages(std::int64_t current, std::int64_t max) const;
+
+  BlockDevice& device_;
+  PageCacheSpec spec_;
+  std::uint64_t capacity_units_;
+  std::uint64_t pages_per_unit_;
+  std::vector<File> files_;
+  std::unordered_map<std::uint64_t, std::uint32_t> index_;
+  std::vector<Entry> entries_;
+  std::vector<std::uint32_t> free_entries_;
+  std::vector<Bio> bios_;
+  std::vector<std::uint32_t> free_bios_;
+  ListHead lists_[3];
+  std::uint64_t resident_ = 0;
+  PageCacheStats stats_;
+};
+
+}  // namespace models

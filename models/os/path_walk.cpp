@@ -1,0 +1,60 @@
+#include "models/os/path_walk.h"
+
+#include <stdexcept>
+
+namespace models {
+
+bool PathWalk::open(const std::uint64_t* components, std::uint32_t count, WalkWaiter* waiter,
+                    std::uint64_t tag) {
+  if (count > 8) throw std::invalid_argument("path walk: at most 8 levels");
+  std::uint32_t i = 0;
+  while (i < count && cache_.lookup(components[i])) ++i;
+  if (i == count) return true;
+  std::uint32_t w;
+  if (!free_.empty()) {
+    w = free_.back();
+    free_.pop_back();
+  } else {
+    w = static_cast<std::uint32_t>(walks_.size());
+    walks_.emplace_back();
+  }
+  Walk& walk = walks_[w];
+  for (std::uint32_t k = 0; k < count; ++k) walk.components[k] = components[k];
+  walk.count = count;
+  walk.next = i;
+  walk.waiter = waiter;
+  walk.tag = tag;
+  ++reads_;
+  device_.submit_read(location(components[i]), kMetadataRead, this, w);
+  return false;
+}
+
+// Directory blocks and inode tables are spread over the device; each
+// component's block is at a fixed pseudo-random place.
+std::uint64_t PathWalk::location(std::uint64_t key) const {
+  std::uint64_t z = key ^ seed_;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  const std::uint64_t blocks = device_.capacity() / kMetadataRead;
+  return (z % blocks) * kMetadataRead;
+}
+
+void PathWalk::on_io_done(std::uint64_t tag) {
+  const auto w = static_cast<std::uint32_t>(tag);
+  Walk& walk = walks_[w];
+  cache_.insert(walk.components[walk.next]);
+  ++walk.next;
+  while (walk.next < walk.count && cache_.lookup(walk.components[walk.next])) ++walk.next;
+  if (walk.next < walk.count) {
+    ++reads_;
+    device_.submit_read(location(walk.components[walk.next]), kMetadataRead, this, w);
+    return;
+  }
+  WalkWaiter* waiter = walk.waiter;
+  const std::uint64_t t = walk.tag;
+  free_.push_back(w);
+  waiter->on_walk_done(t);
+}
+
+}  // namespace models

@@ -1,0 +1,47 @@
+// Process states as top shows them: R (running or runnable), S (sleeping,
+// here in epoll_wait or waiting for work) and D (uninterruptible disk wait),
+// with the time each task spends in each. iowait is counted as the kernel
+// does: CPU time that is idle while some task waits for disk, i.e.
+// min(tasks in D, idle CPUs) / CPUs.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/time_average.h"
+
+namespace models {
+
+enum class TaskState : std::uint8_t { kRunning = 0, kSleeping = 1, kDiskWait = 2 };
+
+class TaskStates {
+ public:
+  TaskStates(std::uint32_t cpus, std::uint32_t groups) : cpus_(cpus), groups_(groups) {}
+
+  // A task belongs to a group (a worker's main thread, a worker's pool...).
+  std::uint32_t add_task(sim::Time now, std::uint32_t group, TaskState initial);
+  void set(sim::Time now, std::uint32_t task, TaskState state);
+  TaskState state(std::uint32_t task) const { return tasks_[task].state; }
+
+  // Mean number of the group's tasks in `state` over [from, now].
+  double group_mean(std::uint32_t group, TaskState state, sim::Time from, sim::Time now) const;
+  double iowait_fraction(sim::Time from, sim::Time now) const { return iowait_.mean(from, now); }
+  double busy_cpus_mean(sim::Time from, sim::Time now) const { return busy_.mean(from, now); }
+  std::uint32_t cpus() const { return cpus_; }
+
+ private:
+  struct Task {
+    std::uint32_t group;
+    TaskState state;
+  };
+  void update_totals(sim::Time now);
+
+  std::uint32_t cpus_;
+  std::uint32_t groups_;
+  std::vector<Task> tasks_;
+  std::vector<sim::TimeAverage> by_group_;  // groups x 3 states
+  std::uint32_t count_[3] = {0, 0, 0};
+  sim::TimeAverage iowait_;
+  sim::TimeAverage busy_;
+};
+
+}  // namespace models
