@@ -1,0 +1,33 @@
+// The server's side of one client connection.
+#pragma once
+#include <cstdint>
+
+#include "models/os/page_cache.h"
+
+namespace models {
+
+struct HttpConnection {
+  enum class Phase : std::uint8_t {
+    kUnused,
+    kBacklog,        // established, waiting in a listen queue for accept()
+    kIdle,           // keep-alive, waiting for the next request
+    kQueued,         // a ready event is in its worker's epoll list
+    kSending,        // a handler is sending its response
+    kDelayed,        // after a full sendfile_max_chunk: the 1 ms timer
+    kWaitWritable,   // send buffer full: waiting for EPOLLOUT
+    kWaitPool,       // a thread-pool task is sending the next chunk
+    kClosed,
+  };
+  Phase phase = Phase::kUnused;
+  std::int32_t worker = -1;
+  std::uint32_t flow = 0;
+  std::uint32_t group = 0;
+  bool request_pending = false;  // a request arrived and is not yet being handled
+  std::uint32_t pending_file = 0;
+  std::uint32_t file = 0;
+  std::uint64_t position = 0;    // file bytes handed to the socket
+  std::uint64_t timer_generation = 0;
+  ReadaheadState ra;
+};
+
+}  // namespace models

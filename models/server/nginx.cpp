@@ -1,0 +1,180 @@
+#include "models/server/nginx.h"
+
+#include <algorithm>
+
+#include "models/server/http_response.h"
+
+namespace models {
+
+namespace {
+constexpr std::uint64_t kPage = 4096;
+constexpr std::size_t kLogLinesKept = 20;
+}  // namespace
+
+Nginx::Nginx(Host& host, const NginxConfig& config, const Filesystem& files, ClientSide& clients,
+             sim::RandomStream rng)
+    : host_(host), config_(config), files_(files), clients_(clients), rng_(rng) {
+  header_bytes_ = nginx_header_bytes(config.version, files.file_size());
+  for (std::uint32_t i = 0; i < config.worker_processes; ++i) workers_.push_back(std::make_unique<Worker>(*this, i));
+  own_backlog_.resize(config.worker_processes);
+}
+
+Nginx::~Nginx() = default;
+
+HttpConnection& Nginx::slot(std::uint32_t id) {
+  while (conns_.size() <= id) conns_.emplace_back();
+  if (delivering_.size() <= id) delivering_.resize(id + 1, false);
+  return conns_[id];
+}
+
+void Nginx::connection_arrived(std::uint32_t id, std::uint32_t group) {
+  HttpConnection& c = slot(id);
+  c = HttpConnection{};
+  c.phase = HttpConnection::Phase::kBacklog;
+  c.group = group;
+  c.flow = host_.nic.open_flow(this, id);
+  ++stats_.connections;
+  switch (config_.accept) {
+    case AcceptPolicy::kReuseport: {
+      // The kernel hashes the 4-tuple; a fresh client port makes it uniform.
+      const auto w = static_cast<std::uint32_t>(rng_.below(workers_.size()));
+      own_backlog_[w].push_back(id);
+      workers_[w]->listen_ready();
+      break;
+    }
+    case AcceptPolicy::kMutexOff:
+    case AcceptPolicy::kMutexOn: {
+      shared_backlog_.push_back(id);
+      // Every watching worker is woken; which one reaches accept() first is a
+      // race, so the wake-ups are issued in a random order.
+      std::vector<std::uint32_t> order(workers_.size());
+      for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng_.below(i)]);
+      for (std::uint32_t i : order)
+        if (listen_ready_for(*workers_[i])) workers_[i]->listen_ready();
+      break;
+    }
+  }
+}
+
+bool Nginx::listen_ready_for(const Worker& w) const {
+  switch (config_.accept) {
+    case AcceptPolicy::kReuseport: return !own_backlog_[w.index()].empty();
+    case AcceptPolicy::kMutexOn: return w.accept_mutex_held() && !shared_backlog_.empty();
+    case AcceptPolicy::kMutexOff: return !shared_backlog_.empty();
+  }
+  return false;
+}
+
+bool Nginx::accept_one(Worker& w) {
+  auto& backlog = config_.accept == AcceptPolicy::kReuseport ? own_backlog_[w.index()] : shared_backlog_;
+  if (backlog.empty()) return false;
+  const std::uint32_t id = backlog.front();
+  backlog.pop_front();
+  HttpConnection& c = conns_[id];
+  c.worker = static_cast<std::int32_t>(w.index());
+  c.phase = HttpConnection::Phase::kIdle;
+  ++w.accepted;
+  if (c.request_pending) {
+    c.phase = HttpConnection::Phase::kQueued;
+    w.post(Worker::EventKind::kRead, id);
+  }
+  return true;
+}
+
+bool Nginx::try_accept_mutex(const Worker& w) {
+  if (mutex_owner_ == -1 || mutex_owner_ == static_cast<std::int32_t>(w.index())) {
+    mutex_owner_ = static_cast<std::int32_t>(w.index());
+    return true;
+  }
+  return false;
+}
+
+void Nginx::release_accept_mutex(const Worker& w) {
+  if (mutex_owner_ == static_cast<std::int32_t>(w.index())) mutex_owner_ = -1;
+}
+
+void Nginx::request_arrived(std::uint32_t id, std::uint32_t file) {
+  HttpConnection& c = conns_[id];
+  if (c.phase == HttpConnection::Phase::kClosed || c.phase == HttpConnection::Phase::kUnused) return;
+  c.request_pending = true;
+  c.pending_file = file;
+  if (c.phase == HttpConnection::Phase::kIdle) {
+    c.phase = HttpConnection::Phase::kQueued;
+    workers_[static_cast<std::size_t>(c.worker)]->post(Worker::EventKind::kRead, id);
+  }
+}
+
+void Nginx::start_response(std::uint32_t id) {
+  HttpConnection& c = conns_[id];
+  ++stats_.requests;
+  c.request_pending = false;
+  c.file = c.pending_file;
+  c.position = 0;
+  c.ra = ReadaheadState{};  // a new open() gets a fresh struct file
+  c.phase = HttpConnection::Phase::kSending;
+  host_.nic.send(c.flow, static_cast<double>(header_bytes_));
+}
+
+std::uint64_t Nginx::chunk_limit(const HttpConnection& c) const {
+  const std::uint64_t left = files_.file_size() - c.position;
+  return config_.sendfile_max_chunk ? std::min(config_.sendfile_max_chunk, left) : left;
+}
+
+void Nginx::after_chunk(Worker& w, std::uint32_t id, std::uint64_t sent, std::uint64_t limit) {
+  HttpConnection& c = conns_[id];
+  if (c.phase == HttpConnection::Phase::kClosed) return;
+  if (c.position >= files_.file_size()) {
+    // The whole response is in the socket: the request is finished here, and
+    // the connection waits for the next one (keep-alive).
+    ++stats_.responses;
+    c.phase = HttpConnection::Phase::kIdle;
+    if (host_.nic.backlog(c.flow) <= 0)
+      clients_.on_response_delivered(id);
+    else
+      delivering_[id] = true;
+    return;
+  }
+  // ngx_http_write_filter: a chunk that reached sendfile_max_chunk (less two
+  // pages) defers the next write by a 1 ms timer; a short one means the
+  // socket was full, so wait until it is writable.
+  if (config_.sendfile_max_chunk && limit == config_.sendfile_max_chunk && sent + 2 * kPage >= limit) {
+    c.phase = HttpConnection::Phase::kDelayed;
+    ++c.timer_generation;
+    w.add_timer(id, c.timer_generation);
+    return;
+  }
+  c.phase = HttpConnection::Phase::kWaitWritable;
+  // Linux reports a TCP socket writable when its free space is at least half
+  // of what is queued: queued <= 2/3 of the buffer.
+  host_.nic.notify_below(c.flow, host_.kernel.tcp_wmem_max * 2.0 / 3.0);
+}
+
+void Nginx::fail(std::uint32_t id, const std::string& reason, const std::string& log_line) {
+  HttpConnection& c = conns_[id];
+  if (c.phase == HttpConnection::Phase::kClosed) return;
+  c.phase = HttpConnection::Phase::kClosed;
+  host_.nic.close_flow(c.flow);
+  delivering_[id] = false;
+  ++stats_.failed[reason];
+  ++stats_.log_lines;
+  if (stats_.log.size() < kLogLinesKept) stats_.log.push_back(log_line);
+  clients_.on_connection_closed(id, reason);
+}
+
+void Nginx::on_flow_below(std::uint64_t tag) {
+  const auto id = static_cast<std::uint32_t>(tag);
+  HttpConnection& c = conns_[id];
+  if (c.phase != HttpConnection::Phase::kWaitWritable) return;
+  c.phase = HttpConnection::Phase::kQueued;
+  workers_[static_cast<std::size_t>(c.worker)]->post(Worker::EventKind::kWrite, id);
+}
+
+void Nginx::on_flow_empty(std::uint64_t tag) {
+  const auto id = static_cast<std::uint32_t>(tag);
+  if (!delivering_[id]) return;
+  delivering_[id] = false;
+  clients_.on_response_delivered(id);
+}
+
+}  // namespace models

@@ -1,0 +1,90 @@
+// An NGINX server: its workers, their listen sockets and how new
+// connections reach them, and the life of a connection from request to the
+// last byte of its response leaving the NIC.
+//
+// Accept policies (ngx_event_accept.c, ngx_event.c):
+//  - accept_mutex off: every worker watches the one listen socket; a new
+//    connection wakes every sleeping worker, and the first to call accept()
+//    wins (the herd: the others wake for nothing).
+//  - accept_mutex on: a worker takes the mutex before epoll_wait and holds it
+//    while it sleeps; only holders watch the listen socket. Workers that do
+//    not hold it wait at most accept_mutex_delay before trying again.
+//  - reuseport: one listen socket per worker; the kernel picks the socket by
+//    a hash of the connection, and only that worker can accept it.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/net/endpoints.h"
+#include "models/os/filesystem.h"
+#include "models/os/host.h"
+#include "models/server/http_connection.h"
+#include "models/server/nginx_config.h"
+#include "models/server/worker.h"
+#include "sim/random.h"
+
+namespace models {
+
+struct ServerStats {
+  std::uint64_t connections = 0;
+  std::uint64_t requests = 0;
+  std::uint64_t responses = 0;
+  std::map<std::string, std::uint64_t> failed;
+  std::vector<std::string> log;       // error.log lines (the first few)
+  std::uint64_t log_lines = 0;
+};
+
+class Nginx final : public FlowListener, public ServerSide {
+ public:
+  Nginx(Host& host, const NginxConfig& config, const Filesystem& files, ClientSide& clients,
+        sim::RandomStream rng);
+  ~Nginx();
+
+  // From the network.
+  void connection_arrived(std::uint32_t conn, std::uint32_t group) override;
+  void request_arrived(std::uint32_t conn, std::uint32_t file) override;
+
+  // For workers.
+  Host& host() { return host_; }
+  const NginxConfig& config() const { return config_; }
+  const Filesystem& files() const { return files_; }
+  HttpConnection& conn(std::uint32_t id) { return conns_[id]; }
+  bool listen_ready_for(const Worker& w) const;
+  bool accept_one(Worker& w);
+  bool try_accept_mutex(const Worker& w);
+  void release_accept_mutex(const Worker& w);
+  void start_response(std::uint32_t conn);
+  void after_chunk(Worker& w, std::uint32_t conn, std::uint64_t sent, std::uint64_t limit);
+  void fail(std::uint32_t conn, const std::string& reason, const std::string& log_line);
+  std::uint64_t chunk_limit(const HttpConnection& c) const;
+
+  std::uint32_t workers() const { return static_cast<std::uint32_t>(workers_.size()); }
+  Worker& worker(std::uint32_t i) { return *workers_[i]; }
+  const ServerStats& stats() const { return stats_; }
+
+  void on_flow_below(std::uint64_t tag) override;
+  void on_flow_empty(std::uint64_t tag) override;
+
+ private:
+  HttpConnection& slot(std::uint32_t id);
+
+  Host& host_;
+  NginxConfig config_;
+  const Filesystem& files_;
+  ClientSide& clients_;
+  sim::RandomStream rng_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::deque<HttpConnection> conns_;
+  std::vector<bool> delivering_;
+  std::deque<std::uint32_t> shared_backlog_;
+  std::vector<std::deque<std::uint32_t>> own_backlog_;  // reuseport
+  std::int32_t mutex_owner_ = -1;
+  std::uint64_t header_bytes_;
+  ServerStats stats_;
+};
+
+}  // namespace models

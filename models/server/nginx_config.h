@@ -1,0 +1,30 @@
+// The NGINX directives the model honours, named as in nginx.conf.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace models {
+
+enum class AcceptPolicy { kMutexOff, kMutexOn, kReuseport };
+enum class AioMode { kOff, kThreads };
+
+struct ThreadPoolConfig {
+  std::string name = "default";
+  std::uint32_t threads = 32;      // thread_pool default threads=32
+  std::uint32_t max_queue = 65536; // thread_pool default max_queue=65536
+};
+
+struct NginxConfig {
+  std::string version = "1.9.0";
+  std::uint32_t worker_processes = 1;
+  AcceptPolicy accept = AcceptPolicy::kMutexOn;    // accept_mutex on (the 1.9.0 default)
+  double accept_mutex_delay_s = 0.5;               // accept_mutex_delay 500ms
+  bool multi_accept = false;
+  bool sendfile = true;
+  std::uint64_t sendfile_max_chunk = 0;            // 0: no limit (the 1.9.0 default)
+  AioMode aio = AioMode::kOff;
+  ThreadPoolConfig thread_pool;
+  std::uint32_t epoll_events = 512;                // events per epoll_wait (NGX_EVENTS default 512)
+};
+
+}  // namespace models

@@ -1,0 +1,71 @@
+// An NGINX thread pool (ngx_thread_pool.c): `threads` threads take tasks
+// from one FIFO queue. Posting fails when `max_queue` tasks already wait,
+// and NGINX logs: thread pool "NAME" queue overflow: N tasks waiting.
+// A finished task goes on the done list and the worker is woken through an
+// eventfd; one wake-up hands over every task done by then.
+//
+// Each task here is one sendfile() call of one chunk (what `aio threads`
+// offloads on Linux). Pools are per worker process.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/os/sendfile.h"
+#include "models/server/nginx_config.h"
+#include "sim/fifo_queue.h"
+
+namespace models {
+
+struct PoolTask {
+  std::uint32_t conn = 0;
+  std::uint64_t limit = 0;  // sendfile_max_chunk, or the rest of the file
+  SendfileCall call;
+};
+
+class PoolOwner {
+ public:
+  virtual void on_pool_done() = 0;  // the eventfd became readable
+
+ protected:
+  ~PoolOwner() = default;
+};
+
+struct PoolStats {
+  std::uint64_t tasks = 0;
+  std::uint64_t overflows = 0;
+  std::uint64_t max_waiting = 0;
+  double waiting_integral = 0;
+};
+
+class ThreadPool {
+ public:
+  ThreadPool(Host& host, const ThreadPoolConfig& config, PoolOwner& owner, std::uint32_t task_group);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  // False on overflow: the task was not queued.
+  bool post(const PoolTask& task);
+  // Tasks finished since the last call (the done list).
+  void take_done(std::vector<PoolTask>& out);
+  std::size_t waiting() const { return queue_.size(); }
+  PoolStats stats() const;
+  const std::string& name() const { return config_.name; }
+
+ private:
+  class Thread;
+  void finished(Thread& thread);
+  void start_next(Thread& thread);
+
+  Host& host_;
+  ThreadPoolConfig config_;
+  PoolOwner& owner_;
+  std::vector<Thread*> threads_;
+  std::vector<Thread*> idle_;
+  sim::FifoQueue<PoolTask> queue_;
+  std::vector<PoolTask> done_;
+  PoolStats stats_;
+};
+
+}  // namespace models

@@ -1,0 +1,238 @@
+#include "models/server/worker.h"
+
+#include <algorithm>
+
+#include "models/server/nginx.h"
+
+namespace models {
+
+namespace {
+constexpr sim::Time kMs = sim::milliseconds(1);
+}
+
+Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(index) {
+  Host& host = server.host();
+  task_ = host.tasks.add_task(host.engine.now(), index, TaskState::kSleeping);
+  if (server.config().aio == AioMode::kThreads)
+    pool_ = std::make_unique<ThreadPool>(host, server.config().thread_pool, *this,
+                                         server.config().worker_processes + index);
+}
+
+void Worker::set_state(TaskState s) { server_.host().tasks.set(server_.host().engine.now(), task_, s); }
+
+void Worker::post(EventKind kind, std::uint32_t conn) {
+  if (kind == EventKind::kPoolDone) {
+    if (pool_event_queued_) return;  // an eventfd counts; one read takes all
+    pool_event_queued_ = true;
+  }
+  ready_.push_back(Ready{kind, conn});
+  wake_now();
+}
+
+void Worker::listen_ready() {
+  listen_pending_ = true;
+  wake_now();
+}
+
+void Worker::on_pool_done() { post(EventKind::kPoolDone, 0); }
+
+void Worker::wake_now() {
+  if (!sleeping_) return;  // a running loop sees the event at its next epoll_wait
+  sleeping_ = false;
+  ++wake_generation_;
+  server_.host().engine.schedule_in(0, this, wake_generation_);
+}
+
+void Worker::add_timer(std::uint32_t conn, std::uint64_t generation) {
+  // ngx_add_timer(wev, 1): one millisecond after the cached time of this turn.
+  timers_.push(Timer{cached_ms_ + 1, timer_seq_++, conn, generation});
+}
+
+void Worker::on_event(std::uint64_t arg) {
+  if (arg != wake_generation_) return;  // an epoll_wait timeout that was overtaken
+  begin_turn();
+}
+
+void Worker::begin_turn() {
+  Host& host = server_.host();
+  sleeping_ = false;
+  set_state(TaskState::kRunning);
+  cached_ms_ = host.engine.now() / kMs;
+  listen_pending_ = false;
+  accept_first_ = server_.listen_ready_for(*this);
+  batch_.clear();
+  const std::size_t n = std::min<std::size_t>(ready_.size(), server_.config().epoll_events);
+  for (std::size_t i = 0; i < n; ++i) {
+    batch_.push_back(ready_.front());
+    ready_.pop_front();
+  }
+  batch_pos_ = 0;
+  phase_ = Phase::kEvents;
+  if (accept_first_) {
+    accept_first_ = false;
+    const bool got = server_.accept_one(*this);
+    if (got && server_.config().multi_accept)
+      while (server_.accept_one(*this)) {
+      }
+    server_.release_accept_mutex(*this);
+    if (use_cpu(got ? host.costs.accept : host.costs.event, Step::kNextEvent)) return;
+  } else {
+    server_.release_accept_mutex(*this);
+    step_ = Step::kNextEvent;
+  }
+  resume();
+}
+
+bool Worker::take_next() {
+  for (;;) {
+    if (batch_pos_ < batch_.size()) {
+      current_ = batch_[batch_pos_++];
+      if (current_.kind == EventKind::kPoolDone) {
+        step_ = Step::kPoolDone;
+        return true;
+      }
+      HttpConnection& c = server_.conn(current_.conn);
+      if (c.phase != HttpConnection::Phase::kQueued) continue;  // closed meanwhile
+      c.phase = HttpConnection::Phase::kSending;
+      step_ = current_.kind == EventKind::kRead ? Step::kRequest : Step::kChunk;
+      return true;
+    }
+    if (phase_ == Phase::kTimers) return false;
+    // ngx_event_expire_timers: every timer due by the cached time.
+    phase_ = Phase::kTimers;
+    batch_.clear();
+    batch_pos_ = 0;
+    while (!timers_.empty() && timers_.top().deadline_ms <= cached_ms_) {
+      const Timer t = timers_.top();
+      timers_.pop();
+      HttpConnection& c = server_.conn(t.conn);
+      if (c.phase != HttpConnection::Phase::kDelayed || c.timer_generation != t.generation) continue;
+      c.phase = HttpConnection::Phase::kQueued;
+      batch_.push_back(Ready{EventKind::kWrite, t.conn});
+    }
+  }
+}
+
+bool Worker::use_cpu(double seconds, Step then) {
+  step_ = then;
+  if (seconds <= 0) return false;
+  server_.host().cpu.add(seconds, this, 0);
+  return true;
+}
+
+void Worker::resume() {
+  Host& host = server_.host();
+  for (;;) {
+    switch (step_) {
+      case Step::kNextEvent:
+        if (!take_next()) {
+          end_turn();
+          return;
+        }
+        break;
+      case Step::kRequest: {
+        ++requests;
+        server_.start_response(current_.conn);
+        if (use_cpu(host.costs.request, Step::kOpen)) return;
+        break;
+      }
+      case Step::kOpen: {
+        // open() walks the path in this process: NGINX 1.9.0 never offloads it.
+        std::uint64_t keys[8];
+        const HttpConnection& c = server_.conn(current_.conn);
+        const std::uint32_t n = server_.files().components(c.file, keys);
+        step_ = Step::kChunk;
+        if (!host.walk.open(keys, n, this, 0)) {
+          set_state(TaskState::kDiskWait);
+          return;
+        }
+        break;
+      }
+      case Step::kChunk: {
+        HttpConnection& c = server_.conn(current_.conn);
+        if (c.phase == HttpConnection::Phase::kClosed) {
+          step_ = Step::kNextEvent;
+          break;
+        }
+        const std::uint64_t limit = server_.chunk_limit(c);
+        if (pool_) {
+          PoolTask task;
+          task.conn = current_.conn;
+          task.limit = limit;
+          task.call = SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false};
+          c.phase = HttpConnection::Phase::kWaitPool;
+          if (!pool_->post(task))
+            server_.fail(current_.conn, "thread_pool_overflow",
+                         "thread pool \"" + pool_->name() + "\" queue overflow: " +
+                             std::to_string(pool_->waiting()) + " tasks waiting");
+          if (use_cpu(host.costs.event, Step::kNextEvent)) return;
+          break;
+        }
+        call_ = SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false};
+        step_ = Step::kSendfile;
+        break;
+      }
+      case Step::kSendfile: {
+        if (!sendfile_run(host, call_, this, 0)) {
+          set_state(TaskState::kDiskWait);
+          return;
+        }
+        server_.conn(current_.conn).position = call_.position;
+        if (use_cpu(host.costs.sendfile_byte * static_cast<double>(call_.sent), Step::kSent)) return;
+        break;
+      }
+      case Step::kSent:
+        server_.after_chunk(*this, current_.conn, call_.sent, call_.limit);
+        step_ = Step::kNextEvent;
+        break;
+      case Step::kPoolDone: {
+        pool_event_queued_ = false;
+        pool_->take_done(done_);
+        for (const PoolTask& t : done_) {
+          HttpConnection& c = server_.conn(t.conn);
+          if (c.phase != HttpConnection::Phase::kWaitPool) continue;
+          c.position = t.call.position;
+          server_.after_chunk(*this, t.conn, t.call.sent, t.limit);
+        }
+        if (use_cpu(host.costs.event * static_cast<double>(done_.size()), Step::kNextEvent)) return;
+        break;
+      }
+    }
+  }
+}
+
+void Worker::end_turn() {
+  Host& host = server_.host();
+  const NginxConfig& cfg = server_.config();
+  // ngx_trylock_accept_mutex comes before epoll_wait, and a holder keeps the
+  // mutex while it sleeps.
+  if (cfg.accept == AcceptPolicy::kMutexOn) mutex_held_ = server_.try_accept_mutex(*this);
+  if (!ready_.empty() || server_.listen_ready_for(*this)) {
+    // epoll_wait returns at once: another turn.
+    ++wake_generation_;
+    host.engine.schedule_in(0, this, wake_generation_);
+    return;
+  }
+  sleeping_ = true;
+  set_state(TaskState::kSleeping);
+  ++wake_generation_;
+  sim::Time timeout = sim::kNever;
+  if (!timers_.empty()) timeout = std::max<std::int64_t>(0, timers_.top().deadline_ms - cached_ms_) * kMs;
+  if (cfg.accept == AcceptPolicy::kMutexOn && !mutex_held_)
+    timeout = std::min(timeout, static_cast<sim::Time>(cfg.accept_mutex_delay_s * 1e9));
+  if (timeout != sim::kNever) host.engine.schedule_in(timeout, this, wake_generation_);
+}
+
+void Worker::on_page_ready(std::uint64_t) {
+  set_state(TaskState::kRunning);
+  resume();
+}
+
+void Worker::on_walk_done(std::uint64_t) {
+  set_state(TaskState::kRunning);
+  resume();
+}
+
+void Worker::on_share_milestone(std::uint32_t, std::uint64_t, double) { resume(); }
+
+}  // namespace models

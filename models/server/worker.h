@@ -1,0 +1,118 @@
+// One NGINX worker process: a single event loop (ngx_process_events_and_timers).
+//
+// Each turn of the loop: epoll_wait returns the ready events (the listen
+// socket, requests, writable sockets, the thread pool's eventfd); NGINX
+// handles them one after another, then runs the expired timers, then waits
+// again. Time is cached once per turn at millisecond resolution
+// (ngx_current_msec), so a 1 ms timer set during a turn fires in the next.
+//
+// Whatever a handler waits for, the whole loop waits for: a page-cache miss
+// inside sendfile() or a directory lookup inside open() puts the process in
+// D state and every other connection of this worker waits too.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "models/os/sendfile.h"
+#include "models/server/thread_pool.h"
+#include "sim/engine.h"
+
+namespace models {
+
+class Nginx;
+
+class Worker final : public sim::EventTarget,
+                     public PageWaiter,
+                     public WalkWaiter,
+                     public sim::FairShareListener,
+                     public PoolOwner {
+ public:
+  Worker(Nginx& server, std::uint32_t index);
+
+  enum class EventKind : std::uint8_t { kRead, kWrite, kPoolDone };
+  // An fd of this worker became ready (epoll).
+  void post(EventKind kind, std::uint32_t conn);
+  // The listen socket this worker watches became readable.
+  void listen_ready();
+  bool sleeping() const { return sleeping_; }
+  void add_timer(std::uint32_t conn, std::uint64_t generation);
+
+  std::uint32_t index() const { return index_; }
+  std::uint32_t task() const { return task_; }
+  ThreadPool* pool() { return pool_.get(); }
+  bool accept_mutex_held() const { return mutex_held_; }
+
+  // Per-worker counters.
+  std::uint64_t accepted = 0;
+  std::uint64_t requests = 0;
+
+  void on_event(std::uint64_t arg) override;
+  void on_page_ready(std::uint64_t tag) override;
+  void on_walk_done(std::uint64_t tag) override;
+  void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;
+  void on_pool_done() override;
+
+ private:
+  enum class Step : std::uint8_t {
+    kNextEvent,
+    kRequest,
+    kOpen,
+    kChunk,
+    kSendfile,
+    kSent,
+    kPoolDone,
+  };
+  struct Ready {
+    EventKind kind;
+    std::uint32_t conn;
+  };
+  struct Timer {
+    std::int64_t deadline_ms;
+    std::uint64_t seq;
+    std::uint32_t conn;
+    std::uint64_t generation;
+    bool operator>(const Timer& o) const {
+      return deadline_ms != o.deadline_ms ? deadline_ms > o.deadline_ms : seq > o.seq;
+    }
+  };
+  enum class Phase : std::uint8_t { kEvents, kTimers };
+
+  void begin_turn();
+  void end_turn();
+  void resume();
+  bool take_next();
+  bool use_cpu(double seconds, Step then);
+  void set_state(TaskState s);
+  void wake_now();
+
+  Nginx& server_;
+  std::uint32_t index_;
+  std::uint32_t task_;
+  std::unique_ptr<ThreadPool> pool_;
+
+  std::deque<Ready> ready_;
+  bool pool_event_queued_ = false;
+  bool listen_pending_ = false;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
+  std::uint64_t timer_seq_ = 0;
+
+  std::vector<Ready> batch_;
+  std::size_t batch_pos_ = 0;
+  Phase phase_ = Phase::kEvents;
+  bool accept_first_ = false;
+  std::int64_t cached_ms_ = 0;
+  bool sleeping_ = true;
+  bool turn_scheduled_ = false;
+  std::uint64_t wake_generation_ = 0;
+  bool mutex_held_ = false;
+
+  Step step_ = Step::kNextEvent;
+  Ready current_{};
+  SendfileCall call_;
+  std::vector<PoolTask> done_;
+};
+
+}  // namespace models
