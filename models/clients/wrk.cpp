@@ -1,0 +1,196 @@
+#include "models/clients/wrk.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace models {
+
+namespace {
+constexpr sim::Time kRecordInterval = sim::milliseconds(100);  // RECORD_INTERVAL_MS
+constexpr std::uint64_t kMaxThreadRate = 10000000;             // MAX_THREAD_RATE_S
+constexpr std::uint64_t kStreamThread = 0x7772'6b00;          // "wrk" thread streams
+}  // namespace
+
+Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s, sim::Time duration,
+         const sim::RandomStreams& streams, std::uint32_t files, std::uint64_t response_bytes)
+    : engine_(engine),
+      one_way_(sim::from_seconds_ceil(one_way_s)),
+      duration_(duration),
+      files_(files),
+      response_bytes_(response_bytes) {
+  for (auto& spec : groups) {
+    const auto timeout_us = static_cast<std::uint64_t>(std::llround(spec.timeout_s * 1e6));
+    groups_.push_back(Group{spec, WrkHistogram(timeout_us), WrkHistogram(kMaxThreadRate), {}, 0, 0, 0, {}, {}, 0});
+  }
+  for (std::uint32_t g = 0; g < groups_.size(); ++g)
+    for (std::uint32_t t = 0; t < groups_[g].spec.threads; ++t)
+      threads_.push_back(Thread{g, 0, 0, streams.stream(kStreamThread + g, t)});
+}
+
+void Wrk::start(ServerSide& server) {
+  server_ = &server;
+  running_ = true;
+  for (std::uint32_t t = 0; t < threads_.size(); ++t) {
+    const Group& g = groups_[threads_[t].group];
+    const std::uint32_t per_thread = g.spec.connections / g.spec.threads;
+    for (std::uint32_t i = 0; i < per_thread; ++i) open_connection(threads_[t].group, t);
+    engine_.schedule_in(kRecordInterval, this, event(kTick, t));
+  }
+  engine_.schedule_at(duration_, this, event(kStop, 0));
+}
+
+void Wrk::open_connection(std::uint32_t group, std::uint32_t thread) {
+  const auto id = static_cast<std::uint32_t>(conns_.size());
+  conns_.push_back(Conn{group, thread});
+  ++groups_[group].open;
+  // Three-way handshake: the client's connect() completes after one round
+  // trip; the server's accept queue gets the connection when the final ACK
+  // arrives, together with the request written right after connect.
+  engine_.schedule_in(3 * one_way_, this, event(kConnectAtServer, id));
+  engine_.schedule_in(2 * one_way_, this, event(kConnected, id));
+}
+
+void Wrk::send_request(std::uint32_t id) {
+  Conn& c = conns_[id];
+  Group& g = groups_[c.group];
+  Thread& t = threads_[c.thread];
+  c.file = g.spec.fixed_file >= 0 ? static_cast<std::uint32_t>(g.spec.fixed_file)
+                                  : static_cast<std::uint32_t>(t.rng.below(files_));
+  c.start = engine_.now();
+  c.busy = true;
+  ++g.issued;
+  engine_.schedule_in(one_way_, this, event(kRequestAtServer, id));
+}
+
+void Wrk::on_response_delivered(std::uint32_t conn) {
+  engine_.schedule_in(one_way_, this, event(kResponseAtClient, conn));
+}
+
+void Wrk::on_connection_closed(std::uint32_t conn, const std::string& reason) {
+  Conn& c = conns_[conn];
+  if (c.busy) ++groups_[c.group].failed[reason];
+  c.busy = false;
+  c.alive = false;
+  engine_.schedule_in(one_way_, this, event(kClosedAtClient, conn));
+}
+
+void Wrk::on_event(std::uint64_t arg) {
+  const auto kind = static_cast<Kind>(arg >> 56);
+  const auto v = static_cast<std::uint32_t>(arg & ((std::uint64_t{1} << 56) - 1));
+  switch (kind) {
+    case kConnectAtServer:
+      server_->connection_arrived(v, conns_[v].group);
+      break;
+    case kConnected:
+      if (running_ && conns_[v].alive) send_request(v);
+      break;
+    case kRequestAtServer:
+      if (conns_[v].alive) server_->request_arrived(v, conns_[v].file);
+      break;
+    case kResponseAtClient: {
+      Conn& c = conns_[v];
+      if (!c.busy || !c.alive || !running_) break;  // after the stop wrk reads no more
+      Group& g = groups_[c.group];
+      c.busy = false;
+      const sim::Time latency = engine_.now() - c.start;
+      ++g.complete;
+      ++threads_[c.thread].requests;
+      g.bytes += response_bytes_;
+      g.raw.record(sim::to_seconds(latency));
+      if (!g.latency.record(static_cast<std::uint64_t>(latency / 1000))) ++g.errors.timeout;
+      send_request(v);
+      break;
+    }
+    case kClosedAtClient: {
+      // wrk counts a read error and reconnects (socket_connect again).
+      Conn& c = conns_[v];
+      ++groups_[c.group].errors.read;
+      --groups_[c.group].open;
+      if (running_) open_connection(c.group, c.thread);
+      break;
+    }
+    case kTick: {
+      // record_rate(): requests since the last sample, per second.
+      Thread& t = threads_[v];
+      if (t.requests > 0) {
+        const std::int64_t elapsed_ms = (engine_.now() - t.last_record) / sim::milliseconds(1);
+        const auto rate = static_cast<std::uint64_t>((static_cast<double>(t.requests) / static_cast<double>(elapsed_ms)) * 1000);
+        groups_[t.group].rates.record(rate);
+        t.requests = 0;
+        t.last_record = engine_.now();
+      }
+      if (running_ && engine_.now() + kRecordInterval <= duration_)
+        engine_.schedule_in(kRecordInterval, this, event(kTick, v));
+      break;
+    }
+    case kStop:
+      running_ = false;
+      break;
+  }
+}
+
+std::vector<WrkResult> Wrk::finish() {
+  std::vector<WrkResult> out;
+  const double runtime_s = sim::to_seconds(duration_);
+  const auto runtime_us = static_cast<std::uint64_t>(duration_ / 1000);
+  std::vector<std::uint64_t> in_flight(groups_.size(), 0);
+  for (const Conn& c : conns_)
+    if (c.busy && c.alive) ++in_flight[c.group];
+  for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) {
+    Group& g = groups_[gi];
+    WrkResult r;
+    r.spec = g.spec;
+    r.connections_open = g.spec.threads * (g.spec.connections / g.spec.threads);
+    r.runtime_s = runtime_s;
+    r.issued = g.issued;
+    r.complete = g.complete;
+    r.in_flight = in_flight[gi];
+    r.failed = g.failed;
+    r.bytes = g.bytes;
+    r.errors = g.errors;
+    r.raw = g.raw;
+    // The coordinated-omission correction, once, with wrk's integer arithmetic.
+    const std::uint64_t per_connection = g.complete / g.spec.connections;
+    if (per_connection > 0) g.latency.correct(static_cast<std::int64_t>(runtime_us / per_connection));
+    const long double mean = g.latency.mean();
+    const long double stdev = g.latency.stdev(mean);
+    r.latency_mean = static_cast<double>(mean) * 1e-6;
+    r.latency_stdev = static_cast<double>(stdev) * 1e-6;
+    r.latency_max = static_cast<double>(g.latency.max()) * 1e-6;
+    r.latency_within_stdev = g.latency.count() ? static_cast<double>(g.latency.within_stdev(mean, stdev, 1)) / 100 : 0;
+    r.latency_p50 = static_cast<double>(g.latency.percentile(50)) * 1e-6;
+    r.latency_p75 = static_cast<double>(g.latency.percentile(75)) * 1e-6;
+    r.latency_p90 = static_cast<double>(g.latency.percentile(90)) * 1e-6;
+    r.latency_p99 = static_cast<double>(g.latency.percentile(99)) * 1e-6;
+    const long double rmean = g.rates.mean();
+    const long double rstdev = g.rates.stdev(rmean);
+    r.rate_mean = static_cast<double>(rmean);
+    r.rate_stdev = static_cast<double>(rstdev);
+    r.rate_max = static_cast<double>(g.rates.max());
+    r.rate_within_stdev = g.rates.count() ? static_cast<double>(g.rates.within_stdev(rmean, rstdev, 1)) / 100 : 0;
+
+    std::string s;
+    s += fmt::format("Running {} test @ {}\n", wrk_format_time_s(runtime_s), g.spec.url);
+    s += fmt::format("  {} threads and {} connections\n", g.spec.threads, g.spec.connections);
+    s += fmt::format("  Thread Stats{:>6}{:>11}{:>8}{:>12}\n", "Avg", "Stdev", "Max", "+/- Stdev");
+    s += fmt::format("    {:<10}{}{}{}{:8.2f}%\n", "Latency", wrk_column(wrk_format_time_us(mean), 8),
+                     wrk_column(wrk_format_time_us(stdev), 10),
+                     wrk_column(wrk_format_time_us(g.latency.max()), 9), r.latency_within_stdev * 100);
+    s += fmt::format("    {:<10}{}{}{}{:8.2f}%\n", "Req/Sec", wrk_column(wrk_format_metric(rmean), 8),
+                     wrk_column(wrk_format_metric(rstdev), 10),
+                     wrk_column(wrk_format_metric(g.rates.max()), 9), r.rate_within_stdev * 100);
+    s += fmt::format("  {} requests in {}, {}B read\n", g.complete, wrk_format_time_us(runtime_us),
+                     wrk_format_binary(g.bytes));
+    if (g.errors.connect || g.errors.read || g.errors.write || g.errors.timeout)
+      s += fmt::format("  Socket errors: connect {}, read {}, write {}, timeout {}\n", g.errors.connect,
+                       g.errors.read, g.errors.write, g.errors.timeout);
+    if (g.errors.status) s += fmt::format("  Non-2xx or 3xx responses: {}\n", g.errors.status);
+    s += fmt::format("Requests/sec: {:9.2f}\n", static_cast<double>(g.complete) / runtime_s);
+    s += fmt::format("Transfer/sec: {:>10}B\n", wrk_format_binary(static_cast<long double>(g.bytes) / runtime_s));
+    r.report = std::move(s);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace models

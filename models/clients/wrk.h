@@ -1,0 +1,115 @@
+// wrk 4.0 as a load generator (wrk.c): `threads` threads, each with
+// connections/threads connections (rounded down). Closed loop: a connection
+// writes its next request as soon as the previous response is complete, one
+// request in flight at a time. Latency runs from writing the request to
+// reading the whole response. A random-file group picks a file uniformly per
+// request, as the reference's Lua script did.
+//
+// Every request is accounted for: completed, failed with a reason, or still
+// in flight when the run ends.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/clients/wrk_stats.h"
+#include "models/net/endpoints.h"
+#include "sim/engine.h"
+#include "sim/latency_stats.h"
+#include "sim/random.h"
+
+namespace models {
+
+struct WrkGroupSpec {
+  std::string name;
+  std::uint32_t threads = 2;
+  std::uint32_t connections = 10;
+  double timeout_s = 2.0;
+  std::string url;
+  std::int64_t fixed_file = -1;   // -1: a random file for every request
+  std::uint32_t request_bytes = 64;
+};
+
+struct WrkErrors {
+  std::uint64_t connect = 0, read = 0, write = 0, timeout = 0, status = 0;
+};
+
+struct WrkResult {
+  WrkGroupSpec spec;
+  std::uint32_t connections_open = 0;  // threads * floor(connections / threads)
+  double runtime_s = 0;
+  std::uint64_t issued = 0;
+  std::uint64_t complete = 0;
+  std::uint64_t in_flight = 0;
+  std::map<std::string, std::uint64_t> failed;
+  std::uint64_t bytes = 0;
+  WrkErrors errors;
+  // As wrk reports them (after its coordinated-omission correction), in seconds.
+  double latency_mean = 0, latency_stdev = 0, latency_max = 0, latency_within_stdev = 0;
+  double latency_p50 = 0, latency_p75 = 0, latency_p90 = 0, latency_p99 = 0;
+  double rate_mean = 0, rate_stdev = 0, rate_max = 0, rate_within_stdev = 0;
+  // Without the correction, every completed response, in seconds.
+  sim::LatencyStats raw;
+  std::string report;  // wrk's text
+};
+
+class Wrk final : public ClientSide, public sim::EventTarget {
+ public:
+  Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s, sim::Time duration,
+      const sim::RandomStreams& streams, std::uint32_t files, std::uint64_t response_bytes);
+
+  // Connects to the server and opens every connection at time zero.
+  void start(ServerSide& server);
+  // Results once the engine has run to the duration.
+  std::vector<WrkResult> finish();
+  std::uint64_t connections_opened() const { return conns_.size(); }
+
+  void on_response_delivered(std::uint32_t conn) override;
+  void on_connection_closed(std::uint32_t conn, const std::string& reason) override;
+  void on_event(std::uint64_t arg) override;
+
+ private:
+  enum Kind : std::uint64_t { kConnectAtServer = 1, kConnected, kRequestAtServer, kResponseAtClient, kClosedAtClient, kTick, kStop };
+  struct Conn {
+    std::uint32_t group;
+    std::uint32_t thread;
+    std::uint32_t file = 0;
+    sim::Time start = 0;
+    bool busy = false;
+    bool alive = true;
+  };
+  struct Thread {
+    std::uint32_t group;
+    std::uint64_t requests = 0;
+    sim::Time last_record = 0;
+    sim::RandomStream rng;
+  };
+  struct Group {
+    WrkGroupSpec spec;
+    WrkHistogram latency;
+    WrkHistogram rates;
+    sim::LatencyStats raw;
+    std::uint64_t issued = 0, complete = 0, bytes = 0;
+    std::map<std::string, std::uint64_t> failed;
+    WrkErrors errors;
+    std::uint32_t open = 0;
+  };
+  static std::uint64_t event(Kind k, std::uint64_t v) { return (std::uint64_t{k} << 56) | v; }
+  void open_connection(std::uint32_t group, std::uint32_t thread);
+  void send_request(std::uint32_t conn);
+
+  sim::Engine& engine_;
+  ServerSide* server_ = nullptr;
+  sim::Time one_way_;
+  sim::Time duration_;
+  std::uint32_t files_;
+  std::uint64_t response_bytes_;
+  std::vector<Group> groups_;
+  std::vector<Thread> threads_;
+  std::deque<Conn> conns_;
+  bool running_ = false;
+};
+
+}  // namespace models
