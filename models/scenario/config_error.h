@@ -1,0 +1,32 @@
+// A bad scenario: which file, which line, which key, and what is wrong.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace models {
+
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(std::string file, int line, std::string key, const std::string& message)
+      : std::runtime_error(compose(file, line, key, message)),
+        file_(std::move(file)),
+        line_(line),
+        key_(std::move(key)) {}
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& key() const { return key_; }
+
+ private:
+  static std::string compose(const std::string& file, int line, const std::string& key, const std::string& message) {
+    std::string out = file;
+    if (line > 0) out += ":" + std::to_string(line);
+    out += ": ";
+    if (!key.empty()) out += "key '" + key + "': ";
+    return out + message;
+  }
+  std::string file_;
+  int line_;
+  std::string key_;
+};
+
+}  // namespace models

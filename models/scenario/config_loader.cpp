@@ -1,0 +1,405 @@
+#include "models/scenario/config_loader.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <set>
+
+#include "models/scenario/layered_toml.h"
+#include "models/scenario/units.h"
+
+namespace models {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+namespace {
+
+// One table of the scenario: typed getters that remember which keys were
+// read, and `done()` that rejects every key nobody read.
+class Section {
+ public:
+  Section(const LayeredToml& doc, std::string path) : doc_(doc), path_(std::move(path)) {}
+
+  const std::string& path() const { return path_; }
+  std::string dotted(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  const toml::node* node(const std::string& key) {
+    used_.insert(key);
+    return doc_.find(dotted(key));
+  }
+  bool has(const std::string& key) const { return doc_.find(dotted(key)) != nullptr; }
+
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const {
+    const toml::node* n = doc_.find(dotted(key));
+    if (!n) n = doc_.find(path_);
+    throw ConfigError(doc_.file_of(n), LayeredToml::line_of(n), dotted(key), message);
+  }
+
+  const toml::node* required(const std::string& key) {
+    const toml::node* n = node(key);
+    if (!n) fail(key, "is required" + (path_.empty() ? std::string() : " in [" + path_ + "]"));
+    return n;
+  }
+
+  std::string string(const std::string& key, const std::string& fallback, bool must = false) {
+    const toml::node* n = must ? required(key) : node(key);
+    if (!n) return fallback;
+    if (!n->is_string()) fail(key, "must be a string");
+    return n->value<std::string>().value();
+  }
+
+  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi,
+                       bool must = false) {
+    const toml::node* n = must ? required(key) : node(key);
+    if (!n) return fallback;
+    if (!n->is_integer()) fail(key, "must be a whole number");
+    const std::int64_t v = n->value<std::int64_t>().value();
+    if (v < lo || v > hi) fail(key, range_message(static_cast<double>(lo), static_cast<double>(hi), std::to_string(v)));
+    return v;
+  }
+
+  double number(const std::string& key, double fallback, double lo, double hi, bool must = false) {
+    const toml::node* n = must ? required(key) : node(key);
+    if (!n) return fallback;
+    if (!n->is_number()) fail(key, "must be a number");
+    const double v = n->value<double>().value();
+    if (!(v >= lo && v <= hi)) fail(key, range_message(lo, hi, std::to_string(v)));
+    return v;
+  }
+
+  bool flag(const std::string& key, bool fallback) {
+    const toml::node* n = node(key);
+    if (!n) return fallback;
+    if (n->is_boolean()) return n->value<bool>().value();
+    if (n->is_string()) {
+      const std::string s = n->value<std::string>().value();
+      if (s == "on") return true;
+      if (s == "off") return false;
+    }
+    fail(key, "must be \"on\" or \"off\" (or true/false)");
+  }
+
+  std::uint64_t size(const std::string& key, std::uint64_t fallback, std::uint64_t lo, bool must = false) {
+    const toml::node* n = must ? required(key) : node(key);
+    if (!n) return fallback;
+    std::uint64_t v = 0;
+    if (n->is_integer()) {
+      const std::int64_t i = n->value<std::int64_t>().value();
+      if (i < 0) fail(key, "must not be negative (got " + std::to_string(i) + ")");
+      v = static_cast<std::uint64_t>(i);
+    } else if (!n->is_string() || !parse_size(n->value<std::string>().value(), v)) {
+      fail(key, "must be a size in bytes, like 4096, \"512k\", \"4m\" or \"44g\"");
+    }
+    if (v < lo) fail(key, "must be at least " + std::to_string(lo) + " bytes (got " + std::to_string(v) + ")");
+    return v;
+  }
+
+  double duration(const std::string& key, double fallback, double lo, bool must = false) {
+    const toml::node* n = must ? required(key) : node(key);
+    if (!n) return fallback;
+    double v = 0;
+    if (n->is_number()) {
+      v = n->value<double>().value();
+    } else if (!n->is_string() || !parse_duration(n->value<std::string>().value(), v)) {
+      fail(key, "must be a time, like \"8.9ms\", \"50us\" or \"60s\"");
+    }
+    if (!(v >= lo)) fail(key, "must be at least " + std::to_string(lo) + " s");
+    return v;
+  }
+
+  double rate(const std::string& key, double fallback, bool must = false) {
+    const toml::node* n = must ? required(key) : node(key);
+    if (!n) return fallback;
+    double v = 0;
+    if (!n->is_string() || !parse_rate(n->value<std::string>().value(), v))
+      fail(key, "must be a rate, like \"128MB/s\" or \"10Gbit/s\"");
+    if (!(v > 0)) fail(key, "must be positive");
+    return v;
+  }
+
+  std::string choice(const std::string& key, const std::string& fallback, const std::vector<std::string>& options) {
+    const std::string v = string(key, fallback);
+    if (std::find(options.begin(), options.end(), v) == options.end()) {
+      std::string list;
+      for (const auto& o : options) list += (list.empty() ? "\"" : ", \"") + o + "\"";
+      fail(key, "must be one of " + list + " (got \"" + v + "\")");
+    }
+    return v;
+  }
+
+  Section sub(const std::string& key) {
+    used_.insert(key);
+    const toml::node* n = doc_.find(dotted(key));
+    if (n && !n->is_table()) fail(key, "must be a table");
+    return Section(doc_, dotted(key));
+  }
+
+  // Rejects keys nobody read, suggesting the nearest known one.
+  void done(const std::vector<std::string>& also_known = {}) const {
+    for (const std::string& k : doc_.children(path_)) {
+      if (used_.count(k) || std::find(also_known.begin(), also_known.end(), k) != also_known.end()) continue;
+      std::string best;
+      std::size_t best_d = std::numeric_limits<std::size_t>::max();
+      for (const std::string& u : used_) {
+        const std::size_t d = edit_distance(k, u);
+        if (d < best_d) {
+          best_d = d;
+          best = u;
+        }
+      }
+      std::string message = "unknown key";
+      if (!best.empty() && best_d <= std::max<std::size_t>(2, k.size() / 3)) message += " (did you mean '" + best + "'?)";
+      fail(k, message);
+    }
+  }
+
+ private:
+  static std::string range_message(double lo, double hi, const std::string& got) {
+    auto fmt = [](double v) {
+      std::string s = std::to_string(v);
+      s.erase(s.find_last_not_of('0') + 1);
+      if (!s.empty() && s.back() == '.') s.pop_back();
+      return s;
+    };
+    if (hi >= 9e18) return "must be at least " + fmt(lo) + " (got " + got + ")";
+    return "must be between " + fmt(lo) + " and " + fmt(hi) + " (got " + got + ")";
+  }
+
+  const LayeredToml& doc_;
+  std::string path_;
+  std::set<std::string> used_;
+};
+
+constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
+
+HddSpec read_hdd(Section& s) {
+  HddSpec h;
+  h.capacity_bytes = static_cast<double>(s.size("capacity", 0, 1 << 20, true));
+  h.rpm = s.number("rpm", 7200, 1, 100000, true);
+  h.seek_average_s = s.duration("seek_average", 0, 0, true);
+  h.seek_track_s = s.duration("seek_track_to_track", 0, 0, true);
+  if (h.seek_track_s > h.seek_average_s) s.fail("seek_track_to_track", "must not exceed seek_average");
+  h.rate_outer_Bps = s.rate("transfer_outer", 0, true);
+  h.rate_inner_Bps = s.rate("transfer_inner", 0, true);
+  if (h.rate_inner_Bps > h.rate_outer_Bps) s.fail("transfer_inner", "must not exceed transfer_outer");
+  h.ncq_depth = static_cast<std::uint32_t>(s.integer("ncq_depth", 32, 1, 256));
+  h.interface_Bps = s.rate("interface", 300e6);
+  h.readahead_bytes = s.size("readahead", 128 * 1024, 4096);
+  h.read_expire_s = s.duration("read_expire", 0.5, 0);
+  return h;
+}
+
+void read_hardware(Section& root, Scenario& sc) {
+  HardwareSpec& hw = sc.hardware;
+  Section cpu = root.sub("cpu");
+  hw.logical_cpus = static_cast<std::uint32_t>(cpu.integer("logical_cpus", 1, 1, 4096, true));
+  hw.costs.request = cpu.duration("request", 0, 0);
+  hw.costs.sendfile_byte = cpu.duration("sendfile_byte", 0, 0);
+  hw.costs.accept = cpu.duration("accept", 0, 0);
+  hw.costs.event = cpu.duration("event", 0, 0);
+  cpu.done();
+
+  Section mem = root.sub("memory");
+  hw.page_cache_bytes = mem.size("page_cache", 0, 4096, true);
+  hw.cache_unit_bytes = mem.size("cache_unit", 64 * 1024, 4096);
+  if (hw.cache_unit_bytes % 4096) mem.fail("cache_unit", "must be a multiple of 4096 (the page size)");
+  if (hw.page_cache_bytes < hw.cache_unit_bytes) mem.fail("page_cache", "must hold at least one cache_unit");
+  hw.dentry_cache_entries = static_cast<std::uint64_t>(mem.integer("dentry_cache", 1000000, 0, kMaxInt));
+  mem.done();
+
+  Section disk = root.sub("disk");
+  const std::string type = disk.choice("type", "hdd", {"hdd", "raid10"});
+  if (type == "hdd") {
+    hw.disk = DiskKind::kHdd;
+    hw.hdd = read_hdd(disk);
+  } else {
+    hw.disk = DiskKind::kRaid10;
+    hw.raid.devices = static_cast<std::uint32_t>(disk.integer("devices", 4, 1, 256, true));
+    hw.raid.near_copies = static_cast<std::uint32_t>(disk.integer("near_copies", 2, 1, 8));
+    if (hw.raid.near_copies > hw.raid.devices) disk.fail("near_copies", "must not exceed devices");
+    hw.raid.chunk_bytes = disk.size("chunk", 512 * 1024, 4096);
+    Section member = disk.sub("member");
+    const std::string mtype = member.choice("type", "hdd", {"hdd"});
+    hw.hdd = read_hdd(member);
+    hw.raid.member = hw.hdd;
+    member.done();
+  }
+  disk.done();
+
+  Section nic = root.sub("nic");
+  hw.nic.line_rate_bps = nic.rate("line_rate", 1.25e9, true) * 8;
+  hw.nic.mtu = static_cast<std::uint32_t>(nic.integer("mtu", 1500, 576, 65535));
+  nic.done();
+
+  Section net = root.sub("network");
+  hw.one_way_latency_s = net.duration("one_way_latency", 50e-6, 0);
+  net.done();
+
+  Section kernel = root.sub("kernel");
+  sc.kernel.tcp_wmem_max = static_cast<double>(kernel.size("tcp_wmem_max", 4194304, 4096));
+  sc.kernel.pipe_bytes = kernel.size("pipe_size", 65536, 4096);
+  kernel.done();
+}
+
+void read_nginx(Section& root, Scenario& sc) {
+  Section s = root.sub("nginx");
+  NginxConfig& n = sc.nginx;
+  n.version = s.string("version", "1.9.0");
+  n.worker_processes = static_cast<std::uint32_t>(s.integer("worker_processes", 1, 1, 1024));
+  const bool mutex = s.flag("accept_mutex", true);
+  const bool reuseport = s.flag("reuseport", false);
+  n.accept = reuseport ? AcceptPolicy::kReuseport : mutex ? AcceptPolicy::kMutexOn : AcceptPolicy::kMutexOff;
+  n.accept_mutex_delay_s = s.duration("accept_mutex_delay", 0.5, 0);
+  n.multi_accept = s.flag("multi_accept", false);
+  n.sendfile = s.flag("sendfile", false);
+  if (!n.sendfile) s.fail("sendfile", "only \"sendfile on\" is modelled (read()+write() is not yet)");
+  n.sendfile_max_chunk = s.size("sendfile_max_chunk", 0, 0);
+  n.aio = s.choice("aio", "off", {"off", "threads"}) == "threads" ? AioMode::kThreads : AioMode::kOff;
+  n.epoll_events = static_cast<std::uint32_t>(s.integer("events_per_wait", 512, 1, 1 << 20));
+  Section pool = s.sub("thread_pool");
+  n.thread_pool.name = pool.string("name", "default");
+  n.thread_pool.threads = static_cast<std::uint32_t>(pool.integer("threads", 32, 1, 1 << 16));
+  n.thread_pool.max_queue = static_cast<std::uint32_t>(pool.integer("max_queue", 65536, 0, 1 << 30));
+  pool.done();
+  s.done();
+}
+
+void read_dataset(Section& root, Scenario& sc) {
+  Section s = root.sub("dataset");
+  FilesystemSpec& f = sc.filesystem;
+  sc.root = s.string("root", "/");
+  f.files = static_cast<std::uint32_t>(s.integer("files", 1, 1, 1 << 30, true));
+  f.file_size = s.size("file_size", 0, 1, true);
+  f.spread = s.choice("placement", "spread", {"spread", "packed"}) == "spread";
+  sc.metadata_cached = s.flag("metadata_cached", false);
+  if (const toml::node* t = s.node("tree")) {
+    const toml::array* arr = t->as_array();
+    if (!arr || arr->empty() || arr->size() > 7) s.fail("tree", "must be a list of 1 to 7 entry counts, outermost first");
+    std::uint64_t product = 1;
+    for (const toml::node& e : *arr) {
+      if (!e.is_integer() || e.value<std::int64_t>().value() < 1) s.fail("tree", "entries must be whole numbers of at least 1");
+      f.tree.push_back(static_cast<std::uint32_t>(e.value<std::int64_t>().value()));
+      product *= f.tree.back();
+    }
+    if (product != f.files)
+      s.fail("tree", "multiplies to " + std::to_string(product) + " files, but files = " + std::to_string(f.files));
+  } else {
+    f.tree = {f.files};
+  }
+  s.done();
+}
+
+void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const FilesystemSpec& fs) {
+  Section clients = root.sub("clients");
+  const auto names = doc.children("clients");
+  if (names.empty()) root.fail("clients", "needs at least one client group, like [clients.constant]");
+  for (const std::string& name : names) {
+    Section g = clients.sub(name);
+    if (!doc.find(g.path()) || !doc.find(g.path())->is_table()) clients.fail(name, "must be a table");
+    WrkGroupSpec w;
+    w.name = name;
+    g.choice("tool", "wrk", {"wrk"});
+    w.threads = static_cast<std::uint32_t>(g.integer("threads", 2, 1, 1 << 16));
+    w.connections = static_cast<std::uint32_t>(g.integer("connections", 10, 1, 1 << 24, true));
+    if (w.connections < w.threads) g.fail("connections", "must be at least threads (wrk refuses fewer)");
+    w.timeout_s = g.duration("timeout", 2.0, 1e-3);
+    const std::string path = g.string("path", "", true);
+    if (path == "random") {
+      w.fixed_file = -1;
+      w.url = g.string("url", "http://server/ (random file per request, Lua script)");
+    } else {
+      const std::int64_t file = resolve_path(fs.tree, path);
+      if (file < 0)
+        g.fail("path", "\"" + path + "\" is not a file of the dataset (levels of 1-based numbers, like \"/1/1/1\"), nor \"random\"");
+      w.fixed_file = file;
+      w.url = g.string("url", "http://server" + path);
+    }
+    // "GET <path> HTTP/1.1\r\nHost: <host>\r\n\r\n" as wrk writes it.
+    w.request_bytes = static_cast<std::uint32_t>(g.integer("request_bytes", 64, 16, 1 << 20));
+    g.done();
+    sc.clients.push_back(w);
+  }
+  clients.done(names);
+}
+
+void read_expect(Section& root, const LayeredToml& doc, Scenario& sc) {
+  const toml::node* n = root.node("expect");
+  if (!n) return;
+  const toml::array* arr = n->as_array();
+  if (!arr) root.fail("expect", "must be a list of tables: [[expect]]");
+  const std::set<std::string> known = {"metric", "min", "max", "documented", "note", "known_miss"};
+  for (const toml::node& item : *arr) {
+    const toml::table* t = item.as_table();
+    const std::string file = doc.file_of(&item);
+    if (!t) throw ConfigError(file, LayeredToml::line_of(&item), "expect", "each entry must be a table");
+    Expectation e;
+    e.file = file;
+    e.line = LayeredToml::line_of(&item);
+    for (auto&& [k, v] : *t) {
+      const std::string key(k.str());
+      const int line = LayeredToml::line_of(&v);
+      if (!known.count(key)) {
+        std::string hint;
+        for (const auto& c : known)
+          if (edit_distance(key, c) <= 2) hint = " (did you mean '" + c + "'?)";
+        throw ConfigError(file, line, "expect." + key, "unknown key" + hint);
+      }
+      if (key == "metric" || key == "note" || key == "known_miss") {
+        if (!v.is_string()) throw ConfigError(file, line, "expect." + key, "must be a string");
+        const std::string s = v.value<std::string>().value();
+        (key == "metric" ? e.metric : key == "note" ? e.note : e.known_miss) = s;
+      } else {
+        if (!v.is_number()) throw ConfigError(file, line, "expect." + key, "must be a number");
+        const double d = v.value<double>().value();
+        (key == "min" ? e.min : key == "max" ? e.max : e.documented) = d;
+      }
+    }
+    if (e.metric.empty()) throw ConfigError(file, e.line, "expect.metric", "is required");
+    if (std::isinf(e.min) && std::isinf(e.max)) throw ConfigError(file, e.line, "expect", "needs min, max or both");
+    if (e.min > e.max) throw ConfigError(file, e.line, "expect.min", "is above max");
+    sc.expect.push_back(e);
+  }
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path) {
+  LayeredToml doc(path);
+  Scenario sc;
+  sc.file = path;
+  Section root(doc, "");
+  sc.name = root.string("name", path);
+  sc.description = root.string("description", "");
+  sc.seed = static_cast<std::uint64_t>(root.integer("seed", 1, 0, kMaxInt));
+  sc.duration_s = root.duration("duration", 10, 0.001);
+  read_hardware(root, sc);
+  read_nginx(root, sc);
+  read_dataset(root, sc);
+  if (const toml::node* p = root.node("preload")) {
+    const toml::array* arr = p->as_array();
+    if (!arr) root.fail("preload", "must be a list of paths");
+    for (const toml::node& e : *arr) {
+      if (!e.is_string() || resolve_path(sc.filesystem.tree, e.value<std::string>().value()) < 0)
+        root.fail("preload", "entries must be files of the dataset, like \"/1/1/1\"");
+      sc.preload.push_back(e.value<std::string>().value());
+    }
+  }
+  read_clients(root, doc, sc, sc.filesystem);
+  read_expect(root, doc, sc);
+  root.done();
+  return sc;
+}
+
+}  // namespace models

@@ -1,0 +1,21 @@
+// Loads a scenario from TOML.
+//
+// A file may `include` others (a string or a list of strings, relative to the
+// including file); their keys are the defaults the including file
+// overrides, table by table. Each value keeps the file and line it came
+// from, so every error names them. Unknown keys, wrong types, out-of-range
+// values, unreadable files and include cycles are all ConfigErrors.
+#pragma once
+#include <string>
+
+#include "models/scenario/config_error.h"
+#include "models/scenario/scenario.h"
+
+namespace models {
+
+Scenario load_scenario(const std::string& path);
+
+// Edit distance, for "did you mean" suggestions.
+std::size_t edit_distance(const std::string& a, const std::string& b);
+
+}  // namespace models

@@ -1,0 +1,93 @@
+#include "models/scenario/layered_toml.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "models/scenario/config_error.h"
+
+namespace models {
+
+namespace fs = std::filesystem;
+
+LayeredToml::LayeredToml(const std::string& path) : root_(path) {
+  std::vector<std::string> stack;
+  load(path, stack, nullptr, "");
+}
+
+void LayeredToml::load(const std::string& path, std::vector<std::string>& stack, const toml::node* included_from,
+                       const std::string& from_file) {
+  const int from_line = line_of(included_from);
+  std::error_code ec;
+  const fs::path canonical = fs::weakly_canonical(path, ec);
+  const std::string key = ec ? path : canonical.string();
+  if (std::find(stack.begin(), stack.end(), key) != stack.end()) {
+    std::string chain;
+    for (const auto& s : stack) chain += fs::path(s).filename().string() + " -> ";
+    throw ConfigError(from_file, from_line, "include", "include cycle: " + chain + fs::path(key).filename().string());
+  }
+  std::ifstream probe(path);
+  if (!probe) {
+    if (included_from) throw ConfigError(from_file, from_line, "include", "cannot read included file '" + path + "'");
+    throw ConfigError(path, 0, "", "cannot read the file");
+  }
+  if (fs::is_directory(path, ec)) throw ConfigError(path, 0, "", "is a directory, not a scenario file");
+  auto doc = std::make_unique<toml::table>();
+  try {
+    *doc = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(path, static_cast<int>(e.source().begin.line), "", std::string(e.description()));
+  }
+  stack.push_back(key);
+  if (const toml::node* inc = doc->get("include")) {
+    std::vector<const toml::node*> items;
+    if (inc->is_string()) {
+      items.push_back(inc);
+    } else if (const toml::array* arr = inc->as_array()) {
+      for (const toml::node& n : *arr) items.push_back(&n);
+    } else {
+      throw ConfigError(path, line_of(inc), "include", "must be a file name or a list of file names");
+    }
+    for (const toml::node* item : items) {
+      if (!item->is_string()) throw ConfigError(path, line_of(item), "include", "must be a file name");
+      const fs::path target = fs::path(path).parent_path() / item->value<std::string>().value();
+      load(target.string(), stack, item, path);
+    }
+  }
+  stack.pop_back();
+  overlay(*doc, "");
+  documents_.push_back(std::move(doc));
+}
+
+void LayeredToml::overlay(const toml::table& table, const std::string& prefix) {
+  for (auto&& [k, v] : table) {
+    const std::string name(k.str());
+    if (prefix.empty() && name == "include") continue;
+    const std::string dotted = prefix.empty() ? name : prefix + "." + name;
+    auto& kids = children_[prefix];
+    if (std::find(kids.begin(), kids.end(), name) == kids.end()) kids.push_back(name);
+    nodes_[dotted] = &v;
+    if (const toml::table* sub = v.as_table()) overlay(*sub, dotted);
+  }
+}
+
+const toml::node* LayeredToml::find(const std::string& dotted) const {
+  auto it = nodes_.find(dotted);
+  return it == nodes_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> LayeredToml::children(const std::string& table) const {
+  auto it = children_.find(table);
+  return it == children_.end() ? std::vector<std::string>{} : it->second;
+}
+
+std::string LayeredToml::file_of(const toml::node* node) const {
+  if (node && node->source().path) return *node->source().path;
+  return root_;
+}
+
+int LayeredToml::line_of(const toml::node* node) {
+  return node ? static_cast<int>(node->source().begin.line) : 0;
+}
+
+}  // namespace models

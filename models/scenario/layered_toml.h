@@ -1,0 +1,39 @@
+// A merged view of a TOML file and the files it includes, without copying
+// nodes (a copied toml++ node forgets where it came from): every dotted key
+// maps to the node that wins, which still knows its file and line.
+#pragma once
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+namespace models {
+
+class LayeredToml {
+ public:
+  // Parses `path` and, first, everything it includes. Throws ConfigError.
+  explicit LayeredToml(const std::string& path);
+
+  const toml::node* find(const std::string& dotted) const;
+  // Child keys of a table, in first-seen order.
+  std::vector<std::string> children(const std::string& table) const;
+  const std::string& root_file() const { return root_; }
+  // The file and line a node came from (the root file and 0 for none).
+  std::string file_of(const toml::node* node) const;
+  static int line_of(const toml::node* node);
+
+ private:
+  void load(const std::string& path, std::vector<std::string>& stack, const toml::node* included_from,
+            const std::string& from_file);
+  void overlay(const toml::table& table, const std::string& prefix);
+
+  std::string root_;
+  std::vector<std::unique_ptr<toml::table>> documents_;
+  std::map<std::string, const toml::node*> nodes_;
+  std::map<std::string, std::vector<std::string>> children_;
+};
+
+}  // namespace models

@@ -1,0 +1,57 @@
+#include "models/scenario/report.h"
+
+#include <fmt/format.h>
+
+namespace models {
+
+std::string text_report(const RunResult& r) {
+  std::string s;
+  s += fmt::format("== {}  (seed {}, {:.0f} s simulated)\n", r.scenario, r.seed, r.duration_s);
+  for (const WrkResult& c : r.clients) {
+    s += fmt::format("\n-- client group \"{}\": wrk\n", c.spec.name);
+    s += c.report;
+  }
+
+  s += "\n-- server NIC, as ifstat prints it (1 s samples)\n";
+  s += fmt::format("{:>8} {:>13} {:>13} {:>10}\n", "time", "KB/s in", "KB/s out", "Gbit/s out");
+  for (std::size_t i = 0; i < r.nic_out_bytes_per_s.size(); ++i)
+    s += fmt::format("{:>7}s {:>13.2f} {:>13.2f} {:>10.2f}\n", i + 1, r.nic_in_bytes_per_s[i] / 1024,
+                     r.nic_out_bytes_per_s[i] / 1024, r.nic_out_bytes_per_s[i] * 8 / 1e9);
+  s += fmt::format("mean outbound {:.2f} Gbit/s (TCP payload capacity {:.2f} Gbit/s)\n", r.nic_out_gbps_mean,
+                   r.nic_payload_capacity_gbps);
+
+  s += "\n-- top (time-averaged)\n";
+  const double busy = r.cpu_busy_frac * 100, wa = r.iowait_frac * 100;
+  s += fmt::format("%Cpu(s): {:5.1f} busy, {:5.1f} id, {:5.1f} wa   ({} logical CPUs)\n", busy,
+                   std::max(0.0, 100 - busy - wa), wa, r.logical_cpus);
+  s += fmt::format("workers ({}):      R {:5.1f}%   S {:5.1f}%   D {:5.1f}%\n", r.workers.size(),
+                   r.workers_running * 100, r.workers_sleeping * 100, r.workers_disk_wait * 100);
+  if (r.thread_pool)
+    s += fmt::format("pool threads ({}): R {:5.1f}%   S {:5.1f}%   D {:5.1f}%\n", r.pool_threads,
+                     r.pool_running * 100, r.pool_sleeping * 100, r.pool_disk_wait * 100);
+
+  if (r.thread_pool) {
+    s += "\n-- thread pools\n";
+    s += fmt::format("tasks {}   overflows {}   max waiting {}   mean waiting {:.2f}\n", r.pool_tasks,
+                     r.pool_overflows, r.pool_max_waiting, r.pool_mean_waiting);
+  }
+  if (r.error_log_lines) {
+    s += fmt::format("\n-- error.log ({} lines, first ones)\n", r.error_log_lines);
+    for (const auto& line : r.error_log) s += "[alert] " + line + "\n";
+  }
+
+  s += "\n-- page cache\n";
+  s += fmt::format("hit ratio {:.3f} of {} lookups   resident {:.2f} GiB of {:.2f} GiB   readahead windows {}   bios {}\n",
+                   r.cache_hit_ratio, r.cache_lookups, static_cast<double>(r.cache_resident_bytes) / (1 << 30),
+                   static_cast<double>(r.cache_capacity_bytes) / (1 << 30), r.readahead_windows, r.bios);
+  s += fmt::format("dentry/inode cache: {} lookups, {} hits, {} metadata reads from disk\n", r.dentry_lookups,
+                   r.dentry_hits, r.metadata_reads);
+
+  s += "\n-- disks\n";
+  s += fmt::format("{} drive(s): {:.1f} MB/s read, {} reads, utilization {:.1f}%, mean queue depth {:.2f} per drive\n",
+                   r.drives, r.disk_read_bytes_per_s / 1e6, r.disk_reads, r.disk_utilization * 100,
+                   r.disk_mean_queue_depth);
+  return s;
+}
+
+}  // namespace models

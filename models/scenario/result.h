@@ -1,0 +1,57 @@
+// The figures of one run, in the tools' own terms.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/clients/wrk.h"
+
+namespace models {
+
+struct WorkerFigures {
+  std::uint64_t connections = 0;
+  std::uint64_t requests = 0;
+  double running = 0, sleeping = 0, disk_wait = 0;
+};
+
+struct RunResult {
+  std::string scenario;
+  std::string file;
+  std::uint64_t seed = 0;
+  double duration_s = 0;
+  double wall_s = 0;
+  std::uint64_t events = 0;
+  std::vector<WrkResult> clients;
+  // ifstat: interface bytes per second, one entry per second of the run.
+  std::vector<double> nic_out_bytes_per_s;
+  std::vector<double> nic_in_bytes_per_s;
+  double nic_out_gbps_mean = 0;
+  double nic_payload_capacity_gbps = 0;
+  // top
+  double workers_running = 0, workers_sleeping = 0, workers_disk_wait = 0;
+  double pool_running = 0, pool_sleeping = 0, pool_disk_wait = 0;
+  std::uint32_t logical_cpus = 0;
+  double cpu_busy_frac = 0;
+  double iowait_frac = 0;
+  std::vector<WorkerFigures> workers;
+  // thread pools (all workers together)
+  bool thread_pool = false;
+  std::uint64_t pool_threads = 0, pool_tasks = 0, pool_overflows = 0, pool_max_waiting = 0;
+  double pool_mean_waiting = 0;
+  // page cache and dentry cache
+  double cache_hit_ratio = 0;
+  std::uint64_t cache_lookups = 0, cache_resident_bytes = 0, cache_capacity_bytes = 0, readahead_windows = 0, bios = 0;
+  std::uint64_t dentry_lookups = 0, dentry_hits = 0, metadata_reads = 0;
+  // disk
+  std::uint32_t drives = 0;
+  std::uint64_t disk_reads = 0;
+  double disk_read_bytes_per_s = 0, disk_mean_queue_depth = 0, disk_utilization = 0;
+  // server
+  std::uint64_t server_connections = 0, server_requests = 0, server_responses = 0;
+  std::map<std::string, std::uint64_t> server_failed;
+  std::vector<std::string> error_log;
+  std::uint64_t error_log_lines = 0;
+};
+
+}  // namespace models

@@ -1,0 +1,98 @@
+#include "models/scenario/result_json.h"
+
+namespace models {
+
+using nlohmann::ordered_json;
+
+ordered_json to_json(const RunResult& r, bool with_timing) {
+  ordered_json j;
+  j["scenario"] = r.scenario;
+  j["file"] = r.file;
+  j["seed"] = r.seed;
+  j["duration_s"] = r.duration_s;
+  if (with_timing) j["wall_s"] = r.wall_s;
+  j["events"] = r.events;
+  ordered_json clients = ordered_json::object();
+  for (const WrkResult& c : r.clients) {
+    ordered_json g;
+    g["tool"] = "wrk";
+    g["url"] = c.spec.url;
+    g["threads"] = c.spec.threads;
+    g["connections"] = c.connections_open;
+    g["requests"] = c.complete;
+    g["requests_per_s"] = static_cast<double>(c.complete) / c.runtime_s;
+    g["transfer_bytes_per_s"] = static_cast<double>(c.bytes) / c.runtime_s;
+    g["errors"] = {{"connect", c.errors.connect}, {"read", c.errors.read}, {"write", c.errors.write},
+                   {"timeout", c.errors.timeout}, {"status", c.errors.status}};
+    g["latency_s"] = {{"mean", c.latency_mean}, {"stdev", c.latency_stdev}, {"max", c.latency_max},
+                      {"within_stdev_frac", c.latency_within_stdev}, {"p50", c.latency_p50},
+                      {"p75", c.latency_p75}, {"p90", c.latency_p90}, {"p99", c.latency_p99}};
+    g["latency_raw_s"] = {{"count", c.raw.count()}, {"mean", c.raw.mean()}, {"stdev", c.raw.stdev()},
+                          {"max", c.raw.max()}, {"p50", c.raw.percentile(50)}, {"p90", c.raw.percentile(90)},
+                          {"p99", c.raw.percentile(99)}, {"p999", c.raw.percentile(99.9)}};
+    g["req_per_s_per_thread"] = {{"mean", c.rate_mean}, {"stdev", c.rate_stdev}, {"max", c.rate_max},
+                                 {"within_stdev_frac", c.rate_within_stdev}};
+    ordered_json failed = ordered_json::object();
+    std::uint64_t failed_total = 0;
+    for (const auto& [reason, n] : c.failed) {
+      failed[reason] = n;
+      failed_total += n;
+    }
+    g["accounting"] = {{"issued", c.issued}, {"completed", c.complete}, {"failed", failed_total},
+                       {"failed_by_reason", failed}, {"in_flight_at_end", c.in_flight}};
+    clients[c.spec.name] = g;
+  }
+  j["clients"] = clients;
+
+  ordered_json server;
+  double mean_out = 0;
+  ordered_json per_s = ordered_json::array();
+  for (double b : r.nic_out_bytes_per_s) per_s.push_back(b * 8 / 1e9);
+  for (double b : r.nic_out_bytes_per_s) mean_out += b;
+  server["nic_out_gbps_mean"] = r.nic_out_gbps_mean;
+  server["nic_out_gbps_per_s"] = per_s;
+  server["nic_payload_capacity_gbps"] = r.nic_payload_capacity_gbps;
+  server["cpu"] = {{"logical_cpus", r.logical_cpus}, {"busy_frac", r.cpu_busy_frac}, {"iowait_frac", r.iowait_frac}};
+  ordered_json per_worker = ordered_json::array();
+  for (const WorkerFigures& w : r.workers)
+    per_worker.push_back({{"connections", w.connections}, {"requests", w.requests}, {"running_frac", w.running},
+                          {"sleeping_frac", w.sleeping}, {"disk_wait_frac", w.disk_wait}});
+  server["workers"] = {{"count", r.workers.size()}, {"running_frac", r.workers_running},
+                       {"sleeping_frac", r.workers_sleeping}, {"disk_wait_frac", r.workers_disk_wait},
+                       {"per_worker", per_worker}};
+  server["thread_pool"] = {{"enabled", r.thread_pool}, {"threads", r.pool_threads}, {"tasks", r.pool_tasks},
+                           {"overflows", r.pool_overflows}, {"max_waiting", r.pool_max_waiting},
+                           {"mean_waiting", r.pool_mean_waiting}, {"running_frac", r.pool_running},
+                           {"sleeping_frac", r.pool_sleeping}, {"disk_wait_frac", r.pool_disk_wait}};
+  server["page_cache"] = {{"hit_ratio", r.cache_hit_ratio}, {"lookups", r.cache_lookups},
+                          {"resident_bytes", r.cache_resident_bytes}, {"capacity_bytes", r.cache_capacity_bytes},
+                          {"readahead_windows", r.readahead_windows}, {"bios", r.bios}};
+  server["dentry_cache"] = {{"lookups", r.dentry_lookups}, {"hits", r.dentry_hits}, {"metadata_reads", r.metadata_reads}};
+  server["disk"] = {{"drives", r.drives}, {"reads", r.disk_reads}, {"read_bytes_per_s", r.disk_read_bytes_per_s},
+                    {"mean_queue_depth", r.disk_mean_queue_depth}, {"utilization", r.disk_utilization}};
+  ordered_json failed = ordered_json::object();
+  for (const auto& [reason, n] : r.server_failed) failed[reason] = n;
+  server["requests"] = {{"connections", r.server_connections}, {"started", r.server_requests},
+                        {"responses_queued", r.server_responses}, {"failed", failed}};
+  server["error_log"] = {{"lines", r.error_log_lines}, {"first", r.error_log}};
+  j["server"] = server;
+  return j;
+}
+
+std::optional<double> json_metric(const ordered_json& j, const std::string& dotted) {
+  const ordered_json* node = &j;
+  std::size_t pos = 0;
+  while (pos <= dotted.size()) {
+    const std::size_t dot = dotted.find('.', pos);
+    const std::string part = dotted.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+    if (!node->is_object() || !node->contains(part)) return std::nullopt;
+    node = &(*node)[part];
+    if (dot == std::string::npos) break;
+    pos = dot + 1;
+  }
+  if (node->is_number()) return node->get<double>();
+  if (node->is_boolean()) return node->get<bool>() ? 1.0 : 0.0;
+  return std::nullopt;
+}
+
+}  // namespace models

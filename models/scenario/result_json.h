@@ -1,0 +1,16 @@
+// A run's figures as JSON (the keys documented in the README), and the
+// lookup of a dotted metric path in it for `clerk validate`.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "models/scenario/result.h"
+
+namespace models {
+
+// `with_timing`: include wall_s, the one host-dependent figure. Without it
+// the JSON is a pure function of the scenario and seed.
+nlohmann::ordered_json to_json(const RunResult& r, bool with_timing);
+std::optional<double> json_metric(const nlohmann::ordered_json& j, const std::string& dotted);
+
+}  // namespace models

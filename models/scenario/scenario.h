@@ -1,0 +1,62 @@
+// A scenario: the hardware, the kernel settings, the NGINX configuration,
+// the files served, the clients, and the documented figures to compare
+// with. Loaded from TOML (see config_loader.h).
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/clients/wrk.h"
+#include "models/hardware/nic.h"
+#include "models/hardware/raid10.h"
+#include "models/os/filesystem.h"
+#include "models/os/host.h"
+#include "models/server/nginx_config.h"
+
+namespace models {
+
+enum class DiskKind { kHdd, kRaid10 };
+
+struct HardwareSpec {
+  std::uint32_t logical_cpus = 1;
+  CpuCosts costs;
+  std::uint64_t page_cache_bytes = 1ULL << 30;
+  std::uint64_t cache_unit_bytes = 64 * 1024;
+  std::uint64_t dentry_cache_entries = 1000000;
+  DiskKind disk = DiskKind::kHdd;
+  HddSpec hdd;       // the drive, or each member of the array
+  Raid10Spec raid;   // when disk == kRaid10 (member = hdd)
+  NicSpec nic;
+  double one_way_latency_s = 50e-6;
+};
+
+struct Expectation {
+  std::string metric;        // a dotted path into the run's JSON
+  double min = -INFINITY;
+  double max = INFINITY;
+  double documented = NAN;   // the published figure, when there is one number
+  std::string note;          // what was documented, in words
+  std::string known_miss;    // non-empty: a documented figure the model does not reach, and why
+  std::string file;
+  int line = 0;
+};
+
+struct Scenario {
+  std::string file;
+  std::string name;
+  std::string description;
+  std::uint64_t seed = 1;
+  double duration_s = 10;
+  HardwareSpec hardware;
+  KernelSpec kernel;
+  NginxConfig nginx;
+  FilesystemSpec filesystem;
+  std::string root = "/";
+  std::vector<std::string> preload;  // paths cached before the run starts
+  bool metadata_cached = false;      // every directory and inode in the dentry cache at the start
+  std::vector<WrkGroupSpec> clients;
+  std::vector<Expectation> expect;
+};
+
+}  // namespace models

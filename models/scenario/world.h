@@ -1,0 +1,63 @@
+// A scenario assembled and running: the engine and every model in it.
+// Front ends (clerk run, the visualizer, sweeps) own a World, advance it, and
+// read its parts; `result()` gathers the figures of a finished run.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "models/clients/wrk.h"
+#include "models/hardware/block_device.h"
+#include "models/os/dentry_cache.h"
+#include "models/os/filesystem.h"
+#include "models/os/host.h"
+#include "models/scenario/result.h"
+#include "models/scenario/scenario.h"
+#include "models/server/nginx.h"
+
+namespace models {
+
+class World final : public sim::EventTarget {
+ public:
+  World(const Scenario& scenario, std::uint64_t seed, double duration_s);
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  void run_until(sim::Time t) { engine_.run_until(t); }
+  void run() { engine_.run_until(duration_); }
+  sim::Time duration() const { return duration_; }
+  RunResult result(double wall_s);
+
+  sim::Engine& engine() { return engine_; }
+  Nginx& server() { return *server_; }
+  PageCache& cache() { return *cache_; }
+  BlockDevice& disk() { return *disk_; }
+  Nic& nic() { return *nic_; }
+  TaskStates& tasks() { return *tasks_; }
+
+  void on_event(std::uint64_t arg) override;  // the once-a-second sampler
+
+ private:
+  Scenario scenario_;
+  std::uint64_t seed_;
+  sim::Time duration_;
+  sim::Engine engine_;
+  sim::RandomStreams streams_;
+  std::unique_ptr<sim::FairShare> cpu_;
+  std::unique_ptr<Nic> nic_;
+  std::unique_ptr<BlockDevice> disk_;
+  std::unique_ptr<PageCache> cache_;
+  std::unique_ptr<DentryCache> dentries_;
+  std::unique_ptr<PathWalk> walk_;
+  std::unique_ptr<TaskStates> tasks_;
+  std::unique_ptr<Host> host_;
+  std::unique_ptr<Filesystem> files_;
+  std::unique_ptr<Nginx> server_;
+  std::unique_ptr<Wrk> clients_;
+  std::vector<double> out_bytes_per_s_;
+  std::vector<double> in_bytes_per_s_;
+  double last_out_ = 0;
+  double last_payload_ = 0;
+  double last_requests_ = 0;
+};
+
+}  // namespace models
