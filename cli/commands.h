@@ -1,0 +1,35 @@
+// The clerk command's subcommands. Each returns the process exit status:
+// 0 success, 1 a figure outside its tolerance, 2 bad input.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cli {
+
+struct RunArgs {
+  std::string file;
+  std::optional<std::uint64_t> seed;
+  std::optional<double> duration_s;
+  std::string json_path;
+  bool no_timing = false;
+  bool quiet = false;
+};
+int run_command(const RunArgs& args);
+
+struct ValidateArgs {
+  std::vector<std::string> files;  // empty: every scenario with [expect] under the scenarios folder
+  std::string scenarios_dir;
+  std::string json_path;
+};
+int validate_command(const ValidateArgs& args);
+
+struct CompareArgs {
+  std::vector<std::string> files;
+  std::optional<std::uint64_t> seed;
+  std::optional<double> duration_s;
+};
+int compare_command(const CompareArgs& args);
+
+}  // namespace cli

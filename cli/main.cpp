@@ -1,0 +1,46 @@
+// clerk: a simulator of event-loop blocking in NGINX-style servers.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"clerk: simulate NGINX workers, disks, page cache, thread pools, NIC and wrk clients"};
+  app.require_subcommand(1);
+
+  cli::RunArgs run;
+  auto* run_cmd = app.add_subcommand("run", "Run one scenario and print wrk's, ifstat's and top's view of it");
+  run_cmd->add_option("file", run.file, "scenario file (TOML)")->required();
+  run_cmd->add_option("--seed", run.seed, "random seed (default: the scenario's)");
+  run_cmd->add_option("--duration", run.duration_s, "simulated seconds (default: the scenario's)")->check(CLI::PositiveNumber);
+  run_cmd->add_option("--json", run.json_path, "also write the figures as JSON to this file");
+  run_cmd->add_flag("--no-timing", run.no_timing, "leave wall-clock figures out, so output depends only on the inputs");
+  run_cmd->add_flag("-q,--quiet", run.quiet, "print no report");
+
+  cli::ValidateArgs validate;
+  auto* validate_cmd = app.add_subcommand("validate", "Run every scenario with an [expect] table against its documented figures");
+  validate_cmd->add_option("files", validate.files, "scenario files (default: all under scenarios/)");
+  validate_cmd->add_option("--scenarios", validate.scenarios_dir, "folder to search for scenarios");
+  validate_cmd->add_option("--json", validate.json_path, "write the comparison as JSON to this file");
+
+  cli::CompareArgs compare;
+  auto* compare_cmd = app.add_subcommand("compare", "Run scenarios and print their main figures side by side");
+  compare_cmd->add_option("files", compare.files, "scenario files")->required();
+  compare_cmd->add_option("--seed", compare.seed, "random seed for every scenario");
+  compare_cmd->add_option("--duration", compare.duration_s, "simulated seconds")->check(CLI::PositiveNumber);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  if (*run_cmd) return cli::run_command(run);
+  if (*validate_cmd) return cli::validate_command(validate);
+  if (*compare_cmd) return cli::compare_command(compare);
+  return 2;
+}

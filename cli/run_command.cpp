@@ -1,0 +1,43 @@
+#include <chrono>
+#include <fmt/format.h>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "models/scenario/config_loader.h"
+#include "models/scenario/report.h"
+#include "models/scenario/result_json.h"
+#include "models/scenario/world.h"
+
+namespace cli {
+
+int run_command(const RunArgs& args) {
+  models::Scenario sc;
+  try {
+    sc = models::load_scenario(args.file);
+  } catch (const models::ConfigError& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  }
+  const std::uint64_t seed = args.seed.value_or(sc.seed);
+  const double duration = args.duration_s.value_or(sc.duration_s);
+  const auto t0 = std::chrono::steady_clock::now();
+  models::World world(sc, seed, duration);
+  world.run();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const models::RunResult result = world.result(wall);
+  if (!args.json_path.empty()) {
+    std::string error;
+    if (!write_file_atomically(args.json_path, models::to_json(result, !args.no_timing).dump(2) + "\n", error)) {
+      std::cerr << "clerk: " << error << "\n";
+      return 2;
+    }
+  }
+  if (!args.quiet) std::cout << models::text_report(result);
+  if (!args.no_timing)
+    std::cerr << fmt::format("clerk: {:.0f} s simulated in {:.3f} s wall, {} events\n", result.duration_s, wall,
+                             result.events);
+  return 0;
+}
+
+}  // namespace cli

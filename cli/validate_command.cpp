@@ -1,0 +1,107 @@
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "cli/output.h"
+#include "models/scenario/config_loader.h"
+#include "models/scenario/layered_toml.h"
+#include "models/scenario/result_json.h"
+#include "models/scenario/world.h"
+
+namespace cli {
+
+namespace {
+
+std::vector<std::string> discover(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file() && it->path().extension() == ".toml") out.push_back(it->path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string number(double v) {
+  if (std::isnan(v)) return "-";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  const double a = std::fabs(v);
+  if (a != 0 && (a < 0.01 || a >= 1e6)) return fmt::format("{:.3g}", v);
+  return fmt::format("{:.3f}", v);
+}
+
+}  // namespace
+
+int validate_command(const ValidateArgs& args) {
+  std::vector<std::string> files = args.files;
+  if (files.empty()) files = discover(args.scenarios_dir.empty() ? default_scenarios_dir() : args.scenarios_dir);
+  nlohmann::ordered_json report = nlohmann::ordered_json::array();
+  int failures = 0, known = 0, checked = 0, scenarios = 0;
+  const bool discovered = args.files.empty();
+  for (const std::string& file : files) {
+    models::Scenario sc;
+    try {
+      // Hardware profiles and shared parts are not scenarios: only files
+      // with documented figures are validated.
+      if (discovered && !models::LayeredToml(file).find("expect")) continue;
+      sc = models::load_scenario(file);
+    } catch (const models::ConfigError& e) {
+      std::cerr << "clerk: " << e.what() << "\n";
+      return 2;
+    }
+    if (sc.expect.empty()) continue;
+    ++scenarios;
+    const auto t0 = std::chrono::steady_clock::now();
+    models::World world(sc, sc.seed, sc.duration_s);
+    world.run();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto json = models::to_json(world.result(wall), false);
+    std::cout << fmt::format("\n{}  ({}, seed {}, {:.0f} s simulated in {:.2f} s)\n", sc.name, file, sc.seed,
+                             sc.duration_s, wall);
+    std::cout << fmt::format("  {:<44} {:>11} {:>11} {:>17} {:>8}  {}\n", "metric", "documented", "simulated",
+                             "accepted range", "error", "verdict");
+    for (const models::Expectation& e : sc.expect) {
+      const auto value = models::json_metric(json, e.metric);
+      if (!value) {
+        std::cerr << "clerk: " << e.file << ":" << e.line << ": key 'expect.metric': no metric '" << e.metric
+                  << "' in the run's JSON\n";
+        return 2;
+      }
+      ++checked;
+      const bool inside = *value >= e.min && *value <= e.max;
+      std::string verdict = inside ? "ok" : "FAIL";
+      if (!e.known_miss.empty()) {
+        verdict = inside ? "ok (marked known miss: remove the mark)" : "known miss";
+        ++known;
+      } else if (!inside) {
+        ++failures;
+      }
+      const std::string error =
+          std::isnan(e.documented) || e.documented == 0 ? "-" : fmt::format("{:+.0f}%", (*value / e.documented - 1) * 100);
+      std::cout << fmt::format("  {:<44} {:>11} {:>11} {:>17} {:>8}  {}\n", e.metric, number(e.documented),
+                               number(*value), "[" + number(e.min) + ", " + number(e.max) + "]", error, verdict);
+      if (!e.note.empty()) std::cout << "      documented: " << e.note << "\n";
+      if (!e.known_miss.empty() && !inside) std::cout << "      known miss: " << e.known_miss << "\n";
+      report.push_back({{"scenario", sc.name}, {"file", file}, {"metric", e.metric}, {"documented", e.documented},
+                        {"simulated", *value}, {"min", e.min}, {"max", e.max}, {"inside", inside},
+                        {"known_miss", e.known_miss}});
+    }
+  }
+  std::cout << fmt::format("\nvalidate: {} scenarios, {} figures: {} outside tolerance, {} known misses\n", scenarios,
+                           checked, failures, known);
+  if (!args.json_path.empty()) {
+    std::string error;
+    if (!write_file_atomically(args.json_path, report.dump(2) + "\n", error)) {
+      std::cerr << "clerk: " << error << "\n";
+      return 2;
+    }
+  }
+  return failures ? 1 : 0;
+}
+
+}  // namespace cli
