@@ -12,6 +12,7 @@ struct RunArgs {
   std::string file;
   std::optional<std::uint64_t> seed;
   std::optional<double> duration_s;
+  std::vector<std::string> overrides;
   std::string json_path;
   bool no_timing = false;
   bool quiet = false;

@@ -14,7 +14,7 @@ namespace cli {
 int run_command(const RunArgs& args) {
   models::Scenario sc;
   try {
-    sc = models::load_scenario(args.file);
+    sc = models::load_scenario(args.file, args.overrides);
   } catch (const models::ConfigError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;

@@ -375,8 +375,8 @@ void read_expect(Section& root, const LayeredToml& doc, Scenario& sc) {
 
 }  // namespace
 
-Scenario load_scenario(const std::string& path) {
-  LayeredToml doc(path);
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  LayeredToml doc(path, overrides);
   Scenario sc;
   sc.file = path;
   Section root(doc, "");

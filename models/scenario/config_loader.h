@@ -7,13 +7,16 @@
 // values, unreadable files and include cycles are all ConfigErrors.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "models/scenario/config_error.h"
 #include "models/scenario/scenario.h"
 
 namespace models {
 
-Scenario load_scenario(const std::string& path);
+// `overrides`: "dotted.key=VALUE" assignments applied over the file, as
+// `clerk run --set` and sweeps use them.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
 
 // Edit distance, for "did you mean" suggestions.
 std::size_t edit_distance(const std::string& a, const std::string& b);

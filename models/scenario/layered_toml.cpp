@@ -10,9 +10,44 @@ namespace models {
 
 namespace fs = std::filesystem;
 
-LayeredToml::LayeredToml(const std::string& path) : root_(path) {
+LayeredToml::LayeredToml(const std::string& path, const std::vector<std::string>& overrides) : root_(path) {
   std::vector<std::string> stack;
   load(path, stack, nullptr, "");
+  for (const std::string& o : overrides) apply_override(o);
+}
+
+void LayeredToml::apply_override(const std::string& assignment) {
+  const std::size_t eq = assignment.find('=');
+  const std::string key = eq == std::string::npos ? assignment : assignment.substr(0, eq);
+  if (eq == std::string::npos || key.empty() || key.find_first_of(" \t[]\"") != std::string::npos)
+    throw ConfigError("--set", 0, key, "an override is KEY=VALUE, with KEY a dotted scenario key like nginx.worker_processes");
+  std::string value = assignment.substr(eq + 1);
+  auto doc = std::make_unique<toml::table>();
+  try {
+    *doc = toml::parse("v = " + value, "--set " + key);
+  } catch (const toml::parse_error&) {
+    // A bare word (off, threads, random) is meant as a string.
+    try {
+      *doc = toml::parse("v = \"" + value + "\"", "--set " + key);
+    } catch (const toml::parse_error& e) {
+      throw ConfigError("--set", 0, key, "cannot read the value '" + value + "': " + std::string(e.description()));
+    }
+  }
+  const toml::node* v = doc->get("v");
+  // Register the key in its parent tables, so unknown keys are still caught.
+  std::string parent;
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t dot = key.find('.', pos);
+    const std::string name = key.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+    auto& kids = children_[parent];
+    if (std::find(kids.begin(), kids.end(), name) == kids.end()) kids.push_back(name);
+    if (dot == std::string::npos) break;
+    parent = key.substr(0, dot);
+    pos = dot + 1;
+  }
+  nodes_[key] = v;
+  documents_.push_back(std::move(doc));
 }
 
 void LayeredToml::load(const std::string& path, std::vector<std::string>& stack, const toml::node* included_from,

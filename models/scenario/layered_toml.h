@@ -14,8 +14,10 @@ namespace models {
 
 class LayeredToml {
  public:
-  // Parses `path` and, first, everything it includes. Throws ConfigError.
-  explicit LayeredToml(const std::string& path);
+  // Parses `path` and, first, everything it includes; then applies the
+  // overrides, each "dotted.key=VALUE" with VALUE in TOML syntax (a bare word
+  // is taken as a string). Throws ConfigError.
+  explicit LayeredToml(const std::string& path, const std::vector<std::string>& overrides = {});
 
   const toml::node* find(const std::string& dotted) const;
   // Child keys of a table, in first-seen order.
@@ -29,6 +31,7 @@ class LayeredToml {
   void load(const std::string& path, std::vector<std::string>& stack, const toml::node* included_from,
             const std::string& from_file);
   void overlay(const toml::table& table, const std::string& prefix);
+  void apply_override(const std::string& assignment);
 
   std::string root_;
   std::vector<std::unique_ptr<toml::table>> documents_;
