@@ -120,11 +120,10 @@ void PageCache::ondemand_readahead(std::uint32_t file, std::uint64_t unit, std::
     ra.async_size = next_ra_pages(ra.size, max);
     ra.size += ra.async_size;
   }
-  ++stats_.readahead_windows;
-  submit_window(file, ra.start, ra.size, ra.start + ra.size - ra.async_size);
+  if (submit_window(file, ra.start, ra.size, ra.start + ra.size - ra.async_size)) ++stats_.readahead_windows;
 }
 
-void PageCache::submit_window(std::uint32_t file, std::int64_t start_page, std::int64_t pages,
+bool PageCache::submit_window(std::uint32_t file, std::int64_t start_page, std::int64_t pages,
                               std::int64_t marker_page) {
   const std::uint64_t total_units = units_of(file);
   const std::uint64_t first = static_cast<std::uint64_t>(start_page) / pages_per_unit_;
@@ -133,6 +132,7 @@ void PageCache::submit_window(std::uint32_t file, std::int64_t start_page, std::
   const std::uint64_t marker_unit =
       marker_page < 0 ? UINT64_MAX : static_cast<std::uint64_t>(marker_page) / pages_per_unit_;
   std::uint64_t run_start = 0, run_len = 0;
+  bool any = false;
   for (std::uint64_t u = first; u < last; ++u) {
     if (find(file, u) != kNil) {
       if (run_len) submit_run(file, run_start, run_len);
@@ -143,8 +143,10 @@ void PageCache::submit_window(std::uint32_t file, std::int64_t start_page, std::
     if (u == marker_unit) entries_[e].marker = true;
     if (run_len == 0) run_start = u;
     ++run_len;
+    any = true;
   }
   if (run_len) submit_run(file, run_start, run_len);
+  return any;
 }
 
 std::uint32_t PageCache::allocate(std::uint32_t file, std::uint64_t unit) {
@@ -228,12 +230,6 @@ void PageCache::touch(std::uint32_t e) {
       unlink(e);
       entry.referenced = false;
       push_head(kActive, e);
-      while (lists_[kActive].count > lists_[kInactive].count) {
-        const std::uint32_t tail = lists_[kActive].tail;
-        unlink(tail);
-        entries_[tail].referenced = false;
-        push_head(kInactive, tail);
-      }
     } else {
       entry.referenced = true;
     }
@@ -243,7 +239,10 @@ void PageCache::touch(std::uint32_t e) {
 }
 
 void PageCache::reclaim_one() {
-  if (lists_[kInactive].count == 0) {
+  // shrink_active_list() when inactive_file_is_low(): reclaim first moves the
+  // active list's oldest page to the inactive list while the active list is
+  // the larger.
+  if (lists_[kActive].count > lists_[kInactive].count || lists_[kInactive].count == 0) {
     const std::uint32_t tail = lists_[kActive].tail;
     unlink(tail);
     entries_[tail].referenced = false;

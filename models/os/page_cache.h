@@ -8,9 +8,10 @@
 // units give the same I/O as 4 KiB pages at a sixteenth of the bookkeeping.
 //
 // LRU: new pages enter the inactive list; a second access to an inactive
-// page moves it to the active list (mark_page_accessed); when the active
-// list outgrows the inactive one its tail is moved back (inactive_file_is_low).
-// Reclaim takes the inactive tail. Pages under I/O are not reclaimable.
+// page moves it to the active list (mark_page_accessed). Reclaim first moves
+// the active list's tail back while the active list is the larger
+// (inactive_file_is_low), then frees the inactive tail. Pages under I/O are
+// not reclaimable.
 //
 // Readahead (ondemand_readahead): a miss at the start of a file, or right
 // after the previous read, starts a window of get_init_ra_size(); reaching the
@@ -127,7 +128,7 @@ class PageCache final : public IoListener {
   std::uint32_t find(std::uint32_t file, std::uint64_t unit) const;
   void ondemand_readahead(std::uint32_t file, std::uint64_t unit, std::uint64_t request_units,
                           ReadaheadState& ra, bool hit_marker);
-  void submit_window(std::uint32_t file, std::int64_t start_page, std::int64_t pages, std::int64_t marker_page);
+  bool submit_window(std::uint32_t file, std::int64_t start_page, std::int64_t pages, std::int64_t marker_page);
   std::uint32_t allocate(std::uint32_t file, std::uint64_t unit);
   void submit_run(std::uint32_t file, std::uint64_t first_unit, std::uint64_t units);
   void reclaim_one();
