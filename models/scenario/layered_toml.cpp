@@ -24,11 +24,11 @@ void LayeredToml::apply_override(const std::string& assignment) {
   std::string value = assignment.substr(eq + 1);
   auto doc = std::make_unique<toml::table>();
   try {
-    *doc = toml::parse("v = " + value, "--set " + key);
+    *doc = toml::parse("v = " + value, std::string("--set"));
   } catch (const toml::parse_error&) {
     // A bare word (off, threads, random) is meant as a string.
     try {
-      *doc = toml::parse("v = \"" + value + "\"", "--set " + key);
+      *doc = toml::parse("v = \"" + value + "\"", std::string("--set"));
     } catch (const toml::parse_error& e) {
       throw ConfigError("--set", 0, key, "cannot read the value '" + value + "': " + std::string(e.description()));
     }
@@ -122,7 +122,9 @@ std::string LayeredToml::file_of(const toml::node* node) const {
 }
 
 int LayeredToml::line_of(const toml::node* node) {
-  return node ? static_cast<int>(node->source().begin.line) : 0;
+  if (!node) return 0;
+  if (node->source().path && *node->source().path == "--set") return 0;  // a command-line override
+  return static_cast<int>(node->source().begin.line);
 }
 
 }  // namespace models
