@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# clerk's command line as a user meets it: exit statuses, no half-written
+# files, byte-identical output for one seed.
+set -u
+clerk=$1 data=$2 scenarios=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+expect_status() {  # expected, description, command...
+  local want=$1 what=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  [ "$got" -eq "$want" ] || fail "$what: exit $got, wanted $want ($(head -c 300 "$tmp/err"))"
+}
+
+expect_status 2 "unknown key" "$clerk" run "$data/bad-key.toml" --json "$tmp/bad.json"
+grep -q "bad-key.toml:4: key 'nginx.sendfile_max_chunks': unknown key (did you mean 'sendfile_max_chunk'?)" "$tmp/err" \
+  || fail "message for an unknown key: $(cat "$tmp/err")"
+[ ! -e "$tmp/bad.json" ] && [ ! -e "$tmp/bad.json.tmp" ] || fail "a JSON file was written for bad input"
+expect_status 2 "missing file" "$clerk" run "$tmp/none.toml"
+expect_status 2 "include cycle" "$clerk" run "$data/include-cycle-a.toml"
+expect_status 2 "bad override" "$clerk" run "$data/small-hdd.toml" --set nginx.worker_processes=-1
+expect_status 2 "unknown option" "$clerk" run "$data/small-hdd.toml" --sede 3
+expect_status 2 "unwritable JSON" "$clerk" run "$data/small-hdd.toml" --duration 1 -q --json /nonexistent/x.json
+
+expect_status 0 "run 1" "$clerk" run "$data/small-hdd.toml" --duration 2 --seed 9 --no-timing --json "$tmp/a.json"
+cp "$tmp/out" "$tmp/a.txt"
+expect_status 0 "run 2" "$clerk" run "$data/small-hdd.toml" --duration 2 --seed 9 --no-timing --json "$tmp/b.json"
+cmp -s "$tmp/a.json" "$tmp/b.json" || fail "same seed, different JSON"
+cmp -s "$tmp/a.txt" "$tmp/out" || fail "same seed, different report"
+grep -q '"requests_per_s"' "$tmp/a.json" || fail "JSON lacks clients.*.requests_per_s"
+grep -q "Requests/sec:" "$tmp/a.txt" || fail "report lacks wrk's Requests/sec line"
+
+expect_status 1 "validate with a figure out of range" "$clerk" validate "$data/expect-fails.toml"
+expect_status 0 "validate with a known miss" "$clerk" validate "$data/expect-known-miss.toml"
+grep -q "known miss" "$tmp/out" || fail "a known miss is not reported as one"
+
+echo "cli_behaviour: $failures failed"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,122 @@
+// The page cache: LRU hit ratio, readahead windows as Linux sizes them.
+#include <catch2/catch.hpp>
+#include <vector>
+
+#include "models/os/page_cache.h"
+#include "sim/random.h"
+
+namespace {
+
+// A device that records reads and completes them when told.
+struct FakeDevice : models::BlockDevice {
+  struct Read {
+    std::uint64_t offset, length;
+    models::IoListener* listener;
+    std::uint64_t tag;
+  };
+  std::vector<Read> reads;
+  std::size_t completed = 0;
+  std::uint64_t ra = 2 * 1024 * 1024;
+  void submit_read(std::uint64_t o, std::uint64_t l, models::IoListener* who, std::uint64_t tag) override {
+    reads.push_back({o, l, who, tag});
+  }
+  std::uint64_t capacity() const override { return 1ULL << 40; }
+  std::uint64_t readahead_bytes() const override { return ra; }
+  models::DiskStats stats() const override { return {}; }
+  void complete_all() {
+    while (completed < reads.size()) {
+      const Read r = reads[completed++];
+      r.listener->on_io_done(r.tag);
+    }
+  }
+};
+
+struct NoWaiter : models::PageWaiter {
+  int woken = 0;
+  void on_page_ready(std::uint64_t) override { ++woken; }
+};
+
+}  // namespace
+
+TEST_CASE("uniform random access gives hit ratio C/N") {
+  FakeDevice dev;
+  const std::uint64_t unit = 64 * 1024, n_units = 1000, capacity_units = 250;
+  models::PageCache cache(dev, {capacity_units * unit, unit, 1 << 20});
+  const auto file = cache.add_file(0, n_units * unit);
+  sim::RandomStream rng(9);
+  NoWaiter w;
+  std::uint64_t hits = 0, total = 0;
+  for (int i = 0; i < 200000; ++i) {
+    models::ReadaheadState ra;
+    ra.prev_page = 1 << 30;  // a random read: no readahead
+    const auto u = 1 + rng.below(n_units - 1);  // unit 0 would start a readahead window
+    const bool hit = cache.read(file, u, 1, ra, &w, 0) == models::PageCache::Result::kReady;
+    dev.complete_all();
+    if (i >= 20000) {
+      ++total;
+      hits += hit;
+    }
+  }
+  CHECK(static_cast<double>(hits) / total == Approx(250.0 / 999).epsilon(0.03));
+  CHECK(cache.stats().resident_units == capacity_units);
+}
+
+TEST_CASE("a hot page survives a scan that would flush a plain LRU") {
+  FakeDevice dev;
+  const std::uint64_t unit = 64 * 1024;
+  models::PageCache cache(dev, {100 * unit, unit, 1 << 20});
+  const auto hot = cache.add_file(0, unit);
+  const auto big = cache.add_file(1 << 30, 1000 * unit);
+  NoWaiter w;
+  models::ReadaheadState ra;
+  cache.read(hot, 0, 1, ra, &w, 0);
+  dev.complete_all();
+  cache.access_after_wait(hot, 0);
+  cache.read(hot, 0, 1, ra, &w, 0);  // second access: promoted to the active list
+  for (std::uint64_t u = 1; u < 1000; ++u) {  // a one-pass scan of 10x the cache
+    models::ReadaheadState r;
+    r.prev_page = 1 << 30;
+    cache.read(big, u, 1, r, &w, 0);
+    dev.complete_all();
+  }
+  CHECK(cache.cached(hot, 0));
+}
+
+TEST_CASE("sequential reads grow readahead windows as Linux does") {
+  // 2 MiB device readahead (md RAID10, 4 disks, 512 KiB chunks): a sendfile
+  // reading 64 KiB at a time sees windows of 256K, 512K, 1M, 2M, then the tail.
+  FakeDevice dev;
+  const std::uint64_t unit = 64 * 1024;
+  models::PageCache cache(dev, {1ULL << 30, unit, 1 << 20});
+  const auto f = cache.add_file(0, 4 << 20);
+  NoWaiter w;
+  models::ReadaheadState ra;
+  for (std::uint64_t u = 0; u < cache.units_of(f); ++u) {
+    if (cache.read(f, u, 1, ra, &w, 0) == models::PageCache::Result::kWait) {
+      dev.complete_all();
+      cache.access_after_wait(f, u);
+    }
+  }
+  std::vector<std::uint64_t> sizes;
+  for (const auto& r : dev.reads) sizes.push_back(r.length);
+  // 2 MiB window is two 1 MiB bios (BIO_MAX_PAGES); the last window is clipped at 4 MiB.
+  const std::vector<std::uint64_t> expected = {256 << 10, 512 << 10, 1 << 20, 1 << 20, 1 << 20, 256 << 10};
+  CHECK(sizes == expected);
+  CHECK(cache.stats().readahead_windows == 5);
+  // Every read followed the previous one on the device.
+  for (std::size_t i = 1; i < dev.reads.size(); ++i)
+    CHECK(dev.reads[i].offset == dev.reads[i - 1].offset + dev.reads[i - 1].length);
+}
+
+TEST_CASE("a waiter is woken when its page arrives") {
+  FakeDevice dev;
+  models::PageCache cache(dev, {1 << 30, 64 * 1024, 1 << 20});
+  const auto f = cache.add_file(0, 1 << 20);
+  NoWaiter w;
+  models::ReadaheadState ra;
+  CHECK(cache.read(f, 0, 1, ra, &w, 0) == models::PageCache::Result::kWait);
+  CHECK(w.woken == 0);
+  dev.complete_all();
+  CHECK(w.woken == 1);
+  CHECK(cache.cached(f, 0));
+}
