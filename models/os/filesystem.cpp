@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_set>
 #include <stdexcept>
 
 namespace models {
@@ -16,26 +17,23 @@ Filesystem::Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64
   const std::uint64_t slots = capacity / slot;
   if (slots < spec.files) throw std::invalid_argument("filesystem: the files do not fit on the device");
   if (spec.spread) {
-    // A random injection of files into slots: sample without replacement by
-    // a partial Fisher-Yates over a virtual array (only touched slots stored).
+    // A random injection of files into slots (sampling without replacement):
+    // a partial Fisher-Yates shuffle when the files fill much of the device,
+    // otherwise draws with repeats rejected.
     std::vector<std::uint64_t> order;
     if (slots <= 4 * std::uint64_t{spec.files}) {
       order.resize(slots);
       std::iota(order.begin(), order.end(), 0);
       for (std::uint32_t i = 0; i < spec.files; ++i) std::swap(order[i], order[i + rng.below(slots - i)]);
     } else {
-      // Sparse case: rejection of duplicates keeps memory at O(files).
-      std::vector<std::uint64_t> chosen;
-      chosen.reserve(spec.files);
-      std::vector<std::uint64_t> sorted;
-      while (chosen.size() < spec.files) {
+      // Sparse case: draw slots and reject repeats; memory stays O(files).
+      std::unordered_set<std::uint64_t> taken;
+      taken.reserve(spec.files);
+      order.reserve(spec.files);
+      while (order.size() < spec.files) {
         const std::uint64_t s = rng.below(slots);
-        auto it = std::lower_bound(sorted.begin(), sorted.end(), s);
-        if (it != sorted.end() && *it == s) continue;
-        sorted.insert(it, s);
-        chosen.push_back(s);
+        if (taken.insert(s).second) order.push_back(s);
       }
-      order = std::move(chosen);
     }
     for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(order[i] * slot, spec.file_size);
   } else {
