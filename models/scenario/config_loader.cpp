@@ -201,6 +201,17 @@ HddSpec read_hdd(Section& s) {
   return h;
 }
 
+// A device of two datasheet figures (models/hardware/simple_disk.h).
+SimpleDiskSpec read_simple_disk(Section& s) {
+  SimpleDiskSpec d;
+  d.capacity_bytes = static_cast<double>(s.size("capacity", 0, 1 << 20, true));
+  d.latency_s = s.duration("latency", 0, 0, true);
+  d.bandwidth_Bps = s.rate("bandwidth", 0, true);
+  d.shared = s.choice("sharing", "shared", {"shared", "fcfs"}) == "shared";
+  d.readahead_bytes = s.size("readahead", 128 * 1024, 4096);
+  return d;
+}
+
 void read_hardware(Section& root, Scenario& sc) {
   HardwareSpec& hw = sc.hardware;
   Section cpu = root.sub("cpu");
@@ -220,10 +231,13 @@ void read_hardware(Section& root, Scenario& sc) {
   mem.done();
 
   Section disk = root.sub("disk");
-  const std::string type = disk.choice("type", "hdd", {"hdd", "raid10"});
+  const std::string type = disk.choice("type", "hdd", {"hdd", "raid10", "simple"});
   if (type == "hdd") {
     hw.disk = DiskKind::kHdd;
     hw.hdd = read_hdd(disk);
+  } else if (type == "simple") {
+    hw.disk = DiskKind::kSimple;
+    hw.simple = read_simple_disk(disk);
   } else {
     hw.disk = DiskKind::kRaid10;
     hw.raid.devices = static_cast<std::uint32_t>(disk.integer("devices", 4, 1, 256, true));

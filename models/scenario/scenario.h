@@ -10,13 +10,14 @@
 #include "models/clients/wrk.h"
 #include "models/hardware/nic.h"
 #include "models/hardware/raid10.h"
+#include "models/hardware/simple_disk.h"
 #include "models/os/filesystem.h"
 #include "models/os/host.h"
 #include "models/server/nginx_config.h"
 
 namespace models {
 
-enum class DiskKind { kHdd, kRaid10 };
+enum class DiskKind { kHdd, kRaid10, kSimple };
 
 struct HardwareSpec {
   std::uint32_t logical_cpus = 1;
@@ -27,6 +28,7 @@ struct HardwareSpec {
   DiskKind disk = DiskKind::kHdd;
   HddSpec hdd;       // the drive, or each member of the array
   Raid10Spec raid;   // when disk == kRaid10 (member = hdd)
+  SimpleDiskSpec simple;  // when disk == kSimple
   NicSpec nic;
   double one_way_latency_s = 50e-6;
 };

@@ -27,6 +27,8 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
     Raid10Spec raid = hw.raid;
     raid.member = hw.hdd;
     disk_ = std::make_unique<Raid10>(engine_, raid);
+  } else if (hw.disk == DiskKind::kSimple) {
+    disk_ = std::make_unique<SimpleDisk>(engine_, hw.simple);
   } else {
     disk_ = std::make_unique<Hdd>(engine_, hw.hdd);
   }
