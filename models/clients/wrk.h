@@ -65,6 +65,14 @@ class Wrk final : public ClientSide, public sim::EventTarget {
   // Results once the engine has run to the duration.
   std::vector<WrkResult> finish();
   std::uint64_t connections_opened() const { return conns_.size(); }
+  // Read-only views for front ends (the visualizer), per group and per connection.
+  std::size_t groups() const { return groups_.size(); }
+  const WrkGroupSpec& group_spec(std::uint32_t g) const { return groups_[g].spec; }
+  std::uint64_t group_complete(std::uint32_t g) const { return groups_[g].complete; }
+  std::uint64_t group_bytes(std::uint32_t g) const { return groups_[g].bytes; }
+  const sim::LatencyStats& group_latency(std::uint32_t g) const { return groups_[g].raw; }
+  bool in_flight(std::uint32_t conn) const { return conns_[conn].busy && conns_[conn].alive; }
+  sim::Time request_started(std::uint32_t conn) const { return conns_[conn].start; }
 
   void on_response_delivered(std::uint32_t conn) override;
   void on_connection_closed(std::uint32_t conn, const std::string& reason) override;

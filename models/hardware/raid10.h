@@ -41,6 +41,7 @@ class Raid10 final : public BlockDevice, public IoListener {
   // Where the byte at logical `offset` lives: copy 0 .. near_copies-1.
   Copy locate(std::uint64_t offset, std::uint32_t copy) const;
   const Hdd& member(std::uint32_t i) const { return *members_[i]; }
+  std::uint32_t devices() const { return spec_.devices; }
 
  private:
   struct Read {

@@ -27,6 +27,14 @@ class TaskStates {
   double iowait_fraction(sim::Time from, sim::Time now) const { return iowait_.mean(from, now); }
   double busy_cpus_mean(sim::Time from, sim::Time now) const { return busy_.mean(from, now); }
   std::uint32_t cpus() const { return cpus_; }
+  // How many of the group's tasks are in `state` now.
+  double group_now(std::uint32_t group, TaskState state) const {
+    return by_group_.empty() ? 0 : by_group_[group * 3 + static_cast<int>(state)].value();
+  }
+  // The group's time in `state` since the start, in task-seconds.
+  double group_integral(std::uint32_t group, TaskState state, sim::Time now) const {
+    return by_group_.empty() ? 0 : by_group_[group * 3 + static_cast<int>(state)].integral(now);
+  }
 
  private:
   struct Task {

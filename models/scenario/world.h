@@ -33,6 +33,9 @@ class World final : public sim::EventTarget {
   BlockDevice& disk() { return *disk_; }
   Nic& nic() { return *nic_; }
   TaskStates& tasks() { return *tasks_; }
+  Wrk& clients() { return *clients_; }
+  const Scenario& scenario() const { return scenario_; }
+  std::uint64_t seed() const { return seed_; }
 
   void on_event(std::uint64_t arg) override;  // the once-a-second sampler
 

@@ -65,6 +65,16 @@ class Nginx final : public FlowListener, public ServerSide {
   std::uint32_t workers() const { return static_cast<std::uint32_t>(workers_.size()); }
   Worker& worker(std::uint32_t i) { return *workers_[i]; }
   const ServerStats& stats() const { return stats_; }
+  // Read-only views for front ends (the visualizer).
+  const Worker& worker(std::uint32_t i) const { return *workers_[i]; }
+  std::size_t connection_slots() const { return conns_.size(); }
+  const HttpConnection& conn(std::uint32_t id) const { return conns_[id]; }
+  // Connections established and not yet accepted, over every listen queue.
+  std::size_t backlog() const {
+    std::size_t n = shared_backlog_.size();
+    for (const auto& b : own_backlog_) n += b.size();
+    return n;
+  }
 
   void on_flow_below(std::uint64_t tag) override;
   void on_flow_empty(std::uint64_t tag) override;

@@ -52,6 +52,8 @@ class ThreadPool {
   std::size_t waiting() const { return queue_.size(); }
   PoolStats stats() const;
   const std::string& name() const { return config_.name; }
+  std::size_t threads() const { return threads_.size(); }
+  std::size_t busy() const { return threads_.size() - idle_.size(); }  // threads running a task
 
  private:
   class Thread;

@@ -44,6 +44,11 @@ class Worker final : public sim::EventTarget,
   std::uint32_t task() const { return task_; }
   ThreadPool* pool() { return pool_.get(); }
   bool accept_mutex_held() const { return mutex_held_; }
+  // Read-only views for front ends (the visualizer).
+  const ThreadPool* pool() const { return pool_.get(); }
+  // Ready events not yet handled: the epoll list plus the rest of this turn's batch.
+  std::size_t ready_events() const { return ready_.size() + (batch_.size() - batch_pos_); }
+  std::size_t timers() const { return timers_.size(); }
 
   // Per-worker counters.
   std::uint64_t accepted = 0;
