@@ -1,0 +1,132 @@
+#include "ui/app.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "models/scenario/config_loader.h"
+
+namespace ui {
+
+namespace {
+// The lesson is the comment block a scenario file opens with: each file in
+// scenarios/ says in prose what it shows and where its numbers come from.
+std::string read_lesson(const std::string& path) {
+  std::ifstream in(path);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    if (line.rfind('#', 0) != 0) break;
+    out += line.substr(line.size() > 1 && line[1] == ' ' ? 2 : 1) + "\n";
+  }
+  return out;
+}
+
+Knobs other_aio(Knobs k) {
+  k.aio_threads = !k.aio_threads;
+  return k;
+}
+}  // namespace
+
+bool open_scenario(App& app, const std::string& path, const std::vector<std::string>& overrides) {
+  try {
+    app.loaded = models::load_scenario(path, overrides);
+  } catch (const models::ConfigError& e) {
+    app.error = e.what();
+    return false;
+  }
+  app.error.clear();
+  app.path = path;
+  app.overrides = overrides;
+  app.lesson = read_lesson(path);
+  app.edit_a = knobs_of(app.loaded, app.loaded.seed);
+  app.edit_b = other_aio(app.edit_a);
+  restart_sessions(app, false);
+  return true;
+}
+
+void restart_sessions(App& app, bool replay_to_now) {
+  const sim::Time now = app.a.now();
+  for (Session* s : {&app.a, &app.b}) {
+    if (s == &app.b && !app.ab) {
+      s->world.reset();
+      continue;
+    }
+    const Knobs& k = s == &app.a ? app.edit_a : app.edit_b;
+    s->scenario = apply(app.loaded, k);
+    s->seed = static_cast<std::uint64_t>(app.edit_a.seed);  // A/B: the same random draws
+    s->restart();
+    if (replay_to_now) s->replay_to = std::min(now, s->end());
+  }
+  app.anim_a.clear();
+  app.anim_b.clear();
+  app.sim_target = replay_to_now ? sim::to_seconds(now) : 0;
+}
+
+void set_ab(App& app, bool on) {
+  app.ab = on;
+  if (!on) {
+    app.b.world.reset();
+    return;
+  }
+  app.edit_b.seed = app.edit_a.seed;
+  app.b.scenario = apply(app.loaded, app.edit_b);
+  app.b.seed = static_cast<std::uint64_t>(app.edit_a.seed);
+  app.b.restart();
+  app.b.replay_to = app.a.now();  // catch up with A, then run in step with it
+  app.anim_b.clear();
+}
+
+void advance(App& app, double real_dt) {
+  const Clock::time_point start = Clock::now();
+  const auto budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(app.budget_ms));
+  const bool replaying = app.a.replay_to > app.a.now() || (app.ab && app.b.replay_to > app.b.now());
+  double asked = 0;
+  if (replaying) {
+    // Catching up after a replay: as fast as the budget allows.
+    for (Session* s : {&app.a, &app.b})
+      if (s->world && s->replay_to > s->now()) s->advance(s->replay_to, start + budget);
+    return;
+  }
+  if (app.pending_step_s > 0) {
+    asked = app.pending_step_s;
+    app.pending_step_s = 0;
+  } else if (app.playing) {
+    asked = app.fastest ? 1e9 : real_dt * app.speed;
+  }
+  if (asked <= 0) return;
+  const double end = sim::to_seconds(app.a.end());
+  app.sim_target = std::min(app.sim_target + asked, end);
+  const auto target = static_cast<sim::Time>(app.sim_target * 1e9 + 0.5);
+  const double before = sim::to_seconds(app.a.now());
+  // A gets half the budget first so that B never falls far behind it.
+  app.a.advance(target, app.ab ? start + budget / 2 : start + budget);
+  if (app.ab) app.b.advance(target, start + budget);
+  const double reached = sim::to_seconds(std::min(app.a.now(), app.ab ? app.b.now() : app.a.now()));
+  // Never build up a debt: what the budget did not allow is dropped.
+  app.sim_target = reached;
+  if (!app.fastest && asked < 1e8) app.achieved = 0.9f * app.achieved + 0.1f * static_cast<float>(std::min(1.0, (reached - before) / asked));
+  if (reached >= end) app.playing = false;
+}
+
+void run_to(App& app, double t) {
+  const auto target = static_cast<sim::Time>(t * 1e9 + 0.5);
+  for (Session* s : {&app.a, &app.b})
+    if (s->world) s->advance(target, Clock::time_point::max());
+  app.sim_target = sim::to_seconds(app.a.now());
+}
+
+std::vector<std::string> find_scenarios() {
+  std::vector<std::string> out;
+  const std::filesystem::path root = std::filesystem::path(CLERK_SOURCE_DIR) / "scenarios";
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(root, ec); !ec && it != std::filesystem::end(it); it.increment(ec)) {
+    if (it->path().extension() != ".toml") continue;
+    const std::string name = it->path().filename().string();
+    if (name == "common.toml" || it->path().parent_path().filename() == "hardware") continue;  // includes, not runs
+    out.push_back(it->path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace ui

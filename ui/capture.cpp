@@ -1,0 +1,32 @@
+#include "ui/capture.h"
+
+#include <GLFW/glfw3.h>
+#include <stb_image_write.h>
+
+#include <vector>
+
+namespace ui {
+
+bool save_png(const std::string& path, int x, int y, int w, int h, int fb_h, std::string& error) {
+  if (w <= 0 || h <= 0) {
+    error = "nothing to capture";
+    return false;
+  }
+  std::vector<unsigned char> pixels(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  // OpenGL counts rows from the bottom.
+  glReadPixels(x, fb_h - y - h, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  if (glGetError() != GL_NO_ERROR) {
+    error = "glReadPixels failed";
+    return false;
+  }
+  stbi_flip_vertically_on_write(1);
+  if (!stbi_write_png(path.c_str(), w, h, 4, pixels.data(), w * 4)) {
+    error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ui

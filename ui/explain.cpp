@@ -1,0 +1,187 @@
+#include "ui/explain.h"
+
+#include <imgui.h>
+
+#include <utility>
+
+#include "models/hardware/hdd.h"
+#include "models/hardware/raid10.h"
+
+namespace ui {
+
+namespace {
+using models::TaskState;
+
+void store(const char* s) { ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1), "Store: %s", s); }
+void server_words(const char* s) { ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1), "Server: %s", s); }
+
+const char* state_word(TaskState s) {
+  return s == TaskState::kRunning ? "R (running)" : s == TaskState::kSleeping ? "S (sleeping in epoll_wait)" : "D (waiting for the disk)";
+}
+}  // namespace
+
+std::vector<std::size_t> drive_queues(models::World& world) {
+  std::vector<std::size_t> q;
+  if (const auto* raid = dynamic_cast<const models::Raid10*>(&world.disk())) {
+    for (std::uint32_t d = 0; d < raid->devices(); ++d) q.push_back(raid->member(d).queued());
+  } else if (const auto* hdd = dynamic_cast<const models::Hdd*>(&world.disk())) {
+    q.push_back(hdd->queued());
+  }
+  return q;
+}
+
+const char* phase_name(std::uint8_t phase) {
+  static const char* names[] = {"unused", "in the listen queue", "idle (keep-alive)", "ready in the epoll list",
+                                "being served", "1 ms timer after a full chunk", "waiting for the socket (EPOLLOUT)",
+                                "a pool thread sends its chunk", "closed"};
+  return phase < 9 ? names[phase] : "?";
+}
+
+void explain_clerk(models::World& world, std::uint32_t w) {
+  const models::Worker& wk = std::as_const(world.server()).worker(w);
+  const TaskState st = world.tasks().state(wk.task());
+  ImGui::Text("Clerk %u / worker process %u", w, w);
+  if (st == TaskState::kDiskWait) {
+    store("the clerk walked to the warehouse for an item that was not on the shelves; his whole queue waits.");
+    server_words("the event loop is inside sendfile() or open() on a page-cache miss: D state, no event is handled.");
+  } else if (st == TaskState::kRunning) {
+    store("the clerk is serving the customer at the counter.");
+    server_words("the event loop is handling a ready event (request, writable socket or finished pool task).");
+  } else {
+    store("nobody is waiting: the clerk waits for customers.");
+    server_words("the worker sleeps in epoll_wait until an event or a timer.");
+  }
+  ImGui::Separator();
+  ImGui::Text("state %s", state_word(st));
+  ImGui::Text("queue: %zu ready events, %zu timers", wk.ready_events(), wk.timers());
+  ImGui::Text("accepted %llu connections, handled %llu requests", static_cast<unsigned long long>(wk.accepted),
+              static_cast<unsigned long long>(wk.requests));
+  const sim::Time now = world.engine().now();
+  const double t = sim::to_seconds(now);
+  if (t > 0) {
+    const auto share = [&](TaskState s) { return 100 * world.tasks().group_integral(w, s, now) / t; };
+    ImGui::Text("since start: R %.1f%%  S %.1f%%  D %.1f%%", share(TaskState::kRunning), share(TaskState::kSleeping),
+                share(TaskState::kDiskWait));
+  }
+}
+
+void explain_team(models::World& world, std::uint32_t w) {
+  const models::ThreadPool* pool = std::as_const(world.server()).worker(w).pool();
+  ImGui::Text("Delivery team of clerk %u / thread pool of worker %u", w, w);
+  store("the clerk hands every order to the team and keeps serving; only customers whose items are in the warehouse wait.");
+  server_words("with `aio threads` each sendfile() chunk runs in a pool thread; the worker is woken through an eventfd when it is done.");
+  ImGui::Separator();
+  if (!pool) {
+    ImGui::TextUnformatted("no thread pool: `aio` is off");
+    return;
+  }
+  const models::PoolStats ps = pool->stats();
+  const std::uint32_t n = world.server().workers();
+  ImGui::Text("pool \"%s\": %zu of %zu threads busy, %zu tasks waiting", pool->name().c_str(), pool->busy(), pool->threads(),
+              pool->waiting());
+  ImGui::Text("threads at the warehouse (D): %.0f", world.tasks().group_now(n + w, TaskState::kDiskWait));
+  ImGui::Text("tasks %llu, overflows %llu, max waiting %llu", static_cast<unsigned long long>(ps.tasks),
+              static_cast<unsigned long long>(ps.overflows), static_cast<unsigned long long>(ps.max_waiting));
+}
+
+void explain_bench(models::World& world, std::uint32_t w) {
+  const models::Worker& wk = std::as_const(world.server()).worker(w);
+  ImGui::Text("Bench of clerk %u / timers of worker %u", w, w);
+  store("after handing over a big piece of an order, the customer steps aside for a moment so others get a turn.");
+  server_words("after a full sendfile_max_chunk, NGINX 1.9.0 defers the connection's next write by a 1 ms timer.");
+  ImGui::Separator();
+  ImGui::Text("%zu timers pending", wk.timers());
+}
+
+void explain_customer(models::World& world, std::uint32_t id) {
+  const models::Nginx& server = world.server();
+  models::Wrk& wrk = world.clients();
+  ImGui::Text("Customer / connection %u", id);
+  if (id >= server.connection_slots()) {
+    store("on the way to the store.");
+    server_words("the TCP handshake is not complete yet.");
+    return;
+  }
+  const models::HttpConnection& c = server.conn(id);
+  const auto phase = static_cast<std::uint8_t>(c.phase);
+  using P = models::HttpConnection::Phase;
+  switch (c.phase) {
+    case P::kQueued: store("waiting in the clerk's queue."); break;
+    case P::kSending: store("being served at the counter (or waiting with the clerk at the warehouse)."); break;
+    case P::kWaitPool: store("the delivery team fetches this order."); break;
+    case P::kDelayed: store("stepped aside for a moment after a big piece of the order."); break;
+    case P::kWaitWritable: store("the order is on the loading dock, going out as fast as the truck allows."); break;
+    case P::kBacklog: store("just came in through the door; no clerk has taken them yet."); break;
+    default: store("outside: reading the last response or about to ask again."); break;
+  }
+  ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1), "Server: %s", phase_name(phase));
+  ImGui::Separator();
+  ImGui::Text("client group \"%s\", worker %d", wrk.group_spec(c.group).name.c_str(), c.worker);
+  ImGui::Text("file %u, %.2f of %.2f MB handed to the socket", c.file, static_cast<double>(c.position) / 1e6,
+              static_cast<double>(server.files().file_size()) / 1e6);
+  if (wrk.in_flight(id))
+    ImGui::Text("request in flight for %.3f s", sim::to_seconds(world.engine().now() - wrk.request_started(id)));
+}
+
+void explain_street(models::World& world) {
+  models::Wrk& wrk = world.clients();
+  ImGui::TextUnformatted("The street / the client machines (wrk)");
+  store("customers outside, reading what they got or about to come back for more.");
+  server_words("keep-alive connections with no request at the server: responses in flight to wrk, or the next request on its way.");
+  ImGui::Separator();
+  for (std::uint32_t g = 0; g < wrk.groups(); ++g) {
+    const models::WrkGroupSpec& s = wrk.group_spec(g);
+    ImGui::Text("%s: %u connections, %llu responses so far", s.name.c_str(), s.connections,
+                static_cast<unsigned long long>(wrk.group_complete(g)));
+  }
+}
+
+void explain_door(models::World& world) {
+  ImGui::TextUnformatted("The door / the listen socket's accept queue");
+  store("new customers wait at the door until a clerk lets them in.");
+  server_words("established connections not yet accept()ed by a worker.");
+  ImGui::Separator();
+  ImGui::Text("%zu waiting, %llu accepted so far", world.server().backlog(),
+              static_cast<unsigned long long>(world.server().stats().connections));
+}
+
+void explain_shelves(models::World& world) {
+  const models::PageCacheStats c = world.cache().stats();
+  ImGui::TextUnformatted("The shelves / the page cache");
+  store("items on the shelves are handed over at once; the rest must come from the warehouse.");
+  server_words("file pages in RAM; a sendfile() of cached pages never waits for the disk.");
+  ImGui::Separator();
+  ImGui::Text("%.2f GiB resident, %llu lookups, hit ratio %.3f since start",
+              static_cast<double>(c.resident_units * world.cache().unit_bytes()) / (1 << 30),
+              static_cast<unsigned long long>(c.lookups),
+              c.lookups ? static_cast<double>(c.hits) / static_cast<double>(c.lookups) : 0.0);
+  ImGui::Text("readahead windows %llu, disk reads issued %llu", static_cast<unsigned long long>(c.readahead_windows),
+              static_cast<unsigned long long>(c.bios));
+}
+
+void explain_drive(models::World& world, std::uint32_t d) {
+  const std::vector<std::size_t> q = drive_queues(world);
+  const models::DiskStats s = world.disk().stats();
+  ImGui::Text("Warehouse bay %u / drive %u", d, d);
+  store("crates are orders the warehouse still has to fetch; one worker at a time walks the aisles.");
+  server_words("reads queued at this drive (NCQ and the deadline elevator pick the next), plus the one in service.");
+  ImGui::Separator();
+  ImGui::Text("%zu requests here now", d < q.size() ? q[d] : 0);
+  const double t = sim::to_seconds(world.engine().now());
+  if (t > 0)
+    ImGui::Text("array: %.1f MB/s read, utilisation %.0f%% since start", static_cast<double>(s.read_bytes) / t / 1e6,
+                100 * s.busy_s / t / s.drives);
+}
+
+void explain_dock(models::World& world) {
+  models::Nic& nic = world.nic();
+  ImGui::TextUnformatted("The loading dock / the NIC");
+  store("orders leave by truck; the truck's capacity is shared by every order on the dock.");
+  server_words("TCP payload shares the line rate fairly among connections with data queued; dots here wait for EPOLLOUT.");
+  ImGui::Separator();
+  ImGui::Text("%zu flows sending now, %.2f GB sent since start", nic.active_flows(), nic.interface_bytes_sent() / 1e9);
+  ImGui::Text("line rate %.0f Gbit/s, payload capacity %.2f Gbit/s", nic.spec().line_rate_bps / 1e9,
+              nic.spec().payload_Bps() * 8 / 1e9);
+}
+
+}  // namespace ui

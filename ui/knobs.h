@@ -1,0 +1,34 @@
+// The settings a user may change while watching, named as in nginx.conf and
+// the scenario files. They are applied to a copy of the loaded Scenario (the
+// same struct `clerk run` builds its World from), so every combination the
+// widgets allow is one the loader would accept.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/scenario/scenario.h"
+
+namespace ui {
+
+struct Knobs {
+  int workers = 1;            // worker_processes
+  bool aio_threads = false;   // aio threads;
+  int pool_threads = 32;      // thread_pool default threads=
+  int max_queue = 65536;      // thread_pool default max_queue=
+  int chunk_kib = 0;          // sendfile_max_chunk (0: no limit)
+  int accept = 0;             // 0 accept_mutex off, 1 accept_mutex on, 2 reuseport
+  bool raid10 = true;         // md RAID10 of the drives, or one drive alone
+  float cache_gib = 44;       // page cache size
+  std::vector<int> connections;  // per wrk group
+  float duration_s = 60;
+  int seed = 1;
+
+  bool operator==(const Knobs&) const = default;
+};
+
+Knobs knobs_of(const models::Scenario& sc, std::uint64_t seed);
+models::Scenario apply(models::Scenario sc, const Knobs& k);
+// The widgets; true when something changed.
+bool edit_knobs(Knobs& k, const models::Scenario& sc);
+
+}  // namespace ui

@@ -1,0 +1,160 @@
+// clerk-ui: the store clerk's queue, live. A Dear ImGui program in the shape
+// of ImGui's GLFW + OpenGL3 example: set up, then one loop that polls input,
+// advances the simulation within a time budget, draws every window, renders.
+// The application owns its state (App); the views draw from it each frame.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "ui/app.h"
+#include "ui/capture.h"
+#include "ui/charts_view.h"
+#include "ui/controls_panel.h"
+#include "ui/frame_stats.h"
+#include "ui/lesson_panel.h"
+#include "ui/options.h"
+#include "ui/store_window.h"
+#include "ui/timeline_view.h"
+
+namespace {
+
+void glfw_error(int code, const char* what) { std::fprintf(stderr, "clerk-ui: GLFW error %d: %s\n", code, what); }
+
+// Windows are tiled: their places follow from the display size every frame.
+bool begin_tile(ui::App& app, const char* name, float x, float y, float w, float h) {
+  ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
+  const bool open = ImGui::Begin(name, nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+  app.view_boxes[name] = ui::Box{ImVec2(x, y), ImVec2(x + w, y + h)};
+  return open;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ui::Options opt;
+  if (auto status = ui::parse_options(argc, argv, opt)) return *status;
+
+  // The model first: a bad scenario is the user's error (2), before any window.
+  ui::App app;
+  if (!ui::open_scenario(app, opt.scenario, opt.overrides)) {
+    std::fprintf(stderr, "clerk-ui: %s\n", app.error.c_str());
+    return 2;
+  }
+  if (opt.seed) {
+    app.edit_a.seed = app.edit_b.seed = static_cast<int>(*opt.seed);
+    ui::restart_sessions(app, false);
+  }
+  if (opt.ab) ui::set_ab(app, true);
+  app.show_lesson = opt.lesson;
+  app.speed = opt.speed;
+  app.playing = !opt.paused;
+  const bool capture = !opt.screenshot.empty();
+  if (opt.at_s > 0) ui::run_to(app, opt.at_s);
+
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) {
+    std::fprintf(stderr, "clerk-ui: cannot open a display (is DISPLAY set? headless: run under Xvfb)\n");
+    return 1;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  GLFWwindow* window = glfwCreateWindow(opt.width, opt.height, "clerk-ui: the store clerk", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "clerk-ui: cannot create an OpenGL 3.0 window\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(opt.bench || capture ? 0 : 1);  // the benchmark measures frames, not the display's refresh
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the layout is tiled, nothing to remember
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 130");
+
+  ui::FrameStats stats;
+  const int warmup = 60;
+  int frame = 0;
+  int status = 0;
+  auto last = std::chrono::steady_clock::now();
+  while (!glfwWindowShouldClose(window)) {
+    glfwPollEvents();
+    const auto now = std::chrono::steady_clock::now();
+    const double dt = std::chrono::duration<double>(now - last).count();
+    last = now;
+    if (opt.bench && frame > warmup) stats.add(dt * 1000);
+
+    // The simulation: as much as the speed asks and the budget allows.
+    if (!capture) ui::advance(app, dt);
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+
+    const ImVec2 ds = io.DisplaySize;
+    const float left = 340, right = std::min(520.0f, ds.x * 0.3f), mid = ds.x - left - right;
+    const float top = ds.y * 0.6f, controls_h = app.show_lesson ? ds.y * 0.55f : ds.y;
+    if (begin_tile(app, "controls", 0, 0, left, controls_h)) ui::draw_controls(app);
+    ImGui::End();
+    if (app.show_lesson) {
+      if (begin_tile(app, "lesson", 0, controls_h, left, ds.y - controls_h)) ui::draw_lesson(app);
+      ImGui::End();
+    }
+    if (begin_tile(app, "store", left, 0, mid, top)) ui::draw_store_window(app, static_cast<float>(dt), capture);
+    ImGui::End();
+    if (begin_tile(app, "timeline", left, top, mid, ds.y - top)) ui::draw_timeline(app.a, app.ab ? &app.b : nullptr, app.timeline_s);
+    ImGui::End();
+    if (begin_tile(app, "charts", left + mid, 0, right, ds.y)) ui::draw_charts(app.a, app.ab ? &app.b : nullptr);
+    ImGui::End();
+
+    ImGui::Render();
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(window, &fb_w, &fb_h);
+    glViewport(0, 0, fb_w, fb_h);
+    glClearColor(0.08f, 0.09f, 0.11f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+    // Headless capture: a few frames so that every window has its size, then save and leave.
+    if (capture && frame == 2) {
+      ui::Box b{ImVec2(0, 0), ImVec2(ds.x, ds.y)};
+      if (!opt.crop.empty()) b = app.view_boxes[opt.crop];
+      const float sx = static_cast<float>(fb_w) / ds.x, sy = static_cast<float>(fb_h) / ds.y;
+      std::string error;
+      if (!ui::save_png(opt.screenshot, static_cast<int>(b.min.x * sx), static_cast<int>(b.min.y * sy),
+                        static_cast<int>(b.w() * sx), static_cast<int>(b.h() * sy), fb_h, error)) {
+        std::fprintf(stderr, "clerk-ui: %s\n", error.c_str());
+        status = 1;
+      }
+      glfwSetWindowShouldClose(window, 1);
+    }
+    if (opt.bench && frame == warmup + opt.bench_frames) {
+      std::printf("clerk-ui --bench %s: %zu connections, %u workers, speed %g, sim reached %.2f s\n%s\n",
+                  app.a.scenario.name.c_str(), static_cast<std::size_t>(app.a.world->clients().connections_opened()),
+                  app.a.world->server().workers(), static_cast<double>(opt.speed), sim::to_seconds(app.a.now()),
+                  stats.summary().c_str());
+      std::printf("renderer: %s\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+      std::printf("model kept up with %.0f%% of the asked speed\n", static_cast<double>(app.achieved) * 100);
+      glfwSetWindowShouldClose(window, 1);
+    }
+    glfwSwapBuffers(window);
+    ++frame;
+  }
+
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return status;
+}

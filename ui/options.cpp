@@ -1,0 +1,41 @@
+#include "ui/options.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+namespace ui {
+
+std::optional<int> parse_options(int argc, char** argv, Options& o) {
+  CLI::App cli{"clerk-ui: the store clerk, live. Watches a clerk scenario run: the store, the timeline and the charts."};
+  o.scenario = std::string(CLERK_SOURCE_DIR) + "/scenarios/nginx-9x/blocking.toml";
+  cli.add_option("--scenario", o.scenario, "scenario file (default: the 9x run without a thread pool)");
+  cli.add_option("--set", o.overrides, "KEY=VALUE over the file, as in clerk run (repeatable)");
+  cli.add_option("--seed", o.seed, "random seed (default: the scenario's)");
+  cli.add_option("--at", o.at_s, "run to this simulated second before showing")->check(CLI::NonNegativeNumber);
+  cli.add_option("--screenshot", o.screenshot, "render one frame to this PNG and exit");
+  cli.add_option("--crop", o.crop, "with --screenshot: only this view")
+      ->check(CLI::IsMember({"controls", "store", "timeline", "charts", "lesson"}));
+  cli.add_flag("--ab", o.ab, "start with the A/B view (B toggles aio threads)");
+  cli.add_flag("--lesson", o.lesson, "show the lesson panel");
+  cli.add_flag("--paused", o.paused, "start paused");
+  cli.add_option("--width", o.width, "window width")->check(CLI::Range(640, 8192));
+  cli.add_option("--height", o.height, "window height")->check(CLI::Range(480, 8192));
+  cli.add_flag("--bench", o.bench, "measure frame times at --speed and print them");
+  cli.add_option("--frames", o.bench_frames, "frames measured by --bench")->check(CLI::Range(10, 100000));
+  cli.add_option("--speed", o.speed, "simulated seconds per real second")->check(CLI::Range(0.001, 1000.0));
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return cli.exit(e);
+  } catch (const CLI::ParseError& e) {
+    cli.exit(e);
+    return 2;
+  }
+  if (!o.crop.empty() && o.screenshot.empty()) {
+    std::fprintf(stderr, "clerk-ui: --crop needs --screenshot\n");
+    return 2;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ui

@@ -1,0 +1,30 @@
+// clerk-ui's command line.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ui {
+
+struct Options {
+  std::string scenario;
+  std::vector<std::string> overrides;  // --set KEY=VALUE
+  std::optional<std::uint64_t> seed;
+  double at_s = 0;                     // --at: run to this instant before the first frame
+  std::string screenshot;              // --screenshot: render, save, exit
+  std::string crop;                    // --crop VIEW: save only that window
+  bool ab = false;                     // --ab: start with the A/B view, B toggling aio
+  bool lesson = false;
+  bool paused = false;
+  int width = 1600, height = 1000;
+  bool bench = false;                  // --bench: report frame times and exit
+  int bench_frames = 600;
+  float speed = 1;
+};
+
+// Parses argv; on bad input prints why and returns the exit status (2),
+// on --help prints usage and returns 0; otherwise returns nullopt.
+std::optional<int> parse_options(int argc, char** argv, Options& out);
+
+}  // namespace ui

@@ -1,0 +1,81 @@
+// What the visualizer remembers of a run: the model keeps only cumulative
+// counters and the present state, so the timeline and the charts are built
+// here by sampling read-only accessors at fixed simulated instants.
+//
+// Two resolutions: fine bins (10 ms) for the timeline, where a blocking read
+// of a few milliseconds must show, kept for the last 30 s; and one-second
+// series for the charts (ifstat's resolution), kept for the whole run.
+// Sampling at fixed simulated instants, never per frame, makes the pictures
+// independent of the frame rate and of the playback speed.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/scenario/world.h"
+
+namespace ui {
+
+constexpr sim::Time kFineBin = sim::milliseconds(10);
+constexpr std::size_t kFineKept = 3000;  // 30 s of fine bins
+constexpr sim::Time kChartBin = sim::seconds(1);
+
+// One client group's per-second figures.
+struct GroupSeries {
+  std::string name;
+  std::vector<float> requests_per_s;
+  std::vector<float> latency_p50_s, latency_p99_s, latency_mean_s;  // of responses completed that second
+  std::vector<float> unsampled;  // completions the per-connection scan missed (see sample_latencies)
+};
+
+class Recorder {
+ public:
+  void reset(models::World& world);
+  // Called by the session at every multiple of kFineBin.
+  void sample(models::World& world);
+
+  std::uint32_t workers() const { return workers_; }
+  bool has_pools() const { return pools_; }
+  // Fine bins: index k covers [k, k+1) x 10 ms; valid for first_fine() <= k < fine_count().
+  std::int64_t fine_count() const { return fine_count_; }
+  std::int64_t first_fine() const { return fine_count_ > static_cast<std::int64_t>(kFineKept) ? fine_count_ - static_cast<std::int64_t>(kFineKept) : 0; }
+  // Share of bin k that worker w spent running (0), sleeping (1), in disk wait (2).
+  const float* worker_states(std::int64_t k, std::uint32_t w) const { return &states_[slot(k) * workers_ * 3 + w * 3]; }
+  // Mean number of tasks waiting in worker w's thread pool queue during bin k.
+  float pool_waiting(std::int64_t k, std::uint32_t w) const { return pool_wait_[slot(k) * workers_ + w]; }
+
+  // Per-second series; element i covers second [i, i+1).
+  std::vector<float> out_gbps;          // server NIC outbound, interface bytes as ifstat counts them
+  std::vector<float> cache_hit_ratio;   // page-cache lookups that hit, that second
+  std::vector<float> disk_queue_depth;  // mean requests queued or in service per drive
+  std::vector<float> pool_waiting_total;  // mean tasks waiting, all pools
+  std::vector<float> workers_disk_wait;   // mean workers in D state
+  std::vector<GroupSeries> groups;
+
+ private:
+  std::size_t slot(std::int64_t k) const { return static_cast<std::size_t>(k % static_cast<std::int64_t>(kFineKept)); }
+  void sample_latencies(models::World& world);
+  void close_second(models::World& world);
+
+  std::uint32_t workers_ = 0;
+  bool pools_ = false;
+  std::int64_t fine_count_ = 0;
+  std::vector<float> states_;     // kFineKept x workers x 3
+  std::vector<float> pool_wait_;  // kFineKept x workers
+  std::vector<double> last_state_integral_;  // workers x 3, task-seconds
+  std::vector<double> last_pool_integral_;   // workers, task-seconds
+  sim::Time last_t_ = 0;
+
+  // For the one-second series: cumulative values at the start of the second.
+  double sec_out_bytes_ = 0;
+  std::uint64_t sec_lookups_ = 0, sec_hits_ = 0;
+  double sec_disk_integral_ = 0, sec_pool_integral_ = 0, sec_dwait_integral_ = 0;
+  std::vector<std::uint64_t> sec_complete_;
+  // Completions seen by scanning wrk's connections: a connection whose
+  // request start moved while it was in flight finished one response.
+  std::vector<sim::Time> conn_start_;
+  std::vector<std::uint8_t> conn_busy_;
+  std::vector<std::vector<float>> sec_latencies_;  // per group, this second
+};
+
+}  // namespace ui

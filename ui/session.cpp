@@ -1,0 +1,28 @@
+#include "ui/session.h"
+
+#include <algorithm>
+
+namespace ui {
+
+void Session::restart() {
+  world.reset();  // the old World's models go before the new ones are built
+  world = std::make_unique<models::World>(scenario, seed, scenario.duration_s);
+  recorder.reset(*world);
+  replay_to = 0;
+}
+
+bool Session::advance(sim::Time target, Clock::time_point deadline) {
+  if (!world) return true;
+  target = std::min(target, world->duration());
+  while (world->engine().now() < target) {
+    const sim::Time now = world->engine().now();
+    const sim::Time edge = (now / kFineBin + 1) * kFineBin;
+    const sim::Time next = std::min(target, edge);
+    world->run_until(next);
+    if (next == edge) recorder.sample(*world);
+    if (Clock::now() >= deadline) return world->engine().now() >= target;
+  }
+  return true;
+}
+
+}  // namespace ui

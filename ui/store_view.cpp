@@ -1,0 +1,296 @@
+#include "ui/store_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include "ui/explain.h"
+#include "ui/palette.h"
+
+namespace ui {
+
+namespace {
+
+using Phase = models::HttpConnection::Phase;
+
+enum class HitKind { kNone, kClerk, kTeam, kBench, kCustomer, kStreet, kDoor, kShelves, kDrive, kDock };
+struct Hit {
+  HitKind kind = HitKind::kNone;
+  std::uint32_t index = 0;
+};
+
+// Slot k of a grid filling `box` row by row from the top left.
+ImVec2 grid_slot(const Box& box, float spacing, int k) {
+  const int per_row = std::max(1, static_cast<int>(box.w() / spacing));
+  return ImVec2(box.min.x + spacing * (static_cast<float>(k % per_row) + 0.5f),
+                box.min.y + spacing * (static_cast<float>(k / per_row) + 0.5f));
+}
+int grid_cap(const Box& box, float spacing) {
+  return std::max(1, static_cast<int>(box.w() / spacing)) * std::max(1, static_cast<int>(box.h() / spacing));
+}
+// Slot k of a counter's queue: from the counter outwards, then the next row.
+ImVec2 lane_slot(const Counter& c, int k) {
+  const int per_row = std::max(1, static_cast<int>(c.lane.w() / c.spacing));
+  return ImVec2(c.lane.max.x - c.spacing * (static_cast<float>(k % per_row) + 0.5f),
+                c.lane.min.y + c.spacing * (static_cast<float>(k / per_row) + 0.5f));
+}
+
+void text(ImDrawList* dl, ImVec2 at, ImU32 col, const char* s) { dl->AddText(at, col, s); }
+
+void draw_clerk(ImDrawList* dl, ImVec2 at, float size, ImU32 col) {
+  dl->AddCircleFilled(ImVec2(at.x, at.y - size * 0.9f), size * 0.45f, col, 10);
+  dl->AddRectFilled(ImVec2(at.x - size * 0.45f, at.y - size * 0.4f), ImVec2(at.x + size * 0.45f, at.y + size * 0.8f), col, 2);
+}
+
+ImU32 state_colour(models::TaskState s) {
+  return s == models::TaskState::kRunning ? kRunning : s == models::TaskState::kSleeping ? kSleeping : kDiskWait;
+}
+
+}  // namespace
+
+void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, float dt, bool snap) {
+  models::World& world = *s.world;
+  models::Nginx& server = world.server();
+  const std::uint32_t n = server.workers();
+  const std::vector<std::size_t> queues = drive_queues(world);
+  const StoreLayout L = layout_store(area, n, static_cast<std::uint32_t>(queues.size()), zoom, pan);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(area.min, area.max, true);
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const bool mouse_in = area.contains(mouse) && ImGui::IsWindowHovered();
+  Hit hit;
+  const float ease = snap ? 1.0f : 1.0f - std::exp(-dt * 10.0f);
+  char buf[160];
+
+  // The places.
+  dl->AddRectFilled(L.street.min, L.street.max, IM_COL32(30, 34, 42, 255), 4);
+  text(dl, ImVec2(L.street.min.x + 2, L.all.min.y + 2), kInk, "street: wrk");
+  dl->AddRectFilled(L.door.min, L.door.max, IM_COL32(70, 60, 45, 255), 2);
+  text(dl, ImVec2(L.door.min.x - 4, L.all.min.y + 2), kFaint, "door");
+  std::snprintf(buf, sizeof buf, "store: %u clerk%s (workers)", n, n == 1 ? "" : "s");
+  text(dl, ImVec2(L.shop.min.x + 2, L.all.min.y + 2), kInk, buf);
+  if (mouse_in) {
+    if (L.street.contains(mouse)) hit = {HitKind::kStreet, 0};
+    if (L.door.contains(mouse)) hit = {HitKind::kDoor, 0};
+  }
+
+  // Shelves: the page cache, filled as it holds data.
+  {
+    const Box& b = L.shelves;
+    dl->AddRectFilled(b.min, b.max, kPanel, 4);
+    const models::PageCacheStats c = world.cache().stats();
+    const double cap = static_cast<double>(s.scenario.hardware.page_cache_bytes);
+    const float fill = cap > 0 ? static_cast<float>(static_cast<double>(c.resident_units * world.cache().unit_bytes()) / cap) : 0;
+    const float hit_ratio = s.recorder.cache_hit_ratio.empty() ? 0 : s.recorder.cache_hit_ratio.back();
+    std::snprintf(buf, sizeof buf, "shelves: page cache  %.0f%% full, %.0f%% hits", fill * 100, hit_ratio * 100);
+    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, buf);
+    for (int row = 0; row < 4; ++row) {
+      const float y0 = b.min.y + 20 + (b.h() - 24) * static_cast<float>(row) / 4.0f;
+      const float y1 = y0 + (b.h() - 24) / 4.0f - 3;
+      dl->AddRectFilled(ImVec2(b.min.x + 6, y1), ImVec2(b.max.x - 6, y1 + 2), kFaint);
+      const float row_fill = std::clamp(fill * 4 - static_cast<float>(row), 0.0f, 1.0f);
+      if (row_fill > 0) dl->AddRectFilled(ImVec2(b.min.x + 8, y0 + 2), ImVec2(b.min.x + 8 + (b.w() - 16) * row_fill, y1), kShelf);
+    }
+    if (mouse_in && b.contains(mouse)) hit = {HitKind::kShelves, 0};
+  }
+
+  // The warehouse: one bay per drive, crates for the reads it has to serve.
+  {
+    const Box& b = L.warehouse;
+    dl->AddRectFilled(b.min, b.max, IM_COL32(55, 45, 38, 255), 4);
+    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, "warehouse: disk reads queued");
+    for (std::size_t d = 0; d < L.drives.size(); ++d) {
+      const Box& bay = L.drives[d];
+      dl->AddRect(bay.min, bay.max, kFaint, 2);
+      const float crate = std::clamp(bay.w() * 0.3f, 3.0f, 8.0f);
+      const int per_row = std::max(1, static_cast<int>((bay.w() - 4) / (crate + 1)));
+      const int cap = per_row * std::max(1, static_cast<int>((bay.h() - 18) / (crate + 1)));
+      const int q = static_cast<int>(queues[d]);
+      for (int k = 0; k < std::min(q, cap); ++k) {
+        const float x = bay.min.x + 2 + static_cast<float>(k % per_row) * (crate + 1);
+        const float y = bay.max.y - 2 - static_cast<float>(k / per_row + 1) * (crate + 1);
+        dl->AddRectFilled(ImVec2(x, y), ImVec2(x + crate, y + crate), kCrate);
+      }
+      std::snprintf(buf, sizeof buf, "%d", q);
+      text(dl, ImVec2(bay.min.x + 3, bay.min.y + 2), kInk, buf);
+      if (mouse_in && bay.contains(mouse)) hit = {HitKind::kDrive, static_cast<std::uint32_t>(d)};
+    }
+  }
+
+  // The loading dock: the NIC sending what the clerks and the team put on it.
+  {
+    const Box& b = L.dock;
+    dl->AddRectFilled(b.min, b.max, kPanel, 4);
+    const float gbps = s.recorder.out_gbps.empty() ? 0 : s.recorder.out_gbps.back();
+    const float line = static_cast<float>(s.scenario.hardware.nic.line_rate_bps / 1e9);
+    std::snprintf(buf, sizeof buf, "dock: NIC %.2f of %.0f Gbit/s", gbps, line);
+    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, buf);
+    dl->AddRectFilled(ImVec2(b.min.x + 6, b.min.y + 18), ImVec2(b.min.x + 6 + (b.w() - 12) * std::min(gbps / line, 1.0f), b.min.y + 24), kDock);
+    if (mouse_in && b.contains(mouse)) hit = {HitKind::kDock, 0};
+  }
+
+  // Counters, clerks and delivery teams.
+  anim.walk.resize(n, 0.0f);
+  std::vector<int> lane_count(n, 0), bench_count(n, 0), team_count(n, 0);
+  std::vector<ImVec2> clerk_at(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const Counter& c = L.counters[i];
+    const models::Worker& wk = std::as_const(server).worker(i);
+    const models::TaskState st = world.tasks().state(wk.task());
+    const auto waiting = static_cast<float>(wk.ready_events());
+    dl->AddRectFilled(c.cell.min, c.cell.max, queue_warmth(waiting), 4);
+    dl->AddRectFilled(c.desk.min, c.desk.max, IM_COL32(140, 120, 90, 255), 2);
+    const float target = st == models::TaskState::kDiskWait ? 1.0f : 0.0f;
+    anim.walk[i] += (target - anim.walk[i]) * ease;
+    const float k = anim.walk[i];
+    // Clerks at the warehouse stand in a column so that each stays visible.
+    const ImVec2 far(L.warehouse_door.x - 6 - static_cast<float>(i % 4) * 5,
+                     L.warehouse.min.y + 20 + (L.warehouse.h() - 30) * (static_cast<float>(i) + 0.5f) / static_cast<float>(n));
+    const ImVec2 at(c.clerk.x + (far.x - c.clerk.x) * k, c.clerk.y + (far.y - c.clerk.y) * k);
+    clerk_at[i] = at;
+    const float size = std::clamp(c.cell.h() * 0.22f, 4.0f, 14.0f);
+    if (k > 0.02f) {
+      dl->AddLine(c.clerk, at, IM_COL32(235, 70, 45, 120), 1.0f);
+      dl->AddRect(ImVec2(c.clerk.x - size * 0.45f, c.clerk.y - size * 1.3f), ImVec2(c.clerk.x + size * 0.45f, c.clerk.y + size * 0.8f), kDiskWait, 2);
+    }
+    draw_clerk(dl, at, size, state_colour(st));
+    if (c.cell.h() > 34) {
+      std::snprintf(buf, sizeof buf, "clerk %u  %d waiting", i, static_cast<int>(waiting));
+      text(dl, ImVec2(c.cell.min.x + 3, c.cell.min.y + 1), kInk, buf);
+    }
+    // The delivery team: one mark per thread, filled while it carries an order.
+    if (const models::ThreadPool* pool = wk.pool()) {
+      const int threads = static_cast<int>(pool->threads()), busy = static_cast<int>(pool->busy());
+      const Box marks{c.team.min, c.team.at(1.0f, 0.55f)};
+      const int cols = std::max(1, static_cast<int>(std::ceil(std::sqrt(threads * marks.w() / std::max(marks.h(), 1.0f)))));
+      const int rows = (threads + cols - 1) / cols;
+      const float m = std::max(1.5f, std::min(marks.w() / static_cast<float>(cols), marks.h() / static_cast<float>(rows)));
+      for (int t = 0; t < threads; ++t) {
+        const ImVec2 p(marks.min.x + m * static_cast<float>(t % cols), marks.min.y + m * static_cast<float>(t / cols));
+        if (t < busy)
+          dl->AddRectFilled(p, ImVec2(p.x + m - 1, p.y + m - 1), kTeam);
+        else
+          dl->AddRect(p, ImVec2(p.x + m - 1, p.y + m - 1), IM_COL32(175, 125, 235, 110));
+      }
+      if (mouse_in && c.team.contains(mouse)) hit = {HitKind::kTeam, i};
+    }
+    if (mouse_in && c.cell.contains(mouse) && hit.kind != HitKind::kTeam) hit = {HitKind::kClerk, i};
+    if (mouse_in && c.bench.contains(mouse)) hit = {HitKind::kBench, i};
+    if (mouse_in && std::fabs(mouse.x - at.x) < size && std::fabs(mouse.y - at.y) < size) hit = {HitKind::kClerk, i};
+  }
+
+  // Customers: every connection is a dot where its phase puts it.
+  const models::Wrk& wrk = world.clients();
+  const auto conns = static_cast<std::uint32_t>(wrk.connections_opened());
+  anim.dot.resize(conns);
+  anim.placed.resize(conns, 0);
+  const float sp = std::max(L.dot * 2.2f, 2.5f);
+  const Box street_grid{ImVec2(L.street.min.x + 3, L.street.min.y + 4), ImVec2(L.street.max.x - 3, L.street.max.y - 4)};
+  const Box dock_grid{ImVec2(L.dock.min.x + 6, L.dock.min.y + 28), ImVec2(L.dock.max.x - 6, L.dock.max.y - 4)};
+  const int street_cap = grid_cap(street_grid, sp), door_cap = grid_cap(L.door, sp), dock_cap = grid_cap(dock_grid, sp);
+  int street = 0, door = 0, dock = 0, hidden = 0;
+  float best = L.dot + 3;
+  std::int64_t best_conn = -1;
+  for (std::uint32_t id = 0; id < conns; ++id) {
+    const models::HttpConnection* hc = id < server.connection_slots() ? &std::as_const(server).conn(id) : nullptr;
+    const Phase ph = hc ? hc->phase : Phase::kIdle;
+    if (ph == Phase::kClosed || ph == Phase::kUnused) continue;
+    const auto w = static_cast<std::uint32_t>(hc && hc->worker >= 0 ? hc->worker : 0);
+    const Counter& c = L.counters[std::min(w, n - 1)];
+    ImVec2 target;
+    bool visible = true;
+    switch (ph) {
+      case Phase::kBacklog:
+        visible = door < door_cap;
+        target = grid_slot(L.door, sp, door++);
+        break;
+      case Phase::kQueued:
+        visible = lane_count[w] < c.lane_cap;
+        target = lane_slot(c, lane_count[w]++);
+        break;
+      case Phase::kSending:
+        target = ImVec2(clerk_at[w].x - L.dot * 2.5f, clerk_at[w].y);
+        break;
+      case Phase::kDelayed:
+        visible = bench_count[w] < grid_cap(c.bench, sp);
+        target = grid_slot(c.bench, sp, bench_count[w]++);
+        break;
+      case Phase::kWaitPool: {
+        const Box orders{c.team.at(0.0f, 0.6f), c.team.max};
+        visible = team_count[w] < grid_cap(orders, sp);
+        target = grid_slot(orders, sp, team_count[w]++);
+        break;
+      }
+      case Phase::kWaitWritable:
+        visible = dock < dock_cap;
+        target = grid_slot(dock_grid, sp, dock++);
+        break;
+      default:  // idle: on the street, reading a response or about to ask again
+        visible = street < street_cap;
+        target = grid_slot(street_grid, sp, street++);
+        break;
+    }
+    if (!visible) {
+      ++hidden;
+      continue;
+    }
+    ImVec2& p = anim.dot[id];
+    if (!anim.placed[id]) {
+      p = target;
+      anim.placed[id] = 1;
+    } else {
+      p.x += (target.x - p.x) * ease;
+      p.y += (target.y - p.y) * ease;
+    }
+    const ImU32 col = group_colour(hc ? hc->group : 0);
+    if (L.dot < 2.5f)
+      dl->AddRectFilled(ImVec2(p.x - L.dot, p.y - L.dot), ImVec2(p.x + L.dot, p.y + L.dot), col);
+    else
+      dl->AddCircleFilled(p, L.dot, col, 8);
+    if (mouse_in) {
+      const float d = std::fabs(mouse.x - p.x) + std::fabs(mouse.y - p.y);
+      if (d < best) {
+        best = d;
+        best_conn = id;
+      }
+    }
+  }
+  // What does not fit is counted where it waits.
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (lane_count[i] > L.counters[i].lane_cap) {
+      std::snprintf(buf, sizeof buf, "+%d", lane_count[i] - L.counters[i].lane_cap);
+      text(dl, ImVec2(L.counters[i].lane.min.x, L.counters[i].lane.max.y - 2), kInk, buf);
+    }
+  }
+  if (hidden > 0 && street >= street_cap) {
+    std::snprintf(buf, sizeof buf, "+%d", street - street_cap);
+    text(dl, ImVec2(L.street.min.x + 2, L.street.max.y - 14), kInk, buf);
+  }
+  if (best_conn >= 0) hit = {HitKind::kCustomer, static_cast<std::uint32_t>(best_conn)};
+
+  // Legend along the bottom edge.
+  text(dl, ImVec2(L.shop.min.x + 2, area.max.y - 15), kFaint,
+       "clerk=worker  queue=ready connections  shelves=page cache  warehouse=disk  team=thread pool  dock=NIC");
+  dl->PopClipRect();
+
+  if (hit.kind == HitKind::kNone) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  switch (hit.kind) {
+    case HitKind::kClerk: explain_clerk(world, hit.index); break;
+    case HitKind::kTeam: explain_team(world, hit.index); break;
+    case HitKind::kBench: explain_bench(world, hit.index); break;
+    case HitKind::kCustomer: explain_customer(world, hit.index); break;
+    case HitKind::kStreet: explain_street(world); break;
+    case HitKind::kDoor: explain_door(world); break;
+    case HitKind::kShelves: explain_shelves(world); break;
+    case HitKind::kDrive: explain_drive(world, hit.index); break;
+    case HitKind::kDock: explain_dock(world); break;
+    case HitKind::kNone: break;
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+}  // namespace ui

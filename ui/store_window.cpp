@@ -1,0 +1,42 @@
+#include "ui/store_window.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace ui {
+
+void draw_store_window(App& app, float dt, bool snap) {
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImGui::InvisibleButton("canvas", avail);
+  ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    app.pan.x += io.MouseDelta.x;
+    app.pan.y += io.MouseDelta.y;
+  }
+  if (ImGui::IsItemHovered() && io.MouseWheel != 0) {
+    // Zoom about the pointer: the point under it stays under it.
+    const float old = app.zoom;
+    app.zoom = std::clamp(app.zoom * (io.MouseWheel > 0 ? 1.15f : 1 / 1.15f), 1.0f, 6.0f);
+    const float k = app.zoom / old;
+    const ImVec2 m(io.MousePos.x - p0.x, io.MousePos.y - p0.y);
+    app.pan.x = m.x - (m.x - app.pan.x) * k;
+    app.pan.y = m.y - (m.y - app.pan.y) * k;
+  }
+  if (app.zoom <= 1.0f) app.pan = ImVec2(0, 0);
+  const int panes = app.ab && app.b.world ? 2 : 1;
+  const float w = avail.x / static_cast<float>(panes);
+  for (int i = 0; i < panes; ++i) {
+    Session& s = i == 0 ? app.a : app.b;
+    const Box area{ImVec2(p0.x + w * static_cast<float>(i), p0.y), ImVec2(p0.x + w * static_cast<float>(i + 1) - (panes > 1 ? 4 : 0), p0.y + avail.y)};
+    if (panes > 1) {
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      const std::string title = s.label + ": " + (s.scenario.nginx.aio == models::AioMode::kThreads ? "aio threads" : "aio off");
+      dl->AddText(ImVec2(area.max.x - 120, area.min.y + 2), IM_COL32(255, 255, 255, 255), title.c_str());
+    }
+    draw_store(s, i == 0 ? app.anim_a : app.anim_b, area, app.zoom, app.pan, dt, snap);
+  }
+}
+
+}  // namespace ui

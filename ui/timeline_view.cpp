@@ -1,0 +1,135 @@
+#include "ui/timeline_view.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "ui/palette.h"
+
+namespace ui {
+
+namespace {
+
+ImU32 blend(const float* f) {
+  float r = 0, g = 0, b = 0;
+  const ImU32 cols[3] = {kRunning, kSleeping, kDiskWait};
+  for (int s = 0; s < 3; ++s) {
+    r += f[s] * static_cast<float>((cols[s] >> IM_COL32_R_SHIFT) & 0xFF);
+    g += f[s] * static_cast<float>((cols[s] >> IM_COL32_G_SHIFT) & 0xFF);
+    b += f[s] * static_cast<float>((cols[s] >> IM_COL32_B_SHIFT) & 0xFF);
+  }
+  // Quantised so that runs of equal colour can be drawn as one rectangle.
+  const auto q = [](float v) { return static_cast<int>(std::clamp(v, 0.0f, 255.0f)) & 0xF0; };
+  return IM_COL32(q(r), q(g), q(b), 255);
+}
+
+struct Hover {
+  int row = -1;  // worker rows first, then pool rows
+  std::int64_t bin = -1;
+};
+
+void draw_session(Session& s, ImVec2 size, float window_s) {
+  const Recorder& rec = s.recorder;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("rows", size);
+  const bool hovered = ImGui::IsItemHovered();
+  const std::uint32_t n = rec.workers();
+  const int rows = static_cast<int>(n) * (rec.has_pools() ? 2 : 1);
+  const float label_w = 64, axis_h = 14;
+  const float row_h = std::max(1.0f, (size.y - axis_h) / static_cast<float>(std::max(rows, 1)));
+  const auto bins = static_cast<std::int64_t>(window_s * 100);  // 10 ms bins
+  const std::int64_t last = rec.fine_count();
+  const std::int64_t first = std::max(rec.first_fine(), last - bins);
+  const float x0 = p0.x + label_w, bin_w = (size.x - label_w) / static_cast<float>(bins);
+  const std::int64_t origin = last - bins;  // the bin drawn at x0 (may be before t = 0)
+  dl->AddRectFilled(p0, ImVec2(p0.x + size.x, p0.y + size.y), kPanel);
+
+  char buf[96];
+  for (int row = 0; row < rows; ++row) {
+    const float y = p0.y + row_h * static_cast<float>(row);
+    const bool pool_row = row >= static_cast<int>(n);
+    const auto w = static_cast<std::uint32_t>(pool_row ? row - static_cast<int>(n) : row);
+    if (row_h >= 9) {
+      std::snprintf(buf, sizeof buf, pool_row ? "pool %u" : "clerk %u", w);
+      dl->AddText(ImVec2(p0.x + 2, y + row_h * 0.5f - 7), pool_row ? kTeam : kInk, buf);
+    }
+    const float pad = row_h >= 4 ? 1.0f : 0.0f;
+    std::int64_t k = first;
+    while (k < last) {
+      ImU32 col;
+      std::int64_t run = k + 1;
+      if (!pool_row) {
+        col = blend(rec.worker_states(k, w));
+        while (run < last && blend(rec.worker_states(run, w)) == col) ++run;
+      } else {
+        const auto shade = [&](std::int64_t i) {
+          const float q = rec.pool_waiting(i, w);
+          return q <= 0.01f ? kSleeping : mix(IM_COL32(90, 70, 120, 255), kTeam, std::min(q / 32.0f, 1.0f)) & 0xFFF0F0F0u;
+        };
+        col = shade(k);
+        while (run < last && shade(run) == col) ++run;
+      }
+      dl->AddRectFilled(ImVec2(x0 + bin_w * static_cast<float>(k - origin), y + pad),
+                        ImVec2(x0 + bin_w * static_cast<float>(run - origin), y + row_h - pad), col);
+      k = run;
+    }
+  }
+  // Time axis: a tick per second of simulated time.
+  const float axis_y = p0.y + size.y - axis_h;
+  for (std::int64_t sec = std::max<std::int64_t>(0, origin / 100); sec * 100 <= last; ++sec) {
+    const float x = x0 + bin_w * static_cast<float>(sec * 100 - origin);
+    if (x < x0) continue;
+    dl->AddLine(ImVec2(x, axis_y), ImVec2(x, axis_y + 4), kFaint);
+    if (sec % std::max<std::int64_t>(1, static_cast<std::int64_t>(window_s / 8)) == 0) {
+      std::snprintf(buf, sizeof buf, "%llds", static_cast<long long>(sec));
+      dl->AddText(ImVec2(x + 2, axis_y), kFaint, buf);
+    }
+  }
+
+  if (!hovered) return;
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const int row = static_cast<int>((m.y - p0.y) / row_h);
+  const std::int64_t bin = origin + static_cast<std::int64_t>((m.x - x0) / bin_w);
+  if (row < 0 || row >= rows || m.x < x0 || bin < first || bin >= last) return;
+  const bool pool_row = row >= static_cast<int>(n);
+  const auto w = static_cast<std::uint32_t>(pool_row ? row - static_cast<int>(n) : row);
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+  ImGui::Text("%s %u, %.2f to %.2f s", pool_row ? "pool of worker" : "worker", w, static_cast<double>(bin) / 100,
+              static_cast<double>(bin + 1) / 100);
+  if (!pool_row) {
+    const float* f = rec.worker_states(bin, w);
+    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1), "Store: clerk %u served %.0f%%, waited for customers %.0f%%, was at the warehouse %.0f%%",
+                       w, f[0] * 100, f[1] * 100, f[2] * 100);
+    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1), "Server: R %.0f%%  S %.0f%%  D %.0f%% of these 10 ms", f[0] * 100,
+                       f[1] * 100, f[2] * 100);
+  } else {
+    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1), "Store: %.1f orders waiting for a free delivery person",
+                       rec.pool_waiting(bin, w));
+    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1), "Server: %.1f tasks in the thread pool's queue (time-averaged)",
+                       rec.pool_waiting(bin, w));
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void draw_timeline(Session& a, Session* b, float window_s) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float header = ImGui::GetTextLineHeightWithSpacing();
+  const int sessions = b ? 2 : 1;
+  const float h = (avail.y - header * static_cast<float>(sessions)) / static_cast<float>(sessions) - ImGui::GetStyle().ItemSpacing.y;
+  for (Session* s : {&a, b}) {
+    if (!s) continue;
+    ImGui::PushID(s->label.c_str());
+    ImGui::Text("%s%s  (green running, blue-grey sleeping, red disk wait; violet: pool queue)", b ? (s->label + ": ").c_str() : "",
+                s->scenario.name.c_str());
+    draw_session(*s, ImVec2(avail.x, std::max(h, 40.0f)), window_s);
+    ImGui::PopID();
+  }
+}
+
+}  // namespace ui
