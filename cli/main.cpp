@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/sweep/sweep_cli.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"clerk: simulate NGINX workers, disks, page cache, thread pools, NIC and wrk clients"};
@@ -30,6 +31,8 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--seed", compare.seed, "random seed for every scenario");
   compare_cmd->add_option("--duration", compare.duration_s, "simulated seconds")->check(CLI::PositiveNumber);
 
+  cli::sweep::SweepCli sweeps(app);  // `sweep`, `sweep merge` and `plot`
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -43,5 +46,6 @@ int main(int argc, char** argv) {
   if (*run_cmd) return cli::run_command(run);
   if (*validate_cmd) return cli::validate_command(validate);
   if (*compare_cmd) return cli::compare_command(compare);
+  if (sweeps.chosen()) return sweeps.run();
   return 2;
 }

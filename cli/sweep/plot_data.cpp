@@ -1,0 +1,112 @@
+#include "cli/sweep/plot_data.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+
+#include "cli/sweep/sweep_error.h"
+
+namespace cli::sweep {
+
+namespace {
+
+bool as_number(const std::string& s, double& v) {
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+// Distinct values in first-seen order, then sorted numerically when they all are numbers.
+std::vector<std::string> ordered(const std::vector<std::string>& seen, bool& numeric) {
+  std::vector<std::string> out;
+  for (const auto& s : seen)
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  double v = 0;
+  numeric = std::all_of(out.begin(), out.end(), [&](const std::string& s) { return as_number(s, v); });
+  if (numeric)
+    std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) {
+      double x = 0, y = 0;
+      as_number(a, x);
+      as_number(b, y);
+      return x < y;
+    });
+  return out;
+}
+
+std::size_t axis_index(const Columns& c, const std::string& key, const std::string& what) {
+  const auto it = std::find(c.axes.begin(), c.axes.end(), key);
+  if (it == c.axes.end()) {
+    std::string known;
+    for (const auto& a : c.axes) known += (known.empty() ? "" : ", ") + a;
+    throw SweepError(what, "'" + key + "'", "is not an axis of these results (axes: " + known + ")");
+  }
+  return static_cast<std::size_t>(it - c.axes.begin());
+}
+
+}  // namespace
+
+PlotData gather(const RowFile& file, const PlotQuery& q) {
+  const Columns& c = file.columns;
+  const std::size_t xi = axis_index(c, q.x, "--x");
+  const std::size_t bi = q.by.empty() ? SIZE_MAX : axis_index(c, q.by, "--by");
+  const auto mit = std::find(c.metrics.begin(), c.metrics.end(), q.y);
+  if (mit == c.metrics.end()) throw SweepError("--y", "'" + q.y + "'", "is not a metric of these results");
+  const std::size_t yi = static_cast<std::size_t>(mit - c.metrics.begin());
+
+  std::vector<std::pair<std::size_t, std::string>> filters;
+  for (const std::string& w : q.where) {
+    const std::size_t eq = w.find('=');
+    if (eq == std::string::npos) throw SweepError("--where", "'" + w + "'", "write AXIS=VALUE");
+    filters.emplace_back(axis_index(c, w.substr(0, eq), "--where"), w.substr(eq + 1));
+  }
+  std::vector<const Row*> rows;
+  for (const Row& r : file.rows)
+    if (std::all_of(filters.begin(), filters.end(), [&](const auto& f) { return r.axes[f.first] == f.second; }))
+      rows.push_back(&r);
+  if (rows.empty()) throw SweepError("clerk plot", "", "no rows left to plot (check --where)");
+
+  // Every other axis must be fixed, or one mean would mix different points.
+  for (std::size_t a = 0; a < c.axes.size(); ++a) {
+    if (a == xi || a == bi) continue;
+    std::vector<std::string> seen;
+    for (const Row* r : rows) seen.push_back(r->axes[a]);
+    bool numeric = false;
+    const auto values = ordered(seen, numeric);
+    if (values.size() > 1) {
+      std::string list;
+      for (std::size_t i = 0; i < std::min<std::size_t>(values.size(), 6); ++i) list += (i ? ", " : "") + values[i];
+      throw SweepError("clerk plot", "axis '" + c.axes[a] + "'",
+                       "takes several values here (" + list + (values.size() > 6 ? ", ..." : "") +
+                           "): choose one with --where " + c.axes[a] + "=VALUE, or plot it with --by");
+    }
+  }
+
+  PlotData d;
+  std::vector<std::string> xs, bys;
+  for (const Row* r : rows) {
+    xs.push_back(r->axes[xi]);
+    bys.push_back(bi == SIZE_MAX ? "" : r->axes[bi]);
+  }
+  d.x_labels = ordered(xs, d.x_numeric);
+  const std::vector<std::string> by_labels = ordered(bys, d.by_numeric);
+  for (const auto& l : d.x_labels) {
+    double v = 0;
+    as_number(l, v);
+    d.x_values.push_back(v);
+  }
+  for (const std::string& b : by_labels) {
+    PlotSeries s;
+    s.label = b;
+    for (std::size_t x = 0; x < d.x_labels.size(); ++x) {
+      std::vector<double> values;
+      for (std::size_t i = 0; i < rows.size(); ++i)
+        if (xs[i] == d.x_labels[x] && bys[i] == b) values.push_back(rows[i]->metrics[yi]);
+      if (values.empty()) continue;
+      s.cells.push_back({x, estimate(values, q.confidence)});
+    }
+    d.series.push_back(std::move(s));
+  }
+  return d;
+}
+
+}  // namespace cli::sweep

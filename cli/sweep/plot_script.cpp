@@ -1,0 +1,97 @@
+#include "cli/sweep/plot_script.h"
+
+#include <fmt/format.h>
+
+namespace cli::sweep {
+
+namespace {
+
+// Okabe and Ito's eight colours: told apart by colour-blind readers too.
+const char* const kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+
+// A gnuplot single-quoted string: nothing is special inside but the quote.
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string num(double v) { return std::isnan(v) ? std::string("NaN") : fmt::format("{}", v); }
+
+std::string tics(const PlotData& d, bool by_position) {
+  std::string t;
+  for (std::size_t i = 0; i < d.x_labels.size(); ++i)
+    t += fmt::format("{}{} {}", i ? ", " : "", quoted(d.x_labels[i]), by_position ? num(static_cast<double>(i)) : num(d.x_values[i]));
+  return "(" + t + ")";
+}
+
+std::string lines(const PlotData& d, const PlotLook& look) {
+  std::string s;
+  // Numeric x values are placed where they are; others one step apart.
+  const bool positions = !d.x_numeric;
+  s += fmt::format("set xtics {}\n", tics(d, positions));
+  if (look.log_x && d.x_numeric) s += "set logscale x\n";
+  if (look.log_y) s += "set logscale y\n";
+  if (!look.by_key.empty()) s += fmt::format("set key outside right top title {}\n", quoted(look.by_key));
+  else s += "set key off\n";
+  for (std::size_t i = 0; i < d.series.size(); ++i) {
+    s += fmt::format("$s{} << EOD\n", i);
+    for (const PlotCell& c : d.series[i].cells) {
+      const double x = positions ? static_cast<double>(c.x) : d.x_values[c.x];
+      const bool band = !std::isnan(c.y.low);  // a single seed has no interval
+      s += fmt::format("{} {} {} {}\n", num(x), num(c.y.mean), num(band ? c.y.low : c.y.mean), num(band ? c.y.high : c.y.mean));
+    }
+    s += "EOD\n";
+  }
+  std::string plot = "plot ";
+  for (std::size_t i = 0; i < d.series.size(); ++i) {
+    const char* colour = kColours[i % 8];
+    plot += fmt::format("$s{} using 1:3:4 with filledcurves lc rgb '{}' fs transparent solid 0.18 noborder notitle, ", i, colour);
+    plot += fmt::format("$s{} using 1:2 with linespoints lc rgb '{}' lw 2 pt 7 ps 0.8 title {}{}", i, colour,
+                        quoted(d.series[i].label), i + 1 < d.series.size() ? ", " : "");
+  }
+  return s + plot + "\n";
+}
+
+std::string heatmap(const PlotData& d, const PlotLook& look) {
+  std::string s;
+  s += fmt::format("set xtics {}\n", tics(d, true));
+  std::string yt;
+  for (std::size_t j = 0; j < d.series.size(); ++j) yt += fmt::format("{}{} {}", j ? ", " : "", quoted(d.series[j].label), j);
+  s += fmt::format("set ytics ({})\n", yt);
+  s += fmt::format("set xrange [-0.5:{}]\nset yrange [-0.5:{}]\n", num(static_cast<double>(d.x_labels.size()) - 0.5),
+                   num(static_cast<double>(d.series.size()) - 0.5));
+  s += fmt::format("set ylabel {}\nset cblabel {}\n", quoted(look.by_key), quoted(look.y_key + " (mean)"));
+  s += "set key off\nunset grid\nset tics out nomirror\n";
+  s += "set palette defined (0 '#ffffcc', 1 '#feb24c', 2 '#f03b20', 3 '#800026')\n";
+  s += "$h << EOD\n";
+  for (std::size_t j = 0; j < d.series.size(); ++j) {
+    std::vector<double> row(d.x_labels.size(), NAN);
+    for (const PlotCell& c : d.series[j].cells) row[c.x] = c.y.mean;
+    for (std::size_t i = 0; i < row.size(); ++i) s += fmt::format("{} {} {}\n", i, j, num(row[i]));
+    s += "\n";
+  }
+  s += "EOD\n";
+  return s + "plot $h using 1:2:3 with image, $h using 1:2:(sprintf('%.3g', $3)) with labels font ',9' notitle\n";
+}
+
+}  // namespace
+
+std::string gnuplot_script(const PlotData& d, const PlotLook& look, const std::string& png, const std::string& svg) {
+  std::string s;
+  s += "set terminal pngcairo size 1000,620 noenhanced font 'DejaVu Sans,11'\n";
+  s += fmt::format("set output {}\n", quoted(png));
+  s += "set encoding utf8\nset grid lc rgb '#dddddd'\nset border lc rgb '#555555'\n";
+  const std::string title = !look.title.empty() ? look.title
+                            : look.heatmap     ? look.y_key
+                                               : fmt::format("{} (lines: mean; bands: {:g}% confidence interval)",
+                                                             look.y_key, look.confidence * 100);
+  s += fmt::format("set title {}\nset xlabel {}\n", quoted(title), quoted(look.x_key));
+  if (!look.heatmap) s += fmt::format("set ylabel {}\n", quoted(look.y_key));
+  s += look.heatmap ? heatmap(d, look) : lines(d, look);
+  s += "set terminal svg size 1000,620 noenhanced font 'DejaVu Sans,11' background '#ffffff'\n";
+  s += fmt::format("set output {}\nreplot\nunset output\n", quoted(svg));
+  return s;
+}
+
+}  // namespace cli::sweep

@@ -1,0 +1,174 @@
+#include "cli/sweep/sweep_axis.h"
+
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+#include <sstream>
+#include <stdexcept>
+
+#include "cli/sweep/sweep_error.h"
+
+namespace cli::sweep {
+
+namespace {
+
+constexpr std::size_t kMaxValues = 100000;  // a typo like 1..1e9:1 should not fill the memory
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+// The shortest text that reads back as the same double, and still as a float in TOML.
+std::string float_text(double v) {
+  std::string s = fmt::format("{}", v);
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return s;
+}
+
+AxisValue integer_value(std::int64_t v) { return {std::to_string(v), std::to_string(v), true}; }
+AxisValue float_value(double v) {
+  const std::string s = float_text(v);
+  return {s, fmt::format("{}", v), true};
+}
+
+bool parse_int(const std::string& s, std::int64_t& out) {
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+bool parse_double(const std::string& s, double& out) {
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size() && std::isfinite(out);
+}
+
+// Steps accumulate rounding (0.1 + 0.2); 12 significant digits remove it.
+double tidy(double v) { return std::stod(fmt::format("{:.12g}", v)); }
+
+}  // namespace
+
+AxisValue value_from_node(const toml::node& node) {
+  if (const auto* i = node.as_integer()) return integer_value(i->get());
+  if (const auto* f = node.as_floating_point()) return float_value(f->get());
+  if (const auto* b = node.as_boolean()) return {b->get() ? "true" : "false", b->get() ? "true" : "false", false};
+  if (node.is_table()) throw std::invalid_argument("a table cannot be an axis value");
+  std::ostringstream os;
+  node.visit([&](const auto& v) { os << v; });
+  if (const auto* s = node.as_string()) return {os.str(), s->get(), false};
+  return {os.str(), os.str(), false};  // arrays, dates and times: their TOML text
+}
+
+AxisValue parse_value(const std::string& raw) {
+  const std::string text = trim(raw);
+  if (text.empty()) throw std::invalid_argument("an empty value");
+  toml::table doc;
+  try {
+    doc = toml::parse("v = " + text);
+  } catch (const toml::parse_error&) {
+    try {
+      doc = toml::parse("v = \"" + text + "\"");
+    } catch (const toml::parse_error& e) {
+      throw std::invalid_argument("cannot read the value '" + text + "': " + std::string(e.description()));
+    }
+  }
+  return value_from_node(*doc.get("v"));
+}
+
+std::vector<std::string> split_top_level(const std::string& text) {
+  std::vector<std::string> parts;
+  std::string cur;
+  int depth = 0;
+  char quote = 0;
+  for (char c : text) {
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      parts.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  parts.push_back(cur);
+  return parts;
+}
+
+bool looks_like_range(const std::string& text) {
+  const std::string t = trim(text);
+  return t.find("..") != std::string::npos && t.find_first_of(",[{\"'") == std::string::npos;
+}
+
+void parse_range(const std::string& raw, Axis& axis) {
+  const std::string text = trim(raw);
+  auto fail = [&](const std::string& why) {
+    throw SweepError(axis.where, axis.name(), "bad range '" + text + "': " + why +
+                                                 " (write lo..hi:step, lo..hi:*factor, or lo..hi for random sampling)");
+  };
+  const std::size_t dots = text.find("..");
+  const std::size_t colon = text.find(':', dots);
+  const std::string lo_s = trim(text.substr(0, dots));
+  const std::string hi_s = trim(text.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2));
+  const std::string step_s = colon == std::string::npos ? "" : trim(text.substr(colon + 1));
+  const bool geometric = !step_s.empty() && step_s[0] == '*';
+  const std::string step_n = geometric ? trim(step_s.substr(1)) : step_s;
+
+  std::int64_t ilo = 0, ihi = 0, istep = 0;
+  const bool ints = parse_int(lo_s, ilo) && parse_int(hi_s, ihi) && (step_n.empty() || parse_int(step_n, istep));
+  double lo = 0, hi = 0, step = 0;
+  if (!parse_double(lo_s, lo)) fail("'" + lo_s + "' is not a number");
+  if (!parse_double(hi_s, hi)) fail("'" + hi_s + "' is not a number");
+  if (colon != std::string::npos && !parse_double(step_n, step)) fail("the step '" + step_s + "' is not a number");
+  if (lo > hi) fail("the low end is above the high end");
+  axis.values.clear();
+  axis.continuous = false;
+
+  if (colon == std::string::npos) {
+    axis.continuous = true;
+    axis.integer = ints;
+    axis.lo = lo;
+    axis.hi = hi;
+    return;
+  }
+  if (geometric) {
+    if (!(step > 1)) fail("the factor must be above 1");
+    if (!(lo > 0)) fail("a geometric range must start above 0");
+    if (ints && static_cast<double>(istep) != step) fail("the factor of a whole-number range must be whole");
+    for (double v = lo; v <= hi * (1 + 1e-12); v = ints ? v * static_cast<double>(istep) : tidy(v * step)) {
+      if (axis.values.size() >= kMaxValues) fail("more than 100000 values");
+      axis.values.push_back(ints ? integer_value(static_cast<std::int64_t>(v)) : float_value(v));
+    }
+    return;
+  }
+  if (!(step > 0)) fail("the step must be above 0");
+  if (ints) {
+    if ((ihi - ilo) / istep + 1 > static_cast<std::int64_t>(kMaxValues)) fail("more than 100000 values");
+    for (std::int64_t v = ilo; v <= ihi; v += istep) axis.values.push_back(integer_value(v));
+    return;
+  }
+  const double count = std::floor((hi - lo) / step + 1e-9) + 1;
+  if (count > static_cast<double>(kMaxValues)) fail("more than 100000 values");
+  for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i)
+    axis.values.push_back(float_value(tidy(lo + static_cast<double>(i) * step)));
+}
+
+void parse_axis_text(const std::string& text, Axis& axis) {
+  if (trim(text).empty()) throw SweepError(axis.where, axis.name(), "has no values");
+  if (looks_like_range(text)) return parse_range(text, axis);
+  axis.values.clear();
+  axis.continuous = false;
+  for (const std::string& part : split_top_level(text)) {
+    try {
+      axis.values.push_back(parse_value(part));
+    } catch (const std::invalid_argument& e) {
+      throw SweepError(axis.where, axis.name(), e.what());
+    }
+  }
+}
+
+}  // namespace cli::sweep

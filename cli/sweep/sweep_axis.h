@@ -1,0 +1,46 @@
+// An axis of a sweep: one scenario key and the values it takes, written as a
+// list ("1,2,4" or a TOML array) or a range ("lo..hi:step", "lo..hi:*factor",
+// or "lo..hi" without a step, which only random sampling can use).
+#pragma once
+#include <string>
+#include <vector>
+
+#include <toml++/toml.h>
+
+namespace cli::sweep {
+
+struct AxisValue {
+  std::string toml;      // as the override gives it to the scenario loader: 32, 0.5, 'threads'
+  std::string label;     // as tables and plots show it: 32, 0.5, threads
+  bool numeric = false;  // an integer or a float
+};
+
+struct Axis {
+  std::string key;                // a dotted scenario key, as written in scenario files
+  std::vector<AxisValue> values;  // empty for a continuous range
+  bool continuous = false;        // "lo..hi" without a step: uniform in [lo, hi]
+  bool integer = false;           // a continuous range of whole numbers
+  double lo = 0, hi = 0;
+  std::string zip;                // axes with the same zip group move together
+  std::string where;              // "spec.toml:12" or "--set", for error messages
+
+  std::string name() const { return "axis '" + key + "'"; }
+  std::size_t size() const { return values.size(); }
+};
+
+// A value from a TOML node (not a table). Throws std::invalid_argument.
+AxisValue value_from_node(const toml::node& node);
+// A value from TOML text; a bare word is taken as a string, as `--set` does.
+// Throws std::invalid_argument.
+AxisValue parse_value(const std::string& text);
+// Fills axis.values (or the continuous range) from "v1,v2,...", "lo..hi",
+// "lo..hi:step" or "lo..hi:*factor". Throws SweepError naming the axis.
+void parse_axis_text(const std::string& text, Axis& axis);
+// A range alone ("lo..hi[:step]"). Throws SweepError naming the axis.
+void parse_range(const std::string& text, Axis& axis);
+// True when the text is written as a range rather than a list.
+bool looks_like_range(const std::string& text);
+// Splits at commas outside brackets, braces and quotes.
+std::vector<std::string> split_top_level(const std::string& text);
+
+}  // namespace cli::sweep

@@ -1,0 +1,234 @@
+#include "cli/sweep/sweep_command.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+#include <map>
+#include <set>
+#include <thread>
+#include <unistd.h>
+
+#include "cli/sweep/sweep_error.h"
+#include "cli/sweep/sweep_files.h"
+#include "cli/sweep/sweep_plan.h"
+#include "cli/sweep/sweep_progress.h"
+#include "cli/sweep/sweep_rows.h"
+#include "cli/sweep/sweep_runner.h"
+#include "cli/sweep/sweep_summary.h"
+#include "models/scenario/config_error.h"
+
+namespace cli::sweep {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+SweepSpec build_spec(const SweepArgs& args) {
+  SweepSpec spec;
+  if (is_sweep_file(args.file)) {
+    spec = read_spec(args.file);
+  } else {
+    spec.origin = args.file;
+    spec.scenario = args.file;
+  }
+  if (!args.mode.empty()) spec.mode = parse_mode(args.mode, "--mode");
+  if (args.samples) spec.samples = *args.samples;
+  if (args.sample_seed) spec.sample_seed = *args.sample_seed;
+  if (!args.seeds.empty()) spec.seeds = parse_seeds(args.seeds, "--seeds");
+  if (!args.metrics.empty()) spec.metrics = args.metrics;
+  if (args.confidence) {
+    if (!(*args.confidence > 0 && *args.confidence < 1))
+      throw SweepError("--confidence", "", "must be between 0 and 1, like 0.95");
+    spec.confidence = *args.confidence;
+  }
+  for (const std::string& s : args.sets) apply_set(spec, s);
+  return spec;
+}
+
+std::string default_out(const std::string& file, const std::string& shard_text, const Shard& shard) {
+  std::string stem = fs::path(file).stem().string();
+  if (!shard_text.empty()) stem += fmt::format(".shard-{}-of-{}", shard.index, shard.count);
+  return stem + ".csv";
+}
+
+// The rows a file already holds for this sweep and shard, by run id.
+std::map<std::uint64_t, Row> existing_rows(const std::string& path, const Plan& plan, const Columns& columns,
+                                           const std::set<std::uint64_t>& mine) {
+  std::map<std::uint64_t, Row> rows;
+  if (!fs::exists(path)) return rows;
+  const RowFile file = read_rows(path);
+  if (file.has_columns && !(file.columns == columns))
+    throw SweepError(path, "", "its columns are not this sweep's: continue it with the spec that wrote it, or choose another -o");
+  for (const Row& r : file.rows) {
+    if (r.sweep != plan.fingerprint)
+      throw SweepError(path, "", fmt::format("holds rows of another sweep ({}, this one is {}): the spec or the "
+                                             "--set options changed since; choose another -o",
+                                             r.sweep, plan.fingerprint));
+    if (!mine.count(r.run)) throw SweepError(path, "", fmt::format("run {} is not part of this shard", r.run));
+    rows.emplace(r.run, r);
+  }
+  return rows;
+}
+
+std::string file_text(Format f, const Columns& c, const std::vector<Row>& rows) {
+  std::string text = header(f, c);
+  for (const Row& r : rows) text += line(f, c, r);
+  return text;
+}
+
+void print_plan(const Plan& plan, const std::vector<RunRef>& runs) {
+  std::cout << fmt::format("sweep {}: {} points x {} seeds = {} runs; this part: {} runs\n", plan.fingerprint,
+                           plan.points.size(), plan.seeds.size(), plan.total_runs(), runs.size());
+  std::uint64_t last = UINT64_MAX;
+  for (const RunRef& r : runs) {
+    if (r.point == last) continue;
+    last = r.point;
+    std::string values;
+    for (const std::string& o : plan.overrides(plan.points[r.point])) values += " " + o;
+    std::cout << fmt::format("  point {}:{}\n", r.point, values);
+  }
+}
+
+}  // namespace
+
+int sweep_command(const SweepArgs& args) {
+  try {
+    const SweepSpec spec = build_spec(args);
+    const Shard shard = args.shard.empty() ? Shard{} : parse_shard(args.shard);
+    const Plan plan = make_plan(spec, shard);
+    const std::vector<RunRef> runs = plan.runs(shard);
+    if (args.dry_run) {
+      print_plan(plan, runs);
+      return 0;
+    }
+    const OutputPaths paths = output_paths(args.out.empty() ? default_out(args.file, args.shard, shard) : args.out);
+    const Columns columns = columns_of(plan);
+
+    if (!args.resume && !args.overwrite)
+      for (const std::string& p : {paths.csv, paths.jsonl})
+        if (fs::exists(p))
+          throw SweepError(p, "", "exists: --resume continues that sweep, --overwrite starts it again");
+    std::set<std::uint64_t> mine;
+    for (const RunRef& r : runs) mine.insert(r.id);
+    std::vector<Row> kept;  // finished runs: in both files (a kill may leave one a line ahead)
+    if (args.resume) {
+      const auto csv = existing_rows(paths.csv, plan, columns, mine);
+      const auto jsonl = existing_rows(paths.jsonl, plan, columns, mine);
+      for (const auto& [id, row] : csv)
+        if (jsonl.count(id)) kept.push_back(row);
+    }
+    // Both files start over as header + finished rows, written whole: a cut
+    // last line goes, and a kill from here on loses at most one line.
+    write_atomically(paths.csv, file_text(Format::kCsv, columns, kept));
+    write_atomically(paths.jsonl, file_text(Format::kJsonl, columns, kept));
+
+    std::set<std::uint64_t> done;
+    for (const Row& r : kept) done.insert(r.run);
+    std::vector<RunRef> todo;
+    for (const RunRef& r : runs)
+      if (!done.count(r.id)) todo.push_back(r);
+    // The usual resume continues a prefix; anything else is put in order at the end.
+    bool in_order = true;
+    for (std::size_t i = 0; i < kept.size(); ++i) in_order = in_order && kept[i].run == runs[i].id;
+
+    const unsigned jobs = args.jobs ? args.jobs : std::max(1u, std::thread::hardware_concurrency());
+    Progress progress(runs.size(), kept.size(), !args.quiet && isatty(STDERR_FILENO));
+    std::vector<Row> all = kept;
+    {
+      LineAppender csv(paths.csv), jsonl(paths.jsonl);
+      try {
+        run_all(plan, todo, jobs, [&](const Row& row) {
+          csv.append(line(Format::kCsv, columns, row));
+          jsonl.append(line(Format::kJsonl, columns, row));
+          all.push_back(row);
+          progress.advance();
+        });
+      } catch (...) {
+        progress.finish();
+        throw;
+      }
+      progress.finish();
+    }
+    if (!in_order) {
+      std::sort(all.begin(), all.end(), [](const Row& a, const Row& b) { return a.run < b.run; });
+      write_atomically(paths.csv, file_text(Format::kCsv, columns, all));
+      write_atomically(paths.jsonl, file_text(Format::kJsonl, columns, all));
+    }
+    write_atomically(paths.summary, summary_csv(columns, all, plan.confidence));
+    if (!args.quiet && plan.points.size() <= 40) std::cout << summary_text(columns, all, plan.confidence, 3);
+    std::cerr << fmt::format("sweep: {} runs ({} from before, {} now) in {:.1f} s, {:.1f} runs/s on {} threads\n"
+                             "sweep: rows in {} and {}, means and intervals in {}\n",
+                             all.size(), kept.size(), todo.size(), progress.elapsed_s(), progress.rate(), jobs,
+                             paths.csv, paths.jsonl, paths.summary);
+    return 0;
+  } catch (const SweepError& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  } catch (const models::ConfigError& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "clerk: sweep stopped: " << e.what() << " (--resume continues it)\n";
+    return 1;
+  }
+}
+
+int merge_command(const MergeArgs& args) {
+  try {
+    if (args.inputs.empty()) throw SweepError("clerk sweep merge", "", "needs the files to merge");
+    Columns columns;
+    bool has_columns = false;
+    std::string fingerprint;
+    std::map<std::uint64_t, Row> rows;
+    for (const std::string& path : args.inputs) {
+      std::error_code ec;
+      if (fs::equivalent(path, args.out, ec))
+        throw SweepError(path, "", "is also the output: merge into a new file");
+      const RowFile file = read_rows(path);
+      if (file.cut_short)
+        throw SweepError(path, "", "ends in a cut line: that part did not finish (run it again with --resume)");
+      if (file.has_columns) {
+        if (has_columns && !(file.columns == columns))
+          throw SweepError(path, "", "its columns differ from " + args.inputs.front() + "'s: not parts of one sweep");
+        columns = file.columns;
+        has_columns = true;
+      }
+      for (const Row& r : file.rows) {
+        if (fingerprint.empty()) fingerprint = r.sweep;
+        if (r.sweep != fingerprint)
+          throw SweepError(path, "", fmt::format("run {} belongs to sweep {}, not {}: not parts of one sweep", r.run,
+                                                 r.sweep, fingerprint));
+        auto [it, fresh] = rows.emplace(r.run, r);
+        if (!fresh && !(it->second == r))
+          throw SweepError(path, "", fmt::format("run {} differs from the same run in another file", r.run));
+      }
+    }
+    if (!has_columns) throw SweepError(args.inputs.front(), "", "no rows to merge");
+    std::vector<Row> all;
+    for (auto& [id, r] : rows) all.push_back(std::move(r));
+    const Format f = format_of(args.out);
+    write_atomically(args.out, file_text(f, columns, all));
+    const std::string summary = output_paths(args.out).summary;
+    write_atomically(summary, summary_csv(columns, all, args.confidence));
+    std::vector<std::uint64_t> missing;
+    for (std::uint64_t id = 0, i = 0; i < all.size(); ++id) {
+      if (all[i].run == id) ++i;
+      else missing.push_back(id);
+    }
+    std::cerr << fmt::format("merge: {} runs from {} files into {} (means and intervals in {})\n", all.size(),
+                             args.inputs.size(), args.out, summary);
+    if (!missing.empty()) {
+      std::string list;
+      for (std::size_t i = 0; i < std::min<std::size_t>(missing.size(), 10); ++i) list += " " + std::to_string(missing[i]);
+      std::cerr << fmt::format("merge: {} runs missing before the last one:{}{}\n", missing.size(), list,
+                               missing.size() > 10 ? " ..." : "");
+    }
+    return 0;
+  } catch (const SweepError& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace cli::sweep

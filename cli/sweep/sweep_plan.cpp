@@ -1,0 +1,253 @@
+#include "cli/sweep/sweep_plan.h"
+
+#include <charconv>
+#include <fmt/format.h>
+#include <map>
+
+#include "cli/sweep/sweep_error.h"
+#include "models/scenario/config_loader.h"
+#include "models/scenario/result_json.h"
+#include "sim/random.h"
+
+namespace cli::sweep {
+
+namespace {
+
+// Axes with the same zip group (all axes, in zip mode) move together; the
+// groups are crossed. Returns, per group, the indices of its axes.
+std::vector<std::vector<std::size_t>> zip_groups(const SweepSpec& spec) {
+  std::vector<std::vector<std::size_t>> groups;
+  std::map<std::string, std::size_t> by_name;
+  for (std::size_t i = 0; i < spec.axes.size(); ++i) {
+    const std::string name = spec.mode == Mode::kZip ? std::string("all") : spec.axes[i].zip;
+    if (name.empty()) {
+      groups.push_back({i});
+      continue;
+    }
+    auto [it, fresh] = by_name.emplace(name, groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].push_back(i);
+  }
+  return groups;
+}
+
+std::vector<Point> grid_points(const SweepSpec& spec) {
+  const auto groups = zip_groups(spec);
+  for (const auto& g : groups) {
+    const Axis& first = spec.axes[g[0]];
+    for (std::size_t i : g)
+      if (spec.axes[i].size() != first.size())
+        throw SweepError(spec.axes[i].where, spec.axes[i].name(),
+                         fmt::format("moves together with {} (zip) but has {} values, not {}", first.name(),
+                                     spec.axes[i].size(), first.size()));
+  }
+  std::uint64_t count = 1;
+  for (const auto& g : groups) {
+    count *= spec.axes[g[0]].size();
+    if (count > 10'000'000) throw SweepError(spec.origin, "", "the grid has more than 10 million points");
+  }
+  std::vector<Point> points;
+  std::vector<std::size_t> at(groups.size(), 0);  // odometer: the last group moves fastest
+  for (std::uint64_t p = 0; p < count; ++p) {
+    Point point;
+    point.index = p;
+    point.values.resize(spec.axes.size());
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      for (std::size_t i : groups[g]) point.values[i] = spec.axes[i].values[at[g]];
+    points.push_back(std::move(point));
+    for (std::size_t g = groups.size(); g-- > 0;) {
+      if (++at[g] < spec.axes[groups[g][0]].size()) break;
+      at[g] = 0;
+    }
+  }
+  return points;
+}
+
+AxisValue draw(const Axis& axis, sim::RandomStream& rng, std::uint64_t index) {
+  if (!axis.continuous) return axis.values[index];
+  if (axis.integer) {
+    const auto lo = static_cast<std::int64_t>(axis.lo);
+    const auto v = lo + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(axis.hi - axis.lo) + 1));
+    return {std::to_string(v), std::to_string(v), true};
+  }
+  const double v = std::stod(fmt::format("{:.6g}", axis.lo + rng.uniform() * (axis.hi - axis.lo)));
+  AxisValue out{fmt::format("{}", v), fmt::format("{}", v), true};
+  if (out.toml.find_first_of(".eEn") == std::string::npos) out.toml += ".0";
+  return out;
+}
+
+std::vector<Point> random_points(const SweepSpec& spec) {
+  if (spec.samples == 0) throw SweepError(spec.origin, "key 'samples'", "random mode needs samples = N (--samples N)");
+  const auto groups = zip_groups(spec);
+  for (const auto& g : groups)
+    for (std::size_t i : g)
+      if (g.size() > 1 && (spec.axes[i].continuous || spec.axes[i].size() != spec.axes[g[0]].size()))
+        throw SweepError(spec.axes[i].where, spec.axes[i].name(), "zipped axes need lists of the same length");
+  // xoshiro256** with our own distributions: the same points with any standard library.
+  sim::RandomStream rng(spec.sample_seed);
+  std::vector<Point> points;
+  for (std::uint64_t p = 0; p < spec.samples; ++p) {
+    Point point;
+    point.index = p;
+    point.values.resize(spec.axes.size());
+    for (const auto& g : groups) {
+      const Axis& first = spec.axes[g[0]];
+      const std::uint64_t pick = first.continuous ? 0 : rng.below(first.size());
+      for (std::size_t i : g) point.values[i] = draw(spec.axes[i], rng, pick);
+    }
+    points.push_back(std::move(point));
+  }
+  return points;
+}
+
+// FNV-1a, 64 bits: short, stable across platforms, enough to tell sweeps apart.
+std::string fingerprint(const Plan& plan) {
+  std::uint64_t h = 1469598103934665603ULL;
+  auto mix = [&](const std::string& s) {
+    for (unsigned char c : s + '\x1f') {
+      h ^= c;
+      h *= 1099511628211ULL;
+    }
+  };
+  mix(plan.scenario);
+  for (const auto& f : plan.fixed) mix(f);
+  for (const auto& k : plan.axis_keys) mix(k);
+  for (const Point& p : plan.points)
+    for (const AxisValue& v : p.values) mix(v.toml);
+  for (std::uint64_t s : plan.seeds) mix(std::to_string(s));
+  for (const auto& m : plan.metrics) mix(m);
+  return fmt::format("{:016x}", h);
+}
+
+std::string describe(const Plan& plan, const Point& p) {
+  std::string out;
+  for (std::size_t i = 0; i < p.values.size(); ++i)
+    out += (out.empty() ? "" : ", ") + plan.axis_keys[i] + "=" + p.values[i].label;
+  return out;
+}
+
+// A RunResult laid out like a real run's, to check metric paths before running.
+nlohmann::ordered_json json_layout(const models::Scenario& sc) {
+  models::RunResult r;
+  for (const models::WrkGroupSpec& g : sc.clients) {
+    models::WrkResult w;
+    w.spec = g;
+    w.runtime_s = 1;
+    r.clients.push_back(w);
+  }
+  return models::to_json(r, false);
+}
+
+}  // namespace
+
+Shard parse_shard(const std::string& text) {
+  Shard s;
+  const std::size_t slash = text.find('/');
+  auto num = [](const std::string& t, std::uint64_t& out) {
+    const auto r = std::from_chars(t.data(), t.data() + t.size(), out);
+    return !t.empty() && r.ec == std::errc() && r.ptr == t.data() + t.size();
+  };
+  if (slash == std::string::npos || !num(text.substr(0, slash), s.index) || !num(text.substr(slash + 1), s.count) ||
+      s.count < 1 || s.index < 1 || s.index > s.count)
+    throw SweepError("--shard", "'" + text + "'", "write I/N with 1 <= I <= N, like 2/8");
+  return s;
+}
+
+std::vector<std::string> main_metrics(const std::vector<std::string>& client_groups) {
+  std::vector<std::string> m;
+  for (const std::string& g : client_groups) {
+    m.push_back("clients." + g + ".requests_per_s");
+    m.push_back("clients." + g + ".latency_s.mean");
+    m.push_back("clients." + g + ".latency_s.p99");
+  }
+  for (const char* s : {"server.nic_out_gbps_mean", "server.workers.disk_wait_frac", "server.thread_pool.overflows",
+                        "server.page_cache.hit_ratio", "server.disk.utilization"})
+    m.push_back(s);
+  return m;
+}
+
+RunRef Plan::run(std::uint64_t id) const {
+  return {id, id / seeds.size(), seeds[id % seeds.size()]};
+}
+
+std::vector<RunRef> Plan::runs(const Shard& shard) const {
+  std::vector<RunRef> out;
+  for (std::uint64_t id = 0; id < total_runs(); ++id)
+    if (shard.holds(id / seeds.size())) out.push_back(run(id));
+  return out;
+}
+
+std::vector<std::string> Plan::overrides(const Point& p) const {
+  std::vector<std::string> o = fixed;
+  for (std::size_t i = 0; i < p.values.size(); ++i) o.push_back(axis_keys[i] + "=" + p.values[i].toml);
+  return o;
+}
+
+Plan make_plan(const SweepSpec& spec, const Shard& shard) {
+  Plan plan;
+  plan.scenario = spec.scenario;
+  plan.fixed = spec.fixed;
+  plan.confidence = spec.confidence;
+
+  // The base scenario with the fixed overrides: an error here is not an axis's.
+  models::Scenario base;
+  try {
+    base = models::load_scenario(spec.scenario, spec.fixed);
+  } catch (const models::ConfigError& e) {
+    throw SweepError(spec.origin, "base scenario", e.what());
+  }
+  for (std::size_t i = 0; i < spec.axes.size(); ++i) {
+    const Axis& a = spec.axes[i];
+    for (std::size_t j = 0; j < i; ++j)
+      if (spec.axes[j].key == a.key) throw SweepError(a.where, a.name(), "is given twice");
+    if (a.key == "seed") throw SweepError(a.where, a.name(), "seeds are not an axis: use seeds = N (--seeds N)");
+    if (!a.continuous && a.values.empty()) throw SweepError(a.where, a.name(), "has no values");
+    if (a.continuous && spec.mode != Mode::kRandom)
+      throw SweepError(a.where, a.name(), "a range without a step can only be sampled (mode random); add :step");
+    // Each value alone over the base: unknown key, wrong type, out of range.
+    std::vector<AxisValue> probe = a.values;
+    if (a.continuous) {
+      probe.clear();
+      for (double v : {a.lo, a.hi}) {
+        AxisValue x{a.integer ? std::to_string(static_cast<std::int64_t>(v)) : fmt::format("{}", v), "", true};
+        if (!a.integer && x.toml.find_first_of(".eEn") == std::string::npos) x.toml += ".0";
+        probe.push_back(x);
+      }
+    }
+    for (const AxisValue& v : probe) {
+      std::vector<std::string> o = spec.fixed;
+      o.push_back(a.key + "=" + v.toml);
+      try {
+        models::load_scenario(spec.scenario, o);
+      } catch (const models::ConfigError& e) {
+        throw SweepError(a.where, a.name(), "value " + v.toml + ": " + e.what());
+      }
+    }
+    plan.axis_keys.push_back(a.key);
+  }
+
+  plan.points = spec.mode == Mode::kRandom ? random_points(spec) : grid_points(spec);
+  plan.seeds = spec.seeds.empty() ? std::vector<std::uint64_t>{base.seed} : spec.seeds;
+  std::vector<std::string> groups;
+  for (const auto& g : base.clients) groups.push_back(g.name);
+  plan.metrics = spec.metrics.empty() ? main_metrics(groups) : spec.metrics;
+
+  const auto layout = json_layout(base);
+  for (const std::string& m : plan.metrics)
+    if (!models::json_metric(layout, m))
+      throw SweepError(spec.origin, "metric '" + m + "'", "is not a number in a run's JSON (see clerk run --json)");
+
+  // Values can be fine alone and wrong together (connections below threads).
+  for (const Point& p : plan.points) {
+    if (!shard.holds(p.index)) continue;
+    try {
+      models::load_scenario(spec.scenario, plan.overrides(p));
+    } catch (const models::ConfigError& e) {
+      throw SweepError(spec.origin, "point " + std::to_string(p.index) + " (" + describe(plan, p) + ")", e.what());
+    }
+  }
+  plan.fingerprint = fingerprint(plan);
+  return plan;
+}
+
+}  // namespace cli::sweep

@@ -1,0 +1,58 @@
+// A sweep expanded: every point (one value per axis), the runs (one per point
+// and seed) and their identities. Run ids are fixed by the spec alone, so a
+// shard, a resumed sweep and a whole sweep agree on what run 17 is.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/sweep/sweep_spec.h"
+
+namespace cli::sweep {
+
+struct Point {
+  std::uint64_t index = 0;
+  std::vector<AxisValue> values;  // one per axis, in the plan's axis order
+};
+
+struct RunRef {
+  std::uint64_t id = 0;     // point * seeds + seed index
+  std::uint64_t point = 0;
+  std::uint64_t seed = 0;
+};
+
+// `--shard I/N`: the I-th (1-based) of N disjoint parts; a point and all its
+// seeds go to part (point mod N) + 1, so each part can summarize its points.
+struct Shard {
+  std::uint64_t index = 1;
+  std::uint64_t count = 1;
+  bool holds(std::uint64_t point) const { return point % count == index - 1; }
+};
+Shard parse_shard(const std::string& text);  // throws SweepError
+
+struct Plan {
+  std::string scenario;
+  std::vector<std::string> fixed;
+  std::vector<std::string> axis_keys;
+  std::vector<Point> points;
+  std::vector<std::uint64_t> seeds;
+  std::vector<std::string> metrics;
+  double confidence = 0.95;
+  std::string fingerprint;  // a hash of everything above: rows of different sweeps never mix
+
+  std::uint64_t total_runs() const { return points.size() * seeds.size(); }
+  RunRef run(std::uint64_t id) const;
+  std::vector<RunRef> runs(const Shard& shard) const;
+  // The scenario overrides of a point: the fixed ones, then its axis values.
+  std::vector<std::string> overrides(const Point& p) const;
+};
+
+// Expands the spec and checks it without running anything: every axis value
+// and every point of the shard is loaded as a scenario, and every metric is
+// looked up in a run's JSON layout. Throws SweepError naming the axis.
+Plan make_plan(const SweepSpec& spec, const Shard& shard = {});
+
+// The metrics a sweep keeps when the spec names none.
+std::vector<std::string> main_metrics(const std::vector<std::string>& client_groups);
+
+}  // namespace cli::sweep

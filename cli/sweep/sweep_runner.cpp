@@ -1,0 +1,85 @@
+#include "cli/sweep/sweep_runner.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "models/scenario/config_loader.h"
+#include "models/scenario/result_json.h"
+#include "models/scenario/world.h"
+
+namespace cli::sweep {
+
+Row run_one(const Plan& plan, const RunRef& run) {
+  const Point& point = plan.points[run.point];
+  const models::Scenario sc = models::load_scenario(plan.scenario, plan.overrides(point));
+  models::World world(sc, run.seed, sc.duration_s);
+  world.run();
+  const auto json = models::to_json(world.result(0), false);
+  Row row;
+  row.sweep = plan.fingerprint;
+  row.run = run.id;
+  row.point = run.point;
+  row.seed = run.seed;
+  for (const AxisValue& v : point.values) row.axes.push_back(v.label);
+  for (const std::string& m : plan.metrics) row.metrics.push_back(models::json_metric(json, m).value_or(NAN));
+  return row;
+}
+
+void run_all(const Plan& plan, const std::vector<RunRef>& runs, unsigned jobs,
+             const std::function<void(const Row&)>& emit) {
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, runs.size())));
+  std::mutex mu;
+  std::condition_variable ready;
+  std::map<std::size_t, Row> finished;  // rows waiting for the ones before them
+  std::exception_ptr failure;
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+
+  auto worker = [&] {
+    for (;;) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= runs.size() || stop) return;
+      try {
+        Row row = run_one(plan, runs[i]);
+        std::lock_guard lock(mu);
+        finished.emplace(i, std::move(row));
+      } catch (...) {
+        std::lock_guard lock(mu);
+        if (!failure) failure = std::current_exception();
+        stop = true;
+      }
+      ready.notify_one();
+    }
+  };
+  std::vector<std::jthread> threads;
+  for (unsigned t = 0; t < jobs; ++t) threads.emplace_back(worker);
+
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    Row row;
+    {
+      std::unique_lock lock(mu);
+      ready.wait(lock, [&] { return failure || finished.count(i); });
+      if (failure) break;
+      row = std::move(finished.at(i));
+      finished.erase(i);
+    }
+    try {
+      emit(row);
+    } catch (...) {
+      std::lock_guard lock(mu);
+      failure = std::current_exception();
+      stop = true;
+      break;
+    }
+  }
+  stop = true;
+  threads.clear();  // joins
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace cli::sweep

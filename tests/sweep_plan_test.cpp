@@ -1,0 +1,200 @@
+// Sweep specs: axis values, how axes combine, shards, and bad specs that are
+// rejected before anything runs.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <unistd.h>
+
+#include "cli/sweep/sweep_command.h"
+#include "cli/sweep/sweep_error.h"
+#include "cli/sweep/sweep_plan.h"
+
+namespace fs = std::filesystem;
+using namespace cli::sweep;
+
+namespace {
+
+const std::string kRoot = CLERK_SWEEP_SOURCE_DIR;
+const std::string kThreads = kRoot + "/scenarios/nginx-9x/threads.toml";
+
+std::vector<std::string> labels(const Axis& a) {
+  std::vector<std::string> out;
+  for (const auto& v : a.values) out.push_back(v.label);
+  return out;
+}
+
+Axis axis(const std::string& text) {
+  Axis a;
+  a.key = "k";
+  a.where = "--set";
+  parse_axis_text(text, a);
+  return a;
+}
+
+SweepSpec inline_spec(const std::vector<std::string>& sets) {
+  SweepSpec s;
+  s.origin = kThreads;
+  s.scenario = kThreads;
+  for (const auto& x : sets) apply_set(s, x);
+  return s;
+}
+
+std::string error_of(const SweepSpec& s) {
+  try {
+    make_plan(s);
+  } catch (const SweepError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name) : path(fs::temp_directory_path() / ("clerk-" + name + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+    return (path / name).string();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("axis values: lists, steps, factors, strings and arrays", "[sweep][plan]") {
+  CHECK(labels(axis("1,2,4")) == std::vector<std::string>{"1", "2", "4"});
+  CHECK(labels(axis("1..64:*2")) == std::vector<std::string>{"1", "2", "4", "8", "16", "32", "64"});
+  CHECK(labels(axis("50..200:50")) == std::vector<std::string>{"50", "100", "150", "200"});
+  CHECK(labels(axis("0.1..0.3:0.1")) == std::vector<std::string>{"0.1", "0.2", "0.3"});
+  const Axis words = axis("off,threads");
+  CHECK(labels(words) == std::vector<std::string>{"off", "threads"});
+  CHECK_FALSE(words.values[0].numeric);
+  CHECK(axis("2.0").values[0].toml == "2.0");  // stays a float for the scenario loader
+  CHECK(axis("[64,32,32],[32,32,64]").values.size() == 2);
+  const Axis continuous = axis("0.5..2");
+  CHECK(continuous.continuous);
+  CHECK_THROWS_AS(axis("4..1:1"), SweepError);
+  CHECK_THROWS_AS(axis("1..4:0"), SweepError);
+  CHECK_THROWS_AS(axis("1..x:1"), SweepError);
+  CHECK_THROWS_AS(axis(""), SweepError);
+  CHECK_THROWS_AS(axis("1,,2"), SweepError);
+}
+
+TEST_CASE("a grid crosses axes, the last one moving fastest; zip moves them together", "[sweep][plan]") {
+  SweepSpec s = inline_spec({"nginx.thread_pool.threads=1,2,4", "clients.random.connections=100,200", "duration=1s"});
+  const Plan grid = make_plan(s);
+  REQUIRE(grid.points.size() == 6);
+  CHECK(grid.axis_keys == std::vector<std::string>{"nginx.thread_pool.threads", "clients.random.connections"});
+  CHECK(grid.points[1].values[0].label == "1");
+  CHECK(grid.points[1].values[1].label == "200");
+  CHECK(grid.points[2].values[0].label == "2");
+  CHECK(grid.overrides(grid.points[5]) ==
+        std::vector<std::string>{"duration='1s'", "nginx.thread_pool.threads=4", "clients.random.connections=200"});
+
+  s = inline_spec({"nginx.thread_pool.threads=1,2", "clients.random.connections=100,200"});
+  s.mode = Mode::kZip;
+  const Plan zip = make_plan(s);
+  REQUIRE(zip.points.size() == 2);
+  CHECK(zip.points[1].values[0].label == "2");
+  CHECK(zip.points[1].values[1].label == "200");
+}
+
+TEST_CASE("random sampling is repeatable and stays in range", "[sweep][plan]") {
+  SweepSpec s = inline_spec({"nginx.thread_pool.threads=1..64", "clients.random.connections=50,100,200"});
+  s.mode = Mode::kRandom;
+  s.samples = 20;
+  const Plan a = make_plan(s), b = make_plan(s);
+  REQUIRE(a.points.size() == 20);
+  std::set<std::string> threads;
+  for (std::size_t i = 0; i < a.points.size(); ++i) {
+    CHECK(a.points[i].values[0].label == b.points[i].values[0].label);
+    const int t = std::stoi(a.points[i].values[0].label);
+    CHECK(t >= 1);
+    CHECK(t <= 64);
+    threads.insert(a.points[i].values[0].label);
+  }
+  CHECK(threads.size() > 5);  // really drawn, not one value
+  CHECK(a.fingerprint == b.fingerprint);
+  s.sample_seed = 2;
+  CHECK(make_plan(s).fingerprint != a.fingerprint);
+}
+
+TEST_CASE("shards split the runs into disjoint parts that cover the sweep", "[sweep][plan]") {
+  SweepSpec s = inline_spec({"nginx.thread_pool.threads=1,2,4,8", "clients.random.connections=100,200"});
+  s.seeds = {1, 2, 3};
+  const Plan plan = make_plan(s);
+  REQUIRE(plan.total_runs() == 24);
+  std::set<std::uint64_t> seen;
+  for (std::uint64_t i = 1; i <= 3; ++i) {
+    for (const RunRef& r : plan.runs(Shard{i, 3})) {
+      CHECK(seen.insert(r.id).second);
+      CHECK(r.point % 3 == i - 1);  // a point's seeds stay in one shard
+    }
+  }
+  CHECK(seen.size() == 24);
+  CHECK(parse_shard("2/3").index == 2);
+  CHECK_THROWS_AS(parse_shard("0/3"), SweepError);
+  CHECK_THROWS_AS(parse_shard("4/3"), SweepError);
+  CHECK_THROWS_AS(parse_shard("x"), SweepError);
+}
+
+TEST_CASE("bad axes are rejected before anything runs, naming the axis", "[sweep][plan]") {
+  using Catch::Matchers::Contains;
+  CHECK_THAT(error_of(inline_spec({"nginx.thread_pool.thread=1,2"})),
+             Contains("axis 'nginx.thread_pool.thread'") && Contains("unknown key") && Contains("did you mean 'threads'"));
+  CHECK_THAT(error_of(inline_spec({"nginx.thread_pool.threads=1,many"})),
+             Contains("axis 'nginx.thread_pool.threads'") && Contains("must be a whole number"));
+  CHECK_THAT(error_of(inline_spec({"nginx.worker_processes=4,0"})),
+             Contains("axis 'nginx.worker_processes'") && Contains("between"));
+  CHECK_THAT(error_of(inline_spec({"nginx.aio=off,sometimes"})), Contains("axis 'nginx.aio'"));
+  // Fine alone, wrong together: fewer connections than wrk threads.
+  CHECK_THAT(error_of(inline_spec({"clients.constant.connections=50,20", "clients.constant.threads=12,30"})),
+             Contains("point 3") && Contains("connections=20, clients.constant.threads=30") && Contains("at least threads"));
+  SweepSpec s = inline_spec({"nginx.thread_pool.threads=1,2"});
+  s.metrics = {"clients.constant.latency_s.p99", "clients.constant.latency_s.p42"};
+  CHECK_THAT(error_of(s), Contains("metric 'clients.constant.latency_s.p42'"));
+  CHECK_THROWS_AS(inline_spec({"nginx.thread_pool.threads="}), SweepError);
+}
+
+TEST_CASE("spec files: errors name the file, the line and the axis", "[sweep][plan]") {
+  using Catch::Matchers::Contains;
+  TempDir dir("sweep-spec");
+  auto read_error = [&](const std::string& text) {
+    const std::string path = dir.write("s.toml", text);
+    try {
+      make_plan(read_spec(path));
+    } catch (const SweepError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string head = "[sweep]\nscenario = \"" + kThreads + "\"\n";
+  CHECK_THAT(read_error(head + "\n[[axis]]\nkey = \"nginx.thread_pool.threads\"\nvalues = []\n"),
+             Contains("s.toml:6") && Contains("axis 'nginx.thread_pool.threads'") && Contains("no values"));
+  CHECK_THAT(read_error(head + "\n[[axis]]\nkey = \"nginx.thread_pool.threads\"\nvalues = [1, \"two\"]\n"),
+             Contains("s.toml:5") && Contains("axis 'nginx.thread_pool.threads'") && Contains("whole number"));
+  CHECK_THAT(read_error(head + "seed = 3\n"), Contains("s.toml:3") && Contains("unknown key") && Contains("'seeds'"));
+  CHECK_THAT(read_error(head + "\n[[axis]]\nkey = \"nginx.thread_pool.threads\"\nrange = \"1..8\"\n"),
+             Contains("axis 'nginx.thread_pool.threads'") && Contains("random"));
+  CHECK_THAT(read_error("[sweep]\nscenario = \"nowhere.toml\"\n"), Contains("cannot read"));
+  CHECK(read_error(head + "seeds = 2\n\n[[axis]]\nkey = \"nginx.thread_pool.threads\"\nrange = \"1..8:*2\"\n").empty());
+}
+
+TEST_CASE("clerk sweep exits with 2 and writes nothing for a bad spec", "[sweep][plan]") {
+  TempDir dir("sweep-bad");
+  SweepArgs args;
+  args.file = kThreads;
+  args.sets = {"nginx.thread_pool.threads=1,2", "clients.random.conections=10,20"};
+  args.out = (dir.path / "out.csv").string();
+  args.quiet = true;
+  CHECK(sweep_command(args) == 2);
+  CHECK_FALSE(fs::exists(dir.path / "out.csv"));
+  CHECK_FALSE(fs::exists(dir.path / "out.jsonl"));
+  args.sets = {"nginx.thread_pool.threads=1,2"};
+  args.shard = "3/2";
+  CHECK(sweep_command(args) == 2);
+  CHECK(fs::is_empty(dir.path));
+}

@@ -1,0 +1,224 @@
+// Whole sweeps: the same rows whole or as shards merged, with any -j; resume
+// after a kill neither repeats nor loses a run; plots are drawn.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "cli/sweep/plot_command.h"
+#include "cli/sweep/sweep_command.h"
+#include "cli/sweep/sweep_rows.h"
+
+namespace fs = std::filesystem;
+using namespace cli::sweep;
+
+namespace {
+
+const std::string kRoot = CLERK_SWEEP_SOURCE_DIR;
+
+struct TempDir {
+  fs::path path;
+  explicit TempDir(const std::string& name)
+      : path(fs::temp_directory_path() / ("clerk-" + name + "-" + std::to_string(::getpid()))) {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  std::string operator/(const std::string& name) const { return (path / name).string(); }
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void spill(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream s(text);
+  for (std::string l; std::getline(s, l);) out.push_back(l);
+  return out;
+}
+
+// The 9x threads scenario on a small data set, so each 1 s run takes milliseconds.
+std::string small_scenario(const TempDir& dir) {
+  spill(dir / "small.toml", "include = \"" + kRoot + "/scenarios/nginx-9x/threads.toml\"\n"
+                            "duration = \"1s\"\n[dataset]\nfiles = 512\ntree = [8, 8, 8]\n");
+  return dir / "small.toml";
+}
+
+SweepArgs small_sweep(const TempDir& dir, const std::string& out) {
+  SweepArgs a;
+  a.file = small_scenario(dir);
+  a.sets = {"nginx.thread_pool.threads=1,4,16", "clients.random.connections=20,80"};
+  a.seeds = "2";
+  a.out = dir / out;
+  a.jobs = 2;
+  a.quiet = true;
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("a sweep run whole and as three merged shards gives the same rows", "[sweep][run]") {
+  TempDir dir("sweep-shards");
+  REQUIRE(sweep_command(small_sweep(dir, "whole.csv")) == 0);
+  const auto whole = lines_of(slurp(dir / "whole.csv"));
+  REQUIRE(whole.size() == 1 + 12);  // header + 6 points x 2 seeds
+  CHECK(whole[0].rfind("sweep,run,point,nginx.thread_pool.threads,clients.random.connections,seed,", 0) == 0);
+
+  MergeArgs merge;
+  for (int i = 1; i <= 3; ++i) {
+    SweepArgs part = small_sweep(dir, "part" + std::to_string(i) + ".csv");
+    part.shard = std::to_string(i) + "/3";
+    part.jobs = 1;
+    REQUIRE(sweep_command(part) == 0);
+    CHECK(lines_of(slurp(dir / ("part" + std::to_string(i) + ".csv"))).size() == 1 + 4);
+    merge.inputs.push_back(dir / ("part" + std::to_string(i) + ".csv"));
+  }
+  merge.out = dir / "merged.csv";
+  REQUIRE(merge_command(merge) == 0);
+  CHECK(slurp(dir / "merged.csv") == slurp(dir / "whole.csv"));
+  CHECK(slurp(dir / "merged.summary.csv") == slurp(dir / "whole.summary.csv"));
+
+  // The JSON Lines outputs merge the same way.
+  for (auto& in : merge.inputs) in.replace(in.size() - 4, 4, ".jsonl");
+  merge.out = dir / "merged2.jsonl";
+  REQUIRE(merge_command(merge) == 0);
+  CHECK(slurp(dir / "merged2.jsonl") == slurp(dir / "whole.jsonl"));
+
+  // Parts of different sweeps do not merge.
+  SweepArgs other = small_sweep(dir, "other.csv");
+  other.sets[0] = "nginx.thread_pool.threads=2,4,16";
+  other.shard = "1/3";
+  REQUIRE(sweep_command(other) == 0);
+  merge.inputs = {dir / "part2.csv", dir / "other.csv"};
+  merge.out = dir / "mixed.csv";
+  CHECK(merge_command(merge) == 2);
+  CHECK_FALSE(fs::exists(dir / "mixed.csv"));
+}
+
+TEST_CASE("output does not depend on the number of threads", "[sweep][run]") {
+  TempDir dir("sweep-jobs");
+  SweepArgs one = small_sweep(dir, "one.csv");
+  one.jobs = 1;
+  SweepArgs three = small_sweep(dir, "three.csv");
+  three.jobs = 3;
+  REQUIRE(sweep_command(one) == 0);
+  REQUIRE(sweep_command(three) == 0);
+  CHECK(slurp(dir / "one.csv") == slurp(dir / "three.csv"));
+  CHECK(slurp(dir / "one.jsonl") == slurp(dir / "three.jsonl"));
+  // The JSON Lines rows read back as the CSV rows.
+  CHECK(read_rows(dir / "one.jsonl").rows == read_rows(dir / "one.csv").rows);
+}
+
+TEST_CASE("resume after a kill neither repeats nor loses runs", "[sweep][run]") {
+  TempDir dir("sweep-resume");
+  REQUIRE(sweep_command(small_sweep(dir, "whole.csv")) == 0);
+  const auto csv = lines_of(slurp(dir / "whole.csv"));
+  const auto jsonl = lines_of(slurp(dir / "whole.jsonl"));
+
+  // Killed half way: five rows done, the sixth cut mid-line in the CSV and
+  // whole in the JSON Lines (the kill fell between the two writes). Run 2's
+  // figure is marked, so a repeated run would show.
+  std::string cut = csv[0] + "\n";
+  for (int i = 1; i <= 5; ++i) {
+    std::string l = csv[static_cast<std::size_t>(i)];
+    if (i == 3) l = l.substr(0, l.rfind(',')) + ",12345";
+    cut += l + "\n";
+  }
+  cut += csv[6].substr(0, csv[6].size() / 2);
+  spill(dir / "killed.csv", cut);
+  std::string cut_jsonl;
+  for (int i = 0; i < 6; ++i) cut_jsonl += jsonl[static_cast<std::size_t>(i)] + "\n";
+  spill(dir / "killed.jsonl", cut_jsonl);
+
+  SweepArgs again = small_sweep(dir, "killed.csv");
+  CHECK(sweep_command(again) == 2);  // without --resume the files are left alone
+  CHECK(slurp(dir / "killed.csv") == cut);
+  again.resume = true;
+  REQUIRE(sweep_command(again) == 0);
+  const auto resumed = lines_of(slurp(dir / "killed.csv"));
+  REQUIRE(resumed.size() == csv.size());
+  for (std::size_t i = 0; i < csv.size(); ++i) {
+    if (i == 3) {
+      CHECK(resumed[i].substr(resumed[i].rfind(',')) == ",12345");  // kept, not run again
+    } else {
+      CHECK(resumed[i] == csv[i]);
+    }
+  }
+  // The JSON Lines file had run 5 but the CSV did not: run 5 ran once, in both.
+  const auto resumed_jsonl = lines_of(slurp(dir / "killed.jsonl"));
+  CHECK(resumed_jsonl.size() == jsonl.size());
+  CHECK(resumed_jsonl[8] == jsonl[8]);
+
+  // Resuming a finished sweep runs nothing and changes nothing.
+  const std::string finished = slurp(dir / "whole.csv");
+  SweepArgs done = small_sweep(dir, "whole.csv");
+  done.resume = true;
+  REQUIRE(sweep_command(done) == 0);
+  CHECK(slurp(dir / "whole.csv") == finished);
+}
+
+TEST_CASE("resume fills gaps anywhere and puts rows in order", "[sweep][run]") {
+  TempDir dir("sweep-gaps");
+  REQUIRE(sweep_command(small_sweep(dir, "whole.csv")) == 0);
+  const auto csv = lines_of(slurp(dir / "whole.csv"));
+  const auto jsonl = lines_of(slurp(dir / "whole.jsonl"));
+  // A subset: runs 1, 4 and 9 only (as a crashed run of other tools might leave).
+  std::string some = csv[0] + "\n", some_jsonl;
+  for (std::size_t r : {9, 1, 4}) {
+    some += csv[r + 1] + "\n";
+    some_jsonl += jsonl[r] + "\n";
+  }
+  spill(dir / "some.csv", some);
+  spill(dir / "some.jsonl", some_jsonl);
+  SweepArgs a = small_sweep(dir, "some.csv");
+  a.resume = true;
+  REQUIRE(sweep_command(a) == 0);
+  CHECK(slurp(dir / "some.csv") == slurp(dir / "whole.csv"));
+  CHECK(slurp(dir / "some.jsonl") == slurp(dir / "whole.jsonl"));
+
+  // A file from another sweep is not resumed into.
+  SweepArgs other = small_sweep(dir, "some.csv");
+  other.resume = true;
+  other.seeds = "3";
+  CHECK(sweep_command(other) == 2);
+  CHECK(slurp(dir / "some.csv") == slurp(dir / "whole.csv"));
+}
+
+TEST_CASE("plot draws lines with bands and heat maps as PNG and SVG", "[sweep][run]") {
+  TempDir dir("sweep-plot");
+  REQUIRE(sweep_command(small_sweep(dir, "r.csv")) == 0);
+  PlotArgs p;
+  p.results = dir / "r.csv";
+  p.x = "nginx.thread_pool.threads";
+  p.y = "clients.constant.latency_s.mean";
+  p.by = "clients.random.connections";
+  p.out = dir / "lines";
+  REQUIRE(plot_command(p) == 0);
+  CHECK(slurp(dir / "lines.png").substr(1, 3) == "PNG");
+  const std::string svg = slurp(dir / "lines.svg");
+  CHECK(svg.find("<svg") != std::string::npos);
+  CHECK(svg.find("clients.random.connections") != std::string::npos);
+  p.heatmap = true;
+  p.out = dir / "heat";
+  REQUIRE(plot_command(p) == 0);
+  CHECK(fs::file_size(dir / "heat.png") > 1000);
+
+  // Without --by, the other axis would mix points: refused unless fixed.
+  PlotArgs mixed = p;
+  mixed.heatmap = false;
+  mixed.by.clear();
+  mixed.out = dir / "mixed";
+  CHECK(plot_command(mixed) == 2);
+  mixed.where = {"clients.random.connections=80"};
+  CHECK(plot_command(mixed) == 0);
+  PlotArgs bad = p;
+  bad.y = "clients.constant.latency_s.p42";
+  CHECK(plot_command(bad) == 2);
+}
