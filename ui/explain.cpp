@@ -6,6 +6,7 @@
 
 #include "models/hardware/hdd.h"
 #include "models/hardware/raid10.h"
+#include "models/hardware/simple_disk.h"
 
 namespace ui {
 
@@ -26,6 +27,8 @@ std::vector<std::size_t> drive_queues(models::World& world) {
     for (std::uint32_t d = 0; d < raid->devices(); ++d) q.push_back(raid->member(d).queued());
   } else if (const auto* hdd = dynamic_cast<const models::Hdd*>(&world.disk())) {
     q.push_back(hdd->queued());
+  } else if (const auto* simple = dynamic_cast<const models::SimpleDisk*>(&world.disk())) {
+    q.push_back(simple->outstanding());
   }
   return q;
 }

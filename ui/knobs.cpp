@@ -15,7 +15,7 @@ Knobs knobs_of(const models::Scenario& sc, std::uint64_t seed) {
   k.max_queue = static_cast<int>(sc.nginx.thread_pool.max_queue);
   k.chunk_kib = static_cast<int>(sc.nginx.sendfile_max_chunk / 1024);
   k.accept = sc.nginx.accept == models::AcceptPolicy::kMutexOff ? 0 : sc.nginx.accept == models::AcceptPolicy::kMutexOn ? 1 : 2;
-  k.raid10 = sc.hardware.disk == models::DiskKind::kRaid10;
+  k.disk = static_cast<int>(sc.hardware.disk);
   k.cache_gib = static_cast<float>(static_cast<double>(sc.hardware.page_cache_bytes) / (1ULL << 30));
   for (const auto& g : sc.clients) k.connections.push_back(static_cast<int>(g.connections));
   k.duration_s = static_cast<float>(sc.duration_s);
@@ -32,7 +32,7 @@ models::Scenario apply(models::Scenario sc, const Knobs& k) {
   sc.nginx.accept = k.accept == 0 ? models::AcceptPolicy::kMutexOff
                     : k.accept == 1 ? models::AcceptPolicy::kMutexOn
                                     : models::AcceptPolicy::kReuseport;
-  sc.hardware.disk = k.raid10 ? models::DiskKind::kRaid10 : models::DiskKind::kHdd;
+  sc.hardware.disk = static_cast<models::DiskKind>(k.disk);
   const auto unit = sc.hardware.cache_unit_bytes;
   const auto bytes = static_cast<std::uint64_t>(static_cast<double>(k.cache_gib) * (1ULL << 30));
   sc.hardware.page_cache_bytes = std::max(unit, bytes / unit * unit);
@@ -60,12 +60,9 @@ bool edit_knobs(Knobs& k, const models::Scenario& sc) {
   }
   static const char* accepts[] = {"accept_mutex off", "accept_mutex on", "reuseport"};
   changed |= ImGui::Combo("accept", &k.accept, accepts, 3);
-  int disk = k.raid10 ? 0 : 1;
-  static const char* disks[] = {"md RAID10 of the drives", "one drive alone"};
-  if (ImGui::Combo("disk", &disk, disks, 2)) {
-    k.raid10 = disk == 0;
-    changed = true;
-  }
+  // In models::DiskKind's order.
+  static const char* disks[] = {"one drive alone", "md RAID10 of the drives", "simple disk (latency + bandwidth)"};
+  changed |= ImGui::Combo("disk", &k.disk, disks, 3);
   changed |= ImGui::SliderFloat("page cache GiB", &k.cache_gib, 0.25f, 64.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   for (std::size_t g = 0; g < k.connections.size() && g < sc.clients.size(); ++g) {
     const std::string label = "conns " + sc.clients[g].name;

@@ -17,7 +17,7 @@ struct Knobs {
   int max_queue = 65536;      // thread_pool default max_queue=
   int chunk_kib = 0;          // sendfile_max_chunk (0: no limit)
   int accept = 0;             // 0 accept_mutex off, 1 accept_mutex on, 2 reuseport
-  bool raid10 = true;         // md RAID10 of the drives, or one drive alone
+  int disk = 1;               // models::DiskKind: one drive, md RAID10 of them, or the simple disk
   float cache_gib = 44;       // page cache size
   std::vector<int> connections;  // per wrk group
   float duration_s = 60;

@@ -15,7 +15,8 @@ void plot(const char* id, const char* title, const char* unit, const std::vector
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p1(p0.x + size.x, p0.y + size.y);
-  dl->AddRectFilled(p0, p1, kPanel, 3);
+  // An outline, not a fill: under software rendering every filled pixel costs.
+  dl->AddRect(p0, p1, kPanel, 3);
 
   std::size_t n = 0;
   float top = y_min_max;

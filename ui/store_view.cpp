@@ -57,6 +57,10 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   const StoreLayout L = layout_store(area, n, static_cast<std::uint32_t>(queues.size()), zoom, pan);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(area.min, area.max, true);
+  // Thousands of small shapes: without anti-aliased edges each costs a third
+  // of the triangles, which software rendering feels.
+  const ImDrawListFlags flags = dl->Flags;
+  dl->Flags &= ~(ImDrawListFlags_AntiAliasedFill | ImDrawListFlags_AntiAliasedLines);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const bool mouse_in = area.contains(mouse) && ImGui::IsWindowHovered();
   Hit hit;
@@ -64,7 +68,8 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   char buf[160];
 
   // The places.
-  dl->AddRectFilled(L.street.min, L.street.max, IM_COL32(30, 34, 42, 255), 4);
+  // Places are outlined, not filled: under software rendering every filled pixel costs.
+  dl->AddRect(L.street.min, L.street.max, kPanel, 4, 0, 2);
   text(dl, ImVec2(L.street.min.x + 2, L.all.min.y + 2), kInk, "street: wrk");
   dl->AddRectFilled(L.door.min, L.door.max, IM_COL32(70, 60, 45, 255), 2);
   text(dl, ImVec2(L.door.min.x - 4, L.all.min.y + 2), kFaint, "door");
@@ -78,7 +83,7 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   // Shelves: the page cache, filled as it holds data.
   {
     const Box& b = L.shelves;
-    dl->AddRectFilled(b.min, b.max, kPanel, 4);
+    dl->AddRect(b.min, b.max, kShelf, 4);
     const models::PageCacheStats c = world.cache().stats();
     const double cap = static_cast<double>(s.scenario.hardware.page_cache_bytes);
     const float fill = cap > 0 ? static_cast<float>(static_cast<double>(c.resident_units * world.cache().unit_bytes()) / cap) : 0;
@@ -98,7 +103,7 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   // The warehouse: one bay per drive, crates for the reads it has to serve.
   {
     const Box& b = L.warehouse;
-    dl->AddRectFilled(b.min, b.max, IM_COL32(55, 45, 38, 255), 4);
+    dl->AddRect(b.min, b.max, kCrate, 4, 0, 2);
     text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, "warehouse: disk reads queued");
     for (std::size_t d = 0; d < L.drives.size(); ++d) {
       const Box& bay = L.drives[d];
@@ -121,7 +126,7 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   // The loading dock: the NIC sending what the clerks and the team put on it.
   {
     const Box& b = L.dock;
-    dl->AddRectFilled(b.min, b.max, kPanel, 4);
+    dl->AddRect(b.min, b.max, kDock, 4);
     const float gbps = s.recorder.out_gbps.empty() ? 0 : s.recorder.out_gbps.back();
     const float line = static_cast<float>(s.scenario.hardware.nic.line_rate_bps / 1e9);
     std::snprintf(buf, sizeof buf, "dock: NIC %.2f of %.0f Gbit/s", gbps, line);
@@ -166,12 +171,12 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
       const int cols = std::max(1, static_cast<int>(std::ceil(std::sqrt(threads * marks.w() / std::max(marks.h(), 1.0f)))));
       const int rows = (threads + cols - 1) / cols;
       const float m = std::max(1.5f, std::min(marks.w() / static_cast<float>(cols), marks.h() / static_cast<float>(rows)));
-      for (int t = 0; t < threads; ++t) {
+      // The idle part of the team is one dim block; busy members are marks on it.
+      dl->AddRectFilled(marks.min, ImVec2(marks.min.x + m * static_cast<float>(cols), marks.min.y + m * static_cast<float>(rows)),
+                        IM_COL32(75, 60, 100, 255));
+      for (int t = 0; t < busy; ++t) {
         const ImVec2 p(marks.min.x + m * static_cast<float>(t % cols), marks.min.y + m * static_cast<float>(t / cols));
-        if (t < busy)
-          dl->AddRectFilled(p, ImVec2(p.x + m - 1, p.y + m - 1), kTeam);
-        else
-          dl->AddRect(p, ImVec2(p.x + m - 1, p.y + m - 1), IM_COL32(175, 125, 235, 110));
+        dl->AddRectFilled(p, ImVec2(p.x + m - 1, p.y + m - 1), kTeam);
       }
       if (mouse_in && c.team.contains(mouse)) hit = {HitKind::kTeam, i};
     }
@@ -247,7 +252,7 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
     if (L.dot < 2.5f)
       dl->AddRectFilled(ImVec2(p.x - L.dot, p.y - L.dot), ImVec2(p.x + L.dot, p.y + L.dot), col);
     else
-      dl->AddCircleFilled(p, L.dot, col, 8);
+      dl->AddCircleFilled(p, L.dot, col, 6);
     if (mouse_in) {
       const float d = std::fabs(mouse.x - p.x) + std::fabs(mouse.y - p.y);
       if (d < best) {
@@ -272,6 +277,7 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   // Legend along the bottom edge.
   text(dl, ImVec2(L.shop.min.x + 2, area.max.y - 15), kFaint,
        "clerk=worker  queue=ready connections  shelves=page cache  warehouse=disk  team=thread pool  dock=NIC");
+  dl->Flags = flags;
   dl->PopClipRect();
 
   if (hit.kind == HitKind::kNone) return;

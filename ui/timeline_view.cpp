@@ -44,7 +44,6 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
   const std::int64_t first = std::max(rec.first_fine(), last - bins);
   const float x0 = p0.x + label_w, bin_w = (size.x - label_w) / static_cast<float>(bins);
   const std::int64_t origin = last - bins;  // the bin drawn at x0 (may be before t = 0)
-  dl->AddRectFilled(p0, ImVec2(p0.x + size.x, p0.y + size.y), kPanel);
 
   char buf[96];
   for (int row = 0; row < rows; ++row) {
