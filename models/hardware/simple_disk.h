@@ -39,6 +39,7 @@ class SimpleDisk final : public BlockDevice, public sim::EventTarget, public sim
   std::uint64_t capacity() const override { return static_cast<std::uint64_t>(spec_.capacity_bytes); }
   std::uint64_t readahead_bytes() const override { return spec_.readahead_bytes; }
   DiskStats stats() const override;
+  std::size_t outstanding() const { return static_cast<std::size_t>(outstanding_.value()); }  // reads not yet done
 
   void on_event(std::uint64_t arg) override;
   void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;
