@@ -42,6 +42,17 @@ models::Scenario apply(models::Scenario sc, const Knobs& k) {
   return sc;
 }
 
+std::string describe(const models::Scenario& sc) {
+  std::string s = std::to_string(sc.nginx.worker_processes) + " workers, ";
+  s += sc.nginx.aio == models::AioMode::kThreads ? "aio threads x" + std::to_string(sc.nginx.thread_pool.threads) : "aio off";
+  if (sc.nginx.sendfile_max_chunk) s += ", chunk " + std::to_string(sc.nginx.sendfile_max_chunk / 1024) + "k";
+  static const char* disks[] = {"one drive", "RAID10", "simple disk"};
+  s += std::string(", ") + disks[static_cast<int>(sc.hardware.disk)];
+  std::uint32_t conns = 0;
+  for (const auto& g : sc.clients) conns += g.connections;
+  return s + ", " + std::to_string(conns) + " conns";
+}
+
 bool edit_knobs(Knobs& k, const models::Scenario& sc) {
   bool changed = false;
   changed |= ImGui::SliderInt("worker_processes", &k.workers, 1, 64);

@@ -4,6 +4,7 @@
 // widgets allow is one the loader would accept.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "models/scenario/scenario.h"
@@ -28,6 +29,8 @@ struct Knobs {
 
 Knobs knobs_of(const models::Scenario& sc, std::uint64_t seed);
 models::Scenario apply(models::Scenario sc, const Knobs& k);
+// One line saying what runs: workers, aio, chunk, disk, cache, load.
+std::string describe(const models::Scenario& sc);
 // The widgets; true when something changed.
 bool edit_knobs(Knobs& k, const models::Scenario& sc);
 

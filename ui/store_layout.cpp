@@ -13,12 +13,14 @@ StoreLayout layout_store(Box view, std::uint32_t workers, std::uint32_t drives, 
   StoreLayout l;
   const ImVec2 origin(view.min.x + pan.x, view.min.y + pan.y);
   l.all = Box{origin, ImVec2(origin.x + view.w() * zoom, origin.y + view.h() * zoom)};
-  l.street = sub(l.all, 0.0f, 0.06f, 0.12f, 1.0f);
-  l.door = sub(l.all, 0.125f, 0.06f, 0.145f, 1.0f);
-  l.shop = sub(l.all, 0.155f, 0.06f, 0.715f, 1.0f);
-  l.shelves = sub(l.all, 0.735f, 0.06f, 1.0f, 0.33f);
+  // A line for the title, then the places from left to right.
+  const float top = 18.0f / std::max(l.all.h(), 1.0f), bottom = 1.0f - 16.0f / std::max(l.all.h(), 1.0f);
+  l.street = sub(l.all, 0.0f, top, 0.12f, bottom);
+  l.door = sub(l.all, 0.125f, top, 0.145f, bottom);
+  l.shop = sub(l.all, 0.155f, top, 0.715f, bottom);
+  l.shelves = sub(l.all, 0.735f, top, 1.0f, 0.33f);
   l.warehouse = sub(l.all, 0.735f, 0.36f, 1.0f, 0.74f);
-  l.dock = sub(l.all, 0.735f, 0.77f, 1.0f, 1.0f);
+  l.dock = sub(l.all, 0.735f, 0.77f, 1.0f, bottom);
   l.warehouse_door = ImVec2(l.warehouse.min.x + 4, l.warehouse.min.y + l.warehouse.h() * 0.5f);
 
   // Counters in a grid whose cells are about twice as wide as tall: a

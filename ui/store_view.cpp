@@ -49,7 +49,7 @@ ImU32 state_colour(models::TaskState s) {
 
 }  // namespace
 
-void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, float dt, bool snap) {
+void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, float dt, bool snap, const char* title) {
   models::World& world = *s.world;
   models::Nginx& server = world.server();
   const std::uint32_t n = server.workers();
@@ -70,11 +70,9 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   // The places.
   // Places are outlined, not filled: under software rendering every filled pixel costs.
   dl->AddRect(L.street.min, L.street.max, kPanel, 4, 0, 2);
-  text(dl, ImVec2(L.street.min.x + 2, L.all.min.y + 2), kInk, "street: wrk");
+  text(dl, ImVec2(L.street.min.x + 3, L.street.min.y + 1), kInk, "street");
   dl->AddRectFilled(L.door.min, L.door.max, IM_COL32(70, 60, 45, 255), 2);
-  text(dl, ImVec2(L.door.min.x - 4, L.all.min.y + 2), kFaint, "door");
-  std::snprintf(buf, sizeof buf, "store: %u clerk%s (workers)", n, n == 1 ? "" : "s");
-  text(dl, ImVec2(L.shop.min.x + 2, L.all.min.y + 2), kInk, buf);
+  text(dl, ImVec2(L.all.min.x + 2, L.all.min.y + 1), kInk, title);
   if (mouse_in) {
     if (L.street.contains(mouse)) hit = {HitKind::kStreet, 0};
     if (L.door.contains(mouse)) hit = {HitKind::kDoor, 0};
@@ -88,11 +86,12 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
     const double cap = static_cast<double>(s.scenario.hardware.page_cache_bytes);
     const float fill = cap > 0 ? static_cast<float>(static_cast<double>(c.resident_units * world.cache().unit_bytes()) / cap) : 0;
     const float hit_ratio = s.recorder.cache_hit_ratio.empty() ? 0 : s.recorder.cache_hit_ratio.back();
-    std::snprintf(buf, sizeof buf, "shelves: page cache  %.0f%% full, %.0f%% hits", fill * 100, hit_ratio * 100);
-    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, buf);
+    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, "shelves = page cache");
+    std::snprintf(buf, sizeof buf, "%.0f%% full, %.0f%% hits", fill * 100, hit_ratio * 100);
+    text(dl, ImVec2(b.min.x + 4, b.min.y + 16), kInk, buf);
     for (int row = 0; row < 4; ++row) {
-      const float y0 = b.min.y + 20 + (b.h() - 24) * static_cast<float>(row) / 4.0f;
-      const float y1 = y0 + (b.h() - 24) / 4.0f - 3;
+      const float y0 = b.min.y + 32 + (b.h() - 36) * static_cast<float>(row) / 4.0f;
+      const float y1 = y0 + (b.h() - 36) / 4.0f - 3;
       dl->AddRectFilled(ImVec2(b.min.x + 6, y1), ImVec2(b.max.x - 6, y1 + 2), kFaint);
       const float row_fill = std::clamp(fill * 4 - static_cast<float>(row), 0.0f, 1.0f);
       if (row_fill > 0) dl->AddRectFilled(ImVec2(b.min.x + 8, y0 + 2), ImVec2(b.min.x + 8 + (b.w() - 16) * row_fill, y1), kShelf);
@@ -104,7 +103,7 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   {
     const Box& b = L.warehouse;
     dl->AddRect(b.min, b.max, kCrate, 4, 0, 2);
-    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, "warehouse: disk reads queued");
+    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, "warehouse = disk");
     for (std::size_t d = 0; d < L.drives.size(); ++d) {
       const Box& bay = L.drives[d];
       dl->AddRect(bay.min, bay.max, kFaint, 2);
@@ -129,9 +128,10 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
     dl->AddRect(b.min, b.max, kDock, 4);
     const float gbps = s.recorder.out_gbps.empty() ? 0 : s.recorder.out_gbps.back();
     const float line = static_cast<float>(s.scenario.hardware.nic.line_rate_bps / 1e9);
-    std::snprintf(buf, sizeof buf, "dock: NIC %.2f of %.0f Gbit/s", gbps, line);
-    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, buf);
-    dl->AddRectFilled(ImVec2(b.min.x + 6, b.min.y + 18), ImVec2(b.min.x + 6 + (b.w() - 12) * std::min(gbps / line, 1.0f), b.min.y + 24), kDock);
+    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, "dock = NIC");
+    std::snprintf(buf, sizeof buf, "%.2f of %.0f Gbit/s", gbps, line);
+    text(dl, ImVec2(b.min.x + 4, b.min.y + 16), kInk, buf);
+    dl->AddRectFilled(ImVec2(b.min.x + 6, b.min.y + 32), ImVec2(b.min.x + 6 + (b.w() - 12) * std::min(gbps / line, 1.0f), b.min.y + 37), kDock);
     if (mouse_in && b.contains(mouse)) hit = {HitKind::kDock, 0};
   }
 
@@ -160,8 +160,11 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
       dl->AddRect(ImVec2(c.clerk.x - size * 0.45f, c.clerk.y - size * 1.3f), ImVec2(c.clerk.x + size * 0.45f, c.clerk.y + size * 0.8f), kDiskWait, 2);
     }
     draw_clerk(dl, at, size, state_colour(st));
-    if (c.cell.h() > 34) {
-      std::snprintf(buf, sizeof buf, "clerk %u  %d waiting", i, static_cast<int>(waiting));
+    if (c.cell.h() > 34 && c.cell.w() > 40) {
+      if (c.cell.w() > 130)
+        std::snprintf(buf, sizeof buf, "clerk %u  %d waiting", i, static_cast<int>(waiting));
+      else
+        std::snprintf(buf, sizeof buf, "%u: %d", i, static_cast<int>(waiting));
       text(dl, ImVec2(c.cell.min.x + 3, c.cell.min.y + 1), kInk, buf);
     }
     // The delivery team: one mark per thread, filled while it carries an order.
@@ -191,10 +194,11 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   anim.dot.resize(conns);
   anim.placed.resize(conns, 0);
   const float sp = std::max(L.dot * 2.2f, 2.5f);
-  const Box street_grid{ImVec2(L.street.min.x + 3, L.street.min.y + 4), ImVec2(L.street.max.x - 3, L.street.max.y - 4)};
-  const Box dock_grid{ImVec2(L.dock.min.x + 6, L.dock.min.y + 28), ImVec2(L.dock.max.x - 6, L.dock.max.y - 4)};
+  const auto groups = static_cast<float>(wrk.groups());
+  const Box street_grid{ImVec2(L.street.min.x + 3, L.street.min.y + 16), ImVec2(L.street.max.x - 3, L.street.max.y - 4 - 14 * groups)};
+  const Box dock_grid{ImVec2(L.dock.min.x + 6, L.dock.min.y + 42), ImVec2(L.dock.max.x - 6, L.dock.max.y - 4)};
   const int street_cap = grid_cap(street_grid, sp), door_cap = grid_cap(L.door, sp), dock_cap = grid_cap(dock_grid, sp);
-  int street = 0, door = 0, dock = 0, hidden = 0;
+  int street = 0, door = 0, dock = 0;
   float best = L.dot + 3;
   std::int64_t best_conn = -1;
   for (std::uint32_t id = 0; id < conns; ++id) {
@@ -236,10 +240,7 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
         target = grid_slot(street_grid, sp, street++);
         break;
     }
-    if (!visible) {
-      ++hidden;
-      continue;
-    }
+    if (!visible) continue;
     ImVec2& p = anim.dot[id];
     if (!anim.placed[id]) {
       p = target;
@@ -262,21 +263,33 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
     }
   }
   // What does not fit is counted where it waits.
+  const auto more = [&](int count, int cap, ImVec2 at) {
+    if (count <= cap) return;
+    std::snprintf(buf, sizeof buf, "+%d", count - cap);
+    dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(at.x + ImGui::CalcTextSize(buf).x + 1, at.y + 13), IM_COL32(0, 0, 0, 170));
+    text(dl, at, kInk, buf);
+  };
   for (std::uint32_t i = 0; i < n; ++i) {
-    if (lane_count[i] > L.counters[i].lane_cap) {
-      std::snprintf(buf, sizeof buf, "+%d", lane_count[i] - L.counters[i].lane_cap);
-      text(dl, ImVec2(L.counters[i].lane.min.x, L.counters[i].lane.max.y - 2), kInk, buf);
-    }
+    const Counter& c = L.counters[i];
+    more(lane_count[i], c.lane_cap, ImVec2(c.lane.min.x, c.lane.max.y - 12));
+    more(bench_count[i], grid_cap(c.bench, sp), ImVec2(c.bench.min.x, c.bench.min.y));
+    const Box orders{c.team.at(0.0f, 0.6f), c.team.max};
+    more(team_count[i], grid_cap(orders, sp), ImVec2(orders.min.x, orders.max.y - 13));
   }
-  if (hidden > 0 && street >= street_cap) {
-    std::snprintf(buf, sizeof buf, "+%d", street - street_cap);
-    text(dl, ImVec2(L.street.min.x + 2, L.street.max.y - 14), kInk, buf);
+  more(street, street_cap, ImVec2(street_grid.min.x, street_grid.max.y - 13));
+  more(door, door_cap, ImVec2(L.door.min.x, L.door.max.y - 13));
+  more(dock, dock_cap, ImVec2(dock_grid.min.x, dock_grid.max.y - 13));
+  // Which colour is which client group.
+  for (std::uint32_t g = 0; g < wrk.groups(); ++g) {
+    const ImVec2 at(L.street.min.x + 4, L.street.max.y - 14 * (groups - static_cast<float>(g)) - 2);
+    dl->AddRectFilled(ImVec2(at.x, at.y + 3), ImVec2(at.x + 7, at.y + 10), group_colour(g));
+    text(dl, ImVec2(at.x + 10, at.y), kInk, wrk.group_spec(g).name.c_str());
   }
   if (best_conn >= 0) hit = {HitKind::kCustomer, static_cast<std::uint32_t>(best_conn)};
 
   // Legend along the bottom edge.
-  text(dl, ImVec2(L.shop.min.x + 2, area.max.y - 15), kFaint,
-       "clerk=worker  queue=ready connections  shelves=page cache  warehouse=disk  team=thread pool  dock=NIC");
+  text(dl, ImVec2(L.shop.min.x + 2, L.all.max.y - 14), kFaint,
+       "clerk = worker, queue = ready connections, bench = 1 ms timers, team = thread pool; hover for details");
   dl->Flags = flags;
   dl->PopClipRect();
 

@@ -25,6 +25,7 @@ struct StoreAnim {
 // Draws into `area` of the current window. `dt` is real seconds since the
 // last frame (for the gliding); `snap` puts everything in place at once (the
 // headless capture).
-void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, float dt, bool snap);
+// `title` heads the view (the configuration, in the A/B view).
+void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, float dt, bool snap, const char* title);
 
 }  // namespace ui

@@ -3,6 +3,9 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <string>
+
+#include "ui/knobs.h"
 
 namespace ui {
 
@@ -30,12 +33,8 @@ void draw_store_window(App& app, float dt, bool snap) {
   for (int i = 0; i < panes; ++i) {
     Session& s = i == 0 ? app.a : app.b;
     const Box area{ImVec2(p0.x + w * static_cast<float>(i), p0.y), ImVec2(p0.x + w * static_cast<float>(i + 1) - (panes > 1 ? 4 : 0), p0.y + avail.y)};
-    if (panes > 1) {
-      ImDrawList* dl = ImGui::GetWindowDrawList();
-      const std::string title = s.label + ": " + (s.scenario.nginx.aio == models::AioMode::kThreads ? "aio threads" : "aio off");
-      dl->AddText(ImVec2(area.max.x - 120, area.min.y + 2), IM_COL32(255, 255, 255, 255), title.c_str());
-    }
-    draw_store(s, i == 0 ? app.anim_a : app.anim_b, area, app.zoom, app.pan, dt, snap);
+    const std::string title = (panes > 1 ? s.label + ": " : "") + s.scenario.name + "  (" + describe(s.scenario) + ")";
+    draw_store(s, i == 0 ? app.anim_a : app.anim_b, area, app.zoom, app.pan, dt, snap, title.c_str());
   }
 }
 

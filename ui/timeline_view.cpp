@@ -3,8 +3,10 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
+#include "ui/knobs.h"
 #include "ui/palette.h"
 
 namespace ui {
@@ -50,9 +52,11 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
     const float y = p0.y + row_h * static_cast<float>(row);
     const bool pool_row = row >= static_cast<int>(n);
     const auto w = static_cast<std::uint32_t>(pool_row ? row - static_cast<int>(n) : row);
-    if (row_h >= 9) {
+    // Every row is labelled if there is room, else every few rows.
+    const int every = std::max(1, static_cast<int>(std::ceil(12.0f / row_h)));
+    if (row % every == 0) {
       std::snprintf(buf, sizeof buf, pool_row ? "pool %u" : "clerk %u", w);
-      dl->AddText(ImVec2(p0.x + 2, y + row_h * 0.5f - 7), pool_row ? kTeam : kInk, buf);
+      dl->AddText(ImVec2(p0.x + 2, y + std::max(row_h * 0.5f - 7, -2.0f)), pool_row ? kTeam : kInk, buf);
     }
     const float pad = row_h >= 4 ? 1.0f : 0.0f;
     std::int64_t k = first;
@@ -83,7 +87,7 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
     dl->AddLine(ImVec2(x, axis_y), ImVec2(x, axis_y + 4), kFaint);
     if (sec % std::max<std::int64_t>(1, static_cast<std::int64_t>(window_s / 8)) == 0) {
       std::snprintf(buf, sizeof buf, "%llds", static_cast<long long>(sec));
-      dl->AddText(ImVec2(x + 2, axis_y), kFaint, buf);
+      dl->AddText(ImVec2(x + 4, axis_y + 1), kFaint, buf);
     }
   }
 
@@ -124,8 +128,8 @@ void draw_timeline(Session& a, Session* b, float window_s) {
   for (Session* s : {&a, b}) {
     if (!s) continue;
     ImGui::PushID(s->label.c_str());
-    ImGui::Text("%s%s  (green running, blue-grey sleeping, red disk wait; violet: pool queue)", b ? (s->label + ": ").c_str() : "",
-                s->scenario.name.c_str());
+    ImGui::Text("%s%s (%s)   green running, blue-grey sleeping, red disk wait; violet: pool queue", b ? (s->label + ": ").c_str() : "",
+                s->scenario.name.c_str(), describe(s->scenario).c_str());
     draw_session(*s, ImVec2(avail.x, std::max(h, 40.0f)), window_s);
     ImGui::PopID();
   }

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Bad input to clerk-ui: exit status 2 and a message naming what is wrong,
+# before any window is opened (so no display is needed).
+# Usage: ui_bad_input_test.sh CLERK_UI SOURCE_DIR
+set -uo pipefail
+ui=$1 src=$2
+expect() {  # expect WHAT-THE-MESSAGE-NAMES ARGS...
+  local names=$1; shift
+  local out rc
+  out=$(env -u DISPLAY "$ui" "$@" 2>&1); rc=$?
+  if [ "$rc" -ne 2 ] || ! grep -q -- "$names" <<<"$out"; then
+    echo "FAIL: clerk-ui $*: exit $rc, expected 2 and a message naming '$names'; got: $out"
+    exit 1
+  fi
+  echo "ok: clerk-ui $* -> $out"
+}
+expect "no-such.toml" --scenario /nonexistent/no-such.toml
+expect "nginx.aio" --scenario "$src/scenarios/nginx-9x/blocking.toml" --set nginx.aio=sometimes
+expect "--crop" --crop store
