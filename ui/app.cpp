@@ -16,7 +16,13 @@ std::string read_lesson(const std::string& path) {
   std::string line, out;
   while (std::getline(in, line)) {
     if (line.rfind('#', 0) != 0) break;
-    out += line.substr(line.size() > 1 && line[1] == ' ' ? 2 : 1) + "\n";
+    const std::string text = line.substr(line.size() > 1 && line[1] == ' ' ? 2 : 1);
+    // Lines of a paragraph are joined, so that the panel wraps them; an empty
+    // comment line starts a new paragraph.
+    if (text.empty())
+      out += "\n\n";
+    else
+      out += (out.empty() || out.back() == '\n' ? "" : " ") + text;
   }
   return out;
 }

@@ -43,7 +43,8 @@ models::Scenario apply(models::Scenario sc, const Knobs& k) {
 }
 
 std::string describe(const models::Scenario& sc) {
-  std::string s = std::to_string(sc.nginx.worker_processes) + " workers, ";
+  const std::uint32_t n = sc.nginx.worker_processes;
+  std::string s = std::to_string(n) + (n == 1 ? " worker, " : " workers, ");
   s += sc.nginx.aio == models::AioMode::kThreads ? "aio threads x" + std::to_string(sc.nginx.thread_pool.threads) : "aio off";
   if (sc.nginx.sendfile_max_chunk) s += ", chunk " + std::to_string(sc.nginx.sendfile_max_chunk / 1024) + "k";
   static const char* disks[] = {"one drive", "RAID10", "simple disk"};

@@ -15,8 +15,10 @@ void draw_lesson(App& app) {
   if (!sc.expect.empty()) {
     ImGui::Separator();
     ImGui::TextUnformatted("Measured on the real machine:");
-    for (const models::Expectation& e : sc.expect)
-      ImGui::BulletText("%s", e.note.empty() ? e.metric.c_str() : e.note.c_str());
+    for (const models::Expectation& e : sc.expect) {
+      ImGui::Bullet();
+      ImGui::TextWrapped("%s", e.note.empty() ? e.metric.c_str() : e.note.c_str());
+    }
   }
   ImGui::Separator();
   // The story in our words (documented-runs.md, section 5).

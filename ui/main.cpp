@@ -110,6 +110,7 @@ int main(int argc, char** argv) {
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    if (opt.hover) io.MousePos = ImVec2(opt.hover->first, opt.hover->second);  // after the backend set it
     ImGui::NewFrame();
 
     const ImVec2 ds = io.DisplaySize;

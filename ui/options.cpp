@@ -15,6 +15,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_option("--screenshot", o.screenshot, "render one frame to this PNG and exit");
   cli.add_option("--crop", o.crop, "with --screenshot: only this view")
       ->check(CLI::IsMember({"controls", "store", "timeline", "charts", "lesson"}));
+  std::string hover;
+  cli.add_option("--hover", hover, "with --screenshot: put the pointer at X,Y (window pixels) to show its tooltip");
   cli.add_flag("--ab", o.ab, "start with the A/B view (B toggles aio threads)");
   cli.add_flag("--lesson", o.lesson, "show the lesson panel");
   cli.add_flag("--paused", o.paused, "start paused");
@@ -30,6 +32,14 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   } catch (const CLI::ParseError& e) {
     cli.exit(e);
     return 2;
+  }
+  if (!hover.empty()) {
+    float x = 0, y = 0;
+    if (std::sscanf(hover.c_str(), "%f,%f", &x, &y) != 2) {
+      std::fprintf(stderr, "clerk-ui: --hover wants X,Y (got \"%s\")\n", hover.c_str());
+      return 2;
+    }
+    o.hover = std::make_pair(x, y);
   }
   if (!o.crop.empty() && o.screenshot.empty()) {
     std::fprintf(stderr, "clerk-ui: --crop needs --screenshot\n");

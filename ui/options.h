@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ui {
@@ -14,6 +15,7 @@ struct Options {
   double at_s = 0;                     // --at: run to this instant before the first frame
   std::string screenshot;              // --screenshot: render, save, exit
   std::string crop;                    // --crop VIEW: save only that window
+  std::optional<std::pair<float, float>> hover;  // --hover X,Y: the pointer there (tooltips in screenshots)
   bool ab = false;                     // --ab: start with the A/B view, B toggling aio
   bool lesson = false;
   bool paused = false;
