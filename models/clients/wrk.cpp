@@ -12,19 +12,26 @@ constexpr std::uint64_t kStreamThread = 0x7772'6b00;          // "wrk" thread st
 }  // namespace
 
 Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s, sim::Time duration,
-         const sim::RandomStreams& streams, std::uint32_t files, std::uint64_t response_bytes)
+         const sim::RandomStreams& streams, std::uint32_t files, std::uint64_t response_bytes, const CpuCosts& costs,
+         sim::FairShare* host_cpu)
     : engine_(engine),
       one_way_(sim::from_seconds_ceil(one_way_s)),
       duration_(duration),
       files_(files),
-      response_bytes_(response_bytes) {
+      response_bytes_(response_bytes),
+      costs_(costs),
+      cpu_(host_cpu) {
   for (auto& spec : groups) {
     const auto timeout_us = static_cast<std::uint64_t>(std::llround(spec.timeout_s * 1e6));
     groups_.push_back(Group{spec, WrkHistogram(timeout_us), WrkHistogram(kMaxThreadRate), {}, 0, 0, 0, {}, {}, 0});
   }
   for (std::uint32_t g = 0; g < groups_.size(); ++g)
-    for (std::uint32_t t = 0; t < groups_[g].spec.threads; ++t)
-      threads_.push_back(Thread{g, 0, 0, streams.stream(kStreamThread + g, t)});
+    for (std::uint32_t t = 0; t < groups_[g].spec.threads; ++t) {
+      Thread th;
+      th.group = g;
+      th.rng = streams.stream(kStreamThread + g, t);
+      threads_.push_back(std::move(th));
+    }
 }
 
 void Wrk::start(ServerSide& server) {
@@ -33,10 +40,51 @@ void Wrk::start(ServerSide& server) {
   for (std::uint32_t t = 0; t < threads_.size(); ++t) {
     const Group& g = groups_[threads_[t].group];
     const std::uint32_t per_thread = g.spec.connections / g.spec.threads;
-    for (std::uint32_t i = 0; i < per_thread; ++i) open_connection(threads_[t].group, t);
+    // The thread's connect loop: one connection after another.
+    for (std::uint32_t i = 0; i < per_thread; ++i)
+      connect(t, sim::from_seconds_ceil(costs_.client_connect * (i + 1)));
     engine_.schedule_in(kRecordInterval, this, event(kTick, t));
   }
   engine_.schedule_at(duration_, this, event(kStop, 0));
+}
+
+void Wrk::connect(std::uint32_t thread, sim::Time delay) {
+  if (on_host(thread)) {
+    enqueue(thread, Work{true, 0});  // the thread's own CPU time paces it
+    return;
+  }
+  engine_.schedule_in(delay, this, event(kOpen, thread));
+}
+
+void Wrk::enqueue(std::uint32_t t, Work w) {
+  threads_[t].work.push_back(w);
+  if (!threads_[t].running) run_next(t);
+}
+
+void Wrk::run_next(std::uint32_t t) {
+  Thread& th = threads_[t];
+  if (th.work.empty()) {
+    th.running = false;
+    return;
+  }
+  th.running = true;
+  th.current = th.work.front();
+  th.work.pop_front();
+  const double cpu = th.current.connect
+                         ? costs_.client_connect
+                         : costs_.client_request + costs_.client_byte * static_cast<double>(response_bytes_);
+  cpu_->add(cpu, this, t);
+}
+
+void Wrk::on_share_milestone(std::uint32_t, std::uint64_t tag, double) {
+  const auto t = static_cast<std::uint32_t>(tag);
+  const Work w = threads_[t].current;
+  if (w.connect) {
+    if (running_) open_connection(threads_[t].group, t);
+  } else {
+    read_response(w.conn);
+  }
+  run_next(t);
 }
 
 void Wrk::open_connection(std::uint32_t group, std::uint32_t thread) {
@@ -62,8 +110,30 @@ void Wrk::send_request(std::uint32_t id) {
   engine_.schedule_in(one_way_, this, event(kRequestAtServer, id));
 }
 
-void Wrk::on_response_delivered(std::uint32_t conn) {
+void Wrk::on_response_delivered(std::uint32_t conn, bool closes) {
+  conns_[conn].closing = closes;
   engine_.schedule_in(one_way_, this, event(kResponseAtClient, conn));
+}
+
+void Wrk::read_response(std::uint32_t v) {
+  Conn& c = conns_[v];
+  if (!c.busy || !c.alive || !running_) return;  // after the stop wrk reads no more
+  Group& g = groups_[c.group];
+  c.busy = false;
+  const sim::Time latency = engine_.now() - c.start;
+  ++g.complete;
+  ++threads_[c.thread].requests;
+  g.bytes += response_bytes_;
+  g.raw.record(sim::to_seconds(latency));
+  if (!g.latency.record(static_cast<std::uint64_t>(latency / 1000))) ++g.errors.timeout;
+  if (c.closing) {
+    // Connection: close: wrk reconnects (not an error).
+    c.alive = false;
+    --g.open;
+    connect(c.thread, sim::from_seconds_ceil(costs_.client_connect));
+    return;
+  }
+  send_request(v);
 }
 
 void Wrk::on_connection_closed(std::uint32_t conn, const std::string& reason) {
@@ -87,26 +157,21 @@ void Wrk::on_event(std::uint64_t arg) {
     case kRequestAtServer:
       if (conns_[v].alive) server_->request_arrived(v, conns_[v].file);
       break;
-    case kResponseAtClient: {
-      Conn& c = conns_[v];
-      if (!c.busy || !c.alive || !running_) break;  // after the stop wrk reads no more
-      Group& g = groups_[c.group];
-      c.busy = false;
-      const sim::Time latency = engine_.now() - c.start;
-      ++g.complete;
-      ++threads_[c.thread].requests;
-      g.bytes += response_bytes_;
-      g.raw.record(sim::to_seconds(latency));
-      if (!g.latency.record(static_cast<std::uint64_t>(latency / 1000))) ++g.errors.timeout;
-      send_request(v);
+    case kResponseAtClient:
+      if (on_host(conns_[v].thread))
+        enqueue(conns_[v].thread, Work{false, v});
+      else
+        read_response(v);
       break;
-    }
+    case kOpen:
+      if (running_) open_connection(threads_[v].group, v);
+      break;
     case kClosedAtClient: {
       // wrk counts a read error and reconnects (socket_connect again).
       Conn& c = conns_[v];
       ++groups_[c.group].errors.read;
       --groups_[c.group].open;
-      if (running_) open_connection(c.group, c.thread);
+      if (running_) connect(c.thread, sim::from_seconds_ceil(costs_.client_connect));
       break;
     }
     case kTick: {

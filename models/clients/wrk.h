@@ -7,6 +7,13 @@
 //
 // Every request is accounted for: completed, failed with a reason, or still
 // in flight when the run ends.
+//
+// Each thread opens its connections one after another (its connect loop), so
+// they reach the server spread over time. A response with Connection: close
+// makes wrk reconnect; a connection the server drops is a read error, then a
+// reconnect. A group running on the server's own host is a set of
+// single-threaded loops that need CPU time there for every connect and every
+// response, competing with the server.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -16,6 +23,7 @@
 
 #include "models/clients/wrk_stats.h"
 #include "models/net/endpoints.h"
+#include "models/os/host.h"
 #include "sim/engine.h"
 #include "sim/latency_stats.h"
 #include "sim/random.h"
@@ -30,6 +38,7 @@ struct WrkGroupSpec {
   std::string url;
   std::int64_t fixed_file = -1;   // -1: a random file for every request
   std::uint32_t request_bytes = 64;
+  bool on_server_host = false;     // wrk runs on the server's machine
 };
 
 struct WrkErrors {
@@ -55,10 +64,12 @@ struct WrkResult {
   std::string report;  // wrk's text
 };
 
-class Wrk final : public ClientSide, public sim::EventTarget {
+class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairShareListener {
  public:
+  // `host_cpu`: the server's CPUs, used by groups that run on the server host.
   Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s, sim::Time duration,
-      const sim::RandomStreams& streams, std::uint32_t files, std::uint64_t response_bytes);
+      const sim::RandomStreams& streams, std::uint32_t files, std::uint64_t response_bytes, const CpuCosts& costs,
+      sim::FairShare* host_cpu);
 
   // Connects to the server and opens every connection at time zero.
   void start(ServerSide& server);
@@ -74,12 +85,13 @@ class Wrk final : public ClientSide, public sim::EventTarget {
   bool in_flight(std::uint32_t conn) const { return conns_[conn].busy && conns_[conn].alive; }
   sim::Time request_started(std::uint32_t conn) const { return conns_[conn].start; }
 
-  void on_response_delivered(std::uint32_t conn) override;
+  void on_response_delivered(std::uint32_t conn, bool closes) override;
   void on_connection_closed(std::uint32_t conn, const std::string& reason) override;
   void on_event(std::uint64_t arg) override;
+  void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;
 
  private:
-  enum Kind : std::uint64_t { kConnectAtServer = 1, kConnected, kRequestAtServer, kResponseAtClient, kClosedAtClient, kTick, kStop };
+  enum Kind : std::uint64_t { kConnectAtServer = 1, kConnected, kRequestAtServer, kResponseAtClient, kClosedAtClient, kTick, kStop, kOpen };
   struct Conn {
     std::uint32_t group;
     std::uint32_t thread;
@@ -87,12 +99,20 @@ class Wrk final : public ClientSide, public sim::EventTarget {
     sim::Time start = 0;
     bool busy = false;
     bool alive = true;
+    bool closing = false;  // the last response said Connection: close
+  };
+  struct Work {
+    bool connect;        // open a connection; otherwise read the response on `conn`
+    std::uint32_t conn;
   };
   struct Thread {
     std::uint32_t group;
     std::uint64_t requests = 0;
     sim::Time last_record = 0;
     sim::RandomStream rng;
+    std::deque<Work> work;  // for a thread on the server host: its loop's queue
+    bool running = false;
+    Work current{};
   };
   struct Group {
     WrkGroupSpec spec;
@@ -105,8 +125,13 @@ class Wrk final : public ClientSide, public sim::EventTarget {
     std::uint32_t open = 0;
   };
   static std::uint64_t event(Kind k, std::uint64_t v) { return (std::uint64_t{k} << 56) | v; }
+  void connect(std::uint32_t thread, sim::Time delay);
   void open_connection(std::uint32_t group, std::uint32_t thread);
   void send_request(std::uint32_t conn);
+  void read_response(std::uint32_t conn);
+  void enqueue(std::uint32_t thread, Work w);
+  void run_next(std::uint32_t thread);
+  bool on_host(std::uint32_t thread) const { return cpu_ && groups_[threads_[thread].group].spec.on_server_host; }
 
   sim::Engine& engine_;
   ServerSide* server_ = nullptr;
@@ -114,6 +139,8 @@ class Wrk final : public ClientSide, public sim::EventTarget {
   sim::Time duration_;
   std::uint32_t files_;
   std::uint64_t response_bytes_;
+  CpuCosts costs_;
+  sim::FairShare* cpu_;
   std::vector<Group> groups_;
   std::vector<Thread> threads_;
   std::deque<Conn> conns_;

@@ -17,7 +17,9 @@ class ServerSide {
 
 class ClientSide {
  public:
-  virtual void on_response_delivered(std::uint32_t conn) = 0;  // its last byte left the server's NIC
+  // The response's last byte left the server's NIC; `closes`: the server
+  // closes the connection after it (Connection: close).
+  virtual void on_response_delivered(std::uint32_t conn, bool closes) = 0;
   virtual void on_connection_closed(std::uint32_t conn, const std::string& reason) = 0;
 
  protected:

@@ -18,7 +18,13 @@ struct CpuCosts {
   double request = 0;        // parse a request, build the header, open/stat bookkeeping
   double sendfile_byte = 0;  // kernel time per byte sendfile() hands to TCP
   double accept = 0;         // accept() plus registering the connection
+  double wakeup = 0;         // a worker woken for a connection another worker accepted
   double event = 0;          // one epoll event or thread-pool completion
+  // wrk's own CPU time, for clients that run on this host (and the pace of
+  // wrk's connect loop anywhere).
+  double client_connect = 0;  // socket() + non-blocking connect() + options, per connection
+  double client_request = 0;  // write a request, parse its response
+  double client_byte = 0;     // read() per response byte
 };
 
 struct KernelSpec {

@@ -1,6 +1,7 @@
 #include "models/scenario/config_loader.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <limits>
 #include <set>
@@ -219,7 +220,11 @@ void read_hardware(Section& root, Scenario& sc) {
   hw.costs.request = cpu.duration("request", 0, 0);
   hw.costs.sendfile_byte = cpu.duration("sendfile_byte", 0, 0);
   hw.costs.accept = cpu.duration("accept", 0, 0);
+  hw.costs.wakeup = cpu.duration("wakeup", 0, 0);
   hw.costs.event = cpu.duration("event", 0, 0);
+  hw.costs.client_connect = cpu.duration("client_connect", 0, 0);
+  hw.costs.client_request = cpu.duration("client_request", 0, 0);
+  hw.costs.client_byte = cpu.duration("client_byte", 0, 0);
   cpu.done();
 
   Section mem = root.sub("memory");
@@ -231,8 +236,10 @@ void read_hardware(Section& root, Scenario& sc) {
   mem.done();
 
   Section disk = root.sub("disk");
-  const std::string type = disk.choice("type", "hdd", {"hdd", "raid10", "simple"});
-  if (type == "hdd") {
+  const std::string type = disk.choice("type", "hdd", {"hdd", "raid10", "simple", "none"});
+  if (type == "none") {
+    hw.disk = DiskKind::kNone;  // responses from memory: every file cached from the start
+  } else if (type == "hdd") {
     hw.disk = DiskKind::kHdd;
     hw.hdd = read_hdd(disk);
   } else if (type == "simple") {
@@ -277,6 +284,10 @@ void read_nginx(Section& root, Scenario& sc) {
   n.accept = reuseport ? AcceptPolicy::kReuseport : mutex ? AcceptPolicy::kMutexOn : AcceptPolicy::kMutexOff;
   n.accept_mutex_delay_s = s.duration("accept_mutex_delay", 0.5, 0);
   n.multi_accept = s.flag("multi_accept", false);
+  n.epoll_exclusive = s.flag("epoll_exclusive", false);
+  if (n.epoll_exclusive && n.accept != AcceptPolicy::kMutexOff)
+    s.fail("epoll_exclusive", "applies only with accept_mutex off and without reuseport (as NGINX uses it)");
+  n.keepalive_requests = static_cast<std::uint32_t>(s.integer("keepalive_requests", 100, 0, 1LL << 32));
   n.sendfile = s.flag("sendfile", false);
   if (!n.sendfile) s.fail("sendfile", "only \"sendfile on\" is modelled (read()+write() is not yet)");
   n.sendfile_max_chunk = s.size("sendfile_max_chunk", 0, 0);
@@ -298,6 +309,7 @@ void read_dataset(Section& root, Scenario& sc) {
   f.file_size = s.size("file_size", 0, 1, true);
   f.spread = s.choice("placement", "spread", {"spread", "packed"}) == "spread";
   sc.metadata_cached = s.flag("metadata_cached", false);
+  sc.preload_fraction = s.number("preload_fraction", 0, 0, 1);
   if (const toml::node* t = s.node("tree")) {
     const toml::array* arr = t->as_array();
     if (!arr || arr->empty() || arr->size() > 7) s.fail("tree", "must be a list of 1 to 7 entry counts, outermost first");
@@ -342,6 +354,7 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
     }
     // "GET <path> HTTP/1.1\r\nHost: <host>\r\n\r\n" as wrk writes it.
     w.request_bytes = static_cast<std::uint32_t>(g.integer("request_bytes", 64, 16, 1 << 20));
+    w.on_server_host = g.choice("host", "remote", {"remote", "server"}) == "server";
     g.done();
     sc.clients.push_back(w);
   }
@@ -353,7 +366,7 @@ void read_expect(Section& root, const LayeredToml& doc, Scenario& sc) {
   if (!n) return;
   const toml::array* arr = n->as_array();
   if (!arr) root.fail("expect", "must be a list of tables: [[expect]]");
-  const std::set<std::string> known = {"metric", "min", "max", "documented", "note", "known_miss"};
+  const std::set<std::string> known = {"metric", "min", "max", "documented", "note", "known_miss", "relative_to"};
   for (const toml::node& item : *arr) {
     const toml::table* t = item.as_table();
     const std::string file = doc.file_of(&item);
@@ -370,10 +383,19 @@ void read_expect(Section& root, const LayeredToml& doc, Scenario& sc) {
           if (edit_distance(key, c) <= 2) hint = " (did you mean '" + c + "'?)";
         throw ConfigError(file, line, "expect." + key, "unknown key" + hint);
       }
-      if (key == "metric" || key == "note" || key == "known_miss") {
+      if (key == "metric" || key == "note" || key == "known_miss" || key == "relative_to") {
         if (!v.is_string()) throw ConfigError(file, line, "expect." + key, "must be a string");
         const std::string s = v.value<std::string>().value();
-        (key == "metric" ? e.metric : key == "note" ? e.note : e.known_miss) = s;
+        if (key == "relative_to") {
+          // A path relative to the file that names it.
+          const std::filesystem::path target = std::filesystem::path(file).parent_path() / s;
+          std::error_code ec;
+          if (!std::filesystem::is_regular_file(target, ec))
+            throw ConfigError(file, line, "expect.relative_to", "no scenario file '" + s + "'");
+          e.relative_to = target.string();
+        } else {
+          (key == "metric" ? e.metric : key == "note" ? e.note : e.known_miss) = s;
+        }
       } else {
         if (!v.is_number()) throw ConfigError(file, line, "expect." + key, "must be a number");
         const double d = v.value<double>().value();

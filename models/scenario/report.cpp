@@ -30,6 +30,20 @@ std::string text_report(const RunResult& r) {
     s += fmt::format("pool threads ({}): R {:5.1f}%   S {:5.1f}%   D {:5.1f}%\n", r.pool_threads,
                      r.pool_running * 100, r.pool_sleeping * 100, r.pool_disk_wait * 100);
 
+  s += "\n-- workers (connections accepted, requests, busy share)\n";
+  for (std::size_t i = 0; i < r.workers.size(); ++i) {
+    const WorkerFigures& w = r.workers[i];
+    s += fmt::format("worker {:>3}: {:>6} conn {:>9} req   R {:5.1f}%  D {:5.1f}%\n", i, w.connections, w.requests,
+                     w.running * 100, w.disk_wait * 100);
+  }
+  s += fmt::format("fairness (Jain, requests) {:.3f}   busiest worker {:.1f}% of requests\n", r.fairness,
+                   r.busiest_share * 100);
+  s += fmt::format("event loop blocked: {:.1f}% of responses waited behind a disk wait, {:.2f} s in all\n",
+                   r.responses_delayed_share * 100, r.blocked_wait_s);
+  if (r.share_behind_one_block > 0)
+    s += fmt::format("one blocking read holds up {:.1f}% of requests on average (even spread: {:.1f}%)\n",
+                     r.share_behind_one_block * 100, 100.0 / static_cast<double>(r.workers.size()));
+
   if (r.thread_pool) {
     s += "\n-- thread pools\n";
     s += fmt::format("tasks {}   overflows {}   max waiting {}   mean waiting {:.2f}\n", r.pool_tasks,

@@ -12,6 +12,7 @@ namespace models {
 struct WorkerFigures {
   std::uint64_t connections = 0;
   std::uint64_t requests = 0;
+  std::uint64_t blocks = 0;  // times the loop went into D state
   double running = 0, sleeping = 0, disk_wait = 0;
 };
 
@@ -35,6 +36,14 @@ struct RunResult {
   double cpu_busy_frac = 0;
   double iowait_frac = 0;
   std::vector<WorkerFigures> workers;
+  double fairness = 0;             // Jain's index over requests per worker (1: perfectly even)
+  double busiest_share = 0;        // the busiest worker's share of all requests
+  // The share of requests one blocking read holds up, on average: the sum over
+  // workers of (its share of blocks) x (its share of requests). 1/n when
+  // both are even over n workers.
+  double share_behind_one_block = 0;
+  double blocked_wait_s = 0;       // event_loop_blocked: waits behind a loop in D state, summed
+  double responses_delayed_share = 0;  // share of responses that waited behind one
   // thread pools (all workers together)
   bool thread_pool = false;
   std::uint64_t pool_threads = 0, pool_tasks = 0, pool_overflows = 0, pool_max_waiting = 0;

@@ -55,11 +55,14 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
   server["cpu"] = {{"logical_cpus", r.logical_cpus}, {"busy_frac", r.cpu_busy_frac}, {"iowait_frac", r.iowait_frac}};
   ordered_json per_worker = ordered_json::array();
   for (const WorkerFigures& w : r.workers)
-    per_worker.push_back({{"connections", w.connections}, {"requests", w.requests}, {"running_frac", w.running},
+    per_worker.push_back({{"connections", w.connections}, {"requests", w.requests}, {"blocks", w.blocks},
+                          {"running_frac", w.running},
                           {"sleeping_frac", w.sleeping}, {"disk_wait_frac", w.disk_wait}});
   server["workers"] = {{"count", r.workers.size()}, {"running_frac", r.workers_running},
                        {"sleeping_frac", r.workers_sleeping}, {"disk_wait_frac", r.workers_disk_wait},
-                       {"per_worker", per_worker}};
+                       {"fairness", r.fairness}, {"busiest_share", r.busiest_share},
+                       {"share_behind_one_block", r.share_behind_one_block}, {"per_worker", per_worker}};
+  server["event_loop_blocked"] = {{"total_s", r.blocked_wait_s}, {"requests_delayed_share", r.responses_delayed_share}};
   server["thread_pool"] = {{"enabled", r.thread_pool}, {"threads", r.pool_threads}, {"tasks", r.pool_tasks},
                            {"overflows", r.pool_overflows}, {"max_waiting", r.pool_max_waiting},
                            {"mean_waiting", r.pool_mean_waiting}, {"running_frac", r.pool_running},

@@ -17,7 +17,7 @@
 
 namespace models {
 
-enum class DiskKind { kHdd, kRaid10, kSimple };
+enum class DiskKind { kHdd, kRaid10, kSimple, kNone };
 
 struct HardwareSpec {
   std::uint32_t logical_cpus = 1;
@@ -40,6 +40,7 @@ struct Expectation {
   double documented = NAN;   // the published figure, when there is one number
   std::string note;          // what was documented, in words
   std::string known_miss;    // non-empty: a documented figure the model does not reach, and why
+  std::string relative_to;   // non-empty: min/max/documented bound the ratio to this scenario's figure
   std::string file;
   int line = 0;
 };
@@ -56,6 +57,7 @@ struct Scenario {
   FilesystemSpec filesystem;
   std::string root = "/";
   std::vector<std::string> preload;  // paths cached before the run starts
+  double preload_fraction = 0;       // this share of the files (the first ones) cached at the start
   bool metadata_cached = false;      // every directory and inode in the dentry cache at the start
   std::vector<WrkGroupSpec> clients;
   std::vector<Expectation> expect;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/hardware/no_disk.h"
 #include "models/server/http_response.h"
 
 namespace models {
@@ -27,6 +28,8 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
     Raid10Spec raid = hw.raid;
     raid.member = hw.hdd;
     disk_ = std::make_unique<Raid10>(engine_, raid);
+  } else if (hw.disk == DiskKind::kNone) {
+    disk_ = std::make_unique<NoDisk>();
   } else if (hw.disk == DiskKind::kSimple) {
     disk_ = std::make_unique<SimpleDisk>(engine_, hw.simple);
   } else {
@@ -39,17 +42,22 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   tasks_ = std::make_unique<TaskStates>(hw.logical_cpus, 2 * workers);
   host_ = std::make_unique<Host>(Host{engine_, *cpu_, *nic_, *cache_, *walk_, *tasks_, hw.costs, sc.kernel});
   files_ = std::make_unique<Filesystem>(sc.filesystem, *cache_, disk_->capacity(), streams_.stream(kStreamPlacement));
-  if (sc.metadata_cached) {
+  if (sc.metadata_cached || hw.disk == DiskKind::kNone) {
     std::uint64_t keys[8];
     for (std::uint32_t f = 0; f < files_->files(); ++f) {
       const std::uint32_t n = files_->components(f, keys);
       for (std::uint32_t i = 0; i < n; ++i) dentries_->insert(keys[i]);
     }
   }
+  // Cache the first files (the file order is unrelated to placement and to
+  // which files clients ask for), or all of them when there is no disk.
+  const double cached = hw.disk == DiskKind::kNone ? 1.0 : sc.preload_fraction;
+  const auto preloaded = static_cast<std::uint32_t>(cached * files_->files());
+  for (std::uint32_t f = 0; f < preloaded; ++f) cache_->preload(f);
   for (const std::string& p : sc.preload) cache_->preload(static_cast<std::uint32_t>(files_->file_of(p)));
   const std::uint64_t response_bytes = sc.filesystem.file_size + nginx_header_bytes(sc.nginx.version, sc.filesystem.file_size);
   clients_ = std::make_unique<Wrk>(engine_, sc.clients, hw.one_way_latency_s, duration_, streams_, files_->files(),
-                                   response_bytes);
+                                   response_bytes, hw.costs, cpu_.get());
   server_ = std::make_unique<Nginx>(*host_, sc.nginx, *files_, *clients_, streams_.stream(kStreamServer));
   clients_->start(*server_);
   engine_.schedule_in(kSecond, this, 0);
@@ -95,6 +103,7 @@ RunResult World::result(double wall_s) {
     WorkerFigures f;
     f.connections = server_->worker(w).accepted;
     f.requests = server_->worker(w).requests;
+    f.blocks = server_->worker(w).blocks;
     f.running = tasks_->group_mean(w, TaskState::kRunning, 0, now);
     f.sleeping = tasks_->group_mean(w, TaskState::kSleeping, 0, now);
     f.disk_wait = tasks_->group_mean(w, TaskState::kDiskWait, 0, now);
@@ -102,6 +111,22 @@ RunResult World::result(double wall_s) {
     r.workers_sleeping += f.sleeping / n;
     r.workers_disk_wait += f.disk_wait / n;
     r.workers.push_back(f);
+  }
+  {
+    // Jain's fairness index (sum x)^2 / (n sum x^2) over requests per worker.
+    double sum = 0, sum_sq = 0, top = 0, blocks = 0;
+    for (const WorkerFigures& f : r.workers) {
+      const auto x = static_cast<double>(f.requests);
+      sum += x;
+      sum_sq += x * x;
+      top = std::max(top, x);
+      blocks += static_cast<double>(f.blocks);
+    }
+    r.fairness = sum_sq > 0 ? sum * sum / (static_cast<double>(n) * sum_sq) : 1.0;
+    r.busiest_share = sum > 0 ? top / sum : 0.0;
+    if (sum > 0 && blocks > 0)
+      for (const WorkerFigures& f : r.workers)
+        r.share_behind_one_block += static_cast<double>(f.blocks) / blocks * static_cast<double>(f.requests) / sum;
   }
   r.thread_pool = scenario_.nginx.aio == AioMode::kThreads;
   if (r.thread_pool) {
@@ -144,6 +169,9 @@ RunResult World::result(double wall_s) {
   r.server_requests = s.requests;
   r.server_responses = s.responses;
   r.server_failed = s.failed;
+  r.blocked_wait_s = s.blocked_wait_s;
+  r.responses_delayed_share =
+      s.responses ? static_cast<double>(s.responses_delayed) / static_cast<double>(s.responses) : 0.0;
   r.error_log = s.log;
   r.error_log_lines = s.log_lines;
   return r;

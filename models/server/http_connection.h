@@ -27,6 +27,8 @@ struct HttpConnection {
   std::uint32_t file = 0;
   std::uint64_t position = 0;    // file bytes handed to the socket
   std::uint64_t timer_generation = 0;
+  std::uint32_t served = 0;      // responses on this connection (keepalive_requests)
+  double blocked_s = 0;          // this request's events' waits while their loop was in D state
   ReadaheadState ra;
 };
 

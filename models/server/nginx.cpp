@@ -17,6 +17,7 @@ Nginx::Nginx(Host& host, const NginxConfig& config, const Filesystem& files, Cli
   header_bytes_ = nginx_header_bytes(config.version, files.file_size());
   for (std::uint32_t i = 0; i < config.worker_processes; ++i) workers_.push_back(std::make_unique<Worker>(*this, i));
   own_backlog_.resize(config.worker_processes);
+  for (auto& w : workers_) w->start();
 }
 
 Nginx::~Nginx() = default;
@@ -24,6 +25,7 @@ Nginx::~Nginx() = default;
 HttpConnection& Nginx::slot(std::uint32_t id) {
   while (conns_.size() <= id) conns_.emplace_back();
   if (delivering_.size() <= id) delivering_.resize(id + 1, false);
+  if (closing_.size() <= id) closing_.resize(id + 1, false);
   return conns_[id];
 }
 
@@ -45,13 +47,23 @@ void Nginx::connection_arrived(std::uint32_t id, std::uint32_t group) {
     case AcceptPolicy::kMutexOff:
     case AcceptPolicy::kMutexOn: {
       shared_backlog_.push_back(id);
-      // Every watching worker is woken; which one reaches accept() first is a
-      // race, so the wake-ups are issued in a random order.
-      std::vector<std::uint32_t> order(workers_.size());
-      for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng_.below(i)]);
-      for (std::uint32_t i : order)
-        if (listen_ready_for(*workers_[i])) workers_[i]->listen_ready();
+      // Sleeping workers that watch the socket are woken; Linux wakes epoll
+      // waiters last in, first out, so the most recently idle worker runs
+      // first and wins accept() (Cloudflare, "Why does one NGINX worker take
+      // all the load?"). The others find the queue empty. Busy workers see
+      // the socket at their next epoll_wait.
+      std::vector<Worker*> order;
+      for (auto& w : workers_)
+        if (w->sleeping() && listen_ready_for(*w)) order.push_back(w.get());
+      auto more_recent = [](const Worker* a, const Worker* b) { return a->idle_since() > b->idle_since(); };
+      if (config_.epoll_exclusive) {
+        // EPOLLEXCLUSIVE: only the first waiter is woken.
+        auto first = std::min_element(order.begin(), order.end(), more_recent);
+        if (first != order.end()) (*first)->listen_ready();
+        break;
+      }
+      std::stable_sort(order.begin(), order.end(), more_recent);
+      for (Worker* w : order) w->listen_ready();
       break;
     }
   }
@@ -128,9 +140,15 @@ void Nginx::after_chunk(Worker& w, std::uint32_t id, std::uint64_t sent, std::ui
     // The whole response is in the socket: the request is finished here, and
     // the connection waits for the next one (keep-alive).
     ++stats_.responses;
-    c.phase = HttpConnection::Phase::kIdle;
+    if (c.blocked_s > 0) ++stats_.responses_delayed;
+    stats_.blocked_wait_s += c.blocked_s;
+    // keepalive_requests: after that many responses NGINX closes the
+    // connection (lingering until the response has left).
+    const bool close = config_.keepalive_requests && ++c.served >= config_.keepalive_requests;
+    c.phase = close ? HttpConnection::Phase::kClosed : HttpConnection::Phase::kIdle;
+    closing_[id] = close;
     if (host_.nic.backlog(c.flow) <= 0)
-      clients_.on_response_delivered(id);
+      deliver(id);
     else
       delivering_[id] = true;
     return;
@@ -174,7 +192,16 @@ void Nginx::on_flow_empty(std::uint64_t tag) {
   const auto id = static_cast<std::uint32_t>(tag);
   if (!delivering_[id]) return;
   delivering_[id] = false;
-  clients_.on_response_delivered(id);
+  deliver(id);
+}
+
+void Nginx::deliver(std::uint32_t id) {
+  const bool close = closing_[id];
+  if (close) {
+    closing_[id] = false;
+    host_.nic.close_flow(conns_[id].flow);
+  }
+  clients_.on_response_delivered(id, close);
 }
 
 }  // namespace models

@@ -34,6 +34,8 @@ struct ServerStats {
   std::uint64_t requests = 0;
   std::uint64_t responses = 0;
   std::map<std::string, std::uint64_t> failed;
+  std::uint64_t responses_delayed = 0;  // responses with any wait behind a blocked loop
+  double blocked_wait_s = 0;            // those waits, summed
   std::vector<std::string> log;       // error.log lines (the first few)
   std::uint64_t log_lines = 0;
 };
@@ -81,6 +83,7 @@ class Nginx final : public FlowListener, public ServerSide {
 
  private:
   HttpConnection& slot(std::uint32_t id);
+  void deliver(std::uint32_t id);
 
   Host& host_;
   NginxConfig config_;
@@ -90,6 +93,7 @@ class Nginx final : public FlowListener, public ServerSide {
   std::vector<std::unique_ptr<Worker>> workers_;
   std::deque<HttpConnection> conns_;
   std::vector<bool> delivering_;
+  std::vector<bool> closing_;  // closed once the last response has left
   std::deque<std::uint32_t> shared_backlog_;
   std::vector<std::deque<std::uint32_t>> own_backlog_;  // reuseport
   std::int32_t mutex_owner_ = -1;

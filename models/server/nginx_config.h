@@ -20,6 +20,10 @@ struct NginxConfig {
   AcceptPolicy accept = AcceptPolicy::kMutexOn;    // accept_mutex on (the 1.9.0 default)
   double accept_mutex_delay_s = 0.5;               // accept_mutex_delay 500ms
   bool multi_accept = false;
+  // EPOLLEXCLUSIVE (NGINX >= 1.11.3 on Linux >= 4.5, with accept_mutex off):
+  // a new connection wakes one sleeping worker instead of all of them.
+  bool epoll_exclusive = false;
+  std::uint32_t keepalive_requests = 100;          // keepalive_requests 100 (the default)
   bool sendfile = true;
   std::uint64_t sendfile_max_chunk = 0;            // 0: no limit (the 1.9.0 default)
   AioMode aio = AioMode::kOff;

@@ -18,15 +18,29 @@ Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(ind
                                          server.config().worker_processes + index);
 }
 
-void Worker::set_state(TaskState s) { server_.host().tasks.set(server_.host().engine.now(), task_, s); }
+double Worker::disk_wait_so_far() const {
+  Host& host = server_.host();
+  return host.tasks.group_integral(index_, TaskState::kDiskWait, host.engine.now());
+}
+
+void Worker::set_state(TaskState s) {
+  if (s == TaskState::kDiskWait) ++blocks;
+  server_.host().tasks.set(server_.host().engine.now(), task_, s);
+}
 
 void Worker::post(EventKind kind, std::uint32_t conn) {
   if (kind == EventKind::kPoolDone) {
     if (pool_event_queued_) return;  // an eventfd counts; one read takes all
     pool_event_queued_ = true;
   }
-  ready_.push_back(Ready{kind, conn});
+  ready_.push_back(Ready{kind, conn, disk_wait_so_far()});
   wake_now();
+}
+
+void Worker::start() {
+  ++wake_generation_;
+  sleeping_ = false;
+  server_.host().engine.schedule_in(0, this, wake_generation_);
 }
 
 void Worker::listen_ready() {
@@ -58,6 +72,7 @@ void Worker::begin_turn() {
   sleeping_ = false;
   set_state(TaskState::kRunning);
   cached_ms_ = host.engine.now() / kMs;
+  const bool woken_for_listen = listen_pending_;
   listen_pending_ = false;
   accept_first_ = server_.listen_ready_for(*this);
   batch_.clear();
@@ -79,6 +94,8 @@ void Worker::begin_turn() {
   } else {
     server_.release_accept_mutex(*this);
     step_ = Step::kNextEvent;
+    // Woken for a connection another worker took first: accept() says EAGAIN.
+    if (woken_for_listen && use_cpu(host.costs.wakeup, Step::kNextEvent)) return;
   }
   resume();
 }
@@ -94,6 +111,12 @@ bool Worker::take_next() {
       HttpConnection& c = server_.conn(current_.conn);
       if (c.phase != HttpConnection::Phase::kQueued) continue;  // closed meanwhile
       c.phase = HttpConnection::Phase::kSending;
+      // event_loop_blocked: how long this ready event waited while the loop
+      // was stuck in a disk wait for something else.
+      const double blocked = disk_wait_so_far() - current_.disk_wait_at_post;
+      if (current_.kind == EventKind::kRead) c.blocked_s = 0;  // a new request
+      c.blocked_s += blocked;
+      blocked_wait_s += blocked;
       step_ = current_.kind == EventKind::kRead ? Step::kRequest : Step::kChunk;
       return true;
     }
@@ -108,7 +131,7 @@ bool Worker::take_next() {
       HttpConnection& c = server_.conn(t.conn);
       if (c.phase != HttpConnection::Phase::kDelayed || c.timer_generation != t.generation) continue;
       c.phase = HttpConnection::Phase::kQueued;
-      batch_.push_back(Ready{EventKind::kWrite, t.conn});
+      batch_.push_back(Ready{EventKind::kWrite, t.conn, disk_wait_so_far()});
     }
   }
 }
@@ -214,6 +237,7 @@ void Worker::end_turn() {
     return;
   }
   sleeping_ = true;
+  idle_since_ = host.engine.now();
   set_state(TaskState::kSleeping);
   ++wake_generation_;
   sim::Time timeout = sim::kNever;

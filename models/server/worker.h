@@ -37,7 +37,12 @@ class Worker final : public sim::EventTarget,
   void post(EventKind kind, std::uint32_t conn);
   // The listen socket this worker watches became readable.
   void listen_ready();
+  // A worker process starts with a turn of its loop (which, with
+  // accept_mutex on, begins by trying to take the mutex).
+  void start();
   bool sleeping() const { return sleeping_; }
+  // When this worker last entered epoll_wait (for the order of wake-ups).
+  sim::Time idle_since() const { return idle_since_; }
   void add_timer(std::uint32_t conn, std::uint64_t generation);
 
   std::uint32_t index() const { return index_; }
@@ -53,6 +58,8 @@ class Worker final : public sim::EventTarget,
   // Per-worker counters.
   std::uint64_t accepted = 0;
   std::uint64_t requests = 0;
+  double blocked_wait_s = 0;  // time ready events waited while this loop was in D state
+  std::uint64_t blocks = 0;   // times this loop went into D state
 
   void on_event(std::uint64_t arg) override;
   void on_page_ready(std::uint64_t tag) override;
@@ -73,7 +80,9 @@ class Worker final : public sim::EventTarget,
   struct Ready {
     EventKind kind;
     std::uint32_t conn;
+    double disk_wait_at_post = 0;  // this worker's time in D state when the event became ready
   };
+  double disk_wait_so_far() const;
   struct Timer {
     std::int64_t deadline_ms;
     std::uint64_t seq;
@@ -113,6 +122,7 @@ class Worker final : public sim::EventTarget,
   bool turn_scheduled_ = false;
   std::uint64_t wake_generation_ = 0;
   bool mutex_held_ = false;
+  sim::Time idle_since_ = 0;
 
   Step step_ = Step::kNextEvent;
   Ready current_{};
