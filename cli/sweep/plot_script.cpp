@@ -30,6 +30,7 @@ std::string lines(const PlotData& d, const PlotLook& look) {
   // Numeric x values are placed where they are; others one step apart.
   const bool positions = !d.x_numeric;
   s += fmt::format("set xtics {}\n", tics(d, positions));
+  s += "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n";  // the end points just off the frame
   if (look.log_x && d.x_numeric) s += "set logscale x\n";
   if (look.log_y) s += "set logscale y\n";
   if (!look.by_key.empty()) s += fmt::format("set key outside right top title {}\n", quoted(look.by_key));
@@ -63,7 +64,8 @@ std::string heatmap(const PlotData& d, const PlotLook& look) {
                    num(static_cast<double>(d.series.size()) - 0.5));
   s += fmt::format("set ylabel {}\nset cblabel {}\n", quoted(look.by_key), quoted(look.y_key + " (mean)"));
   s += "set key off\nunset grid\nset tics out nomirror\n";
-  s += "set palette defined (0 '#ffffcc', 1 '#feb24c', 2 '#f03b20', 3 '#800026')\n";
+  // Light enough at the top that the black numbers in the cells stay readable.
+  s += "set palette defined (0 '#ffffcc', 1 '#fed976', 2 '#fd8d3c', 3 '#e8453c')\n";
   s += "$h << EOD\n";
   for (std::size_t j = 0; j < d.series.size(); ++j) {
     std::vector<double> row(d.x_labels.size(), NAN);

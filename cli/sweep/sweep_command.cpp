@@ -111,12 +111,13 @@ int sweep_command(const SweepArgs& args) {
           throw SweepError(p, "", "exists: --resume continues that sweep, --overwrite starts it again");
     std::set<std::uint64_t> mine;
     for (const RunRef& r : runs) mine.insert(r.id);
-    std::vector<Row> kept;  // finished runs: in both files (a kill may leave one a line ahead)
+    std::vector<Row> kept;  // finished runs, in id order
     if (args.resume) {
-      const auto csv = existing_rows(paths.csv, plan, columns, mine);
-      const auto jsonl = existing_rows(paths.jsonl, plan, columns, mine);
-      for (const auto& [id, row] : csv)
-        if (jsonl.count(id)) kept.push_back(row);
+      // A kill between the two appends leaves one file a row ahead; a row
+      // read from either file writes both lines again exactly.
+      auto found = existing_rows(paths.csv, plan, columns, mine);
+      found.merge(existing_rows(paths.jsonl, plan, columns, mine));
+      for (auto& [id, row] : found) kept.push_back(std::move(row));
     }
     // Both files start over as header + finished rows, written whole: a cut
     // last line goes, and a kill from here on loses at most one line.

@@ -1,6 +1,7 @@
 #include "cli/sweep/sweep_plan.h"
 
 #include <charconv>
+#include <filesystem>
 #include <fmt/format.h>
 #include <map>
 
@@ -10,6 +11,8 @@
 #include "sim/random.h"
 
 namespace cli::sweep {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -109,7 +112,7 @@ std::string fingerprint(const Plan& plan) {
       h *= 1099511628211ULL;
     }
   };
-  mix(plan.scenario);
+  mix(plan.scenario_name);  // not its path, which differs between machines of a cluster
   for (const auto& f : plan.fixed) mix(f);
   for (const auto& k : plan.axis_keys) mix(k);
   for (const Point& p : plan.points)
@@ -196,6 +199,8 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
   } catch (const models::ConfigError& e) {
     throw SweepError(spec.origin, "base scenario", e.what());
   }
+  // A scenario without a name is named by its path: keep only the file name.
+  plan.scenario_name = base.name == spec.scenario ? fs::path(spec.scenario).filename().string() : base.name;
   for (std::size_t i = 0; i < spec.axes.size(); ++i) {
     const Axis& a = spec.axes[i];
     for (std::size_t j = 0; j < i; ++j)
@@ -220,7 +225,10 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
       try {
         models::load_scenario(spec.scenario, o);
       } catch (const models::ConfigError& e) {
-        throw SweepError(a.where, a.name(), "value " + v.toml + ": " + e.what());
+        // The loader names the override "--set"; here the axis says where it came from.
+        std::string why = e.what();
+        if (why.rfind("--set: ", 0) == 0) why.erase(0, 7);
+        throw SweepError(a.where, a.name(), "value " + v.toml + ": " + why);
       }
     }
     plan.axis_keys.push_back(a.key);

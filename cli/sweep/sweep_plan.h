@@ -31,7 +31,8 @@ struct Shard {
 Shard parse_shard(const std::string& text);  // throws SweepError
 
 struct Plan {
-  std::string scenario;
+  std::string scenario;       // the base scenario's file
+  std::string scenario_name;  // and its name
   std::vector<std::string> fixed;
   std::vector<std::string> axis_keys;
   std::vector<Point> points;
