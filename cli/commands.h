@@ -16,6 +16,7 @@ struct RunArgs {
   std::string json_path;
   bool no_timing = false;
   bool quiet = false;
+  std::string engine = "native";  // or "simgrid" (cli/engine_choice.h)
 };
 int run_command(const RunArgs& args);
 
@@ -23,6 +24,7 @@ struct ValidateArgs {
   std::vector<std::string> files;  // empty: every scenario with [expect] under the scenarios folder
   std::string scenarios_dir;
   std::string json_path;
+  std::string engine = "native";
 };
 int validate_command(const ValidateArgs& args);
 

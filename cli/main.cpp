@@ -18,12 +18,16 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--json", run.json_path, "also write the figures as JSON to this file");
   run_cmd->add_flag("--no-timing", run.no_timing, "leave wall-clock figures out, so output depends only on the inputs");
   run_cmd->add_flag("-q,--quiet", run.quiet, "print no report");
+  run_cmd->add_option("--engine", run.engine, "native (default) or simgrid, the reference engine")
+      ->check(CLI::IsMember({"native", "simgrid"}));
 
   cli::ValidateArgs validate;
   auto* validate_cmd = app.add_subcommand("validate", "Run every scenario with an [expect] table against its documented figures");
   validate_cmd->add_option("files", validate.files, "scenario files (default: all under scenarios/)");
   validate_cmd->add_option("--scenarios", validate.scenarios_dir, "folder to search for scenarios");
   validate_cmd->add_option("--json", validate.json_path, "write the comparison as JSON to this file");
+  validate_cmd->add_option("--engine", validate.engine, "native (default) or simgrid, the reference engine")
+      ->check(CLI::IsMember({"native", "simgrid"}));
 
   cli::CompareArgs compare;
   auto* compare_cmd = app.add_subcommand("compare", "Run scenarios and print their main figures side by side");

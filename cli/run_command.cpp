@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/engine_choice.h"
 #include "cli/output.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/report.h"
@@ -21,11 +22,22 @@ int run_command(const RunArgs& args) {
   }
   const std::uint64_t seed = args.seed.value_or(sc.seed);
   const double duration = args.duration_s.value_or(sc.duration_s);
-  const auto t0 = std::chrono::steady_clock::now();
-  models::World world(sc, seed, duration);
-  world.run();
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const models::RunResult result = world.result(wall);
+  const std::vector<std::string> cannot = engine_cannot_run(args.engine, sc);
+  if (!cannot.empty()) {
+    std::cerr << "clerk: " << args.file << ": the " << args.engine << " engine cannot run this scenario:\n";
+    for (const std::string& why : cannot) std::cerr << "  - " << why << "\n";
+    return 2;
+  }
+  models::RunResult result;
+  if (args.engine == "simgrid") {
+    result = run_on_simgrid(sc, seed, duration);
+  } else {
+    const auto t0 = std::chrono::steady_clock::now();
+    models::World world(sc, seed, duration);
+    world.run();
+    result = world.result(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  const double wall = result.wall_s;
   if (!args.json_path.empty()) {
     std::string error;
     if (!write_file_atomically(args.json_path, models::to_json(result, !args.no_timing).dump(2) + "\n", error)) {

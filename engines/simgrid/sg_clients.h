@@ -1,0 +1,102 @@
+// wrk 4.0 on SimGrid: the counterpart of models::Wrk, with one actor per
+// client socket. The actor connects, writes a request, waits for the whole
+// response, records the latency and writes the next (closed loop); after a
+// Connection: close, or a connection the server drops (a read error), it
+// connects again. Each wrk thread opens its connections one after another,
+// one connect() cost apart. A wrk thread that runs on the server's host is an
+// actor there too, spending that host's CPU on every connect and response,
+// one item at a time. Statistics, streams and the report are those of the
+// native wrk model.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engines/simgrid/sg_clock.h"
+#include "engines/simgrid/sg_platform.h"
+#include "models/clients/wrk.h"
+#include "models/clients/wrk_stats.h"
+#include "models/net/endpoints.h"
+#include "sim/latency_stats.h"
+#include "sim/random.h"
+
+namespace sgengine {
+
+class SgClients final : public models::ClientSide {
+ public:
+  SgClients(const Platform& platform, std::vector<models::WrkGroupSpec> groups, double one_way_s,
+            sim::Time duration, const sim::RandomStreams& streams, std::uint32_t files,
+            std::uint64_t response_bytes, const models::CpuCosts& costs);
+
+  void start(models::ServerSide& server);
+  void stop() { running_ = false; }
+  // wrk's record_rate() for every thread; called every 100 ms.
+  void tick();
+  std::vector<models::WrkResult> finish();
+
+  void on_response_delivered(std::uint32_t conn, bool closes) override;
+  void on_connection_closed(std::uint32_t conn, const std::string& reason) override;
+
+ private:
+  struct Conn {
+    std::uint32_t group;
+    std::uint32_t thread;
+    std::uint32_t socket;  // the actor that owns it
+    std::uint32_t file = 0;
+    sim::Time start = 0;
+    bool busy = false;
+    bool alive = true;
+    bool delivered = false;
+    bool closed = false;
+    bool closing = false;  // the last response said Connection: close
+  };
+  struct Work {            // for a thread on the server's host
+    double cpu_s;
+    Wakeup* done;
+  };
+  struct Thread {
+    std::uint32_t group = 0;
+    std::uint64_t requests = 0;
+    sim::Time last_record = 0;
+    sim::RandomStream rng;
+    bool on_host = false;
+    std::deque<Work> work;
+    Wakeup* wake = nullptr;
+  };
+  struct Group {
+    models::WrkGroupSpec spec;
+    models::WrkHistogram latency;
+    models::WrkHistogram rates;
+    sim::LatencyStats raw;
+    std::uint64_t issued = 0, complete = 0, bytes = 0;
+    std::map<std::string, std::uint64_t> failed;
+    models::WrkErrors errors;
+    std::uint32_t open = 0;
+  };
+  // Actor bodies: a socket (the i-th of its thread), a wrk thread on the server host.
+  void socket(std::uint32_t socket, std::uint32_t thread, std::uint32_t i);
+  void host_thread(std::uint32_t thread);
+  // Spends `cpu_s` of the thread's CPU on the server host, in its turn.
+  void on_thread(std::uint32_t thread, double cpu_s, Wakeup& wake);
+  void send_request(std::uint32_t conn);
+  void sleep_one_way();
+  void sleep_ns(sim::Time d);
+
+  const Platform& platform_;
+  models::ServerSide* server_ = nullptr;
+  sim::Time one_way_;
+  sim::Time duration_;
+  std::uint32_t files_;
+  std::uint64_t response_bytes_;
+  models::CpuCosts costs_;
+  std::vector<Group> groups_;
+  std::vector<Thread> threads_;
+  std::deque<Conn> conns_;
+  std::deque<Wakeup> sockets_;
+  std::deque<Wakeup> thread_wakes_;
+  bool running_ = false;
+};
+
+}  // namespace sgengine

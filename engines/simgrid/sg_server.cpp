@@ -1,0 +1,203 @@
+#include "engines/simgrid/sg_server.h"
+
+#include <algorithm>
+
+#include "engines/simgrid/sg_worker.h"
+#include "models/server/http_response.h"
+
+namespace sgengine {
+
+using Phase = models::HttpConnection::Phase;
+
+namespace {
+constexpr std::uint64_t kPage = 4096;
+constexpr std::size_t kLogLinesKept = 20;
+}  // namespace
+
+SgServer::SgServer(SgHost& host, const models::NginxConfig& config, const models::Filesystem& files,
+                   models::ClientSide& clients, sim::RandomStream rng)
+    : host_(host), config_(config), files_(files), clients_(clients), rng_(rng) {
+  header_bytes_ = models::nginx_header_bytes(config.version, files.file_size());
+  for (std::uint32_t i = 0; i < config.worker_processes; ++i) workers_.push_back(std::make_unique<SgWorker>(*this, i));
+  own_backlog_.resize(config.worker_processes);
+}
+
+SgServer::~SgServer() = default;
+
+models::HttpConnection& SgServer::slot(std::uint32_t id) {
+  while (conns_.size() <= id) conns_.emplace_back();
+  if (delivering_.size() <= id) delivering_.resize(id + 1, false);
+  if (closing_.size() <= id) closing_.resize(id + 1, false);
+  return conns_[id];
+}
+
+void SgServer::connection_arrived(std::uint32_t id, std::uint32_t group) {
+  models::HttpConnection& c = slot(id);
+  c = models::HttpConnection{};
+  c.phase = Phase::kBacklog;
+  c.group = group;
+  c.flow = host_.nic.open_flow(this, id);
+  ++stats_.connections;
+  switch (config_.accept) {
+    case models::AcceptPolicy::kReuseport: {
+      // The kernel hashes the 4-tuple; a fresh client port makes it uniform.
+      const auto w = static_cast<std::uint32_t>(rng_.below(workers_.size()));
+      own_backlog_[w].push_back(id);
+      workers_[w]->listen_ready();
+      break;
+    }
+    case models::AcceptPolicy::kMutexOff:
+    case models::AcceptPolicy::kMutexOn: {
+      shared_backlog_.push_back(id);
+      // Sleeping workers that watch the socket are woken, the most recently
+      // idle first (Linux wakes epoll waiters last in, first out), and that
+      // one wins accept(); with EPOLLEXCLUSIVE only that one is woken.
+      order_.clear();
+      for (auto& w : workers_)
+        if (w->sleeping() && listen_ready_for(*w)) order_.push_back(w.get());
+      auto more_recent = [](const SgWorker* a, const SgWorker* b) { return a->idle_since() > b->idle_since(); };
+      if (config_.epoll_exclusive) {
+        auto first = std::min_element(order_.begin(), order_.end(), more_recent);
+        if (first != order_.end()) (*first)->listen_ready();
+        break;
+      }
+      std::stable_sort(order_.begin(), order_.end(), more_recent);
+      for (SgWorker* w : order_) w->listen_ready();
+      break;
+    }
+  }
+}
+
+bool SgServer::listen_ready_for(const SgWorker& w) const {
+  switch (config_.accept) {
+    case models::AcceptPolicy::kReuseport: return !own_backlog_[w.index()].empty();
+    case models::AcceptPolicy::kMutexOn: return w.accept_mutex_held() && !shared_backlog_.empty();
+    case models::AcceptPolicy::kMutexOff: return !shared_backlog_.empty();
+  }
+  return false;
+}
+
+bool SgServer::accept_one(SgWorker& w) {
+  auto& backlog = config_.accept == models::AcceptPolicy::kReuseport ? own_backlog_[w.index()] : shared_backlog_;
+  if (backlog.empty()) return false;
+  const std::uint32_t id = backlog.front();
+  backlog.pop_front();
+  models::HttpConnection& c = conns_[id];
+  c.worker = static_cast<std::int32_t>(w.index());
+  c.phase = Phase::kIdle;
+  ++w.accepted;
+  if (c.request_pending) {
+    c.phase = Phase::kQueued;
+    w.post(SgWorker::EventKind::kRead, id);
+  }
+  return true;
+}
+
+bool SgServer::try_accept_mutex(const SgWorker& w) {
+  if (mutex_owner_ == -1 || mutex_owner_ == static_cast<std::int32_t>(w.index())) {
+    mutex_owner_ = static_cast<std::int32_t>(w.index());
+    return true;
+  }
+  return false;
+}
+
+void SgServer::release_accept_mutex(const SgWorker& w) {
+  if (mutex_owner_ == static_cast<std::int32_t>(w.index())) mutex_owner_ = -1;
+}
+
+void SgServer::request_arrived(std::uint32_t id, std::uint32_t file) {
+  models::HttpConnection& c = conns_[id];
+  if (c.phase == Phase::kClosed || c.phase == Phase::kUnused) return;
+  c.request_pending = true;
+  c.pending_file = file;
+  if (c.phase == Phase::kIdle) {
+    c.phase = Phase::kQueued;
+    workers_[static_cast<std::size_t>(c.worker)]->post(SgWorker::EventKind::kRead, id);
+  }
+}
+
+void SgServer::start_response(std::uint32_t id) {
+  models::HttpConnection& c = conns_[id];
+  ++stats_.requests;
+  c.request_pending = false;
+  c.file = c.pending_file;
+  c.position = 0;
+  c.ra = models::ReadaheadState{};  // a new open() gets a fresh struct file
+  c.phase = Phase::kSending;
+  host_.nic.send(c.flow, static_cast<double>(header_bytes_));
+}
+
+std::uint64_t SgServer::chunk_limit(const models::HttpConnection& c) const {
+  const std::uint64_t left = files_.file_size() - c.position;
+  return config_.sendfile_max_chunk ? std::min(config_.sendfile_max_chunk, left) : left;
+}
+
+void SgServer::after_chunk(SgWorker& w, std::uint32_t id, std::uint64_t sent, std::uint64_t limit) {
+  models::HttpConnection& c = conns_[id];
+  if (c.phase == Phase::kClosed) return;
+  if (c.position >= files_.file_size()) {
+    // The whole response is in the socket: the connection waits for the
+    // next request, or closes after keepalive_requests responses (once this
+    // one has left).
+    ++stats_.responses;
+    if (c.blocked_s > 0) ++stats_.responses_delayed;
+    stats_.blocked_wait_s += c.blocked_s;
+    const bool close = config_.keepalive_requests && ++c.served >= config_.keepalive_requests;
+    c.phase = close ? Phase::kClosed : Phase::kIdle;
+    closing_[id] = close;
+    if (host_.nic.backlog(c.flow) <= 0)
+      deliver(id);
+    else
+      delivering_[id] = true;
+    return;
+  }
+  // A full sendfile_max_chunk (less two pages) defers the next write by a
+  // 1 ms timer; a short one means the socket was full: wait for EPOLLOUT.
+  if (config_.sendfile_max_chunk && limit == config_.sendfile_max_chunk && sent + 2 * kPage >= limit) {
+    c.phase = Phase::kDelayed;
+    ++c.timer_generation;
+    w.add_timer(id, c.timer_generation);
+    return;
+  }
+  c.phase = Phase::kWaitWritable;
+  // Writable when queued <= 2/3 of the buffer (free space at least half of what is queued).
+  host_.nic.notify_below(c.flow, host_.kernel.tcp_wmem_max * 2.0 / 3.0);
+}
+
+void SgServer::fail(std::uint32_t id, const std::string& reason, const std::string& log_line) {
+  models::HttpConnection& c = conns_[id];
+  if (c.phase == Phase::kClosed) return;
+  c.phase = Phase::kClosed;
+  host_.nic.close_flow(c.flow);
+  delivering_[id] = false;
+  ++stats_.failed[reason];
+  ++stats_.log_lines;
+  if (stats_.log.size() < kLogLinesKept) stats_.log.push_back(log_line);
+  clients_.on_connection_closed(id, reason);
+}
+
+void SgServer::on_flow_below(std::uint64_t tag) {
+  const auto id = static_cast<std::uint32_t>(tag);
+  models::HttpConnection& c = conns_[id];
+  if (c.phase != Phase::kWaitWritable) return;
+  c.phase = Phase::kQueued;
+  workers_[static_cast<std::size_t>(c.worker)]->post(SgWorker::EventKind::kWrite, id);
+}
+
+void SgServer::on_flow_empty(std::uint64_t tag) {
+  const auto id = static_cast<std::uint32_t>(tag);
+  if (!delivering_[id]) return;
+  delivering_[id] = false;
+  deliver(id);
+}
+
+void SgServer::deliver(std::uint32_t id) {
+  const bool close = closing_[id];
+  if (close) {
+    closing_[id] = false;
+    host_.nic.close_flow(conns_[id].flow);
+  }
+  clients_.on_response_delivered(id, close);
+}
+
+}  // namespace sgengine

@@ -1,0 +1,75 @@
+// An NGINX server on SimGrid: the counterpart of models::Nginx. The
+// connections, listen queues and accept policies are the same data and the
+// same rules; the workers are actors (sg_worker.h).
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engines/simgrid/sg_host.h"
+#include "models/net/endpoints.h"
+#include "models/os/filesystem.h"
+#include "models/server/http_connection.h"
+#include "models/server/nginx.h"
+#include "models/server/nginx_config.h"
+#include "sim/random.h"
+
+namespace sgengine {
+
+class SgWorker;
+
+class SgServer final : public models::FlowListener, public models::ServerSide {
+ public:
+  SgServer(SgHost& host, const models::NginxConfig& config, const models::Filesystem& files,
+           models::ClientSide& clients, sim::RandomStream rng);
+  ~SgServer();
+
+  // From the network.
+  void connection_arrived(std::uint32_t conn, std::uint32_t group) override;
+  void request_arrived(std::uint32_t conn, std::uint32_t file) override;
+
+  // For workers.
+  SgHost& host() { return host_; }
+  const models::NginxConfig& config() const { return config_; }
+  const models::Filesystem& files() const { return files_; }
+  models::HttpConnection& conn(std::uint32_t id) { return conns_[id]; }
+  bool listen_ready_for(const SgWorker& w) const;
+  bool accept_one(SgWorker& w);
+  bool try_accept_mutex(const SgWorker& w);
+  void release_accept_mutex(const SgWorker& w);
+  void start_response(std::uint32_t conn);
+  void after_chunk(SgWorker& w, std::uint32_t conn, std::uint64_t sent, std::uint64_t limit);
+  void fail(std::uint32_t conn, const std::string& reason, const std::string& log_line);
+  std::uint64_t chunk_limit(const models::HttpConnection& c) const;
+
+  std::uint32_t workers() const { return static_cast<std::uint32_t>(workers_.size()); }
+  SgWorker& worker(std::uint32_t i) { return *workers_[i]; }
+  const models::ServerStats& stats() const { return stats_; }
+
+  void on_flow_below(std::uint64_t tag) override;
+  void on_flow_empty(std::uint64_t tag) override;
+
+ private:
+  models::HttpConnection& slot(std::uint32_t id);
+  void deliver(std::uint32_t id);
+
+  SgHost& host_;
+  models::NginxConfig config_;
+  const models::Filesystem& files_;
+  models::ClientSide& clients_;
+  sim::RandomStream rng_;
+  std::vector<std::unique_ptr<SgWorker>> workers_;
+  std::deque<models::HttpConnection> conns_;
+  std::vector<bool> delivering_;
+  std::vector<bool> closing_;  // closed once the last response has left
+  std::deque<std::uint32_t> shared_backlog_;
+  std::vector<std::deque<std::uint32_t>> own_backlog_;  // reuseport
+  std::vector<SgWorker*> order_;                         // wake-up order scratch
+  std::int32_t mutex_owner_ = -1;
+  std::uint64_t header_bytes_;
+  models::ServerStats stats_;
+};
+
+}  // namespace sgengine

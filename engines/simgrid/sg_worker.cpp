@@ -1,0 +1,200 @@
+#include "engines/simgrid/sg_worker.h"
+
+#include <algorithm>
+#include <simgrid/s4u/Actor.hpp>
+#include <string>
+
+#include "engines/simgrid/sg_server.h"
+
+namespace sgengine {
+
+namespace sg4 = simgrid::s4u;
+using Phase = models::HttpConnection::Phase;
+
+namespace {
+constexpr sim::Time kMs = sim::milliseconds(1);
+}
+
+SgWorker::SgWorker(SgServer& server, std::uint32_t index)
+    : DiskWaiter(server.host().tasks,
+                 server.host().tasks.add_task(now_ns(), index, models::TaskState::kSleeping)),
+      server_(server),
+      index_(index) {
+  const models::NginxConfig& cfg = server.config();
+  if (cfg.aio == models::AioMode::kThreads)
+    pool_ = std::make_unique<SgPool>(server.host(), cfg.thread_pool, *this, cfg.worker_processes + index);
+  sg4::Actor::create("worker", server.host().platform.server, [this] { main(); })->daemonize();
+}
+
+double SgWorker::disk_wait_so_far() const {
+  return server_.host().tasks.group_integral(index_, models::TaskState::kDiskWait, now_ns());
+}
+
+void SgWorker::post(EventKind kind, std::uint32_t conn) {
+  if (kind == EventKind::kPoolDone) {
+    if (pool_event_queued_) return;  // an eventfd counts; one read takes all
+    pool_event_queued_ = true;
+  }
+  ready_.push_back(Ready{kind, conn, disk_wait_so_far()});
+  if (sleeping_) wake_.notify();
+}
+
+void SgWorker::listen_ready() {
+  listen_pending_ = true;
+  if (sleeping_) wake_.notify();
+}
+
+void SgWorker::add_timer(std::uint32_t conn, std::uint64_t generation) {
+  // ngx_add_timer(wev, 1): one millisecond after the cached time of this turn.
+  timers_.push(Timer{cached_ms_ + 1, timer_seq_++, conn, generation});
+}
+
+double SgWorker::epoll_timeout() const {
+  const models::NginxConfig& cfg = server_.config();
+  sim::Time timeout = sim::kNever;
+  if (!timers_.empty()) timeout = std::max<std::int64_t>(0, timers_.top().deadline_ms - cached_ms_) * kMs;
+  if (cfg.accept == models::AcceptPolicy::kMutexOn && !mutex_held_)
+    timeout = std::min(timeout, static_cast<sim::Time>(cfg.accept_mutex_delay_s * 1e9));
+  return timeout == sim::kNever ? -1.0 : sim::to_seconds(timeout);
+}
+
+void SgWorker::main() {
+  // A worker starts with a loop turn (which takes the accept mutex if it is on).
+  for (;;) {
+    for (;;) {
+      turn();
+      // ngx_trylock_accept_mutex comes before epoll_wait; a holder keeps it while it sleeps.
+      if (server_.config().accept == models::AcceptPolicy::kMutexOn) mutex_held_ = server_.try_accept_mutex(*this);
+      if (ready_.empty() && !server_.listen_ready_for(*this)) break;
+      sg4::this_actor::yield();  // epoll_wait returns at once: another turn
+      ++resumptions();
+    }
+    sleeping_ = true;
+    idle_since_ = now_ns();
+    set_state(models::TaskState::kSleeping);
+    wake_.wait(epoll_timeout());
+    sleeping_ = false;
+  }
+}
+
+void SgWorker::turn() {
+  SgHost& host = server_.host();
+  set_state(models::TaskState::kRunning);
+  cached_ms_ = now_ns() / kMs;
+  const bool woken_for_listen = listen_pending_;
+  listen_pending_ = false;
+  const bool accept_first = server_.listen_ready_for(*this);
+  batch_.clear();
+  const std::size_t n = std::min<std::size_t>(ready_.size(), server_.config().epoll_events);
+  for (std::size_t i = 0; i < n; ++i) {
+    batch_.push_back(ready_.front());
+    ready_.pop_front();
+  }
+  batch_pos_ = 0;
+  timers_phase_ = false;
+  if (accept_first) {
+    const bool got = server_.accept_one(*this);
+    if (got && server_.config().multi_accept)
+      while (server_.accept_one(*this)) {
+      }
+    server_.release_accept_mutex(*this);
+    use_cpu(got ? host.costs.accept : host.costs.event);
+  } else {
+    server_.release_accept_mutex(*this);
+    // Woken for a connection another worker took first: accept() says EAGAIN.
+    if (woken_for_listen) use_cpu(host.costs.wakeup);
+  }
+  while (take_next()) handle(batch_[batch_pos_ - 1]);
+}
+
+// The next event of this turn: the epoll batch, then the expired timers.
+bool SgWorker::take_next() {
+  for (;;) {
+    while (batch_pos_ < batch_.size()) {
+      const Ready& ev = batch_[batch_pos_++];
+      if (ev.kind == EventKind::kPoolDone) return true;
+      models::HttpConnection& c = server_.conn(ev.conn);
+      if (c.phase != Phase::kQueued) continue;  // closed meanwhile
+      c.phase = Phase::kSending;
+      // event_loop_blocked: how long this ready event waited while the loop
+      // was stuck in a disk wait for something else.
+      const double blocked = disk_wait_so_far() - ev.disk_wait_at_post;
+      if (ev.kind == EventKind::kRead) c.blocked_s = 0;  // a new request
+      c.blocked_s += blocked;
+      blocked_wait_s += blocked;
+      return true;
+    }
+    if (timers_phase_) return false;
+    // ngx_event_expire_timers: every timer due by the cached time.
+    timers_phase_ = true;
+    batch_.clear();
+    batch_pos_ = 0;
+    while (!timers_.empty() && timers_.top().deadline_ms <= cached_ms_) {
+      const Timer t = timers_.top();
+      timers_.pop();
+      models::HttpConnection& c = server_.conn(t.conn);
+      if (c.phase != Phase::kDelayed || c.timer_generation != t.generation) continue;
+      c.phase = Phase::kQueued;
+      batch_.push_back(Ready{EventKind::kWrite, t.conn, disk_wait_so_far()});
+    }
+  }
+}
+
+void SgWorker::handle(const Ready& ev) {
+  SgHost& host = server_.host();
+  switch (ev.kind) {
+    case EventKind::kPoolDone: {
+      pool_event_queued_ = false;
+      pool_->take_done(done_);
+      for (const models::PoolTask& t : done_) {
+        models::HttpConnection& c = server_.conn(t.conn);
+        if (c.phase != Phase::kWaitPool) continue;
+        c.position = t.call.position;
+        server_.after_chunk(*this, t.conn, t.call.sent, t.limit);
+      }
+      use_cpu(host.costs.event * static_cast<double>(done_.size()));
+      return;
+    }
+    case EventKind::kRead: {
+      ++requests;
+      server_.start_response(ev.conn);
+      use_cpu(host.costs.request);
+      // open() walks the path in this process: NGINX 1.9.0 never offloads it.
+      std::uint64_t keys[8];
+      const std::uint32_t n = server_.files().components(server_.conn(ev.conn).file, keys);
+      if (!host.walk.open(keys, n, this, 0)) wait_for_disk();
+      send_chunk(ev.conn);
+      return;
+    }
+    case EventKind::kWrite:
+      send_chunk(ev.conn);
+      return;
+  }
+}
+
+void SgWorker::send_chunk(std::uint32_t id) {
+  SgHost& host = server_.host();
+  models::HttpConnection& c = server_.conn(id);
+  if (c.phase == Phase::kClosed) return;
+  const std::uint64_t limit = server_.chunk_limit(c);
+  if (pool_) {
+    models::PoolTask task;
+    task.conn = id;
+    task.limit = limit;
+    task.call = models::SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false};
+    c.phase = Phase::kWaitPool;
+    if (!pool_->post(task))
+      server_.fail(id, "thread_pool_overflow",
+                   "thread pool \"" + pool_->name() + "\" queue overflow: " + std::to_string(pool_->waiting()) +
+                       " tasks waiting");
+    use_cpu(host.costs.event);
+    return;
+  }
+  call_ = models::SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false};
+  sendfile(host, call_, *this);
+  c.position = call_.position;
+  use_cpu(host.costs.sendfile_byte * static_cast<double>(call_.sent));
+  server_.after_chunk(*this, id, call_.sent, call_.limit);
+}
+
+}  // namespace sgengine

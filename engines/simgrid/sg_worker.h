@@ -1,0 +1,90 @@
+// One NGINX worker process on SimGrid: an actor running the event loop of
+// models::Worker (ngx_process_events_and_timers) as straight-line code.
+//
+// It sleeps in epoll_wait until an event, a timer or the accept mutex delay
+// wakes it; each turn takes the ready events (at most events_per_wait),
+// accepts first when its listen socket is ready, handles the events one
+// after another, then runs the timers due by the turn's cached time. Every
+// CPU cost is spent on the server's cores; every page or directory block not
+// in cache makes the actor (and so every connection it holds) wait in D state.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "engines/simgrid/sg_host.h"
+#include "engines/simgrid/sg_pool.h"
+
+namespace sgengine {
+
+class SgServer;
+
+class SgWorker final : public DiskWaiter {
+ public:
+  SgWorker(SgServer& server, std::uint32_t index);
+
+  enum class EventKind : std::uint8_t { kRead, kWrite, kPoolDone };
+  void post(EventKind kind, std::uint32_t conn);
+  void listen_ready();
+  bool sleeping() const { return sleeping_; }
+  sim::Time idle_since() const { return idle_since_; }  // when it last entered epoll_wait
+  void add_timer(std::uint32_t conn, std::uint64_t generation);
+  void on_pool_done() { post(EventKind::kPoolDone, 0); }
+
+  std::uint32_t index() const { return index_; }
+  SgPool* pool() { return pool_.get(); }
+  bool accept_mutex_held() const { return mutex_held_; }
+
+  std::uint64_t accepted = 0;
+  std::uint64_t requests = 0;
+  double blocked_wait_s = 0;  // time ready events waited while this loop was in D state
+
+ private:
+  struct Ready {
+    EventKind kind;
+    std::uint32_t conn;
+    double disk_wait_at_post = 0;  // this worker's time in D state when the event became ready
+  };
+  double disk_wait_so_far() const;
+  struct Timer {
+    std::int64_t deadline_ms;
+    std::uint64_t seq;
+    std::uint32_t conn;
+    std::uint64_t generation;
+    bool operator>(const Timer& o) const {
+      return deadline_ms != o.deadline_ms ? deadline_ms > o.deadline_ms : seq > o.seq;
+    }
+  };
+
+  void main();
+  void turn();
+  bool take_next();
+  void handle(const Ready& ev);
+  void send_chunk(std::uint32_t conn);
+  double epoll_timeout() const;  // seconds, or -1 for none
+
+  SgServer& server_;
+  std::uint32_t index_;
+  std::unique_ptr<SgPool> pool_;
+  Wakeup wake_;  // epoll_wait
+  bool sleeping_ = false;  // a worker starts with a loop turn
+  bool listen_pending_ = false;
+  bool mutex_held_ = false;
+  sim::Time idle_since_ = 0;
+
+  std::deque<Ready> ready_;
+  bool pool_event_queued_ = false;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
+  std::uint64_t timer_seq_ = 0;
+
+  std::vector<Ready> batch_;
+  std::size_t batch_pos_ = 0;
+  bool timers_phase_ = false;
+  std::int64_t cached_ms_ = 0;
+  models::SendfileCall call_;
+  std::vector<models::PoolTask> done_;
+};
+
+}  // namespace sgengine
