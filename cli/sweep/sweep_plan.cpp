@@ -8,6 +8,7 @@
 #include "cli/sweep/sweep_error.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/result_json.h"
+#include "models/scenario/world.h"
 #include "sim/random.h"
 
 namespace cli::sweep {
@@ -129,16 +130,12 @@ std::string describe(const Plan& plan, const Point& p) {
   return out;
 }
 
-// A RunResult laid out like a real run's, to check metric paths before running.
+// The JSON of a one-millisecond run of the base scenario: the layout every
+// run's JSON has, to check metric paths against before the sweep starts.
 nlohmann::ordered_json json_layout(const models::Scenario& sc) {
-  models::RunResult r;
-  for (const models::WrkGroupSpec& g : sc.clients) {
-    models::WrkResult w;
-    w.spec = g;
-    w.runtime_s = 1;
-    r.clients.push_back(w);
-  }
-  return models::to_json(r, false);
+  models::World probe(sc, sc.seed, 1e-3);
+  probe.run();
+  return models::to_json(probe.result(0), false);
 }
 
 }  // namespace

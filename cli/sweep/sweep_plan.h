@@ -48,9 +48,10 @@ struct Plan {
   std::vector<std::string> overrides(const Point& p) const;
 };
 
-// Expands the spec and checks it without running anything: every axis value
+// Expands the spec and checks it before any of its runs: every axis value
 // and every point of the shard is loaded as a scenario, and every metric is
-// looked up in a run's JSON layout. Throws SweepError naming the axis.
+// looked up in the JSON of a 1 ms probe run of the base scenario. Throws
+// SweepError naming the axis.
 Plan make_plan(const SweepSpec& spec, const Shard& shard = {});
 
 // The metrics a sweep keeps when the spec names none.
