@@ -121,7 +121,7 @@ void explain_customer(models::World& world, std::uint32_t id) {
   ImGui::Separator();
   ImGui::Text("client group \"%s\", worker %d", wrk.group_spec(c.group).name.c_str(), c.worker);
   ImGui::Text("file %u, %.2f of %.2f MB handed to the socket", c.file, static_cast<double>(c.position) / 1e6,
-              static_cast<double>(server.files().file_size()) / 1e6);
+              static_cast<double>(server.files().file_size(0)) / 1e6);
   if (wrk.in_flight(id))
     ImGui::Text("request in flight for %.3f s", sim::to_seconds(world.engine().now() - wrk.request_started(id)));
 }

@@ -12,18 +12,18 @@ constexpr std::uint64_t kStreamThread = 0x7772'6b00;          // "wrk" thread st
 }  // namespace
 
 Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s, sim::Time duration,
-         const sim::RandomStreams& streams, std::uint32_t files, std::uint64_t response_bytes, const CpuCosts& costs,
-         sim::FairShare* host_cpu)
+         const sim::RandomStreams& streams, std::uint32_t files, std::vector<std::uint64_t> response_bytes,
+         const CpuCosts& costs, sim::FairShare* host_cpu)
     : engine_(engine),
       one_way_(sim::from_seconds_ceil(one_way_s)),
       duration_(duration),
       files_(files),
-      response_bytes_(response_bytes),
+      response_bytes_(std::move(response_bytes)),
       costs_(costs),
       cpu_(host_cpu) {
   for (auto& spec : groups) {
     const auto timeout_us = static_cast<std::uint64_t>(std::llround(spec.timeout_s * 1e6));
-    groups_.push_back(Group{spec, WrkHistogram(timeout_us), WrkHistogram(kMaxThreadRate), {}, 0, 0, 0, {}, {}, 0});
+    groups_.push_back(Group{spec, WrkHistogram(timeout_us), WrkHistogram(kMaxThreadRate), {}, 0, 0, 0, {}, {}, 0, {}, {}, {}});
   }
   for (std::uint32_t g = 0; g < groups_.size(); ++g)
     for (std::uint32_t t = 0; t < groups_[g].spec.threads; ++t) {
@@ -43,6 +43,18 @@ void Wrk::start(ServerSide& server) {
     // The thread's connect loop: one connection after another.
     for (std::uint32_t i = 0; i < per_thread; ++i)
       connect(t, sim::from_seconds_ceil(costs_.client_connect * (i + 1)));
+    if (g.spec.rate > 0) {
+      // Open loop: one schedule per connection, their first requests spread
+      // over one interval.
+      const double open = g.spec.threads * per_thread;
+      const double interval = open / g.spec.rate;
+      for (std::uint32_t i = 0; i < per_thread; ++i) {
+        const auto slot = static_cast<std::uint32_t>(slots_.size());
+        slots_.push_back(Slot{UINT32_MAX, t, {}});
+        const double offset = interval * (static_cast<double>(slot % static_cast<std::uint32_t>(open)) / open);
+        engine_.schedule_in(sim::from_seconds_ceil(offset), this, event(kDue, slot));
+      }
+    }
     engine_.schedule_in(kRecordInterval, this, event(kTick, t));
   }
   engine_.schedule_at(duration_, this, event(kStop, 0));
@@ -72,7 +84,8 @@ void Wrk::run_next(std::uint32_t t) {
   th.work.pop_front();
   const double cpu = th.current.connect
                          ? costs_.client_connect
-                         : costs_.client_request + costs_.client_byte * static_cast<double>(response_bytes_);
+                         : costs_.client_request +
+                               costs_.client_byte * static_cast<double>(response_bytes_[conns_[th.current.conn].file]);
   cpu_->add(cpu, this, t);
 }
 
@@ -90,6 +103,17 @@ void Wrk::on_share_milestone(std::uint32_t, std::uint64_t tag, double) {
 void Wrk::open_connection(std::uint32_t group, std::uint32_t thread) {
   const auto id = static_cast<std::uint32_t>(conns_.size());
   conns_.push_back(Conn{group, thread});
+  if (groups_[group].spec.rate > 0) {
+    // The first schedule of this thread's group without a live connection.
+    for (std::uint32_t s = 0; s < slots_.size(); ++s) {
+      Slot& slot = slots_[s];
+      if (slot.conn != UINT32_MAX && conns_[slot.conn].alive) continue;
+      if (slot_thread(s) != thread) continue;
+      slot.conn = id;
+      conns_[id].slot = s;
+      break;
+    }
+  }
   ++groups_[group].open;
   // Three-way handshake: the client's connect() completes after one round
   // trip; the server's accept queue gets the connection when the final ACK
@@ -98,15 +122,15 @@ void Wrk::open_connection(std::uint32_t group, std::uint32_t thread) {
   engine_.schedule_in(2 * one_way_, this, event(kConnected, id));
 }
 
-void Wrk::send_request(std::uint32_t id) {
+void Wrk::send_request(std::uint32_t id, sim::Time due) {
   Conn& c = conns_[id];
   Group& g = groups_[c.group];
   Thread& t = threads_[c.thread];
   c.file = g.spec.fixed_file >= 0 ? static_cast<std::uint32_t>(g.spec.fixed_file)
                                   : static_cast<std::uint32_t>(t.rng.below(files_));
-  c.start = engine_.now();
+  c.start = due;
   c.busy = true;
-  ++g.issued;
+  if (c.slot == UINT32_MAX) ++g.issued;  // open loop: counted when due
   engine_.schedule_in(one_way_, this, event(kRequestAtServer, id));
 }
 
@@ -123,8 +147,9 @@ void Wrk::read_response(std::uint32_t v) {
   const sim::Time latency = engine_.now() - c.start;
   ++g.complete;
   ++threads_[c.thread].requests;
-  g.bytes += response_bytes_;
+  g.bytes += response_bytes_[c.file];
   g.raw.record(sim::to_seconds(latency));
+  record_window(g.latency_windows, sim::to_seconds(latency));
   if (!g.latency.record(static_cast<std::uint64_t>(latency / 1000))) ++g.errors.timeout;
   if (c.closing) {
     // Connection: close: wrk reconnects (not an error).
@@ -133,7 +158,33 @@ void Wrk::read_response(std::uint32_t v) {
     connect(c.thread, sim::from_seconds_ceil(costs_.client_connect));
     return;
   }
-  send_request(v);
+  if (c.slot == UINT32_MAX) {
+    send_request(v, engine_.now());
+    return;
+  }
+  Slot& slot = slots_[c.slot];
+  if (!slot.pending.empty()) {
+    const sim::Time due = slot.pending.front();
+    slot.pending.pop_front();
+    send_request(v, due);
+  }
+}
+
+void Wrk::on_first_byte(std::uint32_t conn) {
+  engine_.schedule_in(one_way_, this, event(kFirstByteAtClient, conn));
+}
+
+void Wrk::record_window(std::vector<sim::LatencyStats>& windows, double seconds) {
+  const auto second = static_cast<std::size_t>(engine_.now() / sim::seconds(1));
+  if (windows.size() <= second) windows.resize(second + 1);
+  windows[second].record(seconds);
+}
+
+double Wrk::peak_p99(const std::vector<sim::LatencyStats>& windows) {
+  double peak = 0;
+  for (const auto& w : windows)
+    if (w.count() > 0) peak = std::max(peak, w.percentile(99));
+  return peak;
 }
 
 void Wrk::on_connection_closed(std::uint32_t conn, const std::string& reason) {
@@ -151,9 +202,49 @@ void Wrk::on_event(std::uint64_t arg) {
     case kConnectAtServer:
       server_->connection_arrived(v, conns_[v].group);
       break;
-    case kConnected:
-      if (running_ && conns_[v].alive) send_request(v);
+    case kConnected: {
+      Conn& c = conns_[v];
+      c.connected = true;
+      if (!running_ || !c.alive) break;
+      if (c.slot == UINT32_MAX) {
+        send_request(v, engine_.now());
+      } else if (!slots_[c.slot].pending.empty()) {
+        const sim::Time due = slots_[c.slot].pending.front();
+        slots_[c.slot].pending.pop_front();
+        send_request(v, due);
+      }
       break;
+    }
+    case kDue: {
+      // An open-loop request falls due: sent now if its connection is free.
+      Slot& slot = slots_[v];
+      const std::uint32_t t = slot_thread(v);
+      Group& g = groups_[threads_[t].group];
+      if (!running_) break;
+      ++g.issued;
+      const double open = g.spec.threads * (g.spec.connections / g.spec.threads);
+      const double interval = open / g.spec.rate;
+      const double gap = g.spec.poisson ? threads_[t].rng.exponential(interval) : interval;
+      engine_.schedule_in(sim::from_seconds_ceil(gap), this, event(kDue, v));
+      if (slot.conn != UINT32_MAX) {
+        Conn& c = conns_[slot.conn];
+        if (c.alive && c.connected && !c.busy) {
+          send_request(slot.conn, engine_.now());
+          break;
+        }
+      }
+      slot.pending.push_back(engine_.now());
+      break;
+    }
+    case kFirstByteAtClient: {
+      Conn& c = conns_[v];
+      if (!c.busy || !c.alive || !running_) break;
+      Group& g = groups_[c.group];
+      const double ttfb = sim::to_seconds(engine_.now() - c.start);
+      g.ttfb.record(ttfb);
+      record_window(g.ttfb_windows, ttfb);
+      break;
+    }
     case kRequestAtServer:
       if (conns_[v].alive) server_->request_arrived(v, conns_[v].file);
       break;
@@ -201,6 +292,7 @@ std::vector<WrkResult> Wrk::finish() {
   std::vector<std::uint64_t> in_flight(groups_.size(), 0);
   for (const Conn& c : conns_)
     if (c.busy && c.alive) ++in_flight[c.group];
+  for (const Slot& s : slots_) in_flight[threads_[s.thread].group] += s.pending.size();
   for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) {
     Group& g = groups_[gi];
     WrkResult r;
@@ -214,9 +306,13 @@ std::vector<WrkResult> Wrk::finish() {
     r.bytes = g.bytes;
     r.errors = g.errors;
     r.raw = g.raw;
+    r.ttfb = g.ttfb;
+    r.ttfb_peak_p99 = peak_p99(g.ttfb_windows);
+    r.latency_peak_p99 = peak_p99(g.latency_windows);
     // The coordinated-omission correction, once, with wrk's integer arithmetic.
     const std::uint64_t per_connection = g.complete / g.spec.connections;
-    if (per_connection > 0) g.latency.correct(static_cast<std::int64_t>(runtime_us / per_connection));
+    // (wrk2's open loop measures from when requests were due and has none.)
+    if (per_connection > 0 && g.spec.rate == 0) g.latency.correct(static_cast<std::int64_t>(runtime_us / per_connection));
     const long double mean = g.latency.mean();
     const long double stdev = g.latency.stdev(mean);
     r.latency_mean = static_cast<double>(mean) * 1e-6;

@@ -39,6 +39,11 @@ struct WrkGroupSpec {
   std::int64_t fixed_file = -1;   // -1: a random file for every request
   std::uint32_t request_bytes = 64;
   bool on_server_host = false;     // wrk runs on the server's machine
+  // Open loop (as wrk2 does): `rate` requests/s over the group's connections,
+  // each connection on its own schedule (constant gaps, or Poisson); latency
+  // counts from when a request was due. 0: wrk's closed loop.
+  double rate = 0;
+  bool poisson = false;
 };
 
 struct WrkErrors {
@@ -61,6 +66,11 @@ struct WrkResult {
   double rate_mean = 0, rate_stdev = 0, rate_max = 0, rate_within_stdev = 0;
   // Without the correction, every completed response, in seconds.
   sim::LatencyStats raw;
+  // Time to first byte: from sending (or, open loop, from when it was due) to
+  // the response header's arrival.
+  sim::LatencyStats ttfb;
+  double ttfb_peak_p99 = 0;     // the highest p99 of any one-second window
+  double latency_peak_p99 = 0;
   std::string report;  // wrk's text
 };
 
@@ -68,8 +78,8 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
  public:
   // `host_cpu`: the server's CPUs, used by groups that run on the server host.
   Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s, sim::Time duration,
-      const sim::RandomStreams& streams, std::uint32_t files, std::uint64_t response_bytes, const CpuCosts& costs,
-      sim::FairShare* host_cpu);
+      const sim::RandomStreams& streams, std::uint32_t files, std::vector<std::uint64_t> response_bytes,
+      const CpuCosts& costs, sim::FairShare* host_cpu);
 
   // Connects to the server and opens every connection at time zero.
   void start(ServerSide& server);
@@ -89,9 +99,10 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   void on_connection_closed(std::uint32_t conn, const std::string& reason) override;
   void on_event(std::uint64_t arg) override;
   void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;
+  void on_first_byte(std::uint32_t conn) override;
 
  private:
-  enum Kind : std::uint64_t { kConnectAtServer = 1, kConnected, kRequestAtServer, kResponseAtClient, kClosedAtClient, kTick, kStop, kOpen };
+  enum Kind : std::uint64_t { kConnectAtServer = 1, kConnected, kRequestAtServer, kResponseAtClient, kClosedAtClient, kTick, kStop, kOpen, kDue, kFirstByteAtClient };
   struct Conn {
     std::uint32_t group;
     std::uint32_t thread;
@@ -100,7 +111,16 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
     bool busy = false;
     bool alive = true;
     bool closing = false;  // the last response said Connection: close
+    bool connected = false;
+    std::uint32_t slot = UINT32_MAX;  // open loop: the schedule this connection serves
   };
+  // An open-loop connection's schedule; it outlives reconnections.
+  struct Slot {
+    std::uint32_t conn;
+    std::uint32_t thread;
+    std::deque<sim::Time> pending;  // due and not yet sent
+  };
+  std::uint32_t slot_thread(std::uint32_t s) const { return slots_[s].thread; }
   struct Work {
     bool connect;        // open a connection; otherwise read the response on `conn`
     std::uint32_t conn;
@@ -123,11 +143,15 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
     std::map<std::string, std::uint64_t> failed;
     WrkErrors errors;
     std::uint32_t open = 0;
+    sim::LatencyStats ttfb;
+    std::vector<sim::LatencyStats> ttfb_windows, latency_windows;  // per second
   };
   static std::uint64_t event(Kind k, std::uint64_t v) { return (std::uint64_t{k} << 56) | v; }
   void connect(std::uint32_t thread, sim::Time delay);
   void open_connection(std::uint32_t group, std::uint32_t thread);
-  void send_request(std::uint32_t conn);
+  void send_request(std::uint32_t conn, sim::Time due);
+  void record_window(std::vector<sim::LatencyStats>& windows, double seconds);
+  static double peak_p99(const std::vector<sim::LatencyStats>& windows);
   void read_response(std::uint32_t conn);
   void enqueue(std::uint32_t thread, Work w);
   void run_next(std::uint32_t thread);
@@ -138,12 +162,13 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   sim::Time one_way_;
   sim::Time duration_;
   std::uint32_t files_;
-  std::uint64_t response_bytes_;
+  std::vector<std::uint64_t> response_bytes_;  // per file
   CpuCosts costs_;
   sim::FairShare* cpu_;
   std::vector<Group> groups_;
   std::vector<Thread> threads_;
   std::deque<Conn> conns_;
+  std::vector<Slot> slots_;
   bool running_ = false;
 };
 

@@ -21,6 +21,8 @@ class ClientSide {
   // closes the connection after it (Connection: close).
   virtual void on_response_delivered(std::uint32_t conn, bool closes) = 0;
   virtual void on_connection_closed(std::uint32_t conn, const std::string& reason) = 0;
+  // The response's first byte (its header) went into the socket.
+  virtual void on_first_byte(std::uint32_t /*conn*/) {}
 
  protected:
   ~ClientSide() = default;

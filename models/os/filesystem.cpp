@@ -7,13 +7,31 @@
 
 namespace models {
 
-Filesystem::Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64_t capacity, sim::RandomStream rng)
+Filesystem::Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64_t capacity, sim::RandomStream rng,
+                       sim::RandomStream size_rng)
     : spec_(spec) {
+  if (!spec.size_mix.empty()) {
+    double total = 0;
+    for (const auto& [bytes, weight] : spec.size_mix) total += weight;
+    sizes_.reserve(spec.files);
+    for (std::uint32_t f = 0; f < spec.files; ++f) {
+      double u = size_rng.uniform() * total;
+      std::uint64_t size = spec.size_mix.back().first;
+      for (const auto& [bytes, weight] : spec.size_mix) {
+        if (u < weight) {
+          size = bytes;
+          break;
+        }
+        u -= weight;
+      }
+      sizes_.push_back(size);
+    }
+  }
   if (spec_.tree.empty()) spec_.tree = {spec.files};
   std::uint64_t product = 1;
   for (auto n : spec_.tree) product *= n;
   if (product != spec.files) throw std::invalid_argument("filesystem: tree does not multiply to the file count");
-  const std::uint64_t slot = (spec.file_size + PageCache::kPage - 1) / PageCache::kPage * PageCache::kPage;
+  const std::uint64_t slot = (largest_file() + PageCache::kPage - 1) / PageCache::kPage * PageCache::kPage;
   const std::uint64_t slots = capacity / slot;
   if (slots < spec.files) throw std::invalid_argument("filesystem: the files do not fit on the device");
   if (spec.spread) {
@@ -35,10 +53,15 @@ Filesystem::Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64
         if (taken.insert(s).second) order.push_back(s);
       }
     }
-    for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(order[i] * slot, spec.file_size);
+    for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(order[i] * slot, file_size(i));
   } else {
-    for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(std::uint64_t{i} * slot, spec.file_size);
+    for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(std::uint64_t{i} * slot, file_size(i));
   }
+}
+
+std::uint64_t Filesystem::largest_file() const {
+  if (sizes_.empty()) return spec_.file_size;
+  return *std::max_element(sizes_.begin(), sizes_.end());
 }
 
 std::uint32_t Filesystem::components(std::uint32_t file, std::uint64_t* out) const {

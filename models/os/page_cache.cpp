@@ -223,6 +223,16 @@ void PageCache::preload(std::uint32_t file) {
   }
 }
 
+void PageCache::drop_file(std::uint32_t file) {
+  for (std::uint64_t u = 0; u < units_of(file); ++u) {
+    const std::uint32_t e = find(file, u);
+    if (e == kNil || !entries_[e].uptodate) continue;
+    unlink(e);
+    free_entry(e);
+    ++stats_.evicted_units;
+  }
+}
+
 void PageCache::touch(std::uint32_t e) {
   Entry& entry = entries_[e];
   if (entry.list == kInactive) {

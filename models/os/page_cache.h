@@ -89,6 +89,8 @@ class PageCache final : public IoListener {
 
   // Loads a file as if it had been read before the run (a warm cache).
   void preload(std::uint32_t file);
+  // Drops a file's cached pages (its inode was evicted); pages under I/O stay.
+  void drop_file(std::uint32_t file);
 
   PageCacheStats stats() const;
   void on_io_done(std::uint64_t tag) override;

@@ -4,6 +4,33 @@
 
 namespace models {
 
+bool PathWalk::metadata_writes(std::uint32_t count, WalkWaiter* waiter, std::uint64_t tag) {
+  if (count == 0) return true;
+  // A walk whose components are fresh keys that nothing caches: each step is
+  // one I/O at its own place on the device.
+  std::uint64_t keys[8];
+  const std::uint32_t n = count > 8 ? 8 : count;
+  for (std::uint32_t i = 0; i < n; ++i) keys[i] = (0xfeULL << 56) | write_serial_++;
+  writes_ += n;
+  std::uint32_t w;
+  if (!free_.empty()) {
+    w = free_.back();
+    free_.pop_back();
+  } else {
+    w = static_cast<std::uint32_t>(walks_.size());
+    walks_.emplace_back();
+  }
+  Walk& walk = walks_[w];
+  for (std::uint32_t k = 0; k < n; ++k) walk.components[k] = keys[k];
+  walk.count = n;
+  walk.next = 0;
+  walk.waiter = waiter;
+  walk.tag = tag;
+  walk.writes = true;
+  device_.submit_read(location(keys[0]), kMetadataRead, this, w);
+  return false;
+}
+
 bool PathWalk::open(const std::uint64_t* components, std::uint32_t count, WalkWaiter* waiter,
                     std::uint64_t tag) {
   if (count > 8) throw std::invalid_argument("path walk: at most 8 levels");
@@ -24,6 +51,7 @@ bool PathWalk::open(const std::uint64_t* components, std::uint32_t count, WalkWa
   walk.next = i;
   walk.waiter = waiter;
   walk.tag = tag;
+  walk.writes = false;
   ++reads_;
   device_.submit_read(location(components[i]), kMetadataRead, this, w);
   return false;
@@ -43,11 +71,11 @@ std::uint64_t PathWalk::location(std::uint64_t key) const {
 void PathWalk::on_io_done(std::uint64_t tag) {
   const auto w = static_cast<std::uint32_t>(tag);
   Walk& walk = walks_[w];
-  cache_.insert(walk.components[walk.next]);
+  if (!walk.writes) cache_.insert(walk.components[walk.next]);
   ++walk.next;
-  while (walk.next < walk.count && cache_.lookup(walk.components[walk.next])) ++walk.next;
+  while (!walk.writes && walk.next < walk.count && cache_.lookup(walk.components[walk.next])) ++walk.next;
   if (walk.next < walk.count) {
-    ++reads_;
+    if (!walk.writes) ++reads_;
     device_.submit_read(location(walk.components[walk.next]), kMetadataRead, this, w);
     return;
   }

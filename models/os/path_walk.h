@@ -32,7 +32,13 @@ class PathWalk final : public IoListener {
   // waiter is called with `tag` when the walk is complete.
   bool open(const std::uint64_t* components, std::uint32_t count, WalkWaiter* waiter, std::uint64_t tag);
 
+  // `count` metadata I/Os one after another (creating and renaming a file
+  // updates its directory and inode): true when count is 0, otherwise the
+  // waiter is called when they are done.
+  bool metadata_writes(std::uint32_t count, WalkWaiter* waiter, std::uint64_t tag);
+
   std::uint64_t metadata_reads() const { return reads_; }
+  std::uint64_t metadata_writes_done() const { return writes_; }
   void on_io_done(std::uint64_t tag) override;
 
  private:
@@ -42,6 +48,7 @@ class PathWalk final : public IoListener {
     std::uint32_t next;
     WalkWaiter* waiter;
     std::uint64_t tag;
+    bool writes;
   };
   std::uint64_t location(std::uint64_t key) const;
 
@@ -51,6 +58,8 @@ class PathWalk final : public IoListener {
   std::vector<Walk> walks_;
   std::vector<std::uint32_t> free_;
   std::uint64_t reads_ = 0;
+  std::uint64_t writes_ = 0;
+  std::uint64_t write_serial_ = 0;
 };
 
 }  // namespace models

@@ -213,6 +213,45 @@ SimpleDiskSpec read_simple_disk(Section& s) {
   return d;
 }
 
+SsdSpec read_ssd(Section& s) {
+  SsdSpec d;
+  d.capacity_bytes = static_cast<double>(s.size("capacity", 0, 1 << 20, true));
+  d.bandwidth_Bps = s.rate("bandwidth", 0, true);
+  d.parallelism = static_cast<std::uint32_t>(s.integer("parallelism", 8, 1, 4096));
+  d.readahead_bytes = s.size("readahead", 128 * 1024, 4096);
+  if (const toml::node* n = s.node("latency_cdf")) {
+    // A measured distribution: [["20us", 0.5], ["80us", 0.99], ..., ["1s", 1.0]]
+    const toml::array* arr = n->as_array();
+    if (!arr || arr->empty()) s.fail("latency_cdf", "must be a list of [time, cumulative fraction] pairs");
+    double last_t = 0, last_p = 0;
+    for (const toml::node& e : *arr) {
+      const toml::array* pair = e.as_array();
+      double t = 0;
+      if (!pair || pair->size() != 2 || !pair->get(0)->is_string() || !pair->get(1)->is_number() ||
+          !parse_duration(pair->get(0)->value<std::string>().value(), t))
+        s.fail("latency_cdf", "each entry is [\"time\", fraction], like [\"80us\", 0.99]");
+      const double p = pair->get(1)->value<double>().value();
+      if (t < last_t || p < last_p || p > 1) s.fail("latency_cdf", "times and fractions must rise, fractions up to 1");
+      d.latency_cdf.emplace_back(t, p);
+      last_t = t;
+      last_p = p;
+    }
+    if (last_p != 1.0) s.fail("latency_cdf", "the last fraction must be 1");
+    return d;
+  }
+  d.read_median_s = s.duration("read_latency", 0, 1e-9, true);
+  d.read_sigma = s.number("read_latency_sigma", 0.3, 0, 5);
+  d.slow_probability = s.number("slow_read_probability", 0, 0, 1);
+  d.slow_median_s = s.duration("slow_read_latency", 2e-3, 0);
+  d.slow_sigma = s.number("slow_read_sigma", 1.0, 0, 5);
+  d.stall_probability = s.number("stall_probability", 0, 0, 1);
+  d.stall_min_s = s.duration("stall_min", 0.1, 0);
+  d.stall_max_s = s.duration("stall_max", 1.0, 0);
+  if (d.stall_max_s < d.stall_min_s) s.fail("stall_max", "must not be below stall_min");
+  if (d.slow_probability + d.stall_probability > 1) s.fail("stall_probability", "with slow_read_probability exceeds 1");
+  return d;
+}
+
 void read_hardware(Section& root, Scenario& sc) {
   HardwareSpec& hw = sc.hardware;
   Section cpu = root.sub("cpu");
@@ -236,8 +275,11 @@ void read_hardware(Section& root, Scenario& sc) {
   mem.done();
 
   Section disk = root.sub("disk");
-  const std::string type = disk.choice("type", "hdd", {"hdd", "raid10", "simple", "none"});
-  if (type == "none") {
+  const std::string type = disk.choice("type", "hdd", {"hdd", "raid10", "simple", "none", "ssd"});
+  if (type == "ssd") {
+    hw.disk = DiskKind::kSsd;
+    hw.ssd = read_ssd(disk);
+  } else if (type == "none") {
     hw.disk = DiskKind::kNone;  // responses from memory: every file cached from the start
   } else if (type == "hdd") {
     hw.disk = DiskKind::kHdd;
@@ -287,12 +329,15 @@ void read_nginx(Section& root, Scenario& sc) {
   n.epoll_exclusive = s.flag("epoll_exclusive", false);
   if (n.epoll_exclusive && n.accept != AcceptPolicy::kMutexOff)
     s.fail("epoll_exclusive", "applies only with accept_mutex off and without reuseport (as NGINX uses it)");
-  n.keepalive_requests = static_cast<std::uint32_t>(s.integer("keepalive_requests", 100, 0, 1LL << 32));
+  n.keepalive_requests = static_cast<std::uint32_t>(s.integer("keepalive_requests", 100, 1, 4294967295LL));
+  n.aio_open = s.flag("aio_open", false);
+  n.cache_fill_rate = s.number("cache_fill_rate", 0, 0, 1);
   n.sendfile = s.flag("sendfile", false);
   if (!n.sendfile) s.fail("sendfile", "only \"sendfile on\" is modelled (read()+write() is not yet)");
   n.sendfile_max_chunk = s.size("sendfile_max_chunk", 0, 0);
   n.aio = s.choice("aio", "off", {"off", "threads"}) == "threads" ? AioMode::kThreads : AioMode::kOff;
   n.epoll_events = static_cast<std::uint32_t>(s.integer("events_per_wait", 512, 1, 1 << 20));
+  if (n.aio_open && n.aio != AioMode::kThreads) s.fail("aio_open", "needs aio = \"threads\" (it uses the same pool)");
   Section pool = s.sub("thread_pool");
   n.thread_pool.name = pool.string("name", "default");
   n.thread_pool.threads = static_cast<std::uint32_t>(pool.integer("threads", 32, 1, 1 << 16));
@@ -306,7 +351,25 @@ void read_dataset(Section& root, Scenario& sc) {
   FilesystemSpec& f = sc.filesystem;
   sc.root = s.string("root", "/");
   f.files = static_cast<std::uint32_t>(s.integer("files", 1, 1, 1 << 30, true));
-  f.file_size = s.size("file_size", 0, 1, true);
+  if (const toml::node* mix = s.node("file_sizes")) {
+    // [["8k", 0.4], ["32k", 0.3], ...]: sizes and their weights.
+    const toml::array* arr = mix->as_array();
+    if (!arr || arr->empty()) s.fail("file_sizes", "must be a list of [size, weight] pairs");
+    for (const toml::node& e : *arr) {
+      const toml::array* pair = e.as_array();
+      std::uint64_t bytes = 0;
+      if (!pair || pair->size() != 2 || !pair->get(1)->is_number() ||
+          !(pair->get(0)->is_integer() ? (bytes = static_cast<std::uint64_t>(pair->get(0)->value<std::int64_t>().value()), true)
+                                       : pair->get(0)->is_string() && parse_size(pair->get(0)->value<std::string>().value(), bytes)) ||
+          bytes == 0 || pair->get(1)->value<double>().value() <= 0)
+        s.fail("file_sizes", "each entry is [size, weight] with a positive size and weight, like [\"32k\", 0.3]");
+      f.size_mix.emplace_back(bytes, pair->get(1)->value<double>().value());
+    }
+    if (s.has("file_size")) s.fail("file_size", "give file_size or file_sizes, not both");
+    f.file_size = f.size_mix.front().first;
+  } else {
+    f.file_size = s.size("file_size", 0, 1, true);
+  }
   f.spread = s.choice("placement", "spread", {"spread", "packed"}) == "spread";
   sc.metadata_cached = s.flag("metadata_cached", false);
   sc.preload_fraction = s.number("preload_fraction", 0, 0, 1);
@@ -336,7 +399,7 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
     if (!doc.find(g.path()) || !doc.find(g.path())->is_table()) clients.fail(name, "must be a table");
     WrkGroupSpec w;
     w.name = name;
-    g.choice("tool", "wrk", {"wrk"});
+    g.choice("tool", "wrk", {"wrk", "wrk2"});
     w.threads = static_cast<std::uint32_t>(g.integer("threads", 2, 1, 1 << 16));
     w.connections = static_cast<std::uint32_t>(g.integer("connections", 10, 1, 1 << 24, true));
     if (w.connections < w.threads) g.fail("connections", "must be at least threads (wrk refuses fewer)");
@@ -355,6 +418,9 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
     // "GET <path> HTTP/1.1\r\nHost: <host>\r\n\r\n" as wrk writes it.
     w.request_bytes = static_cast<std::uint32_t>(g.integer("request_bytes", 64, 16, 1 << 20));
     w.on_server_host = g.choice("host", "remote", {"remote", "server"}) == "server";
+    w.rate = g.number("rate", 0, 0, 1e9);
+    w.poisson = g.choice("arrival", "constant", {"constant", "poisson"}) == "poisson";
+    if (w.poisson && w.rate == 0) g.fail("arrival", "needs a rate (an open-loop load)");
     g.done();
     sc.clients.push_back(w);
   }

@@ -10,6 +10,12 @@ std::string text_report(const RunResult& r) {
   for (const WrkResult& c : r.clients) {
     s += fmt::format("\n-- client group \"{}\": wrk\n", c.spec.name);
     s += c.report;
+    if (c.spec.rate > 0)
+      s += fmt::format("  (open loop: {:.0f} requests/s due, latency from when each was due)\n", c.spec.rate);
+    if (c.ttfb.count())
+      s += fmt::format("  time to first byte: p50 {:.2f}ms  p99 {:.2f}ms  p99.9 {:.2f}ms  max {:.2f}ms  peak 1-s p99 {:.2f}ms\n",
+                       c.ttfb.percentile(50) * 1e3, c.ttfb.percentile(99) * 1e3, c.ttfb.percentile(99.9) * 1e3,
+                       c.ttfb.max() * 1e3, c.ttfb_peak_p99 * 1e3);
   }
 
   s += "\n-- server NIC, as ifstat prints it (1 s samples)\n";

@@ -30,6 +30,11 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
     g["latency_raw_s"] = {{"count", c.raw.count()}, {"mean", c.raw.mean()}, {"stdev", c.raw.stdev()},
                           {"max", c.raw.max()}, {"p50", c.raw.percentile(50)}, {"p90", c.raw.percentile(90)},
                           {"p99", c.raw.percentile(99)}, {"p999", c.raw.percentile(99.9)}};
+    g["ttfb_s"] = {{"count", c.ttfb.count()}, {"mean", c.ttfb.mean()}, {"p50", c.ttfb.percentile(50)},
+                   {"p99", c.ttfb.percentile(99)}, {"p999", c.ttfb.percentile(99.9)}, {"max", c.ttfb.max()},
+                   {"peak_p99", c.ttfb_peak_p99}};
+    g["latency_raw_s"]["peak_p99"] = c.latency_peak_p99;
+    g["open_loop_rate"] = c.spec.rate;
     g["req_per_s_per_thread"] = {{"mean", c.rate_mean}, {"stdev", c.rate_stdev}, {"max", c.rate_max},
                                  {"within_stdev_frac", c.rate_within_stdev}};
     ordered_json failed = ordered_json::object();
@@ -62,7 +67,12 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                        {"sleeping_frac", r.workers_sleeping}, {"disk_wait_frac", r.workers_disk_wait},
                        {"fairness", r.fairness}, {"busiest_share", r.busiest_share},
                        {"share_behind_one_block", r.share_behind_one_block}, {"per_worker", per_worker}};
-  server["event_loop_blocked"] = {{"total_s", r.blocked_wait_s}, {"requests_delayed_share", r.responses_delayed_share}};
+  // Cloudflare's event_loop_blocked: time ready events waited while their
+  // loop was blocked, and its share of the server's time to first byte
+  // (from a request's arrival to its header going out; the network is not in it).
+  server["event_loop_blocked"] = {{"total_s", r.blocked_wait_s},
+                                  {"share_of_ttfb", r.server_ttfb_s > 0 ? r.blocked_before_first_byte_s / r.server_ttfb_s : 0.0},
+                                  {"requests_delayed_share", r.responses_delayed_share}};
   server["thread_pool"] = {{"enabled", r.thread_pool}, {"threads", r.pool_threads}, {"tasks", r.pool_tasks},
                            {"overflows", r.pool_overflows}, {"max_waiting", r.pool_max_waiting},
                            {"mean_waiting", r.pool_mean_waiting}, {"running_frac", r.pool_running},

@@ -11,13 +11,14 @@
 #include "models/hardware/nic.h"
 #include "models/hardware/raid10.h"
 #include "models/hardware/simple_disk.h"
+#include "models/hardware/ssd.h"
 #include "models/os/filesystem.h"
 #include "models/os/host.h"
 #include "models/server/nginx_config.h"
 
 namespace models {
 
-enum class DiskKind { kHdd, kRaid10, kSimple, kNone };
+enum class DiskKind { kHdd, kRaid10, kSimple, kNone, kSsd };
 
 struct HardwareSpec {
   std::uint32_t logical_cpus = 1;
@@ -29,6 +30,7 @@ struct HardwareSpec {
   HddSpec hdd;       // the drive, or each member of the array
   Raid10Spec raid;   // when disk == kRaid10 (member = hdd)
   SimpleDiskSpec simple;  // when disk == kSimple
+  SsdSpec ssd;            // when disk == kSsd
   NicSpec nic;
   double one_way_latency_s = 50e-6;
 };

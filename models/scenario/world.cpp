@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/hardware/no_disk.h"
+#include "sim/fairness.h"
 #include "models/server/http_response.h"
 
 namespace models {
@@ -12,6 +13,8 @@ namespace {
 constexpr std::uint64_t kStreamServer = 1;
 constexpr std::uint64_t kStreamPlacement = 2;
 constexpr std::uint64_t kStreamMetadata = 3;
+constexpr std::uint64_t kStreamDisk = 5;
+constexpr std::uint64_t kStreamSizes = 6;
 // What the server receives: a request segment per request, and a bare ACK
 // for every two full segments it sends (delayed ACK), each with Ethernet,
 // IPv4 and TCP headers with timestamps.
@@ -28,6 +31,8 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
     Raid10Spec raid = hw.raid;
     raid.member = hw.hdd;
     disk_ = std::make_unique<Raid10>(engine_, raid);
+  } else if (hw.disk == DiskKind::kSsd) {
+    disk_ = std::make_unique<Ssd>(engine_, hw.ssd, streams_.stream(kStreamDisk));
   } else if (hw.disk == DiskKind::kNone) {
     disk_ = std::make_unique<NoDisk>();
   } else if (hw.disk == DiskKind::kSimple) {
@@ -41,10 +46,19 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   const std::uint32_t workers = sc.nginx.worker_processes;
   tasks_ = std::make_unique<TaskStates>(hw.logical_cpus, 2 * workers);
   host_ = std::make_unique<Host>(Host{engine_, *cpu_, *nic_, *cache_, *walk_, *tasks_, hw.costs, sc.kernel});
-  files_ = std::make_unique<Filesystem>(sc.filesystem, *cache_, disk_->capacity(), streams_.stream(kStreamPlacement));
+  files_ = std::make_unique<Filesystem>(sc.filesystem, *cache_, disk_->capacity(), streams_.stream(kStreamPlacement),
+                                        streams_.stream(kStreamSizes));
+  // Evicting a file's inode drops its pages (Linux: truncate_inode_pages()
+  // when an inode is evicted).
+  dentries_->on_evict([this](std::uint64_t key) {
+    const std::int64_t file = files_->file_of_key(key);
+    if (file >= 0) cache_->drop_file(static_cast<std::uint32_t>(file));
+  });
   if (sc.metadata_cached || hw.disk == DiskKind::kNone) {
+    // Last files first, so that a dentry cache too small for every path
+    // holds the paths of the first files, whose data is preloaded below.
     std::uint64_t keys[8];
-    for (std::uint32_t f = 0; f < files_->files(); ++f) {
+    for (std::uint32_t f = files_->files(); f-- > 0;) {
       const std::uint32_t n = files_->components(f, keys);
       for (std::uint32_t i = 0; i < n; ++i) dentries_->insert(keys[i]);
     }
@@ -55,9 +69,12 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   const auto preloaded = static_cast<std::uint32_t>(cached * files_->files());
   for (std::uint32_t f = 0; f < preloaded; ++f) cache_->preload(f);
   for (const std::string& p : sc.preload) cache_->preload(static_cast<std::uint32_t>(files_->file_of(p)));
-  const std::uint64_t response_bytes = sc.filesystem.file_size + nginx_header_bytes(sc.nginx.version, sc.filesystem.file_size);
+  // What a client reads for each file: NGINX's header and the file.
+  std::vector<std::uint64_t> response_bytes(files_->files());
+  for (std::uint32_t f = 0; f < files_->files(); ++f)
+    response_bytes[f] = files_->file_size(f) + nginx_header_bytes(sc.nginx.version, files_->file_size(f));
   clients_ = std::make_unique<Wrk>(engine_, sc.clients, hw.one_way_latency_s, duration_, streams_, files_->files(),
-                                   response_bytes, hw.costs, cpu_.get());
+                                   std::move(response_bytes), hw.costs, cpu_.get());
   server_ = std::make_unique<Nginx>(*host_, sc.nginx, *files_, *clients_, streams_.stream(kStreamServer));
   clients_->start(*server_);
   engine_.schedule_in(kSecond, this, 0);
@@ -113,16 +130,17 @@ RunResult World::result(double wall_s) {
     r.workers.push_back(f);
   }
   {
-    // Jain's fairness index (sum x)^2 / (n sum x^2) over requests per worker.
-    double sum = 0, sum_sq = 0, top = 0, blocks = 0;
+    // Jain's fairness index over requests per worker.
+    double sum = 0, top = 0, blocks = 0;
+    std::vector<double> requests;
     for (const WorkerFigures& f : r.workers) {
       const auto x = static_cast<double>(f.requests);
+      requests.push_back(x);
       sum += x;
-      sum_sq += x * x;
       top = std::max(top, x);
       blocks += static_cast<double>(f.blocks);
     }
-    r.fairness = sum_sq > 0 ? sum * sum / (static_cast<double>(n) * sum_sq) : 1.0;
+    r.fairness = sim::jain_index(requests);
     r.busiest_share = sum > 0 ? top / sum : 0.0;
     if (sum > 0 && blocks > 0)
       for (const WorkerFigures& f : r.workers)
@@ -170,6 +188,8 @@ RunResult World::result(double wall_s) {
   r.server_responses = s.responses;
   r.server_failed = s.failed;
   r.blocked_wait_s = s.blocked_wait_s;
+  r.blocked_before_first_byte_s = s.blocked_before_first_byte_s;
+  r.server_ttfb_s = s.ttfb_s;
   r.responses_delayed_share =
       s.responses ? static_cast<double>(s.responses_delayed) / static_cast<double>(s.responses) : 0.0;
   r.error_log = s.log;

@@ -29,6 +29,7 @@ struct HttpConnection {
   std::uint64_t timer_generation = 0;
   std::uint32_t served = 0;      // responses on this connection (keepalive_requests)
   double blocked_s = 0;          // this request's events' waits while their loop was in D state
+  std::int64_t arrived_at = 0;   // when the request reached the server (ns)
   ReadaheadState ra;
 };
 

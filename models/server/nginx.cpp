@@ -14,7 +14,6 @@ constexpr std::size_t kLogLinesKept = 20;
 Nginx::Nginx(Host& host, const NginxConfig& config, const Filesystem& files, ClientSide& clients,
              sim::RandomStream rng)
     : host_(host), config_(config), files_(files), clients_(clients), rng_(rng) {
-  header_bytes_ = nginx_header_bytes(config.version, files.file_size());
   for (std::uint32_t i = 0; i < config.worker_processes; ++i) workers_.push_back(std::make_unique<Worker>(*this, i));
   own_backlog_.resize(config.worker_processes);
   for (auto& w : workers_) w->start();
@@ -111,13 +110,14 @@ void Nginx::request_arrived(std::uint32_t id, std::uint32_t file) {
   if (c.phase == HttpConnection::Phase::kClosed || c.phase == HttpConnection::Phase::kUnused) return;
   c.request_pending = true;
   c.pending_file = file;
+  c.arrived_at = host_.engine.now();
   if (c.phase == HttpConnection::Phase::kIdle) {
     c.phase = HttpConnection::Phase::kQueued;
     workers_[static_cast<std::size_t>(c.worker)]->post(Worker::EventKind::kRead, id);
   }
 }
 
-void Nginx::start_response(std::uint32_t id) {
+void Nginx::begin_request(std::uint32_t id) {
   HttpConnection& c = conns_[id];
   ++stats_.requests;
   c.request_pending = false;
@@ -125,18 +125,29 @@ void Nginx::start_response(std::uint32_t id) {
   c.position = 0;
   c.ra = ReadaheadState{};  // a new open() gets a fresh struct file
   c.phase = HttpConnection::Phase::kSending;
-  host_.nic.send(c.flow, static_cast<double>(header_bytes_));
+}
+
+void Nginx::start_response(std::uint32_t id) {
+  HttpConnection& c = conns_[id];
+  host_.nic.send(c.flow, static_cast<double>(nginx_header_bytes(config_.version, files_.file_size(c.file))));
+  stats_.blocked_before_first_byte_s += c.blocked_s;
+  stats_.ttfb_s += sim::to_seconds(host_.engine.now() - c.arrived_at);
+  clients_.on_first_byte(id);
+}
+
+bool Nginx::draw_cache_fill() {
+  return config_.cache_fill_rate > 0 && rng_.uniform() < config_.cache_fill_rate;
 }
 
 std::uint64_t Nginx::chunk_limit(const HttpConnection& c) const {
-  const std::uint64_t left = files_.file_size() - c.position;
+  const std::uint64_t left = files_.file_size(c.file) - c.position;
   return config_.sendfile_max_chunk ? std::min(config_.sendfile_max_chunk, left) : left;
 }
 
 void Nginx::after_chunk(Worker& w, std::uint32_t id, std::uint64_t sent, std::uint64_t limit) {
   HttpConnection& c = conns_[id];
   if (c.phase == HttpConnection::Phase::kClosed) return;
-  if (c.position >= files_.file_size()) {
+  if (c.position >= files_.file_size(c.file)) {
     // The whole response is in the socket: the request is finished here, and
     // the connection waits for the next one (keep-alive).
     ++stats_.responses;

@@ -36,6 +36,8 @@ struct ServerStats {
   std::map<std::string, std::uint64_t> failed;
   std::uint64_t responses_delayed = 0;  // responses with any wait behind a blocked loop
   double blocked_wait_s = 0;            // those waits, summed
+  double blocked_before_first_byte_s = 0;  // the part of them before each response's header
+  double ttfb_s = 0;  // server-side time to first byte (request arrived to header queued), summed
   std::vector<std::string> log;       // error.log lines (the first few)
   std::uint64_t log_lines = 0;
 };
@@ -59,7 +61,12 @@ class Nginx final : public FlowListener, public ServerSide {
   bool accept_one(Worker& w);
   bool try_accept_mutex(const Worker& w);
   void release_accept_mutex(const Worker& w);
+  // A request was read: take the file it asks for.
+  void begin_request(std::uint32_t conn);
+  // The file is open: queue the response header.
   void start_response(std::uint32_t conn);
+  // Whether this request also writes a new cache file (cache_fill_rate).
+  bool draw_cache_fill();
   void after_chunk(Worker& w, std::uint32_t conn, std::uint64_t sent, std::uint64_t limit);
   void fail(std::uint32_t conn, const std::string& reason, const std::string& log_line);
   std::uint64_t chunk_limit(const HttpConnection& c) const;
@@ -97,7 +104,6 @@ class Nginx final : public FlowListener, public ServerSide {
   std::deque<std::uint32_t> shared_backlog_;
   std::vector<std::deque<std::uint32_t>> own_backlog_;  // reuseport
   std::int32_t mutex_owner_ = -1;
-  std::uint64_t header_bytes_;
   ServerStats stats_;
 };
 

@@ -24,6 +24,14 @@ struct NginxConfig {
   // a new connection wakes one sleeping worker instead of all of them.
   bool epoll_exclusive = false;
   std::uint32_t keepalive_requests = 100;          // keepalive_requests 100 (the default)
+  // Cloudflare's patch (not in upstream NGINX): open() runs in the thread
+  // pool too, so a directory or inode missing from the dentry cache no
+  // longer stops the event loop.
+  bool aio_open = false;
+  // The share of requests that also write to the cache (open(O_CREAT) and
+  // rename() of a new cache file): two metadata writes, always in the
+  // worker, offloaded or not.
+  double cache_fill_rate = 0;
   bool sendfile = true;
   std::uint64_t sendfile_max_chunk = 0;            // 0: no limit (the 1.9.0 default)
   AioMode aio = AioMode::kOff;

@@ -4,7 +4,7 @@ namespace models {
 
 // One pool thread: waits for a task, runs its sendfile (in D state while the
 // disk works), spends the CPU time, hands the task back.
-class ThreadPool::Thread final : public PageWaiter, public sim::FairShareListener {
+class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public sim::FairShareListener {
  public:
   Thread(ThreadPool& pool, std::uint32_t task_id) : pool_(pool), task_id_(task_id) {}
 
@@ -20,11 +20,19 @@ class ThreadPool::Thread final : public PageWaiter, public sim::FairShareListene
     pool_.host_.tasks.set(pool_.host_.engine.now(), task_id_, TaskState::kRunning);
     step();
   }
+  void on_walk_done(std::uint64_t) override { pool_.finished(*this); }
   void on_share_milestone(std::uint32_t, std::uint64_t, double) override { pool_.finished(*this); }
 
  private:
   void step() {
     Host& host = pool_.host_;
+    if (task_.open) {
+      if (host.walk.open(task_.keys, task_.levels, this, 0))
+        pool_.finished(*this);
+      else
+        host.tasks.set(host.engine.now(), task_id_, TaskState::kDiskWait);
+      return;
+    }
     if (!sendfile_run(host, task_.call, this, 0)) {
       host.tasks.set(host.engine.now(), task_id_, TaskState::kDiskWait);
       return;

@@ -17,10 +17,15 @@
 
 namespace models {
 
+// One task: a sendfile() call of one chunk, or (with aio_open) the open()
+// of a file: its path walk.
 struct PoolTask {
   std::uint32_t conn = 0;
   std::uint64_t limit = 0;  // sendfile_max_chunk, or the rest of the file
   SendfileCall call;
+  bool open = false;
+  std::uint32_t levels = 0;
+  std::uint64_t keys[8] = {};
 };
 
 class PoolOwner {

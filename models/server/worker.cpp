@@ -155,22 +155,41 @@ void Worker::resume() {
         break;
       case Step::kRequest: {
         ++requests;
-        server_.start_response(current_.conn);
-        if (use_cpu(host.costs.request, Step::kOpen)) return;
+        server_.begin_request(current_.conn);
+        if (use_cpu(host.costs.request, Step::kFill)) return;
+        break;
+      }
+      case Step::kFill: {
+        // Writing a new cache file: open(O_CREAT) and rename(), in this process.
+        step_ = Step::kOpen;
+        if (server_.draw_cache_fill() && !host.walk.metadata_writes(2, this, 0)) {
+          set_state(TaskState::kDiskWait);
+          return;
+        }
         break;
       }
       case Step::kOpen: {
-        // open() walks the path in this process: NGINX 1.9.0 never offloads it.
+        if (pool_ && server_.config().aio_open) {
+          post_to_pool(current_.conn, true);
+          if (use_cpu(host.costs.event, Step::kNextEvent)) return;
+          break;
+        }
+        // open() walks the path in this process: upstream NGINX never offloads it.
         std::uint64_t keys[8];
         const HttpConnection& c = server_.conn(current_.conn);
         const std::uint32_t n = server_.files().components(c.file, keys);
-        step_ = Step::kChunk;
+        step_ = Step::kHeader;
         if (!host.walk.open(keys, n, this, 0)) {
           set_state(TaskState::kDiskWait);
           return;
         }
         break;
       }
+      case Step::kHeader:
+        // The file is open and its size known: the response header goes out.
+        server_.start_response(current_.conn);
+        step_ = Step::kChunk;
+        break;
       case Step::kChunk: {
         HttpConnection& c = server_.conn(current_.conn);
         if (c.phase == HttpConnection::Phase::kClosed) {
@@ -179,15 +198,7 @@ void Worker::resume() {
         }
         const std::uint64_t limit = server_.chunk_limit(c);
         if (pool_) {
-          PoolTask task;
-          task.conn = current_.conn;
-          task.limit = limit;
-          task.call = SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false};
-          c.phase = HttpConnection::Phase::kWaitPool;
-          if (!pool_->post(task))
-            server_.fail(current_.conn, "thread_pool_overflow",
-                         "thread pool \"" + pool_->name() + "\" queue overflow: " +
-                             std::to_string(pool_->waiting()) + " tasks waiting");
+          post_to_pool(current_.conn, false);
           if (use_cpu(host.costs.event, Step::kNextEvent)) return;
           break;
         }
@@ -214,6 +225,13 @@ void Worker::resume() {
         for (const PoolTask& t : done_) {
           HttpConnection& c = server_.conn(t.conn);
           if (c.phase != HttpConnection::Phase::kWaitPool) continue;
+          if (t.open) {
+            // The file is open: send the header and hand over the first chunk.
+            c.phase = HttpConnection::Phase::kSending;
+            server_.start_response(t.conn);
+            post_to_pool(t.conn, false);
+            continue;
+          }
           c.position = t.call.position;
           server_.after_chunk(*this, t.conn, t.call.sent, t.limit);
         }
@@ -222,6 +240,24 @@ void Worker::resume() {
       }
     }
   }
+}
+
+void Worker::post_to_pool(std::uint32_t conn, bool open) {
+  HttpConnection& c = server_.conn(conn);
+  PoolTask task;
+  task.conn = conn;
+  task.open = open;
+  if (open) {
+    task.levels = server_.files().components(c.file, task.keys);
+  } else {
+    task.limit = server_.chunk_limit(c);
+    task.call = SendfileCall{c.file, c.flow, c.position, task.limit, 0, &c.ra, false};
+  }
+  c.phase = HttpConnection::Phase::kWaitPool;
+  if (!pool_->post(task))
+    server_.fail(conn, "thread_pool_overflow",
+                 "thread pool \"" + pool_->name() + "\" queue overflow: " + std::to_string(pool_->waiting()) +
+                     " tasks waiting");
 }
 
 void Worker::end_turn() {

@@ -71,7 +71,9 @@ class Worker final : public sim::EventTarget,
   enum class Step : std::uint8_t {
     kNextEvent,
     kRequest,
+    kFill,
     kOpen,
+    kHeader,
     kChunk,
     kSendfile,
     kSent,
@@ -99,6 +101,8 @@ class Worker final : public sim::EventTarget,
   void resume();
   bool take_next();
   bool use_cpu(double seconds, Step then);
+  // Hands the connection's next chunk (or its open()) to the thread pool.
+  void post_to_pool(std::uint32_t conn, bool open);
   void set_state(TaskState s);
   void wake_now();
 

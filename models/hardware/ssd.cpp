@@ -1,0 +1,84 @@
+#include "models/hardware/ssd.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace models {
+
+Ssd::Ssd(sim::Engine& engine, const SsdSpec& spec, sim::RandomStream rng)
+    : engine_(engine), spec_(spec), rng_(rng) {
+  if (spec.parallelism == 0) throw std::invalid_argument("ssd: parallelism must be at least 1");
+  in_service_.resize(spec.parallelism);
+  for (std::uint32_t i = spec.parallelism; i > 0; --i) free_slots_.push_back(i - 1);
+}
+
+double Ssd::sample_access_s() {
+  const double u = rng_.uniform();
+  if (!spec_.latency_cdf.empty()) {
+    const auto& cdf = spec_.latency_cdf;
+    auto it = std::lower_bound(cdf.begin(), cdf.end(), u,
+                               [](const std::pair<double, double>& p, double x) { return p.second < x; });
+    if (it == cdf.begin()) return it->first * (cdf.front().second > 0 ? u / cdf.front().second : 1.0);
+    if (it == cdf.end()) return cdf.back().first;
+    const auto& lo = *(it - 1);
+    const double f = (u - lo.second) / (it->second - lo.second);
+    return lo.first + f * (it->first - lo.first);
+  }
+  // The mixture: one uniform draw picks the kind, a second draws its time.
+  if (u < spec_.stall_probability)
+    return spec_.stall_min_s + rng_.uniform() * (spec_.stall_max_s - spec_.stall_min_s);
+  if (u < spec_.stall_probability + spec_.slow_probability) return rng_.lognormal(spec_.slow_median_s, spec_.slow_sigma);
+  return rng_.lognormal(spec_.read_median_s, spec_.read_sigma);
+}
+
+void Ssd::submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener, std::uint64_t tag) {
+  if (offset + length > capacity()) throw std::out_of_range("ssd: read beyond the end of the drive");
+  const Read r{length, listener, tag};
+  if (busy_ < spec_.parallelism)
+    start(r);
+  else
+    queue_.push(engine_.now(), r);
+  depth_.set(engine_.now(), static_cast<double>(outstanding()));
+}
+
+void Ssd::start(const Read& r) {
+  const sim::Time now = engine_.now();
+  busy_integral_s_ += busy_ * sim::to_seconds(now - last_change_);
+  last_change_ = now;
+  const std::uint32_t slot = free_slots_.back();
+  free_slots_.pop_back();
+  in_service_[slot] = r;
+  ++busy_;
+  const double per_unit_bandwidth = spec_.bandwidth_Bps / spec_.parallelism;
+  const double service = sample_access_s() + static_cast<double>(r.length) / per_unit_bandwidth;
+  engine_.schedule_in(sim::from_seconds_ceil(service), this, slot);
+}
+
+void Ssd::on_event(std::uint64_t arg) {
+  const sim::Time now = engine_.now();
+  const auto slot = static_cast<std::uint32_t>(arg);
+  const Read done = in_service_[slot];
+  busy_integral_s_ += busy_ * sim::to_seconds(now - last_change_);
+  last_change_ = now;
+  --busy_;
+  free_slots_.push_back(slot);
+  ++reads_;
+  read_bytes_ += done.length;
+  if (!queue_.empty()) start(queue_.pop(now));
+  depth_.set(now, static_cast<double>(outstanding()));
+  done.listener->on_io_done(done.tag);
+}
+
+DiskStats Ssd::stats() const {
+  DiskStats s;
+  s.reads = reads_;
+  s.read_bytes = read_bytes_;
+  // Utilization as a drive with `parallelism` units: busy unit-time over all units.
+  const double now_busy = busy_ * sim::to_seconds(engine_.now() - last_change_);
+  s.busy_s = (busy_integral_s_ + now_busy) / spec_.parallelism;
+  s.queue_depth_integral = depth_.integral(engine_.now());
+  s.drives = 1;
+  return s;
+}
+
+}  // namespace models

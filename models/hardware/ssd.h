@@ -1,0 +1,79 @@
+// A solid-state drive: fast on average, with rare slow reads.
+//
+// Each read takes an access time drawn from a distribution, plus its
+// transfer at the bandwidth one of the drive's `parallelism` internal units
+// delivers; up to `parallelism` reads are served at once and the rest wait
+// in arrival order (the drive's queue).
+//
+// The access time is either
+//  - drawn from a measured distribution (`latency_cdf`, e.g. from fio's
+//    completion-latency percentiles), by inverting the CDF with linear
+//    interpolation between its points, or
+//  - a mixture: a lognormal body (typical reads), rare collisions with
+//    garbage collection (a lognormal of milliseconds), and rarer stalls
+//    (uniform up to about a second).
+#pragma once
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "models/hardware/block_device.h"
+#include "sim/engine.h"
+#include "sim/fifo_queue.h"
+#include "sim/random.h"
+
+namespace models {
+
+struct SsdSpec {
+  double capacity_bytes = 400e9;
+  double read_median_s = 50e-6;
+  double read_sigma = 0.3;
+  double slow_probability = 0;     // a read that collides with garbage collection
+  double slow_median_s = 2e-3;
+  double slow_sigma = 1.0;
+  double stall_probability = 0;    // a rare stall
+  double stall_min_s = 0.1;
+  double stall_max_s = 1.0;
+  double bandwidth_Bps = 500e6;
+  std::uint32_t parallelism = 8;
+  std::uint64_t readahead_bytes = 128 * 1024;
+  // Measured access-time CDF: (seconds, cumulative fraction) ascending, ending at 1.
+  std::vector<std::pair<double, double>> latency_cdf;
+};
+
+class Ssd final : public BlockDevice, public sim::EventTarget {
+ public:
+  Ssd(sim::Engine& engine, const SsdSpec& spec, sim::RandomStream rng);
+
+  void submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener, std::uint64_t tag) override;
+  std::uint64_t capacity() const override { return static_cast<std::uint64_t>(spec_.capacity_bytes); }
+  std::uint64_t readahead_bytes() const override { return spec_.readahead_bytes; }
+  DiskStats stats() const override;
+  void on_event(std::uint64_t arg) override;
+
+  // One access time, as the drive would draw it (public for tests).
+  double sample_access_s();
+  std::size_t outstanding() const { return queue_.size() + busy_; }
+
+ private:
+  struct Read {
+    std::uint64_t length;
+    IoListener* listener;
+    std::uint64_t tag;
+  };
+  void start(const Read& r);
+
+  sim::Engine& engine_;
+  SsdSpec spec_;
+  sim::RandomStream rng_;
+  sim::FifoQueue<Read> queue_;
+  std::vector<Read> in_service_;     // by slot
+  std::vector<std::uint32_t> free_slots_;
+  std::uint32_t busy_ = 0;
+  double busy_integral_s_ = 0;       // slot-seconds busy
+  sim::Time last_change_ = 0;
+  sim::TimeAverage depth_;
+  std::uint64_t reads_ = 0, read_bytes_ = 0;
+};
+
+}  // namespace models
