@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "sim/engine.h"
+#include "sim/fairness.h"
 #include "sim/fair_share.h"
 #include "sim/fifo_queue.h"
 #include "sim/latency_stats.h"
@@ -199,4 +200,11 @@ TEST_CASE("latency statistics: exact moments and percentiles within a bin") {
   CHECK(s.percentile(50) == Approx(0.500).epsilon(0.01));
   CHECK(s.percentile(99) == Approx(0.990).epsilon(0.01));
   CHECK(s.percentile(100) == Approx(1.0));
+}
+
+TEST_CASE("Jain's fairness index on closed-form allocations") {
+  CHECK(sim::jain_index({5, 5, 5, 5}) == Approx(1.0));
+  CHECK(sim::jain_index({1, 0, 0, 0}) == Approx(0.25));
+  CHECK(sim::jain_index({1, 1, 0, 0}) == Approx(0.5));
+  CHECK(sim::jain_index({3, 1}) == Approx(16.0 / 20.0));
 }

@@ -1,0 +1,89 @@
+// The SSD model: its access-time sampler against its parameters.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <vector>
+
+#include "models/hardware/ssd.h"
+
+namespace {
+std::vector<double> draw(models::SsdSpec spec, int n) {
+  sim::Engine e;
+  models::Ssd ssd(e, spec, sim::RandomStream(17));
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back(ssd.sample_access_s());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+double pct(const std::vector<double>& v, double p) { return v[static_cast<std::size_t>(p / 100 * (v.size() - 1))]; }
+}  // namespace
+
+TEST_CASE("the lognormal body has the median and spread it is given") {
+  models::SsdSpec s;
+  s.read_median_s = 50e-6;
+  s.read_sigma = 0.3;
+  const auto v = draw(s, 400000);
+  CHECK(pct(v, 50) == Approx(50e-6).epsilon(0.01));
+  // 99th percentile of a lognormal: median * exp(2.3263 sigma)
+  CHECK(pct(v, 99) == Approx(50e-6 * std::exp(2.3263 * 0.3)).epsilon(0.02));
+}
+
+TEST_CASE("slow reads and stalls come at their rates and sizes") {
+  models::SsdSpec s;
+  s.read_median_s = 50e-6;
+  s.read_sigma = 0.3;
+  s.slow_probability = 0.001;
+  s.slow_median_s = 2e-3;
+  s.slow_sigma = 1.0;
+  s.stall_probability = 0.0001;
+  s.stall_min_s = 0.1;
+  s.stall_max_s = 1.0;
+  const int n = 4000000;
+  const auto v = draw(s, n);
+  const auto above = [&](double t) { return static_cast<double>(v.end() - std::upper_bound(v.begin(), v.end(), t)) / n; };
+  // Nothing from the body reaches 0.5 ms (7.7 sigma); slow reads are over it
+  // with probability P(lognormal(2 ms, 1) > 0.5 ms) = 0.917.
+  CHECK(above(0.5e-3) == Approx(0.001 * 0.917 + 0.0001).epsilon(0.05));
+  // Only stalls pass 100 ms (a slow read would need 3.9 sigma), uniformly to 1 s.
+  // 400 stalls expected: three standard deviations is 15%.
+  CHECK(above(0.1) == Approx(0.0001).epsilon(0.15));
+  CHECK(above(0.55) == Approx(0.00005).epsilon(0.22));
+  CHECK(v.back() <= 1.0);
+}
+
+TEST_CASE("a measured latency CDF is reproduced by inverse sampling") {
+  models::SsdSpec s;
+  s.latency_cdf = {{20e-6, 0.5}, {80e-6, 0.99}, {5e-3, 0.999}, {0.5, 1.0}};
+  const auto v = draw(s, 500000);
+  // Linear between the points: p98 = 20 + (0.98-0.5)/0.49 * 60 us, and
+  // p99.5 = 80 us + (0.005/0.009) * 4920 us. (Exactly at a point the steep
+  // segment after it makes the sample percentile jumpy.)
+  CHECK(pct(v, 50) == Approx(20e-6).epsilon(0.02));
+  CHECK(pct(v, 98) == Approx(78.78e-6).epsilon(0.01));
+  CHECK(pct(v, 99.5) == Approx(2813e-6).epsilon(0.02));
+  CHECK(v.back() <= 0.5);
+}
+
+namespace {
+struct Done : models::IoListener {
+  std::vector<double> at;
+  sim::Engine* e;
+  void on_io_done(std::uint64_t) override { at.push_back(sim::to_seconds(e->now())); }
+};
+}  // namespace
+
+TEST_CASE("reads beyond the drive's parallel units queue") {
+  models::SsdSpec s;
+  s.latency_cdf = {{100e-6, 0.0}, {100e-6, 1.0}};  // every access exactly 100 us
+  s.bandwidth_Bps = 1e12;            // transfer negligible
+  s.parallelism = 2;
+  sim::Engine e;
+  models::Ssd ssd(e, s, sim::RandomStream(1));
+  Done d;
+  d.e = &e;
+  for (int i = 0; i < 4; ++i) ssd.submit_read(0, 4096, &d, 0);
+  e.run_until(sim::seconds(1));
+  REQUIRE(d.at.size() == 4);
+  CHECK(d.at[1] == Approx(100e-6).epsilon(0.01));
+  CHECK(d.at[3] == Approx(200e-6).epsilon(0.01));
+}
