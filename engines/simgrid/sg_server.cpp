@@ -17,7 +17,7 @@ constexpr std::size_t kLogLinesKept = 20;
 SgServer::SgServer(SgHost& host, const models::NginxConfig& config, const models::Filesystem& files,
                    models::ClientSide& clients, sim::RandomStream rng)
     : host_(host), config_(config), files_(files), clients_(clients), rng_(rng) {
-  header_bytes_ = models::nginx_header_bytes(config.version, files.file_size());
+  header_bytes_ = models::nginx_header_bytes(config.version, files.file_size(0));
   for (std::uint32_t i = 0; i < config.worker_processes; ++i) workers_.push_back(std::make_unique<SgWorker>(*this, i));
   own_backlog_.resize(config.worker_processes);
 }
@@ -128,14 +128,14 @@ void SgServer::start_response(std::uint32_t id) {
 }
 
 std::uint64_t SgServer::chunk_limit(const models::HttpConnection& c) const {
-  const std::uint64_t left = files_.file_size() - c.position;
+  const std::uint64_t left = files_.file_size(c.file) - c.position;
   return config_.sendfile_max_chunk ? std::min(config_.sendfile_max_chunk, left) : left;
 }
 
 void SgServer::after_chunk(SgWorker& w, std::uint32_t id, std::uint64_t sent, std::uint64_t limit) {
   models::HttpConnection& c = conns_[id];
   if (c.phase == Phase::kClosed) return;
-  if (c.position >= files_.file_size()) {
+  if (c.position >= files_.file_size(c.file)) {
     // The whole response is in the socket: the connection waits for the
     // next request, or closes after keepalive_requests responses (once this
     // one has left).
