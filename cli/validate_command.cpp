@@ -4,8 +4,10 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <map>
 
 #include "cli/commands.h"
+#include "cli/engine_choice.h"
 #include "cli/output.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/layered_toml.h"
@@ -35,13 +37,31 @@ std::string number(double v) {
   return fmt::format("{:.3f}", v);
 }
 
+// Runs a scenario on the chosen engine; its figures as JSON (no wall time).
+nlohmann::ordered_json run_json(const ValidateArgs& args, const models::Scenario& sc, double& wall) {
+  nlohmann::ordered_json json;
+  if (args.engine == "simgrid") {
+    json = simgrid_json(sc);
+    wall = json.value("wall_s", 0.0);
+    json.erase("wall_s");
+    return json;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  models::World world(sc, sc.seed, sc.duration_s);
+  world.run();
+  wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return models::to_json(world.result(wall), false);
+}
+
 }  // namespace
 
 int validate_command(const ValidateArgs& args) {
+  // Figures of scenarios that others are compared with (relative_to), by file.
+  std::map<std::string, nlohmann::ordered_json> references;
   std::vector<std::string> files = args.files;
   if (files.empty()) files = discover(args.scenarios_dir.empty() ? default_scenarios_dir() : args.scenarios_dir);
   nlohmann::ordered_json report = nlohmann::ordered_json::array();
-  int failures = 0, known = 0, checked = 0, scenarios = 0;
+  int failures = 0, known = 0, checked = 0, scenarios = 0, skipped = 0;
   const bool discovered = args.files.empty();
   for (const std::string& file : files) {
     models::Scenario sc;
@@ -55,18 +75,49 @@ int validate_command(const ValidateArgs& args) {
       return 2;
     }
     if (sc.expect.empty()) continue;
+    const std::vector<std::string> cannot = engine_cannot_run(args.engine, sc);
+    if (!cannot.empty()) {
+      std::cout << fmt::format("\n{}  ({}): skipped, the {} engine cannot run it:\n", sc.name, file, args.engine);
+      for (const std::string& why : cannot) std::cout << "  - " << why << "\n";
+      ++skipped;
+      continue;
+    }
     ++scenarios;
-    const auto t0 = std::chrono::steady_clock::now();
-    models::World world(sc, sc.seed, sc.duration_s);
-    world.run();
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const auto json = models::to_json(world.result(wall), false);
+    double wall = 0;
+    nlohmann::ordered_json json;
+    try {
+      json = run_json(args, sc, wall);
+    } catch (const std::exception& e) {
+      std::cerr << "clerk: " << file << ": " << e.what() << "\n";
+      return 2;
+    }
     std::cout << fmt::format("\n{}  ({}, seed {}, {:.0f} s simulated in {:.2f} s)\n", sc.name, file, sc.seed,
                              sc.duration_s, wall);
     std::cout << fmt::format("  {:<44} {:>11} {:>11} {:>17} {:>8}  {}\n", "metric", "documented", "simulated",
                              "accepted range", "error", "verdict");
     for (const models::Expectation& e : sc.expect) {
-      const auto value = models::json_metric(json, e.metric);
+      auto value = models::json_metric(json, e.metric);
+      if (value && !e.relative_to.empty()) {
+        // The figure is a ratio: this scenario's metric over the other's.
+        const std::string key = std::filesystem::weakly_canonical(e.relative_to).string();
+        if (!references.count(key)) {
+          try {
+            const models::Scenario other = models::load_scenario(e.relative_to);
+            double unused = 0;
+            references[key] = run_json(args, other, unused);
+          } catch (const models::ConfigError& err) {
+            std::cerr << "clerk: " << err.what() << "\n";
+            return 2;
+          }
+        }
+        const auto base = models::json_metric(references[key], e.metric);
+        if (!base || *base == 0) {
+          std::cerr << "clerk: " << e.file << ":" << e.line << ": key 'expect.relative_to': metric '" << e.metric
+                    << "' is missing or zero in " << e.relative_to << "\n";
+          return 2;
+        }
+        value = *value / *base;
+      }
       if (!value) {
         std::cerr << "clerk: " << e.file << ":" << e.line << ": key 'expect.metric': no metric '" << e.metric
                   << "' in the run's JSON\n";
@@ -83,7 +134,10 @@ int validate_command(const ValidateArgs& args) {
       }
       const std::string error =
           std::isnan(e.documented) || e.documented == 0 ? "-" : fmt::format("{:+.0f}%", (*value / e.documented - 1) * 100);
-      std::cout << fmt::format("  {:<44} {:>11} {:>11} {:>17} {:>8}  {}\n", e.metric, number(e.documented),
+      const std::string label =
+          e.relative_to.empty() ? e.metric
+                                : e.metric + " / " + std::filesystem::path(e.relative_to).stem().string();
+      std::cout << fmt::format("  {:<44} {:>11} {:>11} {:>17} {:>8}  {}\n", label, number(e.documented),
                                number(*value), "[" + number(e.min) + ", " + number(e.max) + "]", error, verdict);
       if (!e.note.empty()) std::cout << "      documented: " << e.note << "\n";
       if (!e.known_miss.empty() && !inside) std::cout << "      known miss: " << e.known_miss << "\n";
@@ -94,6 +148,7 @@ int validate_command(const ValidateArgs& args) {
   }
   std::cout << fmt::format("\nvalidate: {} scenarios, {} figures: {} outside tolerance, {} known misses\n", scenarios,
                            checked, failures, known);
+  if (skipped) std::cout << fmt::format("validate: {} scenarios skipped: the {} engine cannot run them\n", skipped, args.engine);
   if (!args.json_path.empty()) {
     std::string error;
     if (!write_file_atomically(args.json_path, report.dump(2) + "\n", error)) {
