@@ -143,7 +143,7 @@ int validate_command(const ValidateArgs& args) {
       if (!e.known_miss.empty() && !inside) std::cout << "      known miss: " << e.known_miss << "\n";
       report.push_back({{"scenario", sc.name}, {"file", file}, {"metric", e.metric}, {"documented", e.documented},
                         {"simulated", *value}, {"min", e.min}, {"max", e.max}, {"inside", inside},
-                        {"known_miss", e.known_miss}});
+                        {"known_miss", e.known_miss}, {"relative_to", e.relative_to}});
     }
   }
   std::cout << fmt::format("\nvalidate: {} scenarios, {} figures: {} outside tolerance, {} known misses\n", scenarios,
