@@ -6,28 +6,13 @@ namespace models {
 
 bool PathWalk::metadata_writes(std::uint32_t count, WalkWaiter* waiter, std::uint64_t tag) {
   if (count == 0) return true;
-  // A walk whose components are fresh keys that nothing caches: each step is
-  // one I/O at its own place on the device.
+  // A walk over fresh keys that nothing caches: each step is one I/O at its
+  // own place on the device.
   std::uint64_t keys[8];
   const std::uint32_t n = count > 8 ? 8 : count;
   for (std::uint32_t i = 0; i < n; ++i) keys[i] = (0xfeULL << 56) | write_serial_++;
   writes_ += n;
-  std::uint32_t w;
-  if (!free_.empty()) {
-    w = free_.back();
-    free_.pop_back();
-  } else {
-    w = static_cast<std::uint32_t>(walks_.size());
-    walks_.emplace_back();
-  }
-  Walk& walk = walks_[w];
-  for (std::uint32_t k = 0; k < n; ++k) walk.components[k] = keys[k];
-  walk.count = n;
-  walk.next = 0;
-  walk.waiter = waiter;
-  walk.tag = tag;
-  walk.writes = true;
-  device_.submit_read(location(keys[0]), kMetadataRead, this, w);
+  start(keys, n, 0, true, waiter, tag);
   return false;
 }
 
@@ -37,6 +22,13 @@ bool PathWalk::open(const std::uint64_t* components, std::uint32_t count, WalkWa
   std::uint32_t i = 0;
   while (i < count && cache_.lookup(components[i])) ++i;
   if (i == count) return true;
+  ++reads_;
+  start(components, count, i, false, waiter, tag);
+  return false;
+}
+
+void PathWalk::start(const std::uint64_t* components, std::uint32_t count, std::uint32_t first, bool writes,
+                     WalkWaiter* waiter, std::uint64_t tag) {
   std::uint32_t w;
   if (!free_.empty()) {
     w = free_.back();
@@ -48,13 +40,11 @@ bool PathWalk::open(const std::uint64_t* components, std::uint32_t count, WalkWa
   Walk& walk = walks_[w];
   for (std::uint32_t k = 0; k < count; ++k) walk.components[k] = components[k];
   walk.count = count;
-  walk.next = i;
+  walk.next = first;
   walk.waiter = waiter;
   walk.tag = tag;
-  walk.writes = false;
-  ++reads_;
-  device_.submit_read(location(components[i]), kMetadataRead, this, w);
-  return false;
+  walk.writes = writes;
+  device_.submit_read(location(components[first]), kMetadataRead, this, w);
 }
 
 // Directory blocks and inode tables are spread over the device; each

@@ -50,6 +50,9 @@ class PathWalk final : public IoListener {
     std::uint64_t tag;
     bool writes;
   };
+  // Takes a walk slot and issues the I/O for component `first`.
+  void start(const std::uint64_t* components, std::uint32_t count, std::uint32_t first, bool writes,
+             WalkWaiter* waiter, std::uint64_t tag);
   std::uint64_t location(std::uint64_t key) const;
 
   BlockDevice& device_;
