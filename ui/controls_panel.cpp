@@ -87,6 +87,7 @@ void knobs(App& app) {
 }  // namespace
 
 void draw_controls(App& app) {
+  ImGui::PushItemWidth(ImGui::GetWindowWidth() * 0.5f);  // room for the directives' names
   scenario_picker(app);
   ImGui::Separator();
   playback(app);
@@ -105,6 +106,7 @@ void draw_controls(App& app) {
     app.pan = ImVec2(0, 0);
   }
   ImGui::TextDisabled("%.0f fps, simulation budget %.0f ms/frame", ImGui::GetIO().Framerate, app.budget_ms);
+  ImGui::PopItemWidth();
 }
 
 }  // namespace ui

@@ -8,6 +8,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <cfloat>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -110,7 +111,8 @@ int main(int argc, char** argv) {
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
-    if (opt.hover) io.MousePos = ImVec2(opt.hover->first, opt.hover->second);  // after the backend set it
+    // A screenshot shows the pointer only where --hover puts it, not wherever the X server's pointer is.
+    if (capture) io.MousePos = opt.hover ? ImVec2(opt.hover->first, opt.hover->second) : ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
 
     const ImVec2 ds = io.DisplaySize;

@@ -25,10 +25,18 @@ void plot(const char* id, const char* title, const char* unit, const std::vector
     for (float v : *s.values) top = std::max(top, v);
   }
   top *= 1.08f;
-  const ImVec2 a(p0.x + 6, p0.y + 18), b(p1.x - 6, p1.y - 12);  // the plotting area
+  const ImVec2 a(p0.x + 6, p0.y + 32), b(p1.x - 6, p1.y - 12);  // the plotting area
   char buf[128];
   std::snprintf(buf, sizeof buf, "%s  [%s]  max %.3g", title, unit, top / 1.08f);
   dl->AddText(ImVec2(p0.x + 4, p0.y + 2), kInk, buf);
+  // The legend: each series' name in its colour, as many as fit on a line.
+  float lx = p0.x + 4;
+  for (const Series& s : series) {
+    const float w = ImGui::CalcTextSize(s.label.c_str()).x;
+    if (lx + w > p1.x - 4) break;
+    dl->AddText(ImVec2(lx, p0.y + 16), s.colour, s.label.c_str());
+    lx += w + 10;
+  }
   dl->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, b.y), kFaint);
   const std::size_t span = std::max<std::size_t>(n, 10);
   const auto x_of = [&](std::size_t i) { return a.x + (b.x - a.x) * (static_cast<float>(i) + 0.5f) / static_cast<float>(span); };

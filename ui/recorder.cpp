@@ -30,6 +30,8 @@ void Recorder::reset(models::World& world) {
   pools_ = std::as_const(world.server()).worker(0).pool() != nullptr;
   states_.assign(kFineKept * workers_ * 3, 0.0f);
   pool_wait_.assign(kFineKept * workers_, 0.0f);
+  pool_busy_.assign(kFineKept * workers_, 0.0f);
+  last_busy_integral_.assign(workers_, 0.0);
   last_state_integral_.assign(std::size_t{workers_} * 3, 0.0);
   last_pool_integral_.assign(workers_, 0.0);
   last_t_ = world.engine().now();
@@ -53,6 +55,13 @@ void Recorder::sample(models::World& world) {
     const double pool = pool_integral(world, w);
     pool_wait_[base * workers_ + w] = static_cast<float>((pool - last_pool_integral_[w]) / span);
     last_pool_integral_[w] = pool;
+    if (const models::ThreadPool* tp = std::as_const(world.server()).worker(w).pool()) {
+      // Pool threads are task group workers + w (one group per worker's pool).
+      const double busy = world.tasks().group_integral(workers_ + w, TaskState::kRunning, now) +
+                          world.tasks().group_integral(workers_ + w, TaskState::kDiskWait, now);
+      pool_busy_[base * workers_ + w] = static_cast<float>((busy - last_busy_integral_[w]) / span / static_cast<double>(tp->threads()));
+      last_busy_integral_[w] = busy;
+    }
   }
   ++fine_count_;
   last_t_ = now;

@@ -43,6 +43,8 @@ class Recorder {
   const float* worker_states(std::int64_t k, std::uint32_t w) const { return &states_[slot(k) * workers_ * 3 + w * 3]; }
   // Mean number of tasks waiting in worker w's thread pool queue during bin k.
   float pool_waiting(std::int64_t k, std::uint32_t w) const { return pool_wait_[slot(k) * workers_ + w]; }
+  // Share of worker w's pool threads busy (running or in disk wait) during bin k.
+  float pool_busy(std::int64_t k, std::uint32_t w) const { return pool_busy_[slot(k) * workers_ + w]; }
 
   // Per-second series; element i covers second [i, i+1).
   std::vector<float> out_gbps;          // server NIC outbound, interface bytes as ifstat counts them
@@ -62,6 +64,8 @@ class Recorder {
   std::int64_t fine_count_ = 0;
   std::vector<float> states_;     // kFineKept x workers x 3
   std::vector<float> pool_wait_;  // kFineKept x workers
+  std::vector<float> pool_busy_;  // kFineKept x workers
+  std::vector<double> last_busy_integral_;   // workers, pool thread-seconds busy
   std::vector<double> last_state_integral_;  // workers x 3, task-seconds
   std::vector<double> last_pool_integral_;   // workers, task-seconds
   sim::Time last_t_ = 0;

@@ -67,9 +67,12 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
         col = blend(rec.worker_states(k, w));
         while (run < last && blend(rec.worker_states(run, w)) == col) ++run;
       } else {
+        // Violet as deep as the share of the team that is out carrying
+        // orders; pink once orders wait for a free member (the queue).
         const auto shade = [&](std::int64_t i) {
-          const float q = rec.pool_waiting(i, w);
-          return q <= 0.01f ? kSleeping : mix(IM_COL32(90, 70, 120, 255), kTeam, std::min(q / 32.0f, 1.0f)) & 0xFFF0F0F0u;
+          const float q = rec.pool_waiting(i, w), busy = rec.pool_busy(i, w);
+          const ImU32 base = mix(IM_COL32(45, 40, 60, 255), kTeam, busy);
+          return (q <= 0.01f ? base : mix(base, IM_COL32(255, 110, 200, 255), std::min(0.3f + q / 64.0f, 1.0f))) & 0xFFF0F0F0u;
         };
         col = shade(k);
         while (run < last && shade(run) == col) ++run;
@@ -109,10 +112,10 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
     ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1), "Server: R %.0f%%  S %.0f%%  D %.0f%% of these 10 ms", f[0] * 100,
                        f[1] * 100, f[2] * 100);
   } else {
-    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1), "Store: %.1f orders waiting for a free delivery person",
-                       rec.pool_waiting(bin, w));
-    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1), "Server: %.1f tasks in the thread pool's queue (time-averaged)",
-                       rec.pool_waiting(bin, w));
+    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1), "Store: %.0f%% of the delivery team out carrying orders; %.1f orders waiting for a free member",
+                       rec.pool_busy(bin, w) * 100, rec.pool_waiting(bin, w));
+    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1), "Server: %.0f%% of the pool's threads busy (R or D); %.1f tasks in its queue (time-averaged)",
+                       rec.pool_busy(bin, w) * 100, rec.pool_waiting(bin, w));
   }
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
@@ -128,7 +131,7 @@ void draw_timeline(Session& a, Session* b, float window_s) {
   for (Session* s : {&a, b}) {
     if (!s) continue;
     ImGui::PushID(s->label.c_str());
-    ImGui::Text("%s%s (%s)   green running, blue-grey sleeping, red disk wait; violet: pool queue", b ? (s->label + ": ").c_str() : "",
+    ImGui::Text("%s%s (%s)   green running, blue-grey sleeping, red disk wait; pools: violet busy, pink queue", b ? (s->label + ": ").c_str() : "",
                 s->scenario.name.c_str(), describe(s->scenario).c_str());
     draw_session(*s, ImVec2(avail.x, std::max(h, 40.0f)), window_s);
     ImGui::PopID();
