@@ -1,0 +1,99 @@
+// The visualizer's playback logic without a window: stepping within a
+// budget, replaying new settings up to the present, the A/B comparison on
+// the same random draws, and what the Recorder samples.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "ui/app.h"
+
+namespace {
+
+const std::string kBlocking = std::string(CLERK_SOURCE_DIR) + "/scenarios/nginx-9x/blocking.toml";
+
+// Plays frames of `dt` real seconds until `done` or a frame limit.
+template <typename Done>
+int frames_until(ui::App& app, double dt, Done done, int limit = 100000) {
+  int n = 0;
+  while (!done() && n < limit) {
+    ui::advance(app, dt);
+    ++n;
+  }
+  return n;
+}
+
+bool replaying(const ui::App& app) {
+  return app.a.replay_to > app.a.now() || (app.ab && app.b.replay_to > app.b.now());
+}
+
+}  // namespace
+
+TEST_CASE("playback advances by speed times real time, and a step by the step") {
+  ui::App app;
+  REQUIRE(ui::open_scenario(app, kBlocking, {}));
+  app.speed = 0.5f;
+  ui::advance(app, 0.1);
+  CHECK(app.a.now() == sim::milliseconds(50));
+  app.playing = false;
+  ui::advance(app, 0.1);
+  CHECK(app.a.now() == sim::milliseconds(50));
+  app.pending_step_s = 0.01;
+  ui::advance(app, 0.1);
+  CHECK(app.a.now() == sim::milliseconds(60));
+}
+
+TEST_CASE("the recorder samples every 10 ms and closes a chart point every second") {
+  ui::App app;
+  REQUIRE(ui::open_scenario(app, kBlocking, {}));
+  ui::run_to(app, 3.0);
+  const ui::Recorder& r = app.a.recorder;
+  CHECK(r.fine_count() == 300);
+  CHECK(r.out_gbps.size() == 3);
+  REQUIRE(r.groups.size() == 2);
+  CHECK(r.groups[0].requests_per_s.size() == 3);
+  // Without a pool the workers spend these seconds in disk wait (the 9x picture).
+  const float* f = r.worker_states(250, 0);
+  CHECK(f[0] + f[1] + f[2] == Approx(1.0).margin(1e-3));
+  CHECK(r.workers_disk_wait.back() > 8.0f);
+}
+
+TEST_CASE("apply now replays the same seed with the new settings up to the present") {
+  ui::App app;
+  REQUIRE(ui::open_scenario(app, kBlocking, {}));
+  ui::run_to(app, 2.0);
+  app.edit_a.aio_threads = true;
+  ui::restart_sessions(app, true);
+  CHECK(app.a.now() == 0);
+  CHECK(app.a.replay_to == sim::seconds(2));
+  const int frames = frames_until(app, 0.016, [&] { return !replaying(app); });
+  CHECK(frames < 100000);
+  CHECK(app.a.now() == sim::seconds(2));
+  CHECK(app.a.recorder.fine_count() == 200);
+  CHECK(app.a.scenario.nginx.aio == models::AioMode::kThreads);
+  CHECK(std::as_const(app.a.world->server()).worker(0).pool() != nullptr);
+  // With the pool the workers sleep instead of waiting for the disk.
+  CHECK(app.a.recorder.workers_disk_wait.back() < 1.0f);
+}
+
+TEST_CASE("A/B on the same seed: identical settings give identical runs, B catches up with A") {
+  ui::App app;
+  REQUIRE(ui::open_scenario(app, kBlocking, {}));
+  ui::run_to(app, 1.5);
+  app.edit_b = app.edit_a;  // B the same as A
+  ui::set_ab(app, true);
+  CHECK(app.b.now() == 0);
+  frames_until(app, 0.016, [&] { return !replaying(app); });
+  CHECK(app.b.now() == app.a.now());
+  ui::run_to(app, 3.0);
+  CHECK(app.a.recorder.out_gbps == app.b.recorder.out_gbps);
+  CHECK(app.a.recorder.groups[1].requests_per_s == app.b.recorder.groups[1].requests_per_s);
+}
+
+TEST_CASE("a bad scenario leaves the sessions alone and names the file") {
+  ui::App app;
+  REQUIRE(ui::open_scenario(app, kBlocking, {}));
+  ui::run_to(app, 0.5);
+  CHECK_FALSE(ui::open_scenario(app, "/nonexistent/x.toml", {}));
+  CHECK(app.error.find("/nonexistent/x.toml") != std::string::npos);
+  CHECK(app.a.now() == sim::milliseconds(500));
+}
