@@ -1,5 +1,6 @@
 #include "engines/simgrid/sg_clients.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <simgrid/s4u/Actor.hpp>
@@ -18,17 +19,17 @@ constexpr std::uint64_t kStreamThread = 0x7772'6b00;  // the stream ids models::
 
 SgClients::SgClients(const Platform& platform, std::vector<models::WrkGroupSpec> groups, double one_way_s,
                      sim::Time duration, const sim::RandomStreams& streams, std::uint32_t files,
-                     std::uint64_t response_bytes, const models::CpuCosts& costs)
+                     std::vector<std::uint64_t> response_bytes, const models::CpuCosts& costs)
     : platform_(platform),
       one_way_(sim::from_seconds_ceil(one_way_s)),
       duration_(duration),
       files_(files),
-      response_bytes_(response_bytes),
+      response_bytes_(std::move(response_bytes)),
       costs_(costs) {
   for (auto& spec : groups) {
     const auto timeout_us = static_cast<std::uint64_t>(std::llround(spec.timeout_s * 1e6));
     groups_.push_back(Group{spec, models::WrkHistogram(timeout_us), models::WrkHistogram(kMaxThreadRate), {}, 0, 0, 0,
-                            {}, {}, 0});
+                            {}, {}, 0, {}, {}, {}});
   }
   for (std::uint32_t g = 0; g < groups_.size(); ++g)
     for (std::uint32_t t = 0; t < groups_[g].spec.threads; ++t) {
@@ -125,7 +126,19 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
     if (requested && c.alive) server_->request_arrived(id, c.file);
     bool reconnect = false;
     while (!reconnect) {
-      while (!c.delivered && !c.closed) wake.wait();
+      while (c.first_byte_at < 0 && c.delivered_at < 0 && !c.closed) wake.wait();
+      if (c.first_byte_at >= 0) {
+        // The response's header reaches the client: time to first byte.
+        sg4::this_actor::sleep_until(sim::to_seconds(c.first_byte_at + one_way_));
+        ++resumptions();
+        c.first_byte_at = -1;
+        if (!c.busy || !c.alive || !running_) continue;
+        Group& g = groups_[group];
+        const double ttfb = sim::to_seconds(now_ns() - c.start);
+        g.ttfb.record(ttfb);
+        record_window(g.ttfb_windows, ttfb);
+        continue;
+      }
       if (c.closed) {
         // The server dropped the connection: wrk counts a read error and reconnects.
         sleep_one_way();
@@ -135,18 +148,22 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
         reconnect = true;
         break;
       }
-      c.delivered = false;
-      sleep_one_way();  // the response's last byte reaches the client
+      // The response's last byte reaches the client.
+      sg4::this_actor::sleep_until(sim::to_seconds(c.delivered_at + one_way_));
+      ++resumptions();
+      c.delivered_at = -1;
       if (on_host)
-        on_thread(thread, costs_.client_request + costs_.client_byte * static_cast<double>(response_bytes_), wake);
+        on_thread(thread, costs_.client_request + costs_.client_byte * static_cast<double>(response_bytes_[c.file]),
+                  wake);
       if (!c.busy || !c.alive || !running_) return;  // after the stop wrk reads no more
       Group& g = groups_[group];
       c.busy = false;
       const sim::Time latency = now_ns() - c.start;
       ++g.complete;
       ++threads_[thread].requests;
-      g.bytes += response_bytes_;
+      g.bytes += response_bytes_[c.file];
       g.raw.record(sim::to_seconds(latency));
+      record_window(g.latency_windows, sim::to_seconds(latency));
       if (!g.latency.record(static_cast<std::uint64_t>(latency / 1000))) ++g.errors.timeout;
       if (c.closing) {
         // Connection: close: wrk reconnects (not an error).
@@ -165,8 +182,27 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
 void SgClients::on_response_delivered(std::uint32_t conn, bool closes) {
   Conn& c = conns_[conn];
   c.closing = closes;
-  c.delivered = true;
+  c.delivered_at = now_ns();
   sockets_[c.socket].notify();
+}
+
+void SgClients::on_first_byte(std::uint32_t conn) {
+  Conn& c = conns_[conn];
+  c.first_byte_at = now_ns();
+  sockets_[c.socket].notify();
+}
+
+void SgClients::record_window(std::vector<sim::LatencyStats>& windows, double seconds) {
+  const auto second = static_cast<std::size_t>(now_ns() / sim::seconds(1));
+  if (windows.size() <= second) windows.resize(second + 1);
+  windows[second].record(seconds);
+}
+
+double SgClients::peak_p99(const std::vector<sim::LatencyStats>& windows) {
+  double peak = 0;
+  for (const auto& w : windows)
+    if (w.count() > 0) peak = std::max(peak, w.percentile(99));
+  return peak;
 }
 
 void SgClients::on_connection_closed(std::uint32_t conn, const std::string& reason) {
@@ -212,6 +248,9 @@ std::vector<models::WrkResult> SgClients::finish() {
     r.bytes = g.bytes;
     r.errors = g.errors;
     r.raw = g.raw;
+    r.ttfb = g.ttfb;
+    r.ttfb_peak_p99 = peak_p99(g.ttfb_windows);
+    r.latency_peak_p99 = peak_p99(g.latency_windows);
     const std::uint64_t per_connection = g.complete / g.spec.connections;
     if (per_connection > 0) g.latency.correct(static_cast<std::int64_t>(runtime_us / per_connection));
     const long double mean = g.latency.mean();

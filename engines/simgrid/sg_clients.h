@@ -28,7 +28,7 @@ class SgClients final : public models::ClientSide {
  public:
   SgClients(const Platform& platform, std::vector<models::WrkGroupSpec> groups, double one_way_s,
             sim::Time duration, const sim::RandomStreams& streams, std::uint32_t files,
-            std::uint64_t response_bytes, const models::CpuCosts& costs);
+            std::vector<std::uint64_t> response_bytes, const models::CpuCosts& costs);
 
   void start(models::ServerSide& server);
   void stop() { running_ = false; }
@@ -38,6 +38,7 @@ class SgClients final : public models::ClientSide {
 
   void on_response_delivered(std::uint32_t conn, bool closes) override;
   void on_connection_closed(std::uint32_t conn, const std::string& reason) override;
+  void on_first_byte(std::uint32_t conn) override;
 
  private:
   struct Conn {
@@ -48,7 +49,10 @@ class SgClients final : public models::ClientSide {
     sim::Time start = 0;
     bool busy = false;
     bool alive = true;
-    bool delivered = false;
+    // What the server did, and when (its clock): the socket actor sees
+    // each of them one way later.
+    sim::Time first_byte_at = -1;
+    sim::Time delivered_at = -1;
     bool closed = false;
     bool closing = false;  // the last response said Connection: close
   };
@@ -74,6 +78,8 @@ class SgClients final : public models::ClientSide {
     std::map<std::string, std::uint64_t> failed;
     models::WrkErrors errors;
     std::uint32_t open = 0;
+    sim::LatencyStats ttfb;
+    std::vector<sim::LatencyStats> ttfb_windows, latency_windows;  // per second
   };
   // Actor bodies: a socket (the i-th of its thread), a wrk thread on the server host.
   void socket(std::uint32_t socket, std::uint32_t thread, std::uint32_t i);
@@ -83,13 +89,15 @@ class SgClients final : public models::ClientSide {
   void send_request(std::uint32_t conn);
   void sleep_one_way();
   void sleep_ns(sim::Time d);
+  static void record_window(std::vector<sim::LatencyStats>& windows, double seconds);
+  static double peak_p99(const std::vector<sim::LatencyStats>& windows);
 
   const Platform& platform_;
   models::ServerSide* server_ = nullptr;
   sim::Time one_way_;
   sim::Time duration_;
   std::uint32_t files_;
-  std::uint64_t response_bytes_;
+  std::vector<std::uint64_t> response_bytes_;  // header and file, per file
   models::CpuCosts costs_;
   std::vector<Group> groups_;
   std::vector<Thread> threads_;

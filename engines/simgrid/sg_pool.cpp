@@ -39,12 +39,18 @@ bool SgPool::post(const models::PoolTask& task) {
 }
 
 // One pool thread: run the task's sendfile (in D state while the disk
-// works), spend its CPU time, put it on the done list, take the next one.
+// works) and spend its CPU time, or walk the path of an open(); put it on the
+// done list, take the next one.
 void SgPool::thread_main(Thread& t) {
   for (;;) {
     while (!t.has_task) t.wake.wait();
-    sendfile(host_, t.task.call, t.disk);
-    use_cpu(host_.costs.sendfile_byte * static_cast<double>(t.task.call.sent));
+    if (t.task.open) {
+      // aio_open: the path walk, waiting for whatever the dentry cache lacks.
+      if (!host_.walk.open(t.task.keys, t.task.levels, &t.disk, 0)) t.disk.wait_for_disk();
+    } else {
+      sendfile(host_, t.task.call, t.disk);
+      use_cpu(host_.costs.sendfile_byte * static_cast<double>(t.task.call.sent));
+    }
     const bool was_empty = done_.empty();
     done_.push_back(t.task);
     t.has_task = false;

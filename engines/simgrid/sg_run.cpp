@@ -14,23 +14,18 @@ namespace sgengine {
 
 std::vector<std::string> unsupported(const models::Scenario& sc) {
   std::vector<std::string> out;
-  if (!sc.filesystem.size_mix.empty())
-    out.push_back("dataset.file_sizes: files of different sizes (not set up by this engine yet)");
+  for (const models::WrkGroupSpec& g : sc.clients)
+    if (g.rate > 0)
+      out.push_back("clients." + g.name + ".rate: wrk2's open-loop schedules (not expressed on SimGrid yet)");
   switch (sc.hardware.disk) {
     case models::DiskKind::kSimple:
     case models::DiskKind::kNone:
-      break;
     case models::DiskKind::kHdd:
-      out.push_back("disk.type = \"hdd\": the drive's seek curve, rotational position, zoned transfer rate and "
-                    "NCQ reordering (a SimGrid disk has a bandwidth only); use disk.type = \"simple\"");
+    case models::DiskKind::kRaid10:
       break;
     case models::DiskKind::kSsd:
       out.push_back("disk.type = \"ssd\": drawn access times with rare slow reads over parallel units "
                     "(not expressed on SimGrid yet)");
-      break;
-    case models::DiskKind::kRaid10:
-      out.push_back("disk.type = \"raid10\": md's chunk layout and mirror read balancing over drives with seek, "
-                    "rotation and NCQ (a SimGrid disk has a bandwidth only); use disk.type = \"simple\"");
       break;
   }
   return out;

@@ -17,7 +17,6 @@ constexpr std::size_t kLogLinesKept = 20;
 SgServer::SgServer(SgHost& host, const models::NginxConfig& config, const models::Filesystem& files,
                    models::ClientSide& clients, sim::RandomStream rng)
     : host_(host), config_(config), files_(files), clients_(clients), rng_(rng) {
-  header_bytes_ = models::nginx_header_bytes(config.version, files.file_size(0));
   for (std::uint32_t i = 0; i < config.worker_processes; ++i) workers_.push_back(std::make_unique<SgWorker>(*this, i));
   own_backlog_.resize(config.worker_processes);
 }
@@ -110,13 +109,14 @@ void SgServer::request_arrived(std::uint32_t id, std::uint32_t file) {
   if (c.phase == Phase::kClosed || c.phase == Phase::kUnused) return;
   c.request_pending = true;
   c.pending_file = file;
+  c.arrived_at = now_ns();
   if (c.phase == Phase::kIdle) {
     c.phase = Phase::kQueued;
     workers_[static_cast<std::size_t>(c.worker)]->post(SgWorker::EventKind::kRead, id);
   }
 }
 
-void SgServer::start_response(std::uint32_t id) {
+void SgServer::begin_request(std::uint32_t id) {
   models::HttpConnection& c = conns_[id];
   ++stats_.requests;
   c.request_pending = false;
@@ -124,8 +124,17 @@ void SgServer::start_response(std::uint32_t id) {
   c.position = 0;
   c.ra = models::ReadaheadState{};  // a new open() gets a fresh struct file
   c.phase = Phase::kSending;
-  host_.nic.send(c.flow, static_cast<double>(header_bytes_));
 }
+
+void SgServer::start_response(std::uint32_t id) {
+  models::HttpConnection& c = conns_[id];
+  host_.nic.send(c.flow, static_cast<double>(models::nginx_header_bytes(config_.version, files_.file_size(c.file))));
+  stats_.blocked_before_first_byte_s += c.blocked_s;
+  stats_.ttfb_s += sim::to_seconds(now_ns() - c.arrived_at);
+  clients_.on_first_byte(id);
+}
+
+bool SgServer::draw_cache_fill() { return config_.cache_fill_rate > 0 && rng_.uniform() < config_.cache_fill_rate; }
 
 std::uint64_t SgServer::chunk_limit(const models::HttpConnection& c) const {
   const std::uint64_t left = files_.file_size(c.file) - c.position;

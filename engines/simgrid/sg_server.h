@@ -39,7 +39,12 @@ class SgServer final : public models::FlowListener, public models::ServerSide {
   bool accept_one(SgWorker& w);
   bool try_accept_mutex(const SgWorker& w);
   void release_accept_mutex(const SgWorker& w);
+  // A request was read: take the file it asks for.
+  void begin_request(std::uint32_t conn);
+  // The file is open: queue the response header.
   void start_response(std::uint32_t conn);
+  // Whether this request also writes a new cache file (cache_fill_rate).
+  bool draw_cache_fill();
   void after_chunk(SgWorker& w, std::uint32_t conn, std::uint64_t sent, std::uint64_t limit);
   void fail(std::uint32_t conn, const std::string& reason, const std::string& log_line);
   std::uint64_t chunk_limit(const models::HttpConnection& c) const;
@@ -68,7 +73,6 @@ class SgServer final : public models::FlowListener, public models::ServerSide {
   std::vector<std::deque<std::uint32_t>> own_backlog_;  // reuseport
   std::vector<SgWorker*> order_;                         // wake-up order scratch
   std::int32_t mutex_owner_ = -1;
-  std::uint64_t header_bytes_;
   models::ServerStats stats_;
 };
 

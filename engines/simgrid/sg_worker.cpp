@@ -149,6 +149,13 @@ void SgWorker::handle(const Ready& ev) {
       for (const models::PoolTask& t : done_) {
         models::HttpConnection& c = server_.conn(t.conn);
         if (c.phase != Phase::kWaitPool) continue;
+        if (t.open) {
+          // The file is open: send the header and hand over the first chunk.
+          c.phase = Phase::kSending;
+          server_.start_response(t.conn);
+          post_to_pool(t.conn, false);
+          continue;
+        }
         c.position = t.call.position;
         server_.after_chunk(*this, t.conn, t.call.sent, t.limit);
       }
@@ -157,12 +164,21 @@ void SgWorker::handle(const Ready& ev) {
     }
     case EventKind::kRead: {
       ++requests;
-      server_.start_response(ev.conn);
+      server_.begin_request(ev.conn);
       use_cpu(host.costs.request);
-      // open() walks the path in this process: NGINX 1.9.0 never offloads it.
+      // Writing a new cache file: open(O_CREAT) and rename(), in this process.
+      if (server_.draw_cache_fill() && !host.walk.metadata_writes(2, this, 0)) wait_for_disk();
+      if (pool_ && server_.config().aio_open) {
+        post_to_pool(ev.conn, true);
+        use_cpu(host.costs.event);
+        return;
+      }
+      // open() walks the path in this process: upstream NGINX never offloads it.
       std::uint64_t keys[8];
       const std::uint32_t n = server_.files().components(server_.conn(ev.conn).file, keys);
       if (!host.walk.open(keys, n, this, 0)) wait_for_disk();
+      // The file is open and its size known: the response header goes out.
+      server_.start_response(ev.conn);
       send_chunk(ev.conn);
       return;
     }
@@ -176,25 +192,40 @@ void SgWorker::send_chunk(std::uint32_t id) {
   SgHost& host = server_.host();
   models::HttpConnection& c = server_.conn(id);
   if (c.phase == Phase::kClosed) return;
-  const std::uint64_t limit = server_.chunk_limit(c);
   if (pool_) {
-    models::PoolTask task;
-    task.conn = id;
-    task.limit = limit;
-    task.call = models::SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false};
-    c.phase = Phase::kWaitPool;
-    if (!pool_->post(task))
-      server_.fail(id, "thread_pool_overflow",
-                   "thread pool \"" + pool_->name() + "\" queue overflow: " + std::to_string(pool_->waiting()) +
-                       " tasks waiting");
+    post_to_pool(id, false);
     use_cpu(host.costs.event);
     return;
   }
+  const std::uint64_t limit = server_.chunk_limit(c);
   call_ = models::SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false};
   sendfile(host, call_, *this);
   c.position = call_.position;
   use_cpu(host.costs.sendfile_byte * static_cast<double>(call_.sent));
   server_.after_chunk(*this, id, call_.sent, call_.limit);
+}
+
+}  // namespace sgengine
+
+namespace sgengine {
+
+// A task for the pool: the next sendfile() chunk, or (aio_open) the open().
+void SgWorker::post_to_pool(std::uint32_t id, bool open) {
+  models::HttpConnection& c = server_.conn(id);
+  models::PoolTask task;
+  task.conn = id;
+  task.open = open;
+  if (open) {
+    task.levels = server_.files().components(c.file, task.keys);
+  } else {
+    task.limit = server_.chunk_limit(c);
+    task.call = models::SendfileCall{c.file, c.flow, c.position, task.limit, 0, &c.ra, false};
+  }
+  c.phase = Phase::kWaitPool;
+  if (!pool_->post(task))
+    server_.fail(id, "thread_pool_overflow",
+                 "thread pool \"" + pool_->name() + "\" queue overflow: " + std::to_string(pool_->waiting()) +
+                     " tasks waiting");
 }
 
 }  // namespace sgengine

@@ -63,6 +63,7 @@ class SgWorker final : public DiskWaiter {
   bool take_next();
   void handle(const Ready& ev);
   void send_chunk(std::uint32_t conn);
+  void post_to_pool(std::uint32_t conn, bool open);
   double epoll_timeout() const;  // seconds, or -1 for none
 
   SgServer& server_;

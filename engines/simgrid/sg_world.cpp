@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <simgrid/s4u/Actor.hpp>
+#include <stdexcept>
 
+#include "engines/simgrid/sg_hdd.h"
+#include "engines/simgrid/sg_raid10.h"
 #include "engines/simgrid/sg_simple_disk.h"
 #include "engines/simgrid/sg_worker.h"
 #include "models/hardware/no_disk.h"
@@ -18,6 +21,7 @@ namespace {
 constexpr std::uint64_t kStreamServer = 1;
 constexpr std::uint64_t kStreamPlacement = 2;
 constexpr std::uint64_t kStreamMetadata = 3;
+constexpr std::uint64_t kStreamSizes = 6;
 // What the server receives (ifstat's "in"): a request segment per request
 // and a bare ACK per two full segments sent, with Ethernet/IPv4/TCP headers.
 constexpr double kFrameHeaders = 66;
@@ -35,10 +39,25 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
   const models::HardwareSpec& hw = sc.hardware;
   platform_ = build_platform(hw);
   nic_ = std::make_unique<SgNic>(platform_, hw.nic);
-  if (hw.disk == models::DiskKind::kNone)
-    disk_ = std::make_unique<models::NoDisk>();
-  else
-    disk_ = std::make_unique<SgSimpleDisk>(platform_.server, platform_.disks.at(0), hw.simple);
+  switch (hw.disk) {
+    case models::DiskKind::kNone:
+      disk_ = std::make_unique<models::NoDisk>();
+      break;
+    case models::DiskKind::kSimple:
+      disk_ = std::make_unique<SgSimpleDisk>(platform_.server, platform_.disks.at(0), hw.simple);
+      break;
+    case models::DiskKind::kHdd:
+      disk_ = std::make_unique<SgHdd>(platform_.server, hw.hdd);
+      break;
+    case models::DiskKind::kRaid10: {
+      models::Raid10Spec raid = hw.raid;
+      raid.member = hw.hdd;
+      disk_ = std::make_unique<SgRaid10>(platform_.server, raid);
+      break;
+    }
+    default:
+      throw std::logic_error("SimGrid engine: disk type not set up (sg_run.cpp unsupported() should refuse it)");
+  }
   cache_ = std::make_unique<models::PageCache>(
       *disk_, models::PageCacheSpec{hw.page_cache_bytes, hw.cache_unit_bytes, 1024 * 1024});
   dentries_ = std::make_unique<models::DentryCache>(hw.dentry_cache_entries);
@@ -47,10 +66,16 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
   tasks_ = std::make_unique<models::TaskStates>(hw.logical_cpus, 2 * workers);
   host_ = std::make_unique<SgHost>(SgHost{platform_, *nic_, *cache_, *walk_, *tasks_, hw.costs, sc.kernel});
   files_ = std::make_unique<models::Filesystem>(sc.filesystem, *cache_, disk_->capacity(),
-                                                streams_.stream(kStreamPlacement));
+                                                streams_.stream(kStreamPlacement), streams_.stream(kStreamSizes));
+  // Evicting a file's inode drops its pages (truncate_inode_pages()).
+  dentries_->on_evict([this](std::uint64_t key) {
+    const std::int64_t file = files_->file_of_key(key);
+    if (file >= 0) cache_->drop_file(static_cast<std::uint32_t>(file));
+  });
   if (sc.metadata_cached || hw.disk == models::DiskKind::kNone) {
+    // Last files first, as models::World does.
     std::uint64_t keys[8];
-    for (std::uint32_t f = 0; f < files_->files(); ++f) {
+    for (std::uint32_t f = files_->files(); f-- > 0;) {
       const std::uint32_t n = files_->components(f, keys);
       for (std::uint32_t i = 0; i < n; ++i) dentries_->insert(keys[i]);
     }
@@ -60,10 +85,12 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
   const auto preloaded = static_cast<std::uint32_t>(cached * files_->files());
   for (std::uint32_t f = 0; f < preloaded; ++f) cache_->preload(f);
   for (const std::string& p : sc.preload) cache_->preload(static_cast<std::uint32_t>(files_->file_of(p)));
-  const std::uint64_t response_bytes =
-      sc.filesystem.file_size + models::nginx_header_bytes(sc.nginx.version, sc.filesystem.file_size);
+  // What a client reads for each file: NGINX's header and the file.
+  std::vector<std::uint64_t> response_bytes(files_->files());
+  for (std::uint32_t f = 0; f < files_->files(); ++f)
+    response_bytes[f] = files_->file_size(f) + models::nginx_header_bytes(sc.nginx.version, files_->file_size(f));
   clients_ = std::make_unique<SgClients>(platform_, sc.clients, hw.one_way_latency_s, duration_, streams_,
-                                         files_->files(), response_bytes, hw.costs);
+                                         files_->files(), std::move(response_bytes), hw.costs);
   server_ = std::make_unique<SgServer>(*host_, sc.nginx, *files_, *clients_, streams_.stream(kStreamServer));
   clients_->start(*server_);
   // The one actor that is not a daemon: when it returns, SimGrid ends the run.
@@ -210,6 +237,8 @@ models::RunResult SgWorld::figures() {
   r.server_responses = s.responses;
   r.server_failed = s.failed;
   r.blocked_wait_s = s.blocked_wait_s;
+  r.blocked_before_first_byte_s = s.blocked_before_first_byte_s;
+  r.server_ttfb_s = s.ttfb_s;
   r.responses_delayed_share =
       s.responses ? static_cast<double>(s.responses_delayed) / static_cast<double>(s.responses) : 0.0;
   r.error_log = s.log;
