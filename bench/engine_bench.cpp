@@ -1,0 +1,184 @@
+// How fast the simulator is (issues 2 and 7). A benchmark, not a test:
+// nothing here is asserted.
+//
+//  - The native engine on the 9x scenario with threads and on a cache-hit
+//    scenario at 250, 2,500 and 25,000 connections: events, simulated
+//    requests and simulated seconds per wall second, wall time per request,
+//    heap allocations per event while the run advances, and peak heap.
+//  - The 9x scenario with threads on both engines in one run, and the ratio
+//    of their wall times (SimGrid runs in a child process: one SimGrid
+//    engine per process).
+//
+// Wall time covers building the World and running it, as `clerk run`
+// measures it; allocations are counted from the end of construction to the
+// end of the run (counting_alloc.h).
+#include <benchmark/benchmark.h>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <sys/resource.h>
+
+#include "bench/counting_alloc.h"
+#include "models/scenario/config_loader.h"
+#include "models/scenario/world.h"
+#ifdef CLERK_HAVE_SIMGRID
+#include "engines/simgrid/sg_run.h"
+#endif
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string scenario_path(const std::string& relative) { return std::string(CLERK_SOURCE_DIR) + "/scenarios/" + relative; }
+
+struct Figures {
+  double wall_s = 0;
+  std::uint64_t events = 0;
+  std::uint64_t requests = 0;  // responses completed at the clients
+  double simulated_s = 0;
+  std::uint64_t run_allocations = 0;
+  std::size_t peak_heap = 0;
+  int runs = 0;
+};
+
+std::uint64_t completed(const models::RunResult& r) {
+  std::uint64_t n = 0;
+  for (const auto& c : r.clients) n += c.complete;
+  return n;
+}
+
+Figures run_native(const models::Scenario& sc) {
+  Figures f;
+  bench::reset_peak();
+  const auto t0 = Clock::now();
+  models::World world(sc, sc.seed, sc.duration_s);
+  const std::uint64_t before = bench::heap().allocations;
+  world.run();
+  f.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  f.run_allocations = bench::heap().allocations - before;
+  f.peak_heap = bench::heap().peak;
+  const models::RunResult r = world.result(f.wall_s);
+  f.events = r.events;
+  f.requests = completed(r);
+  f.simulated_s = r.duration_s;
+  f.runs = 1;
+  return f;
+}
+
+void add(Figures& total, const Figures& f) {
+  total.wall_s += f.wall_s;
+  total.events += f.events;
+  total.requests += f.requests;
+  total.simulated_s += f.simulated_s;
+  total.run_allocations += f.run_allocations;
+  total.peak_heap = std::max(total.peak_heap, f.peak_heap);
+  total.runs += f.runs;
+}
+
+std::map<std::string, Figures> native_results;
+struct Pair {
+  double native_wall_s = 0, simgrid_wall_s = 0;
+  std::uint64_t requests = 0;
+};
+std::map<std::string, Pair> pair_results;
+
+void report(benchmark::State& state, const Figures& t) {
+  using benchmark::Counter;
+  state.counters["events/s"] = Counter(static_cast<double>(t.events) / t.wall_s);
+  state.counters["requests/s"] = Counter(static_cast<double>(t.requests) / t.wall_s);
+  state.counters["sim_s/s"] = Counter(t.simulated_s / t.wall_s);
+  state.counters["ns/event"] = Counter(t.wall_s * 1e9 / static_cast<double>(t.events));
+  state.counters["us/request"] = Counter(t.wall_s * 1e6 / static_cast<double>(t.requests));
+  state.counters["allocs/event"] =
+      Counter(static_cast<double>(t.run_allocations) / static_cast<double>(t.events));
+  state.counters["peak_heap_MB"] = Counter(static_cast<double>(t.peak_heap) / 1e6);
+}
+
+void native(benchmark::State& state, const std::string& file) {
+  const models::Scenario sc = models::load_scenario(scenario_path(file));
+  Figures total;
+  for (auto _ : state) {
+    const Figures f = run_native(sc);
+    state.SetIterationTime(f.wall_s);
+    add(total, f);
+  }
+  report(state, total);
+  native_results[file] = total;
+}
+
+void both_engines(benchmark::State& state, const std::string& file) {
+#ifdef CLERK_HAVE_SIMGRID
+  const models::Scenario sc = models::load_scenario(scenario_path(file));
+  for (const std::string& why : sgengine::unsupported(sc)) {
+    state.SkipWithError(("the SimGrid engine cannot run it: " + why).c_str());
+    return;
+  }
+  Figures n;
+  double simgrid_wall = 0;
+  std::uint64_t simgrid_requests = 0, simgrid_events = 0;
+  for (auto _ : state) {
+    n = run_native(sc);
+    const nlohmann::ordered_json j = sgengine::run_in_child(sc, sc.seed, sc.duration_s);
+    simgrid_wall = j["wall_s"].get<double>();
+    simgrid_events = j["events"].get<std::uint64_t>();
+    simgrid_requests = 0;
+    for (const auto& [name, g] : j["clients"].items()) simgrid_requests += g["requests"].get<std::uint64_t>();
+    state.SetIterationTime(n.wall_s + simgrid_wall);
+  }
+  rusage children{};
+  getrusage(RUSAGE_CHILDREN, &children);
+  using benchmark::Counter;
+  state.counters["native_s"] = Counter(n.wall_s);
+  state.counters["simgrid_s"] = Counter(simgrid_wall);
+  state.counters["speed_ratio"] = Counter(simgrid_wall / n.wall_s);
+  state.counters["native_req/s"] = Counter(static_cast<double>(n.requests) / n.wall_s);
+  state.counters["simgrid_req/s"] = Counter(static_cast<double>(simgrid_requests) / simgrid_wall);
+  state.counters["simgrid_resumptions/s"] = Counter(static_cast<double>(simgrid_events) / simgrid_wall);
+  state.counters["simgrid_peak_rss_MB"] = Counter(static_cast<double>(children.ru_maxrss) / 1e3);
+  pair_results[file] = Pair{n.wall_s, simgrid_wall, n.requests};
+#else
+  (void)file;
+  state.SkipWithError("built without SimGrid");
+#endif
+}
+
+void summary() {
+  std::printf("\nNative engine, cache-hit scenario: wall time per simulated request\n");
+  const char* files[] = {"bench/cache-hit-250.toml", "bench/cache-hit-2500.toml", "bench/cache-hit-25000.toml"};
+  const char* labels[] = {"250", "2,500", "25,000"};
+  double base = 0;
+  for (int i = 0; i < 3; ++i) {
+    auto it = native_results.find(files[i]);
+    if (it == native_results.end()) continue;
+    const double us = it->second.wall_s * 1e6 / static_cast<double>(it->second.requests);
+    if (i == 0) base = us;
+    std::printf("  %7s connections: %7.3f us/request%s\n", labels[i], us,
+                base > 0 ? (" (" + std::to_string(us / base).substr(0, 4) + "x the cost at 250)").c_str() : "");
+  }
+  for (const auto& [file, p] : pair_results)
+    std::printf("\n%s, both engines in one run: native %.3f s, SimGrid %.3f s: native %.0fx faster\n", file.c_str(),
+                p.native_wall_s, p.simgrid_wall_s, p.simgrid_wall_s / p.native_wall_s);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* native_files[] = {"nginx-9x/threads.toml", "bench/cache-hit-250.toml", "bench/cache-hit-2500.toml",
+                                "bench/cache-hit-25000.toml"};
+  for (const char* f : native_files)
+    benchmark::RegisterBenchmark(("native/" + std::string(f)).c_str(), native, std::string(f))
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond)
+        ->MinTime(2.0);
+  benchmark::RegisterBenchmark("both_engines/nginx-9x/threads.toml", both_engines, std::string("nginx-9x/threads.toml"))
+      ->UseManualTime()
+      ->Unit(benchmark::kSecond)
+      ->Iterations(1);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  summary();
+  return 0;
+}
