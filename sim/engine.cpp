@@ -8,28 +8,105 @@ namespace sim {
 void Engine::schedule_at(Time at, EventTarget* target, std::uint64_t arg) {
   if (at < now_) throw std::logic_error("sim::Engine: event scheduled in the past");
   heap_.push_back(Event{at, next_seq_++, target, arg});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
 }
 
-Engine::Event Engine::pop() {
-  std::pop_heap(heap_.begin(), heap_.end(), later);
-  Event e = heap_.back();
-  heap_.pop_back();
-  return e;
+std::uint32_t Engine::add_timer(EventTarget* target) {
+  timers_.push_back(Timer{Event{kNever, 0, target, 0}, false});
+  return static_cast<std::uint32_t>(timers_.size() - 1);
 }
 
-bool Engine::step() {
-  if (heap_.empty()) return false;
-  Event e = pop();
+// The replaced occurrence would have stayed in the heap until its time.
+void Engine::supersede(const Timer& t) {
+  if (!t.armed) return;
+  superseded_.push_back(t.next.at);
+  if (superseded_.size() >= 4096 && superseded_.size() % 4096 == 0) count_superseded();
+}
+
+void Engine::set_timer(std::uint32_t timer, Time at, std::uint64_t arg) {
+  if (at < now_) throw std::logic_error("sim::Engine: timer set in the past");
+  Timer& t = timers_[timer];
+  supersede(t);
+  t.next.at = at;
+  t.next.seq = next_seq_++;
+  t.next.arg = arg;
+  t.armed = true;
+  find_first_timer();
+}
+
+void Engine::cancel_timer(std::uint32_t timer) {
+  Timer& t = timers_[timer];
+  supersede(t);
+  t.armed = false;
+  find_first_timer();
+}
+
+// There are few timers (one per shared resource): a scan finds the first.
+void Engine::find_first_timer() {
+  first_timer_ = UINT32_MAX;
+  for (std::uint32_t i = 0; i < timers_.size(); ++i) {
+    if (!timers_[i].armed) continue;
+    if (first_timer_ == UINT32_MAX || Later{}(timers_[first_timer_].next, timers_[i].next)) first_timer_ = i;
+  }
+}
+
+bool Engine::next_is_timer() const {
+  if (first_timer_ == UINT32_MAX) return false;
+  return heap_.empty() || Later{}(heap_.front(), timers_[first_timer_].next);
+}
+
+Time Engine::next_event_time() const {
+  if (next_is_timer()) return timers_[first_timer_].next.at;
+  return heap_.empty() ? kNever : heap_.front().at;
+}
+
+void Engine::fire(const Event& e) {
   now_ = e.at;
   ++processed_;
   e.target->on_event(e.arg);
+}
+
+bool Engine::step() {
+  if (next_is_timer()) {
+    Timer& t = timers_[first_timer_];
+    t.armed = false;
+    const Event e = t.next;
+    find_first_timer();
+    fire(e);
+    return true;
+  }
+  if (heap_.empty()) return false;
+  std::pop_heap(heap_.begin(), heap_.end(), Later{});
+  const Event e = heap_.back();
+  heap_.pop_back();
+  fire(e);
   return true;
 }
 
+// Replaced occurrences whose time has passed count as processed events.
+void Engine::count_superseded() {
+  const auto passed = std::partition(superseded_.begin(), superseded_.end(), [this](Time at) { return at > now_; });
+  processed_ += static_cast<std::uint64_t>(superseded_.end() - passed);
+  superseded_.erase(passed, superseded_.end());
+}
+
 void Engine::run_until(Time until) {
-  while (!heap_.empty() && heap_.front().at <= until) step();
+  for (Time next = next_event_time(); next != kNever && next <= until; next = next_event_time()) step();
   if (until > now_) now_ = until;
+  count_superseded();
+}
+
+std::uint64_t Engine::events_processed() const {
+  std::uint64_t n = processed_;
+  for (Time at : superseded_)
+    if (at <= now_) ++n;
+  return n;
+}
+
+std::size_t Engine::pending() const {
+  std::size_t n = heap_.size() + superseded_.size();
+  for (const Timer& t : timers_) n += t.armed ? 1 : 0;
+  return n;
 }
 
 }  // namespace sim

@@ -3,6 +3,15 @@
 // pure function of its inputs. Events carry a target and one integer: no
 // allocation per event. A target that may cancel an event keeps a generation
 // number in the integer and ignores stale events (lazy cancellation).
+//
+// Timers are for targets that keep exactly one pending event and move it at
+// every change (a processor-sharing resource's next completion). Setting a
+// timer takes a sequence number as scheduling an event does, so events are
+// ordered exactly as if each setting had been a new event; the occurrence it
+// replaces leaves the heap instead of waiting there as a stale event. That
+// replaced occurrence is still counted in events_processed() once its time
+// has passed, as the stale event would have been, so the count does not
+// depend on how cancellation is done.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -31,14 +40,19 @@ class Engine {
     schedule_at(now_ + delay, target, arg);
   }
 
+  // A timer of `target`: at most one pending occurrence, set or cancelled in place.
+  std::uint32_t add_timer(EventTarget* target);
+  void set_timer(std::uint32_t timer, Time at, std::uint64_t arg);
+  void cancel_timer(std::uint32_t timer);
+
   // Processes events up to and including time `until`, then sets now to it.
   void run_until(Time until);
   // Processes the next event; false when none is left.
   bool step();
 
-  Time next_event_time() const { return heap_.empty() ? kNever : heap_.front().at; }
-  std::uint64_t events_processed() const { return processed_; }
-  std::size_t pending() const { return heap_.size(); }
+  Time next_event_time() const;
+  std::uint64_t events_processed() const;
+  std::size_t pending() const;
 
  private:
   struct Event {
@@ -47,12 +61,23 @@ class Engine {
     EventTarget* target;
     std::uint64_t arg;
   };
-  static bool later(const Event& a, const Event& b) {
-    return a.at != b.at ? a.at > b.at : a.seq > b.seq;
-  }
-  Event pop();
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const { return a.at != b.at ? a.at > b.at : a.seq > b.seq; }
+  };
+  struct Timer {
+    Event next;
+    bool armed = false;
+  };
+  bool next_is_timer() const;
+  void fire(const Event& e);
+  void supersede(const Timer& t);
+  void find_first_timer();
+  void count_superseded();
 
   std::vector<Event> heap_;
+  std::vector<Timer> timers_;
+  std::uint32_t first_timer_ = UINT32_MAX;  // the armed timer due first, if any
+  std::vector<Time> superseded_;           // times of replaced occurrences not yet passed
   Time now_ = 0;
   std::uint64_t next_seq_ = 0;
   std::uint64_t processed_ = 0;

@@ -12,7 +12,7 @@ constexpr double kEpsilon = 1e-6;
 }  // namespace
 
 FairShare::FairShare(Engine& engine, double capacity, double per_job_cap)
-    : engine_(engine), capacity_(capacity), per_job_cap_(per_job_cap) {
+    : engine_(engine), capacity_(capacity), per_job_cap_(per_job_cap), timer_(engine.add_timer(this)) {
   if (!(capacity > 0)) throw std::invalid_argument("FairShare: capacity must be positive");
 }
 
@@ -106,12 +106,16 @@ void FairShare::heap_remove(std::uint32_t j) {
   free_.push_back(j);
 }
 
+// The next milestone moves at every change: one timer, set again in place.
 void FairShare::reschedule() {
   ++generation_;
-  if (heap_.empty()) return;
+  if (heap_.empty()) {
+    engine_.cancel_timer(timer_);
+    return;
+  }
   const double dv = std::max(0.0, key(heap_.front()) - vtime_);
   const double r = rate_per_job();
-  engine_.schedule_in(from_seconds_ceil(dv / r), this, generation_);
+  engine_.set_timer(timer_, engine_.now() + from_seconds_ceil(dv / r), generation_);
 }
 
 void FairShare::on_event(std::uint64_t arg) {

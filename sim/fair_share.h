@@ -83,6 +83,7 @@ class FairShare final : public EventTarget {
   std::vector<std::uint32_t> free_;
   std::vector<std::uint32_t> heap_;
   std::uint64_t generation_ = 0;
+  std::uint32_t timer_;  // the engine event of the next milestone
 };
 
 }  // namespace sim
