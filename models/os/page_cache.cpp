@@ -29,8 +29,7 @@ std::uint64_t PageCache::unit_length(std::uint32_t file, std::uint64_t unit) con
 }
 
 std::uint32_t PageCache::find(std::uint32_t file, std::uint64_t unit) const {
-  auto it = index_.find(key_of(file, unit));
-  return it == index_.end() ? kNil : it->second;
+  return index_.find(key_of(file, unit));  // kNil when absent
 }
 
 bool PageCache::cached(std::uint32_t file, std::uint64_t unit) const {
@@ -161,7 +160,7 @@ std::uint32_t PageCache::allocate(std::uint32_t file, std::uint64_t unit) {
   }
   entries_[e] = Entry{};
   entries_[e].key = key_of(file, unit);
-  index_.emplace(entries_[e].key, e);
+  index_.put(entries_[e].key, e);
   ++resident_;
   ++stats_.inserted_units;
   return e;

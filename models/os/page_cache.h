@@ -20,11 +20,11 @@
 // for pages still under I/O.
 #pragma once
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "models/hardware/block_device.h"
 #include "sim/engine.h"
+#include "sim/flat_map.h"
 
 namespace models {
 
@@ -124,7 +124,7 @@ class PageCache final : public IoListener {
     std::uint64_t units;
     std::vector<Waiter> waiters;
   };
-  static constexpr std::uint32_t kNil = UINT32_MAX;
+  static constexpr std::uint32_t kNil = sim::FlatMap::kAbsent;
 
   static std::uint64_t key_of(std::uint32_t file, std::uint64_t unit) { return (std::uint64_t{file} << 28) | unit; }
   std::uint32_t find(std::uint32_t file, std::uint64_t unit) const;
@@ -146,7 +146,7 @@ class PageCache final : public IoListener {
   std::uint64_t capacity_units_;
   std::uint64_t pages_per_unit_;
   std::vector<File> files_;
-  std::unordered_map<std::uint64_t, std::uint32_t> index_;
+  sim::FlatMap index_;  // unit key -> entry (no allocation per insert)
   std::vector<Entry> entries_;
   std::vector<std::uint32_t> free_entries_;
   std::vector<Bio> bios_;
