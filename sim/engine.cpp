@@ -18,9 +18,12 @@ std::uint32_t Engine::add_timer(EventTarget* target) {
 
 // The replaced occurrence would have stayed in the heap until its time.
 void Engine::supersede(const Timer& t) {
-  if (!t.armed) return;
-  superseded_.push_back(t.next.at);
-  if (superseded_.size() >= 4096 && superseded_.size() % 4096 == 0) count_superseded();
+  if (t.armed) supersede_at(t.next.at);
+}
+
+void Engine::supersede_at(Time at) {
+  superseded_.push_back(at);
+  if (superseded_.size() % 4096 == 0) count_superseded();
 }
 
 void Engine::set_timer(std::uint32_t timer, Time at, std::uint64_t arg) {

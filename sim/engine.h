@@ -44,6 +44,9 @@ class Engine {
   std::uint32_t add_timer(EventTarget* target);
   void set_timer(std::uint32_t timer, Time at, std::uint64_t arg);
   void cancel_timer(std::uint32_t timer);
+  // A timer setting that a caller skipped because another followed at the
+  // same instant: its occurrence at `at` is counted as a replaced one.
+  void note_replaced(Time at) { supersede_at(at); }
 
   // Processes events up to and including time `until`, then sets now to it.
   void run_until(Time until);
@@ -71,6 +74,7 @@ class Engine {
   bool next_is_timer() const;
   void fire(const Event& e);
   void supersede(const Timer& t);
+  void supersede_at(Time at);
   void find_first_timer();
   void count_superseded();
 

@@ -74,6 +74,38 @@ void FairShare::extend(std::uint32_t j, double more) {
   reschedule();
 }
 
+void FairShare::extend_deferred(std::uint32_t j, double more) {
+  advance();
+  if (deferred_job_ == kNoJob) {
+    deferred_job_ = j;
+    deferred_at_root_ = jobs_[j].heap_pos == 0;
+  } else if (deferred_due_ != kNever) {
+    // The setting extend() made for the previous piece, which the next one replaced.
+    engine_.note_replaced(deferred_due_);
+  }
+  jobs_[j].finish += more;
+  // The smallest key after this piece: only this job's key grew, so it is the
+  // root's unless this job was the root, then the smaller of it and the
+  // root's children (the rest of the heap is still in order).
+  double front = key(heap_.front());
+  if (deferred_at_root_) {
+    front = key(j);
+    for (std::uint32_t c = 1; c <= 2 && c < heap_.size(); ++c) front = std::min(front, key(heap_[c]));
+  }
+  const double dv = std::max(0.0, front - vtime_);
+  deferred_due_ = engine_.now() + from_seconds_ceil(dv / rate_per_job());
+}
+
+void FairShare::settle() {
+  if (deferred_job_ == kNoJob) return;
+  // Sifting once with the final key ends where sifting after each piece
+  // would: the path follows the smaller child whatever the key.
+  sift_down(jobs_[deferred_job_].heap_pos);
+  deferred_job_ = kNoJob;
+  deferred_due_ = kNever;
+  reschedule();
+}
+
 void FairShare::set_threshold(std::uint32_t j, double remaining_units) {
   advance();
   jobs_[j].threshold = std::max(remaining_units, 0.0);

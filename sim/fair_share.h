@@ -38,6 +38,14 @@ class FairShare final : public EventTarget {
 
   std::uint32_t add(double work, FairShareListener* listener, std::uint64_t tag);
   void extend(std::uint32_t job, double more_work);
+  // extend() for a caller adding several pieces to one job at one instant:
+  // the job's work and remaining() are updated at once, its place in the
+  // heap and the next milestone once, by settle(), which must follow before
+  // anything else uses this resource. The result is exactly that of calling
+  // extend() for each piece (the same heap, the same milestone, the same
+  // floating-point sums, the same count of engine events).
+  void extend_deferred(std::uint32_t job, double more_work);
+  void settle();
   void set_threshold(std::uint32_t job, double remaining);
   void cancel(std::uint32_t job);
   double remaining(std::uint32_t job);
@@ -84,6 +92,9 @@ class FairShare final : public EventTarget {
   std::vector<std::uint32_t> heap_;
   std::uint64_t generation_ = 0;
   std::uint32_t timer_;  // the engine event of the next milestone
+  std::uint32_t deferred_job_ = kNoJob;
+  bool deferred_at_root_ = false;  // it was the heap's root (the next milestone) when deferral began
+  Time deferred_due_ = kNever;     // the milestone the last deferred extend() would have set
 };
 
 }  // namespace sim

@@ -32,6 +32,15 @@ void Nic::send(std::uint32_t f, double bytes) {
     share_.extend(flow.job, bytes);
 }
 
+void Nic::send_deferred(std::uint32_t f, double bytes) {
+  if (bytes <= 0) return;
+  Flow& flow = flows_[f];
+  if (flow.job == sim::FairShare::kNoJob)
+    flow.job = share_.add(bytes, this, f);
+  else
+    share_.extend_deferred(flow.job, bytes);
+}
+
 double Nic::backlog(std::uint32_t f) {
   const Flow& flow = flows_[f];
   return flow.job == sim::FairShare::kNoJob ? 0.0 : share_.remaining(flow.job);

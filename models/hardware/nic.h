@@ -46,6 +46,10 @@ class Nic final : public sim::FairShareListener {
   std::uint32_t open_flow(FlowListener* listener, std::uint64_t tag);
   void close_flow(std::uint32_t flow);  // drops whatever is still queued
   void send(std::uint32_t flow, double bytes);
+  // send() for a caller sending several pieces at one instant (sendfile()):
+  // the same result, with the share recomputed once, by flush().
+  void send_deferred(std::uint32_t flow, double bytes);
+  void flush() { share_.settle(); }
   double backlog(std::uint32_t flow);
   // Calls on_flow_below once when the backlog falls to `bytes` (now, if it is there already).
   void notify_below(std::uint32_t flow, double bytes);
