@@ -1,7 +1,7 @@
 // A first-come first-served waiting line with its time-average length and
 // maximum, the two figures every queue in the model reports.
 #pragma once
-#include <deque>
+#include "sim/ring.h"
 
 #include "sim/time_average.h"
 
@@ -27,14 +27,14 @@ class FifoQueue {
   // Removes the item at position i (a scheduler that does not take the head).
   T take(Time now, std::size_t i) {
     T item = std::move(items_[i]);
-    items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));
+    items_.erase(i);
     length_.set(now, static_cast<double>(items_.size()));
     return item;
   }
   const TimeAverage& length() const { return length_; }
 
  private:
-  std::deque<T> items_;
+  Ring<T> items_;  // no allocation once grown
   TimeAverage length_;
 };
 

@@ -19,6 +19,7 @@
 #include "models/os/sendfile.h"
 #include "models/server/thread_pool.h"
 #include "sim/engine.h"
+#include "sim/ring.h"
 
 namespace models {
 
@@ -111,7 +112,7 @@ class Worker final : public sim::EventTarget,
   std::uint32_t task_;
   std::unique_ptr<ThreadPool> pool_;
 
-  std::deque<Ready> ready_;
+  sim::Ring<Ready> ready_;  // the epoll ready list (no allocation once grown)
   bool pool_event_queued_ = false;
   bool listen_pending_ = false;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
