@@ -6,9 +6,34 @@
 
 namespace models {
 
+std::uint64_t& WrkHistogram::counter(std::uint64_t value) {
+  const std::uint64_t p = value >> kPageBits;
+  if (p >= table_.size()) table_.resize(p + 1, 0);
+  if (table_[p] == 0) {
+    pages_.emplace_back();
+    pages_.back().fill(0);
+    table_[p] = static_cast<std::uint32_t>(pages_.size());
+  }
+  return pages_[table_[p] - 1][value & ((1u << kPageBits) - 1)];
+}
+
+template <typename F>
+void WrkHistogram::each(std::uint64_t lo, std::uint64_t hi, F f) const {
+  if (lo > hi) return;
+  for (std::uint64_t p = lo >> kPageBits; p < table_.size() && (p << kPageBits) <= hi; ++p) {
+    if (table_[p] == 0) continue;
+    const Page& page = pages_[table_[p] - 1];
+    for (std::uint64_t i = 0; i < page.size(); ++i) {
+      const std::uint64_t v = (p << kPageBits) + i;
+      if (v < lo || v > hi) continue;
+      if (page[i]) f(v, page[i]);
+    }
+  }
+}
+
 bool WrkHistogram::record(std::uint64_t n) {
   if (n >= limit_) return false;
-  ++data_[n];
+  ++counter(n);
   ++count_;
   if (n < min_) min_ = n;
   if (n > max_) max_ = n;
@@ -18,14 +43,15 @@ bool WrkHistogram::record(std::uint64_t n) {
 void WrkHistogram::correct(std::int64_t expected) {
   if (expected <= 0 || count_ == 0) return;
   const auto e = static_cast<std::uint64_t>(expected);
-  // Ascending over recorded values; copies land only below n, never revisited.
-  for (auto it = data_.lower_bound(2 * e); it != data_.end() && it->first <= max_; ++it) {
-    const std::uint64_t n = it->first;
-    const std::uint64_t cnt = it->second;
-    if (cnt == 0) continue;
+  // Ascending over recorded values; copies land only below n, so every count
+  // read is one recorded before the correction. The recorded values are
+  // listed first, since adding copies may move the pages.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> recorded;
+  each(2 * e, max_, [&](std::uint64_t n, std::uint64_t cnt) { recorded.emplace_back(n, cnt); });
+  for (const auto& [n, cnt] : recorded) {
     std::int64_t m = static_cast<std::int64_t>(n) - expected;
     while (m > expected) {
-      data_[static_cast<std::uint64_t>(m)] += cnt;
+      counter(static_cast<std::uint64_t>(m)) += cnt;
       count_ += cnt;
       m -= expected;
     }
@@ -35,17 +61,17 @@ void WrkHistogram::correct(std::int64_t expected) {
 long double WrkHistogram::mean() const {
   if (count_ == 0) return 0;
   std::uint64_t sum = 0;
-  for (auto it = data_.lower_bound(min_); it != data_.end() && it->first <= max_; ++it) sum += it->first * it->second;
+  each(min_, max_, [&](std::uint64_t v, std::uint64_t c) { sum += v * c; });
   return static_cast<long double>(sum) / static_cast<long double>(count_);
 }
 
 long double WrkHistogram::stdev(long double mean) const {
   if (count_ < 2) return 0;
   long double sum = 0;
-  for (auto it = data_.lower_bound(min_); it != data_.end() && it->first <= max_; ++it) {
-    const long double d = static_cast<long double>(it->first) - mean;
-    sum += d * d * static_cast<long double>(it->second);
-  }
+  each(min_, max_, [&](std::uint64_t v, std::uint64_t c) {
+    const long double d = static_cast<long double>(v) - mean;
+    sum += d * d * static_cast<long double>(c);
+  });
   return std::sqrt(sum / static_cast<long double>(count_ - 1));
 }
 
@@ -53,21 +79,27 @@ long double WrkHistogram::within_stdev(long double mean, long double stdev, std:
   const long double lower = mean - stdev * n;
   const long double upper = mean + stdev * n;
   std::uint64_t sum = 0;
-  for (auto it = data_.lower_bound(min_); it != data_.end() && it->first <= max_; ++it) {
-    const auto v = static_cast<long double>(it->first);
-    if (v >= lower && v <= upper) sum += it->second;
-  }
+  each(min_, max_, [&](std::uint64_t value, std::uint64_t c) {
+    const auto v = static_cast<long double>(value);
+    if (v >= lower && v <= upper) sum += c;
+  });
   return static_cast<long double>(sum) / static_cast<long double>(count_) * 100;
 }
 
 std::uint64_t WrkHistogram::percentile(long double p) const {
   const auto rank = static_cast<std::uint64_t>(std::round((p / 100.0L) * count_ + 0.5L));
   std::uint64_t total = 0;
-  for (auto it = data_.lower_bound(min_); it != data_.end() && it->first <= max_; ++it) {
-    total += it->second;
-    if (total >= rank) return it->first;
-  }
-  return 0;
+  std::uint64_t found = 0;
+  bool done = false;
+  each(min_, max_, [&](std::uint64_t v, std::uint64_t c) {
+    if (done) return;
+    total += c;
+    if (total >= rank) {
+      found = v;
+      done = true;
+    }
+  });
+  return found;
 }
 
 namespace {

@@ -8,9 +8,10 @@
 // smallest recorded value without moving `min`, so those copies count in the
 // divisor but not in the sums. That is what wrk prints.
 #pragma once
+#include <array>
 #include <cstdint>
-#include <map>
 #include <string>
+#include <vector>
 
 namespace models {
 
@@ -33,7 +34,18 @@ class WrkHistogram {
 
  private:
   std::uint64_t limit_;
-  std::map<std::uint64_t, std::uint64_t> data_;  // sparse: only buckets that are not zero
+  // Sparse counters, one per microsecond, in pages of 64 allocated when first
+  // touched: a page table indexed by value / 64 holds each page's place + 1
+  // (0: none). Recording allocates only when a new range of 64 values is
+  // first reached, not per sample as a map node would.
+  static constexpr unsigned kPageBits = 6;
+  using Page = std::array<std::uint64_t, std::size_t{1} << kPageBits>;
+  std::uint64_t& counter(std::uint64_t value);
+  // Calls f(value, count) for every counter not zero in [lo, hi], ascending.
+  template <typename F>
+  void each(std::uint64_t lo, std::uint64_t hi, F f) const;
+  std::vector<std::uint32_t> table_;
+  std::vector<Page> pages_;
   std::uint64_t count_ = 0;
   std::uint64_t min_ = UINT64_MAX;
   std::uint64_t max_ = 0;
