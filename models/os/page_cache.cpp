@@ -204,13 +204,19 @@ void PageCache::on_io_done(std::uint64_t tag) {
     entries_[e].bio = kNil;
     push_head(kInactive, e);
   }
-  // Waiters may start new reads (and new bios) at once: hand them a copy.
-  std::vector<Waiter> waiters;
-  waiters.swap(bio.waiters);
+  // Waiters may start new reads (and new bios, in this very slot) at once:
+  // call them from a copy, in buffers kept from call to call (one per level
+  // of nesting), so that neither the copy nor the bio's list allocates.
+  const std::size_t depth = waking_depth_++;
+  if (waking_.size() <= depth) waking_.emplace_back();
+  waking_[depth].assign(bio.waiters.begin(), bio.waiters.end());
+  bio.waiters.clear();
   free_bios_.push_back(b);
-  for (const Waiter& w : waiters) w.waiter->on_page_ready(w.tag);
-  waiters.clear();
-  if (bios_[b].waiters.capacity() == 0) bios_[b].waiters.swap(waiters);  // keep the buffer
+  for (std::size_t i = 0; i < waking_[depth].size(); ++i) {
+    const Waiter w = waking_[depth][i];
+    w.waiter->on_page_ready(w.tag);
+  }
+  --waking_depth_;
 }
 
 void PageCache::preload(std::uint32_t file) {

@@ -150,6 +150,8 @@ class PageCache final : public IoListener {
   std::vector<Entry> entries_;
   std::vector<std::uint32_t> free_entries_;
   std::vector<Bio> bios_;
+  std::vector<std::vector<Waiter>> waking_;  // on_io_done's copies of the waiters
+  std::size_t waking_depth_ = 0;
   std::vector<std::uint32_t> free_bios_;
   ListHead lists_[3];
   std::uint64_t resident_ = 0;
