@@ -18,11 +18,15 @@ std::uint32_t Engine::add_timer(EventTarget* target) {
 
 // The replaced occurrence would have stayed in the heap until its time.
 void Engine::supersede(const Timer& t) {
-  if (t.armed) supersede_at(t.next.at);
+  if (t.armed) supersede_at(t.next.at, 1);
 }
 
-void Engine::supersede_at(Time at) {
-  superseded_.push_back(at);
+void Engine::supersede_at(Time at, std::uint64_t count) {
+  if (!superseded_.empty() && superseded_.back().at == at) {
+    superseded_.back().count += count;
+    return;
+  }
+  superseded_.push_back(Replaced{at, count});
   if (superseded_.size() % 4096 == 0) count_superseded();
 }
 
@@ -88,8 +92,9 @@ bool Engine::step() {
 
 // Replaced occurrences whose time has passed count as processed events.
 void Engine::count_superseded() {
-  const auto passed = std::partition(superseded_.begin(), superseded_.end(), [this](Time at) { return at > now_; });
-  processed_ += static_cast<std::uint64_t>(superseded_.end() - passed);
+  const auto passed =
+      std::partition(superseded_.begin(), superseded_.end(), [this](const Replaced& r) { return r.at > now_; });
+  for (auto it = passed; it != superseded_.end(); ++it) processed_ += it->count;
   superseded_.erase(passed, superseded_.end());
 }
 
@@ -101,8 +106,8 @@ void Engine::run_until(Time until) {
 
 std::uint64_t Engine::events_processed() const {
   std::uint64_t n = processed_;
-  for (Time at : superseded_)
-    if (at <= now_) ++n;
+  for (const Replaced& r : superseded_)
+    if (r.at <= now_) n += r.count;
   return n;
 }
 

@@ -46,7 +46,7 @@ class Engine {
   void cancel_timer(std::uint32_t timer);
   // A timer setting that a caller skipped because another followed at the
   // same instant: its occurrence at `at` is counted as a replaced one.
-  void note_replaced(Time at) { supersede_at(at); }
+  void note_replaced(Time at) { supersede_at(at, 1); }
 
   // Processes events up to and including time `until`, then sets now to it.
   void run_until(Time until);
@@ -74,14 +74,18 @@ class Engine {
   bool next_is_timer() const;
   void fire(const Event& e);
   void supersede(const Timer& t);
-  void supersede_at(Time at);
+  void supersede_at(Time at, std::uint64_t count);
   void find_first_timer();
   void count_superseded();
 
   std::vector<Event> heap_;
   std::vector<Timer> timers_;
   std::uint32_t first_timer_ = UINT32_MAX;  // the armed timer due first, if any
-  std::vector<Time> superseded_;           // times of replaced occurrences not yet passed
+  struct Replaced {
+    Time at;
+    std::uint64_t count;
+  };
+  std::vector<Replaced> superseded_;  // replaced occurrences not yet passed (runs of equal times)
   Time now_ = 0;
   std::uint64_t next_seq_ = 0;
   std::uint64_t processed_ = 0;

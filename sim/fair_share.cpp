@@ -76,24 +76,27 @@ void FairShare::extend(std::uint32_t j, double more) {
 
 void FairShare::extend_deferred(std::uint32_t j, double more) {
   advance();
-  if (deferred_job_ == kNoJob) {
+  const bool first = deferred_job_ == kNoJob;
+  if (first) {
     deferred_job_ = j;
-    deferred_at_root_ = jobs_[j].heap_pos == 0;
-  } else if (deferred_due_ != kNever) {
+    deferred_front_moves_ = jobs_[j].heap_pos == 0;
+  } else {
     // The setting extend() made for the previous piece, which the next one replaced.
     engine_.note_replaced(deferred_due_);
   }
   jobs_[j].finish += more;
-  // The smallest key after this piece: only this job's key grew, so it is the
-  // root's unless this job was the root, then the smaller of it and the
-  // root's children (the rest of the heap is still in order).
+  // The milestone extend() would set: from the smallest key, which only this
+  // job's growth can move, and only while it is the root and below both of
+  // the root's children (the rest of the heap is still in order).
+  if (!first && !deferred_front_moves_) return;
   double front = key(heap_.front());
-  if (deferred_at_root_) {
-    front = key(j);
-    for (std::uint32_t c = 1; c <= 2 && c < heap_.size(); ++c) front = std::min(front, key(heap_[c]));
+  if (deferred_front_moves_) {
+    double rest = std::numeric_limits<double>::infinity();
+    for (std::uint32_t c = 1; c <= 2 && c < heap_.size(); ++c) rest = std::min(rest, key(heap_[c]));
+    front = std::min(key(j), rest);
+    if (key(j) >= rest) deferred_front_moves_ = false;
   }
-  const double dv = std::max(0.0, front - vtime_);
-  deferred_due_ = engine_.now() + from_seconds_ceil(dv / rate_per_job());
+  deferred_due_ = engine_.now() + from_seconds_ceil(std::max(0.0, front - vtime_) / rate_per_job());
 }
 
 void FairShare::settle() {

@@ -93,7 +93,7 @@ class FairShare final : public EventTarget {
   std::uint64_t generation_ = 0;
   std::uint32_t timer_;  // the engine event of the next milestone
   std::uint32_t deferred_job_ = kNoJob;
-  bool deferred_at_root_ = false;  // it was the heap's root (the next milestone) when deferral began
+  bool deferred_front_moves_ = false;  // it is the root and its growth moves the next milestone
   Time deferred_due_ = kNever;     // the milestone the last deferred extend() would have set
 };
 
