@@ -44,9 +44,9 @@ class Engine {
   std::uint32_t add_timer(EventTarget* target);
   void set_timer(std::uint32_t timer, Time at, std::uint64_t arg);
   void cancel_timer(std::uint32_t timer);
-  // A timer setting that a caller skipped because another followed at the
-  // same instant: its occurrence at `at` is counted as a replaced one.
-  void note_replaced(Time at) { supersede_at(at, 1); }
+  // Timer settings that a caller skipped because another followed at the
+  // same instant: `count` occurrences at `at`, counted as replaced ones.
+  void note_replaced(Time at, std::uint64_t count) { supersede_at(at, count); }
 
   // Processes events up to and including time `until`, then sets now to it.
   void run_until(Time until);

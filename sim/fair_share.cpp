@@ -80,9 +80,13 @@ void FairShare::extend_deferred(std::uint32_t j, double more) {
   if (first) {
     deferred_job_ = j;
     deferred_front_moves_ = jobs_[j].heap_pos == 0;
+  } else if (deferred_due_ == replaced_at_) {
+    // The setting extend() made for the previous piece, which this one replaces.
+    ++replaced_count_;
   } else {
-    // The setting extend() made for the previous piece, which the next one replaced.
-    engine_.note_replaced(deferred_due_);
+    if (replaced_count_) engine_.note_replaced(replaced_at_, replaced_count_);
+    replaced_at_ = deferred_due_;
+    replaced_count_ = 1;
   }
   jobs_[j].finish += more;
   // The milestone extend() would set: from the smallest key, which only this
@@ -104,6 +108,9 @@ void FairShare::settle() {
   // Sifting once with the final key ends where sifting after each piece
   // would: the path follows the smaller child whatever the key.
   sift_down(jobs_[deferred_job_].heap_pos);
+  if (replaced_count_) engine_.note_replaced(replaced_at_, replaced_count_);
+  replaced_count_ = 0;
+  replaced_at_ = kNever;
   deferred_job_ = kNoJob;
   deferred_due_ = kNever;
   reschedule();

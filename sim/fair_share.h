@@ -95,6 +95,8 @@ class FairShare final : public EventTarget {
   std::uint32_t deferred_job_ = kNoJob;
   bool deferred_front_moves_ = false;  // it is the root and its growth moves the next milestone
   Time deferred_due_ = kNever;     // the milestone the last deferred extend() would have set
+  Time replaced_at_ = kNever;      // settings extend() would have made and replaced, not yet told
+  std::uint64_t replaced_count_ = 0;
 };
 
 }  // namespace sim
