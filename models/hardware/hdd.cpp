@@ -45,8 +45,19 @@ double Hdd::seek_time(double d) const {
 }
 
 double Hdd::positioning_time(std::uint64_t offset, sim::Time at) const {
-  const double head_tracks = tracks_before(static_cast<double>(head_offset_));
-  const double target_tracks = tracks_before(static_cast<double>(offset));
+  return positioning(offset, tracks_before(static_cast<double>(offset)), radial_position(static_cast<double>(offset)),
+                     head(), at);
+}
+
+Hdd::Head Hdd::head() const {
+  return Head{tracks_before(static_cast<double>(head_offset_)), radial_position(static_cast<double>(head_offset_))};
+}
+
+// Positioning from the head to `offset`, whose track count and radial
+// position are given (the same values positioning_time() computes).
+double Hdd::positioning(std::uint64_t offset, double target_tracks, double target_radial, const Head& head,
+                        sim::Time at) const {
+  const double head_tracks = head.tracks;
   const double dt_idle = sim::to_seconds(at - head_time_);
   // Still streaming through the track buffer: the bytes come as the head passes.
   if (offset >= head_offset_ && std::floor(target_tracks) == std::floor(head_tracks)) {
@@ -55,8 +66,7 @@ double Hdd::positioning_time(std::uint64_t offset, sim::Time at) const {
   }
   double seek = 0;
   if (std::fabs(target_tracks - head_tracks) >= 1.0)
-    seek = seek_time(std::fabs(radial_position(static_cast<double>(offset)) -
-                               radial_position(static_cast<double>(head_offset_))));
+    seek = seek_time(std::fabs(target_radial - head.radial));
   const double t_arrive = sim::to_seconds(at) + seek;
   const double platter_angle = std::fmod(t_arrive / rotation_s_, 1.0);
   const double target_angle = target_tracks - std::floor(target_tracks);
@@ -67,16 +77,17 @@ double Hdd::positioning_time(std::uint64_t offset, sim::Time at) const {
 }
 
 double Hdd::service_time(const Request& r, sim::Time at) const {
-  const double pos = positioning_time(r.offset, at);
-  const double tracks = tracks_before(static_cast<double>(r.offset + r.length)) -
-                        tracks_before(static_cast<double>(r.offset));
+  const double pos = positioning(r.offset, r.tracks, r.radial, head(), at);
+  const double tracks = tracks_before(static_cast<double>(r.offset + r.length)) - r.tracks;
   return pos + tracks * rotation_s_;
 }
 
 void Hdd::submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener,
                       std::uint64_t tag) {
   if (offset + length > capacity()) throw std::out_of_range("hdd: read beyond the end of the disk");
-  queue_.push(engine_.now(), Request{offset, length, listener, tag, engine_.now()});
+  queue_.push(engine_.now(), Request{offset, length, listener, tag, engine_.now(),
+                                     tracks_before(static_cast<double>(offset)),
+                                     radial_position(static_cast<double>(offset))});
   depth_.set(engine_.now(), static_cast<double>(queued()));
   if (!busy_) dispatch();
 }
@@ -91,8 +102,10 @@ void Hdd::dispatch() {
   const std::size_t window = std::min<std::size_t>(queue_.size(), std::max<std::uint32_t>(1, spec_.ncq_depth));
   std::size_t best = 0;
   double best_pos = 0;
+  const Head h = head();
   for (std::size_t i = 0; i < window; ++i) {
-    const double p = positioning_time(queue_.at(i).offset, now);
+    const Request& r = queue_.at(i);
+    const double p = positioning(r.offset, r.tracks, r.radial, h, now);
     if (i == 0 || p < best_pos) {
       best = i;
       best_pos = p;

@@ -73,7 +73,16 @@ class Hdd final : public BlockDevice, public sim::EventTarget {
     IoListener* listener;
     std::uint64_t tag;
     sim::Time queued_at;
+    double tracks = 0;  // tracks_before(offset) and radial_position(offset), computed once:
+    double radial = 0;  // dispatch weighs every queued request at every completion
   };
+  // Where the head is, for positioning: computed once per dispatch.
+  struct Head {
+    double tracks;
+    double radial;
+  };
+  Head head() const;
+  double positioning(std::uint64_t offset, double tracks, double radial, const Head& head, sim::Time at) const;
   void dispatch();
   void start(const Request& r);
   double service_time(const Request& r, sim::Time at) const;
