@@ -70,6 +70,7 @@ Time Engine::next_event_time() const {
 void Engine::fire(const Event& e) {
   now_ = e.at;
   ++processed_;
+  ++delivered_;
   e.target->on_event(e.arg);
 }
 
