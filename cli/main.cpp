@@ -3,9 +3,11 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/engine_choice.h"
 #include "cli/sweep/sweep_cli.h"
 
 int main(int argc, char** argv) {
+  cli::remember_command_line(argc, argv);  // a SimGrid run is passed on to clerk-simgrid
   CLI::App app{"clerk: simulate NGINX workers, disks, page cache, thread pools, NIC and wrk clients"};
   app.require_subcommand(1);
 

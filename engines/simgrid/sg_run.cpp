@@ -12,25 +12,6 @@
 
 namespace sgengine {
 
-std::vector<std::string> unsupported(const models::Scenario& sc) {
-  std::vector<std::string> out;
-  for (const models::WrkGroupSpec& g : sc.clients)
-    if (g.rate > 0)
-      out.push_back("clients." + g.name + ".rate: wrk2's open-loop schedules (not expressed on SimGrid yet)");
-  switch (sc.hardware.disk) {
-    case models::DiskKind::kSimple:
-    case models::DiskKind::kNone:
-    case models::DiskKind::kHdd:
-    case models::DiskKind::kRaid10:
-      break;
-    case models::DiskKind::kSsd:
-      out.push_back("disk.type = \"ssd\": drawn access times with rare slow reads over parallel units "
-                    "(not expressed on SimGrid yet)");
-      break;
-  }
-  return out;
-}
-
 models::RunResult run(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
   const auto t0 = std::chrono::steady_clock::now();
   SgWorld world(sc, seed, duration_s);

@@ -1,0 +1,26 @@
+// What the SimGrid engine can run: a check on the scenario alone, kept apart
+// from SimGrid itself so that clerk can answer it without loading SimGrid.
+#include "engines/simgrid/sg_run.h"
+
+namespace sgengine {
+
+std::vector<std::string> unsupported(const models::Scenario& sc) {
+  std::vector<std::string> out;
+  for (const models::WrkGroupSpec& g : sc.clients)
+    if (g.rate > 0)
+      out.push_back("clients." + g.name + ".rate: wrk2's open-loop schedules (not expressed on SimGrid yet)");
+  switch (sc.hardware.disk) {
+    case models::DiskKind::kSimple:
+    case models::DiskKind::kNone:
+    case models::DiskKind::kHdd:
+    case models::DiskKind::kRaid10:
+      break;
+    case models::DiskKind::kSsd:
+      out.push_back("disk.type = \"ssd\": drawn access times with rare slow reads over parallel units "
+                    "(not expressed on SimGrid yet)");
+      break;
+  }
+  return out;
+}
+
+}  // namespace sgengine
