@@ -5,6 +5,8 @@
 #include "cli/commands.h"
 #include "cli/engine_choice.h"
 #include "cli/sweep/sweep_cli.h"
+#include "testbed/calibrate/calibrate_cli.h"
+#include "testbed/realrun/realrun_cli.h"
 
 int main(int argc, char** argv) {
   cli::remember_command_line(argc, argv);  // a SimGrid run is passed on to clerk-simgrid
@@ -38,6 +40,8 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--duration", compare.duration_s, "simulated seconds")->check(CLI::PositiveNumber);
 
   cli::sweep::SweepCli sweeps(app);  // `sweep`, `sweep merge` and `plot`
+  testbed::RealrunCli realrun(app);      // `realrun`: a real server and real wrk beside the prediction
+  testbed::CalibrateCli calibrate(app);  // `calibrate`: measure this machine into a hardware profile
 
   try {
     app.parse(argc, argv);
@@ -53,5 +57,7 @@ int main(int argc, char** argv) {
   if (*validate_cmd) return cli::validate_command(validate);
   if (*compare_cmd) return cli::compare_command(compare);
   if (sweeps.chosen()) return sweeps.run();
+  if (realrun.chosen()) return realrun.run();
+  if (calibrate.chosen()) return calibrate.run();
   return 2;
 }

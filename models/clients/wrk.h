@@ -44,6 +44,10 @@ struct WrkGroupSpec {
   // counts from when a request was due. 0: wrk's closed loop.
   double rate = 0;
   bool poisson = false;
+  // Recorded placement (clerk realrun): how many of this group's connections
+  // each worker held in a real run, worker by worker. Empty: the accept
+  // policy decides, as in a real server.
+  std::vector<std::uint32_t> placement;
 };
 
 struct WrkErrors {
