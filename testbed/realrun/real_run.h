@@ -1,0 +1,87 @@
+// The real-run harness: runs a scenario for real — its data set on disk, real
+// NGINX (or clerk-serve) confined to the scenario's page cache by a memory
+// cgroup, one real wrk per client group — and samples /proc while it runs.
+//
+// Needs root (cgroups, drop_caches); without a memory cgroup the page cache
+// is only evicted before the run, not confined (cache_control says which).
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "models/scenario/scenario.h"
+
+namespace testbed {
+
+struct RealRunOptions {
+  std::string server = "nginx";                  // "nginx" or "clerk-serve"
+  std::string serve_binary;                      // path to clerk-serve when server == "clerk-serve"
+  std::string data_dir = "/var/tmp/clerk-data";  // data set (reused when its manifest matches)
+  std::string run_dir;                           // scratch: nginx.conf, logs, lua, pid; created and removed
+                                                 // (empty: a fresh directory under /tmp)
+  std::uint16_t port = 18080;
+  double duration_s = 0;                // 0: the scenario's duration
+  std::uint64_t cache_limit_bytes = 0;  // 0: the scenario's hardware.page_cache_bytes
+  bool verbose = false;                 // progress lines on stderr; run_dir is kept (and named in notes)
+  // Additions.
+  std::string nginx_binary = "/usr/sbin/nginx";
+  std::string wrk_binary = "/usr/bin/wrk";
+  double sample_interval_s = 0.010;     // /proc sampling period
+};
+
+struct RealGroupResult {                // one wrk process per client group
+  std::string name;
+  std::uint32_t connections_open = 0;   // threads * floor(connections/threads)
+  std::uint64_t requests = 0, bytes = 0;
+  std::uint64_t errors_connect = 0, errors_read = 0, errors_write = 0, errors_status = 0, errors_timeout = 0;
+  double duration_s = 0, requests_per_s = 0, bytes_per_s = 0;
+  double latency_mean = 0, latency_stdev = 0, latency_max = 0;  // seconds, as wrk reports them
+  double latency_p50 = 0, latency_p75 = 0, latency_p90 = 0, latency_p99 = 0;
+  std::vector<std::uint32_t> placement;  // this group's connections per worker (worker order = workers[] below)
+  // Additions.
+  std::vector<std::uint32_t> placement_late;  // the same at 2/3 of the run
+  double cpu_s = 0;                           // wrk's user+sys (all its threads), from wait4()
+  std::string wrk_output;                     // wrk's own text report
+};
+
+struct RealWorker {
+  int pid = 0;
+  double running = 0, sleeping = 0, disk_wait = 0;  // shares of samples of the main thread in R, S, D
+  double cpu_s = 0;                                  // user+sys of the whole process (all threads)
+  std::uint64_t samples = 0;                         // addition: samples taken
+};
+
+struct RealRunResult {
+  std::vector<RealGroupResult> groups;  // in scenario order
+  std::vector<RealWorker> workers;      // sorted by pid
+  double wall_s = 0;
+  double server_cpu_s = 0, clients_cpu_s = 0;         // user+sys over the run
+  double machine_busy = 0, machine_iowait = 0;        // shares of all CPUs (/proc/stat)
+  std::uint64_t disk_read_bytes = 0, disk_reads = 0;  // /proc/diskstats of the data set's device
+  std::string cache_control;   // e.g. "cgroup v1 memory limit 512 MiB" or "posix_fadvise(DONTNEED) (no memory cgroup)"
+  std::string server_version;  // `nginx -v` or clerk-serve
+  std::vector<std::string> notes;  // anything the user should know about this run
+  // Additions.
+  std::string disk_device;              // the diskstats name of data_dir's device ("" if not found)
+  std::uint64_t cache_peak_bytes = 0;   // memory cgroup's peak usage (0 without a cgroup)
+};
+
+struct RealRunError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Runs the scenario once for real. Throws RealRunError (message says what
+// failed and how to fix it) after stopping everything it started.
+// One run at a time per process.
+RealRunResult run_real(const models::Scenario& scenario, const RealRunOptions& options);
+
+// Stops everything started by run_real: SIGKILL to every process group it
+// started (servers, wrk, preload readers) and removes its cgroup. It is
+// async-signal-safe (kill, rmdir, nanosleep over a fixed array of atomics):
+// call it from a SIGINT handler. It does not reap; a run_real in progress
+// notices, reaps its children, cleans up and throws RealRunError("stopped").
+// Also safe to call from any thread.
+void stop_all_real_runs();
+
+}  // namespace testbed
