@@ -46,6 +46,18 @@ TEST_CASE("reuseport: the kernel's hash spreads connections over every worker") 
   CHECK(r.fairness > 0.9);
 }
 
+TEST_CASE("a recorded placement puts each group's connections where the real run had them") {
+  // accept_mutex on alone would give all 40 to one worker (above); the
+  // placement from a real run overrides it, worker by worker.
+  const auto r = run({"nginx.accept_mutex=on", "clients.wrk.placement=[25, 0, 10, 5]"});
+  CHECK(connections(r) == std::vector<std::uint64_t>{25, 0, 10, 5});
+}
+
+TEST_CASE("a placement must name every worker") {
+  CHECK_THROWS_WITH(run({"clients.wrk.placement=[20, 20]"}),
+                    Catch::Contains("placement") && Catch::Contains("worker_processes = 4"));
+}
+
 TEST_CASE("accept_mutex off under load: busy workers are not woken and others get connections") {
   // Closed loop: the worker serving the first connections is often running
   // when the next arrives, and a running worker is not in epoll_wait.

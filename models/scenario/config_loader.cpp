@@ -421,6 +421,21 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
     w.rate = g.number("rate", 0, 0, 1e9);
     w.poisson = g.choice("arrival", "constant", {"constant", "poisson"}) == "poisson";
     if (w.poisson && w.rate == 0) g.fail("arrival", "needs a rate (an open-loop load)");
+    if (const toml::node* n = g.node("placement")) {
+      // Written by `clerk realrun`: where a real run's connections landed.
+      const toml::array* arr = n->as_array();
+      if (!arr || arr->empty()) g.fail("placement", "must be a list of connection counts, one per worker");
+      std::uint64_t sum = 0;
+      for (const toml::node& e : *arr) {
+        if (!e.is_integer() || e.value<std::int64_t>().value() < 0) g.fail("placement", "entries must be whole numbers of at least 0");
+        w.placement.push_back(static_cast<std::uint32_t>(e.value<std::int64_t>().value()));
+        sum += w.placement.back();
+      }
+      if (sum == 0) g.fail("placement", "places no connection");
+      if (w.placement.size() != sc.nginx.worker_processes)
+        g.fail("placement", "has " + std::to_string(w.placement.size()) + " entries, but worker_processes = " +
+                                std::to_string(sc.nginx.worker_processes));
+    }
     g.done();
     sc.clients.push_back(w);
   }

@@ -75,7 +75,9 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
     response_bytes[f] = files_->file_size(f) + nginx_header_bytes(sc.nginx.version, files_->file_size(f));
   clients_ = std::make_unique<Wrk>(engine_, sc.clients, hw.one_way_latency_s, duration_, streams_, files_->files(),
                                    std::move(response_bytes), hw.costs, cpu_.get());
-  server_ = std::make_unique<Nginx>(*host_, sc.nginx, *files_, *clients_, streams_.stream(kStreamServer));
+  NginxConfig nginx = sc.nginx;
+  for (const WrkGroupSpec& g : sc.clients) nginx.placement.push_back(g.placement);
+  server_ = std::make_unique<Nginx>(*host_, nginx, *files_, *clients_, streams_.stream(kStreamServer));
   clients_->start(*server_);
   engine_.schedule_in(kSecond, this, 0);
 }

@@ -16,6 +16,7 @@ Nginx::Nginx(Host& host, const NginxConfig& config, const Filesystem& files, Cli
     : host_(host), config_(config), files_(files), clients_(clients), rng_(rng) {
   for (std::uint32_t i = 0; i < config.worker_processes; ++i) workers_.push_back(std::make_unique<Worker>(*this, i));
   own_backlog_.resize(config.worker_processes);
+  placed_.resize(config.placement.size(), std::vector<std::uint32_t>(config.worker_processes, 0));
   for (auto& w : workers_) w->start();
 }
 
@@ -25,16 +26,25 @@ HttpConnection& Nginx::slot(std::uint32_t id) {
   while (conns_.size() <= id) conns_.emplace_back();
   if (delivering_.size() <= id) delivering_.resize(id + 1, false);
   if (closing_.size() <= id) closing_.resize(id + 1, false);
+  if (placed_on_.size() <= id) placed_on_.resize(id + 1, -1);
   return conns_[id];
 }
 
 void Nginx::connection_arrived(std::uint32_t id, std::uint32_t group) {
   HttpConnection& c = slot(id);
+  unplace(id);  // the slot's previous connection, if a close was never seen
   c = HttpConnection{};
   c.phase = HttpConnection::Phase::kBacklog;
   c.group = group;
   c.flow = host_.nic.open_flow(this, id);
   ++stats_.connections;
+  if (const std::int32_t w = placed_worker(group); w >= 0) {
+    placed_on_[id] = w;
+    ++placed_[group][static_cast<std::size_t>(w)];
+    own_backlog_[static_cast<std::size_t>(w)].push_back(id);
+    workers_[static_cast<std::size_t>(w)]->listen_ready();
+    return;
+  }
   switch (config_.accept) {
     case AcceptPolicy::kReuseport: {
       // The kernel hashes the 4-tuple; a fresh client port makes it uniform.
@@ -68,7 +78,33 @@ void Nginx::connection_arrived(std::uint32_t id, std::uint32_t group) {
   }
 }
 
+std::int32_t Nginx::placed_worker(std::uint32_t group) const {
+  if (group >= config_.placement.size() || config_.placement[group].empty()) return -1;
+  const auto& want = config_.placement[group];
+  const auto& have = placed_[group];
+  // The worker furthest below its recorded count; past the recorded total
+  // (reconnects before a close is seen), the one furthest below its share.
+  std::int32_t best = -1;
+  double best_gap = -1e300;
+  double total = 0;
+  for (std::uint32_t n : want) total += n;
+  for (std::size_t w = 0; w < want.size() && w < have.size(); ++w) {
+    if (want[w] == 0) continue;
+    const double gap = static_cast<double>(want[w]) - static_cast<double>(have[w]) -
+                       static_cast<double>(want[w]) / total;  // ties go to the larger share
+    if (gap > best_gap) best_gap = gap, best = static_cast<std::int32_t>(w);
+  }
+  return best;
+}
+
+void Nginx::unplace(std::uint32_t id) {
+  if (id >= placed_on_.size() || placed_on_[id] < 0) return;
+  --placed_[conns_[id].group][static_cast<std::size_t>(placed_on_[id])];
+  placed_on_[id] = -1;
+}
+
 bool Nginx::listen_ready_for(const Worker& w) const {
+  if (!own_backlog_[w.index()].empty()) return true;  // placed connections
   switch (config_.accept) {
     case AcceptPolicy::kReuseport: return !own_backlog_[w.index()].empty();
     case AcceptPolicy::kMutexOn: return w.accept_mutex_held() && !shared_backlog_.empty();
@@ -78,7 +114,8 @@ bool Nginx::listen_ready_for(const Worker& w) const {
 }
 
 bool Nginx::accept_one(Worker& w) {
-  auto& backlog = config_.accept == AcceptPolicy::kReuseport ? own_backlog_[w.index()] : shared_backlog_;
+  auto& own = own_backlog_[w.index()];
+  auto& backlog = config_.accept == AcceptPolicy::kReuseport || !own.empty() ? own : shared_backlog_;
   if (backlog.empty()) return false;
   const std::uint32_t id = backlog.front();
   backlog.pop_front();
@@ -185,6 +222,7 @@ void Nginx::fail(std::uint32_t id, const std::string& reason, const std::string&
   c.phase = HttpConnection::Phase::kClosed;
   host_.nic.close_flow(c.flow);
   delivering_[id] = false;
+  unplace(id);
   ++stats_.failed[reason];
   ++stats_.log_lines;
   if (stats_.log.size() < kLogLinesKept) stats_.log.push_back(log_line);
@@ -211,6 +249,7 @@ void Nginx::deliver(std::uint32_t id) {
   if (close) {
     closing_[id] = false;
     host_.nic.close_flow(conns_[id].flow);
+    unplace(id);
   }
   clients_.on_response_delivered(id, close);
 }

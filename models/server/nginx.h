@@ -11,6 +11,9 @@
 //    not hold it wait at most accept_mutex_delay before trying again.
 //  - reuseport: one listen socket per worker; the kernel picks the socket by
 //    a hash of the connection, and only that worker can accept it.
+//  - a recorded placement (clerk realrun replays a real run's): a group's
+//    connections go to the worker furthest below its recorded share, through
+//    that worker's own queue, whatever the policy.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -91,6 +94,9 @@ class Nginx final : public FlowListener, public ServerSide {
  private:
   HttpConnection& slot(std::uint32_t id);
   void deliver(std::uint32_t id);
+  // The worker a recorded placement gives this group's next connection, or -1.
+  std::int32_t placed_worker(std::uint32_t group) const;
+  void unplace(std::uint32_t id);
 
   Host& host_;
   NginxConfig config_;
@@ -102,7 +108,9 @@ class Nginx final : public FlowListener, public ServerSide {
   std::vector<bool> delivering_;
   std::vector<bool> closing_;  // closed once the last response has left
   std::deque<std::uint32_t> shared_backlog_;
-  std::vector<std::deque<std::uint32_t>> own_backlog_;  // reuseport
+  std::vector<std::deque<std::uint32_t>> own_backlog_;  // reuseport, and placed connections
+  std::vector<std::vector<std::uint32_t>> placed_;       // per group: open placed connections per worker
+  std::vector<std::int32_t> placed_on_;                  // per connection: its placed worker, or -1
   std::int32_t mutex_owner_ = -1;
   ServerStats stats_;
 };

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace models {
 
@@ -37,6 +38,10 @@ struct NginxConfig {
   AioMode aio = AioMode::kOff;
   ThreadPoolConfig thread_pool;
   std::uint32_t epoll_events = 512;                // events per epoll_wait (NGX_EVENTS default 512)
+  // A recorded placement (clerk realrun), per client group: that group's
+  // connections on each worker. A group with one replaces the accept policy
+  // for its connections; empty: the policy decides.
+  std::vector<std::vector<std::uint32_t>> placement;
 };
 
 }  // namespace models
