@@ -151,3 +151,16 @@ TEST_CASE("missing files and include cycles are errors") {
   CHECK_THROWS_WITH(models::load_scenario(kData + "/no-such-file.toml"), Catch::Contains("cannot read"));
   CHECK_THROWS_WITH(models::load_scenario(kData + "/include-cycle-a.toml"), Catch::Contains("include cycle"));
 }
+
+TEST_CASE("a hardware profile can be swapped in for the one a scenario includes") {
+  const std::string scenarios = kData + "/../../scenarios";
+  const auto base = models::load_scenario(scenarios + "/nginx-9x/threads.toml");
+  const auto swapped = models::load_scenario(scenarios + "/nginx-9x/threads.toml", {},
+                                             scenarios + "/hardware/aws-36-core.toml");
+  CHECK(base.hardware.logical_cpus == 24);
+  CHECK(swapped.hardware.logical_cpus == 36);               // the swapped-in profile's
+  CHECK(swapped.nginx.worker_processes == 16);              // the scenario's own keys stay
+  CHECK(swapped.nginx.aio == models::AioMode::kThreads);
+  CHECK_THROWS_AS(models::load_scenario(scenarios + "/nginx-9x/threads.toml", {}, kData + "/no-such-profile.toml"),
+                  models::ConfigError);
+}

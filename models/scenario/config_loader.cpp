@@ -492,8 +492,8 @@ void read_expect(Section& root, const LayeredToml& doc, Scenario& sc) {
 
 }  // namespace
 
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  LayeredToml doc(path, overrides);
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides, const std::string& hardware) {
+  LayeredToml doc(path, overrides, hardware);
   Scenario sc;
   sc.file = path;
   Section root(doc, "");

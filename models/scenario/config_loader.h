@@ -16,7 +16,10 @@ namespace models {
 
 // `overrides`: "dotted.key=VALUE" assignments applied over the file, as
 // `clerk run --set` and sweeps use them.
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+// `hardware`: a profile read in place of the hardware profile(s) the
+// scenario includes (see LayeredToml).
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {},
+                       const std::string& hardware = "");
 
 // Edit distance, for "did you mean" suggestions.
 std::size_t edit_distance(const std::string& a, const std::string& b);

@@ -10,8 +10,22 @@ namespace models {
 
 namespace fs = std::filesystem;
 
-LayeredToml::LayeredToml(const std::string& path, const std::vector<std::string>& overrides) : root_(path) {
+namespace {
+// A hardware profile lives in a folder named `hardware` (scenarios/hardware/,
+// or wherever `clerk calibrate --out` put one).
+bool is_hardware_profile(const fs::path& file) {
+  for (const auto& part : file.parent_path())
+    if (part == "hardware") return true;
+  return false;
+}
+}  // namespace
+
+LayeredToml::LayeredToml(const std::string& path, const std::vector<std::string>& overrides,
+                         const std::string& hardware)
+    : root_(path), hardware_(hardware) {
   std::vector<std::string> stack;
+  if (!hardware_.empty() && !std::ifstream(hardware_))
+    throw ConfigError(hardware_, 0, "", "cannot read the hardware profile");
   load(path, stack, nullptr, "");
   for (const std::string& o : overrides) apply_override(o);
 }
@@ -85,7 +99,8 @@ void LayeredToml::load(const std::string& path, std::vector<std::string>& stack,
     }
     for (const toml::node* item : items) {
       if (!item->is_string()) throw ConfigError(path, line_of(item), "include", "must be a file name");
-      const fs::path target = fs::path(path).parent_path() / item->value<std::string>().value();
+      fs::path target = fs::path(path).parent_path() / item->value<std::string>().value();
+      if (!hardware_.empty() && is_hardware_profile(target) && !is_hardware_profile(path)) target = hardware_;
       load(target.string(), stack, item, path);
     }
   }

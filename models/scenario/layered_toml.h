@@ -17,7 +17,11 @@ class LayeredToml {
   // Parses `path` and, first, everything it includes; then applies the
   // overrides, each "dotted.key=VALUE" with VALUE in TOML syntax (a bare word
   // is taken as a string). Throws ConfigError.
-  explicit LayeredToml(const std::string& path, const std::vector<std::string>& overrides = {});
+  // `hardware`, when set, is read in place of every hardware profile the
+  // scenario includes (an included file in a folder named `hardware`), as
+  // `clerk realrun --hardware` swaps in a calibrated profile.
+  explicit LayeredToml(const std::string& path, const std::vector<std::string>& overrides = {},
+                       const std::string& hardware = "");
 
   const toml::node* find(const std::string& dotted) const;
   // Child keys of a table, in first-seen order.
@@ -34,6 +38,7 @@ class LayeredToml {
   void apply_override(const std::string& assignment);
 
   std::string root_;
+  std::string hardware_;
   std::vector<std::unique_ptr<toml::table>> documents_;
   std::map<std::string, const toml::node*> nodes_;
   std::map<std::string, std::vector<std::string>> children_;
