@@ -1,19 +1,208 @@
 #include "testbed/calibrate/calibrate_cli.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
 #include <iostream>
+
+#include "models/scenario/config_error.h"
+#include "testbed/calibrate/calibration.h"
+#include "testbed/calibrate/child_process.h"
+#include "testbed/calibrate/profile_check.h"
+#include "testbed/calibrate/profile_content.h"
+#include "testbed/calibrate/profile_writer.h"
+#include "testbed/calibrate/temp_dir.h"
+#include "testbed/calibrate/tools.h"
 
 namespace testbed {
 
-struct CalibrateCli::Options {};
+using namespace calibrate;
+
+namespace calibrate {
+// What the command line asked for.
+struct Request {
+  std::string out = "scenarios/hardware/local.toml";
+  std::string data = "/var/tmp/clerk-data";
+  bool quick = false;
+  bool keep = false;
+};
+}  // namespace calibrate
+
+struct CalibrateCli::Options : calibrate::Request {};
 
 CalibrateCli::CalibrateCli(CLI::App& app) : options_(std::make_unique<Options>()) {
-  cmd_ = app.add_subcommand("calibrate", "(not built yet)");
+  cmd_ = app.add_subcommand("calibrate",
+                            "Measure this machine (nginx + wrk CPU costs, loopback, fio on the data disk) into a hardware profile");
+  cmd_->add_option("--out", options_->out, "profile to write (relative to the current directory)")->capture_default_str();
+  cmd_->add_option("--data", options_->data, "directory on the data disk for fio's test file")->capture_default_str();
+  cmd_->add_flag("--quick", options_->quick, "short measurements (about a minute in all), as CI runs it");
+  cmd_->add_flag("--keep", options_->keep, "keep fio's test file in --data for the next run");
 }
 CalibrateCli::~CalibrateCli() = default;
 bool CalibrateCli::chosen() const { return cmd_->parsed(); }
-int CalibrateCli::run() {
-  std::cerr << "clerk calibrate: not built yet\n";
-  return 1;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+void phase(const std::string& title) {
+  fmt::print("\n== {}\n", title);
+  std::fflush(stdout);
 }
+
+// The block sizes the server's reads use: readahead windows from 128 KiB up to
+// the device's read_ahead_kb, cut into bios of at most 1 MiB (models/os/page_cache).
+std::vector<std::uint64_t> read_sizes(std::uint64_t read_ahead_kb) {
+  const std::uint64_t cap = std::max<std::uint64_t>(128 << 10, std::min<std::uint64_t>(read_ahead_kb << 10, 1 << 20));
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t s : {128ULL << 10, 512ULL << 10, 1ULL << 20})
+    if (s <= cap) sizes.push_back(s);
+  if (sizes.size() < 2) sizes.insert(sizes.begin(), 16 << 10);  // the fit needs two sizes
+  return sizes;
+}
+
+void print_table(const Calibration& c, const Profile& p) {
+  fmt::print("\n{:<30} {:<22} {}\n", "key", "value", "from");
+  auto row = [](const std::string& k, const std::string& v, const std::string& from) {
+    fmt::print("{:<30} {:<22} {}\n", k, v, from);
+  };
+  for (const ProfileTable& t : p.tables)
+    for (const ProfileEntry& e : t.entries) {
+      if (e.key == "latency_cdf") {
+        row(t.name + ".latency_cdf", fmt::format("{} points", c.ssd.latency_cdf.size()),
+            fmt::format("fio QD1 {}k, mean access {:.1f} us", c.ssd.cdf_block_bytes >> 10, c.ssd.access_mean_s * 1e6));
+        continue;
+      }
+      row(t.name + "." + e.key, e.value, e.comment.empty() ? "" : e.comment.front().substr(0, 70));
+    }
+  fmt::print("\nloopback bandwidth (one writer, one reader): {:.2f} Gbit/s\n", c.loopback.bytes_per_s * 8 / 1e9);
+  fmt::print("SSD model vs fio (access {:.1f} us, bandwidth {:.1f} MB/s, parallelism {}):\n", c.ssd.access_mean_s * 1e6,
+             c.ssd.bandwidth_Bps / 1e6, c.ssd.parallelism);
+  for (const auto& r : fit_table(c)) fmt::print("{}\n", r);
+  for (const auto& w : c.cpu.warnings) fmt::print("warning: {}\n", w);
+  for (const auto& n : c.ssd.notes) fmt::print("note: {}\n", n);
+  fmt::print("load average: {} before, {} after\n", c.load_before, c.load_after);
+}
+
+int calibrate_run(const Request& o);
+}  // namespace
+
+int CalibrateCli::run() {
+  const Options& o = *options_;
+  // Refusals first, before anything is started or written.
+  if (geteuid() != 0) {
+    std::cerr << "clerk calibrate: must run as root (it drops the page cache before fio, "
+                 "/proc/sys/vm/drop_caches, and reads /proc/slabinfo)\n";
+    return 2;
+  }
+  const auto missing = missing_tools({fio_tool(), nginx_tool(), wrk_tool()});
+  if (!missing.empty()) {
+    for (const Tool& t : missing)
+      std::cerr << "clerk calibrate: " << t.path << " is missing: apt-get install " << t.package << "\n";
+    return 2;
+  }
+  const std::filesystem::path out_dir = std::filesystem::absolute(o.out).parent_path();
+  if (!std::filesystem::is_directory(out_dir)) {
+    std::cerr << "clerk calibrate: no directory " << out_dir.string()
+              << " for --out (run from the source tree or give --out FILE)\n";
+    return 2;
+  }
+  install_interrupt_handlers();
+  try {
+    return calibrate_run(o);
+  } catch (const Interrupted&) {
+    std::cerr << "clerk calibrate: interrupted; everything it started is stopped, nothing written\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "clerk calibrate: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+namespace {
+int calibrate_run(const Request& o) {
+  const auto t0 = Clock::now();
+  TempDir scratch;
+  Calibration c;
+  c.quick = o.quick;
+  c.date = today_utc();
+  c.load_before = load_average();
+  c.kernel = kernel_release();
+  c.logical_cpus = logical_cpus();
+  fmt::print("clerk calibrate{}: {} CPUs, load average {}\n", o.quick ? " --quick" : "", c.logical_cpus, c.load_before);
+
+  phase("CPU costs: nginx and wrk on loopback");
+  c.cpu_plan.seconds = o.quick ? 1 : 5;
+  c.cpu_plan.runs = 3;
+  c.cpu_raw = measure_cpu(c.cpu_plan, &c.nginx_version);
+  c.cpu = derive_cpu_costs(c.cpu_raw);
+
+  phase("loopback TCP");
+  c.ping_round_trips = o.quick ? 2000 : 20000;
+  c.ping = loopback_ping_pong(c.ping_round_trips);
+  fmt::print("  ping-pong: {} round trips, median {:.2f} us, p99 {:.2f} us\n", c.ping.round_trips,
+             c.ping.median_rtt_s * 1e6, c.ping.p99_rtt_s * 1e6);
+  c.loopback = loopback_bandwidth(o.quick ? 0.5 : 3);
+  fmt::print("  bandwidth: {:.2f} Gbit/s\n", c.loopback.bytes_per_s * 8 / 1e9);
+  c.loopback_mtu = loopback_mtu();
+
+  c.memory = memory_facts();
+  c.tcp_wmem_max = tcp_wmem_max();
+  c.pipe_size = default_pipe_size();
+
+  phase("disk: fio on " + o.data);
+  std::filesystem::create_directories(o.data);
+  c.data_dir = std::filesystem::canonical(o.data).string();
+  c.device = block_device_of(c.data_dir);
+  c.fio_version = run_and_capture({fio_tool().path, "--version"});
+  while (!c.fio_version.empty() && std::isspace(static_cast<unsigned char>(c.fio_version.back()))) c.fio_version.pop_back();
+  c.fio_plan.file = c.data_dir + "/clerk-calibrate-fio.dat";
+  c.fio_plan.file_bytes = o.quick ? 512ULL << 20 : 4ULL << 30;
+  c.fio_plan.block_sizes = read_sizes(c.device.read_ahead_kb);
+  c.fio_plan.seconds = o.quick ? 0.5 : 4;
+  fmt::print("  /dev/{}, read_ahead_kb {}, scheduler {}; test file {} ({} MiB)\n", c.device.name, c.device.read_ahead_kb,
+             c.device.scheduler, c.fio_plan.file, c.fio_plan.file_bytes >> 20);
+  // The test file is removed unless --keep, also when a step below fails.
+  struct FileGuard {
+    std::string path;
+    bool keep;
+    ~FileGuard() {
+      if (!keep) std::remove(path.c_str());
+    }
+  } guard{c.fio_plan.file, o.keep};
+  if (prepare_fio_file(c.fio_plan)) fmt::print("  wrote the test file\n");
+  // Written data leaves the cache dirty: flush it and drop the cache, so
+  // that writeback does not run under the reads.
+  if (!drop_caches()) throw std::runtime_error("cannot drop the page cache (/proc/sys/vm/drop_caches)");
+  c.fio = run_fio(c.fio_plan, scratch.path());
+  c.ssd = fit_ssd(c.fio);
+  c.load_after = load_average();
+
+  const Profile profile = build_profile(c);
+  const std::string text = render_profile(profile);
+  // Check that the simulator loads it before it replaces anything.
+  const std::string trial = std::filesystem::absolute(o.out).parent_path().string() + "/.calibrate-check-" +
+                            std::to_string(getpid()) + ".toml";
+  write_file_atomically(trial, text);
+  try {
+    load_profile(trial, scratch.path());
+  } catch (const models::ConfigError& e) {
+    std::remove(trial.c_str());
+    throw std::runtime_error(std::string("the profile does not load (a bug in calibrate): ") + e.what());
+  }
+  std::remove(trial.c_str());
+  write_file_atomically(o.out, text);
+
+  print_table(c, profile);
+  const double took = std::chrono::duration<double>(Clock::now() - t0).count();
+  fmt::print("\nwrote {} ({:.0f} s){}\n", std::filesystem::absolute(o.out).string(), took,
+             o.keep ? fmt::format("; kept {}", c.fio_plan.file) : "");
+  return 0;
+}
+}  // namespace
 
 }  // namespace testbed

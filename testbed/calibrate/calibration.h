@@ -1,0 +1,46 @@
+// Everything one `clerk calibrate` run measured: the input of the profile's
+// content (profile_content.cpp) and of the printed table.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "testbed/calibrate/cpu_costs.h"
+#include "testbed/calibrate/fio_fit.h"
+#include "testbed/calibrate/fio_json.h"
+#include "testbed/calibrate/fio_runner.h"
+#include "testbed/calibrate/loopback.h"
+#include "testbed/calibrate/machine_facts.h"
+
+namespace testbed::calibrate {
+
+struct Calibration {
+  std::string date;           // UTC, "2026-11-22"
+  std::string load_before, load_after;
+  std::string kernel;
+  std::string nginx_version;
+  std::string fio_version;   // "fio-3.33"
+  bool quick = false;
+
+  unsigned logical_cpus = 0;
+  CpuPlan cpu_plan;
+  CpuRaw cpu_raw;
+  CpuCostsResult cpu;
+
+  std::uint64_t ping_round_trips = 0;
+  PingPongResult ping;
+  BandwidthResult loopback;
+  unsigned loopback_mtu = 0;
+
+  MemoryFacts memory;
+
+  std::string data_dir;
+  BlockDeviceFacts device;
+  FioPlan fio_plan;
+  std::vector<FioJob> fio;
+  SsdFit ssd;
+
+  std::uint64_t tcp_wmem_max = 0;
+  std::uint64_t pipe_size = 0;
+};
+
+}  // namespace testbed::calibrate

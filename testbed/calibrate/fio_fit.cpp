@@ -1,0 +1,124 @@
+#include "testbed/calibrate/fio_fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace testbed::calibrate {
+
+ModelPoint ssd_model_point(double access_mean_s, double bandwidth_Bps, unsigned parallelism, std::uint64_t block,
+                           unsigned qd) {
+  const double service = access_mean_s + static_cast<double>(block) * parallelism / bandwidth_Bps;
+  ModelPoint p;
+  if (qd <= parallelism) {
+    p.mean_latency_s = service;
+    p.iops = qd / service;
+  } else {
+    p.iops = parallelism / service;  // every unit busy
+    p.mean_latency_s = qd / p.iops;  // Little's law over the whole queue
+  }
+  return p;
+}
+
+double cdf_mean(const std::vector<std::pair<double, double>>& cdf) {
+  if (cdf.empty()) return 0;
+  // Below the first point the model scales the first time linearly (0 at u = 0).
+  double mean = cdf.front().second * cdf.front().first / 2;
+  for (std::size_t i = 1; i < cdf.size(); ++i)
+    mean += (cdf[i].second - cdf[i - 1].second) * (cdf[i].first + cdf[i - 1].first) / 2;
+  return mean;
+}
+
+namespace {
+const FioJob* find_job(const std::vector<FioJob>& jobs, std::uint64_t block, unsigned qd) {
+  for (const FioJob& j : jobs)
+    if (j.block_bytes == block && j.queue_depth == qd) return &j;
+  return nullptr;
+}
+}  // namespace
+
+SsdFit fit_ssd(const std::vector<FioJob>& jobs) {
+  SsdFit f;
+  std::vector<std::uint64_t> sizes;
+  unsigned deepest = 0;
+  for (const FioJob& j : jobs) {
+    if (j.queue_depth == 1) sizes.push_back(j.block_bytes);
+    deepest = std::max(deepest, j.queue_depth);
+    f.measured_max_bandwidth_Bps = std::max(f.measured_max_bandwidth_Bps, j.bandwidth_Bps);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  if (sizes.size() < 2 || sizes.front() == sizes.back()) throw std::invalid_argument("fit: needs QD1 at two block sizes");
+  if (deepest < 2) throw std::invalid_argument("fit: needs a queue depth above 1");
+  f.small_block = sizes.front();
+  f.large_block = sizes.back();
+  f.deepest_queue = deepest;
+  const FioJob& small1 = *find_job(jobs, f.small_block, 1);
+  const FioJob& large1 = *find_job(jobs, f.large_block, 1);
+
+  // Little's law per block size: the saturated IOPS (the best over the queue
+  // depths: a deeper queue cannot serve more at once) times the unloaded
+  // latency is how many reads the device serves at once. The median over
+  // sizes, so one noisy run does not decide it.
+  std::vector<double> in_service;
+  for (const std::uint64_t bs : sizes) {
+    double best = 0;
+    for (const FioJob& j : jobs)
+      if (j.block_bytes == bs) best = std::max(best, j.iops);
+    const double estimate = best * find_job(jobs, bs, 1)->clat_mean_s;
+    f.parallelism_by_size.emplace_back(bs, estimate);
+    in_service.push_back(estimate);
+  }
+  std::sort(in_service.begin(), in_service.end());
+  const std::size_t n = in_service.size();
+  f.parallelism_exact = n % 2 ? in_service[n / 2] : 0.5 * (in_service[n / 2 - 1] + in_service[n / 2]);
+  f.parallelism = static_cast<unsigned>(std::max(1.0, std::round(f.parallelism_exact)));
+  f.slope_s_per_byte = (large1.clat_mean_s - small1.clat_mean_s) / static_cast<double>(f.large_block - f.small_block);
+  if (f.slope_s_per_byte > 0) {
+    f.bandwidth_Bps = f.parallelism / f.slope_s_per_byte;
+  } else {
+    // Larger reads were not slower: no transfer term to see; take the best
+    // measured bandwidth as the device's and keep the model consistent with it.
+    f.notes.push_back("QD1 latency did not grow with the block size: bandwidth taken from the best fio figure");
+    f.bandwidth_Bps = f.measured_max_bandwidth_Bps;
+    f.slope_s_per_byte = f.parallelism / f.bandwidth_Bps;
+  }
+  f.access_mean_s = small1.clat_mean_s - static_cast<double>(f.small_block) * f.slope_s_per_byte;
+  if (f.access_mean_s <= 0) {
+    f.notes.push_back("the fitted access time came out at or below 0: set to 1 us");
+    f.access_mean_s = 1e-6;
+  }
+
+  // The access-time CDF: QD1 percentiles at the largest size less its transfer.
+  f.cdf_block_bytes = f.large_block;
+  const double transfer = static_cast<double>(f.large_block) * f.slope_s_per_byte;
+  std::vector<std::pair<double, double>> cdf;
+  auto add = [&](double t, double fraction) {
+    t = std::max(t - transfer, 0.0);
+    if (!cdf.empty()) t = std::max(t, cdf.back().first);  // the shift keeps order; bucketing may not
+    cdf.emplace_back(t, fraction);
+  };
+  add(large1.clat_min_s, 0.0);
+  for (const auto& [percent, t] : large1.clat_percentiles) add(t, percent / 100);
+  add(std::max(large1.clat_max_s, cdf.back().first + transfer), 1.0);
+  // Reads faster than the mean transfer time clamp to 0: keep one point per
+  // time (the highest fraction), which the model samples the same way.
+  std::vector<std::pair<double, double>> merged;
+  for (const auto& point : cdf) {
+    if (!merged.empty() && merged.back().first == point.first && merged.size() > 1)
+      merged.back().second = point.second;
+    else
+      merged.push_back(point);
+  }
+  cdf = std::move(merged);
+  const double mean = cdf_mean(cdf);
+  f.cdf_scale = mean > 0 ? f.access_mean_s / mean : 1;
+  if (f.cdf_scale < 0.5 || f.cdf_scale > 2)
+    f.notes.push_back(fmt::format("the percentiles' mean ({:.1f} us) is far from fio's mean less transfer ({:.1f} us)",
+                                  mean * 1e6, f.access_mean_s * 1e6));
+  for (auto& [t, p] : cdf) t *= f.cdf_scale;
+  f.latency_cdf = std::move(cdf);
+  return f;
+}
+
+}  // namespace testbed::calibrate

@@ -1,0 +1,17 @@
+// Per-process CPU time and children, from /proc.
+#pragma once
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace testbed::calibrate {
+
+// utime + stime of `pid` in seconds (fields 14 and 15 of /proc/PID/stat, in
+// clock ticks): the figure `top` shows, counted by the kernel at each tick.
+double process_cpu_s(pid_t pid);
+// The same from the text of a stat file (for tests).
+double parse_stat_cpu_ticks(const std::string& stat_line);
+std::vector<pid_t> children_of(pid_t parent);
+
+}  // namespace testbed::calibrate

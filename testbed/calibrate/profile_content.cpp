@@ -1,0 +1,171 @@
+#include "testbed/calibrate/profile_content.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace testbed::calibrate {
+
+namespace {
+std::string us(double s) { return fmt::format("{:.2f} us", s * 1e6); }
+std::string ns(double s) { return fmt::format("{:.4f} ns", s * 1e9); }
+std::string mib(std::uint64_t b) { return fmt::format("{} MiB", b >> 20); }
+// Per-byte figures of the big-file run and per-connection figures of the
+// close run, each said with the raw per-request figure it came from.
+}  // namespace
+
+std::uint64_t page_cache_bytes(const MemoryFacts& m) {
+  // What the kernel could give the page cache now: MemAvailable, to a whole MiB.
+  return m.available_bytes >> 20 << 20;
+}
+
+std::uint64_t dentry_cache_entries(const MemoryFacts& m) {
+  // Dentries and inodes are bounded only by memory: one dentry plus one inode
+  // object per cached file (slab object sizes), in the memory the page cache has.
+  const std::uint64_t per_file = m.dentry_object + m.inode_object > 0 ? m.dentry_object + m.inode_object : 1200;
+  return page_cache_bytes(m) / per_file;
+}
+
+std::vector<std::string> fit_table(const Calibration& c) {
+  std::vector<std::string> rows;
+  rows.push_back("  block  QD   fio mean   model mean   fio IOPS  model IOPS");
+  for (const FioJob& j : c.fio) {
+    const ModelPoint m =
+        ssd_model_point(c.ssd.access_mean_s, c.ssd.bandwidth_Bps, c.ssd.parallelism, j.block_bytes, j.queue_depth);
+    rows.push_back(fmt::format("  {:>4}k {:>3} {:>8.1f}us {:>10.1f}us {:>10.0f} {:>11.0f}", j.block_bytes >> 10,
+                               j.queue_depth, j.clat_mean_s * 1e6, m.mean_latency_s * 1e6, j.iops, m.iops));
+  }
+  return rows;
+}
+
+Profile build_profile(const Calibration& c) {
+  Profile p;
+  const std::string run = c.quick ? "clerk calibrate --quick" : "clerk calibrate";
+  p.header = {
+      fmt::format("This machine, measured by `{}` on {} (UTC).", run, c.date),
+      fmt::format("Linux {}, {} logical CPUs; load average {} before, {} after", c.kernel, c.logical_cpus,
+                  c.load_before, c.load_after),
+      "(1, 5, 15 minutes: CPU figures measured under other load come out high).",
+      "Re-run `clerk calibrate` to measure your own machine into this file.",
+  };
+
+  const CpuRaw& r = c.cpu_raw;
+  const std::string wrk = fmt::format("wrk -t1 -c{} -d{}s", c.cpu_plan.connections, c.cpu_plan.seconds);
+  const std::string median = fmt::format("median of {}", c.cpu_plan.runs);
+  const std::string big = mib(r.big_file_bytes);
+  ProfileTable cpu{"cpu",
+                   {fmt::format("CPU time per operation: nginx {} (Debian's, 1 worker, sendfile on) and wrk on", c.nginx_version),
+                    "loopback; utime+stime of the worker from /proc/PID/stat, wrk's from wait4 (its rusage)."},
+                   {}};
+  cpu.entries.push_back({"logical_cpus", std::to_string(c.logical_cpus), {"sched_getaffinity (nproc)"}});
+  cpu.entries.push_back({"request", duration_value(c.cpu.request),
+                         {fmt::format("worker CPU per keep-alive request of a cached 2-byte file: {}", us(r.small.server_s)),
+                          fmt::format("(`{}`, {} requests in the median run; {})", wrk, r.small.requests, median)}});
+  cpu.entries.push_back({"sendfile_byte", duration_value(c.cpu.sendfile_byte),
+                         {fmt::format("worker CPU per byte of a cached {} file: ({} per request - request) / {} B",
+                                      big, us(r.big.server_s), r.big_file_bytes),
+                          fmt::format("= {} (`{}`, {} requests; {})", ns(c.cpu.sendfile_byte), wrk, r.big.requests, median)}});
+  cpu.entries.push_back({"accept", duration_value(c.cpu.accept),
+                         {fmt::format("worker CPU per connection (accept, first read, close): {} per request with",
+                                      us(r.close.server_s)),
+                          fmt::format("`{} -H \"Connection: close\"` ({} connections) less request = {} ({})", wrk,
+                                      r.close.requests, us(c.cpu.accept), median)}});
+  cpu.entries.push_back({"client_connect", duration_value(c.cpu.client_connect),
+                         {fmt::format("wrk CPU per connection in the same run: {} per request less client_request",
+                                      us(r.close.client_s)),
+                          fmt::format("= {}", us(c.cpu.client_connect))}});
+  cpu.entries.push_back({"client_request", duration_value(c.cpu.client_request),
+                         {fmt::format("wrk CPU per keep-alive request of the 2-byte file: {} ({})", us(r.small.client_s), median)}});
+  cpu.entries.push_back({"client_byte", duration_value(c.cpu.client_byte),
+                         {fmt::format("wrk CPU per response byte of the {} file: ({} - client_request) / {} B = {}", big,
+                                      us(r.big.client_s), r.big_file_bytes, ns(c.cpu.client_byte))}});
+  cpu.comment.push_back("`wakeup` and `event` are not measured: the model's defaults (0) apply.");
+  p.tables.push_back(cpu);
+
+  ProfileTable mem{"memory", {}, {}};
+  mem.entries.push_back({"page_cache", size_value_mib(page_cache_bytes(c.memory)),
+                         {fmt::format("MemAvailable of /proc/meminfo: {} of MemTotal {} (the rest is the kernel's",
+                                      mib(c.memory.available_bytes), mib(c.memory.total_bytes)),
+                          "and the processes' running at calibration)"}});
+  mem.entries.push_back({"cache_unit", toml_string("64k"),
+                         {"model granularity, as the other profiles: sendfile's 64 KiB pipe, and every readahead",
+                          "window (128 KiB to read_ahead_kb) is a whole number of units; 4k would track 16x the",
+                          "entries for multi-MiB files at no gain in what the model can tell apart"}});
+  const bool slab = c.memory.dentry_object + c.memory.inode_object > 0;
+  mem.entries.push_back(
+      {"dentry_cache", std::to_string(dentry_cache_entries(c.memory)),
+       {slab ? fmt::format("bounded by memory: page_cache / ({} B dentry + {} B inode, /proc/slabinfo object sizes)",
+                           c.memory.dentry_object, c.memory.inode_object)
+             : std::string("bounded by memory: page_cache / 1200 B per dentry and inode (slabinfo unreadable)")}});
+  p.tables.push_back(mem);
+
+  const SsdFit& f = c.ssd;
+  const FioPlan& fp = c.fio_plan;
+  std::string sizes, depths;
+  for (auto b : fp.block_sizes) sizes += (sizes.empty() ? "" : ",") + fmt::format("{}k", b >> 10);
+  for (auto q : fp.queue_depths) depths += (depths.empty() ? "" : ",") + std::to_string(q);
+  ProfileTable disk{"disk",
+                    {fmt::format("/dev/{} ({}, scheduler {}), holding {}, as the SSD model.", c.device.name,
+                                 c.device.rotational ? "rotational" : "non-rotational", c.device.scheduler, c.data_dir),
+                     fmt::format("{} randread --direct=1 --ioengine=libaio --size={} --runtime={}s, bs {} x iodepth {},",
+                                 c.fio_version, mib(fp.file_bytes), fp.seconds, sizes, depths),
+                     "completion latency (clat) means and percentiles. Model vs fio for every measured pair",
+                     "(the model's closed form: up to `parallelism` reads in service, then saturated):"},
+                    {}};
+  for (const auto& row : fit_table(c)) disk.comment.push_back(row);
+  for (const auto& n : f.notes) disk.comment.push_back("fit: " + n);
+  std::string by_size = "block sizes of";
+  for (const auto& [bs, v] : f.parallelism_by_size) by_size += fmt::format(" {}k: {:.2f},", bs >> 10, v);
+  by_size += fmt::format(" = {:.2f}", f.parallelism_exact);
+  disk.entries.push_back({"type", toml_string("ssd"), {}});
+  disk.entries.push_back({"capacity", size_value(c.device.capacity_bytes),
+                          {fmt::format("/sys/block/{}/size x 512", c.device.name)}});
+  disk.entries.push_back({"readahead", size_value(c.device.read_ahead_kb * 1024),
+                          {fmt::format("/sys/block/{}/queue/read_ahead_kb = {}: the largest readahead window", c.device.name,
+                                       c.device.read_ahead_kb)}});
+  disk.entries.push_back({"bandwidth", rate_value_MBps(f.bandwidth_Bps),
+                          {fmt::format("parallelism / slope of QD1 mean latency vs block size ({}k to {}k): {:.4f} ns/B;",
+                                       f.small_block >> 10, f.large_block >> 10, f.slope_s_per_byte * 1e9),
+                           fmt::format("fio's best measured: {:.1f} MB/s", f.measured_max_bandwidth_Bps / 1e6)}});
+  disk.entries.push_back({"parallelism", std::to_string(f.parallelism),
+                          {"Little's law: best IOPS over QD 1..N x QD1 mean latency = reads in service; median over",
+                           by_size}});
+  std::string cdf = "[";
+  for (std::size_t i = 0; i < f.latency_cdf.size(); ++i)
+    cdf += fmt::format("{}[\"{:.1f}us\", {}]", i ? ", " : "", f.latency_cdf[i].first * 1e6, f.latency_cdf[i].second);
+  cdf += "]";
+  disk.entries.push_back({"latency_cdf", cdf,
+                          {fmt::format("access time: fio's QD1 clat min, percentiles and max at {}k less the transfer",
+                                       f.cdf_block_bytes >> 10),
+                           fmt::format("({:.1f} us), x {:.3f} so that its mean is the fitted access time {:.1f} us",
+                                       static_cast<double>(f.cdf_block_bytes) * f.slope_s_per_byte * 1e6, f.cdf_scale,
+                                       f.access_mean_s * 1e6)}});
+  p.tables.push_back(disk);
+
+  ProfileTable nic{"nic", {}, {}};
+  nic.entries.push_back({"line_rate", toml_string("1000Gbit/s"),
+                         {"loopback has no wire: its cost is CPU per byte ([cpu] sendfile_byte, client_byte).",
+                          fmt::format("Measured: one writer thread into one reader, 1 MiB write()s: {:.2f} Gbit/s",
+                                      c.loopback.bytes_per_s * 8 / 1e9),
+                          fmt::format("({:.0f} MiB in {:.2f} s)", static_cast<double>(c.loopback.bytes) / (1 << 20),
+                                      c.loopback.seconds)}});
+  nic.entries.push_back({"mtu", std::to_string(std::min(c.loopback_mtu, 65535u)),
+                         {fmt::format("/sys/class/net/lo/mtu = {}{}", c.loopback_mtu,
+                                      c.loopback_mtu > 65535 ? " (the loader's largest is 65535)" : "")}});
+  p.tables.push_back(nic);
+
+  ProfileTable net{"network", {}, {}};
+  net.entries.push_back({"one_way_latency", duration_value(c.ping.median_rtt_s / 2),
+                         {fmt::format("half the median round trip of a 1-byte TCP ping-pong on 127.0.0.1 with TCP_NODELAY:",
+                                      ""),
+                          fmt::format("{} round trips, median {}, p99 {}", c.ping.round_trips, us(c.ping.median_rtt_s),
+                                      us(c.ping.p99_rtt_s))}});
+  p.tables.push_back(net);
+
+  ProfileTable kernel{"kernel", {}, {}};
+  kernel.entries.push_back({"tcp_wmem_max", std::to_string(c.tcp_wmem_max), {"/proc/sys/net/ipv4/tcp_wmem, third field"}});
+  kernel.entries.push_back({"pipe_size", size_value(c.pipe_size), {"F_GETPIPE_SZ of a new pipe: sendfile's pipe"}});
+  p.tables.push_back(kernel);
+  return p;
+}
+
+}  // namespace testbed::calibrate

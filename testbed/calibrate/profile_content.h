@@ -1,0 +1,23 @@
+// What the profile says: each measured value in the key config_loader reads,
+// with the command that produced it, the date and the raw figure.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "testbed/calibrate/calibration.h"
+#include "testbed/calibrate/profile_writer.h"
+
+namespace testbed::calibrate {
+
+Profile build_profile(const Calibration& c);
+
+// The page cache and dentry cache sizes written (shared by the profile and
+// the printed table).
+std::uint64_t page_cache_bytes(const MemoryFacts& m);
+std::uint64_t dentry_cache_entries(const MemoryFacts& m);
+
+// The model's figures beside fio's, one row per measured (block size, queue
+// depth), as printed and as written in the profile's comments.
+std::vector<std::string> fit_table(const Calibration& c);
+
+}  // namespace testbed::calibrate

@@ -1,0 +1,117 @@
+// The written profile loads with the simulator's own loader and yields the
+// values calibrate measured.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "testbed/calibrate/profile_check.h"
+#include "testbed/calibrate/profile_content.h"
+#include "testbed/calibrate/profile_writer.h"
+#include "testbed/calibrate/temp_dir.h"
+
+using namespace testbed::calibrate;
+
+namespace {
+Calibration example() {
+  Calibration c;
+  c.date = "2026-11-22";
+  c.load_before = "0.10 0.20 0.30";
+  c.load_after = "0.40 0.50 0.60";
+  c.kernel = "6.18.0";
+  c.nginx_version = "1.22.1";
+  c.fio_version = "fio-3.33";
+  c.logical_cpus = 2;
+  c.cpu_raw.big_file_bytes = 4 << 20;
+  c.cpu_raw.small = {16.9e-6, 10.8e-6, 300000, 5};
+  c.cpu_raw.big = {16.9e-6 + 0.235e-9 * (4 << 20), 10.8e-6 + 0.32e-9 * (4 << 20), 9000, 5};
+  c.cpu_raw.close = {16.9e-6 + 22e-6, 10.8e-6 + 29e-6, 60000, 5};
+  c.cpu = derive_cpu_costs(c.cpu_raw);
+  c.ping = {24e-6, 40e-6, 20000};
+  c.loopback = {5e9, 15000000000ULL, 3};
+  c.loopback_mtu = 65536;
+  c.memory = {24ULL << 30, (20ULL << 30) + 12345, 192, 1080};
+  c.data_dir = "/var/tmp/clerk-data";
+  c.device = {"vda", 256ULL << 30, 8192, 1024, "mq-deadline", false};
+  c.tcp_wmem_max = 4194304;
+  c.pipe_size = 65536;
+  c.ssd.access_mean_s = 120e-6;
+  c.ssd.bandwidth_Bps = 1500e6;
+  c.ssd.parallelism = 5;
+  c.ssd.slope_s_per_byte = 5 / 1500e6;
+  c.ssd.latency_cdf = {{60e-6, 0}, {100e-6, 0.5}, {150e-6, 0.99}, {900e-6, 1}};
+  c.ssd.cdf_block_bytes = 1 << 20;
+  c.ssd.small_block = 128 << 10;
+  c.ssd.large_block = 1 << 20;
+  c.ssd.deepest_queue = 32;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("profile: written, loaded by models::load_scenario, values as measured") {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("hardware"));
+  const std::string path = dir.file("hardware/local.toml");
+  const Calibration c = example();
+  write_file_atomically(path, render_profile(build_profile(c)));
+  const models::Scenario sc = load_profile(path, dir.path());
+  const models::HardwareSpec& hw = sc.hardware;
+  CHECK(hw.logical_cpus == 2);
+  // Durations are written with four significant digits.
+  CHECK(hw.costs.request == Approx(16.9e-6).epsilon(1e-3));
+  CHECK(hw.costs.sendfile_byte == Approx(0.235e-9).epsilon(1e-3));
+  CHECK(hw.costs.accept == Approx(22e-6).epsilon(1e-3));
+  CHECK(hw.costs.client_request == Approx(10.8e-6).epsilon(1e-3));
+  CHECK(hw.costs.client_byte == Approx(0.32e-9).epsilon(1e-3));
+  CHECK(hw.costs.client_connect == Approx(29e-6).epsilon(1e-3));
+  CHECK(hw.costs.wakeup == 0);
+  CHECK(hw.page_cache_bytes == 20ULL << 30);
+  CHECK(hw.cache_unit_bytes == 64 * 1024);
+  CHECK(hw.dentry_cache_entries == (20ULL << 30) / (192 + 1080));
+  REQUIRE(hw.disk == models::DiskKind::kSsd);
+  CHECK(hw.ssd.capacity_bytes == Approx(256.0 * (1ULL << 30)));
+  CHECK(hw.ssd.readahead_bytes == 8192 * 1024);
+  CHECK(hw.ssd.bandwidth_Bps == Approx(1500e6));
+  CHECK(hw.ssd.parallelism == 5);
+  REQUIRE(hw.ssd.latency_cdf.size() == 4);
+  CHECK(hw.ssd.latency_cdf[1].first == Approx(100e-6));
+  CHECK(hw.ssd.latency_cdf[1].second == Approx(0.5));
+  CHECK(hw.ssd.latency_cdf.back().second == 1.0);
+  CHECK(hw.nic.line_rate_bps == Approx(1000e9));
+  CHECK(hw.nic.mtu == 65535);
+  CHECK(hw.one_way_latency_s == Approx(12e-6));
+  CHECK(sc.kernel.tcp_wmem_max == 4194304);
+  CHECK(sc.kernel.pipe_bytes == 65536);
+}
+
+TEST_CASE("profile: every value carries a comment, the header the load average") {
+  const std::string text = render_profile(build_profile(example()));
+  CHECK(text.find("load average 0.10 0.20 0.30 before") != std::string::npos);
+  CHECK(text.find("2026-11-22") != std::string::npos);
+  for (const ProfileTable& t : build_profile(example()).tables)
+    for (const ProfileEntry& e : t.entries)
+      if (e.key != "type") CHECK_FALSE(e.comment.empty());
+}
+
+TEST_CASE("atomic write: replaces the file, leaves no temporary behind") {
+  TempDir dir;
+  const std::string path = dir.file("p.toml");
+  write_file_atomically(path, "a = 1\n");
+  write_file_atomically(path, "a = 2\n");
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "a = 2");
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++files;
+  CHECK(files == 1);
+  CHECK_THROWS(write_file_atomically(dir.file("missing/p.toml"), "a = 1\n"));
+}
+
+TEST_CASE("durations in the loader's units") {
+  CHECK(duration_text(16.9e-6) == "16.9us");
+  CHECK(duration_text(0.235e-9) == "0.235ns");
+  CHECK(duration_text(2.5e-3) == "2.5ms");
+  CHECK(size_value(128 << 10) == "\"128k\"");
+  CHECK(size_value(8 << 20) == "\"8m\"");
+  CHECK(size_value(1000) == "1000");
+}

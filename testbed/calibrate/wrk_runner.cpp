@@ -1,0 +1,52 @@
+#include "testbed/calibrate/wrk_runner.h"
+
+#include <regex>
+#include <stdexcept>
+
+#include "testbed/calibrate/child_process.h"
+#include "testbed/calibrate/proc_stat.h"
+#include "testbed/calibrate/tools.h"
+
+namespace testbed::calibrate {
+
+WrkSummary parse_wrk_output(const std::string& text) {
+  WrkSummary s;
+  std::smatch m;
+  static const std::regex done(R"((\d+) requests in ([0-9.]+)(us|ms|s|m))");
+  if (!std::regex_search(text, m, done)) throw std::runtime_error("wrk's output has no request count: " + text);
+  s.requests = std::stoull(m[1]);
+  const double v = std::stod(m[2]);
+  const std::string unit = m[3];
+  s.seconds = unit == "us" ? v * 1e-6 : unit == "ms" ? v * 1e-3 : unit == "m" ? v * 60 : v;
+  static const std::regex errors(R"(Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+))");
+  if (std::regex_search(text, m, errors))
+    s.socket_errors = std::stoull(m[1]) + std::stoull(m[2]) + std::stoull(m[3]) + std::stoull(m[4]);
+  static const std::regex non2xx(R"(Non-2xx or 3xx responses: (\d+))");
+  if (std::regex_search(text, m, non2xx)) s.non_2xx = std::stoull(m[1]);
+  return s;
+}
+
+WrkRun run_wrk(const std::string& url, int connections, double seconds, pid_t server_worker,
+               const std::vector<std::string>& extra) {
+  std::vector<std::string> argv{wrk_tool().path, "-t1", "-c" + std::to_string(connections),
+                                "-d" + std::to_string(static_cast<int>(seconds + 0.5)) + "s"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  argv.push_back(url);
+  const double before = process_cpu_s(server_worker);
+  ExitInfo info;
+  const std::string out = run_and_capture(argv, &info);
+  const double after = process_cpu_s(server_worker);
+  const WrkSummary s = parse_wrk_output(out);
+  // A run with errors measured something else (refused or reset connections).
+  if (s.non_2xx > 0 || s.socket_errors > s.requests / 1000)
+    throw std::runtime_error("wrk reported errors against " + url + ":\n" + out);
+  if (s.requests == 0) throw std::runtime_error("wrk completed no request against " + url);
+  WrkRun r;
+  r.requests = s.requests;
+  r.seconds = s.seconds;
+  r.wrk_cpu_s = info.cpu_s;
+  r.server_cpu_s = after - before;
+  return r;
+}
+
+}  // namespace testbed::calibrate
