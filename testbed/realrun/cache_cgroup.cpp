@@ -1,0 +1,172 @@
+#include "testbed/realrun/cache_cgroup.h"
+
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+#include "testbed/realrun/child_registry.h"
+
+namespace testbed::realrun {
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return {};
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Writes a control file; "" on success, else the error.
+std::string write_control(const std::string& path, const std::string& value) {
+  std::ofstream out(path);
+  if (!out) return fmt::format("cannot open {}: {}", path, std::strerror(errno));
+  out << value;
+  out.flush();
+  if (!out) return fmt::format("cannot write {} to {}: {}", value, path, std::strerror(errno));
+  return {};
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+bool lists_word(const std::string& text, const std::string& word) {
+  std::istringstream in(text);
+  std::string w;
+  while (in >> w)
+    if (w == word) return true;
+  return false;
+}
+
+}  // namespace
+
+std::uint64_t server_memory_allowance(std::uint32_t workers) { return (32ull << 20) + (8ull << 20) * workers; }
+
+CacheCgroup CacheCgroup::create(const CgroupRoots& roots, std::uint64_t limit_bytes, const std::string& name) {
+  CacheCgroup cg;
+  cg.limit_ = limit_bytes;
+  std::string why;
+  // cgroup v2: the memory controller must be available at the root and
+  // enabled for its children; the child then has memory.max.
+  if (lists_word(read_text(roots.v2 + "/cgroup.controllers"), "memory")) {
+    if (!lists_word(read_text(roots.v2 + "/cgroup.subtree_control"), "memory"))
+      write_control(roots.v2 + "/cgroup.subtree_control", "+memory");
+    const std::string path = roots.v2 + "/" + name;
+    if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST) {
+      if (exists(path + "/memory.max")) {
+        const std::string err = write_control(path + "/memory.max", std::to_string(limit_bytes));
+        if (err.empty()) {
+          cg.kind_ = CacheControlKind::kCgroupV2;
+          cg.path_ = path;
+          register_cgroup(path);
+          return cg;
+        }
+        why += err + "; ";
+      } else {
+        why += fmt::format("{} has no memory.max; ", path);
+      }
+      ::rmdir(path.c_str());
+    } else {
+      why += fmt::format("cannot create {}: {}; ", path, std::strerror(errno));
+    }
+  } else {
+    why += fmt::format("no cgroup v2 memory controller at {}; ", roots.v2);
+  }
+  // cgroup v1: the memory hierarchy's child has memory.limit_in_bytes.
+  if (exists(roots.v1 + "/memory.limit_in_bytes")) {
+    const std::string path = roots.v1 + "/" + name;
+    if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST) {
+      if (exists(path + "/memory.limit_in_bytes")) {
+        const std::string err = write_control(path + "/memory.limit_in_bytes", std::to_string(limit_bytes));
+        if (err.empty()) {
+          cg.kind_ = CacheControlKind::kCgroupV1;
+          cg.path_ = path;
+          register_cgroup(path);
+          return cg;
+        }
+        why += err + "; ";
+      } else {
+        why += fmt::format("{} has no memory.limit_in_bytes; ", path);
+      }
+      ::rmdir(path.c_str());
+    } else {
+      why += fmt::format("cannot create {}: {}; ", path, std::strerror(errno));
+    }
+  } else {
+    why += fmt::format("no cgroup v1 memory hierarchy at {}; ", roots.v1);
+  }
+  why.resize(why.size() - 2);
+  cg.why_not_ = why;
+  return cg;
+}
+
+CacheCgroup::CacheCgroup(CacheCgroup&& other) noexcept
+    : kind_(other.kind_), path_(std::move(other.path_)), why_not_(std::move(other.why_not_)), limit_(other.limit_) {
+  other.path_.clear();
+}
+
+CacheCgroup& CacheCgroup::operator=(CacheCgroup&& other) noexcept {
+  if (this != &other) {
+    remove();
+    kind_ = other.kind_;
+    path_ = std::move(other.path_);
+    why_not_ = std::move(other.why_not_);
+    limit_ = other.limit_;
+    other.path_.clear();
+  }
+  return *this;
+}
+
+CacheCgroup::~CacheCgroup() { remove(); }
+
+std::uint64_t CacheCgroup::peak_usage() const {
+  if (path_.empty()) return 0;
+  const std::string text =
+      read_text(path_ + (kind_ == CacheControlKind::kCgroupV1 ? "/memory.max_usage_in_bytes" : "/memory.peak"));
+  try {
+    return text.empty() ? 0 : std::stoull(text);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+std::string CacheCgroup::describe(std::uint64_t cache_bytes) const {
+  const double mib = 1024.0 * 1024.0;
+  switch (kind_) {
+    case CacheControlKind::kCgroupV2:
+    case CacheControlKind::kCgroupV1:
+      return fmt::format("cgroup {} memory limit {:.0f} MiB (page cache {:.0f} MiB + {:.0f} MiB for the server)",
+                         kind_ == CacheControlKind::kCgroupV2 ? "v2" : "v1", static_cast<double>(limit_) / mib,
+                         static_cast<double>(cache_bytes) / mib,
+                         static_cast<double>(limit_ - std::min(limit_, cache_bytes)) / mib);
+    case CacheControlKind::kEvictOnly:
+      break;
+  }
+  return "posix_fadvise(DONTNEED) (no memory cgroup)";
+}
+
+std::string CacheCgroup::procs() const { return path_.empty() ? "" : read_text(procs_file()); }
+
+bool CacheCgroup::remove() {
+  if (path_.empty()) return true;
+  for (int attempt = 0; attempt < 500; ++attempt) {
+    if (::rmdir(path_.c_str()) == 0 || errno == ENOENT) {
+      register_cgroup("");
+      path_.clear();
+      return true;
+    }
+    const timespec pause{0, 10'000'000};
+    ::nanosleep(&pause, nullptr);
+  }
+  return false;
+}
+
+}  // namespace testbed::realrun

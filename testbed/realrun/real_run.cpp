@@ -1,0 +1,375 @@
+// run_real: the steps of a real run, in order (see real_run.h). Every
+// resource is an RAII object declared in the order it is made, so an
+// exception at any step stops the processes, then removes the cgroup, then
+// the run directory.
+#include "testbed/realrun/real_run.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <thread>
+
+#include "testbed/realrun/cache_cgroup.h"
+#include "testbed/realrun/child_process.h"
+#include "testbed/realrun/child_registry.h"
+#include "testbed/realrun/data_set.h"
+#include "testbed/realrun/nginx_conf.h"
+#include "testbed/realrun/placement.h"
+#include "testbed/realrun/proc_sampler.h"
+#include "testbed/realrun/server_process.h"
+#include "testbed/realrun/wrk_process.h"
+#include "testbed/realrun/wrk_script.h"
+
+namespace testbed {
+namespace {
+
+using namespace realrun;
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// The scratch directory: made here (refusing a non-empty one, which we would
+// then delete), removed at the end unless kept.
+class RunDir {
+ public:
+  RunDir(const std::string& wanted, bool keep) : keep_(keep) {
+    namespace fs = std::filesystem;
+    if (wanted.empty()) {
+      char tmpl[] = "/tmp/clerk-realrun-XXXXXX";
+      if (!::mkdtemp(tmpl)) throw RealRunError(fmt::format("mkdtemp /tmp: {}", std::strerror(errno)));
+      path_ = tmpl;
+      return;
+    }
+    std::error_code ec;
+    if (fs::exists(wanted, ec) && !fs::is_empty(wanted, ec))
+      throw RealRunError(fmt::format("run directory {} is not empty (it is removed after the run): give a new one",
+                                     wanted));
+    fs::create_directories(wanted, ec);
+    if (ec) throw RealRunError(fmt::format("cannot create run directory {}: {}", wanted, ec.message()));
+    path_ = fs::absolute(wanted).string();
+  }
+  ~RunDir() {
+    std::error_code ec;
+    if (!keep_) std::filesystem::remove_all(path_, ec);
+  }
+  RunDir(const RunDir&) = delete;
+  RunDir& operator=(const RunDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  bool keep_;
+};
+
+// One run at a time: the registry's cgroup slot and stop flag are global.
+std::atomic<bool> g_running{false};
+struct RunningFlag {
+  RunningFlag() {
+    if (g_running.exchange(true)) throw RealRunError("another real run is in progress in this process");
+  }
+  ~RunningFlag() { g_running.store(false); }
+  RunningFlag(const RunningFlag&) = delete;
+  RunningFlag& operator=(const RunningFlag&) = delete;
+};
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out) throw RealRunError(fmt::format("cannot write {}", path));
+}
+
+void require_executable(const std::string& path, const char* what, const char* fix) {
+  if (::access(path.c_str(), X_OK) != 0)
+    throw RealRunError(fmt::format("{} not found or not executable at {}: {}", what, path, fix));
+}
+
+// A file name from a group name.
+std::string safe_name(const std::string& s) {
+  std::string out;
+  for (char ch : s) out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  return out;
+}
+
+// Reads the preload files (charging their pages to the cgroup) and stats the
+// metadata, in a child that joined the cgroup. Only async-signal-safe calls:
+// the strings are built before fork.
+struct PreloadJob {
+  std::vector<std::string> read;
+  std::vector<std::string> stat;
+  std::vector<char> buffer = std::vector<char>(1 << 20);
+};
+
+int preload_body(void* arg) {
+  auto* job = static_cast<PreloadJob*>(arg);
+  int failures = 0;
+  for (const auto& p : job->stat) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0) ++failures;
+  }
+  for (const auto& p : job->read) {
+    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      ++failures;
+      continue;
+    }
+    while (::read(fd, job->buffer.data(), job->buffer.size()) > 0) {
+    }
+    ::close(fd);
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+// sync, then drop the page cache, dentries and inodes: pages left over
+// (from making the set, or a previous run) would be charged to whichever
+// cgroup first read them, not to this run's.
+bool drop_caches() {
+  ::sync();
+  const int fd = ::open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool ok = ::write(fd, "3\n", 2) == 2;
+  ::close(fd);
+  return ok;
+}
+
+void progress(const RealRunOptions& o, const std::string& line) {
+  if (o.verbose) fmt::print(stderr, "realrun: {}\n", line);
+}
+
+void validate(const models::Scenario& sc, const RealRunOptions& o) {
+  if (o.server != "nginx" && o.server != "clerk-serve")
+    throw RealRunError(fmt::format("unknown server '{}': nginx or clerk-serve", o.server));
+  if (o.server == "nginx")
+    require_executable(o.nginx_binary, "nginx", "apt-get install nginx-light (scripts/setup does)");
+  else
+    require_executable(o.serve_binary, "clerk-serve", "build the clerk-serve target and pass its path");
+  require_executable(o.wrk_binary, "wrk", "apt-get install wrk (scripts/setup does)");
+  if (sc.clients.empty()) throw RealRunError("the scenario has no client groups");
+  for (const auto& g : sc.clients) {
+    if (g.threads == 0 || g.connections < g.threads)
+      throw RealRunError(fmt::format("client group {}: wrk needs connections ({}) >= threads ({}) >= 1", g.name,
+                                     g.connections, g.threads));
+    if (g.rate > 0)
+      throw RealRunError(fmt::format("client group {} is open-loop (rate): wrk 4.1 has no --rate; use wrk2", g.name));
+  }
+  if (sc.nginx.worker_processes == 0) throw RealRunError("nginx.worker_processes must be at least 1");
+}
+
+}  // namespace
+
+RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
+  RunningFlag running;
+  clear_stop_request();
+  validate(sc, o);
+  const double duration = o.duration_s > 0 ? o.duration_s : sc.duration_s;
+  const std::uint64_t cache_bytes = o.cache_limit_bytes > 0 ? o.cache_limit_bytes : sc.hardware.page_cache_bytes;
+  const std::uint32_t workers = sc.nginx.worker_processes;
+  RealRunResult result;
+  auto& notes = result.notes;
+  SubreaperScope reaper;
+
+  RunDir run_dir(o.run_dir, o.verbose);
+  const std::string& dir = run_dir.path();
+  if (o.verbose) notes.push_back(fmt::format("run directory kept: {}", dir));
+  if (!port_free(o.port))
+    throw RealRunError(fmt::format("port 127.0.0.1:{} is busy: choose another with --port", o.port));
+
+  // 1. The data set.
+  namespace fs = std::filesystem;
+  const std::string data_dir = fs::absolute(o.data_dir).lexically_normal().string();
+  const DataSetSpec spec = data_set_spec(sc);
+  progress(o, fmt::format("data set: {} files, {} bytes in {}", spec.files(), spec.total_bytes(), data_dir));
+  const DataSetReport data = ensure_data_set(data_dir, spec);
+  notes.push_back(data.note);
+  PreloadJob preload;
+  for (const auto& p : sc.preload) {
+    const std::int64_t f = models::resolve_path(spec.tree, p);
+    if (f < 0) throw RealRunError(fmt::format("preload path {} names no file of the data set", p));
+    preload.read.push_back(data_dir + p);
+  }
+  const auto first_files = static_cast<std::uint64_t>(std::floor(sc.preload_fraction * static_cast<double>(spec.files())));
+  for (std::uint64_t f = 0; f < first_files; ++f) preload.read.push_back(data_dir + file_path(spec.tree, f));
+  if (sc.metadata_cached)
+    for (std::uint64_t f = 0; f < spec.files(); ++f) preload.stat.push_back(data_dir + file_path(spec.tree, f));
+
+  // 2. The server's configuration, checked before anything is started.
+  ServerLaunch launch;
+  launch.workers = workers;
+  launch.port = o.port;
+  if (o.server == "nginx") {
+    const std::string conf_path = dir + "/nginx.conf";
+    const NginxConf conf = nginx_conf(sc, {data_dir, dir, o.port, ::geteuid() == 0});
+    write_file(conf_path, conf.text);
+    notes.insert(notes.end(), conf.notes.begin(), conf.notes.end());
+    check_nginx_config(o.nginx_binary, dir, conf_path);
+    result.server_version = nginx_version(o.nginx_binary, dir);
+    launch.argv = nginx_argv(o.nginx_binary, dir, conf_path);
+    launch.output = dir + "/nginx.out";
+    launch.error_log = dir + "/error.log";
+  } else {
+    launch.argv = serve_argv(sc, {o.serve_binary, data_dir, dir + "/serve.pid", o.port});
+    launch.output = dir + "/serve.log";
+    result.server_version = "clerk-serve (" + o.serve_binary + ")";
+  }
+
+  // 3. Page cache confinement, then the preload inside it.
+  if (!drop_caches()) notes.push_back("could not drop caches (not root?): pages cached before the run remain");
+  CacheCgroup cgroup = CacheCgroup::create({}, cache_bytes + server_memory_allowance(workers),
+                                           fmt::format("clerk-realrun-{}", ::getpid()));
+  result.cache_control = cgroup.describe(cache_bytes);
+  if (cgroup.kind() == CacheControlKind::kEvictOnly) {
+    evict_data_set(data_dir, spec);
+    notes.push_back("no memory cgroup (" + cgroup.why_not() +
+                    "): the data set was evicted before the run, but the page cache is not confined to " +
+                    std::to_string(cache_bytes) + " bytes");
+  }
+  progress(o, result.cache_control);
+  if (!preload.read.empty() || !preload.stat.empty()) {
+    ChildProcess loader = ChildProcess::run_in_child(cgroup.procs_file(), preload_body, &preload);
+    const auto& e = loader.wait_for(600);
+    if (!e || !WIFEXITED(e->status) || WEXITSTATUS(e->status) != 0)
+      throw RealRunError("preloading the data set (reading preload files, stat of every file) failed");
+    notes.push_back(fmt::format("preloaded {} files{}", preload.read.size(),
+                                sc.metadata_cached ? fmt::format(", stat of all {} files", spec.files()) : ""));
+  }
+  if (stop_requested()) throw RealRunError("stopped");
+
+  // 4. The server.
+  progress(o, "starting " + launch.argv[0]);
+  ServerProcess server = ServerProcess::start(launch, cgroup.procs_file());
+  const std::vector<pid_t> worker_pids = server.workers();
+
+  // 5. wrk, one per group, all together.
+  std::vector<WrkProcess> wrks;
+  std::vector<pid_t> wrk_pids;
+  const std::uint32_t wrk_seconds = whole_seconds(duration);
+  if (std::abs(wrk_seconds - duration) > 1e-9)
+    notes.push_back(fmt::format("wrk runs whole seconds: -d {}s for a duration of {} s", wrk_seconds, duration));
+  std::vector<WrkLaunch> launches;
+  for (std::size_t g = 0; g < sc.clients.size(); ++g) {
+    const auto& group = sc.clients[g];
+    WrkScriptParams params{spec.tree, "", sc.seed * 1000003 + g * 1009};
+    if (group.fixed_file >= 0) params.fixed_path = file_path(spec.tree, static_cast<std::uint64_t>(group.fixed_file));
+    const std::string base = fmt::format("{}/wrk-{}-{}", dir, g, safe_name(group.name));
+    write_file(base + ".lua", wrk_script(params));
+    WrkLaunch l;
+    l.binary = o.wrk_binary;
+    l.threads = group.threads;
+    l.connections = group.connections;
+    l.duration_s = duration;
+    l.timeout_s = group.timeout_s;
+    l.script = base + ".lua";
+    l.url = fmt::format("http://127.0.0.1:{}{}", o.port, params.fixed_path.empty() ? "/" : params.fixed_path);
+    l.output = base + ".out";
+    launches.push_back(l);
+  }
+  // The start counters, then every wrk at once.
+  const CpuTotals cpu0 = read_cpu_totals();
+  const DiskCounters disk0 = read_disk_counters(data_dir);
+  std::vector<double> worker_cpu0;
+  for (pid_t w : worker_pids) worker_cpu0.push_back(process_cpu_s(w));
+  const double master_cpu0 = process_cpu_s(server.master());
+  const auto t0 = Clock::now();
+  for (std::size_t g = 0; g < launches.size(); ++g) {
+    wrks.push_back(WrkProcess::start(sc.clients[g].name, launches[g]));
+    wrk_pids.push_back(wrks.back().pid());
+  }
+  progress(o, fmt::format("{} wrk processes for {} s", wrks.size(), wrk_seconds));
+
+  // 6. Sampling, in this thread (it also reaps wrk: one thread, no locks).
+  StateSampler states(worker_pids);
+  std::vector<std::uint32_t> expected_open;
+  for (const auto& g : sc.clients) expected_open.push_back(connections_open(g));
+  std::vector<Placement> placements;
+  const double checks[2] = {wrk_seconds / 3.0, 2.0 * wrk_seconds / 3.0};
+  double max_timeout = 0;
+  for (const auto& g : sc.clients) max_timeout = std::max(max_timeout, g.timeout_s);
+  const double give_up = wrk_seconds + max_timeout + 30;  // wrk ends at -d; then it waits for nothing
+  auto next = Clock::now();
+  const auto interval = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.sample_interval_s));
+  while (true) {
+    bool all_done = true;
+    for (auto& w : wrks) all_done = w.child().poll().has_value() && all_done;
+    if (all_done) break;
+    if (stop_requested()) throw RealRunError("stopped");
+    if (!server.running())
+      throw RealRunError(fmt::format("the server exited during the run ({}); see {}",
+                                     describe_status(server.child().exit()->status), launch.output));
+    if (since(t0) > give_up) throw RealRunError(fmt::format("wrk did not finish within {} s", give_up));
+    states.sample();
+    if (placements.size() < 2 && since(t0) >= checks[placements.size()])
+      placements.push_back(measure_complete_placement(o.port, worker_pids, wrk_pids, expected_open));
+    next += interval;
+    const auto now = Clock::now();
+    if (next < now) next = now;  // fell behind (a busy machine): no burst of catch-up samples
+    std::this_thread::sleep_until(next);
+  }
+  result.wall_s = since(t0);
+  const CpuTotals cpu1 = read_cpu_totals();
+  const DiskCounters disk1 = read_disk_counters(data_dir);
+
+  // Results, before the server is stopped (its processes' CPU times).
+  double server_cpu = process_cpu_s(server.master()) - master_cpu0;
+  for (std::size_t i = 0; i < worker_pids.size(); ++i) {
+    RealWorker w;
+    w.pid = worker_pids[i];
+    const auto s = states.shares(i);
+    w.running = s.running;
+    w.sleeping = s.sleeping;
+    w.disk_wait = s.disk_wait;
+    w.samples = s.samples;
+    w.cpu_s = process_cpu_s(worker_pids[i]) - worker_cpu0[i];
+    server_cpu += w.cpu_s;
+    result.workers.push_back(w);
+  }
+  result.server_cpu_s = server_cpu;
+  for (std::size_t g = 0; g < wrks.size(); ++g) {
+    RealGroupResult r = wrks[g].result(connections_open(sc.clients[g]));
+    if (!placements.empty()) r.placement = placements[0].per_group[g];
+    if (placements.size() > 1) r.placement_late = placements[1].per_group[g];
+    result.clients_cpu_s += r.cpu_s;
+    if (o.verbose) fmt::print(stderr, "realrun: wrk {}:\n{}", r.name, r.wrk_output);
+    result.groups.push_back(std::move(r));
+  }
+  if (placements.empty()) notes.push_back("the run ended before the placement could be measured");
+  for (std::size_t i = 0; i < placements.size(); ++i)
+    if (placed_per_group(placements[i]) != expected_open)
+      notes.push_back(fmt::format("placement at {}/3 of the run: not every connection was established at any of "
+                                  "20 looks (reconnections); {} seen but not matched to a worker and a group",
+                                  i + 1, placements[i].unmatched));
+  if (placements.size() == 2 && placements[0].per_group != placements[1].per_group)
+    notes.push_back("the placement at 2/3 of the run differs from the one at 1/3 (reported); see placement_late");
+  const std::uint64_t dt = cpu1.total - cpu0.total;
+  if (dt > 0) {
+    result.machine_busy = static_cast<double>(cpu1.busy - cpu0.busy) / static_cast<double>(dt);
+    result.machine_iowait = static_cast<double>(cpu1.iowait - cpu0.iowait) / static_cast<double>(dt);
+  }
+  if (disk0.found && disk1.found) {
+    result.disk_device = disk1.name;
+    result.disk_reads = disk1.reads - disk0.reads;
+    result.disk_read_bytes = (disk1.sectors_read - disk0.sectors_read) * 512;
+  } else {
+    notes.push_back("the data set's block device is not in /proc/diskstats: no disk counters");
+  }
+  result.cache_peak_bytes = cgroup.peak_usage();
+
+  // 7. Stop everything (the destructors would too; this way failures are noted).
+  server.stop(5);
+  if (!cgroup.remove()) notes.push_back("could not remove the cgroup " + cgroup.path());
+  progress(o, fmt::format("done in {:.1f} s", result.wall_s));
+  std::sort(result.workers.begin(), result.workers.end(),
+            [](const RealWorker& a, const RealWorker& b) { return a.pid < b.pid; });
+  // workers[] and the placements share the order of worker_pids (sorted by children_of()).
+  return result;
+}
+
+}  // namespace testbed

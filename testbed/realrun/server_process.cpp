@@ -1,0 +1,170 @@
+#include "testbed/realrun/server_process.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fmt/format.h>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "testbed/realrun/child_registry.h"
+#include "testbed/realrun/real_run.h"
+
+namespace testbed::realrun {
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The last lines of a log, for an error message.
+std::string tail(const std::string& text, std::size_t lines = 15) {
+  std::size_t start = text.size();
+  // Skip a final newline, then step back over `lines` line starts.
+  std::size_t pos = text.size() > 0 && text.back() == '\n' ? text.size() - 1 : text.size();
+  while (lines-- > 0) {
+    const std::size_t nl = pos == 0 ? std::string::npos : text.rfind('\n', pos - 1);
+    if (nl == std::string::npos) return text;
+    start = nl + 1;
+    pos = nl;
+  }
+  return text.substr(start);
+}
+
+sockaddr_in loopback(std::uint16_t port) {
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(port);
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  return a;
+}
+
+}  // namespace
+
+std::vector<std::string> nginx_argv(const std::string& binary, const std::string& run_dir, const std::string& conf) {
+  // -p: Debian's nginx-light otherwise resolves relative paths in
+  // /usr/share/nginx; -e: its compiled-in error log is stderr until the
+  // config is read — keep early errors in run_dir too.
+  return {binary, "-p", run_dir + "/", "-e", run_dir + "/error.log", "-c", conf};
+}
+
+void check_nginx_config(const std::string& binary, const std::string& run_dir, const std::string& conf) {
+  auto argv = nginx_argv(binary, run_dir, conf);
+  argv.insert(argv.begin() + 1, "-t");
+  const CommandResult r = run_command(argv, run_dir + "/nginx-t.out", 30);
+  if (!r.ok())
+    throw RealRunError(fmt::format("nginx -t rejected the generated configuration {}:\n{}{}", conf, r.output,
+                                   tail(read_text(run_dir + "/error.log"))));
+}
+
+std::string nginx_version(const std::string& binary, const std::string& run_dir) {
+  const CommandResult r = run_command({binary, "-v"}, run_dir + "/nginx-v.out", 10);
+  std::string v = r.output;
+  const std::size_t at = v.find("nginx/");
+  if (at != std::string::npos) v = v.substr(at);
+  while (!v.empty() && (v.back() == '\n' || v.back() == '\r')) v.pop_back();
+  return v;
+}
+
+std::vector<std::string> serve_argv(const models::Scenario& scenario, const ServeParams& p) {
+  const models::NginxConfig& n = scenario.nginx;
+  return {p.binary,
+          "--root", p.data_dir,
+          "--listen", fmt::format("127.0.0.1:{}", p.port),
+          "--workers", std::to_string(n.worker_processes),
+          "--reuseport", n.accept == models::AcceptPolicy::kReuseport ? "on" : "off",
+          "--sendfile-max-chunk", std::to_string(n.sendfile_max_chunk),
+          "--aio", n.aio == models::AioMode::kThreads ? "threads" : "off",
+          "--aio-open", n.aio_open ? "on" : "off",
+          "--threads", std::to_string(n.thread_pool.threads),
+          "--max-queue", std::to_string(n.thread_pool.max_queue),
+          "--keepalive-requests", std::to_string(n.keepalive_requests),
+          "--pid-file", p.pid_file};
+}
+
+std::vector<pid_t> children_of(pid_t pid) {
+  // Each thread has its own children file (a child belongs to the thread
+  // that forked it); read them all.
+  std::set<pid_t> out;
+  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+  DIR* d = ::opendir(tasks.c_str());
+  if (!d) return {};
+  while (const dirent* e = ::readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    std::istringstream in(read_text(tasks + "/" + e->d_name + "/children"));
+    pid_t child = 0;
+    while (in >> child) out.insert(child);
+  }
+  ::closedir(d);
+  return {out.begin(), out.end()};
+}
+
+bool port_free(std::uint16_t port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  // As NGINX's listening sockets: connections of a previous run in
+  // TIME_WAIT must not make the port look busy; a listener still does.
+  const int on = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+  const sockaddr_in a = loopback(port);
+  const bool ok = ::bind(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0 && ::listen(fd, 1) == 0;
+  ::close(fd);
+  return ok;
+}
+
+bool port_accepts(std::uint16_t port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  const sockaddr_in a = loopback(port);
+  const bool ok = ::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  return ok;
+}
+
+ServerProcess ServerProcess::start(const ServerLaunch& launch, const std::string& cgroup_procs) {
+  ServerProcess s;
+  s.child_ = ChildProcess::spawn({launch.argv, cgroup_procs, launch.output});
+  auto failure = [&](const std::string& what) {
+    s.child_.stop(SIGKILL, 0);
+    std::string logs = tail(read_text(launch.output));
+    if (!launch.error_log.empty()) logs += tail(read_text(launch.error_log));
+    return RealRunError(fmt::format("{} {}{}", launch.argv[0], what, logs.empty() ? "" : ":\n" + logs));
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(launch.ready_timeout_s);
+  bool listening = false;
+  while (true) {
+    if (stop_requested()) throw failure("stopped");
+    if (const auto& e = s.child_.poll()) throw failure(describe_status(e->status));
+    if (!listening) listening = port_accepts(launch.port);
+    if (listening) {
+      s.workers_ = children_of(s.child_.pid());
+      if (s.workers_.size() >= launch.workers) break;
+    }
+    if (std::chrono::steady_clock::now() > deadline)
+      throw failure(listening ? fmt::format("started {} of {} workers in {} s", s.workers_.size(), launch.workers,
+                                            launch.ready_timeout_s)
+                              : fmt::format("does not accept on 127.0.0.1:{} after {} s", launch.port,
+                                            launch.ready_timeout_s));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (s.workers_.size() > launch.workers)
+    throw failure(fmt::format("has {} child processes, {} workers expected (a cache manager?)", s.workers_.size(),
+                              launch.workers));
+  return s;
+}
+
+void ServerProcess::stop(double grace_s) { child_.stop(SIGTERM, grace_s); }
+
+}  // namespace testbed::realrun

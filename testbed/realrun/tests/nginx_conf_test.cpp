@@ -1,0 +1,100 @@
+// The generated nginx.conf: each scenario setting becomes its directive, and
+// real NGINX accepts the result (`nginx -t`, when NGINX is installed).
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "models/scenario/config_loader.h"
+#include "testbed/realrun/nginx_conf.h"
+#include "testbed/realrun/real_run.h"
+#include "testbed/realrun/server_process.h"
+
+using namespace testbed::realrun;
+
+namespace {
+bool has(const std::string& text, const std::string& directive) { return text.find(directive) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("nginx.conf from nginx-9x/threads carries every directive", "[nginx_conf]") {
+  const auto sc = models::load_scenario(CLERK_SCENARIOS "/nginx-9x/threads.toml");
+  const auto conf = nginx_conf(sc, {"/data/set", "/run/x", 18099, true});
+  const std::string& c = conf.text;
+  CHECK(has(c, "daemon off;"));
+  CHECK(has(c, "master_process on;"));
+  CHECK(has(c, "user root;"));
+  CHECK(has(c, "worker_processes 16;"));
+  CHECK(has(c, "pid /run/x/nginx.pid;"));
+  CHECK(has(c, "error_log /run/x/error.log"));
+  CHECK(has(c, "thread_pool default threads=32 max_queue=65536;"));
+  CHECK(has(c, "accept_mutex off;"));
+  CHECK(has(c, "worker_connections 4096;"));
+  CHECK(has(c, "access_log off;"));
+  CHECK(has(c, "sendfile on;"));
+  CHECK(has(c, "sendfile_max_chunk 524288;"));
+  CHECK(has(c, "keepalive_requests 100;"));
+  CHECK(has(c, "keepalive_timeout 75s;"));
+  CHECK(has(c, "client_body_temp_path /run/x/client_body_temp;"));
+  // 200 + 12 * 4 = 248 connections: NGINX's default backlog is enough.
+  CHECK(has(c, "listen 127.0.0.1:18099 backlog=511;"));
+  CHECK_FALSE(has(c, "reuseport"));
+  CHECK(has(c, "root /data/set;"));
+  CHECK(has(c, "aio threads;"));
+  // thread_pool is a main-level directive: before the events block.
+  CHECK(c.find("thread_pool default") < c.find("events {"));
+  // The scenario's root and version differ from the real run's: said.
+  CHECK(std::any_of(conf.notes.begin(), conf.notes.end(), [](const std::string& n) { return has(n, "/storage"); }));
+}
+
+TEST_CASE("nginx.conf: blocking, reuseport, mutex on, no chunk limit, many connections", "[nginx_conf]") {
+  auto sc = models::load_scenario(CLERK_SCENARIOS "/nginx-9x/blocking.toml");
+  sc.nginx.accept = models::AcceptPolicy::kReuseport;
+  sc.nginx.sendfile_max_chunk = 0;
+  sc.nginx.sendfile = false;
+  sc.nginx.keepalive_requests = 7;
+  sc.clients[0].connections = 3000;
+  sc.clients[0].threads = 10;
+  sc.clients[1].connections = 50;  // 12 threads: 48 open
+  sc.clients[1].threads = 12;
+  const std::string c = nginx_conf(sc, {"/d", "/r", 20000, false}).text;
+  CHECK_FALSE(has(c, "thread_pool"));
+  CHECK_FALSE(has(c, "aio"));
+  CHECK_FALSE(has(c, "user root;"));
+  CHECK(has(c, "accept_mutex off;"));
+  CHECK(has(c, "sendfile off;"));
+  CHECK(has(c, "sendfile_max_chunk 0;"));  // NGINX 1.22's default is 2m: 0 must be explicit
+  CHECK(has(c, "keepalive_requests 7;"));
+  CHECK(has(c, "listen 127.0.0.1:20000 reuseport backlog=3048;"));  // 3000 + 48
+  CHECK(has(c, "worker_connections 6352;"));                         // 2 * 3048 + 256
+
+  sc.nginx.accept = models::AcceptPolicy::kMutexOn;
+  const std::string on = nginx_conf(sc, {"/d", "/r", 20000, false}).text;
+  CHECK(has(on, "accept_mutex on;"));
+  CHECK_FALSE(has(on, "reuseport"));
+}
+
+TEST_CASE("nginx -t accepts the generated configuration", "[nginx_conf][nginx]") {
+  if (::access("/usr/sbin/nginx", X_OK) != 0 || ::geteuid() != 0) {
+    WARN("no /usr/sbin/nginx or not root: skipped");
+    return;
+  }
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("clerk-nginx-t-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const char* name : {"threads.toml", "blocking.toml"}) {
+    auto sc = models::load_scenario(std::string(CLERK_SCENARIOS "/nginx-9x/") + name);
+    sc.nginx.accept = models::AcceptPolicy::kReuseport;
+    std::ofstream(dir / "nginx.conf") << nginx_conf(sc, {dir.string(), dir.string(), 18097, true}).text;
+    CHECK_NOTHROW(check_nginx_config("/usr/sbin/nginx", dir.string(), (dir / "nginx.conf").string()));
+  }
+  // A broken directive: the error quotes NGINX.
+  std::ofstream(dir / "nginx.conf") << "worker_processes banana;\nevents {}\n";
+  try {
+    check_nginx_config("/usr/sbin/nginx", dir.string(), (dir / "nginx.conf").string());
+    FAIL("nginx -t accepted a broken configuration");
+  } catch (const testbed::RealRunError& e) {
+    CHECK(has(e.what(), "worker_processes"));
+  }
+  fs::remove_all(dir);
+}

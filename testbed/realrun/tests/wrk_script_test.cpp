@@ -1,0 +1,70 @@
+// The wrk Lua script and its summary line.
+#include <catch2/catch.hpp>
+
+#include "testbed/realrun/wrk_script.h"
+
+using namespace testbed::realrun;
+
+TEST_CASE("summary line parses into numbers", "[wrk_script]") {
+  const std::string out =
+      "Running 2s test @ http://127.0.0.1:18080/\n  2 threads and 4 connections\n"
+      "Requests/sec:   1234.00\n"
+      "CLERK requests=2468 bytes=161841152 duration_us=2001234 connect=0 read=1 write=2 status=3 timeout=4 "
+      "latency_mean_us=1620.250 latency_stdev_us=310.500 latency_max_us=9000 p50_us=1500 p75_us=1700 p90_us=2100 "
+      "p99_us=4000\n";
+  std::string why;
+  const auto s = parse_wrk_summary(out, &why);
+  REQUIRE(s);
+  CHECK(s->requests == 2468);
+  CHECK(s->bytes == 161841152);
+  CHECK(s->duration_us == 2001234);
+  CHECK(s->connect == 0);
+  CHECK(s->read == 1);
+  CHECK(s->write == 2);
+  CHECK(s->status == 3);
+  CHECK(s->timeout == 4);
+  CHECK(s->latency_mean_us == Approx(1620.25));
+  CHECK(s->latency_stdev_us == Approx(310.5));
+  CHECK(s->latency_max_us == 9000);
+  CHECK(s->p50_us == 1500);
+  CHECK(s->p75_us == 1700);
+  CHECK(s->p90_us == 2100);
+  CHECK(s->p99_us == 4000);
+}
+
+TEST_CASE("summary line: missing, incomplete, malformed, nan", "[wrk_script]") {
+  std::string why;
+  CHECK_FALSE(parse_wrk_summary("Requests/sec: 5\n", &why));
+  CHECK(why.find("no CLERK") != std::string::npos);
+  CHECK_FALSE(parse_wrk_summary("CLERK requests=1 bytes=2\n", &why));
+  CHECK(why.find("duration_us") != std::string::npos);
+  CHECK_FALSE(parse_wrk_summary("CLERK requests=x\n", &why));
+  CHECK_FALSE(parse_wrk_summary("CLERK requests=-1\n", &why));
+  // "CLERK " inside another line is not the summary.
+  CHECK_FALSE(parse_wrk_summary("xCLERK requests=1\n", &why));
+  // No samples: wrk's stdev prints as nan, read as 0.
+  const auto s = parse_wrk_summary(
+      "CLERK requests=0 bytes=0 duration_us=1000000 connect=4 read=0 write=0 status=0 timeout=0 "
+      "latency_mean_us=0.000 latency_stdev_us=-nan latency_max_us=0 p50_us=0 p75_us=0 p90_us=0 p99_us=0",
+      &why);
+  // -nan: from_chars reads it as NaN (sign ignored), taken as 0.
+  REQUIRE(s);
+  CHECK(s->latency_stdev_us == 0);
+  CHECK(s->connect == 4);
+}
+
+TEST_CASE("random-file script picks from the whole tree; fixed-path script stays static", "[wrk_script]") {
+  const std::string random = wrk_script({{4, 8}, "", 42});
+  CHECK(random.find("local tree = {4, 8}") != std::string::npos);
+  CHECK(random.find("local seed = 42") != std::string::npos);
+  CHECK(random.find("function request()") != std::string::npos);
+  CHECK(random.find("math.randomseed(seed + (clerk_thread or 0))") != std::string::npos);
+  CHECK(random.find("function done(summary, latency, requests)") != std::string::npos);
+
+  const std::string fixed = wrk_script({{4, 8}, "/1/1", 42});
+  CHECK(fixed.find("wrk.path = \"/1/1\"") != std::string::npos);
+  // No request() or init(): wrk keeps its one static request.
+  CHECK(fixed.find("function request") == std::string::npos);
+  CHECK(fixed.find("function init") == std::string::npos);
+  CHECK(fixed.find("function done(summary, latency, requests)") != std::string::npos);
+}

@@ -1,0 +1,35 @@
+// The Lua script each wrk process runs, and the summary line its done()
+// prints (parsed back here).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace testbed::realrun {
+
+struct WrkScriptParams {
+  std::vector<std::uint32_t> tree;  // the data set's tree (for a random-file group)
+  std::string fixed_path;           // "": a uniformly random file per request
+  std::uint64_t seed = 1;           // random-file groups: thread i seeds with seed + i
+};
+
+// random-file: init() builds every request of the set once (wrk.format),
+// request() picks one with math.random; fixed: wrk.path only, so wrk keeps
+// its static request (no Lua per request). Both print the summary line.
+std::string wrk_script(const WrkScriptParams& params);
+
+// done()'s line: "CLERK requests=... bytes=... ..." (times in microseconds).
+struct WrkSummary {
+  std::uint64_t requests = 0, bytes = 0;
+  double duration_us = 0;
+  std::uint64_t connect = 0, read = 0, write = 0, status = 0, timeout = 0;
+  double latency_mean_us = 0, latency_stdev_us = 0, latency_max_us = 0;
+  double p50_us = 0, p75_us = 0, p90_us = 0, p99_us = 0;
+};
+
+// The summary line in wrk's output; nullopt (and `error` set) when there is
+// none or a key is missing or not a number.
+std::optional<WrkSummary> parse_wrk_summary(const std::string& output, std::string* error = nullptr);
+
+}  // namespace testbed::realrun
