@@ -175,8 +175,8 @@ int calibrate_run(const Request& o) {
     }
   } guard{c.fio_plan.file, o.keep};
   if (prepare_fio_file(c.fio_plan)) fmt::print("  wrote the test file\n");
-  // Written data leaves the cache dirty: flush it and drop the cache, so
-  // that writeback does not run under the reads.
+  // Flush what is dirty (the CPU phase's files, anything else written) and
+  // drop the cache, so that writeback and reclaim do not run under the reads.
   if (!drop_caches()) throw std::runtime_error("cannot drop the page cache (/proc/sys/vm/drop_caches)");
   c.fio = run_fio(c.fio_plan, scratch.path());
   c.ssd = fit_ssd(c.fio);

@@ -3,6 +3,7 @@
 
 #include "testbed/calibrate/cpu_costs.h"
 #include "testbed/calibrate/proc_stat.h"
+#include "testbed/calibrate/tools.h"
 #include "testbed/calibrate/wrk_runner.h"
 
 using namespace testbed::calibrate;
@@ -62,4 +63,13 @@ TEST_CASE("costs: per byte and per connection are differences over the per-reque
   const CpuCostsResult n = derive_cpu_costs(raw);
   CHECK(n.accept == 0);
   CHECK(n.warnings.size() == 1);
+}
+
+TEST_CASE("missing tools are named with their Debian package") {
+  const std::vector<Tool> tools{{"fio", "/nonexistent/fio", "fio"}, {"sh", "/bin/sh", "dash"}};
+  const auto missing = missing_tools(tools);
+  REQUIRE(missing.size() == 1);
+  CHECK(missing.front().package == "fio");
+  CHECK(nginx_tool().package == "nginx-light");
+  CHECK(wrk_tool().path == "/usr/bin/wrk");
 }
