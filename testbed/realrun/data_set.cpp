@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "sim/random.h"
+#include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/real_run.h"
 
 namespace testbed::realrun {
@@ -187,9 +188,17 @@ DataSetReport ensure_data_set(const std::string& dir, const DataSetSpec& spec) {
                                      spec.total_bytes(), dir, free_bytes));
   }
 
+  // Mark the directory ours before filling it: an interrupted build leaves a
+  // manifest that matches nothing, so the next run rebuilds instead of refusing.
+  {
+    std::ofstream out(manifest_path, std::ios::trunc);
+    out << "{\"building\": true}\n";
+    if (!out) throw RealRunError(fmt::format("cannot write {}", manifest_path));
+  }
   const auto buf = random_buffer(0xc1e2c0de);
   const std::uint64_t per_dir = spec.tree.back();
   for (std::uint64_t f = 0; f < spec.files(); ++f) {
+    if (stop_requested()) throw RealRunError("stopped");
     const std::string path = dir + file_path(spec.tree, f);
     if (f % per_dir == 0) {
       fs::create_directories(fs::path(path).parent_path(), ec);

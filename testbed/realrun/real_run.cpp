@@ -236,6 +236,7 @@ RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
   if (!preload.read.empty() || !preload.stat.empty()) {
     ChildProcess loader = ChildProcess::run_in_child(cgroup.procs_file(), preload_body, &preload);
     const auto& e = loader.wait_for(600);
+    if (stop_requested()) throw RealRunError("stopped");
     if (!e || !WIFEXITED(e->status) || WEXITSTATUS(e->status) != 0)
       throw RealRunError("preloading the data set (reading preload files, stat of every file) failed");
     notes.push_back(fmt::format("preloaded {} files{}", preload.read.size(),
@@ -313,6 +314,8 @@ RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
     if (next < now) next = now;  // fell behind (a busy machine): no burst of catch-up samples
     std::this_thread::sleep_until(next);
   }
+  // wrk killed by stop_all_real_runs() also ends the loop.
+  if (stop_requested()) throw RealRunError("stopped");
   result.wall_s = since(t0);
   const CpuTotals cpu1 = read_cpu_totals();
   const DiskCounters disk1 = read_disk_counters(data_dir);

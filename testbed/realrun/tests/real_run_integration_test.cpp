@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <numeric>
+#include <thread>
 
 #include "testbed/realrun/real_run.h"
 
@@ -132,6 +133,30 @@ TEST_CASE("a failing server start throws and leaves nothing", "[realrun][integra
   o.server = "nginx";
   o.wrk_binary = "/nonexistent/wrk";
   CHECK_THROWS_WITH(testbed::run_real(tiny_scenario(), o), Catch::Contains("apt-get install wrk"));
+}
+
+TEST_CASE("stop_all_real_runs from another thread mid-run: RealRunError, nothing left", "[realrun][integration]") {
+  testbed::RealRunOptions o;
+  o.data_dir = "/var/tmp/clerk-realrun-test-data";
+  o.port = 18933;
+  models::Scenario sc = tiny_scenario();
+  sc.duration_s = 30;
+  std::thread stopper([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    testbed::stop_all_real_runs();
+  });
+  try {
+    testbed::run_real(sc, o);
+    FAIL("run_real was not stopped");
+  } catch (const testbed::RealRunError& e) {
+    CHECK(std::string(e.what()) == "stopped");
+  }
+  stopper.join();
+  CHECK_FALSE(cgroup_left(::getpid()));
+  CHECK(no_children());
+  // The next run is not affected by the earlier stop.
+  sc.duration_s = 1;
+  CHECK(testbed::run_real(sc, o).groups.at(0).requests > 0);
 }
 
 int main(int argc, char** argv) {
