@@ -1,0 +1,265 @@
+#include "http_connection.h"
+
+#include <boost/asio/post.hpp>
+#include <cerrno>
+#include <chrono>
+
+#include "response.h"
+
+namespace clerk::serve {
+
+namespace asio = boost::asio;
+
+// nginx's lingering_timeout: how long a closing connection keeps reading
+// (and discarding) what the client still sends, so that the close does not
+// turn into a reset that destroys our last response in the client's buffers.
+static constexpr int kLingeringTimeoutSeconds = 5;
+
+HttpConnection::HttpConnection(WorkerContext& context, asio::ip::tcp::socket socket)
+    : context_(context), socket_(std::move(socket)), timer_(context.io), buffer_(context.options.header_limit) {}
+
+void HttpConnection::start() { read_request(); }
+
+void HttpConnection::read_request() {
+  if (closed_) return;
+  if (buffered_ > 0) {
+    const RequestHead request = parse_request_head(buffer_.data(), buffered_, buffer_.size());
+    if (request.state == RequestHead::State::complete) {
+      // Keep whatever follows (pipelined requests) for the next round.
+      buffered_ -= request.consumed;
+      std::copy(buffer_.begin() + static_cast<std::ptrdiff_t>(request.consumed),
+                buffer_.begin() + static_cast<std::ptrdiff_t>(request.consumed + buffered_), buffer_.begin());
+      handle_request(request);
+      return;
+    }
+    if (request.state == RequestHead::State::bad) {
+      ++requests_;
+      head_only_ = false;
+      respond_error(request.error_status, false);
+      return;
+    }
+    if (buffered_ == buffer_.size()) {
+      head_only_ = false;
+      respond_error(431, false);
+      return;
+    }
+  }
+  // Between requests nginx waits keepalive_timeout; once a request has begun
+  // (or on a new connection) client_header_timeout.
+  const auto& options = context_.options;
+  arm_timer(buffered_ == 0 && requests_ > 0 ? options.keepalive_timeout_s : options.client_header_timeout_s);
+  socket_.async_read_some(asio::buffer(buffer_.data() + buffered_, buffer_.size() - buffered_),
+                          [self = shared_from_this()](const boost::system::error_code& ec, std::size_t bytes) {
+                            self->on_read(ec, bytes);
+                          });
+}
+
+void HttpConnection::on_read(const boost::system::error_code& ec, std::size_t bytes) {
+  if (closed_) return;
+  disarm_timer();
+  // End of stream, a reset or anything else: nothing more to answer.
+  if (ec) {
+    close();
+    return;
+  }
+  buffered_ += bytes;
+  read_request();
+}
+
+void HttpConnection::handle_request(const RequestHead& request) {
+  ++requests_;
+  const auto& options = context_.options;
+  keep_alive_ = request.keep_alive && requests_ < options.keepalive_requests && options.keepalive_timeout_s > 0;
+  head_only_ = request.head_only;
+  if (!request.method_allowed) {
+    respond_error(405, keep_alive_);
+    return;
+  }
+  auto relative = target_to_relative_path(request.target);
+  if (!relative) {
+    respond_error(400, false);
+    return;
+  }
+  open_file(*relative);
+}
+
+void HttpConnection::open_file(const std::string& relative) {
+  if (context_.pool == nullptr || !context_.options.aio_open) {
+    resolved_ = resolve_file(context_.root_fd, relative);
+    on_file_opened();
+    return;
+  }
+  // --aio-open on: open()+fstat() of an uncached inode block too.
+  pending_path_ = relative;
+  in_pool_ = true;
+  const bool queued = context_.pool->try_post([self = shared_from_this()] {
+    self->resolved_ = resolve_file(self->context_.root_fd, self->pending_path_);
+    asio::post(self->context_.io, [self] {
+      self->in_pool_ = false;
+      self->on_file_opened();
+    });
+  });
+  if (!queued) {
+    in_pool_ = false;
+    respond_error(503, keep_alive_);
+  }
+}
+
+void HttpConnection::on_file_opened() {
+  if (closed_) {
+    close();
+    return;
+  }
+  ResolvedFile resolved = std::move(resolved_);
+  if (resolved.status != 200) {
+    respond_error(resolved.status, resolved.status == 500 ? false : keep_alive_);
+    return;
+  }
+  head_ = response_head(200, static_cast<std::uint64_t>(resolved.size), keep_alive_);
+  head_sent_ = 0;
+  file_offset_ = 0;
+  file_left_ = head_only_ ? 0 : static_cast<std::size_t>(resolved.size);
+  if (file_left_ > 0) file_ = std::move(resolved.fd);
+  send_next();
+}
+
+void HttpConnection::respond_error(int status, bool keep_alive) {
+  keep_alive_ = keep_alive;
+  head_ = error_response(status, keep_alive, head_only_);
+  head_sent_ = 0;
+  file_.reset();
+  file_offset_ = 0;
+  file_left_ = 0;
+  send_next();
+}
+
+void HttpConnection::send_next() {
+  if (closed_) return;
+  std::size_t chunk = file_left_;
+  const std::size_t max_chunk = context_.options.sendfile_max_chunk;
+  if (max_chunk > 0 && chunk > max_chunk) chunk = max_chunk;
+  if (context_.pool == nullptr || chunk == 0) {
+    step_result_ = send_step(socket_.native_handle(), std::string_view(head_).substr(head_sent_), file_.get(),
+                             file_offset_, chunk);
+    on_step(chunk);
+    return;
+  }
+  // --aio threads: the sendfile() call, which reads the file, runs in the pool.
+  in_pool_ = true;
+  const bool queued = context_.pool->try_post([self = shared_from_this(), chunk] {
+    self->step_result_ = send_step(self->socket_.native_handle(), std::string_view(self->head_).substr(self->head_sent_),
+                                   self->file_.get(), self->file_offset_, chunk);
+    asio::post(self->context_.io, [self, chunk] {
+      self->in_pool_ = false;
+      self->on_step(chunk);
+    });
+  });
+  if (queued) return;
+  in_pool_ = false;
+  // Nothing sent yet: the client gets a 503. Mid-response (nginx fails the
+  // request the same way) only closing is left.
+  if (head_sent_ == 0 && file_offset_ == 0)
+    respond_error(503, keep_alive_);
+  else
+    close();
+}
+
+void HttpConnection::on_step(std::size_t chunk) {
+  if (closed_) {
+    close();
+    return;
+  }
+  const StepResult result = step_result_;
+  head_sent_ += result.head_sent;
+  file_offset_ += static_cast<off_t>(result.file_sent);
+  file_left_ -= result.file_sent;
+  if (result.error != 0 && result.error != EAGAIN) {
+    close();  // EPIPE, ECONNRESET, a file that shrank
+    return;
+  }
+  if (head_sent_ == head_.size() && file_left_ == 0) {
+    finish_response();
+    return;
+  }
+  if (result.error == EAGAIN || result.file_sent < chunk) {
+    wait_writable();
+    return;
+  }
+  // A whole sendfile_max_chunk went out: back to the loop before the next
+  // one, so that the worker's other connections get their turn.
+  asio::post(context_.io, [self = shared_from_this()] { self->send_next(); });
+}
+
+void HttpConnection::wait_writable() {
+  arm_timer(context_.options.send_timeout_s);
+  socket_.async_wait(asio::ip::tcp::socket::wait_write, [self = shared_from_this()](const boost::system::error_code& ec) {
+    if (self->closed_) return;
+    self->disarm_timer();
+    if (ec) {
+      self->close();
+      return;
+    }
+    self->send_next();
+  });
+}
+
+void HttpConnection::finish_response() {
+  file_.reset();
+  head_.clear();
+  if (!keep_alive_) {
+    linger_close();
+    return;
+  }
+  // Through the loop: a client pipelining many requests must not keep the
+  // worker to itself.
+  asio::post(context_.io, [self = shared_from_this()] { self->read_request(); });
+}
+
+void HttpConnection::linger_close() {
+  boost::system::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  if (ignored) {
+    close();
+    return;
+  }
+  buffered_ = 0;
+  arm_timer(kLingeringTimeoutSeconds);
+  struct Discard {
+    std::shared_ptr<HttpConnection> self;
+    void operator()(const boost::system::error_code& ec, std::size_t) const {
+      if (self->closed_) return;
+      if (ec) {
+        self->close();
+        return;
+      }
+      self->socket_.async_read_some(asio::buffer(self->buffer_), *this);
+    }
+  };
+  socket_.async_read_some(asio::buffer(buffer_), Discard{shared_from_this()});
+}
+
+void HttpConnection::close() {
+  closed_ = true;
+  disarm_timer();
+  // A pool task may still be using the fds: its completion calls close() again.
+  if (in_pool_) return;
+  boost::system::error_code ignored;
+  socket_.close(ignored);
+  file_.reset();
+}
+
+void HttpConnection::arm_timer(int seconds) {
+  const std::uint64_t generation = ++timer_generation_;
+  timer_.expires_after(std::chrono::seconds(seconds));
+  timer_.async_wait([self = shared_from_this(), generation](const boost::system::error_code& ec) {
+    if (ec || generation != self->timer_generation_ || self->closed_) return;
+    self->close();
+  });
+}
+
+void HttpConnection::disarm_timer() {
+  ++timer_generation_;
+  timer_.cancel();
+}
+
+}  // namespace clerk::serve

@@ -1,0 +1,81 @@
+// One client connection on a worker's event loop: read a request head, open
+// the file, send head + file with sendfile() in chunks, then keep the
+// connection for the next request or close it, as nginx's
+// ngx_http_request.c does. Every step runs on the worker's one loop thread,
+// except the disk calls that --aio threads hands to the pool; while such a
+// task runs, the loop does not touch the connection (no timer is armed).
+#pragma once
+
+#include <sys/types.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "file_resolver.h"
+#include "http_request.h"
+#include "options.h"
+#include "send_step.h"
+#include "thread_pool.h"
+
+namespace clerk::serve {
+
+// What a worker shares with its connections.
+struct WorkerContext {
+  boost::asio::io_context& io;
+  const ServeOptions& options;
+  int root_fd;
+  ThreadPool* pool;  // null with --aio off
+};
+
+class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
+ public:
+  HttpConnection(WorkerContext& context, boost::asio::ip::tcp::socket socket);
+  void start();
+
+ private:
+  void read_request();
+  void on_read(const boost::system::error_code& ec, std::size_t bytes);
+  void handle_request(const RequestHead& request);
+  void open_file(const std::string& relative);
+  void on_file_opened();
+  void respond_error(int status, bool keep_alive);
+  void send_next();
+  void on_step(std::size_t chunk);
+  void wait_writable();
+  void finish_response();
+  void linger_close();
+  void close();
+  void arm_timer(int seconds);
+  void disarm_timer();
+
+  WorkerContext& context_;
+  boost::asio::ip::tcp::socket socket_;
+  boost::asio::steady_timer timer_;
+  std::uint64_t timer_generation_ = 0;  // a stale expiry must not close a live step
+  std::vector<char> buffer_;            // request bytes, header_limit of them at most
+  std::size_t buffered_ = 0;
+  int requests_ = 0;
+  bool keep_alive_ = false;
+  bool head_only_ = false;
+  bool in_pool_ = false;  // a pool task is using the socket or file: do not close them
+  bool closed_ = false;
+
+  // The response being sent.
+  std::string head_;
+  std::size_t head_sent_ = 0;
+  UniqueFd file_;
+  off_t file_offset_ = 0;
+  std::size_t file_left_ = 0;
+
+  // Written by a pool thread, read on the loop after the completion is posted.
+  std::string pending_path_;
+  ResolvedFile resolved_;
+  StepResult step_result_;
+};
+
+}  // namespace clerk::serve

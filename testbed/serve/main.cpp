@@ -1,0 +1,82 @@
+// clerk-serve: a static-file HTTP/1.1 server shaped like NGINX (a master,
+// worker processes each running one event loop, sendfile, aio threads), so
+// that clerk's model of event-loop blocking can be checked against a real
+// server whose every knob is known. This file: the command line.
+#include <CLI/CLI.hpp>
+#include <climits>
+#include <cstdio>
+
+#include "listener.h"
+#include "master.h"
+#include "options.h"
+
+using clerk::serve::ServeOptions;
+
+int main(int argc, char** argv) {
+  ServeOptions options;
+  std::string listen = "127.0.0.1:8080";
+  std::string reuseport = "off", aio = "off", aio_open = "off";
+
+  CLI::App app{"clerk-serve: a static-file HTTP/1.1 server shaped like NGINX (master + worker event loops)"};
+  app.add_option("--root", options.root, "directory to serve [nginx: root]")->required()->check(CLI::ExistingDirectory);
+  app.add_option("--listen", listen, "ADDR:PORT ([v6]:PORT); port 0 picks a free one [nginx: listen]")
+      ->capture_default_str();
+  app.add_option("--workers", options.workers, "worker processes [nginx: worker_processes]")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+  app.add_option("--reuseport", reuseport, "one SO_REUSEPORT socket per worker [nginx: listen ... reuseport]")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--sendfile-max-chunk", options.sendfile_max_chunk,
+                 "largest sendfile() per loop turn, 0 = unlimited [nginx: sendfile_max_chunk]")
+      ->capture_default_str();
+  app.add_option("--aio", aio, "threads: sendfile() runs in the worker's thread pool [nginx: aio]")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"off", "threads"}));
+  app.add_option("--aio-open", aio_open, "open()+fstat() in the thread pool too [Cloudflare's nginx aio_open patch]")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--threads", options.threads, "threads per worker's pool [nginx: thread_pool default threads=]")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
+  app.add_option("--max-queue", options.max_queue,
+                 "tasks allowed to wait in the pool; beyond: 503 [nginx: thread_pool default max_queue=]")
+      ->capture_default_str();
+  app.add_option("--keepalive-requests", options.keepalive_requests,
+                 "requests per connection, then Connection: close [nginx: keepalive_requests]")
+      ->capture_default_str()
+      ->check(CLI::Range(0, INT_MAX));
+  app.add_option("--keepalive-timeout", options.keepalive_timeout_s,
+                 "seconds an idle keep-alive connection is kept, 0 = no keep-alive [nginx: keepalive_timeout]")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 86400));
+  app.add_option("--header-limit", options.header_limit,
+                 "bytes of request line + headers; beyond: 431 and close [nginx: large_client_header_buffers]")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 20));
+  app.add_option("--client-header-timeout", options.client_header_timeout_s,
+                 "seconds to receive a request head [nginx: client_header_timeout]")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
+  app.add_option("--send-timeout", options.send_timeout_s,
+                 "seconds a client may leave the socket unwritable [nginx: send_timeout]")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
+  app.add_option("--pid-file", options.pid_file, "write the master's pid here [nginx: pid]");
+  app.add_option("--port-file", options.port_file, "write the bound port here (for --listen ADDR:0)");
+
+  try {
+    app.parse(argc, argv);
+    if (!clerk::serve::parse_listen_address(listen, options.listen_host, options.listen_port))
+      throw CLI::ValidationError("--listen", "expected ADDR:PORT, e.g. 127.0.0.1:8080 or [::1]:8080: " + listen);
+    options.reuseport = reuseport == "on";
+    options.aio_threads = aio == "threads";
+    options.aio_open = aio_open == "on";
+    if (options.aio_open && !options.aio_threads)
+      throw CLI::ValidationError("--aio-open", "on needs --aio threads (the open runs in its thread pool)");
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e);
+    return status == 0 ? 0 : 2;
+  }
+  return clerk::serve::run_master(options);
+}

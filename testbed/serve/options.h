@@ -1,0 +1,32 @@
+// The settings of one clerk-serve run. Each one mirrors an NGINX directive
+// (named beside it) so that every knob of clerk's worker model exists for
+// real; main.cpp fills it from the command line and nothing changes it later.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace clerk::serve {
+
+struct ServeOptions {
+  std::string root;                       // root
+  std::string listen_host = "127.0.0.1";  // listen ADDR:PORT
+  std::uint16_t listen_port = 8080;
+  int workers = 1;                         // worker_processes
+  bool reuseport = false;                  // listen ... reuseport
+  std::size_t sendfile_max_chunk = 0;      // sendfile_max_chunk (0: unlimited)
+  bool aio_threads = false;                // aio threads
+  bool aio_open = false;                   // Cloudflare's aio_open patch
+  int threads = 32;                        // thread_pool default threads=32
+  std::size_t max_queue = 65536;           //   ... max_queue=65536
+  int keepalive_requests = 1000;           // keepalive_requests
+  int keepalive_timeout_s = 75;            // keepalive_timeout
+  std::size_t header_limit = 8192;         // large_client_header_buffers (total)
+  int client_header_timeout_s = 60;        // client_header_timeout
+  int send_timeout_s = 60;                 // send_timeout
+  std::string pid_file;                    // pid
+  std::string port_file;                   // (clerk-serve only) the bound port
+};
+
+}  // namespace clerk::serve

@@ -1,0 +1,110 @@
+#include "worker.h"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "http_connection.h"
+#include "thread_pool.h"
+
+namespace clerk::serve {
+
+namespace asio = boost::asio;
+
+namespace {
+
+// nginx stops accepting for a while when accept() fails for lack of fds
+// (EMFILE, ENFILE): the pending connection stays in the backlog and the
+// socket stays readable, so retrying at once would spin.
+constexpr auto kAcceptBackoff = std::chrono::milliseconds(100);
+
+class Acceptor {
+ public:
+  Acceptor(WorkerContext& context, int listen_fd) : context_(context), acceptor_(context.io), backoff_(context.io) {
+    sockaddr_storage address{};
+    socklen_t length = sizeof address;
+    ::getsockname(listen_fd, reinterpret_cast<sockaddr*>(&address), &length);
+    acceptor_.assign(address.ss_family == AF_INET6 ? asio::ip::tcp::v6() : asio::ip::tcp::v4(), listen_fd);
+  }
+
+  void start() { accept_next(); }
+
+  void stop() {
+    boost::system::error_code ignored;
+    acceptor_.close(ignored);
+    backoff_.cancel();
+  }
+
+ private:
+  void accept_next() {
+    acceptor_.async_accept([this](const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
+      if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
+      if (ec) {
+        on_accept_error(ec);
+        return;
+      }
+      boost::system::error_code ignored;
+      socket.set_option(asio::ip::tcp::no_delay(true), ignored);  // nginx's tcp_nodelay on
+      socket.native_non_blocking(true, ignored);                  // sendfile() must never block on the socket
+      std::make_shared<HttpConnection>(context_, std::move(socket))->start();
+      accept_next();
+    });
+  }
+
+  void on_accept_error(const boost::system::error_code& ec) {
+    const int err = ec.value();
+    if (err == EMFILE || err == ENFILE || err == ENOBUFS || err == ENOMEM) {
+      std::fprintf(stderr, "clerk-serve: accept() failed (%s), pausing accepts for %lld ms\n", ec.message().c_str(),
+                   static_cast<long long>(kAcceptBackoff.count()));
+      backoff_.expires_after(kAcceptBackoff);
+      backoff_.async_wait([this](const boost::system::error_code& wait_ec) {
+        if (!wait_ec) accept_next();
+      });
+      return;
+    }
+    accept_next();  // ECONNABORTED and the like concern one connection only
+  }
+
+  WorkerContext& context_;
+  asio::ip::tcp::acceptor acceptor_;
+  asio::steady_timer backoff_;
+};
+
+}  // namespace
+
+int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const sigset_t& signal_mask) {
+  // Declared first, destroyed last: connections still queued in the pool or
+  // the loop go away while their sockets' io_context still exists.
+  asio::io_context io(1);
+  // Pool threads start while the master's signals are still blocked, so
+  // SIGTERM always reaches the loop thread.
+  std::optional<ThreadPool> pool;
+  if (options.aio_threads) pool.emplace(options.threads, options.max_queue);
+  WorkerContext context{io, options, root_fd, pool ? &*pool : nullptr};
+  Acceptor acceptor(context, listen_fd);
+
+  // SIGTERM/SIGINT from the master: nginx's fast shutdown, drop everything.
+  asio::signal_set signals(io, SIGTERM, SIGINT);
+  signals.async_wait([&](const boost::system::error_code& ec, int) {
+    if (ec) return;
+    acceptor.stop();
+    io.stop();
+  });
+  ::sigprocmask(SIG_SETMASK, &signal_mask, nullptr);
+
+  acceptor.start();
+  io.run();
+  if (pool) pool->stop();
+  return 0;
+}
+
+}  // namespace clerk::serve
