@@ -104,8 +104,8 @@ Profile build_profile(const Calibration& c) {
   for (auto b : fp.block_sizes) sizes += (sizes.empty() ? "" : ",") + fmt::format("{}k", b >> 10);
   for (auto q : fp.queue_depths) depths += (depths.empty() ? "" : ",") + std::to_string(q);
   ProfileTable disk{"disk",
-                    {fmt::format("/dev/{} ({}, scheduler {}), holding {}, as the SSD model.", c.device.name,
-                                 c.device.rotational ? "rotational" : "non-rotational", c.device.scheduler, c.data_dir),
+                    {fmt::format("/dev/{} (queue/rotational = {}, scheduler {}), holding {}, as the SSD model.", c.device.name,
+                                 c.device.rotational ? 1 : 0, c.device.scheduler, c.data_dir),
                      fmt::format("{} randread --direct=1 --ioengine=libaio --size={} --runtime={}s, bs {} x iodepth {},",
                                  c.fio_version, mib(fp.file_bytes), fp.seconds, sizes, depths),
                      "completion latency (clat) means and percentiles. Model vs fio for every measured pair",
@@ -114,8 +114,8 @@ Profile build_profile(const Calibration& c) {
   for (const auto& row : fit_table(c)) disk.comment.push_back(row);
   for (const auto& n : f.notes) disk.comment.push_back("fit: " + n);
   std::string by_size = "block sizes of";
-  for (const auto& [bs, v] : f.parallelism_by_size) by_size += fmt::format(" {}k: {:.2f},", bs >> 10, v);
-  by_size += fmt::format(" = {:.2f}", f.parallelism_exact);
+  for (const auto& [bs, v] : f.parallelism_by_size) by_size += fmt::format(" {}k: {:.2f};", bs >> 10, v);
+  by_size += fmt::format(" median {:.2f}", f.parallelism_exact);
   disk.entries.push_back({"type", toml_string("ssd"), {}});
   disk.entries.push_back({"capacity", size_value(c.device.capacity_bytes),
                           {fmt::format("/sys/block/{}/size x 512", c.device.name)}});
