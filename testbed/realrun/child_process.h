@@ -3,6 +3,11 @@
 // group reaches every descendant), joins the run's cgroup before exec (so
 // everything it and its children touch is charged there from the start),
 // and is registered for stop_all_real_runs().
+//
+// Hand-written rather than Boost.Process (1.74): between fork and exec we
+// need setpgid and a write to cgroup.procs using only async-signal-safe
+// calls, wait4() for the child's rusage, and group-wide kills; Boost.Process
+// allocates in its exec-setup hooks and knows no process groups.
 #pragma once
 #include <sys/resource.h>
 #include <sys/types.h>

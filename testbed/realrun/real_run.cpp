@@ -218,6 +218,8 @@ RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
   } else {
     launch.argv = serve_argv(sc, {o.serve_binary, data_dir, dir + "/serve.pid", o.port});
     launch.output = dir + "/serve.log";
+    const auto serve = serve_notes(sc);
+    notes.insert(notes.end(), serve.begin(), serve.end());
     result.server_version = "clerk-serve (" + o.serve_binary + ")";
   }
 
@@ -233,6 +235,14 @@ RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
                     std::to_string(cache_bytes) + " bytes");
   }
   progress(o, result.cache_control);
+  {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+    const auto ram = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+    if (pages > 0 && cache_bytes >= ram)
+      notes.push_back(fmt::format("the page cache limit ({} bytes) is not below this machine's memory ({} bytes): "
+                                  "it confines nothing; pass a smaller cache limit",
+                                  cache_bytes, ram));
+  }
   if (!preload.read.empty() || !preload.stat.empty()) {
     ChildProcess loader = ChildProcess::run_in_child(cgroup.procs_file(), preload_body, &preload);
     const auto& e = loader.wait_for(600);

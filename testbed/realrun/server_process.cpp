@@ -87,11 +87,25 @@ std::vector<std::string> serve_argv(const models::Scenario& scenario, const Serv
           "--reuseport", n.accept == models::AcceptPolicy::kReuseport ? "on" : "off",
           "--sendfile-max-chunk", std::to_string(n.sendfile_max_chunk),
           "--aio", n.aio == models::AioMode::kThreads ? "threads" : "off",
-          "--aio-open", n.aio_open ? "on" : "off",
+          // clerk-serve refuses aio_open without aio threads (the open runs in the pool).
+          "--aio-open", n.aio_open && n.aio == models::AioMode::kThreads ? "on" : "off",
           "--threads", std::to_string(n.thread_pool.threads),
           "--max-queue", std::to_string(n.thread_pool.max_queue),
           "--keepalive-requests", std::to_string(n.keepalive_requests),
+          "--keepalive-timeout", "75",  // as the nginx.conf we write
           "--pid-file", p.pid_file};
+}
+
+std::vector<std::string> serve_notes(const models::Scenario& scenario) {
+  const models::NginxConfig& n = scenario.nginx;
+  std::vector<std::string> notes;
+  if (n.aio_open && n.aio != models::AioMode::kThreads)
+    notes.push_back("nginx.aio_open without aio threads: clerk-serve runs with --aio-open off");
+  if (n.accept == models::AcceptPolicy::kMutexOn)
+    notes.push_back("clerk-serve has no accept mutex: its workers share one listening socket (accept_mutex off)");
+  if (!n.sendfile) notes.push_back("sendfile off is not reproduced: clerk-serve always uses sendfile()");
+  if (n.cache_fill_rate > 0) notes.push_back("nginx.cache_fill_rate is not reproduced by clerk-serve");
+  return notes;
 }
 
 std::vector<pid_t> children_of(pid_t pid) {

@@ -34,6 +34,8 @@ struct ServeParams {
 };
 // clerk-serve's command line for the scenario (flags mirror NGINX's directives).
 std::vector<std::string> serve_argv(const models::Scenario& scenario, const ServeParams& params);
+// Scenario settings clerk-serve cannot honour.
+std::vector<std::string> serve_notes(const models::Scenario& scenario);
 
 // Pids of `pid`'s children (every thread's children file), sorted.
 std::vector<pid_t> children_of(pid_t pid);

@@ -1,0 +1,66 @@
+// clerk-serve's command line from a scenario, and the port checks.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "models/scenario/config_loader.h"
+#include "testbed/realrun/server_process.h"
+
+using namespace testbed::realrun;
+
+namespace {
+std::string flag(const std::vector<std::string>& argv, const std::string& name) {
+  const auto it = std::find(argv.begin(), argv.end(), name);
+  return it == argv.end() || it + 1 == argv.end() ? "(absent)" : *(it + 1);
+}
+}  // namespace
+
+TEST_CASE("clerk-serve flags mirror the scenario's directives", "[server_process]") {
+  auto sc = models::load_scenario(CLERK_SCENARIOS "/nginx-9x/threads.toml");
+  auto argv = serve_argv(sc, {"/opt/clerk-serve", "/data", "/run/serve.pid", 18123});
+  CHECK(argv[0] == "/opt/clerk-serve");
+  CHECK(flag(argv, "--root") == "/data");
+  CHECK(flag(argv, "--listen") == "127.0.0.1:18123");
+  CHECK(flag(argv, "--workers") == "16");
+  CHECK(flag(argv, "--reuseport") == "off");
+  CHECK(flag(argv, "--sendfile-max-chunk") == "524288");
+  CHECK(flag(argv, "--aio") == "threads");
+  CHECK(flag(argv, "--aio-open") == "off");
+  CHECK(flag(argv, "--threads") == "32");
+  CHECK(flag(argv, "--max-queue") == "65536");
+  CHECK(flag(argv, "--keepalive-requests") == "100");
+  CHECK(flag(argv, "--pid-file") == "/run/serve.pid");
+
+  sc.nginx.accept = models::AcceptPolicy::kReuseport;
+  sc.nginx.aio_open = true;
+  argv = serve_argv(sc, {"/x", "/d", "/p", 1});
+  CHECK(flag(argv, "--reuseport") == "on");
+  CHECK(flag(argv, "--aio-open") == "on");
+  // aio_open without aio threads: clerk-serve would refuse it; off, and said.
+  sc.nginx.aio = models::AioMode::kOff;
+  argv = serve_argv(sc, {"/x", "/d", "/p", 1});
+  CHECK(flag(argv, "--aio") == "off");
+  CHECK(flag(argv, "--aio-open") == "off");
+  CHECK_FALSE(serve_notes(sc).empty());
+}
+
+TEST_CASE("a listening port is busy and accepts; a closed one is free", "[server_process]") {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  socklen_t len = sizeof a;
+  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+  const std::uint16_t port = ntohs(a.sin_port);
+  REQUIRE(::listen(fd, 4) == 0);
+  CHECK_FALSE(port_free(port));
+  CHECK(port_accepts(port));
+  ::close(fd);
+  CHECK(port_free(port));
+  CHECK_FALSE(port_accepts(port));
+}
