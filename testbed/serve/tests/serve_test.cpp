@@ -1,0 +1,291 @@
+// clerk-serve as a whole, against ordinary and hostile clients, in each of
+// its shapes: shared socket, reuseport, aio threads (+ aio_open, with
+// sendfile_max_chunk). Assertions are on bytes and statuses; every wait has
+// a safety limit only.
+#include <signal.h>
+#include <sys/socket.h>
+
+#include <catch2/catch.hpp>
+#include <random>
+#include <set>
+
+#include "test_client.h"
+
+using namespace clerk::serve::test;
+
+namespace {
+
+void check_get(int port, const std::string& target, const std::string& expected) {
+  Client client(port);
+  REQUIRE(client.send(get_request(target)));
+  const Response response = client.read_response();
+  CHECK(response.status == 200);
+  CHECK(response.header("content-type") == "application/octet-stream");
+  CHECK(response.header("server") == "clerk-serve");
+  CHECK(response.body.size() == expected.size());
+  CHECK(response.body == expected);
+}
+
+// Every answer to a hostile request: one of these statuses, or a plain close.
+void check_refused(int port, const std::string& request, std::set<int> allowed) {
+  INFO("request: " << request.substr(0, 200));
+  const std::string raw = round_trip(port, request);
+  CHECK(raw.find(kSecret) == std::string::npos);
+  CHECK(raw.find("root:") == std::string::npos);  // /etc/passwd
+  if (!raw.empty()) CHECK(allowed.count(status_of(raw)) == 1);
+}
+
+void exercise(const TempTree& tree, ServerProcess& server) {
+  const int port = server.port();
+  const auto workers = server.worker_pids();
+
+  SECTION("GET, HEAD and keep-alive") {
+    check_get(port, "/small.txt", tree.small);
+    check_get(port, "/big.bin", tree.big);
+    check_get(port, "/sub/inner.txt", tree.inner);
+    check_get(port, "/empty.txt", "");
+    check_get(port, "/small.txt?query=1", tree.small);
+    check_get(port, "/sub/./inner.txt", tree.inner);
+    check_get(port, "/s%6dall.txt", tree.small);
+
+    Client client(port);
+    for (int i = 0; i < 5; ++i) {
+      REQUIRE(client.send(get_request(i % 2 ? "/big.bin" : "/small.txt")));
+      const Response response = client.read_response();
+      REQUIRE(response.status == 200);
+      CHECK(response.header("connection") == "keep-alive");
+      CHECK(response.body == (i % 2 ? tree.big : tree.small));
+    }
+    REQUIRE(client.send("HEAD /big.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
+    const Response head = client.read_response(true);
+    CHECK(head.status == 200);
+    CHECK(head.header("content-length") == std::to_string(tree.big.size()));
+    // Nothing followed the head: the next response starts cleanly.
+    REQUIRE(client.send(get_request("/nope")));
+    CHECK(client.read_response().status == 404);
+    REQUIRE(client.send(get_request("/small.txt", "Connection: close\r\n")));
+    const Response last = client.read_response();
+    CHECK(last.status == 200);
+    CHECK(last.header("connection") == "close");
+    CHECK(client.at_end());
+  }
+
+  SECTION("HTTP/1.0 without keep-alive closes") {
+    Client client(port);
+    REQUIRE(client.send("GET /small.txt HTTP/1.0\r\n\r\n"));
+    const Response response = client.read_response();
+    CHECK(response.status == 200);
+    CHECK(response.body == tree.small);
+    CHECK(response.header("connection") == "close");
+    CHECK(client.at_end());
+  }
+
+  SECTION("pipelined requests are answered in order") {
+    Client client(port);
+    REQUIRE(client.send(get_request("/small.txt") + "HEAD /sub/inner.txt HTTP/1.1\r\nHost: t\r\n\r\n" +
+                        get_request("/missing") + get_request("/big.bin") +
+                        get_request("/sub/inner.txt", "Connection: close\r\n")));
+    Response r = client.read_response();
+    CHECK(r.status == 200);
+    CHECK(r.body == tree.small);
+    r = client.read_response(true);
+    CHECK(r.status == 200);
+    CHECK(r.header("content-length") == std::to_string(tree.inner.size()));
+    CHECK(client.read_response().status == 404);
+    r = client.read_response();
+    CHECK(r.status == 200);
+    CHECK(r.body == tree.big);
+    r = client.read_response();
+    CHECK(r.status == 200);
+    CHECK(r.body == tree.inner);
+    CHECK(client.at_end());
+  }
+
+  SECTION("hostile requests never reach outside the root") {
+    const std::set<int> refused{400, 403, 404};
+    for (const char* target : {"/../x", "/%2e%2e/x", "/%2E%2E/x", "/a/../../x", "/sub/../../x", "//etc/passwd",
+                               "/link", "/dirlink/secret.txt", "/passwd", "/sub%2f..%2f..%2fx", "/%2e%2e%2fx",
+                               "/small.txt%00.html", "/sub/", "/", "/fifo", "/%zz", "/%", "/..", "/sub/..", "x",
+                               "http://test/../x", "/./../x"}) {
+      check_refused(port, get_request(target), refused);
+    }
+    check_refused(port, std::string("GET /small.txt\0/../x HTTP/1.1\r\nHost: t\r\n\r\n", 43), refused);
+    check_refused(port, "GET /small.txt HTTP/1.1\r\nHost: t\r\nX: " + std::string(64 * 1024, 'a') + "\r\n\r\n",
+                  {400, 431});
+    check_refused(port, "GET /" + std::string(64 * 1024, 'a') + " HTTP/1.1\r\nHost: t\r\n\r\n", {400, 431});
+    check_refused(port, "GET /small.txt HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999999999999999999\r\n\r\n",
+                  {400});
+    check_refused(port, "GET /small.txt HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhello", {400});
+    check_refused(port, "GET /small.txt HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", {400});
+    check_refused(port, "GET /small.txt HTTP/1.1\r\n\r\n", {400});  // no Host
+    check_refused(port, "GET /small.txt HTTP/2.0\r\nHost: t\r\n\r\n", {400});
+    check_refused(port, "POST /small.txt HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n", {405});
+    check_refused(port, "DELETE /small.txt HTTP/1.1\r\nHost: t\r\n\r\n", {405});
+    check_refused(port, "BREW /pot HTTP/1.1\r\nHost: t\r\n\r\n", {400, 405});
+    // A head whose lines end in a bare LF: refused, or never complete.
+    check_refused(port, "GET /small.txt HTTP/1.1\nHost: t\n\n", {400});
+    // A head that never ends: the client's end of stream closes it.
+    check_refused(port, "GET /small.txt HTTP/1.1\r\nHost: t", {});
+    check_refused(port, "\r\n\r\n\r\n", {400});
+    std::string binary;
+    std::mt19937 random(7);
+    for (int i = 0; i < 4096; ++i) binary.push_back(static_cast<char>(random()));
+    check_refused(port, binary, {400, 431});
+  }
+
+  SECTION("refusal statuses are exact") {
+    CHECK(status_of(round_trip(port, get_request("/../x"))) == 400);
+    CHECK(status_of(round_trip(port, get_request("/link"))) == 403);
+    CHECK(status_of(round_trip(port, get_request("/sub"))) == 403);
+    CHECK(status_of(round_trip(port, get_request("/missing.txt"))) == 404);
+    CHECK(status_of(round_trip(port, "PUT /small.txt HTTP/1.1\r\nHost: t\r\n\r\n")) == 405);
+    CHECK(status_of(round_trip(port, "GET / HTTP/1.1\r\nHost: t\r\nX: " + std::string(20000, 'b') + "\r\n\r\n")) ==
+          431);
+  }
+
+  SECTION("clients vanishing mid-request and mid-response") {
+    for (int i = 0; i < 10; ++i) {
+      Client early(port);
+      early.send("GET /big.bin HTTP/1.1\r\nHo");
+      early.reset();
+      Client late(port);
+      late.send(get_request("/big.bin"));
+      char some[1000];
+      CHECK(::recv(late.fd(), some, sizeof some, 0) > 0);
+      late.reset();
+      Client quiet(port);
+      quiet.send(get_request("/big.bin"));
+      // closes without reading anything at all
+    }
+    check_get(port, "/big.bin", tree.big);
+  }
+
+  SECTION("a slow head is cut off by client_header_timeout") {
+    Client slow(port);
+    REQUIRE(slow.send("GET /small.txt HTTP/1.1\r\nHo"));
+    CHECK(slow.read_to_end().empty());  // closed after 1 s, well before the 10 s safety net
+  }
+
+  SECTION("many connections at once") {
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int i = 0; i < 300; ++i) clients.push_back(std::make_unique<Client>(port));
+    for (auto& client : clients) REQUIRE(client->send(get_request("/small.txt")));
+    for (auto& client : clients) CHECK(client->read_response().body == tree.small);
+  }
+
+  SECTION("random bytes (a fixed seed) never crash a worker") {
+    std::mt19937 random(20261122);
+    const std::string valid = get_request("/sub/inner.txt");
+    for (int i = 0; i < 200; ++i) {
+      std::string input;
+      if (i % 2 == 0) {
+        const std::size_t length = random() % 300;
+        for (std::size_t j = 0; j < length; ++j) input.push_back(static_cast<char>(random()));
+      } else {
+        input = valid;
+        const int flips = 1 + static_cast<int>(random() % 4);
+        for (int k = 0; k < flips; ++k) input[random() % input.size()] = static_cast<char>(random());
+      }
+      const std::string raw = round_trip(port, input);
+      INFO("input " << i);
+      CHECK(raw.find(kSecret) == std::string::npos);
+      if (!raw.empty()) CHECK(std::set<int>{200, 400, 403, 404, 405, 431}.count(status_of(raw)) == 1);
+    }
+  }
+
+  // After each section: the server still serves, with the same workers.
+  check_get(port, "/small.txt", tree.small);
+  CHECK(server.workers_alive(workers));
+}
+
+void run_mode(std::vector<std::string> args) {
+  TempTree tree;
+  args.insert(args.end(), {"--client-header-timeout", "1"});
+  ServerProcess server(tree, args, 2);
+  const auto workers = server.worker_pids();
+  REQUIRE(workers.size() == 2);
+  exercise(tree, server);
+  CHECK(server.stop() == 0);
+  for (pid_t pid : workers) CHECK(::kill(pid, 0) != 0);  // no worker left behind
+}
+
+}  // namespace
+
+TEST_CASE("clerk-serve, shared socket", "[serve]") { run_mode({}); }
+
+TEST_CASE("clerk-serve, reuseport", "[serve]") { run_mode({"--reuseport", "on"}); }
+
+TEST_CASE("clerk-serve, aio threads with sendfile_max_chunk", "[serve]") {
+  run_mode({"--aio", "threads", "--threads", "4", "--sendfile-max-chunk", "65536"});
+}
+
+TEST_CASE("clerk-serve, aio threads + aio_open, small chunks", "[serve]") {
+  run_mode({"--aio", "threads", "--aio-open", "on", "--sendfile-max-chunk", "4096"});
+}
+
+TEST_CASE("clerk-serve, sendfile_max_chunk without aio", "[serve]") { run_mode({"--sendfile-max-chunk", "8192"}); }
+
+TEST_CASE("Connection: close after keepalive_requests", "[serve]") {
+  TempTree tree;
+  ServerProcess server(tree, {"--keepalive-requests", "3"}, 1);
+  Client client(server.port());
+  for (int i = 1; i <= 3; ++i) {
+    REQUIRE(client.send(get_request("/small.txt")));
+    const Response response = client.read_response();
+    CHECK(response.status == 200);
+    CHECK(response.body == tree.small);
+    CHECK(response.header("connection") == (i < 3 ? "keep-alive" : "close"));
+  }
+  CHECK(client.at_end());
+  CHECK(server.stop() == 0);
+}
+
+// nginx counts a task as waiting until a thread takes it; max_queue 0 lets
+// none wait, so every disk task overflows: a deterministic full queue.
+TEST_CASE("a full thread-pool queue answers 503", "[serve]") {
+  TempTree tree;
+  SECTION("sendfile in the pool") {
+    ServerProcess server(tree, {"--aio", "threads", "--threads", "1", "--max-queue", "0"}, 1);
+    const auto workers = server.worker_pids();
+    Client client(server.port());
+    REQUIRE(client.send(get_request("/big.bin")));
+    const Response refused = client.read_response();
+    CHECK(refused.status == 503);
+    CHECK(refused.body.find(tree.big.substr(0, 64)) == std::string::npos);
+    // Keep-alive survives a 503, and what needs no disk task still works.
+    REQUIRE(client.send("HEAD /big.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
+    CHECK(client.read_response(true).status == 200);
+    REQUIRE(client.send(get_request("/empty.txt")));
+    CHECK(client.read_response().status == 200);
+    CHECK(status_of(round_trip(server.port(), get_request("/small.txt"))) == 503);
+    CHECK(server.log().find("thread pool \"default\" queue overflow: 0 tasks waiting") != std::string::npos);
+    CHECK(server.workers_alive(workers));
+    CHECK(server.stop() == 0);
+  }
+  SECTION("open in the pool") {
+    ServerProcess server(tree, {"--aio", "threads", "--aio-open", "on", "--max-queue", "0"}, 1);
+    CHECK(status_of(round_trip(server.port(), get_request("/small.txt"))) == 503);
+    CHECK(status_of(round_trip(server.port(), get_request("/missing"))) == 503);
+    CHECK(status_of(round_trip(server.port(), get_request("/../x"))) == 400);  // refused before any disk work
+    CHECK(server.stop() == 0);
+  }
+}
+
+// Out of file descriptors, accept() fails with EMFILE; the worker must pause
+// accepting and recover once descriptors are free again.
+TEST_CASE("a worker out of file descriptors recovers", "[serve]") {
+  TempTree tree;
+  ServerProcess server(tree, {}, 1, 64);
+  const auto workers = server.worker_pids();
+  {
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int i = 0; i < 100; ++i) clients.push_back(std::make_unique<Client>(server.port()));
+    // Ones that were accepted get answers; the rest wait in the backlog.
+    REQUIRE(clients.front()->send(get_request("/small.txt")));
+    CHECK(clients.front()->read_response().body == tree.small);
+  }
+  check_get(server.port(), "/small.txt", tree.small);
+  CHECK(server.log().find("Too many open files") != std::string::npos);  // EMFILE did happen
+  CHECK(server.workers_alive(workers));
+  CHECK(server.stop() == 0);
+}
