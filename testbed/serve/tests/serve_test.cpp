@@ -6,7 +6,9 @@
 #include <sys/socket.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <random>
+#include <thread>
 #include <set>
 
 #include "test_client.h"
@@ -280,12 +282,22 @@ TEST_CASE("a worker out of file descriptors recovers", "[serve]") {
   {
     std::vector<std::unique_ptr<Client>> clients;
     for (int i = 0; i < 100; ++i) clients.push_back(std::make_unique<Client>(server.port()));
-    // Ones that were accepted get answers; the rest wait in the backlog.
+    // The worker runs out of fds accepting them (a safety limit on the wait only).
+    bool out_of_fds = false;
+    for (int i = 0; i < 200 && !out_of_fds; ++i) {
+      out_of_fds = server.log().find("Too many open files") != std::string::npos;
+      if (!out_of_fds) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    CHECK(out_of_fds);
+    // An accepted connection is still served: its file, or a 500 when open()
+    // itself finds no fd free (as nginx answers).
     REQUIRE(clients.front()->send(get_request("/small.txt")));
-    CHECK(clients.front()->read_response().body == tree.small);
+    const Response response = clients.front()->read_response();
+    CHECK((response.status == 200 || response.status == 500));
+    if (response.status == 200) CHECK(response.body == tree.small);
   }
+  // Once the clients are gone, accepting resumes.
   check_get(server.port(), "/small.txt", tree.small);
-  CHECK(server.log().find("Too many open files") != std::string::npos);  // EMFILE did happen
   CHECK(server.workers_alive(workers));
   CHECK(server.stop() == 0);
 }
