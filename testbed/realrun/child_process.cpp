@@ -156,7 +156,9 @@ ChildProcess::~ChildProcess() { release(); }
 
 void ChildProcess::release() {
   if (pid_ <= 0) return;
-  if (!exit_) stop(SIGKILL, 0);
+  // Even when the leader has exited, its descendants may not have (NGINX
+  // workers of a master that crashed): the whole group goes.
+  stop(SIGKILL, 0);
   unregister_group(pid_);
   pid_ = -1;
 }

@@ -70,3 +70,17 @@ TEST_CASE("stop_all_real_runs kills every registered group; the owner reaps", "[
   clear_stop_request();
   CHECK(no_children());
 }
+
+TEST_CASE("descendants outliving their leader are killed and reaped too", "[child_process]") {
+  SubreaperScope reaper;
+  pid_t pgid = 0;
+  {
+    // A master that exits and leaves a worker behind.
+    ChildProcess c = ChildProcess::spawn({{"/bin/sh", "-c", "sleep 60 & exit 0"}, "", ""});
+    pgid = c.pid();
+    REQUIRE(c.wait_for(5));
+    CHECK(::kill(-pgid, 0) == 0);  // the orphan is still there
+  }
+  CHECK(wait_group_gone(pgid, 1));
+  CHECK(no_children());
+}
