@@ -120,3 +120,38 @@ TEST_CASE("a waiter is woken when its page arrives") {
   CHECK(w.woken == 1);
   CHECK(cache.cached(f, 0));
 }
+
+TEST_CASE("a unit read ahead and evicted before use is read again on its own (thrashing)") {
+  // Two sequential readers under a cache of 8 units: the second reader's
+  // readahead evicts what the first read ahead but has not used yet. The
+  // first reader's next read must still find its page (Linux falls back to
+  // reading the one missing page), not run past it.
+  FakeDevice dev;
+  dev.ra = 4 * 64 * 1024;  // 4 units per window at most
+  const std::uint64_t unit = 64 * 1024;
+  models::PageCache cache(dev, {8 * unit, unit, 1 << 20});
+  const auto a = cache.add_file(0, 64 * unit);
+  const auto b = cache.add_file(64 * unit, 64 * unit);
+  NoWaiter w;
+  models::ReadaheadState ra_a, ra_b;
+  for (std::uint64_t u = 0; u < 3; ++u) {  // a: windows up to unit ~7
+    cache.read(a, u, 1, ra_a, &w, 0);
+    dev.complete_all();
+  }
+  for (std::uint64_t u = 0; u < 12; ++u) {  // b evicts a's unread units
+    cache.read(b, u, 1, ra_b, &w, 0);
+    dev.complete_all();
+  }
+  // a's windows were units 0-1, 2-5 and 6-9, the last marked at unit 6: a
+  // read of unit 6 is the expected next step, so readahead moves on to
+  // units 10-13, and unit 6 itself must be read on its own.
+  CHECK(cache.stats().thrashed_units == 0);
+  NoWaiter reader;
+  CHECK(cache.read(a, 6, 1, ra_a, &reader, 0) == models::PageCache::Result::kWait);
+  CHECK(cache.stats().thrashed_units == 1);
+  dev.complete_all();
+  CHECK(reader.woken == 1);
+  models::ReadaheadState probe;
+  probe.prev_page = 1 << 30;
+  CHECK(cache.read(a, 6, 1, probe, &w, 0) == models::PageCache::Result::kReady);
+}

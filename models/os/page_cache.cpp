@@ -57,6 +57,14 @@ PageCache::Result PageCache::read(std::uint32_t file, std::uint64_t unit, std::u
   if (e == kNil) {
     ondemand_readahead(file, unit, request_units, ra, false);
     e = find(file, unit);
+    if (e == kNil) {
+      // Readahead moved past this unit (it was read ahead once, then
+      // evicted before use: thrashing): read it alone, as filemap_get_pages()
+      // falls back to filemap_create_folio() for the one missing page.
+      submit_window(file, static_cast<std::int64_t>(unit * pages_per_unit_), static_cast<std::int64_t>(pages_per_unit_), -1);
+      ++stats_.thrashed_units;
+      e = find(file, unit);
+    }
   } else if (entries_[e].marker) {
     entries_[e].marker = false;
     ondemand_readahead(file, unit, request_units, ra, true);

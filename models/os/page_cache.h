@@ -55,6 +55,7 @@ struct PageCacheStats {
   std::uint64_t hits = 0;
   std::uint64_t waits = 0;
   std::uint64_t inserted_units = 0;
+  std::uint64_t thrashed_units = 0;  // read ahead, evicted unused, then read again on their own
   std::uint64_t evicted_units = 0;
   std::uint64_t readahead_windows = 0;
   std::uint64_t bios = 0;
