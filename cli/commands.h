@@ -13,6 +13,7 @@ struct RunArgs {
   std::optional<std::uint64_t> seed;
   std::optional<double> duration_s;
   std::vector<std::string> overrides;
+  std::string hardware;  // a profile read in place of the one the scenario includes
   std::string json_path;
   bool no_timing = false;
   bool quiet = false;

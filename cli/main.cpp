@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--seed", run.seed, "random seed (default: the scenario's)");
   run_cmd->add_option("--duration", run.duration_s, "simulated seconds (default: the scenario's)")->check(CLI::PositiveNumber);
   run_cmd->add_option("--set", run.overrides, "override a scenario key: --set nginx.aio=threads (repeatable)");
+  run_cmd->add_option("--hardware", run.hardware, "a hardware profile to use in place of the one the scenario includes");
   run_cmd->add_option("--json", run.json_path, "also write the figures as JSON to this file");
   run_cmd->add_flag("--no-timing", run.no_timing, "leave wall-clock figures out, so output depends only on the inputs");
   run_cmd->add_flag("-q,--quiet", run.quiet, "print no report");

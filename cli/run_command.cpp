@@ -15,7 +15,7 @@ namespace cli {
 int run_command(const RunArgs& args) {
   models::Scenario sc;
   try {
-    sc = models::load_scenario(args.file, args.overrides);
+    sc = models::load_scenario(args.file, args.overrides, args.hardware);
   } catch (const models::ConfigError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
