@@ -1,19 +1,152 @@
 #include "testbed/realrun/realrun_cli.h"
 
+#include <atomic>
+#include <csignal>
+#include <fmt/format.h>
 #include <iostream>
+#include <unistd.h>
+
+#include "cli/output.h"
+#include "models/scenario/config_loader.h"
+#include "models/scenario/units.h"
+#include "testbed/realrun/comparison.h"
+#include "testbed/realrun/prediction.h"
 
 namespace testbed {
 
-struct RealrunCli::Options {};
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_interrupt(int) {
+  g_interrupted = true;
+  stop_all_real_runs();  // async-signal-safe (real_run.h)
+}
+
+// clerk-serve built beside clerk, unless the user names another.
+std::string default_serve_binary() {
+#ifdef CLERK_SERVE_BINARY
+  if (access(CLERK_SERVE_BINARY, X_OK) == 0) return CLERK_SERVE_BINARY;
+#endif
+  return "clerk-serve";
+}
+
+}  // namespace
+
+struct RealrunCli::Options {
+  std::vector<std::string> files;
+  std::string server = "nginx";
+  unsigned repeat = 3;
+  double duration_s = 0;
+  std::string hardware;
+  std::string data_dir = "/var/tmp/clerk-data";
+  std::uint16_t port = 18080;
+  std::string json_path;
+  std::vector<std::string> overrides;
+  std::string serve_binary;
+  bool check = false;
+  bool verbose = false;
+};
 
 RealrunCli::RealrunCli(CLI::App& app) : options_(std::make_unique<Options>()) {
-  cmd_ = app.add_subcommand("realrun", "(not built yet)");
+  Options& o = *options_;
+  cmd_ = app.add_subcommand("realrun",
+                            "Run scenarios for real (nginx or clerk-serve, real wrk, a memory cgroup) and print them "
+                            "beside the simulator's prediction");
+  cmd_->add_option("files", o.files, "scenario files; with two, also the effect of going from the first to the second")
+      ->required();
+  cmd_->add_option("--server", o.server, "the real server: nginx (Debian's nginx-light), clerk-serve, or both")
+      ->check(CLI::IsMember({"nginx", "clerk-serve", "both"}));
+  cmd_->add_option("--repeat", o.repeat, "real runs per scenario (medians and spreads are over these)")
+      ->check(CLI::Range(1u, 100u));
+  cmd_->add_option("--duration", o.duration_s, "seconds per run (default: the scenario's)")->check(CLI::PositiveNumber);
+  cmd_->add_option("--hardware", o.hardware,
+                   "hardware profile for the prediction, in place of the one the scenario includes (clerk calibrate's)");
+  cmd_->add_option("--data", o.data_dir, "where the data set is made (reused while it matches)");
+  cmd_->add_option("--port", o.port, "loopback port for the server");
+  cmd_->add_option("--json", o.json_path, "also write every run, both sides, as JSON to this file");
+  cmd_->add_option("--set", o.overrides, "override a scenario key for both sides: --set clients.random.connections=8");
+  cmd_->add_option("--serve-binary", o.serve_binary, "the clerk-serve to run (default: the one built with clerk)");
+  cmd_->add_flag("--check", o.check, "exit 1 if a prediction misses its tolerance");
+  cmd_->add_flag("-v,--verbose", o.verbose, "progress on stderr; keep each run's directory");
 }
+
 RealrunCli::~RealrunCli() = default;
 bool RealrunCli::chosen() const { return cmd_->parsed(); }
+
 int RealrunCli::run() {
-  std::cerr << "clerk realrun: not built yet\n";
-  return 1;
+  const Options& o = *options_;
+  std::vector<models::Scenario> scenarios;
+  try {
+    for (const std::string& f : o.files) scenarios.push_back(models::load_scenario(f, o.overrides, o.hardware));
+  } catch (const models::ConfigError& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  }
+  if (geteuid() != 0) {
+    std::cerr << "clerk realrun: needs root (a memory cgroup for the server's page cache, and drop_caches)\n";
+    return 2;
+  }
+  std::vector<std::string> servers;
+  if (o.server == "both" || o.server == "nginx") servers.push_back("nginx");
+  if (o.server == "both" || o.server == "clerk-serve") servers.push_back("clerk-serve");
+
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+  nlohmann::json out;
+  bool all_within = true;
+  for (const std::string& server : servers) {
+    std::vector<ScenarioComparison> comparisons(scenarios.size());
+    for (std::size_t s = 0; s < scenarios.size(); ++s)
+      comparisons[s] = {o.files[s], scenarios[s].name.empty() ? o.files[s] : scenarios[s].name, server, {}, {}, {}, {}};
+    // Repetitions interleave the scenarios (A B A B ...), so that a drift of
+    // the machine over time touches all of them alike.
+    for (unsigned rep = 0; rep < o.repeat; ++rep) {
+      for (std::size_t s = 0; s < scenarios.size(); ++s) {
+        RealRunOptions ro;
+        ro.server = server;
+        ro.serve_binary = o.serve_binary.empty() ? default_serve_binary() : o.serve_binary;
+        ro.data_dir = o.data_dir;
+        ro.port = o.port;
+        ro.duration_s = o.duration_s;
+        ro.verbose = o.verbose;
+        std::cerr << fmt::format("realrun: {} on {}, run {} of {}\n", comparisons[s].name, server, rep + 1, o.repeat);
+        RealRunResult real;
+        try {
+          real = run_real(scenarios[s], ro);
+        } catch (const RealRunError& e) {
+          std::cerr << "clerk realrun: " << e.what() << "\n";
+          return g_interrupted ? 130 : 1;
+        }
+        const models::RunResult sim = predict(scenarios[s], real, scenarios[s].seed + rep, 0);
+        comparisons[s].real_runs.push_back(real);
+        comparisons[s].real.push_back(figures_of(real));
+        comparisons[s].simulated.push_back(figures_of(sim));
+      }
+    }
+    nlohmann::json js;
+    for (ScenarioComparison& c : comparisons) {
+      summarize(c);
+      std::cout << format_comparison(c) << "\n";
+      for (const MetricRow& r : c.rows) all_within = all_within && r.within;
+      js["scenarios"].push_back(to_json(c));
+    }
+    if (comparisons.size() == 2) {
+      const auto effect = effect_of(comparisons[0], comparisons[1]);
+      std::cout << format_effect(comparisons[0], comparisons[1], effect) << "\n";
+      for (const EffectRow& e : effect) all_within = all_within && e.within;
+      js["effect"] = to_json(effect);
+    }
+    out["servers"][server] = js;
+  }
+  if (!o.json_path.empty()) {
+    std::string error;
+    if (!cli::write_file_atomically(o.json_path, out.dump(2) + "\n", error)) {
+      std::cerr << "clerk: " << error << "\n";
+      return 2;
+    }
+  }
+  return o.check && !all_within ? 1 : 0;
 }
 
 }  // namespace testbed

@@ -1,0 +1,196 @@
+#include "testbed/realrun/comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace testbed {
+
+namespace {
+
+constexpr double kEffectTolerance = 0.30;  // the bar for the thread pool's effect
+
+std::string show(double v, const std::string& unit) {
+  if (unit == "s") return v < 1 ? fmt::format("{:.2f}ms", v * 1e3) : fmt::format("{:.2f}s", v);
+  if (unit == "B/s") return v >= 1e9 ? fmt::format("{:.2f}GB/s", v / 1e9) : fmt::format("{:.1f}MB/s", v / 1e6);
+  if (unit == "share") return fmt::format("{:.1f}%", v * 100);
+  return fmt::format("{:.1f}", v);
+}
+
+std::string show_spread(const Spread& s, const std::string& unit, std::size_t n) {
+  if (n <= 1) return show(s.median, unit);
+  return fmt::format("{} ({}-{})", show(s.median, unit), show(s.min, unit), show(s.max, unit));
+}
+
+double relative(double predicted, double measured) {
+  if (measured == 0) return predicted == 0 ? 0 : INFINITY;
+  return predicted / measured - 1;
+}
+
+}  // namespace
+
+Spread spread_of(std::vector<double> v) {
+  Spread s;
+  if (v.empty()) return s;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  s.min = v.front();
+  s.max = v.back();
+  return s;
+}
+
+void summarize(ScenarioComparison& c) {
+  c.rows.clear();
+  std::vector<std::string> groups;
+  if (!c.real.empty())
+    for (const auto& g : c.real.front().groups) groups.push_back(g.name);
+  for (const Metric& m : metrics_for(groups)) {
+    MetricRow row{m, {}, {}, 0, false, true};
+    std::vector<double> real, sim;
+    for (const auto& f : c.real) real.push_back(m.read(f, m.group_index));
+    for (const auto& f : c.simulated)
+      if (m.group_index < f.groups.size() || m.group.empty()) sim.push_back(m.read(f, m.group_index));
+    row.real = spread_of(real);
+    row.simulated = spread_of(sim);
+    row.error = relative(row.simulated.median, row.real.median);
+    row.judged = m.tolerance > 0;
+    row.within = !row.judged || std::fabs(row.error) <= m.tolerance;
+    c.rows.push_back(row);
+  }
+}
+
+std::vector<EffectRow> effect_of(const ScenarioComparison& a, const ScenarioComparison& b) {
+  std::vector<EffectRow> out;
+  for (const MetricRow& ra : a.rows) {
+    auto rb = std::find_if(b.rows.begin(), b.rows.end(), [&](const MetricRow& r) {
+      return r.metric.group == ra.metric.group && r.metric.name == ra.metric.name;
+    });
+    if (rb == b.rows.end() || ra.metric.unit == "share") continue;
+    EffectRow e{ra.metric, 0, 0, 0, false, true, true};
+    e.real = ra.real.median > 0 ? rb->real.median / ra.real.median : NAN;
+    e.simulated = ra.simulated.median > 0 ? rb->simulated.median / ra.simulated.median : NAN;
+    e.error = relative(e.simulated, e.real);
+    e.judged = ra.metric.tolerance > 0;
+    e.same_direction = (e.real >= 1) == (e.simulated >= 1);
+    e.within = !e.judged || (e.same_direction && std::fabs(e.error) <= kEffectTolerance);
+    out.push_back(e);
+  }
+  return out;
+}
+
+std::string format_comparison(const ScenarioComparison& c) {
+  const std::size_t n = c.real.size();
+  std::string out = fmt::format("== {} on {}: {} real run{} and their predictions\n", c.name, c.server, n,
+                                n == 1 ? "" : "s");
+  if (!c.real_runs.empty()) {
+    const RealRunResult& r = c.real_runs.front();
+    out += fmt::format("   {}; page cache: {}\n", r.server_version, r.cache_control);
+  }
+  out += fmt::format("   {:<10} {:<13} {:>32} {:>32} {:>8}  {}\n", "group", "figure", "real: median (min-max)",
+                     "simulated: median (min-max)", "error", "");
+  for (const MetricRow& row : c.rows) {
+    const std::string verdict = !row.judged ? "" : row.within ? fmt::format("ok (±{:.0f}%)", row.metric.tolerance * 100)
+                                                              : fmt::format("MISS (±{:.0f}%)", row.metric.tolerance * 100);
+    const std::string error = row.metric.unit == "share"
+                                  ? fmt::format("{:+.1f}pt", (row.simulated.median - row.real.median) * 100)
+                                  : fmt::format("{:+.1f}%", row.error * 100);
+    out += fmt::format("   {:<10} {:<13} {:>32} {:>32} {:>8}  {}\n", row.metric.group.empty() ? "server" : row.metric.group,
+                       row.metric.label, show_spread(row.real, row.metric.unit, n),
+                       show_spread(row.simulated, row.metric.unit, c.simulated.size()), error, verdict);
+  }
+  for (std::size_t i = 0; i < c.real_runs.size(); ++i) {
+    std::string placement;
+    for (const auto& g : c.real_runs[i].groups) {
+      placement += " " + g.name + "=[";
+      for (std::size_t w = 0; w < g.placement.size(); ++w) placement += (w ? "," : "") + std::to_string(g.placement[w]);
+      placement += "]";
+    }
+    out += fmt::format("   run {}: connections per worker{}\n", i + 1, placement);
+  }
+  return out;
+}
+
+std::string format_effect(const ScenarioComparison& a, const ScenarioComparison& b, const std::vector<EffectRow>& rows) {
+  std::string out = fmt::format("== effect of {} -> {} (ratio of medians)\n", a.name, b.name);
+  out += fmt::format("   {:<10} {:<13} {:>10} {:>10} {:>8}  {}\n", "group", "figure", "real", "simulated", "error", "");
+  for (const EffectRow& e : rows) {
+    const std::string verdict = !e.judged ? ""
+                                : e.within ? "ok (±30%)"
+                                : !e.same_direction ? "MISS (direction)"
+                                                    : "MISS (±30%)";
+    out += fmt::format("   {:<10} {:<13} {:>9.2f}x {:>9.2f}x {:>+7.1f}%  {}\n", e.metric.group, e.metric.label, e.real,
+                       e.simulated, e.error * 100, verdict);
+  }
+  return out;
+}
+
+nlohmann::json to_json(const ScenarioComparison& c) {
+  nlohmann::json j;
+  j["file"] = c.file;
+  j["scenario"] = c.name;
+  j["server"] = c.server;
+  auto spread = [](const Spread& s) { return nlohmann::json{{"median", s.median}, {"min", s.min}, {"max", s.max}}; };
+  for (const MetricRow& row : c.rows) {
+    nlohmann::json r{{"real", spread(row.real)}, {"simulated", spread(row.simulated)}, {"error", row.error}};
+    if (row.judged) r["tolerance"] = row.metric.tolerance, r["within"] = row.within;
+    if (row.metric.group.empty())
+      j["server_figures"][row.metric.name] = r;
+    else
+      j["groups"][row.metric.group][row.metric.name] = r;
+  }
+  for (std::size_t i = 0; i < c.real_runs.size(); ++i) {
+    const RealRunResult& r = c.real_runs[i];
+    nlohmann::json run{{"wall_s", r.wall_s},
+                       {"server_cpu_s", r.server_cpu_s},
+                       {"clients_cpu_s", r.clients_cpu_s},
+                       {"machine_busy", r.machine_busy},
+                       {"machine_iowait", r.machine_iowait},
+                       {"disk_read_bytes", r.disk_read_bytes},
+                       {"disk_reads", r.disk_reads},
+                       {"cache_control", r.cache_control},
+                       {"cache_peak_bytes", r.cache_peak_bytes},
+                       {"server_version", r.server_version},
+                       {"notes", r.notes}};
+    for (const RealGroupResult& g : r.groups)
+      run["groups"][g.name] = {{"requests", g.requests},
+                               {"bytes", g.bytes},
+                               {"duration_s", g.duration_s},
+                               {"requests_per_s", g.requests_per_s},
+                               {"latency_s", {{"mean", g.latency_mean}, {"stdev", g.latency_stdev}, {"max", g.latency_max},
+                                              {"p50", g.latency_p50}, {"p75", g.latency_p75}, {"p90", g.latency_p90},
+                                              {"p99", g.latency_p99}}},
+                               {"errors", {{"connect", g.errors_connect}, {"read", g.errors_read}, {"write", g.errors_write},
+                                           {"status", g.errors_status}, {"timeout", g.errors_timeout}}},
+                               {"placement", g.placement},
+                               {"placement_late", g.placement_late},
+                               {"cpu_s", g.cpu_s}};
+    for (const RealWorker& w : r.workers)
+      run["workers"].push_back({{"pid", w.pid}, {"running", w.running}, {"sleeping", w.sleeping},
+                                {"disk_wait", w.disk_wait}, {"cpu_s", w.cpu_s}, {"samples", w.samples}});
+    if (i < c.simulated.size()) {
+      nlohmann::json sim;
+      for (const GroupFigures& g : c.simulated[i].groups)
+        sim["groups"][g.name] = {{"requests_per_s", g.requests_per_s}, {"bytes_per_s", g.bytes_per_s},
+                                 {"latency_mean", g.latency_mean}, {"latency_p50", g.latency_p50},
+                                 {"latency_p99", g.latency_p99}, {"errors", g.errors}};
+      sim["workers"] = {{"running", c.simulated[i].workers_running}, {"sleeping", c.simulated[i].workers_sleeping},
+                        {"disk_wait", c.simulated[i].workers_disk_wait}};
+      run["simulated"] = sim;
+    }
+    j["runs"].push_back(run);
+  }
+  return j;
+}
+
+nlohmann::json to_json(const std::vector<EffectRow>& rows) {
+  nlohmann::json j;
+  for (const EffectRow& e : rows) {
+    nlohmann::json r{{"real", e.real}, {"simulated", e.simulated}, {"error", e.error}};
+    if (e.judged) r["same_direction"] = e.same_direction, r["within"] = e.within;
+    j[e.metric.group][e.metric.name] = r;
+  }
+  return j;
+}
+
+}  // namespace testbed
