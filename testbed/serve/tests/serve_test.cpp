@@ -6,11 +6,13 @@
 #include <sys/socket.h>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <random>
 #include <thread>
 #include <set>
+#include <sstream>
 
 #include "test_client.h"
 
@@ -212,6 +214,24 @@ void check_clean_log(const ServerProcess& server) {
   CHECK(log.find("exited with status") == std::string::npos);
 }
 
+// Listening TCP sockets on the port (/proc/net/tcp, state 0A): one shared
+// by all workers, or with reuseport one per worker.
+int count_listeners(int port) {
+  std::ifstream in("/proc/net/tcp");
+  std::string line;
+  std::getline(in, line);
+  int count = 0;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string slot, local, remote, state;
+    fields >> slot >> local >> remote >> state;
+    const auto colon = local.find(':');
+    if (colon != std::string::npos && std::stoi(local.substr(colon + 1), nullptr, 16) == port && state == "0A")
+      ++count;
+  }
+  return count;
+}
+
 void run_mode(std::vector<std::string> args) {
   TempTree tree;
   const std::string pid_file = tree.base + "/master.pid";
@@ -225,6 +245,8 @@ void run_mode(std::vector<std::string> args) {
     in >> written;
     CHECK(written == server.pid());
   }
+  const bool reuseport = std::find(args.begin(), args.end(), "--reuseport") != args.end();
+  CHECK(count_listeners(server.port()) == (reuseport ? 2 : 1));
   exercise(tree, server);
   CHECK(server.stop() == 0);
   for (pid_t pid : workers) CHECK(::kill(pid, 0) != 0);  // no worker left behind
@@ -262,6 +284,37 @@ TEST_CASE("Connection: close after keepalive_requests", "[serve]") {
   CHECK(client.at_end());
   CHECK(server.stop() == 0);
   check_clean_log(server);
+}
+
+TEST_CASE("an idle keep-alive connection is closed after keepalive_timeout", "[serve]") {
+  TempTree tree;
+  ServerProcess server(tree, {"--keepalive-timeout", "1"}, 1);
+  Client client(server.port());
+  REQUIRE(client.send(get_request("/small.txt")));
+  CHECK(client.read_response().body == tree.small);
+  CHECK(client.read_to_end().empty());  // closed after 1 s, well before the 10 s safety net
+  CHECK(server.stop() == 0);
+  check_clean_log(server);
+}
+
+// Workers must not outlive a master that is killed outright.
+TEST_CASE("workers die with their master", "[serve]") {
+  TempTree tree;
+  ServerProcess server(tree, {}, 2);
+  const auto workers = server.worker_pids();
+  REQUIRE(workers.size() == 2);
+  ::kill(server.pid(), SIGKILL);
+  server.stop();  // reaps it
+  for (pid_t pid : workers) {
+    bool gone = false;
+    for (int i = 0; i < 200 && !gone; ++i) {
+      std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+      std::string line;
+      gone = !std::getline(stat, line) || line.substr(line.rfind(')') + 2, 1) == "Z";
+      if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    CHECK(gone);
+  }
 }
 
 // nginx counts a task as waiting until a thread takes it; max_queue 0 lets
