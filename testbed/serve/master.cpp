@@ -142,10 +142,11 @@ int run_master(const ServeOptions& options) {
     std::fprintf(stderr, "clerk-serve: cannot write %s\n", options.pid_file.c_str());
     return 1;
   }
+  const bool v6 = options.listen_host.find(':') != std::string::npos;
   std::fprintf(stderr,
-               "clerk-serve: listening on %s:%u (%s), %d workers, aio %s%s, sendfile_max_chunk %zu, "
+               "clerk-serve: listening on %s%s%s:%u (%s), %d workers, aio %s%s, sendfile_max_chunk %zu, "
                "keepalive_requests %d\n",
-               options.listen_host.c_str(), port, options.reuseport ? "reuseport" : "shared socket", options.workers,
+               v6 ? "[" : "", options.listen_host.c_str(), v6 ? "]" : "", port, options.reuseport ? "reuseport" : "shared socket", options.workers,
                options.aio_threads ? "threads" : "off", options.aio_open ? " + aio_open" : "",
                options.sendfile_max_chunk, options.keepalive_requests);
 
