@@ -1,5 +1,6 @@
 #include "http_connection.h"
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 #include <cerrno>
 #include <chrono>
@@ -24,6 +25,10 @@ void HttpConnection::read_request() {
   if (closed_) return;
   if (buffered_ > 0) {
     const RequestHead request = parse_request_head(buffer_.data(), buffered_, buffer_.size());
+    if (request.state != RequestHead::State::need_more || buffered_ == buffer_.size()) {
+      disarm_timer();
+      header_deadline_set_ = false;
+    }
     if (request.state == RequestHead::State::complete) {
       // Keep whatever follows (pipelined requests) for the next round.
       buffered_ -= request.consumed;
@@ -44,10 +49,17 @@ void HttpConnection::read_request() {
       return;
     }
   }
-  // Between requests nginx waits keepalive_timeout; once a request has begun
-  // (or on a new connection) client_header_timeout.
+  // Between requests nginx waits keepalive_timeout. Once a request has begun
+  // (or on a new connection) the whole head must arrive within
+  // client_header_timeout, however it trickles in: the deadline is set once.
   const auto& options = context_.options;
-  arm_timer(buffered_ == 0 && requests_ > 0 ? options.keepalive_timeout_s : options.client_header_timeout_s);
+  if (buffered_ == 0 && requests_ > 0) {
+    header_deadline_set_ = false;
+    arm_timer(options.keepalive_timeout_s);
+  } else if (!header_deadline_set_) {
+    header_deadline_set_ = true;
+    arm_timer(options.client_header_timeout_s);
+  }
   socket_.async_read_some(asio::buffer(buffer_.data() + buffered_, buffer_.size() - buffered_),
                           [self = shared_from_this()](const boost::system::error_code& ec, std::size_t bytes) {
                             self->on_read(ec, bytes);
@@ -56,7 +68,6 @@ void HttpConnection::read_request() {
 
 void HttpConnection::on_read(const boost::system::error_code& ec, std::size_t bytes) {
   if (closed_) return;
-  disarm_timer();
   // End of stream, a reset or anything else: nothing more to answer.
   if (ec) {
     close();

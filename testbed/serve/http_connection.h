@@ -57,6 +57,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   boost::asio::ip::tcp::socket socket_;
   boost::asio::steady_timer timer_;
   std::uint64_t timer_generation_ = 0;  // a stale expiry must not close a live step
+  bool header_deadline_set_ = false;    // client_header_timeout runs for the current head
   std::vector<char> buffer_;            // request bytes, header_limit of them at most
   std::size_t buffered_ = 0;
   int requests_ = 0;

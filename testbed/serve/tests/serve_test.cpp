@@ -3,6 +3,7 @@
 // sendfile_max_chunk). Assertions are on bytes and statuses; every wait has
 // a safety limit only.
 #include <signal.h>
+#include <cerrno>
 #include <sys/socket.h>
 
 #include <catch2/catch.hpp>
@@ -169,6 +170,22 @@ void exercise(const TempTree& tree, ServerProcess& server) {
     Client slow(port);
     REQUIRE(slow.send("GET /small.txt HTTP/1.1\r\nHo"));
     CHECK(slow.read_to_end().empty());  // closed after 1 s, well before the 10 s safety net
+  }
+
+  SECTION("a head trickling in still has one client_header_timeout in all") {
+    Client slow(port);
+    REQUIRE(slow.send("GET /small.txt HTTP/1.1\r\nHost: t\r\n"));
+    // A header line every 200 ms for up to 10 s; the 1 s deadline must cut it.
+    bool closed = false;
+    for (int i = 0; i < 50 && !closed; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      char byte;
+      const ssize_t n = ::recv(slow.fd(), &byte, 1, MSG_DONTWAIT);
+      closed = n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) || !slow.send("X-a: b\r\n");
+    }
+    CHECK(closed);
+    slow.send("\r\n");
+    CHECK(slow.read_to_end().empty());
   }
 
   SECTION("many connections at once") {
