@@ -263,7 +263,10 @@ void run_mode(std::vector<std::string> args) {
     CHECK(written == server.pid());
   }
   const bool reuseport = std::find(args.begin(), args.end(), "--reuseport") != args.end();
-  CHECK(count_listeners(server.port()) == (reuseport ? 2 : 1));
+  const int listeners = reuseport ? 2 : 1;
+  for (int i = 0; i < 200 && count_listeners(server.port()) != listeners; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // reuseport workers listen after fork
+  CHECK(count_listeners(server.port()) == listeners);
   exercise(tree, server);
   CHECK(server.stop() == 0);
   for (pid_t pid : workers) CHECK(::kill(pid, 0) != 0);  // no worker left behind

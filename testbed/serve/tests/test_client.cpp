@@ -95,6 +95,15 @@ ServerProcess::ServerProcess(const TempTree& tree, std::vector<std::string> args
   }
   if (port_ == 0) throw std::runtime_error("clerk-serve did not start: " + log());
   for (int i = 0; i < 300 && static_cast<int>(worker_pids().size()) < workers; ++i) std::this_thread::sleep_for(50ms);
+  // With reuseport the workers open their sockets after fork: wait until one listens.
+  for (int i = 0; i < 300; ++i) {
+    try {
+      Client probe(port_);
+      break;
+    } catch (const std::exception&) {
+      std::this_thread::sleep_for(50ms);
+    }
+  }
 }
 
 ServerProcess::~ServerProcess() {
