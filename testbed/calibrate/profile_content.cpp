@@ -131,7 +131,7 @@ Profile build_profile(const Calibration& c) {
                            by_size}});
   std::string cdf = "[";
   for (std::size_t i = 0; i < f.latency_cdf.size(); ++i)
-    cdf += fmt::format("{}[\"{:.1f}us\", {}]", i ? ", " : "", f.latency_cdf[i].first * 1e6, f.latency_cdf[i].second);
+    cdf += fmt::format("{}[\"{:.1f}us\", {:.6g}]", i ? ", " : "", f.latency_cdf[i].first * 1e6, f.latency_cdf[i].second);
   cdf += "]";
   disk.entries.push_back({"latency_cdf", cdf,
                           {fmt::format("access time: fio's QD1 clat min, percentiles and max at {}k less the transfer",
