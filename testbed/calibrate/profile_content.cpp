@@ -79,6 +79,8 @@ Profile build_profile(const Calibration& c) {
                          {fmt::format("wrk CPU per response byte of the {} file: ({} - client_request) / {} B = {}", big,
                                       us(r.big.client_s), r.big_file_bytes, ns(c.cpu.client_byte))}});
   cpu.comment.push_back("`wakeup` and `event` are not measured: the model's defaults (0) apply.");
+  cpu.comment.push_back("Loopback's receive side runs in softirq, charged to whichever task is on the CPU (nginx,");
+  cpu.comment.push_back("wrk or ksoftirqd): the per-byte split between sendfile_byte and client_byte moves with load.");
   p.tables.push_back(cpu);
 
   ProfileTable mem{"memory", {}, {}};
