@@ -36,6 +36,29 @@ const FioJob* find_job(const std::vector<FioJob>& jobs, std::uint64_t block, uns
     if (j.block_bytes == block && j.queue_depth == qd) return &j;
   return nullptr;
 }
+// One size's QD1 completion latencies less its transfer time: min at 0,
+// percentiles, max at 1.
+std::vector<std::pair<double, double>> access_cdf(const FioJob& qd1, double transfer) {
+  std::vector<std::pair<double, double>> cdf;
+  auto add = [&](double t, double fraction) {
+    t = std::max(t - transfer, 0.0);
+    if (!cdf.empty()) t = std::max(t, cdf.back().first);  // the shift keeps order; bucketing may not
+    cdf.emplace_back(t, fraction);
+  };
+  add(qd1.clat_min_s, 0.0);
+  for (const auto& [percent, t] : qd1.clat_percentiles) add(t, percent / 100);
+  add(std::max(qd1.clat_max_s, cdf.back().first + transfer), 1.0);
+  // Reads faster than the mean transfer time clamp to 0: keep one point per
+  // time (the highest fraction), which the model samples the same way.
+  std::vector<std::pair<double, double>> merged;
+  for (const auto& point : cdf) {
+    if (merged.size() > 1 && merged.back().first == point.first)
+      merged.back().second = point.second;
+    else
+      merged.push_back(point);
+  }
+  return merged;
+}
 }  // namespace
 
 SsdFit fit_ssd(const std::vector<FioJob>& jobs) {
@@ -89,35 +112,41 @@ SsdFit fit_ssd(const std::vector<FioJob>& jobs) {
     f.access_mean_s = 1e-6;
   }
 
-  // The access-time CDF: QD1 percentiles at the largest size less its transfer.
-  f.cdf_block_bytes = f.large_block;
-  const double transfer = static_cast<double>(f.large_block) * f.slope_s_per_byte;
-  std::vector<std::pair<double, double>> cdf;
-  auto add = [&](double t, double fraction) {
-    t = std::max(t - transfer, 0.0);
-    if (!cdf.empty()) t = std::max(t, cdf.back().first);  // the shift keeps order; bucketing may not
-    cdf.emplace_back(t, fraction);
+  // The access-time CDF: QD1 percentiles less the transfer time. At the
+  // largest size (the server's 1 MiB bios) unless the percentiles there, less
+  // transfer, disagree with the fitted access time by more than 25% (a device
+  // whose latency is not access + size / rate, e.g. one with a cache in front
+  // of it: reads faster than the transfer time clamp to 0); then at the size
+  // where they agree best, so that the tail keeps its measured shape.
+  struct Candidate {
+    std::vector<std::pair<double, double>> cdf;
+    double scale = 1;
+    std::uint64_t block = 0;
   };
-  add(large1.clat_min_s, 0.0);
-  for (const auto& [percent, t] : large1.clat_percentiles) add(t, percent / 100);
-  add(std::max(large1.clat_max_s, cdf.back().first + transfer), 1.0);
-  // Reads faster than the mean transfer time clamp to 0: keep one point per
-  // time (the highest fraction), which the model samples the same way.
-  std::vector<std::pair<double, double>> merged;
-  for (const auto& point : cdf) {
-    if (!merged.empty() && merged.back().first == point.first && merged.size() > 1)
-      merged.back().second = point.second;
-    else
-      merged.push_back(point);
+  std::vector<Candidate> candidates;
+  for (auto it = sizes.rbegin(); it != sizes.rend(); ++it) {
+    Candidate c;
+    c.block = *it;
+    c.cdf = access_cdf(*find_job(jobs, *it, 1), static_cast<double>(*it) * f.slope_s_per_byte);
+    const double mean = cdf_mean(c.cdf);
+    c.scale = mean > 0 ? f.access_mean_s / mean : 1;
+    candidates.push_back(std::move(c));
   }
-  cdf = std::move(merged);
-  const double mean = cdf_mean(cdf);
-  f.cdf_scale = mean > 0 ? f.access_mean_s / mean : 1;
-  if (f.cdf_scale < 0.5 || f.cdf_scale > 2)
-    f.notes.push_back(fmt::format("the percentiles' mean ({:.1f} us) is far from fio's mean less transfer ({:.1f} us)",
-                                  mean * 1e6, f.access_mean_s * 1e6));
-  for (auto& [t, p] : cdf) t *= f.cdf_scale;
-  f.latency_cdf = std::move(cdf);
+  auto misfit = [](const Candidate& c) { return std::abs(std::log(c.scale)); };
+  const Candidate* chosen = &candidates.front();
+  if (misfit(*chosen) > std::log(1.25))
+    for (const Candidate& c : candidates)
+      if (misfit(c) < misfit(*chosen)) chosen = &c;
+  if (chosen->block != f.large_block)
+    f.notes.push_back(fmt::format("the CDF is from {}k: at {}k the percentiles less transfer needed x {:.2f} to match "
+                                  "the mean",
+                                  chosen->block >> 10, f.large_block >> 10, candidates.front().scale));
+  if (misfit(*chosen) > std::log(2))
+    f.notes.push_back(fmt::format("the CDF's percentiles needed x {:.2f} to match fio's mean less transfer", chosen->scale));
+  f.cdf_block_bytes = chosen->block;
+  f.cdf_scale = chosen->scale;
+  f.latency_cdf = chosen->cdf;
+  for (auto& [t, p] : f.latency_cdf) t *= f.cdf_scale;
   return f;
 }
 

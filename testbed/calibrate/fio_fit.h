@@ -11,9 +11,10 @@
 // in service = the best IOPS over the queue depths x the QD1 latency: the
 // depth beyond which latency grows linearly), the median over block sizes, and
 // `bandwidth` = parallelism / slope. The access-time distribution is fio's
-// QD1 completion-latency percentiles at the largest block size less its
-// transfer time, scaled so that its mean is the fitted access time: then the
-// model reproduces fio's QD1 mean at both fitted sizes.
+// QD1 completion-latency percentiles at the largest block size (or, if they
+// fit the linear model badly, the size where they fit best) less its transfer
+// time, scaled so that its mean is the fitted access time: then the model
+// reproduces fio's QD1 mean at both fitted sizes.
 #pragma once
 #include <cstdint>
 #include <string>
