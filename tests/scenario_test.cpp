@@ -164,3 +164,13 @@ TEST_CASE("a hardware profile can be swapped in for the one a scenario includes"
   CHECK_THROWS_AS(models::load_scenario(scenarios + "/nginx-9x/threads.toml", {}, kData + "/no-such-profile.toml"),
                   models::ConfigError);
 }
+
+TEST_CASE("the kernel's CPU time for reads into the page cache is the bytes read times its cost") {
+  const auto cold = run({"cpu.cache_fill_byte=2ns"});
+  const auto none = run({});
+  CHECK(none.kernel_cpu_s == 0);
+  const double bytes_read = cold.disk_read_bytes_per_s * cold.duration_s;
+  REQUIRE(bytes_read > 0);
+  // Reads still in flight at the end count on the disk's side only.
+  CHECK(cold.kernel_cpu_s == Approx(2e-9 * bytes_read).epsilon(0.02));
+}

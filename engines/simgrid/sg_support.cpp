@@ -20,6 +20,8 @@ std::vector<std::string> unsupported(const models::Scenario& sc) {
                     "(not expressed on SimGrid yet)");
       break;
   }
+  if (sc.hardware.costs.cache_fill_byte > 0)
+    out.push_back("cpu.cache_fill_byte: the kernel's CPU time for reads into the page cache (not expressed on SimGrid yet)");
   return out;
 }
 

@@ -20,6 +20,10 @@ struct CpuCosts {
   double accept = 0;         // accept() plus registering the connection
   double wakeup = 0;         // a worker woken for a connection another worker accepted
   double event = 0;          // one epoll event or thread-pool completion
+  // Kernel time per byte read from disk into the page cache: page allocation,
+  // memory-cgroup charge and reclaim, I/O completion. It runs in kworkers and
+  // softirq, charged to no process, but takes CPU time from everyone.
+  double cache_fill_byte = 0;
   // wrk's own CPU time, for clients that run on this host (and the pace of
   // wrk's connect loop anywhere).
   double client_connect = 0;  // socket() + non-blocking connect() + options, per connection

@@ -205,6 +205,11 @@ void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::ui
 void PageCache::on_io_done(std::uint64_t tag) {
   const auto b = static_cast<std::uint32_t>(tag);
   Bio& bio = bios_[b];
+  if (fill_sink_) {
+    std::uint64_t bytes = 0;
+    for (std::uint64_t u = bio.first_unit; u < bio.first_unit + bio.units; ++u) bytes += unit_length(bio.file, u);
+    fill_sink_->filled(bytes);
+  }
   for (std::uint64_t u = bio.first_unit; u < bio.first_unit + bio.units; ++u) {
     const std::uint32_t e = find(bio.file, u);
     if (e == kNil) continue;

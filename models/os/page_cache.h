@@ -63,6 +63,16 @@ struct PageCacheStats {
   std::uint64_t active_units = 0;
 };
 
+// Told of every read the page cache completes (the kernel's work to take
+// the data in).
+class CacheFillSink {
+ public:
+  virtual void filled(std::uint64_t bytes) = 0;
+
+ protected:
+  ~CacheFillSink() = default;
+};
+
 class PageCache final : public IoListener {
  public:
   static constexpr std::uint64_t kPage = 4096;
@@ -95,6 +105,7 @@ class PageCache final : public IoListener {
 
   PageCacheStats stats() const;
   void on_io_done(std::uint64_t tag) override;
+  void set_fill_sink(CacheFillSink* sink) { fill_sink_ = sink; }
 
  private:
   enum List : std::uint8_t { kNone, kInactive, kActive };
@@ -157,6 +168,7 @@ class PageCache final : public IoListener {
   ListHead lists_[3];
   std::uint64_t resident_ = 0;
   PageCacheStats stats_;
+  CacheFillSink* fill_sink_ = nullptr;
 };
 
 }  // namespace models

@@ -258,6 +258,7 @@ void read_hardware(Section& root, Scenario& sc) {
   hw.logical_cpus = static_cast<std::uint32_t>(cpu.integer("logical_cpus", 1, 1, 4096, true));
   hw.costs.request = cpu.duration("request", 0, 0);
   hw.costs.sendfile_byte = cpu.duration("sendfile_byte", 0, 0);
+  hw.costs.cache_fill_byte = cpu.duration("cache_fill_byte", 0, 0);
   hw.costs.accept = cpu.duration("accept", 0, 0);
   hw.costs.wakeup = cpu.duration("wakeup", 0, 0);
   hw.costs.event = cpu.duration("event", 0, 0);

@@ -34,6 +34,7 @@ struct RunResult {
   double pool_running = 0, pool_sleeping = 0, pool_disk_wait = 0;
   std::uint32_t logical_cpus = 0;
   double cpu_busy_frac = 0;
+  double kernel_cpu_s = 0;         // CPU time of the kernel's own work (reads into the page cache)
   double iowait_frac = 0;
   std::vector<WorkerFigures> workers;
   double fairness = 0;             // Jain's index over requests per worker (1: perfectly even)

@@ -57,7 +57,8 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
   server["nic_out_gbps_mean"] = r.nic_out_gbps_mean;
   server["nic_out_gbps_per_s"] = per_s;
   server["nic_payload_capacity_gbps"] = r.nic_payload_capacity_gbps;
-  server["cpu"] = {{"logical_cpus", r.logical_cpus}, {"busy_frac", r.cpu_busy_frac}, {"iowait_frac", r.iowait_frac}};
+  server["cpu"] = {{"logical_cpus", r.logical_cpus}, {"busy_frac", r.cpu_busy_frac}, {"iowait_frac", r.iowait_frac},
+                   {"kernel_s", r.kernel_cpu_s}};
   ordered_json per_worker = ordered_json::array();
   for (const WorkerFigures& w : r.workers)
     per_worker.push_back({{"connections", w.connections}, {"requests", w.requests}, {"blocks", w.blocks},

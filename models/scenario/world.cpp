@@ -41,6 +41,10 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
     disk_ = std::make_unique<Hdd>(engine_, hw.hdd);
   }
   cache_ = std::make_unique<PageCache>(*disk_, PageCacheSpec{hw.page_cache_bytes, hw.cache_unit_bytes, 1024 * 1024});
+  if (hw.costs.cache_fill_byte > 0) {
+    kernel_work_ = std::make_unique<KernelWork>(*cpu_, hw.costs.cache_fill_byte);
+    cache_->set_fill_sink(kernel_work_.get());
+  }
   dentries_ = std::make_unique<DentryCache>(hw.dentry_cache_entries);
   walk_ = std::make_unique<PathWalk>(*disk_, *dentries_, streams_.stream(kStreamMetadata).next_u64());
   const std::uint32_t workers = sc.nginx.worker_processes;
@@ -117,6 +121,7 @@ RunResult World::result(double wall_s) {
   const std::uint32_t n = scenario_.nginx.worker_processes;
   r.logical_cpus = scenario_.hardware.logical_cpus;
   r.cpu_busy_frac = tasks_->busy_cpus_mean(0, now) / r.logical_cpus;
+  r.kernel_cpu_s = kernel_work_ ? kernel_work_->total_s() : 0;
   r.iowait_frac = tasks_->iowait_fraction(0, now);
   for (std::uint32_t w = 0; w < n; ++w) {
     WorkerFigures f;

@@ -9,6 +9,7 @@
 #include "models/hardware/block_device.h"
 #include "models/os/dentry_cache.h"
 #include "models/os/filesystem.h"
+#include "models/os/kernel_work.h"
 #include "models/os/host.h"
 #include "models/scenario/result.h"
 #include "models/scenario/scenario.h"
@@ -49,6 +50,7 @@ class World final : public sim::EventTarget {
   std::unique_ptr<Nic> nic_;
   std::unique_ptr<BlockDevice> disk_;
   std::unique_ptr<PageCache> cache_;
+  std::unique_ptr<KernelWork> kernel_work_;
   std::unique_ptr<DentryCache> dentries_;
   std::unique_ptr<PathWalk> walk_;
   std::unique_ptr<TaskStates> tasks_;
