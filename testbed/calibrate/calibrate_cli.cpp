@@ -1,4 +1,5 @@
 #include "testbed/calibrate/calibrate_cli.h"
+#include "testbed/calibrate/machine_facts.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -138,6 +139,7 @@ int calibrate_run(const Request& o) {
   phase("CPU costs: nginx and wrk on loopback");
   c.cpu_plan.seconds = o.quick ? 1 : 5;
   c.cpu_plan.runs = 3;
+  c.cpu_plan.workers = static_cast<int>(logical_cpus());  // every CPU busy, as under load
   c.cpu_raw = measure_cpu(c.cpu_plan, &c.nginx_version);
   c.cpu = derive_cpu_costs(c.cpu_raw);
 

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "testbed/calibrate/child_process.h"
+#include "testbed/calibrate/machine_facts.h"
 #include "testbed/calibrate/nginx_probe.h"
 #include "testbed/calibrate/temp_dir.h"
 #include "testbed/calibrate/tools.h"
@@ -102,15 +103,17 @@ CpuRaw measure_cpu(const CpuPlan& plan, std::string* nginx_version) {
       nginx_version->pop_back();
   }
 
-  NginxProbe nginx(dir.path(), root);
+  const int workers = plan.workers > 0 ? plan.workers : static_cast<int>(logical_cpus());
+  const int connections = plan.connections * workers;
+  NginxProbe nginx(dir.path(), root, workers);
   // A short run first: NGINX opens its files and fills its caches, wrk warms up.
-  run_wrk(nginx.url("/small"), plan.connections, 1, nginx.worker());
+  run_wrk(nginx.url("/small"), connections, 1, nginx.workers(), {}, workers);
 
   auto experiment = [&](const char* label, const std::string& path, const std::vector<std::string>& extra) {
     std::vector<WrkRun> runs;
     for (int i = 0; i < plan.runs; ++i) {
       throw_if_interrupted();
-      runs.push_back(run_wrk(nginx.url(path), plan.connections, plan.seconds, nginx.worker(), extra));
+      runs.push_back(run_wrk(nginx.url(path), connections, plan.seconds, nginx.workers(), extra, workers));
       const WrkRun& r = runs.back();
       fmt::print("  {:<28} run {}: {:>9} requests, nginx {:.2f} s CPU, wrk {:.2f} s CPU\n", label, i + 1,
                  r.requests, r.server_cpu_s, r.wrk_cpu_s);

@@ -16,7 +16,13 @@ namespace testbed::calibrate {
 struct CpuPlan {
   int runs = 3;               // median of this many runs per experiment
   double seconds = 5;         // each wrk run
-  int connections = 10;
+  int connections = 10;       // per worker
+  // NGINX workers and wrk threads: 0 for one per logical CPU, so that every
+  // CPU is busy as in a loaded server with its clients on the same host.
+  // Loopback's receive work runs in softirq on whichever CPU and task is
+  // there: with one worker and one wrk on two CPUs it splits between them
+  // differently than when both sides compete for every CPU.
+  int workers = 0;
   std::uint64_t big_file_bytes = 4 << 20;
 };
 

@@ -6,15 +6,18 @@
 //     L1(s) = access + s * parallelism / bandwidth,
 // and beyond `parallelism` outstanding reads the device is saturated:
 //     IOPS(s) = parallelism / L1(s).
-// The fit takes the slope and the intercept of L1 from the QD1 means at the
-// smallest and largest block sizes, `parallelism` from Little's law (reads
-// in service = the best IOPS over the queue depths x the QD1 latency: the
-// depth beyond which latency grows linearly), the median over block sizes, and
-// `bandwidth` = parallelism / slope. The access-time distribution is fio's
-// QD1 completion-latency percentiles at the largest block size (or, if they
-// fit the linear model badly, the size where they fit best) less its transfer
-// time, scaled so that its mean is the fitted access time: then the model
-// reproduces fio's QD1 mean at both fitted sizes.
+// The fit takes `parallelism` from Little's law (reads in service = the best
+// IOPS over the queue depths x the QD1 latency: the depth beyond which
+// latency grows linearly), the median over block sizes; then the slope and
+// intercept of the saturated service time, parallelism / best IOPS, between
+// the smallest and largest block sizes: `bandwidth` = parallelism / slope,
+// access = the intercept. So the model reproduces the device's throughput at
+// depth, where a loaded server runs it, at both fitted sizes; on a device
+// whose QD1 latency is linear in size the QD1 means match too. The
+// access-time distribution is fio's QD1 completion-latency percentiles at the
+// largest block size (or, if they fit the linear model badly, the size where
+// they fit best) less its transfer time, scaled so that its mean is the
+// fitted access time.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -46,14 +46,14 @@ int free_loopback_port() {
   return ntohs(a.sin_port);
 }
 
-std::string nginx_config(const std::string& prefix, const std::string& root, int port) {
+std::string nginx_config(const std::string& prefix, const std::string& root, int port, int workers) {
   // master_process on as in production; `daemon off` keeps the master our
   // child, so that stopping it (and its process group) stops everything.
   // keepalive_requests is lifted so that keep-alive runs never reconnect.
   return fmt::format(
       "daemon off;\n"
       "master_process on;\n"
-      "worker_processes 1;\n"
+      "worker_processes {3};\n"
       "pid {0}/nginx.pid;\n"
       "error_log {0}/error.log warn;\n"
       "events {{ worker_connections 1024; }}\n"
@@ -72,15 +72,15 @@ std::string nginx_config(const std::string& prefix, const std::string& root, int
       "    root {1};\n"
       "  }}\n"
       "}}\n",
-      prefix, root, port);
+      prefix, root, port, workers);
 }
 
-NginxProbe::NginxProbe(const std::string& prefix, const std::string& root) {
+NginxProbe::NginxProbe(const std::string& prefix, const std::string& root, int workers) {
   port_ = free_loopback_port();
   const std::string conf = prefix + "/nginx.conf";
   {
     std::ofstream out(conf);
-    out << nginx_config(prefix, root, port_);
+    out << nginx_config(prefix, root, port_, workers);
     if (!out) throw std::runtime_error("cannot write " + conf);
   }
   master_ = std::make_unique<ChildProcess>(
@@ -90,8 +90,8 @@ NginxProbe::NginxProbe(const std::string& prefix, const std::string& root) {
   while (std::chrono::steady_clock::now() < deadline) {
     throw_if_interrupted();
     const auto kids = children_of(master_->pid());
-    if (kids.size() == 1 && can_connect(port_)) {
-      worker_ = kids.front();
+    if (kids.size() == static_cast<std::size_t>(workers) && can_connect(port_)) {
+      workers_.assign(kids.begin(), kids.end());
       return;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -1,4 +1,4 @@
-// Debian's NGINX with one worker, serving a temporary document root on
+// Debian's NGINX with one worker per CPU, serving a temporary document root on
 // loopback: the server whose CPU time per request, per byte and per
 // connection calibrate measures.
 #pragma once
@@ -6,28 +6,29 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "testbed/calibrate/child_process.h"
 
 namespace testbed::calibrate {
 
-// The minimal configuration (exposed for tests): one worker, no logs, sendfile
-// on, keep-alive without a request limit, listening on 127.0.0.1:port.
-std::string nginx_config(const std::string& prefix, const std::string& root, int port);
+// The minimal configuration (exposed for tests): `workers` workers, no logs,
+// sendfile on, keep-alive without a request limit, listening on 127.0.0.1:port.
+std::string nginx_config(const std::string& prefix, const std::string& root, int port, int workers = 1);
 
 class NginxProbe {
  public:
   // Starts nginx under `prefix` (a directory it owns) serving `root`; waits
   // until it accepts connections and its worker is known.
-  NginxProbe(const std::string& prefix, const std::string& root);
-  ~NginxProbe();  // stops master and worker
+  NginxProbe(const std::string& prefix, const std::string& root, int workers = 1);
+  ~NginxProbe();  // stops master and workers
   int port() const { return port_; }
-  pid_t worker() const { return worker_; }
+  const std::vector<pid_t>& workers() const { return workers_; }
   std::string url(const std::string& path) const;
 
  private:
   int port_ = 0;
-  pid_t worker_ = 0;
+  std::vector<pid_t> workers_;
   std::unique_ptr<ChildProcess> master_;
 };
 

@@ -49,12 +49,15 @@ Profile build_profile(const Calibration& c) {
   };
 
   const CpuRaw& r = c.cpu_raw;
-  const std::string wrk = fmt::format("wrk -t1 -c{} -d{}s", c.cpu_plan.connections, c.cpu_plan.seconds);
+  const int workers = std::max(1, c.cpu_plan.workers);
+  const std::string wrk = fmt::format("wrk -t{} -c{} -d{}s", workers, c.cpu_plan.connections * workers, c.cpu_plan.seconds);
   const std::string median = fmt::format("median of {}", c.cpu_plan.runs);
   const std::string big = mib(r.big_file_bytes);
   ProfileTable cpu{"cpu",
-                   {fmt::format("CPU time per operation: nginx {} (Debian's, 1 worker, sendfile on) and wrk on", c.nginx_version),
-                    "loopback; utime+stime of the worker from /proc/PID/stat, wrk's from wait4 (its rusage)."},
+                   {fmt::format("CPU time per operation: nginx {} (Debian's, {} worker{}, sendfile on) and wrk on", c.nginx_version,
+                                workers, workers == 1 ? "" : "s"),
+                    "loopback with every CPU busy (a worker and a wrk thread per CPU, as a loaded server with its",
+                    "clients on the same host); utime+stime of the workers from /proc/PID/stat, wrk's from wait4."},
                    {}};
   cpu.entries.push_back({"logical_cpus", std::to_string(c.logical_cpus), {"sched_getaffinity (nproc)"}});
   cpu.entries.push_back({"request", duration_value(c.cpu.request),

@@ -26,16 +26,21 @@ WrkSummary parse_wrk_output(const std::string& text) {
   return s;
 }
 
-WrkRun run_wrk(const std::string& url, int connections, double seconds, pid_t server_worker,
-               const std::vector<std::string>& extra) {
-  std::vector<std::string> argv{wrk_tool().path, "-t1", "-c" + std::to_string(connections),
+WrkRun run_wrk(const std::string& url, int connections, double seconds, const std::vector<pid_t>& server_workers,
+               const std::vector<std::string>& extra, int threads) {
+  std::vector<std::string> argv{wrk_tool().path, "-t" + std::to_string(threads), "-c" + std::to_string(connections),
                                 "-d" + std::to_string(static_cast<int>(seconds + 0.5)) + "s"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.push_back(url);
-  const double before = process_cpu_s(server_worker);
+  auto server_cpu = [&] {
+    double sum = 0;
+    for (pid_t w : server_workers) sum += process_cpu_s(w);
+    return sum;
+  };
+  const double before = server_cpu();
   ExitInfo info;
   const std::string out = run_and_capture(argv, &info);
-  const double after = process_cpu_s(server_worker);
+  const double after = server_cpu();
   const WrkSummary s = parse_wrk_output(out);
   // A run with errors measured something else (refused or reset connections).
   if (s.non_2xx > 0 || s.socket_errors > s.requests / 1000)

@@ -13,7 +13,7 @@ struct WrkRun {
   std::uint64_t requests = 0;
   double seconds = 0;     // wrk's own report of the run's length
   double wrk_cpu_s = 0;   // user + system of wrk (all its threads)
-  double server_cpu_s = 0;  // utime + stime of the server worker over the run
+  double server_cpu_s = 0;  // utime + stime of the server's workers over the run
 };
 
 struct WrkSummary {
@@ -26,9 +26,9 @@ struct WrkSummary {
 // Parses wrk's text output ("123 requests in 5.00s, ...").
 WrkSummary parse_wrk_output(const std::string& text);
 
-// wrk -t1 -c<connections> -d<seconds>s [extra args] url, with `server_worker`'s
-// CPU read before and after.
-WrkRun run_wrk(const std::string& url, int connections, double seconds, pid_t server_worker,
-               const std::vector<std::string>& extra = {});
+// wrk -t<threads> -c<connections> -d<seconds>s [extra args] url, with the
+// server workers' CPU read before and after.
+WrkRun run_wrk(const std::string& url, int connections, double seconds, const std::vector<pid_t>& server_workers,
+               const std::vector<std::string>& extra = {}, int threads = 1);
 
 }  // namespace testbed::calibrate
