@@ -87,3 +87,35 @@ TEST_CASE("reads beyond the drive's parallel units queue") {
   CHECK(d.at[1] == Approx(100e-6).epsilon(0.01));
   CHECK(d.at[3] == Approx(200e-6).epsilon(0.01));
 }
+
+TEST_CASE("a drive whose throughput grows with depth transfers at the bandwidth of its depth") {
+  // 1 MiB reads, no access time: at depth 1 a read takes 1 MiB / 1 GB/s;
+  // with 4 outstanding, each of the first four (depths 1..4 as they arrive,
+  // one unit) takes the interpolated rate; beyond the last point, the last rate.
+  models::SsdSpec s;
+  s.latency_cdf = {{0.0, 0.0}, {0.0, 1.0}};
+  s.parallelism = 1;
+  s.depth_bandwidth = {{1, 1e9}, {3, 2e9}};
+  sim::Engine e;
+  models::Ssd ssd(e, s, sim::RandomStream(1));
+  CHECK(ssd.bandwidth_at(1) == 1e9);
+  CHECK(ssd.bandwidth_at(2) == Approx(1.5e9));
+  CHECK(ssd.bandwidth_at(8) == 2e9);
+  Done d;
+  d.e = &e;
+  const double mib = 1 << 20;
+  ssd.submit_read(0, 1 << 20, &d, 0);  // alone: depth 1
+  e.run_until(sim::seconds(1));
+  REQUIRE(d.at.size() == 1);
+  CHECK(d.at[0] == Approx(mib / 1e9).epsilon(1e-6));
+  for (int i = 0; i < 4; ++i) ssd.submit_read(0, 1 << 20, &d, 0);
+  e.run_until(sim::seconds(2));
+  REQUIRE(d.at.size() == 5);
+  // The first of the four starts alone (depth 1); the next starts with 3
+  // outstanding (itself and two queued), then 2, then 1.
+  const double t0 = d.at[0];
+  CHECK(d.at[1] - t0 >= 0);
+  CHECK(d.at[2] - d.at[1] == Approx(mib / 2e9).epsilon(1e-6));
+  CHECK(d.at[3] - d.at[2] == Approx(mib / 1.5e9).epsilon(1e-6));
+  CHECK(d.at[4] - d.at[3] == Approx(mib / 1e9).epsilon(1e-6));
+}

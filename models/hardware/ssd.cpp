@@ -49,9 +49,24 @@ void Ssd::start(const Read& r) {
   free_slots_.pop_back();
   in_service_[slot] = r;
   ++busy_;
-  const double per_unit_bandwidth = spec_.bandwidth_Bps / spec_.parallelism;
+  const double depth = static_cast<double>(busy_ + queue_.size());  // outstanding, this read included
+  const double per_unit_bandwidth = bandwidth_at(depth) / spec_.parallelism;
   const double service = sample_access_s() + static_cast<double>(r.length) / per_unit_bandwidth;
   engine_.schedule_in(sim::from_seconds_ceil(service), this, slot);
+}
+
+double Ssd::bandwidth_at(double depth) const {
+  const auto& points = spec_.depth_bandwidth;
+  if (points.empty()) return spec_.bandwidth_Bps;
+  if (depth <= points.front().first) return points.front().second;
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    if (depth <= points[i].first) {
+      const auto& [d0, b0] = points[i - 1];
+      const auto& [d1, b1] = points[i];
+      return b0 + (b1 - b0) * (depth - d0) / (d1 - d0);
+    }
+  }
+  return points.back().second;
 }
 
 void Ssd::on_event(std::uint64_t arg) {

@@ -5,6 +5,13 @@
 // delivers; up to `parallelism` reads are served at once and the rest wait
 // in arrival order (the drive's queue).
 //
+// A drive whose throughput grows with the number of reads outstanding (a
+// virtual disk whose host overlaps a deep queue's transfers, or a drive that
+// pipelines) has `depth_bandwidth`: measured (depth, bandwidth) points; a read
+// then transfers at the bandwidth for the depth when it starts (reads queued
+// and in service, itself included), interpolated linearly between points
+// and held flat beyond the ends.
+//
 // The access time is either
 //  - drawn from a measured distribution (`latency_cdf`, e.g. from fio's
 //    completion-latency percentiles), by inverting the CDF with linear
@@ -36,6 +43,7 @@ struct SsdSpec {
   double stall_max_s = 1.0;
   double bandwidth_Bps = 500e6;
   std::uint32_t parallelism = 8;
+  std::vector<std::pair<double, double>> depth_bandwidth;  // (outstanding reads, bytes/s), depths rising
   std::uint64_t readahead_bytes = 128 * 1024;
   // Measured access-time CDF: (seconds, cumulative fraction) ascending, ending at 1.
   std::vector<std::pair<double, double>> latency_cdf;
@@ -53,6 +61,8 @@ class Ssd final : public BlockDevice, public sim::EventTarget {
 
   // One access time, as the drive would draw it (public for tests).
   double sample_access_s();
+  // The drive's bandwidth with `depth` reads outstanding.
+  double bandwidth_at(double depth) const;
   std::size_t outstanding() const { return queue_.size() + busy_; }
 
  private:

@@ -219,6 +219,23 @@ SsdSpec read_ssd(Section& s) {
   d.bandwidth_Bps = s.rate("bandwidth", 0, true);
   d.parallelism = static_cast<std::uint32_t>(s.integer("parallelism", 8, 1, 4096));
   d.readahead_bytes = s.size("readahead", 128 * 1024, 4096);
+  if (const toml::node* n = s.node("depth_bandwidth")) {
+    // Measured throughput by queue depth: [[1, "1.4GB/s"], [4, "1.6GB/s"], [32, "1.9GB/s"]]
+    const toml::array* arr = n->as_array();
+    if (!arr || arr->empty()) s.fail("depth_bandwidth", "must be a list of [depth, bandwidth] pairs");
+    double last = 0;
+    for (const toml::node& e : *arr) {
+      const toml::array* pair = e.as_array();
+      double rate = 0;
+      if (!pair || pair->size() != 2 || !pair->get(0)->is_number() || !pair->get(1)->is_string() ||
+          !parse_rate(pair->get(1)->value<std::string>().value(), rate) || rate <= 0)
+        s.fail("depth_bandwidth", "each entry is [depth, \"bandwidth\"], like [4, \"1.6GB/s\"]");
+      const double depth = pair->get(0)->value<double>().value();
+      if (depth < 1 || depth <= last) s.fail("depth_bandwidth", "depths must rise, from 1 up");
+      d.depth_bandwidth.emplace_back(depth, rate);
+      last = depth;
+    }
+  }
   if (const toml::node* n = s.node("latency_cdf")) {
     // A measured distribution: [["20us", 0.5], ["80us", 0.99], ..., ["1s", 1.0]]
     const toml::array* arr = n->as_array();

@@ -182,6 +182,11 @@ int calibrate_run(const Request& o) {
   if (!drop_caches()) throw std::runtime_error("cannot drop the page cache (/proc/sys/vm/drop_caches)");
   c.fio = run_fio(c.fio_plan, scratch.path());
   c.ssd = fit_ssd(c.fio);
+  phase("page cache fills: a cold read in a memory cgroup, less a cached one");
+  c.fill = measure_cache_fill(c.fio_plan.file, c.fio_plan.file_bytes / 8);
+  fmt::print("  cold: {} MiB, {:.2f} s busy CPU; cached: {} MiB, {:.2f} s; {:.3f} ns per byte{}\n", c.fill.cold_bytes >> 20,
+             c.fill.cold_busy_s, c.fill.warm_bytes >> 20, c.fill.warm_busy_s, c.fill.per_byte_s * 1e9,
+             c.fill.note.empty() ? "" : " (" + c.fill.note + ")");
   c.load_after = load_average();
 
   const Profile profile = build_profile(c);

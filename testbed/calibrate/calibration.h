@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "testbed/calibrate/cache_fill.h"
 #include "testbed/calibrate/cpu_costs.h"
 #include "testbed/calibrate/fio_fit.h"
 #include "testbed/calibrate/fio_json.h"
@@ -38,6 +39,7 @@ struct Calibration {
   FioPlan fio_plan;
   std::vector<FioJob> fio;
   SsdFit ssd;
+  CacheFill fill;
 
   std::uint64_t tcp_wmem_max = 0;
   std::uint64_t pipe_size = 0;

@@ -21,6 +21,16 @@ ModelPoint ssd_model_point(double access_mean_s, double bandwidth_Bps, unsigned 
   return p;
 }
 
+double fitted_bandwidth(const SsdFit& f, double depth) {
+  const auto& p = f.depth_bandwidth;
+  if (p.empty()) return f.bandwidth_Bps;
+  if (depth <= p.front().first) return p.front().second;
+  for (std::size_t i = 1; i < p.size(); ++i)
+    if (depth <= p[i].first)
+      return p[i - 1].second + (p[i].second - p[i - 1].second) * (depth - p[i - 1].first) / (p[i].first - p[i - 1].first);
+  return p.back().second;
+}
+
 double cdf_mean(const std::vector<std::pair<double, double>>& cdf) {
   if (cdf.empty()) return 0;
   // Below the first point the model scales the first time linearly (0 at u = 0).
@@ -121,6 +131,20 @@ SsdFit fit_ssd(const std::vector<FioJob>& jobs) {
   if (f.access_mean_s <= 0) {
     f.notes.push_back("the fitted access time came out at or below 0: set to 1 us");
     f.access_mean_s = 1e-6;
+  }
+
+  // Throughput by depth, at the largest size (the server's 1 MiB bios):
+  // IOPS(d) = min(d, P) / (access + size x P / bandwidth(d)).
+  std::vector<const FioJob*> by_depth;
+  for (const FioJob& j : jobs)
+    if (j.block_bytes == f.large_block) by_depth.push_back(&j);
+  std::sort(by_depth.begin(), by_depth.end(), [](const FioJob* a, const FioJob* b) { return a->queue_depth < b->queue_depth; });
+  for (const FioJob* j : by_depth) {
+    const double busy = std::min<double>(j->queue_depth, f.parallelism);
+    const double transfer = busy / j->iops - f.access_mean_s;
+    if (j->iops <= 0 || transfer <= 0) continue;
+    if (!f.depth_bandwidth.empty() && f.depth_bandwidth.back().first == j->queue_depth) continue;
+    f.depth_bandwidth.emplace_back(j->queue_depth, static_cast<double>(f.large_block) * f.parallelism / transfer);
   }
 
   // The access-time CDF: QD1 percentiles less the transfer time. At the

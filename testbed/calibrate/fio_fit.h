@@ -17,7 +17,9 @@
 // access-time distribution is fio's QD1 completion-latency percentiles at the
 // largest block size (or, if they fit the linear model badly, the size where
 // they fit best) less its transfer time, scaled so that its mean is the
-// fitted access time.
+// fitted access time. Last, `depth_bandwidth`: a drive whose throughput
+// grows with depth gets, at each measured depth, the bandwidth that gives
+// fio's IOPS at the largest block size with the fitted access time.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -41,6 +43,9 @@ struct SsdFit {
   std::uint64_t small_block = 0, large_block = 0;
   unsigned deepest_queue = 0;
   double measured_max_bandwidth_Bps = 0;  // the best fio figure (any size, any depth)
+  // The model's `depth_bandwidth`: at each measured queue depth, the
+  // bandwidth that makes the model's IOPS at the largest block size fio's.
+  std::vector<std::pair<double, double>> depth_bandwidth;
   std::vector<std::string> notes;         // anything the fit had to work around
 };
 
@@ -55,6 +60,10 @@ ModelPoint ssd_model_point(double access_mean_s, double bandwidth_Bps, unsigned 
 
 // Mean of a piecewise-linear CDF as the model samples it.
 double cdf_mean(const std::vector<std::pair<double, double>>& cdf);
+
+// The fitted drive's bandwidth with `depth` reads outstanding (as the model
+// interpolates depth_bandwidth; `bandwidth_Bps` without it).
+double fitted_bandwidth(const SsdFit& f, double depth);
 
 // Needs QD1 at two block sizes and at least one deeper queue; throws otherwise.
 SsdFit fit_ssd(const std::vector<FioJob>& jobs);

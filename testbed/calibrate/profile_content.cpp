@@ -29,8 +29,8 @@ std::vector<std::string> fit_table(const Calibration& c) {
   std::vector<std::string> rows;
   rows.push_back("  block  QD   fio mean   model mean   fio IOPS  model IOPS");
   for (const FioJob& j : c.fio) {
-    const ModelPoint m =
-        ssd_model_point(c.ssd.access_mean_s, c.ssd.bandwidth_Bps, c.ssd.parallelism, j.block_bytes, j.queue_depth);
+    const ModelPoint m = ssd_model_point(c.ssd.access_mean_s, fitted_bandwidth(c.ssd, j.queue_depth), c.ssd.parallelism,
+                                         j.block_bytes, j.queue_depth);
     rows.push_back(fmt::format("  {:>4}k {:>3} {:>8.1f}us {:>10.1f}us {:>10.0f} {:>11.0f}", j.block_bytes >> 10,
                                j.queue_depth, j.clat_mean_s * 1e6, m.mean_latency_s * 1e6, j.iops, m.iops));
   }
@@ -81,6 +81,16 @@ Profile build_profile(const Calibration& c) {
   cpu.entries.push_back({"client_byte", duration_value(c.cpu.client_byte),
                          {fmt::format("wrk CPU per response byte of the {} file: ({} - client_request) / {} B = {}", big,
                                       us(r.big.client_s), r.big_file_bytes, ns(c.cpu.client_byte))}});
+  if (c.fill.cold_bytes > 0) {
+    const std::string where = c.fill.cgroup_limit ? fmt::format("in a {} memory cgroup", mib(c.fill.cgroup_limit))
+                                                  : std::string("without a memory cgroup");
+    cpu.entries.push_back(
+        {"cache_fill_byte", duration_value(c.fill.per_byte_s),
+         {fmt::format("kernel CPU per byte read into the page cache: all CPUs' busy time (/proc/stat) over a cold"),
+          fmt::format("read() of {} {} ({:.2f} s), less a cached read of {} ({:.2f} s), per byte", mib(c.fill.cold_bytes),
+                      where, c.fill.cold_busy_s, mib(c.fill.warm_bytes), c.fill.warm_busy_s),
+          fmt::format("= {}", ns(c.fill.per_byte_s))}});
+  }
   cpu.comment.push_back("`wakeup` and `event` are not measured: the model's defaults (0) apply.");
   cpu.comment.push_back("Loopback's receive side runs in softirq, charged to whichever task is on the CPU (nginx,");
   cpu.comment.push_back("wrk or ksoftirqd): the per-byte split between sendfile_byte and client_byte moves with load.");
@@ -114,7 +124,8 @@ Profile build_profile(const Calibration& c) {
                      fmt::format("{} randread --direct=1 --ioengine=libaio --size={} --runtime={}s, bs {} x iodepth {},",
                                  c.fio_version, mib(fp.file_bytes), fp.seconds, sizes, depths),
                      "completion latency (clat) means and percentiles. Model vs fio for every measured pair",
-                     "(the model's closed form: up to `parallelism` reads in service, then saturated):"},
+                     "(the model's closed form: up to `parallelism` reads in service, then saturated, at the",
+                     "bandwidth for that depth):"},
                     {}};
   for (const auto& row : fit_table(c)) disk.comment.push_back(row);
   for (const auto& n : f.notes) disk.comment.push_back("fit: " + n);
@@ -128,9 +139,20 @@ Profile build_profile(const Calibration& c) {
                           {fmt::format("/sys/block/{}/queue/read_ahead_kb = {}: the largest readahead window", c.device.name,
                                        c.device.read_ahead_kb)}});
   disk.entries.push_back({"bandwidth", rate_value_MBps(f.bandwidth_Bps),
-                          {fmt::format("parallelism / slope of QD1 mean latency vs block size ({}k to {}k): {:.4f} ns/B;",
+                          {fmt::format("parallelism / slope of the saturated service time (parallelism / best IOPS) vs block size ({}k to {}k): {:.4f} ns/B;",
                                        f.small_block >> 10, f.large_block >> 10, f.slope_s_per_byte * 1e9),
                            fmt::format("fio's best measured: {:.1f} MB/s", f.measured_max_bandwidth_Bps / 1e6)}});
+  if (!f.depth_bandwidth.empty()) {
+    std::string curve = "[";
+    for (std::size_t i = 0; i < f.depth_bandwidth.size(); ++i)
+      curve += fmt::format("{}[{}, {}]", i ? ", " : "", f.depth_bandwidth[i].first,
+                           rate_value_MBps(f.depth_bandwidth[i].second));
+    curve += "]";
+    disk.entries.push_back({"depth_bandwidth", curve,
+                            {fmt::format("by queue depth: the bandwidth that gives fio's {}k IOPS at that depth with the",
+                                         f.large_block >> 10),
+                             "fitted access time (the drive's throughput grows with the reads outstanding)"}});
+  }
   disk.entries.push_back({"parallelism", std::to_string(f.parallelism),
                           {"Little's law: best IOPS over QD 1..N x QD1 mean latency = reads in service; median over",
                            by_size}});

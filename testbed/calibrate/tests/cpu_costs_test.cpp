@@ -1,6 +1,7 @@
 // The CPU-cost arithmetic and the parsers it reads from (wrk's text, /proc stat).
 #include <catch2/catch.hpp>
 
+#include "testbed/calibrate/cache_fill.h"
 #include "testbed/calibrate/cpu_costs.h"
 #include "testbed/calibrate/proc_stat.h"
 #include "testbed/calibrate/tools.h"
@@ -72,4 +73,11 @@ TEST_CASE("missing tools are named with their Debian package") {
   CHECK(missing.front().package == "fio");
   CHECK(nginx_tool().package == "nginx-light");
   CHECK(wrk_tool().path == "/usr/bin/wrk");
+}
+
+TEST_CASE("machine busy time counts user, nice, system, irq, softirq and steal, not idle or iowait") {
+  // user nice system idle iowait irq softirq steal guest guest_nice
+  const std::string line = "cpu  100 20 300 5000 700 10 40 30 0 0";
+  CHECK(testbed::calibrate::parse_machine_busy_s(line, 100) == Approx((100 + 20 + 300 + 10 + 40 + 30) / 100.0));
+  CHECK_THROWS(testbed::calibrate::parse_machine_busy_s("intr 1 2 3", 100));
 }

@@ -105,3 +105,18 @@ TEST_CASE("SSD fit takes the CDF from a smaller block when the largest one's per
   CHECK(cdf_mean(f.latency_cdf) == Approx(f.access_mean_s));
   CHECK(f.access_mean_s == Approx(100e-6));
 }
+
+TEST_CASE("SSD fit gives the bandwidth by depth that reproduces fio's IOPS at the largest size") {
+  // One unit whose 1 MiB reads complete faster the more are queued.
+  std::vector<FioJob> jobs = sweep(50e-6, 1000e6, 1);
+  for (FioJob& j : jobs)
+    if (j.block_bytes == (1u << 20)) j.iops *= j.queue_depth == 1 ? 1.0 : j.queue_depth == 4 ? 1.2 : 1.4;
+  const SsdFit f = fit_ssd(jobs);
+  REQUIRE(f.depth_bandwidth.size() == 4);
+  for (const FioJob& j : jobs)
+    if (j.block_bytes == (1u << 20))
+      CHECK(ssd_model_point(f.access_mean_s, fitted_bandwidth(f, j.queue_depth), f.parallelism, j.block_bytes,
+                            j.queue_depth)
+                .iops == Approx(j.iops));
+  CHECK(f.depth_bandwidth.front().second < f.depth_bandwidth.back().second);
+}
