@@ -1,0 +1,108 @@
+#include "testbed/calibrate/cache_fill.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "testbed/calibrate/machine_facts.h"
+#include "testbed/realrun/cache_cgroup.h"
+
+namespace testbed::calibrate {
+
+namespace {
+
+// Reads [0, bytes) of `path` with read() into one reused buffer.
+std::uint64_t read_through(const std::string& path, std::uint64_t bytes) {
+  const int fd = open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw std::runtime_error("cannot open " + path);
+  std::vector<char> buf(1 << 20);
+  std::uint64_t done = 0;
+  while (done < bytes) {
+    const ssize_t n = read(fd, buf.data(), std::min<std::uint64_t>(buf.size(), bytes - done));
+    if (n <= 0) break;
+    done += static_cast<std::uint64_t>(n);
+  }
+  close(fd);
+  return done;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out.flush()) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace
+
+double parse_machine_busy_s(const std::string& line, long ticks_per_s) {
+  std::istringstream in(line);
+  std::string cpu;
+  in >> cpu;
+  if (cpu != "cpu") throw std::runtime_error("/proc/stat: no cpu line");
+  // user nice system idle iowait irq softirq steal
+  double v[8] = {};
+  for (double& x : v) in >> x;
+  const double busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+  return busy / static_cast<double>(ticks_per_s);
+}
+
+double machine_busy_s() {
+  std::ifstream in("/proc/stat");
+  std::string line;
+  std::getline(in, line);
+  return parse_machine_busy_s(line, sysconf(_SC_CLK_TCK));
+}
+
+CacheFill measure_cache_fill(const std::string& file, std::uint64_t cgroup_limit) {
+  CacheFill r;
+  const std::uint64_t size = std::filesystem::file_size(file);
+  if (size < 4 * cgroup_limit) throw std::invalid_argument("cache fill: the file must be at least 4x the cgroup limit");
+  auto cg = realrun::CacheCgroup::create({}, cgroup_limit, "clerk-calibrate-fill");
+  const std::string self = std::to_string(getpid());
+  std::string home;  // where this process goes back to
+  if (cg.kind() != realrun::CacheControlKind::kEvictOnly) {
+    home = std::filesystem::path(cg.path()).parent_path().string() + "/cgroup.procs";
+    write_text(cg.procs_file(), self);
+    r.cgroup_limit = cgroup_limit;
+  } else {
+    r.note = "no memory cgroup (" + cg.why_not() + "): measured without reclaim";
+  }
+  struct Leave {
+    const std::string& home;
+    const std::string& self;
+    ~Leave() {
+      if (!home.empty()) {
+        std::ofstream out(home);
+        out << self;
+      }
+    }
+  } leave{home, self};
+
+  sync();
+  write_text("/proc/sys/vm/drop_caches", "3");
+  double t0 = machine_busy_s();
+  r.cold_bytes = read_through(file, size);
+  r.cold_busy_s = machine_busy_s() - t0;
+
+  const std::uint64_t part = cgroup_limit / 2;
+  read_through(file, part);  // now cached (half the limit: nothing reclaimed)
+  // Cached reads are fast: repeat them until as many bytes as the cold pass
+  // went by, so that the clock ticks /proc/stat counts in are many.
+  t0 = machine_busy_s();
+  r.warm_bytes = 0;
+  while (r.warm_bytes < r.cold_bytes) r.warm_bytes += read_through(file, part);
+  r.warm_busy_s = machine_busy_s() - t0;
+
+  const double cold = r.cold_busy_s / static_cast<double>(r.cold_bytes);
+  const double warm = r.warm_busy_s / static_cast<double>(r.warm_bytes);
+  r.per_byte_s = std::max(0.0, cold - warm);
+  return r;
+}
+
+}  // namespace testbed::calibrate
