@@ -1,0 +1,85 @@
+// The comparison of real runs with their predictions: medians and spreads,
+// errors judged against the tolerances, the effect of one scenario over
+// another, and the scenario as the prediction runs it.
+#include <catch2/catch.hpp>
+
+#include "models/scenario/config_loader.h"
+#include "testbed/realrun/comparison.h"
+#include "testbed/realrun/prediction.h"
+
+using namespace testbed;
+
+namespace {
+RunFigures figures(double rps, double mean, double p99) {
+  RunFigures f;
+  f.groups.push_back({"g", rps, rps * 1e6, mean, mean, p99, 0});
+  return f;
+}
+const MetricRow& row(const ScenarioComparison& c, const std::string& name) {
+  for (const MetricRow& r : c.rows)
+    if (r.metric.name == name) return r;
+  FAIL("no row " << name);
+  return c.rows.front();
+}
+}  // namespace
+
+TEST_CASE("spread: median of odd and even counts, min and max") {
+  const Spread odd = spread_of({3, 1, 2});
+  CHECK(odd.median == 2);
+  CHECK(odd.min == 1);
+  CHECK(odd.max == 3);
+  CHECK(spread_of({4, 1, 2, 3}).median == 2.5);
+}
+
+TEST_CASE("each prediction is judged against its tolerance, on the medians") {
+  ScenarioComparison c;
+  c.real = {figures(100, 0.010, 0.030), figures(110, 0.011, 0.031), figures(90, 0.012, 0.029)};
+  // Requests/s 19% high (within 20%), mean 25% high (outside), p99 34% low (within 35%).
+  c.simulated = {figures(119, 0.01375, 0.0198), figures(119, 0.01375, 0.0198), figures(119, 0.01375, 0.0198)};
+  summarize(c);
+  CHECK(row(c, "requests_per_s").error == Approx(0.19));
+  CHECK(row(c, "requests_per_s").within);
+  CHECK(row(c, "latency_mean").error == Approx(0.25));
+  CHECK_FALSE(row(c, "latency_mean").within);
+  CHECK(row(c, "latency_p99").error == Approx(-0.34));
+  CHECK(row(c, "latency_p99").within);
+  CHECK_FALSE(row(c, "latency_p50").judged);
+}
+
+TEST_CASE("the effect of a change is judged on its direction and size") {
+  ScenarioComparison a, b;
+  a.real = {figures(100, 0.040, 0.080)};
+  a.simulated = {figures(100, 0.040, 0.080)};
+  b.real = {figures(200, 0.020, 0.040)};       // x2, x0.5, x0.5
+  b.simulated = {figures(180, 0.030, 0.090)};  // x1.8 (-10%), x0.75 (+50%), x1.125 (wrong way)
+  summarize(a);
+  summarize(b);
+  const auto e = effect_of(a, b);
+  auto find = [&](const std::string& n) {
+    for (const EffectRow& r : e)
+      if (r.metric.name == n) return r;
+    FAIL("no effect row " << n);
+    return e.front();
+  };
+  CHECK(find("requests_per_s").within);
+  CHECK(find("requests_per_s").real == Approx(2.0));
+  CHECK_FALSE(find("latency_mean").within);
+  CHECK(find("latency_mean").same_direction);
+  CHECK_FALSE(find("latency_p99").same_direction);
+  CHECK_FALSE(find("latency_p99").within);
+}
+
+TEST_CASE("the prediction runs the scenario as the real run was made") {
+  const auto sc = models::load_scenario(std::string(CLERK_SCENARIOS) + "/local/threads.toml");
+  RealRunResult real;
+  real.groups.resize(2);
+  real.groups[0].duration_s = 12.3;
+  real.groups[0].placement = {3, 1};  // constant
+  real.groups[1].duration_s = 12.1;
+  real.groups[1].placement = {0, 0};  // nothing recorded: the policy decides
+  const auto as = as_run(sc, real, 256ULL << 20);
+  CHECK(as.duration_s == Approx(12.3));
+  CHECK(as.hardware.page_cache_bytes == (256ULL << 20));
+  CHECK(as.clients[0].placement == std::vector<std::uint32_t>{3, 1});
+  CHECK(as.clients[1].placement.empty());
+}
