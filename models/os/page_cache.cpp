@@ -195,6 +195,7 @@ void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::ui
       entries_[find(file, u)].bio = b;
       bytes += unit_length(file, u);
     }
+    bios_[b].bytes = bytes;
     ++stats_.bios;
     device_.submit_read(files_[file].device_offset + first_unit * spec_.unit_bytes, bytes, this, b);
     first_unit += n;
@@ -205,11 +206,7 @@ void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::ui
 void PageCache::on_io_done(std::uint64_t tag) {
   const auto b = static_cast<std::uint32_t>(tag);
   Bio& bio = bios_[b];
-  if (fill_sink_) {
-    std::uint64_t bytes = 0;
-    for (std::uint64_t u = bio.first_unit; u < bio.first_unit + bio.units; ++u) bytes += unit_length(bio.file, u);
-    fill_sink_->filled(bytes);
-  }
+  if (fill_sink_) fill_sink_->filled(bio.bytes);
   for (std::uint64_t u = bio.first_unit; u < bio.first_unit + bio.units; ++u) {
     const std::uint32_t e = find(bio.file, u);
     if (e == kNil) continue;

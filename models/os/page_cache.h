@@ -134,6 +134,7 @@ class PageCache final : public IoListener {
     std::uint32_t file;
     std::uint64_t first_unit;
     std::uint64_t units;
+    std::uint64_t bytes;  // what the device reads (the file's last unit may be short)
     std::vector<Waiter> waiters;
   };
   static constexpr std::uint32_t kNil = sim::FlatMap::kAbsent;

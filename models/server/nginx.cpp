@@ -104,9 +104,10 @@ void Nginx::unplace(std::uint32_t id) {
 }
 
 bool Nginx::listen_ready_for(const Worker& w) const {
-  if (!own_backlog_[w.index()].empty()) return true;  // placed connections
+  // The worker's own queue: its reuseport socket's, or connections placed on it.
+  if (!own_backlog_[w.index()].empty()) return true;
   switch (config_.accept) {
-    case AcceptPolicy::kReuseport: return !own_backlog_[w.index()].empty();
+    case AcceptPolicy::kReuseport: return false;
     case AcceptPolicy::kMutexOn: return w.accept_mutex_held() && !shared_backlog_.empty();
     case AcceptPolicy::kMutexOff: return !shared_backlog_.empty();
   }
