@@ -11,17 +11,10 @@
 #include <sstream>
 
 #include "testbed/realrun/child_registry.h"
+#include "testbed/realrun/text_file.h"
 
 namespace testbed::realrun {
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return {};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // Writes a control file; "" on success, else the error.
 std::string write_control(const std::string& path, const std::string& value) {

@@ -17,6 +17,7 @@
 #include "sim/random.h"
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/real_run.h"
+#include "testbed/realrun/text_file.h"
 
 namespace testbed::realrun {
 namespace {
@@ -78,14 +79,6 @@ bool files_match(const std::string& dir, const DataSetSpec& spec) {
     if (!S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) != spec.sizes[f]) return false;
   }
   return true;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return {};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 }  // namespace

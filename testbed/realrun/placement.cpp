@@ -1,4 +1,5 @@
 #include "testbed/realrun/placement.h"
+#include "testbed/realrun/text_file.h"
 
 #include <dirent.h>
 #include <unistd.h>
@@ -22,13 +23,6 @@ bool endpoint(const std::string& s, std::uint32_t& addr, std::uint16_t& port) {
   const std::size_t colon = s.find(':');
   if (colon == std::string::npos) return false;
   return hex_field(s.substr(0, colon), addr) && hex_field(s.substr(colon + 1), port);
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 }  // namespace

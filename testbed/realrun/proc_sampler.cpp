@@ -1,4 +1,5 @@
 #include "testbed/realrun/proc_sampler.h"
+#include "testbed/realrun/text_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -20,13 +21,6 @@ std::string read_small(const std::string& path) {
   const ssize_t n = ::read(fd, buf, sizeof buf);
   ::close(fd);
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 }  // namespace

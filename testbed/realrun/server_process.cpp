@@ -18,16 +18,10 @@
 
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/real_run.h"
+#include "testbed/realrun/text_file.h"
 
 namespace testbed::realrun {
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The last lines of a log, for an error message.
 std::string tail(const std::string& text, std::size_t lines = 15) {

@@ -1,0 +1,16 @@
+#include "testbed/realrun/text_file.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace testbed::realrun {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return {};
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace testbed::realrun

@@ -1,0 +1,10 @@
+// Reading a small text file whole (/proc and /sys files, logs): "" when it
+// cannot be read.
+#pragma once
+#include <string>
+
+namespace testbed::realrun {
+
+std::string read_text(const std::string& path);
+
+}  // namespace testbed::realrun
