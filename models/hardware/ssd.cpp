@@ -55,9 +55,8 @@ void Ssd::start(const Read& r) {
   engine_.schedule_in(sim::from_seconds_ceil(service), this, slot);
 }
 
-double Ssd::bandwidth_at(double depth) const {
-  const auto& points = spec_.depth_bandwidth;
-  if (points.empty()) return spec_.bandwidth_Bps;
+double bandwidth_at_depth(const std::vector<std::pair<double, double>>& points, double flat, double depth) {
+  if (points.empty()) return flat;
   if (depth <= points.front().first) return points.front().second;
   for (std::size_t i = 1; i < points.size(); ++i) {
     if (depth <= points[i].first) {

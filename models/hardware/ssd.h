@@ -49,6 +49,10 @@ struct SsdSpec {
   std::vector<std::pair<double, double>> latency_cdf;
 };
 
+// The bandwidth with `depth` reads outstanding: `points` (depth, bytes/s)
+// interpolated linearly and held flat beyond the ends; `flat` without points.
+double bandwidth_at_depth(const std::vector<std::pair<double, double>>& points, double flat, double depth);
+
 class Ssd final : public BlockDevice, public sim::EventTarget {
  public:
   Ssd(sim::Engine& engine, const SsdSpec& spec, sim::RandomStream rng);
@@ -62,7 +66,7 @@ class Ssd final : public BlockDevice, public sim::EventTarget {
   // One access time, as the drive would draw it (public for tests).
   double sample_access_s();
   // The drive's bandwidth with `depth` reads outstanding.
-  double bandwidth_at(double depth) const;
+  double bandwidth_at(double depth) const { return bandwidth_at_depth(spec_.depth_bandwidth, spec_.bandwidth_Bps, depth); }
   std::size_t outstanding() const { return queue_.size() + busy_; }
 
  private:

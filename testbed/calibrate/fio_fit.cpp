@@ -1,5 +1,7 @@
 #include "testbed/calibrate/fio_fit.h"
 
+#include "models/hardware/ssd.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -22,13 +24,7 @@ ModelPoint ssd_model_point(double access_mean_s, double bandwidth_Bps, unsigned 
 }
 
 double fitted_bandwidth(const SsdFit& f, double depth) {
-  const auto& p = f.depth_bandwidth;
-  if (p.empty()) return f.bandwidth_Bps;
-  if (depth <= p.front().first) return p.front().second;
-  for (std::size_t i = 1; i < p.size(); ++i)
-    if (depth <= p[i].first)
-      return p[i - 1].second + (p[i].second - p[i - 1].second) * (depth - p[i - 1].first) / (p[i].first - p[i - 1].first);
-  return p.back().second;
+  return models::bandwidth_at_depth(f.depth_bandwidth, f.bandwidth_Bps, depth);
 }
 
 double cdf_mean(const std::vector<std::pair<double, double>>& cdf) {
