@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
+#include <new>
 #include <stdexcept>
 
 namespace models {
@@ -15,21 +17,30 @@ PageCache::PageCache(BlockDevice& device, const PageCacheSpec& spec) : device_(d
 }
 
 std::uint32_t PageCache::add_file(std::uint64_t device_offset, std::uint64_t size) {
-  files_.push_back(File{device_offset, size});
+  const std::uint64_t units = (size + spec_.unit_bytes - 1) / spec_.unit_bytes;
+  grow_slots(slot_count_ + units);
+  files_.push_back(File{device_offset, size, units, slot_count_});
+  slot_count_ += units;
   return static_cast<std::uint32_t>(files_.size() - 1);
 }
 
-std::uint64_t PageCache::units_of(std::uint32_t file) const {
-  return (files_[file].size + spec_.unit_bytes - 1) / spec_.unit_bytes;
+// Doubling, as a vector grows; while no entry exists the new array needs no
+// copy (calloc gives zeros).
+void PageCache::grow_slots(std::uint64_t needed) {
+  if (needed <= slot_capacity_) return;
+  const std::uint64_t capacity = std::max<std::uint64_t>({needed, slot_capacity_ * 2, 1024});
+  auto* fresh = static_cast<std::uint32_t*>(std::calloc(capacity, sizeof(std::uint32_t)));
+  if (fresh == nullptr) throw std::bad_alloc();
+  if (!entries_.empty()) std::memcpy(fresh, slots_.get(), slot_count_ * sizeof(std::uint32_t));
+  slots_.reset(fresh);
+  slot_capacity_ = capacity;
 }
+
+std::uint64_t PageCache::units_of(std::uint32_t file) const { return files_[file].units; }
 
 std::uint64_t PageCache::unit_length(std::uint32_t file, std::uint64_t unit) const {
   const std::uint64_t start = unit * spec_.unit_bytes;
   return std::min(spec_.unit_bytes, files_[file].size - start);
-}
-
-std::uint32_t PageCache::find(std::uint32_t file, std::uint64_t unit) const {
-  return index_.find(key_of(file, unit));  // kNil when absent
 }
 
 bool PageCache::cached(std::uint32_t file, std::uint64_t unit) const {
@@ -167,8 +178,8 @@ std::uint32_t PageCache::allocate(std::uint32_t file, std::uint64_t unit) {
     entries_.emplace_back();
   }
   entries_[e] = Entry{};
-  entries_[e].key = key_of(file, unit);
-  index_.put(entries_[e].key, e);
+  entries_[e].slot = files_[file].first_slot + unit;
+  slots_[entries_[e].slot] = e + 1;
   ++resident_;
   ++stats_.inserted_units;
   return e;
@@ -280,7 +291,7 @@ void PageCache::reclaim_one() {
 }
 
 void PageCache::free_entry(std::uint32_t e) {
-  index_.erase(entries_[e].key);
+  slots_[entries_[e].slot] = 0;
   free_entries_.push_back(e);
   --resident_;
 }
