@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <type_traits>
 #include <fmt/format.h>
 
 namespace models {
@@ -17,16 +18,26 @@ std::uint64_t& WrkHistogram::counter(std::uint64_t value) {
   return pages_[table_[p] - 1][value & ((1u << kPageBits) - 1)];
 }
 
+// Calls f(value, count) for each recorded value in [lo, hi], ascending. An f
+// that returns bool stops the walk by returning true.
 template <typename F>
 void WrkHistogram::each(std::uint64_t lo, std::uint64_t hi, F f) const {
   if (lo > hi) return;
-  for (std::uint64_t p = lo >> kPageBits; p < table_.size() && (p << kPageBits) <= hi; ++p) {
+  constexpr std::uint64_t kPageSize = std::uint64_t{1} << kPageBits;
+  const std::uint64_t last_page = hi >> kPageBits;
+  for (std::uint64_t p = lo >> kPageBits; p < table_.size() && p <= last_page; ++p) {
     if (table_[p] == 0) continue;
     const Page& page = pages_[table_[p] - 1];
-    for (std::uint64_t i = 0; i < page.size(); ++i) {
-      const std::uint64_t v = (p << kPageBits) + i;
-      if (v < lo || v > hi) continue;
-      if (page[i]) f(v, page[i]);
+    const std::uint64_t base = p << kPageBits;
+    const std::uint64_t first = lo > base ? lo - base : 0;
+    const std::uint64_t end = p == last_page ? (hi - base) + 1 : kPageSize;
+    for (std::uint64_t i = first; i < end; ++i) {
+      if (page[i] == 0) continue;
+      if constexpr (std::is_same_v<decltype(f(base + i, page[i])), bool>) {
+        if (f(base + i, page[i])) return;
+      } else {
+        f(base + i, page[i]);
+      }
     }
   }
 }
@@ -90,14 +101,11 @@ std::uint64_t WrkHistogram::percentile(long double p) const {
   const auto rank = static_cast<std::uint64_t>(std::round((p / 100.0L) * count_ + 0.5L));
   std::uint64_t total = 0;
   std::uint64_t found = 0;
-  bool done = false;
   each(min_, max_, [&](std::uint64_t v, std::uint64_t c) {
-    if (done) return;
     total += c;
-    if (total >= rank) {
-      found = v;
-      done = true;
-    }
+    if (total < rank) return false;
+    found = v;
+    return true;
   });
   return found;
 }
