@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <numeric>
-#include <unordered_set>
 #include <stdexcept>
+
+#include "sim/flat_map.h"
 
 namespace models {
 
@@ -45,12 +46,13 @@ Filesystem::Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64
       for (std::uint32_t i = 0; i < spec.files; ++i) std::swap(order[i], order[i + rng.below(slots - i)]);
     } else {
       // Sparse case: draw slots and reject repeats; memory stays O(files).
-      std::unordered_set<std::uint64_t> taken;
-      taken.reserve(spec.files);
+      sim::FlatMap taken(spec.files);  // one allocation, not a node per file
       order.reserve(spec.files);
       while (order.size() < spec.files) {
         const std::uint64_t s = rng.below(slots);
-        if (taken.insert(s).second) order.push_back(s);
+        if (taken.contains(s)) continue;
+        taken.put(s, 0);
+        order.push_back(s);
       }
     }
     for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(order[i] * slot, file_size(i));
