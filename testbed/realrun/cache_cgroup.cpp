@@ -10,8 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "testbed/common/text_file.h"
 #include "testbed/realrun/child_registry.h"
-#include "testbed/realrun/text_file.h"
 
 namespace testbed::realrun {
 namespace {
@@ -49,8 +49,8 @@ CacheCgroup CacheCgroup::create(const CgroupRoots& roots, std::uint64_t limit_by
   std::string why;
   // cgroup v2: the memory controller must be available at the root and
   // enabled for its children; the child then has memory.max.
-  if (lists_word(read_text(roots.v2 + "/cgroup.controllers"), "memory")) {
-    if (!lists_word(read_text(roots.v2 + "/cgroup.subtree_control"), "memory"))
+  if (lists_word(common::read_text(roots.v2 + "/cgroup.controllers"), "memory")) {
+    if (!lists_word(common::read_text(roots.v2 + "/cgroup.subtree_control"), "memory"))
       write_control(roots.v2 + "/cgroup.subtree_control", "+memory");
     const std::string path = roots.v2 + "/" + name;
     if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST) {
@@ -123,7 +123,7 @@ CacheCgroup::~CacheCgroup() { remove(); }
 std::uint64_t CacheCgroup::peak_usage() const {
   if (path_.empty()) return 0;
   const std::string text =
-      read_text(path_ + (kind_ == CacheControlKind::kCgroupV1 ? "/memory.max_usage_in_bytes" : "/memory.peak"));
+      common::read_text(path_ + (kind_ == CacheControlKind::kCgroupV1 ? "/memory.max_usage_in_bytes" : "/memory.peak"));
   try {
     return text.empty() ? 0 : std::stoull(text);
   } catch (const std::exception&) {
@@ -146,7 +146,7 @@ std::string CacheCgroup::describe(std::uint64_t cache_bytes) const {
   return "posix_fadvise(DONTNEED) (no memory cgroup)";
 }
 
-std::string CacheCgroup::procs() const { return path_.empty() ? "" : read_text(procs_file()); }
+std::string CacheCgroup::procs() const { return path_.empty() ? "" : common::read_text(procs_file()); }
 
 bool CacheCgroup::remove() {
   if (path_.empty()) return true;

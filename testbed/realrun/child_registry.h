@@ -1,20 +1,17 @@
-// Every process group run_real starts, and the cgroup it made, in a fixed
-// array of atomics, so that stop_all_real_runs() can kill them from a signal
-// handler: no allocation, no locks, only kill(), rmdir() and nanosleep().
+// What stop_all_real_runs() stops: every process group run_real starts (kept
+// by testbed/common/child_process, which every realrun child goes through)
+// and the cgroup it made, in fixed storage, so that it can be done from a
+// signal handler: no allocation, no locks, only kill(), rmdir() and
+// nanosleep().
 #pragma once
-#include <sys/types.h>
-
 #include <string>
 
 namespace testbed::realrun {
 
-// Records a process group (its leader's pid; every child we start leads its
-// own group, so its descendants — NGINX's workers — are in it too).
-// Returns false when the registry is full (the caller kills the child).
-bool register_group(pid_t pgid);
-void unregister_group(pid_t pgid);
-// SIGKILL to every registered group.
-void kill_all_groups();
+// How realrun's children name it in their own error lines (exec failed,
+// cannot join the cgroup): SpawnSpec::who.
+inline const std::string kChildName = "clerk realrun";
+
 // The cgroup directory to remove on stop (one at a time; "" clears it).
 void register_cgroup(const std::string& path);
 // True once stop_all_real_runs() was called (until clear_stop_request()).

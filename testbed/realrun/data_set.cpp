@@ -15,9 +15,9 @@
 #include <fmt/format.h>
 
 #include "sim/random.h"
+#include "testbed/common/text_file.h"
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/real_run.h"
-#include "testbed/realrun/text_file.h"
 
 namespace testbed::realrun {
 namespace {
@@ -157,7 +157,7 @@ DataSetReport ensure_data_set(const std::string& dir, const DataSetSpec& spec) {
   fs::create_directories(dir, ec);
   if (ec) throw RealRunError(fmt::format("cannot create data directory {}: {}", dir, ec.message()));
 
-  const std::string existing = read_text(manifest_path);
+  const std::string existing = common::read_text(manifest_path);
   if (existing == wanted && files_match(dir, spec)) {
     DataSetReport r{true, elapsed(), {}};
     r.note = fmt::format("data set reused from {} ({} files, {} bytes; manifest matches)", dir, spec.files(),

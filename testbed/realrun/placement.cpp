@@ -1,5 +1,5 @@
 #include "testbed/realrun/placement.h"
-#include "testbed/realrun/text_file.h"
+#include "testbed/common/text_file.h"
 
 #include <dirent.h>
 #include <unistd.h>
@@ -113,7 +113,7 @@ Placement measure_placement(std::uint16_t port, const std::vector<pid_t>& worker
     for (auto inode : socket_inodes(group_pids[i], proc)) inode_group[inode] = i;
   // The sockets after the fd tables: a connection made in between is
   // unmatched rather than wrongly placed.
-  return compute_placement(parse_proc_net_tcp(read_text(proc + "/net/tcp")), port, inode_worker, inode_group,
+  return compute_placement(parse_proc_net_tcp(common::read_text(proc + "/net/tcp")), port, inode_worker, inode_group,
                            workers.size(), group_pids.size());
 }
 

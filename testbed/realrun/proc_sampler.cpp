@@ -1,5 +1,5 @@
 #include "testbed/realrun/proc_sampler.h"
-#include "testbed/realrun/text_file.h"
+#include "testbed/common/text_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -62,7 +62,7 @@ CpuTotals parse_proc_stat(const std::string& text) {
   return t;
 }
 
-CpuTotals read_cpu_totals() { return parse_proc_stat(read_text("/proc/stat")); }
+CpuTotals read_cpu_totals() { return parse_proc_stat(common::read_text("/proc/stat")); }
 
 DiskCounters parse_diskstats(const std::string& text, unsigned major, unsigned minor) {
   std::istringstream in(text);
@@ -85,7 +85,7 @@ DiskCounters parse_diskstats(const std::string& text, unsigned major, unsigned m
 DiskCounters read_disk_counters(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return {};
-  return parse_diskstats(read_text("/proc/diskstats"), major(st.st_dev), minor(st.st_dev));
+  return parse_diskstats(common::read_text("/proc/diskstats"), major(st.st_dev), minor(st.st_dev));
 }
 
 StateSampler::StateSampler(std::vector<pid_t> pids) : pids_(std::move(pids)), tallies_(pids_.size()) {

@@ -19,8 +19,8 @@
 #include <fstream>
 #include <thread>
 
+#include "testbed/common/child_process.h"
 #include "testbed/realrun/cache_cgroup.h"
-#include "testbed/realrun/child_process.h"
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/data_set.h"
 #include "testbed/realrun/nginx_conf.h"
@@ -164,9 +164,8 @@ void validate(const models::Scenario& sc, const RealRunOptions& o) {
   if (sc.nginx.worker_processes == 0) throw RealRunError("nginx.worker_processes must be at least 1");
 }
 
-}  // namespace
-
-RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
+// run_real's steps; a child that cannot be started throws common::ProcessError.
+RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o) {
   RunningFlag running;
   clear_stop_request();
   validate(sc, o);
@@ -175,7 +174,7 @@ RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
   const std::uint32_t workers = sc.nginx.worker_processes;
   RealRunResult result;
   auto& notes = result.notes;
-  SubreaperScope reaper;
+  common::SubreaperScope reaper;
 
   RunDir run_dir(o.run_dir, o.verbose);
   const std::string& dir = run_dir.path();
@@ -244,7 +243,8 @@ RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
                                   cache_bytes, ram));
   }
   if (!preload.read.empty() || !preload.stat.empty()) {
-    ChildProcess loader = ChildProcess::run_in_child(cgroup.procs_file(), preload_body, &preload);
+    common::ChildProcess loader =
+        common::ChildProcess::run_in_child({{}, cgroup.procs_file(), "", kChildName}, preload_body, &preload);
     const auto& e = loader.wait_for(600);
     if (stop_requested()) throw RealRunError("stopped");
     if (!e || !WIFEXITED(e->status) || WEXITSTATUS(e->status) != 0)
@@ -314,7 +314,7 @@ RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
     if (stop_requested()) throw RealRunError("stopped");
     if (!server.running())
       throw RealRunError(fmt::format("the server exited during the run ({}); see {}",
-                                     describe_status(server.child().exit()->status), launch.output));
+                                     common::describe_status(server.child().exit()->status), launch.output));
     if (since(t0) > give_up) throw RealRunError(fmt::format("wrk did not finish within {} s", give_up));
     states.sample();
     if (placements.size() < 2 && since(t0) >= checks[placements.size()])
@@ -381,8 +381,20 @@ RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
   progress(o, fmt::format("done in {:.1f} s", result.wall_s));
   std::sort(result.workers.begin(), result.workers.end(),
             [](const RealWorker& a, const RealWorker& b) { return a.pid < b.pid; });
-  // workers[] and the placements share the order of worker_pids (sorted by children_of()).
+  // workers[] and the placements share the order of worker_pids (sorted by common::children_of()).
   return result;
+}
+
+}  // namespace
+
+RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
+  // A child that cannot be started (fork, cgroup.procs, its output file) is
+  // a failed run like any other, reported after everything is stopped.
+  try {
+    return run_real_steps(sc, o);
+  } catch (const common::ProcessError& e) {
+    throw RealRunError(e.what());
+  }
 }
 
 }  // namespace testbed

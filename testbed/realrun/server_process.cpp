@@ -1,7 +1,6 @@
 #include "testbed/realrun/server_process.h"
 
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -12,13 +11,12 @@
 #include <chrono>
 #include <fmt/format.h>
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <thread>
 
+#include "testbed/common/text_file.h"
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/real_run.h"
-#include "testbed/realrun/text_file.h"
 
 namespace testbed::realrun {
 namespace {
@@ -57,14 +55,14 @@ std::vector<std::string> nginx_argv(const std::string& binary, const std::string
 void check_nginx_config(const std::string& binary, const std::string& run_dir, const std::string& conf) {
   auto argv = nginx_argv(binary, run_dir, conf);
   argv.insert(argv.begin() + 1, "-t");
-  const CommandResult r = run_command(argv, run_dir + "/nginx-t.out", 30);
+  const common::CommandResult r = common::run_command({argv, "", run_dir + "/nginx-t.out", kChildName}, 30);
   if (!r.ok())
     throw RealRunError(fmt::format("nginx -t rejected the generated configuration {}:\n{}{}", conf, r.output,
-                                   tail(read_text(run_dir + "/error.log"))));
+                                   tail(common::read_text(run_dir + "/error.log"))));
 }
 
 std::string nginx_version(const std::string& binary, const std::string& run_dir) {
-  const CommandResult r = run_command({binary, "-v"}, run_dir + "/nginx-v.out", 10);
+  const common::CommandResult r = common::run_command({{binary, "-v"}, "", run_dir + "/nginx-v.out", kChildName}, 10);
   std::string v = r.output;
   const std::size_t at = v.find("nginx/");
   if (at != std::string::npos) v = v.substr(at);
@@ -102,23 +100,6 @@ std::vector<std::string> serve_notes(const models::Scenario& scenario) {
   return notes;
 }
 
-std::vector<pid_t> children_of(pid_t pid) {
-  // Each thread has its own children file (a child belongs to the thread
-  // that forked it); read them all.
-  std::set<pid_t> out;
-  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
-  DIR* d = ::opendir(tasks.c_str());
-  if (!d) return {};
-  while (const dirent* e = ::readdir(d)) {
-    if (e->d_name[0] == '.') continue;
-    std::istringstream in(read_text(tasks + "/" + e->d_name + "/children"));
-    pid_t child = 0;
-    while (in >> child) out.insert(child);
-  }
-  ::closedir(d);
-  return {out.begin(), out.end()};
-}
-
 bool port_free(std::uint16_t port) {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return false;
@@ -143,21 +124,21 @@ bool port_accepts(std::uint16_t port) {
 
 ServerProcess ServerProcess::start(const ServerLaunch& launch, const std::string& cgroup_procs) {
   ServerProcess s;
-  s.child_ = ChildProcess::spawn({launch.argv, cgroup_procs, launch.output});
+  s.child_ = common::ChildProcess::spawn({launch.argv, cgroup_procs, launch.output, kChildName});
   auto failure = [&](const std::string& what) {
     s.child_.stop(SIGKILL, 0);
-    std::string logs = tail(read_text(launch.output));
-    if (!launch.error_log.empty()) logs += tail(read_text(launch.error_log));
+    std::string logs = tail(common::read_text(launch.output));
+    if (!launch.error_log.empty()) logs += tail(common::read_text(launch.error_log));
     return RealRunError(fmt::format("{} {}{}", launch.argv[0], what, logs.empty() ? "" : ":\n" + logs));
   };
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(launch.ready_timeout_s);
   bool listening = false;
   while (true) {
     if (stop_requested()) throw failure("stopped");
-    if (const auto& e = s.child_.poll()) throw failure(describe_status(e->status));
+    if (const auto& e = s.child_.poll()) throw failure(common::describe_status(e->status));
     if (!listening) listening = port_accepts(launch.port);
     if (listening) {
-      s.workers_ = children_of(s.child_.pid());
+      s.workers_ = common::children_of(s.child_.pid());
       if (s.workers_.size() >= launch.workers) break;
     }
     if (std::chrono::steady_clock::now() > deadline)

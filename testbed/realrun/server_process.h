@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "models/scenario/scenario.h"
-#include "testbed/realrun/child_process.h"
+#include "testbed/common/child_process.h"
 
 namespace testbed::realrun {
 
@@ -37,8 +37,6 @@ std::vector<std::string> serve_argv(const models::Scenario& scenario, const Serv
 // Scenario settings clerk-serve cannot honour.
 std::vector<std::string> serve_notes(const models::Scenario& scenario);
 
-// Pids of `pid`'s children (every thread's children file), sorted.
-std::vector<pid_t> children_of(pid_t pid);
 // True when nothing listens on 127.0.0.1:port (a bind would succeed).
 bool port_free(std::uint16_t port);
 // True when 127.0.0.1:port accepts a connection.
@@ -55,10 +53,10 @@ class ServerProcess {
   // SIGTERM (NGINX's fast shutdown, clerk-serve's stop), then SIGKILL to the
   // group after `grace_s`; returns once no process of it remains.
   void stop(double grace_s = 5);
-  const ChildProcess& child() const { return child_; }
+  const common::ChildProcess& child() const { return child_; }
 
  private:
-  ChildProcess child_;
+  common::ChildProcess child_;
   std::vector<pid_t> workers_;
 };
 

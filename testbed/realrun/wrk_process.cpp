@@ -4,8 +4,9 @@
 
 #include <cmath>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
+
+#include "testbed/common/text_file.h"
+#include "testbed/realrun/child_registry.h"
 
 namespace testbed::realrun {
 
@@ -57,16 +58,11 @@ WrkProcess WrkProcess::start(const std::string& name, const WrkLaunch& launch) {
   w.name_ = name;
   w.launch_ = launch;
   // wrk stays in our cgroup: the clients' memory is not the server's cache.
-  w.child_ = ChildProcess::spawn({wrk_argv(launch), "", launch.output});
+  w.child_ = common::ChildProcess::spawn({wrk_argv(launch), "", launch.output, kChildName});
   return w;
 }
 
-std::string WrkProcess::output_text() const {
-  std::ifstream in(launch_.output);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string WrkProcess::output_text() const { return common::read_text(launch_.output); }
 
 RealGroupResult WrkProcess::result(std::uint32_t connections) const {
   const std::string out = output_text();
@@ -75,11 +71,10 @@ RealGroupResult WrkProcess::result(std::uint32_t connections) const {
   std::string why;
   const auto summary = parse_wrk_summary(out, &why);
   if (!WIFEXITED(e->status) || WEXITSTATUS(e->status) != 0 || !summary)
-    throw RealRunError(fmt::format("wrk for group {} {}{}:\n{}", name_, describe_status(e->status),
+    throw RealRunError(fmt::format("wrk for group {} {}{}:\n{}", name_, common::describe_status(e->status),
                                    summary ? "" : " (" + why + ")", out));
   RealGroupResult r = group_result(name_, connections, *summary);
-  r.cpu_s = static_cast<double>(e->usage.ru_utime.tv_sec + e->usage.ru_stime.tv_sec) +
-            static_cast<double>(e->usage.ru_utime.tv_usec + e->usage.ru_stime.tv_usec) * 1e-6;
+  r.cpu_s = e->cpu_s();
   // wrk's own report, without our machine-readable line.
   const std::size_t at = out.rfind("CLERK ");
   r.wrk_output = out.substr(0, at);

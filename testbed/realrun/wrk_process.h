@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "models/clients/wrk.h"
-#include "testbed/realrun/child_process.h"
+#include "testbed/common/child_process.h"
 #include "testbed/realrun/real_run.h"
 #include "testbed/realrun/wrk_script.h"
 
@@ -34,7 +34,7 @@ class WrkProcess {
   static WrkProcess start(const std::string& name, const WrkLaunch& launch);
   const std::string& name() const { return name_; }
   pid_t pid() const { return child_.pid(); }
-  ChildProcess& child() { return child_; }
+  common::ChildProcess& child() { return child_; }
   // Once it exited: its summary, or RealRunError quoting its output.
   RealGroupResult result(std::uint32_t connections) const;
   std::string output_text() const;
@@ -42,7 +42,7 @@ class WrkProcess {
  private:
   std::string name_;
   WrkLaunch launch_;
-  ChildProcess child_;
+  common::ChildProcess child_;
 };
 
 }  // namespace testbed::realrun

@@ -1,5 +1,6 @@
-#include "testbed/realrun/child_process.h"
+#include "testbed/common/child_process.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -7,16 +8,39 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
+#include <set>
+#include <sstream>
 
-#include "testbed/realrun/child_registry.h"
-#include "testbed/realrun/real_run.h"
+#include "testbed/common/text_file.h"
 
-namespace testbed::realrun {
+namespace testbed::common {
 namespace {
+
+// The live children's groups (each leader's pid). Lock-free atomics only: a
+// signal handler may interrupt a register call.
+static_assert(std::atomic<pid_t>::is_always_lock_free);
+constexpr std::size_t kSlots = 256;  // a real run: a server, a wrk per group, a preload reader
+std::array<std::atomic<pid_t>, kSlots> g_groups{};
+
+bool register_group(pid_t pgid) {
+  for (auto& slot : g_groups) {
+    pid_t expected = 0;
+    if (slot.compare_exchange_strong(expected, pgid)) return true;
+  }
+  return false;
+}
+
+void unregister_group(pid_t pgid) {
+  for (auto& slot : g_groups) {
+    pid_t expected = pgid;
+    if (slot.compare_exchange_strong(expected, 0)) return;
+  }
+}
 
 void sleep_s(double s) {
   timespec t{static_cast<time_t>(s), static_cast<long>((s - static_cast<double>(static_cast<time_t>(s))) * 1e9)};
@@ -29,30 +53,50 @@ double now_s() {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
-// In the child, before exec: only async-signal-safe calls from here on.
-void enter_group_and_cgroup(int cgroup_fd) {
+void write_all(const std::string& text) { [[maybe_unused]] auto n = ::write(2, text.data(), text.size()); }
+
+// What the child needs before exec, all made before fork: after it, only
+// async-signal-safe calls.
+struct ChildSetup {
+  int cgroup_fd = -1;
+  std::string cgroup_error;  // "<who>: cannot join the cgroup\n"
+  bool die_with_parent = false;
+  pid_t parent = 0;
+};
+
+ChildSetup prepare(const SpawnSpec& spec) {
+  ChildSetup s;
+  s.cgroup_error = spec.who + ": cannot join the cgroup\n";
+  s.die_with_parent = spec.die_with_parent;
+  s.parent = ::getpid();
+  if (!spec.cgroup_procs.empty()) {
+    s.cgroup_fd = ::open(spec.cgroup_procs.c_str(), O_WRONLY | O_CLOEXEC);
+    if (s.cgroup_fd < 0)
+      throw ProcessError(fmt::format("cannot open {}: {} (run as root)", spec.cgroup_procs, std::strerror(errno)));
+  }
+  return s;
+}
+
+// In the child: its own group, then the cgroup.
+void enter_group_and_cgroup(const ChildSetup& s) {
   ::setpgid(0, 0);
-  if (cgroup_fd >= 0) {
+  if (s.die_with_parent) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != s.parent) ::_exit(127);  // the parent died before prctl
+  }
+  if (s.cgroup_fd >= 0) {
     // "0" names the writing process itself, in v1 and v2.
-    if (::write(cgroup_fd, "0\n", 2) != 2) {
-      static const char msg[] = "clerk realrun: cannot join the cgroup\n";
-      [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
+    if (::write(s.cgroup_fd, "0\n", 2) != 2) {
+      write_all(s.cgroup_error);
       ::_exit(126);
     }
-    ::close(cgroup_fd);
+    ::close(s.cgroup_fd);
   }
 }
 
-int open_cgroup_procs(const std::string& path) {
-  if (path.empty()) return -1;
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) throw RealRunError(fmt::format("cannot open {}: {} (run as root)", path, std::strerror(errno)));
-  return fd;
-}
-
-pid_t fork_registered() {
+pid_t fork_or_throw() {
   const pid_t pid = ::fork();
-  if (pid < 0) throw RealRunError(fmt::format("fork: {}", std::strerror(errno)));
+  if (pid < 0) throw ProcessError(fmt::format("fork: {}", std::strerror(errno)));
   return pid;
 }
 
@@ -63,36 +107,48 @@ void adopt(pid_t pid) {
   if (!register_group(pid)) {
     ::kill(-pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);
-    throw RealRunError("too many child processes registered");
+    throw ProcessError("too many child processes registered");
   }
 }
 
+void close_if_open(int fd) {
+  if (fd >= 0) ::close(fd);
+}
+
 }  // namespace
+
+bool ChildExit::ok() const { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+
+double ChildExit::cpu_s() const {
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+}
 
 ChildProcess ChildProcess::spawn(const SpawnSpec& spec) {
   // Everything the child needs is built before fork: no allocation after it.
   std::vector<char*> argv;
   for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  const int cgroup_fd = open_cgroup_procs(spec.cgroup_procs);
+  const std::string exec_error = spec.who + ": exec failed: ";
+  const ChildSetup setup = prepare(spec);
   const std::string out = spec.output.empty() ? "/dev/null" : spec.output;
   const int out_fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out_fd < 0) {
-    if (cgroup_fd >= 0) ::close(cgroup_fd);
-    throw RealRunError(fmt::format("cannot create {}: {}", out, std::strerror(errno)));
+    close_if_open(setup.cgroup_fd);
+    throw ProcessError(fmt::format("cannot create {}: {}", out, std::strerror(errno)));
   }
   const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   pid_t pid = -1;
   try {
-    pid = fork_registered();
+    pid = fork_or_throw();
   } catch (...) {
-    if (cgroup_fd >= 0) ::close(cgroup_fd);
+    close_if_open(setup.cgroup_fd);
     ::close(out_fd);
-    ::close(null_fd);
+    close_if_open(null_fd);
     throw;
   }
   if (pid == 0) {
-    enter_group_and_cgroup(cgroup_fd);
+    enter_group_and_cgroup(setup);
     ::dup2(null_fd, 0);
     ::dup2(out_fd, 1);
     ::dup2(out_fd, 2);
@@ -104,34 +160,33 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec) {
     ::sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::execv(argv[0], argv.data());
-    static const char msg[] = "clerk realrun: exec failed: ";
-    [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
+    write_all(exec_error);
     const char* why = ::strerror(errno);  // not formally async-signal-safe; a static table in glibc
-    n = ::write(2, why, ::strlen(why));
+    [[maybe_unused]] auto n = ::write(2, why, ::strlen(why));
     n = ::write(2, "\n", 1);
     ::_exit(127);
   }
-  if (cgroup_fd >= 0) ::close(cgroup_fd);
+  close_if_open(setup.cgroup_fd);
   ::close(out_fd);
-  ::close(null_fd);
+  close_if_open(null_fd);
   adopt(pid);
   return ChildProcess(pid);
 }
 
-ChildProcess ChildProcess::run_in_child(const std::string& cgroup_procs, int (*body)(void*), void* arg) {
-  const int cgroup_fd = open_cgroup_procs(cgroup_procs);
+ChildProcess ChildProcess::run_in_child(const SpawnSpec& spec, int (*body)(void*), void* arg) {
+  const ChildSetup setup = prepare(spec);
   pid_t pid = -1;
   try {
-    pid = fork_registered();
+    pid = fork_or_throw();
   } catch (...) {
-    if (cgroup_fd >= 0) ::close(cgroup_fd);
+    close_if_open(setup.cgroup_fd);
     throw;
   }
   if (pid == 0) {
-    enter_group_and_cgroup(cgroup_fd);
+    enter_group_and_cgroup(setup);
     ::_exit(body(arg));
   }
-  if (cgroup_fd >= 0) ::close(cgroup_fd);
+  close_if_open(setup.cgroup_fd);
   adopt(pid);
   return ChildProcess(pid);
 }
@@ -193,12 +248,19 @@ void ChildProcess::stop(int sig, double grace_s) {
   wait_group_gone(pid_, 5.0);
 }
 
+void kill_all_child_groups() {
+  for (auto& slot : g_groups) {
+    const pid_t pgid = slot.load();
+    if (pgid > 0) ::kill(-pgid, SIGKILL);
+  }
+}
+
 bool wait_group_gone(pid_t pgid, double timeout_s) {
   const double end = now_s() + timeout_s;
   while (true) {
-    // Members orphaned by their leader's death are reparented to us (run_real
-    // makes this process a child subreaper: this machine's init does not
-    // reap), so reap them here; a zombie still counts as a group member.
+    // Members orphaned by their leader's death are reparented to us (when
+    // this process is a child subreaper: this machine's init does not reap),
+    // so reap them here; a zombie still counts as a group member.
     while (::waitpid(-pgid, nullptr, WNOHANG) > 0) {
     }
     if (::kill(-pgid, 0) != 0 && errno == ESRCH) return true;
@@ -219,14 +281,27 @@ std::string describe_status(int status) {
   return fmt::format("status {:#x}", status);
 }
 
-}  // namespace testbed::realrun
-
-namespace testbed::realrun {
+std::vector<pid_t> children_of(pid_t pid) {
+  // Each thread has its own children file (a child belongs to the thread
+  // that forked it); read them all.
+  std::set<pid_t> out;
+  const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+  DIR* d = ::opendir(tasks.c_str());
+  if (!d) return {};
+  while (const dirent* e = ::readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    std::istringstream in(read_text(tasks + "/" + e->d_name + "/children"));
+    pid_t child = 0;
+    while (in >> child) out.insert(child);
+  }
+  ::closedir(d);
+  return {out.begin(), out.end()};
+}
 
 bool CommandResult::ok() const { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
 
-CommandResult run_command(const std::vector<std::string>& argv, const std::string& output_file, double timeout_s) {
-  ChildProcess child = ChildProcess::spawn({argv, "", output_file});
+CommandResult run_command(const SpawnSpec& spec, double timeout_s) {
+  ChildProcess child = ChildProcess::spawn(spec);
   CommandResult r;
   if (!child.wait_for(timeout_s)) {
     child.stop(SIGKILL, 0);
@@ -235,14 +310,9 @@ CommandResult run_command(const std::vector<std::string>& argv, const std::strin
     return r;
   }
   r.status = child.exit()->status;
-  std::FILE* f = std::fopen(output_file.c_str(), "r");
-  if (f) {
-    char buf[4096];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) r.output.append(buf, n);
-    std::fclose(f);
-  }
+  r.cpu_s = child.exit()->cpu_s();
+  if (!spec.output.empty()) r.output = read_text(spec.output);
   return r;
 }
 
-}  // namespace testbed::realrun
+}  // namespace testbed::common

@@ -3,8 +3,8 @@
 #pragma once
 #include <string>
 
-namespace testbed::realrun {
+namespace testbed::common {
 
 std::string read_text(const std::string& path);
 
-}  // namespace testbed::realrun
+}  // namespace testbed::common

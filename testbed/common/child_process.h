@@ -1,8 +1,10 @@
-// Starting and stopping the processes of a run. Each child leads its own
-// process group (so a terminal's SIGINT reaches only clerk, and killing the
-// group reaches every descendant), joins the run's cgroup before exec (so
-// everything it and its children touch is charged there from the start),
-// and is registered for stop_all_real_runs().
+// Child processes of the testbed's commands (`clerk realrun`, `clerk
+// calibrate`): each child leads its own process group (so a terminal's SIGINT
+// reaches only clerk, and killing the group reaches every descendant: NGINX's
+// workers go with their master), may join a cgroup before exec (so everything
+// it and its children touch is charged there from the start), and is recorded
+// in a fixed array of atomics so that kill_all_child_groups() can kill every
+// live group from a signal handler.
 //
 // Hand-written rather than Boost.Process (1.74): between fork and exec we
 // need setpgid and a write to cgroup.procs using only async-signal-safe
@@ -13,33 +15,46 @@
 #include <sys/types.h>
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace testbed::realrun {
+namespace testbed::common {
+
+// A child could not be started (fork failed, the cgroup or the output file
+// cannot be opened, too many children). The commands turn it into their own
+// error (realrun: RealRunError) or report it as it is.
+struct ProcessError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 struct SpawnSpec {
   std::vector<std::string> argv;  // argv[0]: the program's path
   std::string cgroup_procs;       // "": stay in our cgroup; else the cgroup.procs file to join
   std::string output;             // stdout and stderr go to this file ("": /dev/null)
+  std::string who = "clerk";      // names us in the child's own error lines ("<who>: exec failed: ...")
+  bool die_with_parent = false;   // SIGKILL when clerk dies, even by SIGKILL (PR_SET_PDEATHSIG)
 };
 
 struct ChildExit {
   int status = 0;  // as from waitpid
   rusage usage{};  // its user and system time, all threads
+  bool ok() const;  // exited with status 0
+  double cpu_s() const;  // user + system seconds
 };
 
 class ChildProcess {
  public:
   ChildProcess() = default;
-  // Forks, and in the child: new process group, join the cgroup, redirect,
-  // exec. Throws RealRunError when fork fails; an exec failure shows as
-  // exit status 127 with the reason in `output`.
+  // Forks, and in the child: new process group, join the cgroup, redirect
+  // (stdin from /dev/null), default signal handling, exec. Throws
+  // ProcessError when it cannot; an exec failure shows as exit status 127
+  // with the reason in `output`.
   static ChildProcess spawn(const SpawnSpec& spec);
   // Forks a child that joins the cgroup (if any) and runs `body`, which
   // must only make async-signal-safe calls (we may have threads), then
-  // _exit()s with body's return value.
-  static ChildProcess run_in_child(const std::string& cgroup_procs, int (*body)(void*), void* arg);
+  // _exit()s with body's return value. `spec.argv` and `spec.output` are unused.
+  static ChildProcess run_in_child(const SpawnSpec& spec, int (*body)(void*), void* arg);
 
   ChildProcess(ChildProcess&& other) noexcept;
   ChildProcess& operator=(ChildProcess&& other) noexcept;
@@ -52,7 +67,7 @@ class ChildProcess {
   bool running() const { return pid_ > 0 && !exit_; }
   // Reaps without blocking: the exit once it happened.
   const std::optional<ChildExit>& poll();
-  // Waits up to `timeout_s` for the exit.
+  // Waits up to `timeout_s` (may be infinite) for the exit.
   const std::optional<ChildExit>& wait_for(double timeout_s);
   // `sig` to the leader; after `grace_s`, SIGKILL to the whole group; reaps
   // the leader and waits until no process of the group remains.
@@ -65,6 +80,11 @@ class ChildProcess {
   pid_t pid_ = -1;
   std::optional<ChildExit> exit_;
 };
+
+// SIGKILL to the group of every live ChildProcess. Async-signal-safe (kill()
+// over a fixed array of atomics): for SIGINT handlers. It does not reap; each
+// ChildProcess's owner does.
+void kill_all_child_groups();
 
 // Makes this process a child subreaper for its lifetime (then restores the
 // previous setting): orphaned descendants — NGINX workers whose master was
@@ -86,16 +106,18 @@ std::string describe_status(int status);
 // Waits until no process of group `pgid` remains, reaping those reparented
 // to us (see SubreaperScope); false after `timeout_s`.
 bool wait_group_gone(pid_t pgid, double timeout_s);
+// Pids of `pid`'s children (every thread's children file), sorted.
+std::vector<pid_t> children_of(pid_t pid);
 
-}  // namespace testbed::realrun
-
-namespace testbed::realrun {
-// Runs a command to completion (killed after `timeout_s`), its stdout and
-// stderr into `output_file`; returns the status and that text.
+// Runs a command to completion (its group killed after `timeout_s`, which
+// may be infinite), its stdout and stderr into `spec.output`; returns the
+// status, the child's CPU time and that text.
 struct CommandResult {
   int status = 0;
+  double cpu_s = 0;
   std::string output;
   bool ok() const;
 };
-CommandResult run_command(const std::vector<std::string>& argv, const std::string& output_file, double timeout_s);
-}  // namespace testbed::realrun
+CommandResult run_command(const SpawnSpec& spec, double timeout_s);
+
+}  // namespace testbed::common

@@ -1,9 +1,9 @@
-#include "testbed/realrun/text_file.h"
+#include "testbed/common/text_file.h"
 
 #include <fstream>
 #include <sstream>
 
-namespace testbed::realrun {
+namespace testbed::common {
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -13,4 +13,4 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-}  // namespace testbed::realrun
+}  // namespace testbed::common
