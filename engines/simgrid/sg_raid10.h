@@ -1,6 +1,6 @@
 // md RAID10 (near layout) over SimGrid drives: the layer of models::Raid10
-// (chunk split, copy placement, read_balance) over SgHdd members. The layer
-// itself takes no time; the members' actors do.
+// (raid10_layer.h: chunk split, copy placement, read_balance) over SgHdd
+// members. The layer itself takes no time; the members' actors do.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -9,47 +9,27 @@
 
 #include "engines/simgrid/sg_hdd.h"
 #include "models/hardware/raid10.h"
+#include "models/hardware/raid10_layer.h"
 
 namespace sgengine {
 
-class SgRaid10 final : public models::BlockDevice, public models::IoListener {
+class SgRaid10 final : public models::BlockDevice {
  public:
   SgRaid10(simgrid::s4u::Host* host, const models::Raid10Spec& spec);
 
   void submit_read(std::uint64_t offset, std::uint64_t length, models::IoListener* listener,
-                   std::uint64_t tag) override;
-  std::uint64_t capacity() const override { return capacity_; }
-  std::uint64_t readahead_bytes() const override;
-  models::DiskStats stats() const override;
-  void on_io_done(std::uint64_t tag) override;
+                   std::uint64_t tag) override {
+    layer_.submit_read(offset, length, listener, tag);
+  }
+  std::uint64_t capacity() const override { return layer_.capacity(); }
+  std::uint64_t readahead_bytes() const override { return layer_.readahead_bytes(); }
+  models::DiskStats stats() const override { return layer_.stats(); }
 
  private:
-  struct Copy {
-    std::uint32_t device;
-    std::uint64_t device_offset;
-  };
-  struct Read {
-    models::IoListener* listener;
-    std::uint64_t tag;
-    std::uint32_t pieces_left;
-  };
-  struct Piece {
-    std::uint32_t read;
-    std::uint32_t device;
-    std::uint64_t end;  // device offset where this piece ends
-  };
-  Copy locate(std::uint64_t offset, std::uint32_t copy) const;
-  std::uint32_t choose_copy(std::uint64_t offset) const;
+  static std::vector<std::unique_ptr<SgHdd>> make_members(simgrid::s4u::Host* host, const models::Raid10Spec& spec);
 
-  models::Raid10Spec spec_;
-  std::uint64_t capacity_;
-  std::vector<std::unique_ptr<SgHdd>> members_;
-  std::vector<std::uint32_t> pending_;        // reads in flight per member
-  std::vector<std::uint64_t> head_position_;  // end of the last completed read per member
-  std::vector<Read> reads_;
-  std::vector<std::uint32_t> free_reads_;
-  std::vector<Piece> pieces_;
-  std::vector<std::uint32_t> free_pieces_;
+  std::vector<std::unique_ptr<SgHdd>> members_;  // before layer_, which points at them
+  models::Raid10Layer layer_;
 };
 
 }  // namespace sgengine

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/hardware/hdd.h"
+#include "models/hardware/raid10_layer.h"
 
 namespace models {
 
@@ -23,49 +24,31 @@ struct Raid10Spec {
   HddSpec member;
 };
 
-class Raid10 final : public BlockDevice, public IoListener {
+// md RAID10 over models::Hdd drives on the event heap: the drives, and the
+// layer (raid10_layer.h) that both engines share.
+class Raid10 final : public BlockDevice {
  public:
   Raid10(sim::Engine& engine, const Raid10Spec& spec);
 
   void submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener,
-                   std::uint64_t tag) override;
-  std::uint64_t capacity() const override { return capacity_; }
-  std::uint64_t readahead_bytes() const override;
-  DiskStats stats() const override;
-  void on_io_done(std::uint64_t tag) override;
+                   std::uint64_t tag) override {
+    layer_.submit_read(offset, length, listener, tag);
+  }
+  std::uint64_t capacity() const override { return layer_.capacity(); }
+  std::uint64_t readahead_bytes() const override { return layer_.readahead_bytes(); }
+  DiskStats stats() const override { return layer_.stats(); }
 
-  struct Copy {
-    std::uint32_t device;
-    std::uint64_t device_offset;
-  };
+  using Copy = Raid10Layer::Copy;
   // Where the byte at logical `offset` lives: copy 0 .. near_copies-1.
-  Copy locate(std::uint64_t offset, std::uint32_t copy) const;
+  Copy locate(std::uint64_t offset, std::uint32_t copy) const { return layer_.locate(offset, copy); }
   const Hdd& member(std::uint32_t i) const { return *members_[i]; }
-  std::uint32_t devices() const { return spec_.devices; }
+  std::uint32_t devices() const { return static_cast<std::uint32_t>(members_.size()); }
 
  private:
-  struct Read {
-    IoListener* listener;
-    std::uint64_t tag;
-    std::uint32_t pieces_left;
-  };
-  struct Piece {
-    std::uint32_t read;
-    std::uint32_t device;
-    std::uint64_t end;  // device offset where this piece ends
-  };
-  std::uint32_t choose_copy(std::uint64_t offset) const;
+  static std::vector<std::unique_ptr<Hdd>> make_members(sim::Engine& engine, const Raid10Spec& spec);
 
-  sim::Engine& engine_;
-  Raid10Spec spec_;
-  std::uint64_t capacity_;
-  std::vector<std::unique_ptr<Hdd>> members_;
-  std::vector<std::uint32_t> pending_;        // reads in flight per member
-  std::vector<std::uint64_t> head_position_;  // end of last completed read per member
-  std::vector<Read> reads_;
-  std::vector<std::uint32_t> free_reads_;
-  std::vector<Piece> pieces_;
-  std::vector<std::uint32_t> free_pieces_;
+  std::vector<std::unique_ptr<Hdd>> members_;  // before layer_, which points at them
+  Raid10Layer layer_;
 };
 
 }  // namespace models

@@ -1,0 +1,72 @@
+// The md RAID10 layer itself ("near" layout), without its drives: chunk
+// split, copy placement and read_balance, and which piece of which read each
+// drive is serving. It takes no time of its own; its drives do.
+//
+// It is apart from the drives so that both engines run the same layer: the
+// native Raid10 over models::Hdd drives on the event heap, and the SimGrid
+// engine over drives that are actors. The owner keeps the drives alive.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/hardware/block_device.h"
+
+namespace models {
+
+struct Raid10Spec;
+
+class Raid10Layer final : public IoListener {
+ public:
+  // `drives`: the member drives, devices() of them, all alike.
+  Raid10Layer(const Raid10Spec& spec, std::vector<BlockDevice*> drives);
+
+  void submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener, std::uint64_t tag);
+  std::uint64_t capacity() const { return capacity_; }
+  std::uint64_t readahead_bytes() const { return readahead_bytes_; }
+  DiskStats stats() const;  // the drives' figures, summed
+  void on_io_done(std::uint64_t tag) override;
+
+  struct Copy {
+    std::uint32_t device;
+    std::uint64_t device_offset;
+  };
+  // Where the byte at logical `offset` lives: copy 0 .. near_copies-1.
+  Copy locate(std::uint64_t offset, std::uint32_t copy) const;
+
+ private:
+  struct Read {
+    IoListener* listener;
+    std::uint64_t tag;
+    std::uint32_t pieces_left;
+  };
+  struct Piece {
+    std::uint32_t read;
+    std::uint32_t device;
+    std::uint64_t end;  // device offset where this piece ends
+  };
+  std::uint32_t choose_copy(std::uint64_t offset) const;
+
+  std::uint32_t devices_;
+  std::uint32_t near_copies_;
+  std::uint64_t chunk_bytes_;
+  std::uint64_t capacity_;
+  std::uint64_t readahead_bytes_;
+  std::vector<BlockDevice*> drives_;
+  std::vector<std::uint32_t> pending_;        // reads in flight per member
+  std::vector<std::uint64_t> head_position_;  // end of last completed read per member
+  std::vector<Read> reads_;
+  std::vector<std::uint32_t> free_reads_;
+  std::vector<Piece> pieces_;
+  std::vector<std::uint32_t> free_pieces_;
+};
+
+// The layer's view of the drives an owner keeps.
+template <class Drive>
+std::vector<BlockDevice*> raid10_drives(const std::vector<std::unique_ptr<Drive>>& owned) {
+  std::vector<BlockDevice*> out;
+  for (const auto& d : owned) out.push_back(d.get());
+  return out;
+}
+
+}  // namespace models
