@@ -5,6 +5,7 @@
 // full. A piece that is not cached makes the caller wait for the disk: the
 // socket's O_NONBLOCK does not apply to the file.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "models/os/host.h"
@@ -21,7 +22,42 @@ struct SendfileCall {
   bool waiting = false;        // blocked on the unit at `position`
 };
 
-// Runs the call until it finishes (true) or must wait for a page (false; the
+// The steps of one sendfile() call, the same in both engines, which differ
+// only in how the socket takes the bytes: `backlog(flow)` is what the socket
+// holds, `push(flow, bytes)` queues a piece. Runs until the call finishes
+// (true) or a piece is not cached (false: `waiter` is called with `tag` when
+// it is, and the call is run again from where it stopped).
+template <class Backlog, class Push>
+bool sendfile_pieces(PageCache& cache, const KernelSpec& kernel, SendfileCall& call, PageWaiter* waiter,
+                     std::uint64_t tag, Backlog&& backlog, Push&& push) {
+  const std::uint64_t size = cache.file_size(call.file);
+  const std::uint64_t unit_bytes = cache.unit_bytes();
+  while (call.sent < call.limit && call.position < size) {
+    const double space = kernel.tcp_wmem_max - backlog(call.flow);
+    if (space < 1.0) break;  // the send buffer is full: return what was sent
+    const std::uint64_t unit = call.position / unit_bytes;
+    if (call.waiting) {
+      call.waiting = false;
+      cache.access_after_wait(call.file, unit);
+    } else {
+      const std::uint64_t want = std::min(call.limit - call.sent, kernel.pipe_bytes);
+      const std::uint64_t request_units = std::max<std::uint64_t>(1, (want + unit_bytes - 1) / unit_bytes);
+      if (cache.read(call.file, unit, request_units, *call.ra, waiter, tag) == PageCache::Result::kWait) {
+        call.waiting = true;
+        return false;
+      }
+    }
+    const std::uint64_t unit_end = std::min(size, (unit + 1) * unit_bytes);
+    const std::uint64_t bytes = std::min({unit_end - call.position, call.limit - call.sent,
+                                          static_cast<std::uint64_t>(space)});
+    push(call.flow, static_cast<double>(bytes));
+    call.position += bytes;
+    call.sent += bytes;
+  }
+  return true;
+}
+
+// sendfile_pieces on the native NIC. Runs the call until it finishes (true) or must wait for a page (false; the
 // waiter is called with `tag`, then call sendfile_run again).
 bool sendfile_run(Host& host, SendfileCall& call, PageWaiter* waiter, std::uint64_t tag);
 
