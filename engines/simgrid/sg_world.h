@@ -20,6 +20,7 @@
 #include "engines/simgrid/sg_server.h"
 #include "models/os/dentry_cache.h"
 #include "models/os/filesystem.h"
+#include "models/scenario/ifstat.h"
 #include "models/scenario/result.h"
 #include "models/scenario/scenario.h"
 
@@ -56,11 +57,7 @@ class SgWorld {
   std::unique_ptr<models::Filesystem> files_;
   std::unique_ptr<SgClients> clients_;
   std::unique_ptr<SgServer> server_;
-  std::vector<double> out_bytes_per_s_;
-  std::vector<double> in_bytes_per_s_;
-  double last_out_ = 0;
-  double last_payload_ = 0;
-  double last_requests_ = 0;
+  models::Ifstat ifstat_;
   models::RunResult final_;
 };
 

@@ -11,6 +11,7 @@
 #include "models/os/filesystem.h"
 #include "models/os/kernel_work.h"
 #include "models/os/host.h"
+#include "models/scenario/ifstat.h"
 #include "models/scenario/result.h"
 #include "models/scenario/scenario.h"
 #include "models/server/nginx.h"
@@ -58,11 +59,7 @@ class World final : public sim::EventTarget {
   std::unique_ptr<Filesystem> files_;
   std::unique_ptr<Nginx> server_;
   std::unique_ptr<Wrk> clients_;
-  std::vector<double> out_bytes_per_s_;
-  std::vector<double> in_bytes_per_s_;
-  double last_out_ = 0;
-  double last_payload_ = 0;
-  double last_requests_ = 0;
+  Ifstat ifstat_;
 };
 
 }  // namespace models

@@ -1,0 +1,15 @@
+// The ids of a run's random streams, for both engines: with the same seed,
+// both place the files and draw the server's choices from the same numbers.
+// Stable: adding one never shifts another.
+#pragma once
+#include <cstdint>
+
+namespace models {
+
+constexpr std::uint64_t kStreamServer = 1;
+constexpr std::uint64_t kStreamPlacement = 2;
+constexpr std::uint64_t kStreamMetadata = 3;
+constexpr std::uint64_t kStreamDisk = 5;
+constexpr std::uint64_t kStreamSizes = 6;
+
+}  // namespace models

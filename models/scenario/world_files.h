@@ -1,0 +1,22 @@
+// The files of a scenario as a run finds them at its start, the same in both
+// engines: which paths the dentry cache holds, which files the page cache
+// holds, and what a client reads for each file.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/os/dentry_cache.h"
+#include "models/os/filesystem.h"
+#include "models/os/page_cache.h"
+#include "models/scenario/scenario.h"
+
+namespace models {
+
+// Ties the caches to the files and fills them as the scenario says. The
+// caches and files must outlive the run (the dentry cache keeps a hook).
+void warm_caches(const Scenario& sc, const Filesystem& files, DentryCache& dentries, PageCache& cache);
+
+// What a client reads for each file: NGINX's response header and the file.
+std::vector<std::uint64_t> response_bytes(const Scenario& sc, const Filesystem& files);
+
+}  // namespace models
