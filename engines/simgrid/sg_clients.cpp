@@ -1,8 +1,5 @@
 #include "engines/simgrid/sg_clients.h"
 
-#include <algorithm>
-#include <cmath>
-#include <fmt/format.h>
 #include <simgrid/s4u/Actor.hpp>
 
 #include "engines/simgrid/sg_host.h"
@@ -10,12 +7,6 @@
 namespace sgengine {
 
 namespace sg4 = simgrid::s4u;
-
-namespace {
-constexpr std::uint64_t kMaxThreadRate = 10000000;     // wrk's MAX_THREAD_RATE_S
-constexpr std::uint64_t kStreamThread = 0x7772'6b00;  // the stream ids models::Wrk uses, so
-                                                      // both engines draw the same files
-}  // namespace
 
 SgClients::SgClients(const Platform& platform, std::vector<models::WrkGroupSpec> groups, double one_way_s,
                      sim::Time duration, const sim::RandomStreams& streams, std::uint32_t files,
@@ -26,16 +17,12 @@ SgClients::SgClients(const Platform& platform, std::vector<models::WrkGroupSpec>
       files_(files),
       response_bytes_(std::move(response_bytes)),
       costs_(costs) {
-  for (auto& spec : groups) {
-    const auto timeout_us = static_cast<std::uint64_t>(std::llround(spec.timeout_s * 1e6));
-    groups_.push_back(Group{spec, models::WrkHistogram(timeout_us), models::WrkHistogram(kMaxThreadRate), {}, 0, 0, 0,
-                            {}, {}, 0, {}, {}, {}});
-  }
+  for (const auto& spec : groups) groups_.emplace_back(spec);
   for (std::uint32_t g = 0; g < groups_.size(); ++g)
     for (std::uint32_t t = 0; t < groups_[g].spec.threads; ++t) {
       Thread th;
       th.group = g;
-      th.rng = streams.stream(kStreamThread + g, t);
+      th.rng = streams.stream(models::kWrkThreadStreams + g, t);
       th.on_host = groups_[g].spec.on_server_host;
       threads_.push_back(std::move(th));
     }
@@ -49,7 +36,7 @@ void SgClients::start(models::ServerSide& server) {
       threads_[t].wake = &thread_wakes_.emplace_back();
       sg4::Actor::create("wrk-thread", platform_.server, [this, t] { host_thread(t); })->daemonize();
     }
-    const Group& g = groups_[threads_[t].group];
+    const models::WrkGroup& g = groups_[threads_[t].group];
     const std::uint32_t per_thread = g.spec.connections / g.spec.threads;
     for (std::uint32_t i = 0; i < per_thread; ++i) {
       const auto s = static_cast<std::uint32_t>(sockets_.size());
@@ -85,7 +72,7 @@ void SgClients::on_thread(std::uint32_t t, double cpu_s, Wakeup& wake) {
 
 void SgClients::send_request(std::uint32_t id) {
   Conn& c = conns_[id];
-  Group& g = groups_[c.group];
+  models::WrkGroup& g = groups_[c.group];
   Thread& t = threads_[c.thread];
   c.file = g.spec.fixed_file >= 0 ? static_cast<std::uint32_t>(g.spec.fixed_file)
                                   : static_cast<std::uint32_t>(t.rng.below(files_));
@@ -133,10 +120,7 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
         ++resumptions();
         c.first_byte_at = -1;
         if (!c.busy || !c.alive || !running_) continue;
-        Group& g = groups_[group];
-        const double ttfb = sim::to_seconds(now_ns() - c.start);
-        g.ttfb.record(ttfb);
-        record_window(g.ttfb_windows, ttfb);
+        groups_[group].record_ttfb(now_ns(), sim::to_seconds(now_ns() - c.start));
         continue;
       }
       if (c.closed) {
@@ -156,15 +140,11 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
         on_thread(thread, costs_.client_request + costs_.client_byte * static_cast<double>(response_bytes_[c.file]),
                   wake);
       if (!c.busy || !c.alive || !running_) return;  // after the stop wrk reads no more
-      Group& g = groups_[group];
+      models::WrkGroup& g = groups_[group];
       c.busy = false;
       const sim::Time latency = now_ns() - c.start;
-      ++g.complete;
-      ++threads_[thread].requests;
-      g.bytes += response_bytes_[c.file];
-      g.raw.record(sim::to_seconds(latency));
-      record_window(g.latency_windows, sim::to_seconds(latency));
-      if (!g.latency.record(static_cast<std::uint64_t>(latency / 1000))) ++g.errors.timeout;
+      ++threads_[thread].rate.requests;
+      g.record_response(now_ns(), latency, response_bytes_[c.file]);
       if (c.closing) {
         // Connection: close: wrk reconnects (not an error).
         c.alive = false;
@@ -192,19 +172,6 @@ void SgClients::on_first_byte(std::uint32_t conn) {
   sockets_[c.socket].notify();
 }
 
-void SgClients::record_window(std::vector<sim::LatencyStats>& windows, double seconds) {
-  const auto second = static_cast<std::size_t>(now_ns() / sim::seconds(1));
-  if (windows.size() <= second) windows.resize(second + 1);
-  windows[second].record(seconds);
-}
-
-double SgClients::peak_p99(const std::vector<sim::LatencyStats>& windows) {
-  double peak = 0;
-  for (const auto& w : windows)
-    if (w.count() > 0) peak = std::max(peak, w.percentile(99));
-  return peak;
-}
-
 void SgClients::on_connection_closed(std::uint32_t conn, const std::string& reason) {
   Conn& c = conns_[conn];
   if (c.busy) ++groups_[c.group].failed[reason];
@@ -215,83 +182,16 @@ void SgClients::on_connection_closed(std::uint32_t conn, const std::string& reas
 }
 
 void SgClients::tick() {
-  const sim::Time now = now_ns();
-  for (Thread& t : threads_) {
-    if (t.requests == 0) continue;
-    const std::int64_t elapsed_ms = (now - t.last_record) / sim::milliseconds(1);
-    const auto rate =
-        static_cast<std::uint64_t>((static_cast<double>(t.requests) / static_cast<double>(elapsed_ms)) * 1000);
-    groups_[t.group].rates.record(rate);
-    t.requests = 0;
-    t.last_record = now;
-  }
+  for (Thread& t : threads_) groups_[t.group].record_rate(now_ns(), t.rate);
 }
 
-// wrk's end-of-run figures and report, as models::Wrk::finish gives them.
+// wrk's end-of-run figures and report (models::WrkGroup::result).
 std::vector<models::WrkResult> SgClients::finish() {
   std::vector<models::WrkResult> out;
-  const double runtime_s = sim::to_seconds(duration_);
-  const auto runtime_us = static_cast<std::uint64_t>(duration_ / 1000);
   std::vector<std::uint64_t> in_flight(groups_.size(), 0);
   for (const Conn& c : conns_)
     if (c.busy && c.alive) ++in_flight[c.group];
-  for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) {
-    Group& g = groups_[gi];
-    models::WrkResult r;
-    r.spec = g.spec;
-    r.connections_open = g.spec.threads * (g.spec.connections / g.spec.threads);
-    r.runtime_s = runtime_s;
-    r.issued = g.issued;
-    r.complete = g.complete;
-    r.in_flight = in_flight[gi];
-    r.failed = g.failed;
-    r.bytes = g.bytes;
-    r.errors = g.errors;
-    r.raw = g.raw;
-    r.ttfb = g.ttfb;
-    r.ttfb_peak_p99 = peak_p99(g.ttfb_windows);
-    r.latency_peak_p99 = peak_p99(g.latency_windows);
-    const std::uint64_t per_connection = g.complete / g.spec.connections;
-    if (per_connection > 0) g.latency.correct(static_cast<std::int64_t>(runtime_us / per_connection));
-    const long double mean = g.latency.mean();
-    const long double stdev = g.latency.stdev(mean);
-    r.latency_mean = static_cast<double>(mean) * 1e-6;
-    r.latency_stdev = static_cast<double>(stdev) * 1e-6;
-    r.latency_max = static_cast<double>(g.latency.max()) * 1e-6;
-    r.latency_within_stdev = g.latency.count() ? static_cast<double>(g.latency.within_stdev(mean, stdev, 1)) / 100 : 0;
-    r.latency_p50 = static_cast<double>(g.latency.percentile(50)) * 1e-6;
-    r.latency_p75 = static_cast<double>(g.latency.percentile(75)) * 1e-6;
-    r.latency_p90 = static_cast<double>(g.latency.percentile(90)) * 1e-6;
-    r.latency_p99 = static_cast<double>(g.latency.percentile(99)) * 1e-6;
-    const long double rmean = g.rates.mean();
-    const long double rstdev = g.rates.stdev(rmean);
-    r.rate_mean = static_cast<double>(rmean);
-    r.rate_stdev = static_cast<double>(rstdev);
-    r.rate_max = static_cast<double>(g.rates.max());
-    r.rate_within_stdev = g.rates.count() ? static_cast<double>(g.rates.within_stdev(rmean, rstdev, 1)) / 100 : 0;
-
-    using models::wrk_column;
-    std::string s;
-    s += fmt::format("Running {} test @ {}\n", models::wrk_format_time_s(runtime_s), g.spec.url);
-    s += fmt::format("  {} threads and {} connections\n", g.spec.threads, g.spec.connections);
-    s += fmt::format("  Thread Stats{:>6}{:>11}{:>8}{:>12}\n", "Avg", "Stdev", "Max", "+/- Stdev");
-    s += fmt::format("    {:<10}{}{}{}{:8.2f}%\n", "Latency", wrk_column(models::wrk_format_time_us(mean), 8),
-                     wrk_column(models::wrk_format_time_us(stdev), 10),
-                     wrk_column(models::wrk_format_time_us(g.latency.max()), 9), r.latency_within_stdev * 100);
-    s += fmt::format("    {:<10}{}{}{}{:8.2f}%\n", "Req/Sec", wrk_column(models::wrk_format_metric(rmean), 8),
-                     wrk_column(models::wrk_format_metric(rstdev), 10),
-                     wrk_column(models::wrk_format_metric(g.rates.max()), 9), r.rate_within_stdev * 100);
-    s += fmt::format("  {} requests in {}, {}B read\n", g.complete, models::wrk_format_time_us(runtime_us),
-                     models::wrk_format_binary(g.bytes));
-    if (g.errors.connect || g.errors.read || g.errors.write || g.errors.timeout)
-      s += fmt::format("  Socket errors: connect {}, read {}, write {}, timeout {}\n", g.errors.connect,
-                       g.errors.read, g.errors.write, g.errors.timeout);
-    if (g.errors.status) s += fmt::format("  Non-2xx or 3xx responses: {}\n", g.errors.status);
-    s += fmt::format("Requests/sec: {:9.2f}\n", static_cast<double>(g.complete) / runtime_s);
-    s += fmt::format("Transfer/sec: {:>10}B\n", models::wrk_format_binary(static_cast<long double>(g.bytes) / runtime_s));
-    r.report = std::move(s);
-    out.push_back(std::move(r));
-  }
+  for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) out.push_back(groups_[gi].result(duration_, in_flight[gi]));
   return out;
 }
 

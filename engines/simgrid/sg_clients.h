@@ -17,7 +17,7 @@
 #include "engines/simgrid/sg_clock.h"
 #include "engines/simgrid/sg_platform.h"
 #include "models/clients/wrk.h"
-#include "models/clients/wrk_stats.h"
+#include "models/clients/wrk_group.h"
 #include "models/net/endpoints.h"
 #include "sim/latency_stats.h"
 #include "sim/random.h"
@@ -62,24 +62,11 @@ class SgClients final : public models::ClientSide {
   };
   struct Thread {
     std::uint32_t group = 0;
-    std::uint64_t requests = 0;
-    sim::Time last_record = 0;
+    models::WrkThreadRate rate;
     sim::RandomStream rng;
     bool on_host = false;
     std::deque<Work> work;
     Wakeup* wake = nullptr;
-  };
-  struct Group {
-    models::WrkGroupSpec spec;
-    models::WrkHistogram latency;
-    models::WrkHistogram rates;
-    sim::LatencyStats raw;
-    std::uint64_t issued = 0, complete = 0, bytes = 0;
-    std::map<std::string, std::uint64_t> failed;
-    models::WrkErrors errors;
-    std::uint32_t open = 0;
-    sim::LatencyStats ttfb;
-    std::vector<sim::LatencyStats> ttfb_windows, latency_windows;  // per second
   };
   // Actor bodies: a socket (the i-th of its thread), a wrk thread on the server host.
   void socket(std::uint32_t socket, std::uint32_t thread, std::uint32_t i);
@@ -89,8 +76,6 @@ class SgClients final : public models::ClientSide {
   void send_request(std::uint32_t conn);
   void sleep_one_way();
   void sleep_ns(sim::Time d);
-  static void record_window(std::vector<sim::LatencyStats>& windows, double seconds);
-  static double peak_p99(const std::vector<sim::LatencyStats>& windows);
 
   const Platform& platform_;
   models::ServerSide* server_ = nullptr;
@@ -99,7 +84,7 @@ class SgClients final : public models::ClientSide {
   std::uint32_t files_;
   std::vector<std::uint64_t> response_bytes_;  // header and file, per file
   models::CpuCosts costs_;
-  std::vector<Group> groups_;
+  std::vector<models::WrkGroup> groups_;
   std::vector<Thread> threads_;
   std::deque<Conn> conns_;
   std::deque<Wakeup> sockets_;

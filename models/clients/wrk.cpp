@@ -1,14 +1,9 @@
 #include "models/clients/wrk.h"
 
-#include <cmath>
-#include <fmt/format.h>
-
 namespace models {
 
 namespace {
 constexpr sim::Time kRecordInterval = sim::milliseconds(100);  // RECORD_INTERVAL_MS
-constexpr std::uint64_t kMaxThreadRate = 10000000;             // MAX_THREAD_RATE_S
-constexpr std::uint64_t kStreamThread = 0x7772'6b00;          // "wrk" thread streams
 }  // namespace
 
 Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s, sim::Time duration,
@@ -21,15 +16,12 @@ Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s
       response_bytes_(std::move(response_bytes)),
       costs_(costs),
       cpu_(host_cpu) {
-  for (auto& spec : groups) {
-    const auto timeout_us = static_cast<std::uint64_t>(std::llround(spec.timeout_s * 1e6));
-    groups_.push_back(Group{spec, WrkHistogram(timeout_us), WrkHistogram(kMaxThreadRate), {}, 0, 0, 0, {}, {}, 0, {}, {}, {}});
-  }
+  for (const auto& spec : groups) groups_.emplace_back(spec);
   for (std::uint32_t g = 0; g < groups_.size(); ++g)
     for (std::uint32_t t = 0; t < groups_[g].spec.threads; ++t) {
       Thread th;
       th.group = g;
-      th.rng = streams.stream(kStreamThread + g, t);
+      th.rng = streams.stream(kWrkThreadStreams + g, t);
       threads_.push_back(std::move(th));
     }
 }
@@ -38,7 +30,7 @@ void Wrk::start(ServerSide& server) {
   server_ = &server;
   running_ = true;
   for (std::uint32_t t = 0; t < threads_.size(); ++t) {
-    const Group& g = groups_[threads_[t].group];
+    const WrkGroup& g = groups_[threads_[t].group];
     const std::uint32_t per_thread = g.spec.connections / g.spec.threads;
     // The thread's connect loop: one connection after another.
     for (std::uint32_t i = 0; i < per_thread; ++i)
@@ -124,7 +116,7 @@ void Wrk::open_connection(std::uint32_t group, std::uint32_t thread) {
 
 void Wrk::send_request(std::uint32_t id, sim::Time due) {
   Conn& c = conns_[id];
-  Group& g = groups_[c.group];
+  WrkGroup& g = groups_[c.group];
   Thread& t = threads_[c.thread];
   c.file = g.spec.fixed_file >= 0 ? static_cast<std::uint32_t>(g.spec.fixed_file)
                                   : static_cast<std::uint32_t>(t.rng.below(files_));
@@ -142,15 +134,11 @@ void Wrk::on_response_delivered(std::uint32_t conn, bool closes) {
 void Wrk::read_response(std::uint32_t v) {
   Conn& c = conns_[v];
   if (!c.busy || !c.alive || !running_) return;  // after the stop wrk reads no more
-  Group& g = groups_[c.group];
+  WrkGroup& g = groups_[c.group];
   c.busy = false;
   const sim::Time latency = engine_.now() - c.start;
-  ++g.complete;
-  ++threads_[c.thread].requests;
-  g.bytes += response_bytes_[c.file];
-  g.raw.record(sim::to_seconds(latency));
-  record_window(g.latency_windows, sim::to_seconds(latency));
-  if (!g.latency.record(static_cast<std::uint64_t>(latency / 1000))) ++g.errors.timeout;
+  ++threads_[c.thread].rate.requests;
+  g.record_response(engine_.now(), latency, response_bytes_[c.file]);
   if (c.closing) {
     // Connection: close: wrk reconnects (not an error).
     c.alive = false;
@@ -172,19 +160,6 @@ void Wrk::read_response(std::uint32_t v) {
 
 void Wrk::on_first_byte(std::uint32_t conn) {
   engine_.schedule_in(one_way_, this, event(kFirstByteAtClient, conn));
-}
-
-void Wrk::record_window(std::vector<sim::LatencyStats>& windows, double seconds) {
-  const auto second = static_cast<std::size_t>(engine_.now() / sim::seconds(1));
-  if (windows.size() <= second) windows.resize(second + 1);
-  windows[second].record(seconds);
-}
-
-double Wrk::peak_p99(const std::vector<sim::LatencyStats>& windows) {
-  double peak = 0;
-  for (const auto& w : windows)
-    if (w.count() > 0) peak = std::max(peak, w.percentile(99));
-  return peak;
 }
 
 void Wrk::on_connection_closed(std::uint32_t conn, const std::string& reason) {
@@ -219,7 +194,7 @@ void Wrk::on_event(std::uint64_t arg) {
       // An open-loop request falls due: sent now if its connection is free.
       Slot& slot = slots_[v];
       const std::uint32_t t = slot_thread(v);
-      Group& g = groups_[threads_[t].group];
+      WrkGroup& g = groups_[threads_[t].group];
       if (!running_) break;
       ++g.issued;
       const double open = g.spec.threads * (g.spec.connections / g.spec.threads);
@@ -239,10 +214,7 @@ void Wrk::on_event(std::uint64_t arg) {
     case kFirstByteAtClient: {
       Conn& c = conns_[v];
       if (!c.busy || !c.alive || !running_) break;
-      Group& g = groups_[c.group];
-      const double ttfb = sim::to_seconds(engine_.now() - c.start);
-      g.ttfb.record(ttfb);
-      record_window(g.ttfb_windows, ttfb);
+      groups_[c.group].record_ttfb(engine_.now(), sim::to_seconds(engine_.now() - c.start));
       break;
     }
     case kRequestAtServer:
@@ -268,13 +240,7 @@ void Wrk::on_event(std::uint64_t arg) {
     case kTick: {
       // record_rate(): requests since the last sample, per second.
       Thread& t = threads_[v];
-      if (t.requests > 0) {
-        const std::int64_t elapsed_ms = (engine_.now() - t.last_record) / sim::milliseconds(1);
-        const auto rate = static_cast<std::uint64_t>((static_cast<double>(t.requests) / static_cast<double>(elapsed_ms)) * 1000);
-        groups_[t.group].rates.record(rate);
-        t.requests = 0;
-        t.last_record = engine_.now();
-      }
+      groups_[t.group].record_rate(engine_.now(), t.rate);
       if (running_ && engine_.now() + kRecordInterval <= duration_)
         engine_.schedule_in(kRecordInterval, this, event(kTick, v));
       break;
@@ -287,70 +253,11 @@ void Wrk::on_event(std::uint64_t arg) {
 
 std::vector<WrkResult> Wrk::finish() {
   std::vector<WrkResult> out;
-  const double runtime_s = sim::to_seconds(duration_);
-  const auto runtime_us = static_cast<std::uint64_t>(duration_ / 1000);
   std::vector<std::uint64_t> in_flight(groups_.size(), 0);
   for (const Conn& c : conns_)
     if (c.busy && c.alive) ++in_flight[c.group];
   for (const Slot& s : slots_) in_flight[threads_[s.thread].group] += s.pending.size();
-  for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) {
-    Group& g = groups_[gi];
-    WrkResult r;
-    r.spec = g.spec;
-    r.connections_open = g.spec.threads * (g.spec.connections / g.spec.threads);
-    r.runtime_s = runtime_s;
-    r.issued = g.issued;
-    r.complete = g.complete;
-    r.in_flight = in_flight[gi];
-    r.failed = g.failed;
-    r.bytes = g.bytes;
-    r.errors = g.errors;
-    r.raw = g.raw;
-    r.ttfb = g.ttfb;
-    r.ttfb_peak_p99 = peak_p99(g.ttfb_windows);
-    r.latency_peak_p99 = peak_p99(g.latency_windows);
-    // The coordinated-omission correction, once, with wrk's integer arithmetic.
-    const std::uint64_t per_connection = g.complete / g.spec.connections;
-    // (wrk2's open loop measures from when requests were due and has none.)
-    if (per_connection > 0 && g.spec.rate == 0) g.latency.correct(static_cast<std::int64_t>(runtime_us / per_connection));
-    const long double mean = g.latency.mean();
-    const long double stdev = g.latency.stdev(mean);
-    r.latency_mean = static_cast<double>(mean) * 1e-6;
-    r.latency_stdev = static_cast<double>(stdev) * 1e-6;
-    r.latency_max = static_cast<double>(g.latency.max()) * 1e-6;
-    r.latency_within_stdev = g.latency.count() ? static_cast<double>(g.latency.within_stdev(mean, stdev, 1)) / 100 : 0;
-    r.latency_p50 = static_cast<double>(g.latency.percentile(50)) * 1e-6;
-    r.latency_p75 = static_cast<double>(g.latency.percentile(75)) * 1e-6;
-    r.latency_p90 = static_cast<double>(g.latency.percentile(90)) * 1e-6;
-    r.latency_p99 = static_cast<double>(g.latency.percentile(99)) * 1e-6;
-    const long double rmean = g.rates.mean();
-    const long double rstdev = g.rates.stdev(rmean);
-    r.rate_mean = static_cast<double>(rmean);
-    r.rate_stdev = static_cast<double>(rstdev);
-    r.rate_max = static_cast<double>(g.rates.max());
-    r.rate_within_stdev = g.rates.count() ? static_cast<double>(g.rates.within_stdev(rmean, rstdev, 1)) / 100 : 0;
-
-    std::string s;
-    s += fmt::format("Running {} test @ {}\n", wrk_format_time_s(runtime_s), g.spec.url);
-    s += fmt::format("  {} threads and {} connections\n", g.spec.threads, g.spec.connections);
-    s += fmt::format("  Thread Stats{:>6}{:>11}{:>8}{:>12}\n", "Avg", "Stdev", "Max", "+/- Stdev");
-    s += fmt::format("    {:<10}{}{}{}{:8.2f}%\n", "Latency", wrk_column(wrk_format_time_us(mean), 8),
-                     wrk_column(wrk_format_time_us(stdev), 10),
-                     wrk_column(wrk_format_time_us(g.latency.max()), 9), r.latency_within_stdev * 100);
-    s += fmt::format("    {:<10}{}{}{}{:8.2f}%\n", "Req/Sec", wrk_column(wrk_format_metric(rmean), 8),
-                     wrk_column(wrk_format_metric(rstdev), 10),
-                     wrk_column(wrk_format_metric(g.rates.max()), 9), r.rate_within_stdev * 100);
-    s += fmt::format("  {} requests in {}, {}B read\n", g.complete, wrk_format_time_us(runtime_us),
-                     wrk_format_binary(g.bytes));
-    if (g.errors.connect || g.errors.read || g.errors.write || g.errors.timeout)
-      s += fmt::format("  Socket errors: connect {}, read {}, write {}, timeout {}\n", g.errors.connect,
-                       g.errors.read, g.errors.write, g.errors.timeout);
-    if (g.errors.status) s += fmt::format("  Non-2xx or 3xx responses: {}\n", g.errors.status);
-    s += fmt::format("Requests/sec: {:9.2f}\n", static_cast<double>(g.complete) / runtime_s);
-    s += fmt::format("Transfer/sec: {:>10}B\n", wrk_format_binary(static_cast<long double>(g.bytes) / runtime_s));
-    r.report = std::move(s);
-    out.push_back(std::move(r));
-  }
+  for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) out.push_back(groups_[gi].result(duration_, in_flight[gi]));
   return out;
 }
 

@@ -1,0 +1,114 @@
+#include "models/clients/wrk_group.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace models {
+
+namespace {
+constexpr std::uint64_t kMaxThreadRate = 10000000;  // MAX_THREAD_RATE_S
+
+void record_window(std::vector<sim::LatencyStats>& windows, sim::Time now, double seconds) {
+  const auto second = static_cast<std::size_t>(now / sim::seconds(1));
+  if (windows.size() <= second) windows.resize(second + 1);
+  windows[second].record(seconds);
+}
+
+// The highest 99th percentile of any one-second window.
+double peak_p99(const std::vector<sim::LatencyStats>& windows) {
+  double peak = 0;
+  for (const auto& w : windows)
+    if (w.count() > 0) peak = std::max(peak, w.percentile(99));
+  return peak;
+}
+}  // namespace
+
+WrkGroup::WrkGroup(const WrkGroupSpec& group)
+    : spec(group),
+      latency(static_cast<std::uint64_t>(std::llround(group.timeout_s * 1e6))),
+      rates(kMaxThreadRate) {}
+
+void WrkGroup::record_response(sim::Time now, sim::Time latency_ns, std::uint64_t response_bytes) {
+  ++complete;
+  bytes += response_bytes;
+  raw.record(sim::to_seconds(latency_ns));
+  record_window(latency_windows, now, sim::to_seconds(latency_ns));
+  if (!latency.record(static_cast<std::uint64_t>(latency_ns / 1000))) ++errors.timeout;
+}
+
+void WrkGroup::record_ttfb(sim::Time now, double ttfb_s) {
+  ttfb.record(ttfb_s);
+  record_window(ttfb_windows, now, ttfb_s);
+}
+
+void WrkGroup::record_rate(sim::Time now, WrkThreadRate& t) {
+  if (t.requests == 0) return;
+  const std::int64_t elapsed_ms = (now - t.last_record) / sim::milliseconds(1);
+  const auto rate = static_cast<std::uint64_t>((static_cast<double>(t.requests) / static_cast<double>(elapsed_ms)) * 1000);
+  rates.record(rate);
+  t.requests = 0;
+  t.last_record = now;
+}
+
+WrkResult WrkGroup::result(sim::Time duration, std::uint64_t in_flight) {
+  const double runtime_s = sim::to_seconds(duration);
+  const auto runtime_us = static_cast<std::uint64_t>(duration / 1000);
+  WrkResult r;
+  r.spec = spec;
+  r.connections_open = spec.threads * (spec.connections / spec.threads);
+  r.runtime_s = runtime_s;
+  r.issued = issued;
+  r.complete = complete;
+  r.in_flight = in_flight;
+  r.failed = failed;
+  r.bytes = bytes;
+  r.errors = errors;
+  r.raw = raw;
+  r.ttfb = ttfb;
+  r.ttfb_peak_p99 = peak_p99(ttfb_windows);
+  r.latency_peak_p99 = peak_p99(latency_windows);
+  // The coordinated-omission correction, once, with wrk's integer arithmetic.
+  const std::uint64_t per_connection = complete / spec.connections;
+  // (wrk2's open loop measures from when requests were due and has none.)
+  if (per_connection > 0 && spec.rate == 0) latency.correct(static_cast<std::int64_t>(runtime_us / per_connection));
+  const long double mean = latency.mean();
+  const long double stdev = latency.stdev(mean);
+  r.latency_mean = static_cast<double>(mean) * 1e-6;
+  r.latency_stdev = static_cast<double>(stdev) * 1e-6;
+  r.latency_max = static_cast<double>(latency.max()) * 1e-6;
+  r.latency_within_stdev = latency.count() ? static_cast<double>(latency.within_stdev(mean, stdev, 1)) / 100 : 0;
+  r.latency_p50 = static_cast<double>(latency.percentile(50)) * 1e-6;
+  r.latency_p75 = static_cast<double>(latency.percentile(75)) * 1e-6;
+  r.latency_p90 = static_cast<double>(latency.percentile(90)) * 1e-6;
+  r.latency_p99 = static_cast<double>(latency.percentile(99)) * 1e-6;
+  const long double rmean = rates.mean();
+  const long double rstdev = rates.stdev(rmean);
+  r.rate_mean = static_cast<double>(rmean);
+  r.rate_stdev = static_cast<double>(rstdev);
+  r.rate_max = static_cast<double>(rates.max());
+  r.rate_within_stdev = rates.count() ? static_cast<double>(rates.within_stdev(rmean, rstdev, 1)) / 100 : 0;
+
+  std::string s;
+  s += fmt::format("Running {} test @ {}\n", wrk_format_time_s(runtime_s), spec.url);
+  s += fmt::format("  {} threads and {} connections\n", spec.threads, spec.connections);
+  s += fmt::format("  Thread Stats{:>6}{:>11}{:>8}{:>12}\n", "Avg", "Stdev", "Max", "+/- Stdev");
+  s += fmt::format("    {:<10}{}{}{}{:8.2f}%\n", "Latency", wrk_column(wrk_format_time_us(mean), 8),
+                   wrk_column(wrk_format_time_us(stdev), 10), wrk_column(wrk_format_time_us(latency.max()), 9),
+                   r.latency_within_stdev * 100);
+  s += fmt::format("    {:<10}{}{}{}{:8.2f}%\n", "Req/Sec", wrk_column(wrk_format_metric(rmean), 8),
+                   wrk_column(wrk_format_metric(rstdev), 10), wrk_column(wrk_format_metric(rates.max()), 9),
+                   r.rate_within_stdev * 100);
+  s += fmt::format("  {} requests in {}, {}B read\n", complete, wrk_format_time_us(runtime_us),
+                   wrk_format_binary(bytes));
+  if (errors.connect || errors.read || errors.write || errors.timeout)
+    s += fmt::format("  Socket errors: connect {}, read {}, write {}, timeout {}\n", errors.connect, errors.read,
+                     errors.write, errors.timeout);
+  if (errors.status) s += fmt::format("  Non-2xx or 3xx responses: {}\n", errors.status);
+  s += fmt::format("Requests/sec: {:9.2f}\n", static_cast<double>(complete) / runtime_s);
+  s += fmt::format("Transfer/sec: {:>10}B\n", wrk_format_binary(static_cast<long double>(bytes) / runtime_s));
+  r.report = std::move(s);
+  return r;
+}
+
+}  // namespace models

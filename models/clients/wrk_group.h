@@ -1,0 +1,54 @@
+// What wrk counts for one group of connections (one wrk command), and its
+// end-of-run figures and report, the same in both engines: they differ in
+// how a response comes back, never in how it is accounted.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/clients/wrk_result.h"
+#include "models/clients/wrk_stats.h"
+#include "sim/latency_stats.h"
+#include "sim/time.h"
+
+namespace models {
+
+// The random streams of wrk's threads: thread t of group g draws its files
+// from stream (kWrkThreadStreams + g, t).
+constexpr std::uint64_t kWrkThreadStreams = 0x7772'6b00;  // "wrk"
+
+// wrk's record_rate() every RECORD_INTERVAL_MS: one thread's requests since
+// its last sample, per second.
+struct WrkThreadRate {
+  std::uint64_t requests = 0;
+  sim::Time last_record = 0;
+};
+
+struct WrkGroup {
+  explicit WrkGroup(const WrkGroupSpec& group);
+
+  // A whole response read at `now`, `latency` after its request was sent
+  // (or, open loop, due).
+  void record_response(sim::Time now, sim::Time latency, std::uint64_t response_bytes);
+  // A response header read at `now`, `ttfb_s` after the request.
+  void record_ttfb(sim::Time now, double ttfb_s);
+  // record_rate() for one of this group's threads.
+  void record_rate(sim::Time now, WrkThreadRate& thread);
+  // wrk's summary after `duration`, with `in_flight` requests unanswered.
+  // Applies the coordinated-omission correction: call it once.
+  WrkResult result(sim::Time duration, std::uint64_t in_flight);
+
+  WrkGroupSpec spec;
+  WrkHistogram latency;
+  WrkHistogram rates;
+  sim::LatencyStats raw;
+  std::uint64_t issued = 0, complete = 0, bytes = 0;
+  std::map<std::string, std::uint64_t> failed;
+  WrkErrors errors;
+  std::uint32_t open = 0;
+  sim::LatencyStats ttfb;
+  std::vector<sim::LatencyStats> ttfb_windows, latency_windows;  // per second
+};
+
+}  // namespace models

@@ -1,0 +1,61 @@
+// A wrk command as a scenario gives it (a group of connections), and what
+// wrk reports for it at the end of a run.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/latency_stats.h"
+
+namespace models {
+
+struct WrkGroupSpec {
+  std::string name;
+  std::uint32_t threads = 2;
+  std::uint32_t connections = 10;
+  double timeout_s = 2.0;
+  std::string url;
+  std::int64_t fixed_file = -1;   // -1: a random file for every request
+  std::uint32_t request_bytes = 64;
+  bool on_server_host = false;     // wrk runs on the server's machine
+  // Open loop (as wrk2 does): `rate` requests/s over the group's connections,
+  // each connection on its own schedule (constant gaps, or Poisson); latency
+  // counts from when a request was due. 0: wrk's closed loop.
+  double rate = 0;
+  bool poisson = false;
+  // Recorded placement (clerk realrun): how many of this group's connections
+  // each worker held in a real run, worker by worker. Empty: the accept
+  // policy decides, as in a real server.
+  std::vector<std::uint32_t> placement;
+};
+
+struct WrkErrors {
+  std::uint64_t connect = 0, read = 0, write = 0, timeout = 0, status = 0;
+};
+
+struct WrkResult {
+  WrkGroupSpec spec;
+  std::uint32_t connections_open = 0;  // threads * floor(connections / threads)
+  double runtime_s = 0;
+  std::uint64_t issued = 0;
+  std::uint64_t complete = 0;
+  std::uint64_t in_flight = 0;
+  std::map<std::string, std::uint64_t> failed;
+  std::uint64_t bytes = 0;
+  WrkErrors errors;
+  // As wrk reports them (after its coordinated-omission correction), in seconds.
+  double latency_mean = 0, latency_stdev = 0, latency_max = 0, latency_within_stdev = 0;
+  double latency_p50 = 0, latency_p75 = 0, latency_p90 = 0, latency_p99 = 0;
+  double rate_mean = 0, rate_stdev = 0, rate_max = 0, rate_within_stdev = 0;
+  // Without the correction, every completed response, in seconds.
+  sim::LatencyStats raw;
+  // Time to first byte: from sending (or, open loop, from when it was due) to
+  // the response header's arrival.
+  sim::LatencyStats ttfb;
+  double ttfb_peak_p99 = 0;     // the highest p99 of any one-second window
+  double latency_peak_p99 = 0;
+  std::string report;  // wrk's text
+};
+
+}  // namespace models
