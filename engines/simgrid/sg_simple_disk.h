@@ -12,8 +12,8 @@
 
 #include "engines/simgrid/sg_clock.h"
 #include "models/hardware/block_device.h"
+#include "models/hardware/disk_activity.h"
 #include "models/hardware/simple_disk.h"
-#include "sim/time_average.h"
 
 namespace sgengine {
 
@@ -41,11 +41,7 @@ class SgSimpleDisk final : public models::BlockDevice {
   models::SimpleDiskSpec spec_;
   std::deque<Read> fifo_;
   Wakeup drive_wake_;
-  sim::TimeAverage outstanding_;
-  sim::Time busy_since_ = 0;
-  double busy_s_ = 0;
-  std::uint64_t done_reads_ = 0;
-  std::uint64_t done_bytes_ = 0;
+  models::DiskActivity activity_;
 };
 
 }  // namespace sgengine

@@ -26,9 +26,7 @@ std::uint32_t SimpleDisk::allocate(const Read& r) {
 void SimpleDisk::submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener,
                              std::uint64_t tag) {
   if (offset + length > capacity()) throw std::out_of_range("simple disk: read beyond the end of the disk");
-  const sim::Time now = engine_.now();
-  if (outstanding_.value() == 0) busy_since_ = now;
-  outstanding_.add(now, 1);
+  activity_.submitted(engine_.now());
   const std::uint32_t slot = allocate(Read{length, listener, tag});
   if (spec_.shared) {
     engine_.schedule_in(sim::from_seconds_ceil(spec_.latency_s), this, slot);
@@ -68,25 +66,12 @@ void SimpleDisk::on_share_milestone(std::uint32_t, std::uint64_t tag, double) {
 }
 
 void SimpleDisk::finish(std::uint32_t slot) {
-  const sim::Time now = engine_.now();
   const Read r = reads_[slot];
   free_.push_back(slot);
-  ++done_reads_;
-  done_bytes_ += r.length;
-  outstanding_.add(now, -1);
-  if (outstanding_.value() == 0) busy_s_ += sim::to_seconds(now - busy_since_);
+  activity_.done(engine_.now(), r.length);
   r.listener->on_io_done(r.tag);
 }
 
-DiskStats SimpleDisk::stats() const {
-  const sim::Time now = engine_.now();
-  DiskStats s;
-  s.reads = done_reads_;
-  s.read_bytes = done_bytes_;
-  s.busy_s = busy_s_ + (outstanding_.value() > 0 ? sim::to_seconds(now - busy_since_) : 0.0);
-  s.queue_depth_integral = outstanding_.integral(now);
-  s.drives = 1;
-  return s;
-}
+DiskStats SimpleDisk::stats() const { return activity_.stats(engine_.now()); }
 
 }  // namespace models

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "models/hardware/block_device.h"
+#include "models/hardware/disk_activity.h"
 #include "sim/fair_share.h"
-#include "sim/time_average.h"
 
 namespace models {
 
@@ -39,7 +39,7 @@ class SimpleDisk final : public BlockDevice, public sim::EventTarget, public sim
   std::uint64_t capacity() const override { return static_cast<std::uint64_t>(spec_.capacity_bytes); }
   std::uint64_t readahead_bytes() const override { return spec_.readahead_bytes; }
   DiskStats stats() const override;
-  std::size_t outstanding() const { return static_cast<std::size_t>(outstanding_.value()); }  // reads not yet done
+  std::size_t outstanding() const { return activity_.outstanding(); }  // reads not yet done
 
   void on_event(std::uint64_t arg) override;
   void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;
@@ -62,11 +62,7 @@ class SimpleDisk final : public BlockDevice, public sim::EventTarget, public sim
   std::vector<std::uint32_t> fifo_;  // waiting reads ("fcfs" only), oldest first
   std::size_t fifo_head_ = 0;
   bool serving_ = false;
-  sim::TimeAverage outstanding_;     // reads submitted and not yet done
-  sim::Time busy_since_ = 0;
-  double busy_s_ = 0;
-  std::uint64_t done_reads_ = 0;
-  std::uint64_t done_bytes_ = 0;
+  DiskActivity activity_;
 };
 
 }  // namespace models
