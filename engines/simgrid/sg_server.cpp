@@ -4,13 +4,13 @@
 
 #include "engines/simgrid/sg_worker.h"
 #include "models/server/http_response.h"
+#include "models/server/response_steps.h"
 
 namespace sgengine {
 
 using Phase = models::HttpConnection::Phase;
 
 namespace {
-constexpr std::uint64_t kPage = 4096;
 constexpr std::size_t kLogLinesKept = 20;
 }  // namespace
 
@@ -116,15 +116,7 @@ void SgServer::request_arrived(std::uint32_t id, std::uint32_t file) {
   }
 }
 
-void SgServer::begin_request(std::uint32_t id) {
-  models::HttpConnection& c = conns_[id];
-  ++stats_.requests;
-  c.request_pending = false;
-  c.file = c.pending_file;
-  c.position = 0;
-  c.ra = models::ReadaheadState{};  // a new open() gets a fresh struct file
-  c.phase = Phase::kSending;
-}
+void SgServer::begin_request(std::uint32_t id) { models::begin_request(conns_[id], stats_); }
 
 void SgServer::start_response(std::uint32_t id) {
   models::HttpConnection& c = conns_[id];
@@ -137,40 +129,28 @@ void SgServer::start_response(std::uint32_t id) {
 bool SgServer::draw_cache_fill() { return config_.cache_fill_rate > 0 && rng_.uniform() < config_.cache_fill_rate; }
 
 std::uint64_t SgServer::chunk_limit(const models::HttpConnection& c) const {
-  const std::uint64_t left = files_.file_size(c.file) - c.position;
-  return config_.sendfile_max_chunk ? std::min(config_.sendfile_max_chunk, left) : left;
+  return models::chunk_limit(config_, files_.file_size(c.file), c);
 }
 
 void SgServer::after_chunk(SgWorker& w, std::uint32_t id, std::uint64_t sent, std::uint64_t limit) {
   models::HttpConnection& c = conns_[id];
-  if (c.phase == Phase::kClosed) return;
-  if (c.position >= files_.file_size(c.file)) {
-    // The whole response is in the socket: the connection waits for the
-    // next request, or closes after keepalive_requests responses (once this
-    // one has left).
-    ++stats_.responses;
-    if (c.blocked_s > 0) ++stats_.responses_delayed;
-    stats_.blocked_wait_s += c.blocked_s;
-    const bool close = config_.keepalive_requests && ++c.served >= config_.keepalive_requests;
-    c.phase = close ? Phase::kClosed : Phase::kIdle;
-    closing_[id] = close;
-    if (host_.nic.backlog(c.flow) <= 0)
-      deliver(id);
-    else
-      delivering_[id] = true;
-    return;
+  switch (models::after_chunk(config_, files_.file_size(c.file), c, stats_, sent, limit)) {
+    case models::AfterChunk::kNothing:
+      return;
+    case models::AfterChunk::kResponseDone:
+      closing_[id] = c.phase == Phase::kClosed;
+      if (host_.nic.backlog(c.flow) <= 0)
+        deliver(id);
+      else
+        delivering_[id] = true;
+      return;
+    case models::AfterChunk::kTimer:
+      w.add_timer(id, c.timer_generation);
+      return;
+    case models::AfterChunk::kWaitWritable:
+      host_.nic.notify_below(c.flow, models::writable_below(host_.kernel));
+      return;
   }
-  // A full sendfile_max_chunk (less two pages) defers the next write by a
-  // 1 ms timer; a short one means the socket was full: wait for EPOLLOUT.
-  if (config_.sendfile_max_chunk && limit == config_.sendfile_max_chunk && sent + 2 * kPage >= limit) {
-    c.phase = Phase::kDelayed;
-    ++c.timer_generation;
-    w.add_timer(id, c.timer_generation);
-    return;
-  }
-  c.phase = Phase::kWaitWritable;
-  // Writable when queued <= 2/3 of the buffer (free space at least half of what is queued).
-  host_.nic.notify_below(c.flow, host_.kernel.tcp_wmem_max * 2.0 / 3.0);
 }
 
 void SgServer::fail(std::uint32_t id, const std::string& reason, const std::string& log_line) {

@@ -3,11 +3,11 @@
 #include <algorithm>
 
 #include "models/server/http_response.h"
+#include "models/server/response_steps.h"
 
 namespace models {
 
 namespace {
-constexpr std::uint64_t kPage = 4096;
 constexpr std::size_t kLogLinesKept = 20;
 }  // namespace
 
@@ -155,15 +155,7 @@ void Nginx::request_arrived(std::uint32_t id, std::uint32_t file) {
   }
 }
 
-void Nginx::begin_request(std::uint32_t id) {
-  HttpConnection& c = conns_[id];
-  ++stats_.requests;
-  c.request_pending = false;
-  c.file = c.pending_file;
-  c.position = 0;
-  c.ra = ReadaheadState{};  // a new open() gets a fresh struct file
-  c.phase = HttpConnection::Phase::kSending;
-}
+void Nginx::begin_request(std::uint32_t id) { models::begin_request(conns_[id], stats_); }
 
 void Nginx::start_response(std::uint32_t id) {
   HttpConnection& c = conns_[id];
@@ -178,43 +170,28 @@ bool Nginx::draw_cache_fill() {
 }
 
 std::uint64_t Nginx::chunk_limit(const HttpConnection& c) const {
-  const std::uint64_t left = files_.file_size(c.file) - c.position;
-  return config_.sendfile_max_chunk ? std::min(config_.sendfile_max_chunk, left) : left;
+  return models::chunk_limit(config_, files_.file_size(c.file), c);
 }
 
 void Nginx::after_chunk(Worker& w, std::uint32_t id, std::uint64_t sent, std::uint64_t limit) {
   HttpConnection& c = conns_[id];
-  if (c.phase == HttpConnection::Phase::kClosed) return;
-  if (c.position >= files_.file_size(c.file)) {
-    // The whole response is in the socket: the request is finished here, and
-    // the connection waits for the next one (keep-alive).
-    ++stats_.responses;
-    if (c.blocked_s > 0) ++stats_.responses_delayed;
-    stats_.blocked_wait_s += c.blocked_s;
-    // keepalive_requests: after that many responses NGINX closes the
-    // connection (lingering until the response has left).
-    const bool close = config_.keepalive_requests && ++c.served >= config_.keepalive_requests;
-    c.phase = close ? HttpConnection::Phase::kClosed : HttpConnection::Phase::kIdle;
-    closing_[id] = close;
-    if (host_.nic.backlog(c.flow) <= 0)
-      deliver(id);
-    else
-      delivering_[id] = true;
-    return;
+  switch (models::after_chunk(config_, files_.file_size(c.file), c, stats_, sent, limit)) {
+    case models::AfterChunk::kNothing:
+      return;
+    case models::AfterChunk::kResponseDone:
+      closing_[id] = c.phase == HttpConnection::Phase::kClosed;
+      if (host_.nic.backlog(c.flow) <= 0)
+        deliver(id);
+      else
+        delivering_[id] = true;
+      return;
+    case models::AfterChunk::kTimer:
+      w.add_timer(id, c.timer_generation);
+      return;
+    case models::AfterChunk::kWaitWritable:
+      host_.nic.notify_below(c.flow, models::writable_below(host_.kernel));
+      return;
   }
-  // ngx_http_write_filter: a chunk that reached sendfile_max_chunk (less two
-  // pages) defers the next write by a 1 ms timer; a short one means the
-  // socket was full, so wait until it is writable.
-  if (config_.sendfile_max_chunk && limit == config_.sendfile_max_chunk && sent + 2 * kPage >= limit) {
-    c.phase = HttpConnection::Phase::kDelayed;
-    ++c.timer_generation;
-    w.add_timer(id, c.timer_generation);
-    return;
-  }
-  c.phase = HttpConnection::Phase::kWaitWritable;
-  // Linux reports a TCP socket writable when its free space is at least half
-  // of what is queued: queued <= 2/3 of the buffer.
-  host_.nic.notify_below(c.flow, host_.kernel.tcp_wmem_max * 2.0 / 3.0);
 }
 
 void Nginx::fail(std::uint32_t id, const std::string& reason, const std::string& log_line) {

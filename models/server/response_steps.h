@@ -1,0 +1,38 @@
+// NGINX's decisions along one response (ngx_http_request.c,
+// ngx_http_write_filter_module.c), the same in both engines, which differ
+// only in how the time between them passes: taking a request, how much the
+// next sendfile() may send, and what follows a sendfile() chunk.
+#pragma once
+#include <cstdint>
+
+#include "models/os/host.h"
+#include "models/server/http_connection.h"
+#include "models/server/nginx.h"
+#include "models/server/nginx_config.h"
+
+namespace models {
+
+// A request was read: the connection takes the file it asks for, from its
+// start, through a fresh struct file (a new open() has its own readahead).
+void begin_request(HttpConnection& c, ServerStats& stats);
+
+// What the next sendfile() may send: sendfile_max_chunk, or the rest of the file.
+std::uint64_t chunk_limit(const NginxConfig& config, std::uint64_t file_size, const HttpConnection& c);
+
+// What follows a chunk of `sent` bytes out of `limit`; the connection's
+// phase is set accordingly.
+enum class AfterChunk : std::uint8_t {
+  kNothing,       // the connection was closed meanwhile
+  kResponseDone,  // the whole response is in the socket (phase kIdle, or kClosed
+                  // once keepalive_requests responses were served)
+  kTimer,         // a full chunk: the next write after a 1 ms timer (phase kDelayed)
+  kWaitWritable,  // a short chunk, the socket is full: wait for EPOLLOUT
+};
+AfterChunk after_chunk(const NginxConfig& config, std::uint64_t file_size, HttpConnection& c, ServerStats& stats,
+                       std::uint64_t sent, std::uint64_t limit);
+
+// Linux reports a TCP socket writable when its free space is at least half
+// of what is queued: queued <= 2/3 of the buffer.
+inline double writable_below(const KernelSpec& kernel) { return kernel.tcp_wmem_max * 2.0 / 3.0; }
+
+}  // namespace models
