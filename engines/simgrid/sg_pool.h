@@ -9,8 +9,8 @@
 
 #include "engines/simgrid/sg_host.h"
 #include "models/server/nginx_config.h"
-#include "models/server/thread_pool.h"
-#include "sim/fifo_queue.h"
+#include "models/server/pool_queue.h"
+#include "models/server/pool_task.h"
 
 namespace sgengine {
 
@@ -24,10 +24,10 @@ class SgPool {
 
   // False on overflow: the task was not queued.
   bool post(const models::PoolTask& task);
-  void take_done(std::vector<models::PoolTask>& out);
-  std::size_t waiting() const { return queue_.size(); }
-  models::PoolStats stats() const;
-  const std::string& name() const { return config_.name; }
+  void take_done(std::vector<models::PoolTask>& out) { queue_.take_done(out); }
+  std::size_t waiting() const { return queue_.waiting(); }
+  models::PoolStats stats() const { return queue_.stats(now_ns()); }
+  const std::string& name() const { return queue_.name(); }
 
  private:
   struct Thread {
@@ -37,16 +37,12 @@ class SgPool {
     bool has_task = false;
     models::PoolTask task;
   };
-  void thread_main(Thread& t);
+  void thread_main(std::uint32_t index);
 
   SgHost& host_;
-  models::ThreadPoolConfig config_;
   SgWorker& owner_;
   std::deque<Thread> threads_;
-  std::vector<Thread*> idle_;
-  sim::FifoQueue<models::PoolTask> queue_;
-  std::vector<models::PoolTask> done_;
-  models::PoolStats stats_;
+  models::PoolQueue queue_;
 };
 
 }  // namespace sgengine

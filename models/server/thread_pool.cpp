@@ -6,7 +6,7 @@ namespace models {
 // disk works), spends the CPU time, hands the task back.
 class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public sim::FairShareListener {
  public:
-  Thread(ThreadPool& pool, std::uint32_t task_id) : pool_(pool), task_id_(task_id) {}
+  Thread(ThreadPool& pool, std::uint32_t index, std::uint32_t task_id) : pool_(pool), index_(index), task_id_(task_id) {}
 
   void run(const PoolTask& task) {
     task_ = task;
@@ -14,6 +14,7 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
     step();
   }
   const PoolTask& task() const { return task_; }
+  std::uint32_t index() const { return index_; }
   std::uint32_t task_id() const { return task_id_; }
 
   void on_page_ready(std::uint64_t) override {
@@ -45,17 +46,17 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
   }
 
   ThreadPool& pool_;
+  std::uint32_t index_;  // in the pool's queue
   std::uint32_t task_id_;
   PoolTask task_;
 };
 
 ThreadPool::ThreadPool(Host& host, const ThreadPoolConfig& config, PoolOwner& owner, std::uint32_t task_group)
-    : host_(host), config_(config), owner_(owner) {
+    : host_(host), owner_(owner), queue_(config) {
   for (std::uint32_t i = 0; i < config.threads; ++i) {
     const std::uint32_t id = host.tasks.add_task(host.engine.now(), task_group, TaskState::kSleeping);
-    threads_.push_back(new Thread(*this, id));
+    threads_.push_back(new Thread(*this, i, id));
   }
-  for (auto it = threads_.rbegin(); it != threads_.rend(); ++it) idle_.push_back(*it);
 }
 
 ThreadPool::~ThreadPool() {
@@ -63,48 +64,27 @@ ThreadPool::~ThreadPool() {
 }
 
 bool ThreadPool::post(const PoolTask& task) {
-  // A task waits only when every thread is busy; max_queue bounds the waiting.
-  if (idle_.empty() && queue_.size() >= config_.max_queue) {
-    ++stats_.overflows;
-    return false;
-  }
-  ++stats_.tasks;
-  if (!idle_.empty()) {
-    Thread* t = idle_.back();
-    idle_.pop_back();
-    t->run(task);
-    return true;
-  }
-  queue_.push(host_.engine.now(), task);
-  if (queue_.size() > stats_.max_waiting) stats_.max_waiting = queue_.size();
+  const std::uint32_t t = queue_.post(host_.engine.now(), task);
+  if (t == PoolQueue::kOverflow) return false;
+  if (t != PoolQueue::kQueued) threads_[t]->run(task);
   return true;
 }
 
 void ThreadPool::finished(Thread& thread) {
-  const bool was_empty = done_.empty();
-  done_.push_back(thread.task());
+  const bool was_empty = queue_.finished(thread.task());
   start_next(thread);
   if (was_empty) owner_.on_pool_done();
 }
 
 void ThreadPool::start_next(Thread& thread) {
-  if (queue_.empty()) {
+  PoolTask next;
+  if (!queue_.next(host_.engine.now(), thread.index(), next)) {
     host_.tasks.set(host_.engine.now(), thread.task_id(), TaskState::kSleeping);
-    idle_.push_back(&thread);
     return;
   }
-  thread.run(queue_.pop(host_.engine.now()));
+  thread.run(next);
 }
 
-void ThreadPool::take_done(std::vector<PoolTask>& out) {
-  out.clear();
-  out.swap(done_);  // the buffers trade places: no allocation once warm
-}
-
-PoolStats ThreadPool::stats() const {
-  PoolStats s = stats_;
-  s.waiting_integral = queue_.length().integral(host_.engine.now());
-  return s;
-}
+PoolStats ThreadPool::stats() const { return queue_.stats(host_.engine.now()); }
 
 }  // namespace models

@@ -13,20 +13,10 @@
 
 #include "models/os/sendfile.h"
 #include "models/server/nginx_config.h"
-#include "sim/fifo_queue.h"
+#include "models/server/pool_queue.h"
+#include "models/server/pool_task.h"
 
 namespace models {
-
-// One task: a sendfile() call of one chunk, or (with aio_open) the open()
-// of a file: its path walk.
-struct PoolTask {
-  std::uint32_t conn = 0;
-  std::uint64_t limit = 0;  // sendfile_max_chunk, or the rest of the file
-  SendfileCall call;
-  bool open = false;
-  std::uint32_t levels = 0;
-  std::uint64_t keys[8] = {};
-};
 
 class PoolOwner {
  public:
@@ -36,12 +26,6 @@ class PoolOwner {
   ~PoolOwner() = default;
 };
 
-struct PoolStats {
-  std::uint64_t tasks = 0;
-  std::uint64_t overflows = 0;
-  std::uint64_t max_waiting = 0;
-  double waiting_integral = 0;
-};
 
 class ThreadPool {
  public:
@@ -53,12 +37,12 @@ class ThreadPool {
   // False on overflow: the task was not queued.
   bool post(const PoolTask& task);
   // Tasks finished since the last call (the done list).
-  void take_done(std::vector<PoolTask>& out);
-  std::size_t waiting() const { return queue_.size(); }
+  void take_done(std::vector<PoolTask>& out) { queue_.take_done(out); }
+  std::size_t waiting() const { return queue_.waiting(); }
   PoolStats stats() const;
-  const std::string& name() const { return config_.name; }
+  const std::string& name() const { return queue_.name(); }
   std::size_t threads() const { return threads_.size(); }
-  std::size_t busy() const { return threads_.size() - idle_.size(); }  // threads running a task
+  std::size_t busy() const { return queue_.busy(); }  // threads running a task
 
  private:
   class Thread;
@@ -66,13 +50,9 @@ class ThreadPool {
   void start_next(Thread& thread);
 
   Host& host_;
-  ThreadPoolConfig config_;
   PoolOwner& owner_;
   std::vector<Thread*> threads_;
-  std::vector<Thread*> idle_;
-  sim::FifoQueue<PoolTask> queue_;
-  std::vector<PoolTask> done_;
-  PoolStats stats_;
+  PoolQueue queue_;
 };
 
 }  // namespace models

@@ -1,0 +1,52 @@
+#include "models/server/pool_queue.h"
+
+namespace models {
+
+PoolQueue::PoolQueue(const ThreadPoolConfig& config) : config_(config) {
+  for (std::uint32_t t = config.threads; t-- > 0;) idle_.push_back(t);
+}
+
+std::uint32_t PoolQueue::post(sim::Time now, const PoolTask& task) {
+  // A task waits only when every thread is busy; max_queue bounds the waiting.
+  if (idle_.empty() && waiting_.size() >= config_.max_queue) {
+    ++stats_.overflows;
+    return kOverflow;
+  }
+  ++stats_.tasks;
+  if (!idle_.empty()) {
+    const std::uint32_t t = idle_.back();
+    idle_.pop_back();
+    return t;
+  }
+  waiting_.push(now, task);
+  if (waiting_.size() > stats_.max_waiting) stats_.max_waiting = waiting_.size();
+  return kQueued;
+}
+
+bool PoolQueue::finished(const PoolTask& task) {
+  const bool was_empty = done_.empty();
+  done_.push_back(task);
+  return was_empty;
+}
+
+bool PoolQueue::next(sim::Time now, std::uint32_t thread, PoolTask& next) {
+  if (waiting_.empty()) {
+    idle_.push_back(thread);
+    return false;
+  }
+  next = waiting_.pop(now);
+  return true;
+}
+
+void PoolQueue::take_done(std::vector<PoolTask>& out) {
+  out.clear();
+  out.swap(done_);  // the buffers trade places: no allocation once warm
+}
+
+PoolStats PoolQueue::stats(sim::Time now) const {
+  PoolStats s = stats_;
+  s.waiting_integral = waiting_.length().integral(now);
+  return s;
+}
+
+}  // namespace models

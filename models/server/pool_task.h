@@ -1,0 +1,27 @@
+// What a worker hands to its thread pool, and what a pool reports.
+#pragma once
+#include <cstdint>
+
+#include "models/os/sendfile.h"
+
+namespace models {
+
+// One task: a sendfile() call of one chunk, or (with aio_open) the open()
+// of a file: its path walk.
+struct PoolTask {
+  std::uint32_t conn = 0;
+  std::uint64_t limit = 0;  // sendfile_max_chunk, or the rest of the file
+  SendfileCall call;
+  bool open = false;
+  std::uint32_t levels = 0;
+  std::uint64_t keys[8] = {};
+};
+
+struct PoolStats {
+  std::uint64_t tasks = 0;
+  std::uint64_t overflows = 0;
+  std::uint64_t max_waiting = 0;
+  double waiting_integral = 0;
+};
+
+}  // namespace models
