@@ -13,7 +13,7 @@
 
 #include "models/scenario/config_error.h"
 #include "testbed/calibrate/calibration.h"
-#include "testbed/calibrate/child_process.h"
+#include "testbed/calibrate/interrupt.h"
 #include "testbed/calibrate/profile_check.h"
 #include "testbed/calibrate/profile_content.h"
 #include "testbed/calibrate/profile_writer.h"
@@ -113,6 +113,10 @@ int CalibrateCli::run() {
     return 2;
   }
   install_interrupt_handlers();
+  // Orphans of a killed child (nginx's workers when the master goes first)
+  // become ours, so that stopping a child waits until its whole group is
+  // reaped instead of leaving zombies to an init that may not reap them.
+  common::SubreaperScope reaper;
   try {
     return calibrate_run(o);
   } catch (const Interrupted&) {

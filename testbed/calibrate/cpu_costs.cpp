@@ -10,7 +10,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "testbed/calibrate/child_process.h"
+#include "testbed/calibrate/interrupt.h"
 #include "testbed/calibrate/machine_facts.h"
 #include "testbed/calibrate/nginx_probe.h"
 #include "testbed/calibrate/temp_dir.h"

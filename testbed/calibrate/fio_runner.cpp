@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "testbed/calibrate/child_process.h"
+#include "testbed/calibrate/interrupt.h"
 #include "testbed/calibrate/tools.h"
 
 namespace testbed::calibrate {

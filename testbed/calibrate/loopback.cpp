@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "testbed/calibrate/child_process.h"
+#include "testbed/calibrate/interrupt.h"
 
 namespace testbed::calibrate {
 

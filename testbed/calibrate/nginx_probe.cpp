@@ -1,6 +1,7 @@
 #include "testbed/calibrate/nginx_probe.h"
 
 #include <arpa/inet.h>
+#include <signal.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -12,7 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "testbed/calibrate/proc_stat.h"
+#include "testbed/calibrate/interrupt.h"
 #include "testbed/calibrate/tools.h"
 
 namespace testbed::calibrate {
@@ -83,13 +84,13 @@ NginxProbe::NginxProbe(const std::string& prefix, const std::string& root, int w
     out << nginx_config(prefix, root, port_, workers);
     if (!out) throw std::runtime_error("cannot write " + conf);
   }
-  master_ = std::make_unique<ChildProcess>(
-      std::vector<std::string>{nginx_tool().path, "-p", prefix, "-c", conf, "-e", prefix + "/error.log"},
-      prefix + "/nginx.out");
+  throw_if_interrupted();
+  master_ = common::ChildProcess::spawn(
+      tool_child({nginx_tool().path, "-p", prefix, "-c", conf, "-e", prefix + "/error.log"}, prefix + "/nginx.out"));
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (std::chrono::steady_clock::now() < deadline) {
     throw_if_interrupted();
-    const auto kids = children_of(master_->pid());
+    const auto kids = common::children_of(master_.pid());
     if (kids.size() == static_cast<std::size_t>(workers) && can_connect(port_)) {
       workers_.assign(kids.begin(), kids.end());
       return;
@@ -102,9 +103,9 @@ NginxProbe::NginxProbe(const std::string& prefix, const std::string& root, int w
   throw std::runtime_error("nginx did not start on 127.0.0.1:" + std::to_string(port_) + ": " + ss.str());
 }
 
-NginxProbe::~NginxProbe() {
-  if (master_) master_->stop(3.0);
-}
+// SIGTERM to the master (NGINX's fast shutdown stops its workers), SIGKILL to
+// the group after 3 s; returns once no process of the group remains.
+NginxProbe::~NginxProbe() { master_.stop(SIGTERM, 3.0); }
 
 std::string NginxProbe::url(const std::string& path) const {
   return "http://127.0.0.1:" + std::to_string(port_) + path;

@@ -4,11 +4,10 @@
 #pragma once
 #include <sys/types.h>
 
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "testbed/calibrate/child_process.h"
+#include "testbed/common/child_process.h"
 
 namespace testbed::calibrate {
 
@@ -29,7 +28,7 @@ class NginxProbe {
  private:
   int port_ = 0;
   std::vector<pid_t> workers_;
-  std::unique_ptr<ChildProcess> master_;
+  common::ChildProcess master_;
 };
 
 // A free TCP port on 127.0.0.1 (bound and released).

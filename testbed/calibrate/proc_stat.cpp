@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -29,24 +28,6 @@ double process_cpu_s(pid_t pid) {
   std::string line;
   if (!std::getline(in, line)) throw std::runtime_error("process " + std::to_string(pid) + " is gone");
   return parse_stat_cpu_ticks(line) / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
-std::vector<pid_t> children_of(pid_t parent) {
-  std::vector<pid_t> kids;
-  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
-    const std::string name = e.path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(e.path() / "stat");
-    std::string line;
-    if (!std::getline(in, line)) continue;
-    const auto close = line.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream fields(line.substr(close + 1));
-    std::string state;
-    pid_t ppid = 0;
-    if (fields >> state >> ppid && ppid == parent) kids.push_back(static_cast<pid_t>(std::stol(name)));
-  }
-  return kids;
 }
 
 }  // namespace testbed::calibrate

@@ -1,9 +1,8 @@
-// Per-process CPU time and children, from /proc.
+// Per-process CPU time, from /proc.
 #pragma once
 #include <sys/types.h>
 
 #include <string>
-#include <vector>
 
 namespace testbed::calibrate {
 
@@ -12,6 +11,5 @@ namespace testbed::calibrate {
 double process_cpu_s(pid_t pid);
 // The same from the text of a stat file (for tests).
 double parse_stat_cpu_ticks(const std::string& stat_line);
-std::vector<pid_t> children_of(pid_t parent);
 
 }  // namespace testbed::calibrate

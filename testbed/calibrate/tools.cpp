@@ -2,6 +2,13 @@
 
 #include <unistd.h>
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "testbed/calibrate/interrupt.h"
+
 namespace testbed::calibrate {
 
 // Debian's paths: calibrate measures the packaged builds, the ones the
@@ -24,6 +31,34 @@ std::vector<Tool> missing_tools(const std::vector<Tool>& tools) {
   for (const Tool& t : tools)
     if (access(t.path.c_str(), X_OK) != 0) missing.push_back(t);
   return missing;
+}
+
+common::SpawnSpec tool_child(const std::vector<std::string>& argv, const std::string& output_file) {
+  return {argv, "", output_file, "clerk calibrate", true};
+}
+
+std::string run_and_capture(const std::vector<std::string>& argv, double* cpu_s) {
+  throw_if_interrupted();
+  char name[] = "/tmp/clerk-calibrate-out-XXXXXX";
+  const int fd = mkstemp(name);
+  if (fd < 0) throw std::runtime_error("cannot create a temporary file");
+  close(fd);
+  common::CommandResult r;
+  try {
+    r = common::run_command(tool_child(argv, name), INFINITY);
+  } catch (...) {
+    std::remove(name);
+    throw;
+  }
+  std::remove(name);
+  throw_if_interrupted();
+  if (cpu_s) *cpu_s = r.cpu_s;
+  if (!r.ok()) {
+    std::string text = r.output;
+    if (text.size() > 2000) text = "..." + text.substr(text.size() - 2000);
+    throw std::runtime_error(argv[0] + " failed (status " + std::to_string(r.status) + "): " + text);
+  }
+  return r.output;
 }
 
 }  // namespace testbed::calibrate

@@ -3,7 +3,6 @@
 #include <regex>
 #include <stdexcept>
 
-#include "testbed/calibrate/child_process.h"
 #include "testbed/calibrate/proc_stat.h"
 #include "testbed/calibrate/tools.h"
 
@@ -38,8 +37,8 @@ WrkRun run_wrk(const std::string& url, int connections, double seconds, const st
     return sum;
   };
   const double before = server_cpu();
-  ExitInfo info;
-  const std::string out = run_and_capture(argv, &info);
+  double wrk_cpu_s = 0;
+  const std::string out = run_and_capture(argv, &wrk_cpu_s);
   const double after = server_cpu();
   const WrkSummary s = parse_wrk_output(out);
   // A run with errors measured something else (refused or reset connections).
@@ -49,7 +48,7 @@ WrkRun run_wrk(const std::string& url, int connections, double seconds, const st
   WrkRun r;
   r.requests = s.requests;
   r.seconds = s.seconds;
-  r.wrk_cpu_s = info.cpu_s;
+  r.wrk_cpu_s = wrk_cpu_s;
   r.server_cpu_s = after - before;
   return r;
 }

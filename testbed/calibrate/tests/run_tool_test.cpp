@@ -1,0 +1,64 @@
+// How calibrate runs its tools (testbed/common's ChildProcess with
+// calibrate's settings): output captured, failures reported with the output,
+// the child's CPU time, and an interrupt that kills every child at once.
+// The interrupt case sets a flag for the rest of the process: it comes last.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <stdexcept>
+
+#include "testbed/calibrate/interrupt.h"
+#include "testbed/calibrate/tools.h"
+
+using namespace testbed::calibrate;
+using testbed::common::ChildProcess;
+
+namespace {
+bool no_children() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
+}  // namespace
+
+TEST_CASE("run_and_capture returns a tool's output and its CPU time", "[calibrate][run_tool]") {
+  double cpu_s = -1;
+  const std::string out =
+      run_and_capture({"/bin/sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; echo out; echo err >&2"},
+                      &cpu_s);
+  CHECK(out == "out\nerr\n");
+  CHECK(cpu_s > 0.01);
+  CHECK(no_children());
+}
+
+TEST_CASE("run_and_capture throws on failure with the status and the output's end", "[calibrate][run_tool]") {
+  try {
+    run_and_capture({"/bin/sh", "-c", "echo 'no such device' >&2; exit 3"});
+    FAIL("no exception");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()) == "/bin/sh failed (status 768): no such device\n");
+  }
+  try {
+    run_and_capture({"/nonexistent/fio"});
+    FAIL("no exception");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()) ==
+          "/nonexistent/fio failed (status 32512): clerk calibrate: exec failed: No such file or directory\n");
+  }
+  CHECK(no_children());
+}
+
+TEST_CASE("an interrupt kills every child at once; the next step throws Interrupted", "[calibrate][run_tool]") {
+  testbed::common::SubreaperScope reaper;
+  install_interrupt_handlers();
+  REQUIRE_FALSE(interrupted());
+  ChildProcess server = ChildProcess::spawn(tool_child({"/bin/sh", "-c", "sleep 60 & sleep 60 & wait"}));
+  ChildProcess client = ChildProcess::spawn(tool_child({"/bin/sleep", "60"}));
+  ::raise(SIGINT);
+  CHECK(interrupted());
+  REQUIRE(server.wait_for(5));
+  REQUIRE(client.wait_for(5));
+  CHECK(WTERMSIG(client.exit()->status) == SIGKILL);
+  server.stop(SIGTERM, 0);  // reaps the killed sleeps
+  CHECK(no_children());
+  CHECK_THROWS_AS(throw_if_interrupted(), Interrupted);
+  CHECK_THROWS_AS(run_and_capture({"/bin/true"}), Interrupted);
+}
