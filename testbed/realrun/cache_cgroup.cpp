@@ -47,51 +47,46 @@ CacheCgroup CacheCgroup::create(const CgroupRoots& roots, std::uint64_t limit_by
   CacheCgroup cg;
   cg.limit_ = limit_bytes;
   std::string why;
+  // Makes `root`/name with its memory limit in `limit_file`: the cgroup's
+  // path, or "" with the reason added to `why`.
+  auto make = [&](const std::string& root, const char* limit_file) -> std::string {
+    const std::string path = root + "/" + name;
+    if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) {
+      why += fmt::format("cannot create {}: {}; ", path, std::strerror(errno));
+      return {};
+    }
+    if (exists(path + "/" + limit_file)) {
+      const std::string err = write_control(path + "/" + limit_file, std::to_string(limit_bytes));
+      if (err.empty()) return path;
+      why += err + "; ";
+    } else {
+      why += fmt::format("{} has no {}; ", path, limit_file);
+    }
+    ::rmdir(path.c_str());
+    return {};
+  };
+  auto take = [&](CacheControlKind kind, const std::string& path) {
+    cg.kind_ = kind;
+    cg.path_ = path;
+    register_cgroup(path);
+  };
   // cgroup v2: the memory controller must be available at the root and
   // enabled for its children; the child then has memory.max.
   if (lists_word(common::read_text(roots.v2 + "/cgroup.controllers"), "memory")) {
     if (!lists_word(common::read_text(roots.v2 + "/cgroup.subtree_control"), "memory"))
       write_control(roots.v2 + "/cgroup.subtree_control", "+memory");
-    const std::string path = roots.v2 + "/" + name;
-    if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST) {
-      if (exists(path + "/memory.max")) {
-        const std::string err = write_control(path + "/memory.max", std::to_string(limit_bytes));
-        if (err.empty()) {
-          cg.kind_ = CacheControlKind::kCgroupV2;
-          cg.path_ = path;
-          register_cgroup(path);
-          return cg;
-        }
-        why += err + "; ";
-      } else {
-        why += fmt::format("{} has no memory.max; ", path);
-      }
-      ::rmdir(path.c_str());
-    } else {
-      why += fmt::format("cannot create {}: {}; ", path, std::strerror(errno));
+    if (const std::string path = make(roots.v2, "memory.max"); !path.empty()) {
+      take(CacheControlKind::kCgroupV2, path);
+      return cg;
     }
   } else {
     why += fmt::format("no cgroup v2 memory controller at {}; ", roots.v2);
   }
   // cgroup v1: the memory hierarchy's child has memory.limit_in_bytes.
   if (exists(roots.v1 + "/memory.limit_in_bytes")) {
-    const std::string path = roots.v1 + "/" + name;
-    if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST) {
-      if (exists(path + "/memory.limit_in_bytes")) {
-        const std::string err = write_control(path + "/memory.limit_in_bytes", std::to_string(limit_bytes));
-        if (err.empty()) {
-          cg.kind_ = CacheControlKind::kCgroupV1;
-          cg.path_ = path;
-          register_cgroup(path);
-          return cg;
-        }
-        why += err + "; ";
-      } else {
-        why += fmt::format("{} has no memory.limit_in_bytes; ", path);
-      }
-      ::rmdir(path.c_str());
-    } else {
-      why += fmt::format("cannot create {}: {}; ", path, std::strerror(errno));
+    if (const std::string path = make(roots.v1, "memory.limit_in_bytes"); !path.empty()) {
+      take(CacheControlKind::kCgroupV1, path);
+      return cg;
     }
   } else {
     why += fmt::format("no cgroup v1 memory hierarchy at {}; ", roots.v1);
