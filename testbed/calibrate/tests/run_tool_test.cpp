@@ -11,13 +11,11 @@
 
 #include "testbed/calibrate/interrupt.h"
 #include "testbed/calibrate/tools.h"
+#include "testbed/common/tests/no_children.h"
 
 using namespace testbed::calibrate;
 using testbed::common::ChildProcess;
-
-namespace {
-bool no_children() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
-}  // namespace
+using testbed::common::test::no_children;
 
 TEST_CASE("run_and_capture returns a tool's output and its CPU time", "[calibrate][run_tool]") {
   double cpu_s = -1;

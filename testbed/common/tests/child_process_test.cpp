@@ -13,17 +13,17 @@
 #include <filesystem>
 
 #include "testbed/common/child_process.h"
+#include "testbed/common/tests/no_children.h"
 #include "testbed/common/text_file.h"
 
 using namespace testbed::common;
+using testbed::common::test::no_children;
 
 namespace {
 std::string out_file(const char* tag) {
   return (std::filesystem::temp_directory_path() / (std::string("clerk-child-") + tag + "-" + std::to_string(::getpid())))
       .string();
 }
-// Any child of ours, zombie or not.
-bool no_children() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
 }  // namespace
 
 TEST_CASE("a child and its descendants are stopped and reaped", "[child_process]") {

@@ -8,16 +8,13 @@
 #include <catch2/catch.hpp>
 
 #include "testbed/common/child_process.h"
+#include "testbed/common/tests/no_children.h"
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/real_run.h"
 
 using namespace testbed::realrun;
 using testbed::common::ChildProcess;
-
-namespace {
-// Any child of ours, zombie or not.
-bool no_children() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
-}  // namespace
+using testbed::common::test::no_children;
 
 TEST_CASE("stop_all_real_runs kills every registered group; the owner reaps", "[child_process]") {
   testbed::common::SubreaperScope reaper;

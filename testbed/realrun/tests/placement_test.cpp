@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "testbed/realrun/placement.h"
+#include "testbed/realrun/tests/loopback_listener.h"
 
 using namespace testbed::realrun;
 
@@ -64,19 +65,13 @@ TEST_CASE("placement maps each connection to its worker and group", "[placement]
 }
 
 TEST_CASE("placement of live loopback connections held by this process", "[placement]") {
-  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-  REQUIRE(::listen(listener, 16) == 0);
-  socklen_t len = sizeof a;
-  REQUIRE(::getsockname(listener, reinterpret_cast<sockaddr*>(&a), &len) == 0);
-  const std::uint16_t port = ntohs(a.sin_port);
+  const LoopbackListener l = listen_on_loopback(16);
+  const int listener = l.fd;
+  const std::uint16_t port = l.port;
   std::vector<int> fds;
   for (int i = 0; i < 3; ++i) {
     const int c = ::socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(::connect(c, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    REQUIRE(::connect(c, reinterpret_cast<const sockaddr*>(&l.address), sizeof l.address) == 0);
     fds.push_back(c);
     fds.push_back(::accept(listener, nullptr, nullptr));
   }

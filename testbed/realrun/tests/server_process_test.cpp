@@ -9,6 +9,7 @@
 
 #include "models/scenario/config_loader.h"
 #include "testbed/realrun/server_process.h"
+#include "testbed/realrun/tests/loopback_listener.h"
 
 using namespace testbed::realrun;
 
@@ -49,15 +50,9 @@ TEST_CASE("clerk-serve flags mirror the scenario's directives", "[server_process
 }
 
 TEST_CASE("a listening port is busy and accepts; a closed one is free", "[server_process]") {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-  socklen_t len = sizeof a;
-  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
-  const std::uint16_t port = ntohs(a.sin_port);
-  REQUIRE(::listen(fd, 4) == 0);
+  const LoopbackListener l = listen_on_loopback(4);
+  const int fd = l.fd;
+  const std::uint16_t port = l.port;
   CHECK_FALSE(port_free(port));
   CHECK(port_accepts(port));
   ::close(fd);

@@ -1,0 +1,12 @@
+// For the tests of anything that starts children (testbed/common, realrun,
+// calibrate): true when this process has no child left, zombie or not.
+#pragma once
+#include <sys/wait.h>
+
+#include <cerrno>
+
+namespace testbed::common::test {
+
+inline bool no_children() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
+
+}  // namespace testbed::common::test
