@@ -68,7 +68,10 @@ double Hdd::positioning(std::uint64_t offset, double target_tracks, double targe
   if (std::fabs(target_tracks - head_tracks) >= 1.0)
     seek = seek_time(std::fabs(target_radial - head.radial));
   const double t_arrive = sim::to_seconds(at) + seek;
-  const double platter_angle = std::fmod(t_arrive / rotation_s_, 1.0);
+  // The fraction of a turn: for x >= 0, x - floor(x) is exactly fmod(x, 1.0)
+  // (both subtract an integer that x holds exactly) without libm's call.
+  const double turns = t_arrive / rotation_s_;
+  const double platter_angle = turns - std::floor(turns);
   const double target_angle = target_tracks - std::floor(target_tracks);
   double wait = target_angle - platter_angle;
   if (wait < 0) wait += 1.0;
