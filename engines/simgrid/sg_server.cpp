@@ -5,6 +5,7 @@
 #include "engines/simgrid/sg_worker.h"
 #include "models/server/http_response.h"
 #include "models/server/response_steps.h"
+#include "models/server/wake_order.h"
 
 namespace sgengine {
 
@@ -16,9 +17,8 @@ constexpr std::size_t kLogLinesKept = 20;
 
 SgServer::SgServer(SgHost& host, const models::NginxConfig& config, const models::Filesystem& files,
                    models::ClientSide& clients, sim::RandomStream rng)
-    : host_(host), config_(config), files_(files), clients_(clients), rng_(rng) {
+    : host_(host), config_(config), files_(files), clients_(clients), rng_(rng), sockets_(config) {
   for (std::uint32_t i = 0; i < config.worker_processes; ++i) workers_.push_back(std::make_unique<SgWorker>(*this, i));
-  own_backlog_.resize(config.worker_processes);
 }
 
 SgServer::~SgServer() = default;
@@ -37,50 +37,17 @@ void SgServer::connection_arrived(std::uint32_t id, std::uint32_t group) {
   c.group = group;
   c.flow = host_.nic.open_flow(this, id);
   ++stats_.connections;
-  switch (config_.accept) {
-    case models::AcceptPolicy::kReuseport: {
-      // The kernel hashes the 4-tuple; a fresh client port makes it uniform.
-      const auto w = static_cast<std::uint32_t>(rng_.below(workers_.size()));
-      own_backlog_[w].push_back(id);
-      workers_[w]->listen_ready();
-      break;
-    }
-    case models::AcceptPolicy::kMutexOff:
-    case models::AcceptPolicy::kMutexOn: {
-      shared_backlog_.push_back(id);
-      // Sleeping workers that watch the socket are woken, the most recently
-      // idle first (Linux wakes epoll waiters last in, first out), and that
-      // one wins accept(); with EPOLLEXCLUSIVE only that one is woken.
-      order_.clear();
-      for (auto& w : workers_)
-        if (w->sleeping() && listen_ready_for(*w)) order_.push_back(w.get());
-      auto more_recent = [](const SgWorker* a, const SgWorker* b) { return a->idle_since() > b->idle_since(); };
-      if (config_.epoll_exclusive) {
-        auto first = std::min_element(order_.begin(), order_.end(), more_recent);
-        if (first != order_.end()) (*first)->listen_ready();
-        break;
-      }
-      std::stable_sort(order_.begin(), order_.end(), more_recent);
-      for (SgWorker* w : order_) w->listen_ready();
-      break;
-    }
-  }
+  models::wake_for_connection(sockets_.queue(id, group, rng_), workers_, sockets_, config_.epoll_exclusive,
+                              wake_order_);
 }
 
 bool SgServer::listen_ready_for(const SgWorker& w) const {
-  switch (config_.accept) {
-    case models::AcceptPolicy::kReuseport: return !own_backlog_[w.index()].empty();
-    case models::AcceptPolicy::kMutexOn: return w.accept_mutex_held() && !shared_backlog_.empty();
-    case models::AcceptPolicy::kMutexOff: return !shared_backlog_.empty();
-  }
-  return false;
+  return sockets_.ready_for(w.index(), w.accept_mutex_held());
 }
 
 bool SgServer::accept_one(SgWorker& w) {
-  auto& backlog = config_.accept == models::AcceptPolicy::kReuseport ? own_backlog_[w.index()] : shared_backlog_;
-  if (backlog.empty()) return false;
-  const std::uint32_t id = backlog.front();
-  backlog.pop_front();
+  std::uint32_t id = 0;
+  if (!sockets_.accept(w.index(), id)) return false;
   models::HttpConnection& c = conns_[id];
   c.worker = static_cast<std::int32_t>(w.index());
   c.phase = Phase::kIdle;
@@ -92,17 +59,9 @@ bool SgServer::accept_one(SgWorker& w) {
   return true;
 }
 
-bool SgServer::try_accept_mutex(const SgWorker& w) {
-  if (mutex_owner_ == -1 || mutex_owner_ == static_cast<std::int32_t>(w.index())) {
-    mutex_owner_ = static_cast<std::int32_t>(w.index());
-    return true;
-  }
-  return false;
-}
+bool SgServer::try_accept_mutex(const SgWorker& w) { return sockets_.try_mutex(w.index()); }
 
-void SgServer::release_accept_mutex(const SgWorker& w) {
-  if (mutex_owner_ == static_cast<std::int32_t>(w.index())) mutex_owner_ = -1;
-}
+void SgServer::release_accept_mutex(const SgWorker& w) { sockets_.release_mutex(w.index()); }
 
 void SgServer::request_arrived(std::uint32_t id, std::uint32_t file) {
   models::HttpConnection& c = conns_[id];
@@ -159,6 +118,7 @@ void SgServer::fail(std::uint32_t id, const std::string& reason, const std::stri
   c.phase = Phase::kClosed;
   host_.nic.close_flow(c.flow);
   delivering_[id] = false;
+  sockets_.closed(id);
   ++stats_.failed[reason];
   ++stats_.log_lines;
   if (stats_.log.size() < kLogLinesKept) stats_.log.push_back(log_line);
@@ -185,6 +145,7 @@ void SgServer::deliver(std::uint32_t id) {
   if (close) {
     closing_[id] = false;
     host_.nic.close_flow(conns_[id].flow);
+    sockets_.closed(id);
   }
   clients_.on_response_delivered(id, close);
 }

@@ -1,6 +1,7 @@
 // An NGINX server on SimGrid: the counterpart of models::Nginx. The
-// connections, listen queues and accept policies are the same data and the
-// same rules; the workers are actors (sg_worker.h).
+// connections are the same data; the listen queues, accept mutex, recorded
+// placement and wake-up order are the same code (listen_sockets.h,
+// wake_order.h); the workers are actors (sg_worker.h).
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -12,6 +13,7 @@
 #include "models/net/endpoints.h"
 #include "models/os/filesystem.h"
 #include "models/server/http_connection.h"
+#include "models/server/listen_sockets.h"
 #include "models/server/nginx.h"
 #include "models/server/nginx_config.h"
 #include "sim/random.h"
@@ -69,10 +71,8 @@ class SgServer final : public models::FlowListener, public models::ServerSide {
   std::deque<models::HttpConnection> conns_;
   std::vector<bool> delivering_;
   std::vector<bool> closing_;  // closed once the last response has left
-  std::deque<std::uint32_t> shared_backlog_;
-  std::vector<std::deque<std::uint32_t>> own_backlog_;  // reuseport
-  std::vector<SgWorker*> order_;                         // wake-up order scratch
-  std::int32_t mutex_owner_ = -1;
+  models::ListenSockets sockets_;
+  std::vector<SgWorker*> wake_order_;  // scratch for wake_for_connection
   models::ServerStats stats_;
 };
 

@@ -2,7 +2,8 @@
 // connections reach them, and the life of a connection from request to the
 // last byte of its response leaving the NIC.
 //
-// Accept policies (ngx_event_accept.c, ngx_event.c):
+// Accept policies (ngx_event_accept.c, ngx_event.c), in listen_sockets.h
+// and wake_order.h (shared with the SimGrid engine):
 //  - accept_mutex off: every worker watches the one listen socket; a new
 //    connection wakes every sleeping worker, and the first to call accept()
 //    wins (the herd: the others wake for nothing).
@@ -26,6 +27,7 @@
 #include "models/os/filesystem.h"
 #include "models/os/host.h"
 #include "models/server/http_connection.h"
+#include "models/server/listen_sockets.h"
 #include "models/server/nginx_config.h"
 #include "models/server/worker.h"
 #include "sim/random.h"
@@ -60,10 +62,10 @@ class Nginx final : public FlowListener, public ServerSide {
   const NginxConfig& config() const { return config_; }
   const Filesystem& files() const { return files_; }
   HttpConnection& conn(std::uint32_t id) { return conns_[id]; }
-  bool listen_ready_for(const Worker& w) const;
+  bool listen_ready_for(const Worker& w) const { return sockets_.ready_for(w.index(), w.accept_mutex_held()); }
   bool accept_one(Worker& w);
-  bool try_accept_mutex(const Worker& w);
-  void release_accept_mutex(const Worker& w);
+  bool try_accept_mutex(const Worker& w) { return sockets_.try_mutex(w.index()); }
+  void release_accept_mutex(const Worker& w) { sockets_.release_mutex(w.index()); }
   // A request was read: take the file it asks for.
   void begin_request(std::uint32_t conn);
   // The file is open: queue the response header.
@@ -82,11 +84,7 @@ class Nginx final : public FlowListener, public ServerSide {
   std::size_t connection_slots() const { return conns_.size(); }
   const HttpConnection& conn(std::uint32_t id) const { return conns_[id]; }
   // Connections established and not yet accepted, over every listen queue.
-  std::size_t backlog() const {
-    std::size_t n = shared_backlog_.size();
-    for (const auto& b : own_backlog_) n += b.size();
-    return n;
-  }
+  std::size_t backlog() const { return sockets_.backlog(); }
 
   void on_flow_below(std::uint64_t tag) override;
   void on_flow_empty(std::uint64_t tag) override;
@@ -94,9 +92,6 @@ class Nginx final : public FlowListener, public ServerSide {
  private:
   HttpConnection& slot(std::uint32_t id);
   void deliver(std::uint32_t id);
-  // The worker a recorded placement gives this group's next connection, or -1.
-  std::int32_t placed_worker(std::uint32_t group) const;
-  void unplace(std::uint32_t id);
 
   Host& host_;
   NginxConfig config_;
@@ -107,11 +102,8 @@ class Nginx final : public FlowListener, public ServerSide {
   std::deque<HttpConnection> conns_;
   std::vector<bool> delivering_;
   std::vector<bool> closing_;  // closed once the last response has left
-  std::deque<std::uint32_t> shared_backlog_;
-  std::vector<std::deque<std::uint32_t>> own_backlog_;  // reuseport, and placed connections
-  std::vector<std::vector<std::uint32_t>> placed_;       // per group: open placed connections per worker
-  std::vector<std::int32_t> placed_on_;                  // per connection: its placed worker, or -1
-  std::int32_t mutex_owner_ = -1;
+  ListenSockets sockets_;
+  std::vector<Worker*> wake_order_;  // scratch for wake_for_connection
   ServerStats stats_;
 };
 

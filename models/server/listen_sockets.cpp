@@ -1,0 +1,73 @@
+#include "models/server/listen_sockets.h"
+
+namespace models {
+
+ListenSockets::ListenSockets(const NginxConfig& config)
+    : accept_(config.accept),
+      workers_(config.worker_processes),
+      placement_(config.placement),
+      own_(config.worker_processes),
+      placed_(config.placement.size(), std::vector<std::uint32_t>(config.worker_processes, 0)) {}
+
+std::int32_t ListenSockets::queue(std::uint32_t conn, std::uint32_t group, sim::RandomStream& rng) {
+  if (placed_on_.size() <= conn) placed_on_.resize(conn + 1);
+  closed(conn);  // the slot's previous connection, if a close was never seen
+  if (const std::int32_t w = placed_worker(group); w >= 0) {
+    placed_on_[conn] = Placed{w, group};
+    ++placed_[group][static_cast<std::size_t>(w)];
+    own_[static_cast<std::size_t>(w)].push_back(conn);
+    return w;
+  }
+  if (accept_ == AcceptPolicy::kReuseport) {
+    const auto w = static_cast<std::uint32_t>(rng.below(workers_));
+    own_[w].push_back(conn);
+    return static_cast<std::int32_t>(w);
+  }
+  shared_.push_back(conn);
+  return -1;
+}
+
+std::int32_t ListenSockets::placed_worker(std::uint32_t group) const {
+  if (group >= placement_.size() || placement_[group].empty()) return -1;
+  const auto& want = placement_[group];
+  const auto& have = placed_[group];
+  // The worker furthest below its recorded count; past the recorded total
+  // (reconnects before a close is seen), the one furthest below its share.
+  std::int32_t best = -1;
+  double best_gap = -1e300;
+  double total = 0;
+  for (std::uint32_t n : want) total += n;
+  for (std::size_t w = 0; w < want.size() && w < have.size(); ++w) {
+    if (want[w] == 0) continue;
+    const double gap = static_cast<double>(want[w]) - static_cast<double>(have[w]) -
+                       static_cast<double>(want[w]) / total;  // ties go to the larger share
+    if (gap > best_gap) best_gap = gap, best = static_cast<std::int32_t>(w);
+  }
+  return best;
+}
+
+bool ListenSockets::accept(std::uint32_t w, std::uint32_t& conn) {
+  auto& own = own_[w];
+  auto& q = accept_ == AcceptPolicy::kReuseport || !own.empty() ? own : shared_;
+  if (q.empty()) return false;
+  conn = q.front();
+  q.pop_front();
+  return true;
+}
+
+bool ListenSockets::try_mutex(std::uint32_t w) {
+  if (mutex_owner_ == -1 || mutex_owner_ == static_cast<std::int32_t>(w)) {
+    mutex_owner_ = static_cast<std::int32_t>(w);
+    return true;
+  }
+  return false;
+}
+
+void ListenSockets::closed(std::uint32_t conn) {
+  if (conn >= placed_on_.size() || placed_on_[conn].worker < 0) return;
+  Placed& p = placed_on_[conn];
+  --placed_[p.group][static_cast<std::size_t>(p.worker)];
+  p.worker = -1;
+}
+
+}  // namespace models
