@@ -21,89 +21,50 @@
 // Track buffer: after a read, while no command waits, the head keeps reading
 // to the end of the track into the drive's cache; a command for those bytes
 // completes as the head passes them.
+// The drive itself (geometry, head, queue, counters) is HddDrive, which the
+// SimGrid engine's drive actor owns too; this class only keeps its time on
+// the event heap.
 #pragma once
 #include <cstdint>
-#include <vector>
 
 #include "models/hardware/block_device.h"
+#include "models/hardware/hdd_drive.h"
 #include "sim/engine.h"
-#include "sim/fifo_queue.h"
 
 namespace models {
 
-struct HddSpec {
-  double capacity_bytes = 1e12;
-  double rpm = 7200;
-  double seek_average_s = 8.9e-3;
-  double seek_track_s = 1.0e-3;
-  double rate_outer_Bps = 128e6;
-  double rate_inner_Bps = 67.5e6;
-  std::uint32_t ncq_depth = 32;
-  double interface_Bps = 300e6;
-  std::uint64_t readahead_bytes = 128 * 1024;  // the block layer's default for one drive
-  double read_expire_s = 0.5;                  // deadline elevator's read_expire (HZ/2)
-};
-
 class Hdd final : public BlockDevice, public sim::EventTarget {
  public:
-  Hdd(sim::Engine& engine, const HddSpec& spec);
+  Hdd(sim::Engine& engine, const HddSpec& spec) : engine_(engine), drive_(spec) {}
 
   void submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener,
-                   std::uint64_t tag) override;
-  std::uint64_t capacity() const override { return static_cast<std::uint64_t>(spec_.capacity_bytes); }
-  std::uint64_t readahead_bytes() const override { return spec_.readahead_bytes; }
-  DiskStats stats() const override;
+                   std::uint64_t tag) override {
+    if (drive_.submit(engine_.now(), offset, length, listener, tag)) engine_.schedule_in(drive_.service(), this, 0);
+  }
+  std::uint64_t capacity() const override { return drive_.capacity(); }
+  std::uint64_t readahead_bytes() const override { return drive_.spec().readahead_bytes; }
+  DiskStats stats() const override { return drive_.stats(engine_.now()); }
 
   // Geometry, public for tests and for the RAID layer's distance estimate.
-  double radial_position(double offset) const;  // 0 outer .. 1 inner
-  double tracks_before(double offset) const;    // integral of 1/track size
-  double transfer_rate(double offset) const;
-  double rotation_s() const { return rotation_s_; }
-  double seek_time(double radial_distance) const;
+  double radial_position(double offset) const { return drive_.radial_position(offset); }  // 0 outer .. 1 inner
+  double tracks_before(double offset) const { return drive_.tracks_before(offset); }  // integral of 1/track size
+  double transfer_rate(double offset) const { return drive_.transfer_rate(offset); }
+  double rotation_s() const { return drive_.rotation_s(); }
+  double seek_time(double radial_distance) const { return drive_.seek_time(radial_distance); }
   // Time to reach `offset` from the current head state at time `at`.
-  double positioning_time(std::uint64_t offset, sim::Time at) const;
-  std::size_t queued() const { return queue_.size() + (busy_ ? 1 : 0); }
+  double positioning_time(std::uint64_t offset, sim::Time at) const { return drive_.positioning_time(offset, at); }
+  std::size_t queued() const { return drive_.queued(); }
 
-  void on_event(std::uint64_t arg) override;
+  // The command in service is done.
+  void on_event(std::uint64_t) override {
+    const HddDrive::Request done = drive_.complete(engine_.now());
+    if (drive_.busy()) engine_.schedule_in(drive_.service(), this, 0);
+    done.listener->on_io_done(done.tag);
+  }
 
  private:
-  struct Request {
-    std::uint64_t offset;
-    std::uint64_t length;
-    IoListener* listener;
-    std::uint64_t tag;
-    sim::Time queued_at;
-    double tracks = 0;  // tracks_before(offset) and radial_position(offset), computed once:
-    double radial = 0;  // dispatch weighs every queued request at every completion
-  };
-  // Where the head is, for positioning: computed once per dispatch.
-  struct Head {
-    double tracks;
-    double radial;
-  };
-  Head head() const;
-  double positioning(std::uint64_t offset, double tracks, double radial, const Head& head, sim::Time at) const;
-  void dispatch();
-  void start(const Request& r);
-  double service_time(const Request& r, sim::Time at) const;
-
   sim::Engine& engine_;
-  HddSpec spec_;
-  double rotation_s_;
-  double seek_full_s_;
-  double rho2_;           // (inner radius / outer radius)^2
-  double tracks_scale_;   // tracks per unit of (1 - r)
-  sim::FifoQueue<Request> queue_;
-  bool busy_ = false;
-  Request current_{};
-  // Head state: where the last transfer ended, and when.
-  std::uint64_t head_offset_ = 0;
-  sim::Time head_time_ = 0;
-  sim::Time busy_since_ = 0;
-  double busy_s_ = 0;
-  sim::TimeAverage depth_;
-  std::uint64_t reads_ = 0;
-  std::uint64_t read_bytes_ = 0;
+  HddDrive drive_;
 };
 
 }  // namespace models

@@ -1,4 +1,4 @@
-#include "models/hardware/hdd.h"
+#include "models/hardware/hdd_drive.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 namespace models {
 
-Hdd::Hdd(sim::Engine& engine, const HddSpec& spec) : engine_(engine), spec_(spec) {
+HddDrive::HddDrive(const HddSpec& spec) : spec_(spec) {
   if (spec.rate_inner_Bps <= 0 || spec.rate_outer_Bps < spec.rate_inner_Bps)
     throw std::invalid_argument("hdd: need 0 < inner rate <= outer rate");
   rotation_s_ = 60.0 / spec.rpm;
@@ -21,42 +21,42 @@ Hdd::Hdd(sim::Engine& engine, const HddSpec& spec) : engine_(engine), spec_(spec
   if (rho2_ >= 1.0) tracks_scale_ = 0;  // constant rate: handled in tracks_before
 }
 
-double Hdd::radial_position(double offset) const {
+double HddDrive::radial_position(double offset) const {
   const double f = std::clamp(offset / spec_.capacity_bytes, 0.0, 1.0);
   const double r = std::sqrt(1.0 - (1.0 - rho2_) * f);
   const double r_inner = std::sqrt(rho2_);
   return r_inner < 1.0 ? (1.0 - r) / (1.0 - r_inner) : f;
 }
 
-double Hdd::tracks_before(double offset) const {
+double HddDrive::tracks_before(double offset) const {
   if (tracks_scale_ == 0) return offset / (spec_.rate_outer_Bps * rotation_s_);
   const double f = std::clamp(offset / spec_.capacity_bytes, 0.0, 1.0);
   return tracks_scale_ * (1.0 - std::sqrt(1.0 - (1.0 - rho2_) * f));
 }
 
-double Hdd::transfer_rate(double offset) const {
+double HddDrive::transfer_rate(double offset) const {
   const double f = std::clamp(offset / spec_.capacity_bytes, 0.0, 1.0);
   return spec_.rate_outer_Bps * std::sqrt(1.0 - (1.0 - rho2_) * f);
 }
 
-double Hdd::seek_time(double d) const {
+double HddDrive::seek_time(double d) const {
   if (d <= 0) return 0;
   return spec_.seek_track_s + (seek_full_s_ - spec_.seek_track_s) * std::sqrt(std::min(d, 1.0));
 }
 
-double Hdd::positioning_time(std::uint64_t offset, sim::Time at) const {
+double HddDrive::positioning_time(std::uint64_t offset, sim::Time at) const {
   return positioning(offset, tracks_before(static_cast<double>(offset)), radial_position(static_cast<double>(offset)),
                      head(), at);
 }
 
-Hdd::Head Hdd::head() const {
+HddDrive::Head HddDrive::head() const {
   return Head{tracks_before(static_cast<double>(head_offset_)), radial_position(static_cast<double>(head_offset_))};
 }
 
 // Positioning from the head to `offset`, whose track count and radial
 // position are given (the same values positioning_time() computes).
-double Hdd::positioning(std::uint64_t offset, double target_tracks, double target_radial, const Head& head,
-                        sim::Time at) const {
+double HddDrive::positioning(std::uint64_t offset, double target_tracks, double target_radial, const Head& head,
+                             sim::Time at) const {
   const double head_tracks = head.tracks;
   const double dt_idle = sim::to_seconds(at - head_time_);
   // Still streaming through the track buffer: the bytes come as the head passes.
@@ -79,27 +79,27 @@ double Hdd::positioning(std::uint64_t offset, double target_tracks, double targe
   return seek + wait * rotation_s_;
 }
 
-double Hdd::service_time(const Request& r, sim::Time at) const {
+double HddDrive::service_time(const Request& r, sim::Time at) const {
   const double pos = positioning(r.offset, r.tracks, r.radial, head(), at);
   const double tracks = tracks_before(static_cast<double>(r.offset + r.length)) - r.tracks;
   return pos + tracks * rotation_s_;
 }
 
-void Hdd::submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener,
+bool HddDrive::submit(sim::Time now, std::uint64_t offset, std::uint64_t length, IoListener* listener,
                       std::uint64_t tag) {
   if (offset + length > capacity()) throw std::out_of_range("hdd: read beyond the end of the disk");
-  queue_.push(engine_.now(), Request{offset, length, listener, tag, engine_.now(),
-                                     tracks_before(static_cast<double>(offset)),
-                                     radial_position(static_cast<double>(offset))});
-  depth_.set(engine_.now(), static_cast<double>(queued()));
-  if (!busy_) dispatch();
+  queue_.push(now, Request{offset, length, listener, tag, now, tracks_before(static_cast<double>(offset)),
+                           radial_position(static_cast<double>(offset))});
+  depth_.set(now, static_cast<double>(queued()));
+  if (busy_) return false;
+  dispatch(now);
+  return true;
 }
 
-void Hdd::dispatch() {
-  const sim::Time now = engine_.now();
+void HddDrive::dispatch(sim::Time now) {
   if (now - queue_.front().queued_at >= sim::from_seconds_ceil(spec_.read_expire_s)) {
     // The oldest read has expired: serve it before anything else.
-    start(queue_.take(now, 0));
+    start(now, queue_.take(now, 0));
     return;
   }
   const std::size_t window = std::min<std::size_t>(queue_.size(), std::max<std::uint32_t>(1, spec_.ncq_depth));
@@ -114,20 +114,17 @@ void Hdd::dispatch() {
       best_pos = p;
     }
   }
-  start(queue_.take(now, best));
+  start(now, queue_.take(now, best));
 }
 
-void Hdd::start(const Request& r) {
-  const sim::Time now = engine_.now();
+void HddDrive::start(sim::Time now, const Request& r) {
   current_ = r;
   busy_ = true;
   busy_since_ = now;
-  const double service = service_time(current_, now);
-  engine_.schedule_in(sim::from_seconds_ceil(service), this, 0);
+  service_ = sim::from_seconds_ceil(service_time(current_, now));
 }
 
-void Hdd::on_event(std::uint64_t) {
-  const sim::Time now = engine_.now();
+HddDrive::Request HddDrive::complete(sim::Time now) {
   busy_ = false;
   busy_s_ += sim::to_seconds(now - busy_since_);
   head_offset_ = current_.offset + current_.length;
@@ -135,17 +132,17 @@ void Hdd::on_event(std::uint64_t) {
   ++reads_;
   read_bytes_ += current_.length;
   const Request done = current_;
-  if (!queue_.empty()) dispatch();
+  if (!queue_.empty()) dispatch(now);  // the drive moves on before the reader hears of it
   depth_.set(now, static_cast<double>(queued()));
-  done.listener->on_io_done(done.tag);
+  return done;
 }
 
-DiskStats Hdd::stats() const {
+DiskStats HddDrive::stats(sim::Time now) const {
   DiskStats s;
   s.reads = reads_;
   s.read_bytes = read_bytes_;
-  s.busy_s = busy_s_ + (busy_ ? sim::to_seconds(engine_.now() - busy_since_) : 0.0);
-  s.queue_depth_integral = depth_.integral(engine_.now());
+  s.busy_s = busy_s_ + (busy_ ? sim::to_seconds(now - busy_since_) : 0.0);
+  s.queue_depth_integral = depth_.integral(now);
   s.drives = 1;
   return s;
 }
