@@ -11,10 +11,6 @@ namespace sgengine {
 namespace sg4 = simgrid::s4u;
 using Phase = models::HttpConnection::Phase;
 
-namespace {
-constexpr sim::Time kMs = sim::milliseconds(1);
-}
-
 SgWorker::SgWorker(SgServer& server, std::uint32_t index)
     : DiskWaiter(server.host().tasks,
                  server.host().tasks.add_task(now_ns(), index, models::TaskState::kSleeping)),
@@ -31,12 +27,7 @@ double SgWorker::disk_wait_so_far() const {
 }
 
 void SgWorker::post(EventKind kind, std::uint32_t conn) {
-  if (kind == EventKind::kPoolDone) {
-    if (pool_event_queued_) return;  // an eventfd counts; one read takes all
-    pool_event_queued_ = true;
-  }
-  ready_.push_back(Ready{kind, conn, disk_wait_so_far()});
-  if (sleeping_) wake_.notify();
+  if (loop_.post(kind, conn, [this] { return disk_wait_so_far(); }) && sleeping_) wake_.notify();
 }
 
 void SgWorker::listen_ready() {
@@ -44,17 +35,8 @@ void SgWorker::listen_ready() {
   if (sleeping_) wake_.notify();
 }
 
-void SgWorker::add_timer(std::uint32_t conn, std::uint64_t generation) {
-  // ngx_add_timer(wev, 1): one millisecond after the cached time of this turn.
-  timers_.push(Timer{cached_ms_ + 1, timer_seq_++, conn, generation});
-}
-
 double SgWorker::epoll_timeout() const {
-  const models::NginxConfig& cfg = server_.config();
-  sim::Time timeout = sim::kNever;
-  if (!timers_.empty()) timeout = std::max<std::int64_t>(0, timers_.top().deadline_ms - cached_ms_) * kMs;
-  if (cfg.accept == models::AcceptPolicy::kMutexOn && !mutex_held_)
-    timeout = std::min(timeout, static_cast<sim::Time>(cfg.accept_mutex_delay_s * 1e9));
+  const sim::Time timeout = loop_.epoll_timeout(server_.config(), mutex_held_);
   return timeout == sim::kNever ? -1.0 : sim::to_seconds(timeout);
 }
 
@@ -65,7 +47,7 @@ void SgWorker::main() {
       turn();
       // ngx_trylock_accept_mutex comes before epoll_wait; a holder keeps it while it sleeps.
       if (server_.config().accept == models::AcceptPolicy::kMutexOn) mutex_held_ = server_.try_accept_mutex(*this);
-      if (ready_.empty() && !server_.listen_ready_for(*this)) break;
+      if (!loop_.ready() && !server_.listen_ready_for(*this)) break;
       sg4::this_actor::yield();  // epoll_wait returns at once: another turn
       ++resumptions();
     }
@@ -80,18 +62,10 @@ void SgWorker::main() {
 void SgWorker::turn() {
   SgHost& host = server_.host();
   set_state(models::TaskState::kRunning);
-  cached_ms_ = now_ns() / kMs;
+  loop_.begin_turn(now_ns(), server_.config().epoll_events);
   const bool woken_for_listen = listen_pending_;
   listen_pending_ = false;
   const bool accept_first = server_.listen_ready_for(*this);
-  batch_.clear();
-  const std::size_t n = std::min<std::size_t>(ready_.size(), server_.config().epoll_events);
-  for (std::size_t i = 0; i < n; ++i) {
-    batch_.push_back(ready_.front());
-    ready_.pop_front();
-  }
-  batch_pos_ = 0;
-  timers_phase_ = false;
   if (accept_first) {
     const bool got = server_.accept_one(*this);
     if (got && server_.config().multi_accept)
@@ -104,47 +78,21 @@ void SgWorker::turn() {
     // Woken for a connection another worker took first: accept() says EAGAIN.
     if (woken_for_listen) use_cpu(host.costs.wakeup);
   }
-  while (take_next()) handle(batch_[batch_pos_ - 1]);
+  Ready ev{};
+  while (take_next(ev)) handle(ev);
 }
 
 // The next event of this turn: the epoll batch, then the expired timers.
-bool SgWorker::take_next() {
-  for (;;) {
-    while (batch_pos_ < batch_.size()) {
-      const Ready& ev = batch_[batch_pos_++];
-      if (ev.kind == EventKind::kPoolDone) return true;
-      models::HttpConnection& c = server_.conn(ev.conn);
-      if (c.phase != Phase::kQueued) continue;  // closed meanwhile
-      c.phase = Phase::kSending;
-      // event_loop_blocked: how long this ready event waited while the loop
-      // was stuck in a disk wait for something else.
-      const double blocked = disk_wait_so_far() - ev.disk_wait_at_post;
-      if (ev.kind == EventKind::kRead) c.blocked_s = 0;  // a new request
-      c.blocked_s += blocked;
-      blocked_wait_s += blocked;
-      return true;
-    }
-    if (timers_phase_) return false;
-    // ngx_event_expire_timers: every timer due by the cached time.
-    timers_phase_ = true;
-    batch_.clear();
-    batch_pos_ = 0;
-    while (!timers_.empty() && timers_.top().deadline_ms <= cached_ms_) {
-      const Timer t = timers_.top();
-      timers_.pop();
-      models::HttpConnection& c = server_.conn(t.conn);
-      if (c.phase != Phase::kDelayed || c.timer_generation != t.generation) continue;
-      c.phase = Phase::kQueued;
-      batch_.push_back(Ready{EventKind::kWrite, t.conn, disk_wait_so_far()});
-    }
-  }
+bool SgWorker::take_next(Ready& ev) {
+  return loop_.take_next([this](std::uint32_t id) -> models::HttpConnection& { return server_.conn(id); },
+                         [this] { return disk_wait_so_far(); }, blocked_wait_s, ev);
 }
 
 void SgWorker::handle(const Ready& ev) {
   SgHost& host = server_.host();
   switch (ev.kind) {
     case EventKind::kPoolDone: {
-      pool_event_queued_ = false;
+      loop_.pool_event_read();
       pool_->take_done(done_);
       for (const models::PoolTask& t : done_) {
         models::HttpConnection& c = server_.conn(t.conn);

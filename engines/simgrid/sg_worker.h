@@ -1,5 +1,6 @@
 // One NGINX worker process on SimGrid: an actor running the event loop of
-// models::Worker (ngx_process_events_and_timers) as straight-line code.
+// models::Worker (ngx_process_events_and_timers) as straight-line code, over
+// the same ready list, timers and batch (models/server/event_loop.h).
 //
 // It sleeps in epoll_wait until an event, a timer or the accept mutex delay
 // wakes it; each turn takes the ready events (at most events_per_wait),
@@ -9,13 +10,12 @@
 // in cache makes the actor (and so every connection it holds) wait in D state.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <memory>
-#include <queue>
 #include <vector>
 
 #include "engines/simgrid/sg_host.h"
 #include "engines/simgrid/sg_pool.h"
+#include "models/server/event_loop.h"
 
 namespace sgengine {
 
@@ -25,12 +25,12 @@ class SgWorker final : public DiskWaiter {
  public:
   SgWorker(SgServer& server, std::uint32_t index);
 
-  enum class EventKind : std::uint8_t { kRead, kWrite, kPoolDone };
+  using EventKind = models::LoopEvent;
   void post(EventKind kind, std::uint32_t conn);
   void listen_ready();
   bool sleeping() const { return sleeping_; }
   sim::Time idle_since() const { return idle_since_; }  // when it last entered epoll_wait
-  void add_timer(std::uint32_t conn, std::uint64_t generation);
+  void add_timer(std::uint32_t conn, std::uint64_t generation) { loop_.add_timer(conn, generation); }
   void on_pool_done() { post(EventKind::kPoolDone, 0); }
 
   std::uint32_t index() const { return index_; }
@@ -42,25 +42,12 @@ class SgWorker final : public DiskWaiter {
   double blocked_wait_s = 0;  // time ready events waited while this loop was in D state
 
  private:
-  struct Ready {
-    EventKind kind;
-    std::uint32_t conn;
-    double disk_wait_at_post = 0;  // this worker's time in D state when the event became ready
-  };
+  using Ready = models::EventLoop::Ready;
   double disk_wait_so_far() const;
-  struct Timer {
-    std::int64_t deadline_ms;
-    std::uint64_t seq;
-    std::uint32_t conn;
-    std::uint64_t generation;
-    bool operator>(const Timer& o) const {
-      return deadline_ms != o.deadline_ms ? deadline_ms > o.deadline_ms : seq > o.seq;
-    }
-  };
 
   void main();
   void turn();
-  bool take_next();
+  bool take_next(Ready& ev);
   void handle(const Ready& ev);
   void send_chunk(std::uint32_t conn);
   void post_to_pool(std::uint32_t conn, bool open);
@@ -75,15 +62,7 @@ class SgWorker final : public DiskWaiter {
   bool mutex_held_ = false;
   sim::Time idle_since_ = 0;
 
-  std::deque<Ready> ready_;
-  bool pool_event_queued_ = false;
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
-  std::uint64_t timer_seq_ = 0;
-
-  std::vector<Ready> batch_;
-  std::size_t batch_pos_ = 0;
-  bool timers_phase_ = false;
-  std::int64_t cached_ms_ = 0;
+  models::EventLoop loop_;
   models::SendfileCall call_;
   std::vector<models::PoolTask> done_;
 };

@@ -6,10 +6,6 @@
 
 namespace models {
 
-namespace {
-constexpr sim::Time kMs = sim::milliseconds(1);
-}
-
 Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(index) {
   Host& host = server.host();
   task_ = host.tasks.add_task(host.engine.now(), index, TaskState::kSleeping);
@@ -29,12 +25,7 @@ void Worker::set_state(TaskState s) {
 }
 
 void Worker::post(EventKind kind, std::uint32_t conn) {
-  if (kind == EventKind::kPoolDone) {
-    if (pool_event_queued_) return;  // an eventfd counts; one read takes all
-    pool_event_queued_ = true;
-  }
-  ready_.push_back(Ready{kind, conn, disk_wait_so_far()});
-  wake_now();
+  if (loop_.post(kind, conn, [this] { return disk_wait_so_far(); })) wake_now();
 }
 
 void Worker::start() {
@@ -57,11 +48,6 @@ void Worker::wake_now() {
   server_.host().engine.schedule_in(0, this, wake_generation_);
 }
 
-void Worker::add_timer(std::uint32_t conn, std::uint64_t generation) {
-  // ngx_add_timer(wev, 1): one millisecond after the cached time of this turn.
-  timers_.push(Timer{cached_ms_ + 1, timer_seq_++, conn, generation});
-}
-
 void Worker::on_event(std::uint64_t arg) {
   if (arg != wake_generation_) return;  // an epoll_wait timeout that was overtaken
   begin_turn();
@@ -71,18 +57,10 @@ void Worker::begin_turn() {
   Host& host = server_.host();
   sleeping_ = false;
   set_state(TaskState::kRunning);
-  cached_ms_ = host.engine.now() / kMs;
+  loop_.begin_turn(host.engine.now(), server_.config().epoll_events);
   const bool woken_for_listen = listen_pending_;
   listen_pending_ = false;
   accept_first_ = server_.listen_ready_for(*this);
-  batch_.clear();
-  const std::size_t n = std::min<std::size_t>(ready_.size(), server_.config().epoll_events);
-  for (std::size_t i = 0; i < n; ++i) {
-    batch_.push_back(ready_.front());
-    ready_.pop_front();
-  }
-  batch_pos_ = 0;
-  phase_ = Phase::kEvents;
   if (accept_first_) {
     accept_first_ = false;
     const bool got = server_.accept_one(*this);
@@ -101,39 +79,13 @@ void Worker::begin_turn() {
 }
 
 bool Worker::take_next() {
-  for (;;) {
-    if (batch_pos_ < batch_.size()) {
-      current_ = batch_[batch_pos_++];
-      if (current_.kind == EventKind::kPoolDone) {
-        step_ = Step::kPoolDone;
-        return true;
-      }
-      HttpConnection& c = server_.conn(current_.conn);
-      if (c.phase != HttpConnection::Phase::kQueued) continue;  // closed meanwhile
-      c.phase = HttpConnection::Phase::kSending;
-      // event_loop_blocked: how long this ready event waited while the loop
-      // was stuck in a disk wait for something else.
-      const double blocked = disk_wait_so_far() - current_.disk_wait_at_post;
-      if (current_.kind == EventKind::kRead) c.blocked_s = 0;  // a new request
-      c.blocked_s += blocked;
-      blocked_wait_s += blocked;
-      step_ = current_.kind == EventKind::kRead ? Step::kRequest : Step::kChunk;
-      return true;
-    }
-    if (phase_ == Phase::kTimers) return false;
-    // ngx_event_expire_timers: every timer due by the cached time.
-    phase_ = Phase::kTimers;
-    batch_.clear();
-    batch_pos_ = 0;
-    while (!timers_.empty() && timers_.top().deadline_ms <= cached_ms_) {
-      const Timer t = timers_.top();
-      timers_.pop();
-      HttpConnection& c = server_.conn(t.conn);
-      if (c.phase != HttpConnection::Phase::kDelayed || c.timer_generation != t.generation) continue;
-      c.phase = HttpConnection::Phase::kQueued;
-      batch_.push_back(Ready{EventKind::kWrite, t.conn, disk_wait_so_far()});
-    }
-  }
+  if (!loop_.take_next([this](std::uint32_t id) -> HttpConnection& { return server_.conn(id); },
+                       [this] { return disk_wait_so_far(); }, blocked_wait_s, current_))
+    return false;
+  step_ = current_.kind == EventKind::kPoolDone ? Step::kPoolDone
+          : current_.kind == EventKind::kRead   ? Step::kRequest
+                                                : Step::kChunk;
+  return true;
 }
 
 bool Worker::use_cpu(double seconds, Step then) {
@@ -220,7 +172,7 @@ void Worker::resume() {
         step_ = Step::kNextEvent;
         break;
       case Step::kPoolDone: {
-        pool_event_queued_ = false;
+        loop_.pool_event_read();
         pool_->take_done(done_);
         for (const PoolTask& t : done_) {
           HttpConnection& c = server_.conn(t.conn);
@@ -266,7 +218,7 @@ void Worker::end_turn() {
   // ngx_trylock_accept_mutex comes before epoll_wait, and a holder keeps the
   // mutex while it sleeps.
   if (cfg.accept == AcceptPolicy::kMutexOn) mutex_held_ = server_.try_accept_mutex(*this);
-  if (!ready_.empty() || server_.listen_ready_for(*this)) {
+  if (loop_.ready() || server_.listen_ready_for(*this)) {
     // epoll_wait returns at once: another turn.
     ++wake_generation_;
     host.engine.schedule_in(0, this, wake_generation_);
@@ -276,10 +228,7 @@ void Worker::end_turn() {
   idle_since_ = host.engine.now();
   set_state(TaskState::kSleeping);
   ++wake_generation_;
-  sim::Time timeout = sim::kNever;
-  if (!timers_.empty()) timeout = std::max<std::int64_t>(0, timers_.top().deadline_ms - cached_ms_) * kMs;
-  if (cfg.accept == AcceptPolicy::kMutexOn && !mutex_held_)
-    timeout = std::min(timeout, static_cast<sim::Time>(cfg.accept_mutex_delay_s * 1e9));
+  const sim::Time timeout = loop_.epoll_timeout(cfg, mutex_held_);
   if (timeout != sim::kNever) host.engine.schedule_in(timeout, this, wake_generation_);
 }
 

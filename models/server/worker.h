@@ -3,23 +3,21 @@
 // Each turn of the loop: epoll_wait returns the ready events (the listen
 // socket, requests, writable sockets, the thread pool's eventfd); NGINX
 // handles them one after another, then runs the expired timers, then waits
-// again. Time is cached once per turn at millisecond resolution
-// (ngx_current_msec), so a 1 ms timer set during a turn fires in the next.
+// again. The ready list, timers and batch are event_loop.h's, shared with
+// the SimGrid engine; this class runs a turn as callbacks on the event heap.
 //
 // Whatever a handler waits for, the whole loop waits for: a page-cache miss
 // inside sendfile() or a directory lookup inside open() puts the process in
 // D state and every other connection of this worker waits too.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <memory>
-#include <queue>
 #include <vector>
 
 #include "models/os/sendfile.h"
+#include "models/server/event_loop.h"
 #include "models/server/thread_pool.h"
 #include "sim/engine.h"
-#include "sim/ring.h"
 
 namespace models {
 
@@ -33,7 +31,7 @@ class Worker final : public sim::EventTarget,
  public:
   Worker(Nginx& server, std::uint32_t index);
 
-  enum class EventKind : std::uint8_t { kRead, kWrite, kPoolDone };
+  using EventKind = LoopEvent;
   // An fd of this worker became ready (epoll).
   void post(EventKind kind, std::uint32_t conn);
   // The listen socket this worker watches became readable.
@@ -44,7 +42,7 @@ class Worker final : public sim::EventTarget,
   bool sleeping() const { return sleeping_; }
   // When this worker last entered epoll_wait (for the order of wake-ups).
   sim::Time idle_since() const { return idle_since_; }
-  void add_timer(std::uint32_t conn, std::uint64_t generation);
+  void add_timer(std::uint32_t conn, std::uint64_t generation) { loop_.add_timer(conn, generation); }
 
   std::uint32_t index() const { return index_; }
   std::uint32_t task() const { return task_; }
@@ -53,8 +51,8 @@ class Worker final : public sim::EventTarget,
   // Read-only views for front ends (the visualizer).
   const ThreadPool* pool() const { return pool_.get(); }
   // Ready events not yet handled: the epoll list plus the rest of this turn's batch.
-  std::size_t ready_events() const { return ready_.size() + (batch_.size() - batch_pos_); }
-  std::size_t timers() const { return timers_.size(); }
+  std::size_t ready_events() const { return loop_.ready_events(); }
+  std::size_t timers() const { return loop_.timers(); }
 
   // Per-worker counters.
   std::uint64_t accepted = 0;
@@ -80,22 +78,7 @@ class Worker final : public sim::EventTarget,
     kSent,
     kPoolDone,
   };
-  struct Ready {
-    EventKind kind;
-    std::uint32_t conn;
-    double disk_wait_at_post = 0;  // this worker's time in D state when the event became ready
-  };
   double disk_wait_so_far() const;
-  struct Timer {
-    std::int64_t deadline_ms;
-    std::uint64_t seq;
-    std::uint32_t conn;
-    std::uint64_t generation;
-    bool operator>(const Timer& o) const {
-      return deadline_ms != o.deadline_ms ? deadline_ms > o.deadline_ms : seq > o.seq;
-    }
-  };
-  enum class Phase : std::uint8_t { kEvents, kTimers };
 
   void begin_turn();
   void end_turn();
@@ -112,17 +95,9 @@ class Worker final : public sim::EventTarget,
   std::uint32_t task_;
   std::unique_ptr<ThreadPool> pool_;
 
-  sim::Ring<Ready> ready_;  // the epoll ready list (no allocation once grown)
-  bool pool_event_queued_ = false;
+  EventLoop loop_;
   bool listen_pending_ = false;
-  std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
-  std::uint64_t timer_seq_ = 0;
-
-  std::vector<Ready> batch_;
-  std::size_t batch_pos_ = 0;
-  Phase phase_ = Phase::kEvents;
   bool accept_first_ = false;
-  std::int64_t cached_ms_ = 0;
   bool sleeping_ = true;
   bool turn_scheduled_ = false;
   std::uint64_t wake_generation_ = 0;
@@ -130,7 +105,7 @@ class Worker final : public sim::EventTarget,
   sim::Time idle_since_ = 0;
 
   Step step_ = Step::kNextEvent;
-  Ready current_{};
+  EventLoop::Ready current_{};
   SendfileCall call_;
   std::vector<PoolTask> done_;
 };
