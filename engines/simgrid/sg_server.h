@@ -1,10 +1,9 @@
 // An NGINX server on SimGrid: the counterpart of models::Nginx. The
-// connections are the same data; the listen queues, accept mutex, recorded
-// placement and wake-up order are the same code (listen_sockets.h,
+// connections, listen queues, accept mutex, recorded placement and wake-up
+// order are the same code (connection_table.h, listen_sockets.h,
 // wake_order.h); the workers are actors (sg_worker.h).
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,10 +11,11 @@
 #include "engines/simgrid/sg_host.h"
 #include "models/net/endpoints.h"
 #include "models/os/filesystem.h"
+#include "models/server/connection_table.h"
 #include "models/server/http_connection.h"
 #include "models/server/listen_sockets.h"
-#include "models/server/nginx.h"
 #include "models/server/nginx_config.h"
+#include "models/server/server_stats.h"
 #include "sim/random.h"
 
 namespace sgengine {
@@ -48,7 +48,9 @@ class SgServer final : public models::FlowListener, public models::ServerSide {
   // Whether this request also writes a new cache file (cache_fill_rate).
   bool draw_cache_fill();
   void after_chunk(SgWorker& w, std::uint32_t conn, std::uint64_t sent, std::uint64_t limit);
-  void fail(std::uint32_t conn, const std::string& reason, const std::string& log_line);
+  void fail(std::uint32_t conn, const std::string& reason, const std::string& log_line) {
+    conns_.fail(conn, reason, log_line);
+  }
   std::uint64_t chunk_limit(const models::HttpConnection& c) const;
 
   std::uint32_t workers() const { return static_cast<std::uint32_t>(workers_.size()); }
@@ -59,21 +61,16 @@ class SgServer final : public models::FlowListener, public models::ServerSide {
   void on_flow_empty(std::uint64_t tag) override;
 
  private:
-  models::HttpConnection& slot(std::uint32_t id);
-  void deliver(std::uint32_t id);
-
   SgHost& host_;
   models::NginxConfig config_;
   const models::Filesystem& files_;
   models::ClientSide& clients_;
   sim::RandomStream rng_;
   std::vector<std::unique_ptr<SgWorker>> workers_;
-  std::deque<models::HttpConnection> conns_;
-  std::vector<bool> delivering_;
-  std::vector<bool> closing_;  // closed once the last response has left
   models::ListenSockets sockets_;
   std::vector<SgWorker*> wake_order_;  // scratch for wake_for_connection
   models::ServerStats stats_;
+  models::ConnectionTable<SgNic> conns_;  // after what it points at
 };
 
 }  // namespace sgengine

@@ -8,70 +8,43 @@
 
 namespace models {
 
-namespace {
-constexpr std::size_t kLogLinesKept = 20;
-}  // namespace
-
 Nginx::Nginx(Host& host, const NginxConfig& config, const Filesystem& files, ClientSide& clients,
              sim::RandomStream rng)
-    : host_(host), config_(config), files_(files), clients_(clients), rng_(rng), sockets_(config) {
+    : host_(host),
+      config_(config),
+      files_(files),
+      clients_(clients),
+      rng_(rng),
+      sockets_(config),
+      conns_(host.nic, clients, sockets_, stats_) {
   for (std::uint32_t i = 0; i < config.worker_processes; ++i) workers_.push_back(std::make_unique<Worker>(*this, i));
   for (auto& w : workers_) w->start();
 }
 
 Nginx::~Nginx() = default;
 
-HttpConnection& Nginx::slot(std::uint32_t id) {
-  while (conns_.size() <= id) conns_.emplace_back();
-  if (delivering_.size() <= id) delivering_.resize(id + 1, false);
-  if (closing_.size() <= id) closing_.resize(id + 1, false);
-  return conns_[id];
-}
-
 void Nginx::connection_arrived(std::uint32_t id, std::uint32_t group) {
-  HttpConnection& c = slot(id);
-  c = HttpConnection{};
-  c.phase = HttpConnection::Phase::kBacklog;
-  c.group = group;
-  c.flow = host_.nic.open_flow(this, id);
-  ++stats_.connections;
+  conns_.open(id, group, this);
   wake_for_connection(sockets_.queue(id, group, rng_), workers_, sockets_, config_.epoll_exclusive, wake_order_);
 }
 
 bool Nginx::accept_one(Worker& w) {
   std::uint32_t id = 0;
   if (!sockets_.accept(w.index(), id)) return false;
-  HttpConnection& c = conns_[id];
-  c.worker = static_cast<std::int32_t>(w.index());
-  c.phase = HttpConnection::Phase::kIdle;
   ++w.accepted;
-  if (c.request_pending) {
-    c.phase = HttpConnection::Phase::kQueued;
-    w.post(Worker::EventKind::kRead, id);
-  }
+  if (conns_.accepted(id, w.index())) w.post(Worker::EventKind::kRead, id);
   return true;
 }
 
 void Nginx::request_arrived(std::uint32_t id, std::uint32_t file) {
-  HttpConnection& c = conns_[id];
-  if (c.phase == HttpConnection::Phase::kClosed || c.phase == HttpConnection::Phase::kUnused) return;
-  c.request_pending = true;
-  c.pending_file = file;
-  c.arrived_at = host_.engine.now();
-  if (c.phase == HttpConnection::Phase::kIdle) {
-    c.phase = HttpConnection::Phase::kQueued;
-    workers_[static_cast<std::size_t>(c.worker)]->post(Worker::EventKind::kRead, id);
-  }
+  if (const std::int32_t w = conns_.request_arrived(id, file, host_.engine.now()); w >= 0)
+    workers_[static_cast<std::size_t>(w)]->post(Worker::EventKind::kRead, id);
 }
 
 void Nginx::begin_request(std::uint32_t id) { models::begin_request(conns_[id], stats_); }
 
 void Nginx::start_response(std::uint32_t id) {
-  HttpConnection& c = conns_[id];
-  host_.nic.send(c.flow, static_cast<double>(nginx_header_bytes(config_.version, files_.file_size(c.file))));
-  stats_.blocked_before_first_byte_s += c.blocked_s;
-  stats_.ttfb_s += sim::to_seconds(host_.engine.now() - c.arrived_at);
-  clients_.on_first_byte(id);
+  conns_.header_sent(id, nginx_header_bytes(config_.version, files_.file_size(conns_[id].file)), host_.engine.now());
 }
 
 bool Nginx::draw_cache_fill() {
@@ -88,11 +61,7 @@ void Nginx::after_chunk(Worker& w, std::uint32_t id, std::uint64_t sent, std::ui
     case models::AfterChunk::kNothing:
       return;
     case models::AfterChunk::kResponseDone:
-      closing_[id] = c.phase == HttpConnection::Phase::kClosed;
-      if (host_.nic.backlog(c.flow) <= 0)
-        deliver(id);
-      else
-        delivering_[id] = true;
+      conns_.response_done(id);
       return;
     case models::AfterChunk::kTimer:
       w.add_timer(id, c.timer_generation);
@@ -103,42 +72,12 @@ void Nginx::after_chunk(Worker& w, std::uint32_t id, std::uint64_t sent, std::ui
   }
 }
 
-void Nginx::fail(std::uint32_t id, const std::string& reason, const std::string& log_line) {
-  HttpConnection& c = conns_[id];
-  if (c.phase == HttpConnection::Phase::kClosed) return;
-  c.phase = HttpConnection::Phase::kClosed;
-  host_.nic.close_flow(c.flow);
-  delivering_[id] = false;
-  sockets_.closed(id);
-  ++stats_.failed[reason];
-  ++stats_.log_lines;
-  if (stats_.log.size() < kLogLinesKept) stats_.log.push_back(log_line);
-  clients_.on_connection_closed(id, reason);
-}
-
 void Nginx::on_flow_below(std::uint64_t tag) {
   const auto id = static_cast<std::uint32_t>(tag);
-  HttpConnection& c = conns_[id];
-  if (c.phase != HttpConnection::Phase::kWaitWritable) return;
-  c.phase = HttpConnection::Phase::kQueued;
-  workers_[static_cast<std::size_t>(c.worker)]->post(Worker::EventKind::kWrite, id);
+  if (const std::int32_t w = conns_.flow_below(id); w >= 0)
+    workers_[static_cast<std::size_t>(w)]->post(Worker::EventKind::kWrite, id);
 }
 
-void Nginx::on_flow_empty(std::uint64_t tag) {
-  const auto id = static_cast<std::uint32_t>(tag);
-  if (!delivering_[id]) return;
-  delivering_[id] = false;
-  deliver(id);
-}
-
-void Nginx::deliver(std::uint32_t id) {
-  const bool close = closing_[id];
-  if (close) {
-    closing_[id] = false;
-    host_.nic.close_flow(conns_[id].flow);
-    sockets_.closed(id);
-  }
-  clients_.on_response_delivered(id, close);
-}
+void Nginx::on_flow_empty(std::uint64_t tag) { conns_.flow_empty(static_cast<std::uint32_t>(tag)); }
 
 }  // namespace models

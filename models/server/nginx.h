@@ -17,8 +17,6 @@
 //    that worker's own queue, whatever the policy.
 #pragma once
 #include <cstdint>
-#include <deque>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,26 +24,15 @@
 #include "models/net/endpoints.h"
 #include "models/os/filesystem.h"
 #include "models/os/host.h"
+#include "models/server/connection_table.h"
 #include "models/server/http_connection.h"
 #include "models/server/listen_sockets.h"
 #include "models/server/nginx_config.h"
+#include "models/server/server_stats.h"
 #include "models/server/worker.h"
 #include "sim/random.h"
 
 namespace models {
-
-struct ServerStats {
-  std::uint64_t connections = 0;
-  std::uint64_t requests = 0;
-  std::uint64_t responses = 0;
-  std::map<std::string, std::uint64_t> failed;
-  std::uint64_t responses_delayed = 0;  // responses with any wait behind a blocked loop
-  double blocked_wait_s = 0;            // those waits, summed
-  double blocked_before_first_byte_s = 0;  // the part of them before each response's header
-  double ttfb_s = 0;  // server-side time to first byte (request arrived to header queued), summed
-  std::vector<std::string> log;       // error.log lines (the first few)
-  std::uint64_t log_lines = 0;
-};
 
 class Nginx final : public FlowListener, public ServerSide {
  public:
@@ -73,7 +60,9 @@ class Nginx final : public FlowListener, public ServerSide {
   // Whether this request also writes a new cache file (cache_fill_rate).
   bool draw_cache_fill();
   void after_chunk(Worker& w, std::uint32_t conn, std::uint64_t sent, std::uint64_t limit);
-  void fail(std::uint32_t conn, const std::string& reason, const std::string& log_line);
+  void fail(std::uint32_t conn, const std::string& reason, const std::string& log_line) {
+    conns_.fail(conn, reason, log_line);
+  }
   std::uint64_t chunk_limit(const HttpConnection& c) const;
 
   std::uint32_t workers() const { return static_cast<std::uint32_t>(workers_.size()); }
@@ -90,21 +79,16 @@ class Nginx final : public FlowListener, public ServerSide {
   void on_flow_empty(std::uint64_t tag) override;
 
  private:
-  HttpConnection& slot(std::uint32_t id);
-  void deliver(std::uint32_t id);
-
   Host& host_;
   NginxConfig config_;
   const Filesystem& files_;
   ClientSide& clients_;
   sim::RandomStream rng_;
   std::vector<std::unique_ptr<Worker>> workers_;
-  std::deque<HttpConnection> conns_;
-  std::vector<bool> delivering_;
-  std::vector<bool> closing_;  // closed once the last response has left
   ListenSockets sockets_;
   std::vector<Worker*> wake_order_;  // scratch for wake_for_connection
   ServerStats stats_;
+  ConnectionTable<Nic> conns_;  // after what it points at
 };
 
 }  // namespace models
