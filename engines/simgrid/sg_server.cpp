@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "engines/simgrid/sg_worker.h"
+#include "models/server/chunk_sent.h"
 #include "models/server/http_response.h"
 #include "models/server/response_steps.h"
 #include "models/server/wake_order.h"
@@ -64,19 +65,8 @@ std::uint64_t SgServer::chunk_limit(const models::HttpConnection& c) const {
 
 void SgServer::after_chunk(SgWorker& w, std::uint32_t id, std::uint64_t sent, std::uint64_t limit) {
   models::HttpConnection& c = conns_[id];
-  switch (models::after_chunk(config_, files_.file_size(c.file), c, stats_, sent, limit)) {
-    case models::AfterChunk::kNothing:
-      return;
-    case models::AfterChunk::kResponseDone:
-      conns_.response_done(id);
-      return;
-    case models::AfterChunk::kTimer:
-      w.add_timer(id, c.timer_generation);
-      return;
-    case models::AfterChunk::kWaitWritable:
-      host_.nic.notify_below(c.flow, models::writable_below(host_.kernel));
-      return;
-  }
+  models::carry_out(models::after_chunk(config_, files_.file_size(c.file), c, stats_, sent, limit), id, conns_, host_.nic,
+                    w, host_.kernel);
 }
 
 void SgServer::on_flow_below(std::uint64_t tag) {

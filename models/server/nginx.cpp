@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/server/chunk_sent.h"
 #include "models/server/http_response.h"
 #include "models/server/response_steps.h"
 #include "models/server/wake_order.h"
@@ -57,19 +58,8 @@ std::uint64_t Nginx::chunk_limit(const HttpConnection& c) const {
 
 void Nginx::after_chunk(Worker& w, std::uint32_t id, std::uint64_t sent, std::uint64_t limit) {
   HttpConnection& c = conns_[id];
-  switch (models::after_chunk(config_, files_.file_size(c.file), c, stats_, sent, limit)) {
-    case models::AfterChunk::kNothing:
-      return;
-    case models::AfterChunk::kResponseDone:
-      conns_.response_done(id);
-      return;
-    case models::AfterChunk::kTimer:
-      w.add_timer(id, c.timer_generation);
-      return;
-    case models::AfterChunk::kWaitWritable:
-      host_.nic.notify_below(c.flow, models::writable_below(host_.kernel));
-      return;
-  }
+  models::carry_out(models::after_chunk(config_, files_.file_size(c.file), c, stats_, sent, limit), id, conns_, host_.nic,
+                    w, host_.kernel);
 }
 
 void Nginx::on_flow_below(std::uint64_t tag) {

@@ -1,0 +1,35 @@
+// What follows a sendfile() chunk (after_chunk in response_steps.h decides),
+// carried out the same way on both engines: the response is done, or the
+// 1 ms timer of sendfile_max_chunk is set, or the worker waits for EPOLLOUT.
+// Apart from connection_table.h because response_steps.h needs nginx.h,
+// which needs the table.
+#pragma once
+#include <cstdint>
+
+#include "models/os/host.h"
+#include "models/server/connection_table.h"
+#include "models/server/response_steps.h"
+
+namespace models {
+
+// `w`: the engine's worker that sent the chunk (it needs add_timer); `nic`:
+// the engine's NIC the table runs on.
+template <class Nic, class W>
+void carry_out(AfterChunk next, std::uint32_t id, ConnectionTable<Nic>& conns, Nic& nic, W& w,
+               const KernelSpec& kernel) {
+  switch (next) {
+    case AfterChunk::kNothing:
+      return;
+    case AfterChunk::kResponseDone:
+      conns.response_done(id);
+      return;
+    case AfterChunk::kTimer:
+      w.add_timer(id, conns[id].timer_generation);
+      return;
+    case AfterChunk::kWaitWritable:
+      nic.notify_below(conns[id].flow, writable_below(kernel));
+      return;
+  }
+}
+
+}  // namespace models
