@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engines/simgrid/sg_server.h"
+#include "models/server/pool_steps.h"
 
 namespace sgengine {
 
@@ -94,19 +95,7 @@ void SgWorker::handle(const Ready& ev) {
     case EventKind::kPoolDone: {
       loop_.pool_event_read();
       pool_->take_done(done_);
-      for (const models::PoolTask& t : done_) {
-        models::HttpConnection& c = server_.conn(t.conn);
-        if (c.phase != Phase::kWaitPool) continue;
-        if (t.open) {
-          // The file is open: send the header and hand over the first chunk.
-          c.phase = Phase::kSending;
-          server_.start_response(t.conn);
-          post_to_pool(t.conn, false);
-          continue;
-        }
-        c.position = t.call.position;
-        server_.after_chunk(*this, t.conn, t.call.sent, t.limit);
-      }
+      models::pool_tasks_done(server_, *this, *pool_, done_);
       use_cpu(host.costs.event * static_cast<double>(done_.size()));
       return;
     }
@@ -153,27 +142,7 @@ void SgWorker::send_chunk(std::uint32_t id) {
   server_.after_chunk(*this, id, call_.sent, call_.limit);
 }
 
-}  // namespace sgengine
-
-namespace sgengine {
-
 // A task for the pool: the next sendfile() chunk, or (aio_open) the open().
-void SgWorker::post_to_pool(std::uint32_t id, bool open) {
-  models::HttpConnection& c = server_.conn(id);
-  models::PoolTask task;
-  task.conn = id;
-  task.open = open;
-  if (open) {
-    task.levels = server_.files().components(c.file, task.keys);
-  } else {
-    task.limit = server_.chunk_limit(c);
-    task.call = models::SendfileCall{c.file, c.flow, c.position, task.limit, 0, &c.ra, false};
-  }
-  c.phase = Phase::kWaitPool;
-  if (!pool_->post(task))
-    server_.fail(id, "thread_pool_overflow",
-                 "thread pool \"" + pool_->name() + "\" queue overflow: " + std::to_string(pool_->waiting()) +
-                     " tasks waiting");
-}
+void SgWorker::post_to_pool(std::uint32_t id, bool open) { models::post_to_pool(server_, *pool_, id, open); }
 
 }  // namespace sgengine

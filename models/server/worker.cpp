@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/server/nginx.h"
+#include "models/server/pool_steps.h"
 
 namespace models {
 
@@ -174,19 +175,7 @@ void Worker::resume() {
       case Step::kPoolDone: {
         loop_.pool_event_read();
         pool_->take_done(done_);
-        for (const PoolTask& t : done_) {
-          HttpConnection& c = server_.conn(t.conn);
-          if (c.phase != HttpConnection::Phase::kWaitPool) continue;
-          if (t.open) {
-            // The file is open: send the header and hand over the first chunk.
-            c.phase = HttpConnection::Phase::kSending;
-            server_.start_response(t.conn);
-            post_to_pool(t.conn, false);
-            continue;
-          }
-          c.position = t.call.position;
-          server_.after_chunk(*this, t.conn, t.call.sent, t.limit);
-        }
+        pool_tasks_done(server_, *this, *pool_, done_);
         if (use_cpu(host.costs.event * static_cast<double>(done_.size()), Step::kNextEvent)) return;
         break;
       }
@@ -194,23 +183,7 @@ void Worker::resume() {
   }
 }
 
-void Worker::post_to_pool(std::uint32_t conn, bool open) {
-  HttpConnection& c = server_.conn(conn);
-  PoolTask task;
-  task.conn = conn;
-  task.open = open;
-  if (open) {
-    task.levels = server_.files().components(c.file, task.keys);
-  } else {
-    task.limit = server_.chunk_limit(c);
-    task.call = SendfileCall{c.file, c.flow, c.position, task.limit, 0, &c.ra, false};
-  }
-  c.phase = HttpConnection::Phase::kWaitPool;
-  if (!pool_->post(task))
-    server_.fail(conn, "thread_pool_overflow",
-                 "thread pool \"" + pool_->name() + "\" queue overflow: " + std::to_string(pool_->waiting()) +
-                     " tasks waiting");
-}
+void Worker::post_to_pool(std::uint32_t conn, bool open) { models::post_to_pool(server_, *pool_, conn, open); }
 
 void Worker::end_turn() {
   Host& host = server_.host();
