@@ -3,11 +3,13 @@
 // throughput and mean latency must agree within 3% and the 99th percentile
 // within 10%.
 //
-// Both engines run the same model: the page cache, path lookup, file layout
-// and random streams are shared code; the event loop, thread pools, NIC,
-// CPU, disk and clients are written twice, once as callbacks on the native
-// event heap and once as SimGrid actors and resources. On these scenarios
-// they agree to about a microsecond, far inside the tolerances.
+// Both engines run the same model: the page cache, path lookup, file layout,
+// random streams, listen sockets, connections, the event loop's ready list
+// and timers, the drives' geometry and queue policy and the clients'
+// accounting are shared code; how time passes in the event loop, thread
+// pools, NIC, CPU, disks and clients is written twice, once as callbacks on
+// the native event heap and once as SimGrid actors and resources. On these
+// scenarios they agree to about a microsecond, far inside the tolerances.
 //
 // One figure differs by design and is not asserted: the page cache hit
 // ratio of the miss scenarios (0.62 native, 0.71 SimGrid, with the same
