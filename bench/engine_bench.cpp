@@ -4,10 +4,12 @@
 //  - The native engine on the 9x scenario with threads and on a cache-hit
 //    scenario at 250, 2,500 and 25,000 connections: events, simulated
 //    requests and simulated seconds per wall second, wall time per request,
-//    heap allocations per event while the run advances, and peak heap.
-//  - The 9x scenario with threads on both engines in one run, and the ratio
-//    of their wall times (SimGrid runs in a child process: one SimGrid
-//    engine per process).
+//    heap allocations per event while the run advances, peak heap (what
+//    operator new holds) and peak resident memory (a child process that runs
+//    the scenario once).
+//  - The 9x scenario with threads and the cache-hit scenario at 250
+//    connections on both engines in one run, and the ratio of their wall
+//    times (SimGrid runs in a child process: one SimGrid engine per process).
 //
 // Wall time covers building the World and running it, as `clerk run`
 // measures it; allocations are counted from the end of construction to the
@@ -18,6 +20,8 @@
 #include <map>
 #include <string>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench/counting_alloc.h"
 #include "models/scenario/config_loader.h"
@@ -79,6 +83,32 @@ void add(Figures& total, const Figures& f) {
   total.runs += f.runs;
 }
 
+// Peak resident memory, in MB, of a process that builds and runs the
+// scenario once: a child forked before any benchmark has run, when this
+// process holds little beyond the program itself, so the figure is close to
+// what `clerk run` holds. Unlike the heap count it sees memory that operator
+// new does not hand out (the page cache's index comes from calloc, and only
+// the pages a run touches are resident). 0 if the child failed.
+double peak_rss_mb(const std::string& file) {
+  const pid_t pid = ::fork();
+  if (pid < 0) return 0;
+  if (pid == 0) {
+    try {
+      const models::Scenario sc = models::load_scenario(scenario_path(file));
+      models::World world(sc, sc.seed, sc.duration_s);
+      world.run();
+    } catch (...) {
+      ::_exit(1);
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  rusage usage{};
+  if (::wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 0;
+  return static_cast<double>(usage.ru_maxrss) / 1e3;  // ru_maxrss is in KiB: near enough MB for a table
+}
+
+std::map<std::string, double> peak_rss;
 std::map<std::string, Figures> native_results;
 struct Pair {
   double native_wall_s = 0, simgrid_wall_s = 0;
@@ -108,6 +138,7 @@ void native(benchmark::State& state, const std::string& file) {
     add(total, f);
   }
   report(state, total);
+  state.counters["peak_rss_MB"] = benchmark::Counter(peak_rss[file]);
   native_results[file] = total;
 }
 
@@ -149,15 +180,15 @@ void both_engines(benchmark::State& state, const std::string& file) {
 
 void summary() {
   std::printf("\nNative engine (per run: building the World and running it; means over the runs)\n");
-  std::printf("  %-28s %8s %9s %11s %11s %11s %8s %10s %8s\n", "scenario", "wall ms", "sim s/s", "requests/s",
-              "events/s", "delivered/s", "ns/deliv", "allocs/ev", "heap MB");
+  std::printf("  %-28s %8s %9s %11s %11s %11s %8s %10s %8s %8s\n", "scenario", "wall ms", "sim s/s", "requests/s",
+              "events/s", "delivered/s", "ns/deliv", "allocs/ev", "heap MB", "RSS MB");
   for (const auto& [file, t] : native_results)
-    std::printf("  %-28s %8.1f %9.1f %11.0f %11.0f %11.0f %8.1f %10.5f %8.1f\n", file.c_str(),
+    std::printf("  %-28s %8.1f %9.1f %11.0f %11.0f %11.0f %8.1f %10.5f %8.1f %8.1f\n", file.c_str(),
                 t.wall_s * 1e3 / t.runs, t.simulated_s / t.wall_s, static_cast<double>(t.requests) / t.wall_s,
                 static_cast<double>(t.events) / t.wall_s, static_cast<double>(t.delivered) / t.wall_s,
                 t.wall_s * 1e9 / static_cast<double>(t.delivered),
                 static_cast<double>(t.run_allocations) / static_cast<double>(t.delivered),
-                static_cast<double>(t.peak_heap) / 1e6);
+                static_cast<double>(t.peak_heap) / 1e6, peak_rss[file]);
   std::printf("\nNative engine, cache-hit scenario: wall time per simulated request\n");
   const char* files[] = {"bench/cache-hit-250.toml", "bench/cache-hit-2500.toml", "bench/cache-hit-25000.toml"};
   const char* labels[] = {"250", "2,500", "25,000"};
@@ -180,6 +211,7 @@ void summary() {
 int main(int argc, char** argv) {
   const char* native_files[] = {"nginx-9x/threads.toml", "bench/cache-hit-250.toml", "bench/cache-hit-2500.toml",
                                 "bench/cache-hit-25000.toml"};
+  for (const char* f : native_files) peak_rss[f] = peak_rss_mb(f);  // before anything else runs here
   for (const char* f : native_files)
     benchmark::RegisterBenchmark(("native/" + std::string(f)).c_str(), native, std::string(f))
         ->UseManualTime()
