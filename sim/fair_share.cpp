@@ -46,14 +46,7 @@ double FairShare::busy_integral() {
 std::uint32_t FairShare::add(double work, FairShareListener* listener, std::uint64_t tag) {
   advance();
   if (heap_.empty()) vtime_ = 0;  // restart virtual time when idle: keeps tags small
-  std::uint32_t j;
-  if (!free_.empty()) {
-    j = free_.back();
-    free_.pop_back();
-  } else {
-    j = static_cast<std::uint32_t>(jobs_.size());
-    jobs_.emplace_back();
-  }
+  const std::uint32_t j = jobs_.take();
   Job& job = jobs_[j];
   job.finish = vtime_ + std::max(work, 0.0);
   job.threshold = 0;
@@ -145,7 +138,7 @@ void FairShare::heap_remove(std::uint32_t j) {
     sift_down(jobs_[last].heap_pos);
   }
   jobs_[j].live = false;
-  free_.push_back(j);
+  jobs_.release(j);
 }
 
 // The next milestone moves at every change: one timer, set again in place.

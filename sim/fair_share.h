@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/engine.h"
+#include "sim/slot_pool.h"
 
 namespace sim {
 
@@ -87,8 +88,7 @@ class FairShare final : public EventTarget {
   Time last_ = 0;
   double served_ = 0;
   double busy_ = 0;
-  std::vector<Job> jobs_;
-  std::vector<std::uint32_t> free_;
+  SlotPool<Job> jobs_;
   std::vector<std::uint32_t> heap_;
   std::uint64_t generation_ = 0;
   std::uint32_t timer_;  // the engine event of the next milestone

@@ -5,14 +5,7 @@ namespace models {
 Nic::Nic(sim::Engine& engine, const NicSpec& spec) : spec_(spec), share_(engine, spec.payload_Bps()) {}
 
 std::uint32_t Nic::open_flow(FlowListener* listener, std::uint64_t tag) {
-  std::uint32_t f;
-  if (!free_.empty()) {
-    f = free_.back();
-    free_.pop_back();
-  } else {
-    f = static_cast<std::uint32_t>(flows_.size());
-    flows_.emplace_back();
-  }
+  const std::uint32_t f = flows_.take();
   flows_[f] = Flow{sim::FairShare::kNoJob, listener, tag, true};
   return f;
 }
@@ -20,7 +13,7 @@ std::uint32_t Nic::open_flow(FlowListener* listener, std::uint64_t tag) {
 void Nic::close_flow(std::uint32_t f) {
   if (flows_[f].job != sim::FairShare::kNoJob) share_.cancel(flows_[f].job);
   flows_[f] = Flow{};
-  free_.push_back(f);
+  flows_.release(f);
 }
 
 void Nic::send(std::uint32_t f, double bytes) {

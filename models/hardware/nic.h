@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/fair_share.h"
+#include "sim/slot_pool.h"
 
 namespace models {
 
@@ -71,8 +72,7 @@ class Nic final : public sim::FairShareListener {
   };
   NicSpec spec_;
   sim::FairShare share_;
-  std::vector<Flow> flows_;
-  std::vector<std::uint32_t> free_;
+  sim::SlotPool<Flow> flows_;
 };
 
 }  // namespace models

@@ -52,14 +52,7 @@ std::uint32_t Raid10Layer::choose_copy(std::uint64_t offset) const {
 void Raid10Layer::submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener,
                               std::uint64_t tag) {
   if (length == 0 || offset + length > capacity_) throw std::out_of_range("raid10: read outside the array");
-  std::uint32_t r;
-  if (!free_reads_.empty()) {
-    r = free_reads_.back();
-    free_reads_.pop_back();
-  } else {
-    r = static_cast<std::uint32_t>(reads_.size());
-    reads_.emplace_back();
-  }
+  const std::uint32_t r = reads_.take();
   const std::uint64_t first_chunk = offset / chunk_bytes_;
   const std::uint64_t last_chunk = (offset + length - 1) / chunk_bytes_;
   reads_[r] = Read{listener, tag, static_cast<std::uint32_t>(last_chunk - first_chunk + 1)};
@@ -69,14 +62,7 @@ void Raid10Layer::submit_read(std::uint64_t offset, std::uint64_t length, IoList
     const std::uint64_t chunk_end = (pos / chunk_bytes_ + 1) * chunk_bytes_;
     const std::uint64_t len = std::min(end, chunk_end) - pos;
     const Copy loc = locate(pos, choose_copy(pos));
-    std::uint32_t p;
-    if (!free_pieces_.empty()) {
-      p = free_pieces_.back();
-      free_pieces_.pop_back();
-    } else {
-      p = static_cast<std::uint32_t>(pieces_.size());
-      pieces_.emplace_back();
-    }
+    const std::uint32_t p = pieces_.take();
     pieces_[p] = Piece{r, loc.device, loc.device_offset + len};
     ++pending_[loc.device];
     drives_[loc.device]->submit_read(loc.device_offset, len, this, p);
@@ -87,14 +73,14 @@ void Raid10Layer::submit_read(std::uint64_t offset, std::uint64_t length, IoList
 void Raid10Layer::on_io_done(std::uint64_t tag) {
   const auto p = static_cast<std::uint32_t>(tag);
   const Piece piece = pieces_[p];
-  free_pieces_.push_back(p);
+  pieces_.release(p);
   --pending_[piece.device];
   head_position_[piece.device] = piece.end;
   Read& read = reads_[piece.read];
   if (--read.pieces_left == 0) {
     IoListener* listener = read.listener;
     const std::uint64_t t = read.tag;
-    free_reads_.push_back(piece.read);
+    reads_.release(piece.read);
     listener->on_io_done(t);
   }
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/hardware/block_device.h"
+#include "sim/slot_pool.h"
 
 namespace models {
 
@@ -55,10 +56,8 @@ class Raid10Layer final : public IoListener {
   std::vector<BlockDevice*> drives_;
   std::vector<std::uint32_t> pending_;        // reads in flight per member
   std::vector<std::uint64_t> head_position_;  // end of last completed read per member
-  std::vector<Read> reads_;
-  std::vector<std::uint32_t> free_reads_;
-  std::vector<Piece> pieces_;
-  std::vector<std::uint32_t> free_pieces_;
+  sim::SlotPool<Read> reads_;
+  sim::SlotPool<Piece> pieces_;
 };
 
 // The layer's view of the drives an owner keeps.

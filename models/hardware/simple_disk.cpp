@@ -11,15 +11,8 @@ SimpleDisk::SimpleDisk(sim::Engine& engine, const SimpleDiskSpec& spec)
 }
 
 std::uint32_t SimpleDisk::allocate(const Read& r) {
-  std::uint32_t slot;
-  if (!free_.empty()) {
-    slot = free_.back();
-    free_.pop_back();
-    reads_[slot] = r;
-  } else {
-    slot = static_cast<std::uint32_t>(reads_.size());
-    reads_.push_back(r);
-  }
+  const std::uint32_t slot = reads_.take();
+  reads_[slot] = r;
   return slot;
 }
 
@@ -67,7 +60,7 @@ void SimpleDisk::on_share_milestone(std::uint32_t, std::uint64_t tag, double) {
 
 void SimpleDisk::finish(std::uint32_t slot) {
   const Read r = reads_[slot];
-  free_.push_back(slot);
+  reads_.release(slot);
   activity_.done(engine_.now(), r.length);
   r.listener->on_io_done(r.tag);
 }

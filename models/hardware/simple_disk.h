@@ -19,6 +19,7 @@
 #include "models/hardware/block_device.h"
 #include "models/hardware/disk_activity.h"
 #include "sim/fair_share.h"
+#include "sim/slot_pool.h"
 
 namespace models {
 
@@ -57,8 +58,7 @@ class SimpleDisk final : public BlockDevice, public sim::EventTarget, public sim
   sim::Engine& engine_;
   SimpleDiskSpec spec_;
   sim::FairShare channel_;           // the bandwidth, shared ("shared" only)
-  std::vector<Read> reads_;
-  std::vector<std::uint32_t> free_;
+  sim::SlotPool<Read> reads_;
   std::vector<std::uint32_t> fifo_;  // waiting reads ("fcfs" only), oldest first
   std::size_t fifo_head_ = 0;
   bool serving_ = false;

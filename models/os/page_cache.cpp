@@ -169,14 +169,7 @@ bool PageCache::submit_window(std::uint32_t file, std::int64_t start_page, std::
 
 std::uint32_t PageCache::allocate(std::uint32_t file, std::uint64_t unit) {
   while (resident_ >= capacity_units_ && (lists_[kInactive].count + lists_[kActive].count) > 0) reclaim_one();
-  std::uint32_t e;
-  if (!free_entries_.empty()) {
-    e = free_entries_.back();
-    free_entries_.pop_back();
-  } else {
-    e = static_cast<std::uint32_t>(entries_.size());
-    entries_.emplace_back();
-  }
+  const std::uint32_t e = entries_.take();
   entries_[e] = Entry{};
   entries_[e].slot = files_[file].first_slot + unit;
   slots_[entries_[e].slot] = e + 1;
@@ -189,14 +182,7 @@ void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::ui
   const std::uint64_t units_per_bio = std::max<std::uint64_t>(1, spec_.max_bio_bytes / spec_.unit_bytes);
   while (units > 0) {
     const std::uint64_t n = std::min(units, units_per_bio);
-    std::uint32_t b;
-    if (!free_bios_.empty()) {
-      b = free_bios_.back();
-      free_bios_.pop_back();
-    } else {
-      b = static_cast<std::uint32_t>(bios_.size());
-      bios_.emplace_back();
-    }
+    const std::uint32_t b = bios_.take();  // a released bio keeps its waiters' buffer
     bios_[b].file = file;
     bios_[b].first_unit = first_unit;
     bios_[b].units = n;
@@ -232,7 +218,7 @@ void PageCache::on_io_done(std::uint64_t tag) {
   if (waking_.size() <= depth) waking_.emplace_back();
   waking_[depth].assign(bio.waiters.begin(), bio.waiters.end());
   bio.waiters.clear();
-  free_bios_.push_back(b);
+  bios_.release(b);
   for (std::size_t i = 0; i < waking_[depth].size(); ++i) {
     const Waiter w = waking_[depth][i];
     w.waiter->on_page_ready(w.tag);
@@ -292,7 +278,7 @@ void PageCache::reclaim_one() {
 
 void PageCache::free_entry(std::uint32_t e) {
   slots_[entries_[e].slot] = 0;
-  free_entries_.push_back(e);
+  entries_.release(e);
   --resident_;
 }
 

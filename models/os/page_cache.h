@@ -26,6 +26,7 @@
 
 #include "models/hardware/block_device.h"
 #include "sim/engine.h"
+#include "sim/slot_pool.h"
 
 namespace models {
 
@@ -177,12 +178,10 @@ class PageCache final : public IoListener {
   std::unique_ptr<std::uint32_t[], FreeSlots> slots_;
   std::uint64_t slot_count_ = 0;
   std::uint64_t slot_capacity_ = 0;
-  std::vector<Entry> entries_;
-  std::vector<std::uint32_t> free_entries_;
-  std::vector<Bio> bios_;
+  sim::SlotPool<Entry> entries_;
+  sim::SlotPool<Bio> bios_;
   std::vector<std::vector<Waiter>> waking_;  // on_io_done's copies of the waiters
   std::size_t waking_depth_ = 0;
-  std::vector<std::uint32_t> free_bios_;
   ListHead lists_[3];
   std::uint64_t resident_ = 0;
   PageCacheStats stats_;

@@ -29,14 +29,7 @@ bool PathWalk::open(const std::uint64_t* components, std::uint32_t count, WalkWa
 
 void PathWalk::start(const std::uint64_t* components, std::uint32_t count, std::uint32_t first, bool writes,
                      WalkWaiter* waiter, std::uint64_t tag) {
-  std::uint32_t w;
-  if (!free_.empty()) {
-    w = free_.back();
-    free_.pop_back();
-  } else {
-    w = static_cast<std::uint32_t>(walks_.size());
-    walks_.emplace_back();
-  }
+  const std::uint32_t w = walks_.take();
   Walk& walk = walks_[w];
   for (std::uint32_t k = 0; k < count; ++k) walk.components[k] = components[k];
   walk.count = count;
@@ -71,7 +64,7 @@ void PathWalk::on_io_done(std::uint64_t tag) {
   }
   WalkWaiter* waiter = walk.waiter;
   const std::uint64_t t = walk.tag;
-  free_.push_back(w);
+  walks_.release(w);  // before the waiter, which may start a walk in this slot
   waiter->on_walk_done(t);
 }
 

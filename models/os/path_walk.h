@@ -9,6 +9,7 @@
 
 #include "models/hardware/block_device.h"
 #include "models/os/dentry_cache.h"
+#include "sim/slot_pool.h"
 
 namespace models {
 
@@ -58,8 +59,7 @@ class PathWalk final : public IoListener {
   BlockDevice& device_;
   DentryCache& cache_;
   std::uint64_t seed_;
-  std::vector<Walk> walks_;
-  std::vector<std::uint32_t> free_;
+  sim::SlotPool<Walk> walks_;
   std::uint64_t reads_ = 0;
   std::uint64_t writes_ = 0;
   std::uint64_t write_serial_ = 0;
