@@ -31,7 +31,15 @@ void wake_watchers(const std::vector<std::unique_ptr<W>>& workers, const ListenS
     if (first != order.end()) (*first)->listen_ready();
     return;
   }
-  std::stable_sort(order.begin(), order.end(), more_recent);
+  // Most recent first, ties in worker order: a stable insertion sort, since
+  // std::stable_sort asks for a buffer at every call and there are only as
+  // many waiters as workers.
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    W* const w = order[i];
+    std::size_t j = i;
+    for (; j > 0 && more_recent(w, order[j - 1]); --j) order[j] = order[j - 1];
+    order[j] = w;
+  }
   for (W* w : order) w->listen_ready();
 }
 
