@@ -65,10 +65,8 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
   models::warm_caches(sc, *files_, *dentries_, *cache_);
   clients_ = std::make_unique<SgClients>(platform_, sc.clients, hw.one_way_latency_s, duration_, streams_,
                                          files_->files(), models::response_bytes(sc, *files_), hw.costs);
-  // Each group's recorded placement (clerk realrun) reaches the listen sockets, as on the native World.
-  models::NginxConfig nginx = sc.nginx;
-  for (const models::WrkGroupSpec& g : sc.clients) nginx.placement.push_back(g.placement);
-  server_ = std::make_unique<SgServer>(*host_, nginx, *files_, *clients_, streams_.stream(models::kStreamServer));
+  server_ = std::make_unique<SgServer>(*host_, models::server_config(sc), *files_, *clients_,
+                                       streams_.stream(models::kStreamServer));
   clients_->start(*server_);
   // The one actor that is not a daemon: when it returns, SimGrid ends the run.
   sg4::Actor::create("clock", platform_.clients, [this] { clock(); });

@@ -46,9 +46,7 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   warm_caches(sc, *files_, *dentries_, *cache_);
   clients_ = std::make_unique<Wrk>(engine_, sc.clients, hw.one_way_latency_s, duration_, streams_, files_->files(),
                                    response_bytes(sc, *files_), hw.costs, cpu_.get());
-  NginxConfig nginx = sc.nginx;
-  for (const WrkGroupSpec& g : sc.clients) nginx.placement.push_back(g.placement);
-  server_ = std::make_unique<Nginx>(*host_, nginx, *files_, *clients_, streams_.stream(kStreamServer));
+  server_ = std::make_unique<Nginx>(*host_, server_config(sc), *files_, *clients_, streams_.stream(kStreamServer));
   clients_->start(*server_);
   engine_.schedule_in(kSecond, this, 0);
 }

@@ -37,4 +37,10 @@ std::vector<std::uint64_t> response_bytes(const Scenario& sc, const Filesystem& 
   return bytes;
 }
 
+NginxConfig server_config(const Scenario& sc) {
+  NginxConfig nginx = sc.nginx;
+  for (const WrkGroupSpec& g : sc.clients) nginx.placement.push_back(g.placement);
+  return nginx;
+}
+
 }  // namespace models

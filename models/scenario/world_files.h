@@ -19,4 +19,8 @@ void warm_caches(const Scenario& sc, const Filesystem& files, DentryCache& dentr
 // What a client reads for each file: NGINX's response header and the file.
 std::vector<std::uint64_t> response_bytes(const Scenario& sc, const Filesystem& files);
 
+// The server's configuration: the scenario's, with each client group's
+// recorded placement (clerk realrun) for the listen sockets.
+NginxConfig server_config(const Scenario& sc);
+
 }  // namespace models

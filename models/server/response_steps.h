@@ -7,7 +7,7 @@
 
 #include "models/os/host.h"
 #include "models/server/http_connection.h"
-#include "models/server/nginx.h"
+#include "models/server/server_stats.h"
 #include "models/server/nginx_config.h"
 
 namespace models {
