@@ -211,6 +211,14 @@ void PageCache::on_io_done(std::uint64_t tag) {
     entries_[e].bio = kNil;
     push_head(kInactive, e);
   }
+  if (engine_ != nullptr) {
+    const std::size_t n = bio.waiters.size();
+    for (const Waiter& w : bio.waiters) deferred_.push_back(w);
+    bio.waiters.clear();
+    bios_.release(b);
+    if (n > 0) engine_->schedule_at(engine_->now(), this, n);
+    return;
+  }
   // Waiters may start new reads (and new bios, in this very slot) at once:
   // call them from a copy, in buffers kept from call to call (one per level
   // of nesting), so that neither the copy nor the bio's list allocates.
@@ -224,6 +232,16 @@ void PageCache::on_io_done(std::uint64_t tag) {
     w.waiter->on_page_ready(w.tag);
   }
   --waking_depth_;
+}
+
+// Events fire in the order they were scheduled: this one's waiters are at
+// the front.
+void PageCache::on_event(std::uint64_t waiters) {
+  for (std::uint64_t i = 0; i < waiters; ++i) {
+    const Waiter w = deferred_.front();
+    deferred_.pop_front();
+    w.waiter->on_page_ready(w.tag);
+  }
 }
 
 void PageCache::preload(std::uint32_t file) {

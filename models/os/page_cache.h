@@ -26,6 +26,7 @@
 
 #include "models/hardware/block_device.h"
 #include "sim/engine.h"
+#include "sim/ring.h"
 #include "sim/slot_pool.h"
 
 namespace models {
@@ -75,7 +76,7 @@ class CacheFillSink {
   ~CacheFillSink() = default;
 };
 
-class PageCache final : public IoListener {
+class PageCache final : public IoListener, public sim::EventTarget {
  public:
   static constexpr std::uint64_t kPage = 4096;
 
@@ -105,8 +106,17 @@ class PageCache final : public IoListener {
   // Drops a file's cached pages (its inode was evicted); pages under I/O stay.
   void drop_file(std::uint32_t file);
 
+  // On an event heap: a read's waiters are told in an event of their own at
+  // the same instant, after every event already due then, as SimGrid ends
+  // every activity of an instant before any actor resumes. Without it, a
+  // reader woken by one read could look up the pages of another read that
+  // ends at the same instant before that read is marked done, and count a
+  // miss that waits zero seconds.
+  void defer_wakeups(sim::Engine& engine) { engine_ = &engine; }
+
   PageCacheStats stats() const;
   void on_io_done(std::uint64_t tag) override;
+  void on_event(std::uint64_t waiters) override;
   void set_fill_sink(CacheFillSink* sink) { fill_sink_ = sink; }
 
  private:
@@ -182,6 +192,8 @@ class PageCache final : public IoListener {
   sim::SlotPool<Bio> bios_;
   std::vector<std::vector<Waiter>> waking_;  // on_io_done's copies of the waiters
   std::size_t waking_depth_ = 0;
+  sim::Engine* engine_ = nullptr;  // defer_wakeups()
+  sim::Ring<Waiter> deferred_;     // waiters of reads done, in order, until their event
   ListHead lists_[3];
   std::uint64_t resident_ = 0;
   PageCacheStats stats_;
