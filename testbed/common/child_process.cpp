@@ -94,6 +94,34 @@ void enter_group_and_cgroup(const ChildSetup& s) {
   }
 }
 
+// Signals wait from before fork() until the child is registered (in the
+// parent: a signal before that could not kill it) and has default handlers
+// (in the child: clerk's handler would kill the other children's groups).
+class SignalsHeld {
+ public:
+  SignalsHeld() {
+    sigset_t all;
+    ::sigfillset(&all);
+    ::pthread_sigmask(SIG_BLOCK, &all, &saved_);
+  }
+  ~SignalsHeld() { ::pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+  const sigset_t& saved() const { return saved_; }
+
+ private:
+  sigset_t saved_;
+};
+
+// In the child: default handling for what clerk catches or ignores, then
+// the mask the child should run with.
+void default_signals(const sigset_t& mask) {
+  struct sigaction dfl{};
+  dfl.sa_handler = SIG_DFL;
+  for (int s : {SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGQUIT, SIGHUP}) ::sigaction(s, &dfl, nullptr);
+  ::sigprocmask(SIG_SETMASK, &mask, nullptr);
+}
+
 pid_t fork_or_throw() {
   const pid_t pid = ::fork();
   if (pid < 0) throw ProcessError(fmt::format("fork: {}", std::strerror(errno)));
@@ -117,7 +145,7 @@ void close_if_open(int fd) {
 
 }  // namespace
 
-bool ChildExit::ok() const { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+bool ChildExit::ok() const { return !lost && WIFEXITED(status) && WEXITSTATUS(status) == 0; }
 
 double ChildExit::cpu_s() const {
   return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
@@ -138,6 +166,9 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec) {
     throw ProcessError(fmt::format("cannot create {}: {}", out, std::strerror(errno)));
   }
   const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  sigset_t none;
+  ::sigemptyset(&none);
+  const SignalsHeld held;
   pid_t pid = -1;
   try {
     pid = fork_or_throw();
@@ -152,13 +183,7 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec) {
     ::dup2(null_fd, 0);
     ::dup2(out_fd, 1);
     ::dup2(out_fd, 2);
-    // Restore default signal handling (clerk may ignore or catch some).
-    struct sigaction dfl{};
-    dfl.sa_handler = SIG_DFL;
-    for (int s : {SIGINT, SIGTERM, SIGPIPE, SIGCHLD, SIGQUIT, SIGHUP}) ::sigaction(s, &dfl, nullptr);
-    sigset_t none;
-    ::sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    default_signals(none);  // a program starts with nothing blocked
     ::execv(argv[0], argv.data());
     write_all(exec_error);
     const char* why = ::strerror(errno);  // not formally async-signal-safe; a static table in glibc
@@ -175,6 +200,7 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec) {
 
 ChildProcess ChildProcess::run_in_child(const SpawnSpec& spec, int (*body)(void*), void* arg) {
   const ChildSetup setup = prepare(spec);
+  const SignalsHeld held;
   pid_t pid = -1;
   try {
     pid = fork_or_throw();
@@ -184,6 +210,7 @@ ChildProcess ChildProcess::run_in_child(const SpawnSpec& spec, int (*body)(void*
   }
   if (pid == 0) {
     enter_group_and_cgroup(setup);
+    default_signals(held.saved());
     ::_exit(body(arg));
   }
   close_if_open(setup.cgroup_fd);
@@ -222,7 +249,14 @@ const std::optional<ChildExit>& ChildProcess::poll() {
   if (pid_ > 0 && !exit_) {
     ChildExit e;
     const pid_t r = ::wait4(pid_, &e.status, WNOHANG, &e.usage);
-    if (r == pid_) exit_ = e;
+    if (r == pid_) {
+      exit_ = e;
+    } else if (r < 0 && errno == ECHILD) {
+      // Already reaped (wait_group_gone's waitpid on the group): it is gone,
+      // and waiting for it again would never end.
+      e.lost = true;
+      exit_ = e;
+    }
   }
   return exit_;
 }
@@ -240,7 +274,12 @@ void ChildProcess::stop(int sig, double grace_s) {
     if (!wait_for(grace_s)) {
       ::kill(-pid_, SIGKILL);
       ChildExit e;
-      if (::wait4(pid_, &e.status, 0, &e.usage) == pid_) exit_ = e;
+      pid_t r;
+      do {
+        r = ::wait4(pid_, &e.status, 0, &e.usage);
+      } while (r < 0 && errno == EINTR);  // a signal (a second Ctrl-C) is no reason to stop waiting
+      if (r == pid_) exit_ = e;
+      else poll();  // reaped elsewhere: recorded as lost
     }
   }
   // The leader is gone; its descendants (workers) may linger briefly.

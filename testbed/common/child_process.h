@@ -39,6 +39,8 @@ struct SpawnSpec {
 struct ChildExit {
   int status = 0;  // as from waitpid
   rusage usage{};  // its user and system time, all threads
+  // Reaped by another wait (a group-wide waitpid): status and usage unknown.
+  bool lost = false;
   bool ok() const;  // exited with status 0
   double cpu_s() const;  // user + system seconds
 };

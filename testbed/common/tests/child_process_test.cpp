@@ -117,6 +117,17 @@ TEST_CASE("descendants outliving their leader are killed and reaped too", "[chil
   CHECK(no_children());
 }
 
+TEST_CASE("a child reaped by a wait on its group is gone, not running forever", "[child_process]") {
+  ChildProcess c = ChildProcess::spawn({{"/bin/true"}, "", ""});
+  const pid_t pid = c.pid();
+  REQUIRE(wait_group_gone(pid, 5));  // its waitpid on the group reaps the leader
+  const auto& e = c.wait_for(5);
+  REQUIRE(e.has_value());
+  CHECK(e->lost);
+  CHECK_FALSE(e->ok());
+  CHECK_FALSE(c.running());
+}
+
 TEST_CASE("a child started with die_with_parent dies with its parent, even a SIGKILLed one", "[child_process]") {
   SubreaperScope reaper;  // the orphan comes to us, to be reaped and examined
   int pipe_fds[2];
@@ -124,16 +135,20 @@ TEST_CASE("a child started with die_with_parent dies with its parent, even a SIG
   const pid_t parent = ::fork();
   REQUIRE(parent >= 0);
   if (parent == 0) {
-    // The parent: starts the child, says its pid, and dies without cleaning up.
-    ::close(pipe_fds[0]);
-    ChildProcess kept = ChildProcess::spawn({{"/bin/sleep", "5"}, "", "", "clerk test", true});
-    const pid_t pid = kept.pid();
-    // Once the child runs sleep (not before: a child whose parent is already
-    // gone exits 127 before exec), report it and die.
-    const std::string cmdline = "/proc/" + std::to_string(pid) + "/cmdline";
-    for (int i = 0; i < 500 && read_text(cmdline).rfind("/bin/sleep", 0) != 0; ++i) ::usleep(10'000);
-    [[maybe_unused]] auto n = ::write(pipe_fds[1], &pid, sizeof pid);
-    ::kill(::getpid(), SIGKILL);
+    // The parent: starts the child, says its pid, and dies without cleaning
+    // up. Nothing may escape into Catch2 in this forked copy of the tests.
+    try {
+      ::close(pipe_fds[0]);
+      ChildProcess kept = ChildProcess::spawn({{"/bin/sleep", "5"}, "", "", "clerk test", true});
+      const pid_t pid = kept.pid();
+      // Once the child runs sleep (not before: a child whose parent is already
+      // gone exits 127 before exec), report it and die.
+      const std::string cmdline = "/proc/" + std::to_string(pid) + "/cmdline";
+      for (int i = 0; i < 500 && read_text(cmdline).rfind("/bin/sleep", 0) != 0; ++i) ::usleep(10'000);
+      [[maybe_unused]] auto n = ::write(pipe_fds[1], &pid, sizeof pid);
+      ::kill(::getpid(), SIGKILL);
+    } catch (...) {
+    }
     ::_exit(1);
   }
   ::close(pipe_fds[1]);
