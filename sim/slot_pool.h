@@ -1,5 +1,6 @@
 // A vector whose freed slots are handed out again, the latest freed first.
-// An index is a stable handle for as long as its slot is taken, and nothing
+// An index is a stable handle for as long as its slot is taken (a T& is not:
+// take() may move every slot), and nothing
 // is allocated once the pool has grown to its peak: the jobs of a shared
 // resource, the reads of a disk, the cached units of a page cache.
 #pragma once
@@ -27,7 +28,6 @@ class SlotPool {
   const T& operator[](std::uint32_t i) const { return items_[i]; }
   // Slots ever made, taken or released.
   std::size_t size() const { return items_.size(); }
-  bool empty() const { return items_.empty(); }
 
  private:
   std::vector<T> items_;

@@ -7,7 +7,7 @@
 
 TEST_CASE("slot pool: fresh slots are appended in order", "[sim][slot_pool]") {
   sim::SlotPool<std::string> pool;
-  CHECK(pool.empty());
+  CHECK(pool.size() == 0);
   CHECK(pool.take() == 0);
   CHECK(pool.take() == 1);
   CHECK(pool.take() == 2);

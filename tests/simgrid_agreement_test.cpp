@@ -20,8 +20,8 @@
 // every activity of an instant before any actor resumes, so the reader found
 // the pages there; from first principles both reads had ended before the
 // reader looked, so SimGrid's count was the right one, and the native page
-// cache now tells waiters in an event of their own after the instant's
-// other events (PageCache::defer_wakeups).
+// cache now tells waiters in an event of their own, after every event
+// already due at that instant (PageCache::defer_wakeups).
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "engines/simgrid/sg_worker.h"
-#include "models/server/chunk_sent.h"
+#include "models/server/carry_out.h"
 #include "models/server/http_response.h"
 #include "models/server/response_steps.h"
 #include "models/server/wake_order.h"

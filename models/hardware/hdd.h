@@ -45,7 +45,7 @@ class Hdd final : public BlockDevice, public sim::EventTarget {
   std::uint64_t readahead_bytes() const override { return drive_.spec().readahead_bytes; }
   DiskStats stats() const override { return drive_.stats(engine_.now()); }
 
-  // Geometry, public for tests and for the RAID layer's distance estimate.
+  // Geometry, public for the tests.
   double radial_position(double offset) const { return drive_.radial_position(offset); }  // 0 outer .. 1 inner
   double tracks_before(double offset) const { return drive_.tracks_before(offset); }  // integral of 1/track size
   double transfer_rate(double offset) const { return drive_.transfer_rate(offset); }

@@ -48,7 +48,7 @@ class HddDrive {
   // (the owner then waits service() before calling complete()).
   bool submit(sim::Time now, std::uint64_t offset, std::uint64_t length, IoListener* listener, std::uint64_t tag);
   // The command in service is done at `now`: the head stops at its end, and
-  // the drive starts the next queued one, if any (started() tells). Returns
+  // the drive starts the next queued one, if any (busy() tells). Returns
   // the finished command, whose listener the owner tells last.
   Request complete(sim::Time now);
   bool busy() const { return busy_; }
@@ -60,7 +60,7 @@ class HddDrive {
   DiskStats stats(sim::Time now) const;
   std::size_t queued() const { return queue_.size() + (busy_ ? 1 : 0); }
 
-  // Geometry, public for tests and for the RAID layer's distance estimate.
+  // Geometry, public for the tests.
   double radial_position(double offset) const;  // 0 outer .. 1 inner
   double tracks_before(double offset) const;    // integral of 1/track size
   double transfer_rate(double offset) const;

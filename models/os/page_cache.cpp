@@ -31,7 +31,7 @@ void PageCache::grow_slots(std::uint64_t needed) {
   const std::uint64_t capacity = std::max<std::uint64_t>({needed, slot_capacity_ * 2, 1024});
   auto* fresh = static_cast<std::uint32_t*>(std::calloc(capacity, sizeof(std::uint32_t)));
   if (fresh == nullptr) throw std::bad_alloc();
-  if (!entries_.empty()) std::memcpy(fresh, slots_.get(), slot_count_ * sizeof(std::uint32_t));
+  if (entries_.size() > 0) std::memcpy(fresh, slots_.get(), slot_count_ * sizeof(std::uint32_t));
   slots_.reset(fresh);
   slot_capacity_ = capacity;
 }

@@ -19,11 +19,11 @@
 
 namespace models {
 
-template <class Nic>
+template <class NicT>
 class ConnectionTable {
  public:
   // Whatever a connection's life touches besides its worker.
-  ConnectionTable(Nic& nic, ClientSide& clients, ListenSockets& sockets, ServerStats& stats)
+  ConnectionTable(NicT& nic, ClientSide& clients, ListenSockets& sockets, ServerStats& stats)
       : nic_(nic), clients_(clients), sockets_(sockets), stats_(stats) {}
 
   HttpConnection& operator[](std::uint32_t id) { return conns_[id]; }
@@ -131,7 +131,7 @@ class ConnectionTable {
     clients_.on_response_delivered(id, close);
   }
 
-  Nic& nic_;
+  NicT& nic_;
   ClientSide& clients_;
   ListenSockets& sockets_;
   ServerStats& stats_;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "models/server/chunk_sent.h"
+#include "models/server/carry_out.h"
 #include "models/server/http_response.h"
 #include "models/server/response_steps.h"
 #include "models/server/wake_order.h"

@@ -3,7 +3,8 @@
 // threads are idle, the tasks waiting for one (at most max_queue; NGINX
 // logs: thread pool "NAME" queue overflow: N tasks waiting), the done list
 // the worker takes in one eventfd wake-up, and the pool's figures.
-// Threads are numbered 0 .. threads-1; the first idle one gets the next task.
+// Threads are numbered 0 .. threads-1; the most recently idle one gets the
+// next task (thread 0 first at the start).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,8 +1,7 @@
 // What follows a sendfile() chunk (after_chunk in response_steps.h decides),
 // carried out the same way on both engines: the response is done, or the
 // 1 ms timer of sendfile_max_chunk is set, or the worker waits for EPOLLOUT.
-// Apart from connection_table.h because response_steps.h needs nginx.h,
-// which needs the table.
+// A template over the engine's NIC and worker: no virtual call.
 #pragma once
 #include <cstdint>
 
@@ -14,8 +13,8 @@ namespace models {
 
 // `w`: the engine's worker that sent the chunk (it needs add_timer); `nic`:
 // the engine's NIC the table runs on.
-template <class Nic, class W>
-void carry_out(AfterChunk next, std::uint32_t id, ConnectionTable<Nic>& conns, Nic& nic, W& w,
+template <class NicT, class W>
+void carry_out(AfterChunk next, std::uint32_t id, ConnectionTable<NicT>& conns, NicT& nic, W& w,
                const KernelSpec& kernel) {
   switch (next) {
     case AfterChunk::kNothing:
