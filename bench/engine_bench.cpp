@@ -83,13 +83,14 @@ void add(Figures& total, const Figures& f) {
   total.runs += f.runs;
 }
 
-// Peak resident memory, in MB, of a process that builds and runs the
-// scenario once: a child forked before any benchmark has run, when this
-// process holds little beyond the program itself, so the figure is close to
-// what `clerk run` holds. Unlike the heap count it sees memory that operator
+// Peak resident memory, in MiB, of a process that builds and runs the
+// scenario once: a child forked before the scenario's benchmark runs. It
+// starts with what this process holds then (the program, and the heap of
+// the benchmarks before it, a few MiB), so the figure is close to what
+// `clerk run` holds. Unlike the heap count it sees memory that operator
 // new does not hand out (the page cache's index comes from calloc, and only
 // the pages a run touches are resident). 0 if the child failed.
-double peak_rss_mb(const std::string& file) {
+double peak_rss_mib(const std::string& file) {
   const pid_t pid = ::fork();
   if (pid < 0) return 0;
   if (pid == 0) {
@@ -105,7 +106,7 @@ double peak_rss_mb(const std::string& file) {
   int status = 0;
   rusage usage{};
   if (::wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 0;
-  return static_cast<double>(usage.ru_maxrss) / 1e3;  // ru_maxrss is in KiB: near enough MB for a table
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB
 }
 
 std::map<std::string, double> peak_rss;
@@ -131,6 +132,7 @@ void report(benchmark::State& state, const Figures& t) {
 
 void native(benchmark::State& state, const std::string& file) {
   const models::Scenario sc = models::load_scenario(scenario_path(file));
+  if (!peak_rss.count(file)) peak_rss[file] = peak_rss_mib(file);  // once, and only for what runs
   Figures total;
   for (auto _ : state) {
     const Figures f = run_native(sc);
@@ -138,7 +140,7 @@ void native(benchmark::State& state, const std::string& file) {
     add(total, f);
   }
   report(state, total);
-  state.counters["peak_rss_MB"] = benchmark::Counter(peak_rss[file]);
+  state.counters["peak_rss_MiB"] = benchmark::Counter(peak_rss[file]);
   native_results[file] = total;
 }
 
@@ -170,7 +172,7 @@ void both_engines(benchmark::State& state, const std::string& file) {
   state.counters["native_req/s"] = Counter(static_cast<double>(n.requests) / n.wall_s);
   state.counters["simgrid_req/s"] = Counter(static_cast<double>(simgrid_requests) / simgrid_wall);
   state.counters["simgrid_resumptions/s"] = Counter(static_cast<double>(simgrid_events) / simgrid_wall);
-  state.counters["simgrid_peak_rss_MB"] = Counter(static_cast<double>(children.ru_maxrss) / 1e3);
+  state.counters["simgrid_peak_rss_MiB"] = Counter(static_cast<double>(children.ru_maxrss) / 1024.0);
   pair_results[file] = Pair{n.wall_s, simgrid_wall, n.requests};
 #else
   (void)file;
@@ -181,7 +183,7 @@ void both_engines(benchmark::State& state, const std::string& file) {
 void summary() {
   std::printf("\nNative engine (per run: building the World and running it; means over the runs)\n");
   std::printf("  %-28s %8s %9s %11s %11s %11s %8s %10s %8s %8s\n", "scenario", "wall ms", "sim s/s", "requests/s",
-              "events/s", "delivered/s", "ns/deliv", "allocs/ev", "heap MB", "RSS MB");
+              "events/s", "delivered/s", "ns/deliv", "allocs/ev", "heap MB", "RSS MiB");
   for (const auto& [file, t] : native_results)
     std::printf("  %-28s %8.1f %9.1f %11.0f %11.0f %11.0f %8.1f %10.5f %8.1f %8.1f\n", file.c_str(),
                 t.wall_s * 1e3 / t.runs, t.simulated_s / t.wall_s, static_cast<double>(t.requests) / t.wall_s,
@@ -211,7 +213,6 @@ void summary() {
 int main(int argc, char** argv) {
   const char* native_files[] = {"nginx-9x/threads.toml", "bench/cache-hit-250.toml", "bench/cache-hit-2500.toml",
                                 "bench/cache-hit-25000.toml"};
-  for (const char* f : native_files) peak_rss[f] = peak_rss_mb(f);  // before anything else runs here
   for (const char* f : native_files)
     benchmark::RegisterBenchmark(("native/" + std::string(f)).c_str(), native, std::string(f))
         ->UseManualTime()
