@@ -117,9 +117,22 @@ models::RunResult SgWorld::figures() {
   }
   // Taken by the clock actor at the run's end, while every actor still exists.
   models::RunResult r = models::run_figures(
-      models::RunParts{scenario_, seed_, duration_, duration_, clients_->finish(), ifstat_, nic_->spec(),
-                       nic_->interface_bytes_sent(), *tasks_, 0, std::move(workers), *cache_, *dentries_, *walk_,
-                       *disk_, server_->stats()});
+      models::RunParts{.scenario = scenario_,
+                       .seed = seed_,
+                       .duration = duration_,
+                       .now = duration_,
+                       .clients = clients_->finish(),
+                       .ifstat = ifstat_,
+                       .nic = nic_->spec(),
+                       .nic_interface_bytes_sent = nic_->interface_bytes_sent(),
+                       .tasks = *tasks_,
+                       .kernel_cpu_s = 0,  // refused by name (sg_support.cpp)
+                       .workers = std::move(workers),
+                       .cache = *cache_,
+                       .dentries = *dentries_,
+                       .walk = *walk_,
+                       .disk = *disk_,
+                       .server = server_->stats()});
   r.events = resumptions();
   return r;
 }

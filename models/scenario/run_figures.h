@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/clients/wrk.h"
+#include "models/clients/wrk_result.h"
 #include "models/hardware/block_device.h"
 #include "models/os/dentry_cache.h"
 #include "models/os/page_cache.h"
@@ -14,8 +14,8 @@
 #include "models/scenario/ifstat.h"
 #include "models/scenario/result.h"
 #include "models/scenario/scenario.h"
-#include "models/server/nginx.h"
-#include "models/server/thread_pool.h"
+#include "models/server/pool_task.h"
+#include "models/server/server_stats.h"
 
 namespace models {
 

@@ -64,10 +64,22 @@ RunResult World::result(double wall_s) {
     workers.push_back(WorkerCounts{worker.accepted, worker.requests, worker.blocks,
                                    worker.pool() ? worker.pool()->stats() : PoolStats{}});
   }
-  RunResult r = run_figures(RunParts{scenario_, seed_, duration_, engine_.now(), clients_->finish(), ifstat_,
-                                     nic_->spec(), nic_->interface_bytes_sent(), *tasks_,
-                                     kernel_work_ ? kernel_work_->total_s() : 0, std::move(workers), *cache_,
-                                     *dentries_, *walk_, *disk_, server_->stats()});
+  RunResult r = run_figures(RunParts{.scenario = scenario_,
+                                     .seed = seed_,
+                                     .duration = duration_,
+                                     .now = engine_.now(),
+                                     .clients = clients_->finish(),
+                                     .ifstat = ifstat_,
+                                     .nic = nic_->spec(),
+                                     .nic_interface_bytes_sent = nic_->interface_bytes_sent(),
+                                     .tasks = *tasks_,
+                                     .kernel_cpu_s = kernel_work_ ? kernel_work_->total_s() : 0,
+                                     .workers = std::move(workers),
+                                     .cache = *cache_,
+                                     .dentries = *dentries_,
+                                     .walk = *walk_,
+                                     .disk = *disk_,
+                                     .server = server_->stats()});
   r.wall_s = wall_s;
   r.events = engine_.events_processed();
   return r;
