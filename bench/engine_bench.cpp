@@ -84,10 +84,10 @@ void add(Figures& total, const Figures& f) {
 }
 
 // Peak resident memory, in MiB, of a process that builds and runs the
-// scenario once: a child forked before the scenario's benchmark runs. It
-// starts with what this process holds then (the program, and the heap of
-// the benchmarks before it, a few MiB), so the figure is close to what
-// `clerk run` holds. Unlike the heap count it sees memory that operator
+// scenario once: a child forked at the start, before any benchmark has run,
+// when this process holds little beyond the program itself (a child's peak
+// counts what it shares with its parent, and exec() would keep that peak),
+// so the figure is close to what `clerk run` holds. Unlike the heap count it sees memory that operator
 // new does not hand out (the page cache's index comes from calloc, and only
 // the pages a run touches are resident). 0 if the child failed.
 double peak_rss_mib(const std::string& file) {
@@ -132,7 +132,6 @@ void report(benchmark::State& state, const Figures& t) {
 
 void native(benchmark::State& state, const std::string& file) {
   const models::Scenario sc = models::load_scenario(scenario_path(file));
-  if (!peak_rss.count(file)) peak_rss[file] = peak_rss_mib(file);  // once, and only for what runs
   Figures total;
   for (auto _ : state) {
     const Figures f = run_native(sc);
@@ -213,6 +212,7 @@ void summary() {
 int main(int argc, char** argv) {
   const char* native_files[] = {"nginx-9x/threads.toml", "bench/cache-hit-250.toml", "bench/cache-hit-2500.toml",
                                 "bench/cache-hit-25000.toml"};
+  for (const char* f : native_files) peak_rss[f] = peak_rss_mib(f);  // first: see peak_rss_mib
   for (const char* f : native_files)
     benchmark::RegisterBenchmark(("native/" + std::string(f)).c_str(), native, std::string(f))
         ->UseManualTime()
