@@ -15,7 +15,6 @@ SgServer::SgServer(SgHost& host, const models::NginxConfig& config, const models
     : host_(host),
       config_(config),
       files_(files),
-      clients_(clients),
       rng_(rng),
       sockets_(config),
       conns_(host.nic, clients, sockets_, stats_) {

@@ -64,7 +64,6 @@ class SgServer final : public models::FlowListener, public models::ServerSide {
   SgHost& host_;
   models::NginxConfig config_;
   const models::Filesystem& files_;
-  models::ClientSide& clients_;
   sim::RandomStream rng_;
   std::vector<std::unique_ptr<SgWorker>> workers_;
   models::ListenSockets sockets_;

@@ -14,7 +14,6 @@ Nginx::Nginx(Host& host, const NginxConfig& config, const Filesystem& files, Cli
     : host_(host),
       config_(config),
       files_(files),
-      clients_(clients),
       rng_(rng),
       sockets_(config),
       conns_(host.nic, clients, sockets_, stats_) {

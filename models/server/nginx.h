@@ -82,7 +82,6 @@ class Nginx final : public FlowListener, public ServerSide {
   Host& host_;
   NginxConfig config_;
   const Filesystem& files_;
-  ClientSide& clients_;
   sim::RandomStream rng_;
   std::vector<std::unique_ptr<Worker>> workers_;
   ListenSockets sockets_;
