@@ -1,0 +1,72 @@
+#include "models/scenario/input_file.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace models {
+
+namespace {
+
+std::string kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+std::string size_text(std::uint64_t bytes) {
+  if (bytes >= (1u << 30) && bytes % (1u << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+std::string read_input_file(const std::string& path, std::uint64_t max_bytes) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer before we can refuse it.
+  const Fd fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  if (fd.get() < 0) throw InputFileError(std::string("cannot read the file: ") + std::strerror(errno));
+  struct stat st {};
+  if (fstat(fd.get(), &st) != 0) throw InputFileError(std::string("cannot read the file: ") + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw InputFileError("is " + kind_of(st.st_mode) + ", not a regular file");
+  const std::string too_large = "is larger than " + size_text(max_bytes) + ", the most clerk reads from such a file";
+  if (static_cast<std::uint64_t>(st.st_size) > max_bytes) throw InputFileError(too_large);
+  std::string text;
+  text.resize(static_cast<std::size_t>(st.st_size));
+  std::size_t got = 0;
+  for (;;) {
+    if (got == text.size()) {  // the file may have grown since fstat
+      if (text.size() > max_bytes) throw InputFileError(too_large);
+      text.resize(text.size() + 4096);
+    }
+    const ssize_t n = read(fd.get(), text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw InputFileError(std::string("cannot read the file: ") + std::strerror(errno));
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  text.resize(got);
+  if (text.size() > max_bytes) throw InputFileError(too_large);
+  return text;
+}
+
+}  // namespace models

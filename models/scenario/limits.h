@@ -1,0 +1,49 @@
+// What a simulation can represent: the one place that states the bounds every
+// value is checked against, at load time (config_loader.cpp), for --set and
+// --duration, for sweeps and in the visualizer.
+//
+// Simulated time is integer nanoseconds (sim/time.h): 2^63 ns is 292 years.
+// Every event is scheduled at now + a span, and the longest span a valid
+// scenario can produce is bounded below by these limits, so time cannot
+// overflow:
+//   - a run lasts at most kMaxRunSeconds;
+//   - one latency, cost, stall, timeout or delay is at most kMaxSpanSeconds;
+//   - moving the largest file at the slowest rate takes
+//     kMaxFileBytes / kMinRateBytesPerSecond = 1.1e9 s, and a per-byte CPU
+//     cost over the largest file kMaxFileBytes * kMaxPerByteSeconds = 1.1e9 s;
+//   each is below 2e9 s (2e18 ns), and the few that one event adds up stay
+//   below the 9.2e18 ns that int64 nanoseconds hold.
+// The bounds are far outside anything measured (the documented runs last
+// 60 s; the slowest device modelled reads 65 MB/s), so they only refuse
+// input that cannot describe a server.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace models::limits {
+
+// One simulated day and more: the documented runs last 60 s. Memory grows
+// with simulated time (per-second series), which resource_estimate checks.
+inline constexpr double kMaxRunSeconds = 1e5;
+// Any single latency, cost, stall, timeout or delay: about 28 hours.
+inline constexpr double kMaxSpanSeconds = 1e5;
+// A CPU cost per byte: 1 ms a byte is a CPU a million times slower than the
+// measured ones (scenarios/hardware: nanoseconds per KB).
+inline constexpr double kMaxPerByteSeconds = 1e-3;
+// Rates and bandwidths: from 1 kB/s (a floppy disk reads 60 kB/s) to 10 TB/s
+// (80 Tbit/s, a hundred times today's fastest NIC or SSD array). Above it,
+// one byte takes less than a picosecond and rounds to nothing.
+inline constexpr double kMinRateBytesPerSecond = 1e3;
+inline constexpr double kMaxRateBytesPerSecond = 1e13;
+// One file: 1 TiB. Device and page-cache sizes: 1 PiB.
+inline constexpr std::uint64_t kMaxFileBytes = std::uint64_t{1} << 40;
+inline constexpr std::uint64_t kMaxDeviceBytes = std::uint64_t{1} << 50;
+
+// Throws models::ConfigError(option, 0, "", ...) naming the allowed range
+// unless `seconds` is finite and in (0, kMaxRunSeconds]. For --duration.
+double check_run_duration(double seconds, const std::string& option);
+
+// "between 1 kB/s and 10 TB/s", for messages.
+std::string rate_range_text();
+
+}  // namespace models::limits

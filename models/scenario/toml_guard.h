@@ -1,0 +1,26 @@
+// A check run on scenario text before toml++ sees it.
+//
+// Debian 12's toml++ 3.3.0 reaches TOML_UNREACHABLE (undefined behaviour) in
+// is_non_ascii_horizontal_whitespace() for most non-ASCII characters in the
+// places where it looks for whitespace: outside strings and comments, and
+// after a line-ending backslash in a multi-line basic string (upstream
+// issues #190 and #295, fixed by pull request #305 in 2026; no Debian
+// release has the fix). TOML allows non-ASCII characters only inside
+// strings and comments, so outside them they are an error anyway; the one
+// legal place is the start of the next line after a line-ending backslash
+// in a """ string, which this check also refuses, with a way round it.
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace models {
+
+struct TomlGuardProblem {
+  int line = 0;  // 1-based; 0: none
+  std::string message;
+};
+
+// The first place in `text` that toml++ 3.3.0 cannot be trusted with.
+TomlGuardProblem toml_guard(std::string_view text);
+
+}  // namespace models
