@@ -3,12 +3,23 @@
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/parser.hpp>
+#include <new>
+#include <stdexcept>
 
 namespace clerk::serve {
 
 namespace http = boost::beast::http;
 
-RequestHead parse_request_head(const char* data, std::size_t size, std::size_t header_limit) {
+namespace {
+
+RequestHead refused(int status) {
+  RequestHead head;
+  head.state = RequestHead::State::bad;
+  head.error_status = status;
+  return head;
+}
+
+RequestHead parse_head_unguarded(const char* data, std::size_t size, std::size_t header_limit) {
   RequestHead head;
   http::request_parser<http::empty_body> parser;
   parser.header_limit(static_cast<std::uint32_t>(header_limit));
@@ -40,6 +51,25 @@ RequestHead parse_request_head(const char* data, std::size_t size, std::size_t h
   head.keep_alive = request.keep_alive();
   head.target = std::string(request.target());
   return head;
+}
+
+}  // namespace
+
+RequestHead parse_request_head(const char* data, std::size_t size, std::size_t header_limit) {
+  // Beast stores a field's name and value with 16-bit lengths and throws
+  // std::length_error for one of 64 KiB or more, which a --header-limit
+  // above 64 KiB lets through: that field is over Beast's own per-field
+  // limit, so 431 as for a head over ours. Whatever else the parser throws
+  // concerns this request only: 400, and the worker keeps serving.
+  try {
+    return parse_head_unguarded(data, size, header_limit);
+  } catch (const std::length_error&) {
+    return refused(431);
+  } catch (const std::bad_alloc&) {
+    return refused(431);
+  } catch (const std::exception&) {
+    return refused(400);
+  }
 }
 
 static int hex_value(char c) {

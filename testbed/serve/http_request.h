@@ -12,7 +12,7 @@ namespace clerk::serve {
 struct RequestHead {
   enum class State { need_more, complete, bad };
   State state = State::need_more;
-  int error_status = 400;  // when bad: 400, or 431 for a head over the limit
+  int error_status = 400;  // when bad: 400, or 431 for a head or one field over the limit
   std::size_t consumed = 0;  // bytes of the head (complete only)
   bool method_allowed = false;  // GET or HEAD
   bool head_only = false;       // HEAD
@@ -24,7 +24,8 @@ struct RequestHead {
 // the start after every read (Beast wants a head in one piece); a head is
 // small and bounded by header_limit. A request with a body (Content-Length
 // above 0 or chunked) is bad: a GET or HEAD has none (nginx would read and
-// discard it).
+// discard it). Never throws: a field over Beast's per-field limit (64 KiB,
+// 16-bit lengths) is 431, any other parser exception 400.
 RequestHead parse_request_head(const char* data, std::size_t size, std::size_t header_limit);
 
 // "/a/b%20c?x=1" -> "a/b c". Empty segments and "." are dropped (nginx's

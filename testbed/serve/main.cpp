@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <climits>
 #include <cstdio>
+#include <exception>
 
 #include "listener.h"
 #include "master.h"
@@ -78,5 +79,14 @@ int main(int argc, char** argv) {
     const int status = app.exit(e);
     return status == 0 ? 0 : 2;
   }
-  return clerk::serve::run_master(options);
+  // Exit statuses: 0 done, 1 the server could not run (port, root, a worker
+  // failing fatally), 2 bad command line, 3 an internal error.
+  try {
+    return clerk::serve::run_master(options);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clerk-serve: internal error: %s\nPlease report this as a bug.\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "clerk-serve: internal error (unknown exception)\nPlease report this as a bug.\n");
+  }
+  return 3;
 }

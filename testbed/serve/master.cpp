@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
+#include <chrono>
 #include <ctime>
 #include <fstream>
 #include <stdexcept>
@@ -37,6 +39,32 @@ bool write_file(const std::string& path, const std::string& text) {
   return static_cast<bool>(out.flush());
 }
 
+using Clock = std::chrono::steady_clock;
+
+// A worker that dies is restarted after a delay that doubles with each
+// death in a row (from kRestartFirstDelay up to kRestartMaxDelay), however
+// soon it died: a request that kills workers slows the restarts down but
+// never stops the server. A worker that ran kRestartStableTime counts as
+// healthy again and resets its slot's delay.
+constexpr auto kRestartFirstDelay = std::chrono::milliseconds(100);
+constexpr auto kRestartMaxDelay = std::chrono::milliseconds(10000);
+constexpr auto kRestartStableTime = std::chrono::seconds(30);
+
+// One worker place: its process, or when it is dead, when to restart it.
+struct WorkerSlot {
+  pid_t pid = 0;
+  Clock::time_point started{};
+  int deaths_in_a_row = 0;
+  bool restart_pending = false;
+  Clock::time_point restart_at{};
+};
+
+Clock::duration restart_delay(int deaths_in_a_row) {
+  Clock::duration delay = kRestartFirstDelay;
+  for (int i = 1; i < deaths_in_a_row && delay < kRestartMaxDelay; ++i) delay *= 2;
+  return std::min<Clock::duration>(delay, kRestartMaxDelay);
+}
+
 struct Master {
   const ServeOptions& options;
   int root_fd;
@@ -44,13 +72,12 @@ struct Master {
   std::uint16_t port;
   sigset_t worker_mask{};  // the mask the master started with, for workers
   pid_t master_pid = ::getpid();
-  std::vector<pid_t> workers{};
-  std::vector<std::time_t> started{};  // per slot: a worker dying at once is not restarted
+  std::vector<WorkerSlot> slots{};
 
-  pid_t spawn(std::size_t slot) {
+  pid_t spawn(WorkerSlot& slot) {
     const pid_t pid = ::fork();
     if (pid != 0) {
-      started[slot] = std::time(nullptr);
+      slot.started = Clock::now();
       return pid;
     }
     // A worker must not outlive the master (nginx relies on its own
@@ -68,45 +95,98 @@ struct Master {
         std::exit(kWorkerFatal);
       }
     }
-    std::exit(run_worker(options, fd, root_fd, worker_mask));
+    std::exit(run_worker_guarded(fd));
+  }
+
+  // A worker's last line of defence: an exception escaping its loop ends
+  // only this worker, with a message, and the master restarts it.
+  int run_worker_guarded(int fd) {
+    try {
+      return run_worker(options, fd, root_fd, worker_mask);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "clerk-serve: worker %d: internal error: %s\n", ::getpid(), e.what());
+    } catch (...) {
+      std::fprintf(stderr, "clerk-serve: worker %d: internal error (unknown exception)\n", ::getpid());
+    }
+    return 3;
+  }
+
+  void start(WorkerSlot& slot) {
+    slot.restart_pending = false;
+    slot.pid = spawn(slot);
+    if (slot.pid < 0) {
+      std::fprintf(stderr, "clerk-serve: fork(): %s\n", std::strerror(errno));
+      slot.pid = 0;
+      schedule_restart(slot);
+    }
+  }
+
+  void schedule_restart(WorkerSlot& slot) {
+    if (Clock::now() - slot.started >= kRestartStableTime) slot.deaths_in_a_row = 0;
+    ++slot.deaths_in_a_row;
+    const auto delay = restart_delay(slot.deaths_in_a_row);
+    slot.restart_pending = true;
+    slot.restart_at = Clock::now() + delay;
+    std::fprintf(stderr, "clerk-serve: restarting the worker in %lld ms\n",
+                 static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(delay).count()));
+  }
+
+  // Starts the workers whose restart time has come.
+  void restart_due() {
+    const auto now = Clock::now();
+    for (WorkerSlot& slot : slots)
+      if (slot.restart_pending && slot.restart_at <= now) start(slot);
+  }
+
+  // How long the master may wait for a signal: until the next restart is
+  // due, at most a second (the shutdown deadline is checked each turn).
+  timespec wait_time() const {
+    auto wait = Clock::duration(std::chrono::seconds(1));
+    const auto now = Clock::now();
+    for (const WorkerSlot& slot : slots)
+      if (slot.restart_pending) wait = std::min(wait, std::max(Clock::duration::zero(), slot.restart_at - now));
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(wait).count();
+    return timespec{static_cast<time_t>(ns / 1000000000), static_cast<long>(ns % 1000000000)};
   }
 
   int live_workers() const {
     int live = 0;
-    for (pid_t pid : workers) live += pid > 0;
+    for (const WorkerSlot& slot : slots) live += slot.pid > 0;
     return live;
   }
 
-  void signal_workers(int signal) {
-    for (pid_t pid : workers)
-      if (pid > 0) ::kill(pid, signal);
+  bool restarts_pending() const {
+    for (const WorkerSlot& slot : slots)
+      if (slot.restart_pending) return true;
+    return false;
   }
 
-  // Reaps exited workers; restarts them unless shutting down. Returns false
-  // when a worker failed fatally.
+  void signal_workers(int signal) {
+    for (const WorkerSlot& slot : slots)
+      if (slot.pid > 0) ::kill(slot.pid, signal);
+  }
+
+  void cancel_restarts() {
+    for (WorkerSlot& slot : slots) slot.restart_pending = false;
+  }
+
+  // Reaps exited workers; schedules their restarts unless shutting down.
+  // Returns false when a worker failed fatally.
   bool reap(bool shutting_down) {
     bool fine = true;
     int status;
     pid_t pid;
     while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
-      for (std::size_t i = 0; i < workers.size(); ++i) {
-        pid_t& slot = workers[i];
-        if (slot != pid) continue;
-        slot = 0;
+      for (WorkerSlot& slot : slots) {
+        if (slot.pid != pid) continue;
+        slot.pid = 0;
         if (shutting_down && WIFEXITED(status) && WEXITSTATUS(status) == 0) break;
         if (WIFSIGNALED(status))
           std::fprintf(stderr, "clerk-serve: worker %d killed by signal %d\n", pid, WTERMSIG(status));
         else
           std::fprintf(stderr, "clerk-serve: worker %d exited with status %d\n", pid, WEXITSTATUS(status));
         if (WIFEXITED(status) && WEXITSTATUS(status) == kWorkerFatal) fine = false;
-        // Within a second of its start: restarting would only spin.
-        const bool restart = fine && std::time(nullptr) - started[i] >= 1;
-        if (!shutting_down && !restart && fine)
-          std::fprintf(stderr, "clerk-serve: worker %d died at start, not restarting it\n", pid);
-        if (!shutting_down && restart) {
-          slot = spawn(i);
-          if (slot < 0) slot = 0;
-        }
+        if (!shutting_down && fine) schedule_restart(slot);
         break;
       }
     }
@@ -161,27 +241,20 @@ int run_master(const ServeOptions& options) {
   ::sigaddset(&waited, SIGCHLD);
   ::sigprocmask(SIG_BLOCK, &waited, &master.worker_mask);
 
-  master.workers.assign(static_cast<std::size_t>(options.workers), 0);
-  master.started.assign(master.workers.size(), 0);
-  for (std::size_t i = 0; i < master.workers.size(); ++i) {
-    pid_t& slot = master.workers[i];
-    slot = master.spawn(i);
-    if (slot < 0) {
-      std::fprintf(stderr, "clerk-serve: fork(): %s\n", std::strerror(errno));
-      slot = 0;
-    }
-  }
+  master.slots.assign(static_cast<std::size_t>(options.workers), WorkerSlot{});
+  for (WorkerSlot& slot : master.slots) master.start(slot);
 
   int exit_status = 0;
   bool shutting_down = false;
   std::time_t kill_at = 0;
   while (!shutting_down || master.live_workers() > 0) {
-    const timespec tick{1, 0};
+    const timespec tick = master.wait_time();
     siginfo_t info;
     const int signal = ::sigtimedwait(&waited, &info, &tick);
     if (signal == SIGTERM || signal == SIGINT) {
       if (!shutting_down) kill_at = std::time(nullptr) + kShutdownGraceSeconds;
       shutting_down = true;
+      master.cancel_restarts();
       master.signal_workers(SIGTERM);
     }
     if (!master.reap(shutting_down) && !shutting_down) {
@@ -189,13 +262,12 @@ int run_master(const ServeOptions& options) {
       exit_status = 1;
       shutting_down = true;
       kill_at = std::time(nullptr) + kShutdownGraceSeconds;
+      master.cancel_restarts();
       master.signal_workers(SIGTERM);
     }
+    if (!shutting_down) master.restart_due();
     if (shutting_down && std::time(nullptr) >= kill_at) master.signal_workers(SIGKILL);
-    if (!shutting_down && master.live_workers() == 0) {
-      exit_status = 1;  // every fork failed
-      break;
-    }
+
   }
   if (!options.pid_file.empty()) ::unlink(options.pid_file.c_str());
   return exit_status;

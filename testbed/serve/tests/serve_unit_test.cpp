@@ -47,6 +47,30 @@ TEST_CASE("request heads", "[serve][unit]") {
   CHECK(over.error_status == 431);
 }
 
+// Beast keeps a field's name and value lengths in 16 bits and throws for one
+// of 64 KiB or more; --header-limit allows 1 MiB, so the parser must turn
+// that into a 431 instead of letting it end the worker (issue 21, finding 3).
+TEST_CASE("a header field over Beast's 64 KiB field limit is 431, not an exception", "[serve][unit]") {
+  const std::size_t limit = std::size_t{1} << 20;
+  auto parse = [&](const std::string& text) { return parse_request_head(text.data(), text.size(), limit); };
+  for (std::size_t size : {std::size_t{64} * 1024, std::size_t{65534}, std::size_t{200} * 1024}) {
+    INFO("field size " << size);
+    const std::string long_value = "GET /x HTTP/1.1\r\nHost: h\r\nX: " + std::string(size, 'a') + "\r\n\r\n";
+    RequestHead value_head;
+    REQUIRE_NOTHROW(value_head = parse(long_value));
+    CHECK(value_head.state == RequestHead::State::bad);
+    CHECK(value_head.error_status == 431);
+    const std::string long_name = "GET /x HTTP/1.1\r\nHost: h\r\n" + std::string(size, 'n') + ": v\r\n\r\n";
+    RequestHead name_head;
+    REQUIRE_NOTHROW(name_head = parse(long_name));
+    CHECK(name_head.state == RequestHead::State::bad);
+    CHECK(name_head.error_status == 431);
+  }
+  // Just under Beast's field limit, within ours: served as usual.
+  const std::string fits = "GET /x HTTP/1.1\r\nHost: h\r\nX: " + std::string(60000, 'a') + "\r\n\r\n";
+  CHECK(parse(fits).state == RequestHead::State::complete);
+}
+
 TEST_CASE("the parser survives random input (fixed seed)", "[serve][unit]") {
   std::mt19937 random(42);
   const std::string valid = "GET /sub/inner.txt?q=1 HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\n\r\n";
