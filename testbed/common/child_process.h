@@ -33,7 +33,10 @@ struct SpawnSpec {
   std::string cgroup_procs;       // "": stay in our cgroup; else the cgroup.procs file to join
   std::string output;             // stdout and stderr go to this file ("": /dev/null)
   std::string who = "clerk";      // names us in the child's own error lines ("<who>: exec failed: ...")
-  bool die_with_parent = false;   // SIGKILL when clerk dies, even by SIGKILL (PR_SET_PDEATHSIG)
+  // SIGKILL when clerk dies, even by SIGKILL (PR_SET_PDEATHSIG, set after
+  // fork; a child whose parent is already gone exits 127 before exec). On
+  // by default: no testbed child may outlive a killed clerk (issue 21).
+  bool die_with_parent = true;
 };
 
 struct ChildExit {

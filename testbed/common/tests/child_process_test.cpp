@@ -128,6 +128,55 @@ TEST_CASE("a child reaped by a wait on its group is gone, not running forever", 
   CHECK_FALSE(c.running());
 }
 
+namespace {
+
+// Forks an intermediate parent that starts /bin/sleep through ChildProcess
+// with `spec` and is then SIGKILLed; returns the child's wait status once
+// the intermediate is gone (reparented to us, the subreaper).
+int status_of_orphaned_sleep(const SpawnSpec& spec) {
+  int pipe_fds[2];
+  REQUIRE(::pipe(pipe_fds) == 0);
+  const pid_t parent = ::fork();
+  REQUIRE(parent >= 0);
+  if (parent == 0) {
+    try {
+      ::close(pipe_fds[0]);
+      ChildProcess kept = ChildProcess::spawn(spec);
+      const pid_t pid = kept.pid();
+      const std::string cmdline = "/proc/" + std::to_string(pid) + "/cmdline";
+      for (int i = 0; i < 500 && read_text(cmdline).rfind("/bin/sleep", 0) != 0; ++i) ::usleep(10'000);
+      [[maybe_unused]] auto n = ::write(pipe_fds[1], &pid, sizeof pid);
+      ::kill(::getpid(), SIGKILL);
+    } catch (...) {
+    }
+    ::_exit(1);
+  }
+  ::close(pipe_fds[1]);
+  pid_t child = 0;
+  REQUIRE(::read(pipe_fds[0], &child, sizeof child) == sizeof child);
+  ::close(pipe_fds[0]);
+  int status = 0;
+  REQUIRE(::waitpid(parent, &status, 0) == parent);
+  int child_status = 0;
+  REQUIRE(::waitpid(child, &child_status, 0) == child);
+  return child_status;
+}
+
+}  // namespace
+
+// Every testbed child dies with a killed clerk unless told otherwise: NGINX
+// and wrk left running after a SIGKILL held the port (issue 21, finding 7).
+TEST_CASE("a child started with the default spec dies with its SIGKILLed parent", "[child_process]") {
+  SubreaperScope reaper;
+  SpawnSpec spec;
+  spec.argv = {"/bin/sleep", "30"};
+  spec.who = "clerk test";
+  const int status = status_of_orphaned_sleep(spec);
+  CHECK(WIFSIGNALED(status));
+  if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGKILL);
+  CHECK(no_children());
+}
+
 TEST_CASE("a child started with die_with_parent dies with its parent, even a SIGKILLed one", "[child_process]") {
   SubreaperScope reaper;  // the orphan comes to us, to be reaped and examined
   int pipe_fds[2];

@@ -1,0 +1,184 @@
+#include "testbed/common/stale_state.h"
+
+#include <linux/magic.h>
+#include <signal.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <set>
+#include <thread>
+
+#include "testbed/common/text_file.h"
+
+namespace testbed::common {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A child of `root` whose name has a dead owner.
+struct StaleEntry {
+  std::string path;
+  pid_t owner = 0;
+};
+
+std::vector<StaleEntry> stale_children(const std::string& root, const StaleScan& scan) {
+  std::vector<StaleEntry> found;
+  std::error_code ec;
+  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_directory(ec) || it->is_symlink(ec)) continue;
+    const auto owner = owner_pid(it->path().filename().string(), scan.prefix);
+    if (owner && !process_exists(*owner, scan.proc_root)) found.push_back({it->path().string(), *owner});
+  }
+  return found;
+}
+
+std::vector<pid_t> pids_in(const std::string& procs_text) {
+  std::vector<pid_t> pids;
+  const char* p = procs_text.data();
+  const char* end = p + procs_text.size();
+  while (p < end) {
+    pid_t pid = 0;
+    const auto [next, err] = std::from_chars(p, end, pid);
+    if (err == std::errc() && pid > 1) pids.push_back(pid);
+    p = (err == std::errc()) ? next : p + 1;
+  }
+  return pids;
+}
+
+// Its process group when that is not ours (each child of ours leads its
+// own), else the process alone.
+void kill_with_group(pid_t pid) {
+  const pid_t group = ::getpgid(pid);
+  if (group > 1 && group != ::getpgrp())
+    ::kill(-group, SIGKILL);
+  else
+    ::kill(pid, SIGKILL);
+}
+
+bool any_alive(const std::vector<pid_t>& pids, const std::string& proc_root) {
+  for (pid_t pid : pids)
+    if (process_exists(pid, proc_root) && ::kill(pid, 0) == 0) {
+      // A zombie (our own child, not yet reaped) is gone for our purpose.
+      const std::string stat = read_text(proc_root + "/" + std::to_string(pid) + "/stat");
+      const auto close = stat.rfind(')');
+      if (close == std::string::npos || close + 2 >= stat.size() || stat[close + 2] != 'Z') return true;
+    }
+  return false;
+}
+
+void wait_gone(const std::vector<pid_t>& pids, const StaleScan& scan) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(scan.kill_wait_s);
+  while (any_alive(pids, scan.proc_root) && std::chrono::steady_clock::now() < end)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+}
+
+// Processes whose command line names one of `folders` (NGINX -p DIR,
+// clerk-serve --pid-file DIR/serve.pid, wrk -s DIR/...).
+std::vector<pid_t> processes_naming(const std::vector<StaleEntry>& folders, const std::string& proc_root) {
+  std::vector<pid_t> pids;
+  if (folders.empty()) return pids;
+  std::error_code ec;
+  for (fs::directory_iterator it(proc_root, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    pid_t pid = 0;
+    const auto [next, err] = std::from_chars(name.data(), name.data() + name.size(), pid);
+    if (err != std::errc() || next != name.data() + name.size() || pid <= 1 || pid == ::getpid()) continue;
+    std::string cmdline = read_text(it->path().string() + "/cmdline");
+    for (char& c : cmdline)
+      if (c == '\0') c = ' ';
+    for (const StaleEntry& folder : folders)
+      if (cmdline.find(folder.path) != std::string::npos) {
+        pids.push_back(pid);
+        break;
+      }
+  }
+  return pids;
+}
+
+bool on_cgroup_fs(const std::string& path) {
+  struct statfs fs_info {};
+  if (::statfs(path.c_str(), &fs_info) != 0) return false;
+  return fs_info.f_type == CGROUP_SUPER_MAGIC || fs_info.f_type == CGROUP2_SUPER_MAGIC;
+}
+
+// A cgroup is removed by rmdir (its interface files go with it); a copy of a
+// hierarchy on an ordinary file system (the tests') has real files in it.
+std::string remove_cgroup(const std::string& path) {
+  if (::rmdir(path.c_str()) == 0) return {};
+  const int err = errno;
+  if (err == ENOTEMPTY && !on_cgroup_fs(path)) {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+    return ec ? ec.message() : std::string();
+  }
+  return std::strerror(err);
+}
+
+void clean_cgroups(const StaleScan& scan, std::vector<std::string>& lines) {
+  for (const std::string& root : scan.cgroup_roots)
+    for (const StaleEntry& cgroup : stale_children(root, scan)) {
+      const std::vector<pid_t> pids = pids_in(read_text(cgroup.path + "/cgroup.procs"));
+      for (pid_t pid : pids) kill_with_group(pid);
+      wait_gone(pids, scan);
+      const std::string error = remove_cgroup(cgroup.path);
+      lines.push_back(error.empty() ? fmt::format("removed stale cgroup {} of dead clerk {} ({} processes killed)",
+                                                  cgroup.path, cgroup.owner, pids.size())
+                                    : fmt::format("cannot remove stale cgroup {} of dead clerk {}: {}", cgroup.path,
+                                                  cgroup.owner, error));
+    }
+}
+
+void clean_folders(const StaleScan& scan, std::vector<std::string>& lines) {
+  std::vector<StaleEntry> folders;
+  for (const std::string& root : scan.folder_roots)
+    for (StaleEntry& folder : stale_children(root, scan)) folders.push_back(std::move(folder));
+  const std::vector<pid_t> pids = processes_naming(folders, scan.proc_root);
+  for (pid_t pid : pids) {
+    kill_with_group(pid);
+    lines.push_back(fmt::format("killed stale process {} (its command line names a stale run folder)", pid));
+  }
+  wait_gone(pids, scan);
+  for (const StaleEntry& folder : folders) {
+    std::error_code ec;
+    fs::remove_all(folder.path, ec);
+    lines.push_back(ec ? fmt::format("cannot remove stale folder {} of dead clerk {}: {}", folder.path, folder.owner,
+                                     ec.message())
+                       : fmt::format("removed stale folder {} of dead clerk {}", folder.path, folder.owner));
+  }
+}
+
+}  // namespace
+
+std::optional<pid_t> owner_pid(const std::string& name, const std::string& prefix) {
+  if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
+  const char* begin = name.data() + prefix.size();
+  const char* end = name.data() + name.size();
+  pid_t pid = 0;
+  const auto [next, err] = std::from_chars(begin, end, pid);
+  if (err != std::errc() || pid <= 0 || *begin == '0' || *begin == '+') return std::nullopt;
+  if (next != end && *next != '-') return std::nullopt;
+  return pid;
+}
+
+bool process_exists(pid_t pid, const std::string& proc_root) {
+  std::error_code ec;
+  return fs::exists(proc_root + "/" + std::to_string(pid), ec) || ec;  // unsure: alive
+}
+
+std::vector<std::string> remove_stale_state(const StaleScan& scan) {
+  std::vector<std::string> lines;
+  clean_cgroups(scan, lines);  // first: the server in it may hold the port
+  clean_folders(scan, lines);
+  return lines;
+}
+
+std::string own_state_name(const std::string& base) { return fmt::format("{}-{}", base, ::getpid()); }
+
+}  // namespace testbed::common

@@ -1,0 +1,45 @@
+// What a killed earlier run of `clerk realrun` or `clerk calibrate` left
+// behind (a SIGKILL runs no destructor): memory cgroups with its server still
+// in them, its run folder, and processes started from that folder (NGINX,
+// clerk-serve, wrk, still holding the port). Each command names its state
+// after itself: "<prefix><pid>" or "<prefix><pid>-<more>" (e.g.
+// /tmp/clerk-realrun-1234-Ab12Cd, /sys/fs/cgroup/clerk-realrun-1234), so the
+// owner can be told. Only state whose owner is no longer a process is
+// removed: a live concurrent run's is never touched, and a name without a
+// pid (made by hand, or by a test) is left alone.
+#pragma once
+#include <sys/types.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace testbed::common {
+
+struct StaleScan {
+  std::string prefix;                     // "clerk-realrun-"
+  std::vector<std::string> cgroup_roots;  // folders whose children may be our cgroups
+  std::vector<std::string> folder_roots;  // folders whose children may be our run folders
+  std::string proc_root = "/proc";        // where processes are listed
+  double kill_wait_s = 5;                 // how long killed processes get to disappear
+};
+
+// The owner's pid in "<prefix><pid>" or "<prefix><pid>-<more>"; nullopt for
+// any other name.
+std::optional<pid_t> owner_pid(const std::string& name, const std::string& prefix);
+
+// Whether `pid` is a process (under `proc_root`). A pid reused by another
+// process counts as alive: leaving stale state is safe, removing a live
+// run's is not.
+bool process_exists(pid_t pid, const std::string& proc_root);
+
+// Kills what runs in stale cgroups and every process whose command line
+// names a stale folder (with its process group: NGINX's workers go with
+// their master), then removes those cgroups and folders. Returns one line
+// per thing found, for stderr ("removed stale cgroup ... of dead clerk 1234").
+std::vector<std::string> remove_stale_state(const StaleScan& scan);
+
+// The name prefix of this process's own state: "<base>-<getpid()>".
+std::string own_state_name(const std::string& base);
+
+}  // namespace testbed::common

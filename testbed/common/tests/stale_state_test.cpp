@@ -1,0 +1,127 @@
+// Finding and removing what a killed earlier run left behind, on a fake
+// cgroup tree and fake run folders: only state whose owner pid is no longer
+// a process goes, with the processes in it; a live run's and a name without
+// a pid stay (issue 21, finding 7).
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "testbed/common/child_process.h"
+#include "testbed/common/stale_state.h"
+#include "testbed/common/tests/no_children.h"
+
+using namespace testbed::common;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A pid that was a process and is no more (reaped at once).
+pid_t dead_pid() {
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) ::_exit(0);
+  REQUIRE(::waitpid(pid, nullptr, 0) == pid);
+  return pid;
+}
+
+struct FakeTree {
+  fs::path base = fs::temp_directory_path() / ("clerk-stale-test-" + std::to_string(::getpid()));
+  FakeTree() {
+    fs::remove_all(base);
+    fs::create_directories(base / "cgroup");
+    fs::create_directories(base / "tmp");
+  }
+  ~FakeTree() { fs::remove_all(base); }
+  fs::path cgroup(const std::string& name, pid_t inside) const {
+    fs::create_directories(base / "cgroup" / name);
+    std::ofstream(base / "cgroup" / name / "cgroup.procs") << (inside > 0 ? std::to_string(inside) + "\n" : "");
+    return base / "cgroup" / name;
+  }
+  fs::path folder(const std::string& name) const {
+    fs::create_directories(base / "tmp" / name);
+    std::ofstream(base / "tmp" / name / "nginx.conf") << "# a run's file\n";
+    return base / "tmp" / name;
+  }
+  StaleScan scan() const { return {"clerk-realrun-", {(base / "cgroup").string()}, {(base / "tmp").string()}}; }
+};
+
+bool killed(ChildProcess& child) {
+  const auto& e = child.wait_for(10);  // a safety limit only: it is killed before this returns
+  return e && !e->lost && WIFSIGNALED(e->status) && WTERMSIG(e->status) == SIGKILL;
+}
+
+bool mentions(const std::vector<std::string>& lines, const std::string& text) {
+  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(text) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("the owner's pid is read from <prefix><pid> or <prefix><pid>-<more> only", "[stale_state]") {
+  CHECK(owner_pid("clerk-realrun-1234", "clerk-realrun-") == 1234);
+  CHECK(owner_pid("clerk-realrun-1234-Ab12Cd", "clerk-realrun-") == 1234);
+  CHECK_FALSE(owner_pid("clerk-realrun-test-1234", "clerk-realrun-"));
+  CHECK_FALSE(owner_pid("clerk-realrun-it-1234", "clerk-realrun-"));
+  CHECK_FALSE(owner_pid("clerk-realrun-Ab12Cd", "clerk-realrun-"));
+  CHECK_FALSE(owner_pid("clerk-realrun-", "clerk-realrun-"));
+  CHECK_FALSE(owner_pid("clerk-realrun-0", "clerk-realrun-"));
+  CHECK_FALSE(owner_pid("clerk-realrun-12x", "clerk-realrun-"));
+  CHECK_FALSE(owner_pid("clerk-calibrate-1234", "clerk-realrun-"));
+  CHECK(own_state_name("clerk-realrun") == "clerk-realrun-" + std::to_string(::getpid()));
+}
+
+TEST_CASE("a dead clerk's cgroups, folders and processes are removed; a live one's are kept", "[stale_state]") {
+  SubreaperScope reaper;
+  FakeTree tree;
+  const pid_t dead = dead_pid();
+  const std::string live = std::to_string(::getpid());
+  const std::string gone = std::to_string(dead);
+
+  ChildProcess in_stale_cgroup = ChildProcess::spawn({{"/bin/sleep", "30"}, "", "", "stale test"});
+  ChildProcess in_live_cgroup = ChildProcess::spawn({{"/bin/sleep", "30"}, "", "", "stale test"});
+  const fs::path stale_cgroup = tree.cgroup("clerk-realrun-" + gone, in_stale_cgroup.pid());
+  const fs::path live_cgroup = tree.cgroup("clerk-realrun-" + live, in_live_cgroup.pid());
+  const fs::path unnamed_cgroup = tree.cgroup("clerk-realrun-test-" + gone, 0);
+  const fs::path stale_folder = tree.folder("clerk-realrun-" + gone + "-Ab12Cd");
+  const fs::path live_folder = tree.folder("clerk-realrun-" + live + "-Xy34Zw");
+  const fs::path unnamed_folder = tree.folder("clerk-realrun-Qr56St");
+  // A server started from the stale folder (as NGINX -p DIR is), with a
+  // child of its own in its group.
+  ChildProcess from_stale_folder =
+      ChildProcess::spawn({{"/bin/sh", "-c", "sleep 30 & wait", (stale_folder / "nginx.conf").string()}, "", "", "stale test"});
+  ChildProcess from_live_folder =
+      ChildProcess::spawn({{"/bin/sh", "-c", "sleep 30 & wait", (live_folder / "nginx.conf").string()}, "", "", "stale test"});
+
+  const std::vector<std::string> lines = remove_stale_state(tree.scan());
+
+  CHECK_FALSE(fs::exists(stale_cgroup));
+  CHECK_FALSE(fs::exists(stale_folder));
+  CHECK(fs::exists(live_cgroup / "cgroup.procs"));
+  CHECK(fs::exists(live_folder / "nginx.conf"));
+  CHECK(fs::exists(unnamed_cgroup));
+  CHECK(fs::exists(unnamed_folder / "nginx.conf"));
+  CHECK(killed(in_stale_cgroup));
+  CHECK(killed(from_stale_folder));
+  CHECK(in_live_cgroup.poll() == std::nullopt);
+  CHECK(from_live_folder.poll() == std::nullopt);
+  CHECK(mentions(lines, "removed stale cgroup " + stale_cgroup.string() + " of dead clerk " + gone));
+  CHECK(mentions(lines, "removed stale folder " + stale_folder.string() + " of dead clerk " + gone));
+  CHECK(mentions(lines, "killed stale process " + std::to_string(from_stale_folder.pid())));
+  CHECK_FALSE(mentions(lines, "clerk-realrun-" + live));
+  CHECK(lines.size() == 3);
+
+  in_live_cgroup.stop(SIGKILL, 0);
+  from_live_folder.stop(SIGKILL, 0);
+  from_stale_folder.stop(SIGKILL, 0);
+}
+
+TEST_CASE("nothing stale: nothing said, nothing removed", "[stale_state]") {
+  FakeTree tree;
+  tree.cgroup("clerk-realrun-" + std::to_string(::getpid()), 0);
+  CHECK(remove_stale_state(tree.scan()).empty());
+  CHECK(remove_stale_state({"clerk-realrun-", {"/nonexistent-clerk-root"}, {"/nonexistent-clerk-root"}}).empty());
+}
