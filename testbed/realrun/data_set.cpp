@@ -167,7 +167,7 @@ DataSetReport ensure_data_set(const std::string& dir, const DataSetSpec& spec) {
   // Only ever delete what we made: a manifest marks the directory as ours.
   if (existing.empty() && !fs::is_empty(dir, ec))
     throw RealRunError(fmt::format("data directory {} is not empty and has no {}: choose an empty or new "
-                                   "directory (--data-dir)",
+                                   "directory (--data)",
                                    dir, kManifestName));
   for (const auto& entry : fs::directory_iterator(dir)) fs::remove_all(entry.path(), ec);
 
@@ -177,7 +177,7 @@ DataSetReport ensure_data_set(const std::string& dir, const DataSetSpec& spec) {
     // Allow for the file system's own blocks (indirect/extent blocks, directories).
     if (spec.total_bytes() + spec.total_bytes() / 50 + (64u << 20) > free_bytes)
       throw RealRunError(fmt::format("the data set needs {} bytes but {} has {} free: shrink dataset.files or "
-                                     "file_size, or choose another --data-dir",
+                                     "file_size, or choose another --data",
                                      spec.total_bytes(), dir, free_bytes));
   }
 

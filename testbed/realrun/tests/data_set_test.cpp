@@ -97,6 +97,22 @@ TEST_CASE("a non-empty directory without a manifest is left alone", "[data_set]"
   CHECK(fs::exists(dir.path / "precious.txt"));
 }
 
+// The refusal names the option that exists (realrun's and calibrate's
+// --data), not a --data-dir (issue 21, finding 9).
+TEST_CASE("the refusal of a foreign data directory names the --data option", "[data_set]") {
+  TempDir dir;
+  fs::create_directories(dir.path);
+  std::ofstream(dir.path / "precious.txt") << "keep me";
+  std::string message;
+  try {
+    ensure_data_set(dir.path.string(), data_set_spec(small(100)));
+  } catch (const testbed::RealRunError& e) {
+    message = e.what();
+  }
+  CHECK(message.find("(--data)") != std::string::npos);
+  CHECK(message.find("--data-dir") == std::string::npos);
+}
+
 TEST_CASE("the manifest records tree and sizes compactly", "[data_set]") {
   const std::string m = manifest_text(data_set_spec(small(4096)));
   CHECK(m.find("\"files\": 8") != std::string::npos);
