@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "testbed/common/child_process.h"
+#include "testbed/common/stale_state.h"
 #include "testbed/realrun/cache_cgroup.h"
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/data_set.h"
@@ -45,8 +46,10 @@ class RunDir {
   RunDir(const std::string& wanted, bool keep) : keep_(keep) {
     namespace fs = std::filesystem;
     if (wanted.empty()) {
-      char tmpl[] = "/tmp/clerk-realrun-XXXXXX";
-      if (!::mkdtemp(tmpl)) throw RealRunError(fmt::format("mkdtemp /tmp: {}", std::strerror(errno)));
+      // Named after this process, so that a later run can tell it stale
+      // once this one is gone (remove_stale_real_runs).
+      std::string tmpl = "/tmp/" + common::own_state_name("clerk-realrun") + "-XXXXXX";
+      if (!::mkdtemp(tmpl.data())) throw RealRunError(fmt::format("mkdtemp {}: {}", tmpl, std::strerror(errno)));
       path_ = tmpl;
       return;
     }
@@ -225,7 +228,7 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
   // 3. Page cache confinement, then the preload inside it.
   if (!drop_caches()) notes.push_back("could not drop caches (not root?): pages cached before the run remain");
   CacheCgroup cgroup = CacheCgroup::create({}, cache_bytes + server_memory_allowance(workers),
-                                           fmt::format("clerk-realrun-{}", ::getpid()));
+                                           common::own_state_name("clerk-realrun"));
   result.cache_control = cgroup.describe(cache_bytes);
   if (cgroup.kind() == CacheControlKind::kEvictOnly) {
     evict_data_set(data_dir, spec);
@@ -395,6 +398,11 @@ RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
   } catch (const common::ProcessError& e) {
     throw RealRunError(e.what());
   }
+}
+
+std::vector<std::string> remove_stale_real_runs() {
+  const CgroupRoots roots;
+  return common::remove_stale_state({"clerk-realrun-", {roots.v2, roots.v1}, {"/tmp"}});
 }
 
 }  // namespace testbed

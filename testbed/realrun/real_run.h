@@ -84,4 +84,10 @@ RealRunResult run_real(const models::Scenario& scenario, const RealRunOptions& o
 // Also safe to call from any thread.
 void stop_all_real_runs();
 
+// Removes what a killed earlier `clerk realrun` left (its memory cgroup with
+// the server in it, its /tmp/clerk-realrun-<pid>-* folder, processes started
+// from that folder), only of runs whose process is gone; one line per thing
+// removed, for stderr (common/stale_state.h).
+std::vector<std::string> remove_stale_real_runs();
+
 }  // namespace testbed

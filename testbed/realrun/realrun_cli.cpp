@@ -8,7 +8,9 @@
 
 #include "cli/output.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/limits.h"
 #include "models/scenario/units.h"
+#include "testbed/common/output_path.h"
 #include "testbed/realrun/comparison.h"
 #include "testbed/realrun/prediction.h"
 
@@ -29,6 +31,29 @@ std::string default_serve_binary() {
   if (access(CLERK_SERVE_BINARY, X_OK) == 0) return CLERK_SERVE_BINARY;
 #endif
   return "clerk-serve";
+}
+
+// --duration: finite, above 0 and at most models::limits::kMaxRunSeconds
+// (CLI11's PositiveNumber lets "nan" and "inf" through).
+CLI::Validator run_duration_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double seconds = 0;
+        try {
+          std::size_t used = 0;
+          seconds = std::stod(text, &used);
+          if (used != text.size()) return "not a number of seconds: " + text;
+        } catch (const std::exception&) {
+          return "not a number of seconds: " + text;
+        }
+        try {
+          models::limits::check_run_duration(seconds, "--duration");
+        } catch (const models::ConfigError& e) {
+          return e.what();
+        }
+        return {};
+      },
+      "SECONDS");
 }
 
 }  // namespace
@@ -59,11 +84,15 @@ RealrunCli::RealrunCli(CLI::App& app) : options_(std::make_unique<Options>()) {
       ->check(CLI::IsMember({"nginx", "clerk-serve", "both"}));
   cmd_->add_option("--repeat", o.repeat, "real runs per scenario (medians and spreads are over these)")
       ->check(CLI::Range(1u, 100u));
-  cmd_->add_option("--duration", o.duration_s, "seconds per run (default: the scenario's)")->check(CLI::PositiveNumber);
+  cmd_->add_option("--duration", o.duration_s, "seconds per run (default: the scenario's), above 0 and finite")
+      ->check(run_duration_check());
   cmd_->add_option("--hardware", o.hardware,
                    "hardware profile for the prediction, in place of the one the scenario includes (clerk calibrate's)");
   cmd_->add_option("--data", o.data_dir, "where the data set is made (reused while it matches)");
-  cmd_->add_option("--port", o.port, "loopback port for the server");
+  // Port 0 is refused rather than picked: wrk, the NGINX configuration and
+  // the busy-port check all need the port before the server starts.
+  cmd_->add_option("--port", o.port, "loopback port for the server (1-65535; 0 is refused)")
+      ->check(CLI::Range(1, 65535));
   cmd_->add_option("--json", o.json_path, "also write every run, both sides, as JSON to this file");
   cmd_->add_option("--set", o.overrides, "override a scenario key for both sides: --set clients.random.connections=8");
   cmd_->add_option("--serve-binary", o.serve_binary, "the clerk-serve to run (default: the one built with clerk)");
@@ -74,19 +103,44 @@ RealrunCli::RealrunCli(CLI::App& app) : options_(std::make_unique<Options>()) {
 RealrunCli::~RealrunCli() = default;
 bool RealrunCli::chosen() const { return cmd_->parsed(); }
 
+// Exit statuses: 0 done, 1 a run failed (or --check missed), 2 bad input,
+// 3 an internal error (a bug), 130 interrupted.
 int RealrunCli::run() {
-  const Options& o = *options_;
-  std::vector<models::Scenario> scenarios;
   try {
-    for (const std::string& f : o.files) scenarios.push_back(models::load_scenario(f, o.overrides, o.hardware));
+    return run_checked();
   } catch (const models::ConfigError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
+  } catch (const RealRunError& e) {
+    std::cerr << "clerk realrun: " << e.what() << "\n";
+    return g_interrupted ? 130 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << "clerk realrun: internal error: " << e.what() << "\nPlease report this as a bug.\n";
+  } catch (...) {
+    std::cerr << "clerk realrun: internal error (unknown exception)\nPlease report this as a bug.\n";
   }
+  return 3;
+}
+
+int RealrunCli::run_checked() {
+  const Options& o = *options_;
+  // Every refusal before anything is measured or started.
+  if (!o.json_path.empty()) {
+    const std::string problem = common::output_path_problem(o.json_path, "--json");
+    if (!problem.empty()) {
+      std::cerr << "clerk realrun: " << problem << "\n";
+      return 2;
+    }
+  }
+  std::vector<models::Scenario> scenarios;
+  for (const std::string& f : o.files) scenarios.push_back(models::load_scenario(f, o.overrides, o.hardware));
   if (geteuid() != 0) {
     std::cerr << "clerk realrun: needs root (a memory cgroup for the server's page cache, and drop_caches)\n";
     return 2;
   }
+  // A killed earlier run's server may still hold the port, and its cgroup
+  // and folder remain: remove them, only of runs whose clerk is gone.
+  for (const std::string& line : remove_stale_real_runs()) std::cerr << "clerk realrun: " << line << "\n";
   std::vector<std::string> servers;
   if (o.server == "both" || o.server == "nginx") servers.push_back("nginx");
   if (o.server == "both" || o.server == "clerk-serve") servers.push_back("clerk-serve");

@@ -10,10 +10,13 @@ class RealrunCli {
   explicit RealrunCli(CLI::App& app);
   ~RealrunCli();
   bool chosen() const;
-  int run();  // exit status: 0 ok, 1 failed, 2 bad input
+  // Exit status: 0 ok, 1 failed, 2 bad input, 3 internal error, 130
+  // interrupted; every exception is caught here.
+  int run();
 
  private:
   struct Options;
+  int run_checked();  // run() without its catch-all
   CLI::App* cmd_ = nullptr;
   std::unique_ptr<Options> options_;
 };

@@ -1,0 +1,80 @@
+// `clerk realrun`'s refusals come before anything is measured (issue 21,
+// findings 6 and 8). Each case also gives a --data that is a file, so that
+// code which did not refuse up front fails fast at the data set (exit 1)
+// instead of running: the test then fails without a real run.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "testbed/realrun/realrun_cli.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+  int status = -1;
+  std::string error;  // CLI11's message or the command's stderr
+};
+
+// As clerk's main: a CLI11 parse error is exit 2.
+Outcome realrun(std::vector<std::string> args) {
+  const fs::path not_a_folder = fs::temp_directory_path() / ("clerk-realrun-cli-test-" + std::to_string(::getpid()));
+  std::ofstream(not_a_folder) << "a file, not a data folder\n";
+  args.insert(args.begin(), {"clerk", "realrun", CLERK_SCENARIOS "/local/threads.toml", "--repeat", "1", "--data",
+                             not_a_folder.string()});
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  CLI::App app;
+  testbed::RealrunCli cli(app);
+  Outcome out;
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    out.status = 2;
+    out.error = e.what();
+    fs::remove(not_a_folder);
+    return out;
+  }
+  std::ostringstream err;
+  auto* old = std::cerr.rdbuf(err.rdbuf());
+  out.status = cli.run();
+  std::cerr.rdbuf(old);
+  out.error = err.str();
+  fs::remove(not_a_folder);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("realrun refuses a --duration that is not finite or out of range", "[realrun_cli]") {
+  for (const char* bad : {"nan", "NaN", "inf", "-inf", "0", "-1", "1e300", "200000", "5x"}) {
+    INFO("--duration " << bad);
+    const Outcome out = realrun({"--duration", bad});
+    CHECK(out.status == 2);
+    CHECK(out.error.find("--duration") != std::string::npos);
+  }
+}
+
+TEST_CASE("realrun refuses --port 0 before anything runs", "[realrun_cli]") {
+  const Outcome out = realrun({"--port", "0"});
+  CHECK(out.status == 2);
+  CHECK(out.error.find("--port") != std::string::npos);
+}
+
+TEST_CASE("realrun checks its --json path before any run", "[realrun_cli]") {
+  SECTION("a folder that does not exist") {
+    const Outcome out = realrun({"--json", "/nonexistent-clerk-folder/runs.json"});
+    CHECK(out.status == 2);
+    CHECK(out.error.find("--json /nonexistent-clerk-folder/runs.json: no folder") != std::string::npos);
+  }
+  SECTION("a folder in place of the file") {
+    const Outcome out = realrun({"--json", fs::temp_directory_path().string()});
+    CHECK(out.status == 2);
+    CHECK(out.error.find("is a folder") != std::string::npos);
+  }
+}
