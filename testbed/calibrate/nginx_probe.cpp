@@ -85,8 +85,10 @@ NginxProbe::NginxProbe(const std::string& prefix, const std::string& root, int w
     if (!out) throw std::runtime_error("cannot write " + conf);
   }
   throw_if_interrupted();
-  master_ = common::ChildProcess::spawn(
-      tool_child({nginx_tool().path, "-p", prefix, "-c", conf, "-e", prefix + "/error.log"}, prefix + "/nginx.out"));
+  common::SpawnSpec spec =
+      tool_child({nginx_tool().path, "-p", prefix, "-c", conf, "-e", prefix + "/error.log"}, prefix + "/nginx.out");
+  spec.parent_death_signal = SIGTERM;  // the master stops its workers; a SIGKILLed one would not
+  master_ = common::ChildProcess::spawn(spec);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (std::chrono::steady_clock::now() < deadline) {
     throw_if_interrupted();

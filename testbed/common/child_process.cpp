@@ -61,6 +61,7 @@ struct ChildSetup {
   int cgroup_fd = -1;
   std::string cgroup_error;  // "<who>: cannot join the cgroup\n"
   bool die_with_parent = false;
+  int death_signal = SIGKILL;
   pid_t parent = 0;
 };
 
@@ -68,6 +69,7 @@ ChildSetup prepare(const SpawnSpec& spec) {
   ChildSetup s;
   s.cgroup_error = spec.who + ": cannot join the cgroup\n";
   s.die_with_parent = spec.die_with_parent;
+  s.death_signal = spec.parent_death_signal;
   s.parent = ::getpid();
   if (!spec.cgroup_procs.empty()) {
     s.cgroup_fd = ::open(spec.cgroup_procs.c_str(), O_WRONLY | O_CLOEXEC);
@@ -81,7 +83,7 @@ ChildSetup prepare(const SpawnSpec& spec) {
 void enter_group_and_cgroup(const ChildSetup& s) {
   ::setpgid(0, 0);
   if (s.die_with_parent) {
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    ::prctl(PR_SET_PDEATHSIG, s.death_signal);
     if (::getppid() != s.parent) ::_exit(127);  // the parent died before prctl
   }
   if (s.cgroup_fd >= 0) {

@@ -11,6 +11,7 @@
 // calls, wait4() for the child's rusage, and group-wide kills; Boost.Process
 // allocates in its exec-setup hooks and knows no process groups.
 #pragma once
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 
@@ -37,6 +38,10 @@ struct SpawnSpec {
   // fork; a child whose parent is already gone exits 127 before exec). On
   // by default: no testbed child may outlive a killed clerk (issue 21).
   bool die_with_parent = true;
+  // The signal the child gets then. A server that must take its own
+  // children along (NGINX's master stops its workers on SIGTERM; a SIGKILLed
+  // master leaves them running, holding the port) asks for SIGTERM.
+  int parent_death_signal = SIGKILL;
 };
 
 struct ChildExit {

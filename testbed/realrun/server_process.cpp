@@ -124,7 +124,12 @@ bool port_accepts(std::uint16_t port) {
 
 ServerProcess ServerProcess::start(const ServerLaunch& launch, const std::string& cgroup_procs) {
   ServerProcess s;
-  s.child_ = common::ChildProcess::spawn({launch.argv, cgroup_procs, launch.output, kChildName});
+  common::SpawnSpec spec{launch.argv, cgroup_procs, launch.output, kChildName};
+  // When clerk dies, NGINX's master gets SIGTERM and stops its workers (a
+  // SIGKILLed master would leave them serving the port); clerk-serve's
+  // workers have their own parent-death signal.
+  spec.parent_death_signal = SIGTERM;
+  s.child_ = common::ChildProcess::spawn(spec);
   auto failure = [&](const std::string& what) {
     s.child_.stop(SIGKILL, 0);
     std::string logs = tail(common::read_text(launch.output));

@@ -177,6 +177,19 @@ TEST_CASE("a child started with the default spec dies with its SIGKILLed parent"
   CHECK(no_children());
 }
 
+// A server that stops its own children on SIGTERM (NGINX) asks for it.
+TEST_CASE("a child gets the parent-death signal it asked for", "[child_process]") {
+  SubreaperScope reaper;
+  SpawnSpec spec;
+  spec.argv = {"/bin/sleep", "30"};
+  spec.who = "clerk test";
+  spec.parent_death_signal = SIGTERM;
+  const int status = status_of_orphaned_sleep(spec);
+  CHECK(WIFSIGNALED(status));
+  if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(no_children());
+}
+
 TEST_CASE("a child started with die_with_parent dies with its parent, even a SIGKILLed one", "[child_process]") {
   SubreaperScope reaper;  // the orphan comes to us, to be reaped and examined
   int pipe_fds[2];
