@@ -1,0 +1,82 @@
+// libFuzzer target: a fuzzed scenario text is loaded as `clerk run` loads it,
+// and when it loads, its World is built and run for a short simulated time
+// (the scenario's duration, at most $CLERK_FUZZ_SIM_S, default 0.2 s) and its figures gathered, as JSON
+// and as the text report. See fuzz/contract.h for what every input must satisfy.
+//
+// Watchdogs: libFuzzer's -timeout stops an input stuck inside one step; the
+// run is also advanced in 10 ms steps and an input whose short run takes more
+// than $CLERK_FUZZ_WALL_S seconds of wall clock (default 5) is a finding, with
+// the simulated time it had reached. -rss_limit_mb and -malloc_limit_mb
+// (scripts/fuzz) catch runaway memory.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "fuzz/contract.h"
+#include "fuzz/scenario_sandbox.h"
+#include "models/scenario/config_error.h"
+#include "models/scenario/config_loader.h"
+#include "models/scenario/report.h"
+#include "models/scenario/result_json.h"
+#include "models/scenario/world.h"
+
+namespace {
+
+constexpr sim::Time kStep = sim::milliseconds(10);
+
+// A positive number from the environment, or `otherwise`.
+double env_seconds(const char* name, double otherwise) {
+  const char* env = std::getenv(name);
+  const double s = env ? std::atof(env) : 0;
+  return s > 0 ? s : otherwise;
+}
+
+// Advances in steps, so that a run that crawls is reported with where it was.
+void run_watched(models::World& world) {
+  static const double cap = env_seconds("CLERK_FUZZ_WALL_S", 5.0);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (sim::Time t = 0; t < world.duration();) {
+    t = std::min(world.duration(), t + kStep);
+    world.run_until(t);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (wall > cap)
+      fuzz::breach(fmt::format("hang: {:.3f} s simulated took {:.1f} s wall ({} events)", sim::to_seconds(t), wall,
+                               world.engine().events_processed()));
+  }
+}
+
+void run_briefly(const models::Scenario& sc) {
+  static const double simulated_cap = env_seconds("CLERK_FUZZ_SIM_S", 0.2);
+  const double duration = std::min(sc.duration_s, simulated_cap);
+  try {
+    models::World world(sc, sc.seed, duration);
+    run_watched(world);
+    const models::RunResult r = world.result(0);
+    fuzz::check_accounting(r);
+    (void)models::to_json(r, false).dump();
+    (void)models::text_report(r);
+  } catch (const models::ConfigError& e) {
+    fuzz::check_config_error(e, e.file());  // a data set that does not fit is a ConfigError, as at load time
+  } catch (const std::exception& e) {
+    fuzz::breach(fmt::format("running a loaded scenario threw: {}", e.what()));
+  } catch (...) {
+    fuzz::breach("running a loaded scenario threw something that is not a std::exception");
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string& path = fuzz::sandbox().write(std::string_view(reinterpret_cast<const char*>(data), size));
+  const std::optional<models::Scenario> sc = fuzz::load_checked([&] { return models::load_scenario(path); });
+  if (!sc) return 0;
+  fuzz::check_loaded(*sc);
+  run_briefly(*sc);
+  return 0;
+}
