@@ -37,7 +37,7 @@ class Engine {
   Time now() const { return now_; }
   void schedule_at(Time at, EventTarget* target, std::uint64_t arg = 0);
   void schedule_in(Time delay, EventTarget* target, std::uint64_t arg = 0) {
-    schedule_at(now_ + delay, target, arg);
+    schedule_at(later(now_, delay), target, arg);
   }
 
   // A timer of `target`: at most one pending occurrence, set or cancelled in place.

@@ -13,7 +13,12 @@ constexpr double kEpsilon = 1e-6;
 
 FairShare::FairShare(Engine& engine, double capacity, double per_job_cap)
     : engine_(engine), capacity_(capacity), per_job_cap_(per_job_cap), timer_(engine.add_timer(this)) {
-  if (!(capacity > 0)) throw std::invalid_argument("FairShare: capacity must be positive");
+  // An infinite capacity would finish work in no time, which a clock that
+  // measures progress by elapsed time cannot represent (the milestone would
+  // be due now, for ever): the scenario loader keeps rates below
+  // models::limits::kMaxRateBytesPerSecond.
+  if (!(capacity > 0) || !std::isfinite(capacity))
+    throw std::invalid_argument("FairShare: capacity must be positive and finite");
 }
 
 double FairShare::rate_per_job() const {
@@ -93,7 +98,7 @@ void FairShare::extend_deferred(std::uint32_t j, double more) {
     front = std::min(key(j), rest);
     if (key(j) >= rest) deferred_front_moves_ = false;
   }
-  deferred_due_ = engine_.now() + from_seconds_ceil(std::max(0.0, front - vtime_) / rate_per_job());
+  deferred_due_ = due(std::max(0.0, front - vtime_));
 }
 
 void FairShare::settle() {
@@ -148,9 +153,19 @@ void FairShare::reschedule() {
     engine_.cancel_timer(timer_);
     return;
   }
-  const double dv = std::max(0.0, key(heap_.front()) - vtime_);
-  const double r = rate_per_job();
-  engine_.set_timer(timer_, engine_.now() + from_seconds_ceil(dv / r), generation_);
+  engine_.set_timer(timer_, due(std::max(0.0, key(heap_.front()) - vtime_)), generation_);
+}
+
+// When virtual time will have grown by dv. Work left (dv > 0) is never due
+// now: advance() measures progress by elapsed time, so a milestone due at
+// the same instant would find no progress and be set again, for ever. With a
+// finite rate dv / r is never below a nanosecond where it matters (on_event
+// treats anything within kEpsilon as reached), so the floor of 1 ns only
+// guards against rounding. The sum saturates at kNever (sim::later).
+Time FairShare::due(double dv) const {
+  Time delay = from_seconds_ceil(dv / rate_per_job());
+  if (dv > 0 && delay == 0) delay = 1;
+  return later(engine_.now(), delay);
 }
 
 void FairShare::on_event(std::uint64_t arg) {

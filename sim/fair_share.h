@@ -73,6 +73,7 @@ class FairShare final : public EventTarget {
   double key(std::uint32_t j) const { return jobs_[j].finish - jobs_[j].threshold; }
   void advance();
   void reschedule();
+  Time due(double dv) const;
   void sift_up(std::uint32_t pos);
   void sift_down(std::uint32_t pos);
   void heap_remove(std::uint32_t job);

@@ -15,11 +15,19 @@ constexpr Time seconds(std::int64_t n) { return n * 1000 * 1000 * 1000; }
 constexpr double to_seconds(Time t) { return static_cast<double>(t) * 1e-9; }
 
 // Rounds up so that an event computed from a rate never fires before the
-// work it stands for is finished.
+// work it stands for is finished. Total: a span too long for int64
+// nanoseconds (or infinite) is kNever, a negative one or NaN is 0; the
+// scenario loader bounds every input (models/scenario/limits.h) so that
+// valid scenarios never come near either end.
 inline Time from_seconds_ceil(double s) {
-  double ns = s * 1e9;
+  const double ns = s * 1e9;
+  if (!(ns > 0)) return 0;
+  if (!(ns < 9.2e18)) return kNever;  // 2^63 is 9.22e18
   auto t = static_cast<Time>(ns);
   return (static_cast<double>(t) < ns) ? t + 1 : t;
 }
+
+// now + delay, kNever when that would pass the end of representable time.
+constexpr Time later(Time now, Time delay) { return delay >= kNever - now ? kNever : now + delay; }
 
 }  // namespace sim
