@@ -2,7 +2,9 @@
 //
 // SimGrid's clock is a double in seconds; the models count integer
 // nanoseconds (sim::Time). Rounding to the nearest nanosecond gives back the
-// integer for every instant both engines can represent.
+// integer for every instant both engines can represent; a clock past what
+// int64 nanoseconds hold reads as sim::kNever (never a wrapped, negative
+// time: sg_run.cpp refuses runs that long, and the models bound every span).
 //
 // An actor that waits for another to tell it something (a page is ready, an
 // event arrived) waits on a Wakeup: a semaphore that gets a token only while
@@ -20,7 +22,9 @@
 namespace sgengine {
 
 inline sim::Time now_ns() {
-  return static_cast<sim::Time>(std::llround(simgrid::s4u::Engine::get_clock() * 1e9));
+  const double ns = simgrid::s4u::Engine::get_clock() * 1e9;
+  if (!(ns < 9.2e18)) return sim::kNever;  // 2^63 is 9.22e18; NaN too
+  return static_cast<sim::Time>(std::llround(ns));
 }
 
 // Times an actor resumed after blocking: the SimGrid engine's counterpart

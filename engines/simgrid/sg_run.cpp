@@ -8,11 +8,15 @@
 #include <unistd.h>
 
 #include "engines/simgrid/sg_world.h"
+#include "models/scenario/limits.h"
 #include "models/scenario/result_json.h"
 
 namespace sgengine {
 
 models::RunResult run(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
+  // SimGrid's clock is a double in seconds: a run longer than the models'
+  // nanosecond clock can hold would end at a time no sim::Time represents.
+  models::limits::check_run_duration(duration_s, "duration");
   const auto t0 = std::chrono::steady_clock::now();
   SgWorld world(sc, seed, duration_s);
   world.run();
