@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "testbed/calibrate/machine_facts.h"
+#include "testbed/common/stale_state.h"
 #include "testbed/realrun/cache_cgroup.h"
 
 namespace testbed::calibrate {
@@ -63,7 +64,7 @@ CacheFill measure_cache_fill(const std::string& file, std::uint64_t cgroup_limit
   CacheFill r;
   const std::uint64_t size = std::filesystem::file_size(file);
   if (size < 4 * cgroup_limit) throw std::invalid_argument("cache fill: the file must be at least 4x the cgroup limit");
-  auto cg = realrun::CacheCgroup::create({}, cgroup_limit, "clerk-calibrate-fill");
+  auto cg = realrun::CacheCgroup::create({}, cgroup_limit, common::own_state_name("clerk-calibrate") + "-fill");
   const std::string self = std::to_string(getpid());
   std::string home;  // where this process goes back to
   if (cg.kind() != realrun::CacheControlKind::kEvictOnly) {

@@ -12,6 +12,8 @@
 #include <iostream>
 
 #include "models/scenario/config_error.h"
+#include "testbed/common/output_path.h"
+#include "testbed/common/stale_state.h"
 #include "testbed/calibrate/calibration.h"
 #include "testbed/calibrate/interrupt.h"
 #include "testbed/calibrate/profile_check.h"
@@ -19,6 +21,7 @@
 #include "testbed/calibrate/profile_writer.h"
 #include "testbed/calibrate/temp_dir.h"
 #include "testbed/calibrate/tools.h"
+#include "testbed/realrun/cache_cgroup.h"
 
 namespace testbed {
 
@@ -49,6 +52,11 @@ bool CalibrateCli::chosen() const { return cmd_->parsed(); }
 
 namespace {
 using Clock = std::chrono::steady_clock;
+
+std::vector<std::string> remove_stale_calibrations() {
+  const realrun::CgroupRoots roots;
+  return common::remove_stale_state({"clerk-calibrate-", {roots.v2, roots.v1}, {"/tmp"}});
+}
 
 void phase(const std::string& title) {
   fmt::print("\n== {}\n", title);
@@ -92,9 +100,31 @@ void print_table(const Calibration& c, const Profile& p) {
 int calibrate_run(const Request& o);
 }  // namespace
 
+// Exit statuses: 0 written, 1 a measurement failed or was interrupted, 2 bad
+// input, 3 an internal error (a bug). Every exception is caught here.
 int CalibrateCli::run() {
+  try {
+    return run_checked();
+  } catch (const models::ConfigError& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "clerk calibrate: internal error: " << e.what() << "\nPlease report this as a bug.\n";
+  } catch (...) {
+    std::cerr << "clerk calibrate: internal error (unknown exception)\nPlease report this as a bug.\n";
+  }
+  return 3;
+}
+
+int CalibrateCli::run_checked() {
   const Options& o = *options_;
-  // Refusals first, before anything is started or written.
+  // Refusals first, before anything is started or written: bad input, then
+  // what the machine lacks.
+  const std::string out_problem = common::output_path_problem(o.out, "--out");
+  if (!out_problem.empty()) {
+    std::cerr << "clerk calibrate: " << out_problem << " (run from the source tree or give --out FILE)\n";
+    return 2;
+  }
   if (geteuid() != 0) {
     std::cerr << "clerk calibrate: must run as root (it drops the page cache before fio, "
                  "/proc/sys/vm/drop_caches, and reads /proc/slabinfo)\n";
@@ -106,12 +136,9 @@ int CalibrateCli::run() {
       std::cerr << "clerk calibrate: " << t.path << " is missing: apt-get install " << t.package << "\n";
     return 2;
   }
-  const std::filesystem::path out_dir = std::filesystem::absolute(o.out).parent_path();
-  if (!std::filesystem::is_directory(out_dir)) {
-    std::cerr << "clerk calibrate: no directory " << out_dir.string()
-              << " for --out (run from the source tree or give --out FILE)\n";
-    return 2;
-  }
+  // A killed earlier calibrate's nginx, cgroup and scratch folder: removed
+  // (only those of a calibrate that is gone), and said.
+  for (const std::string& line : remove_stale_calibrations()) std::cerr << "clerk calibrate: " << line << "\n";
   install_interrupt_handlers();
   // Orphans of a killed child (nginx's workers when the master goes first)
   // become ours, so that stopping a child waits until its whole group is
@@ -122,7 +149,8 @@ int CalibrateCli::run() {
   } catch (const Interrupted&) {
     std::cerr << "clerk calibrate: interrupted; everything it started is stopped, nothing written\n";
     return 1;
-  } catch (const std::exception& e) {
+  } catch (const std::runtime_error& e) {
+    // A tool, the disk or the kernel failed: the measurement, not clerk.
     std::cerr << "clerk calibrate: " << e.what() << "\n";
     return 1;
   }

@@ -10,10 +10,13 @@ class CalibrateCli {
   explicit CalibrateCli(CLI::App& app);
   ~CalibrateCli();
   bool chosen() const;
-  int run();  // exit status: 0 ok, 1 failed, 2 bad input
+  // Exit status: 0 ok, 1 a measurement failed or was interrupted, 2 bad
+  // input, 3 internal error; every exception is caught here.
+  int run();
 
  private:
   struct Options;
+  int run_checked();  // run() without its catch-all
   CLI::App* cmd_ = nullptr;
   std::unique_ptr<Options> options_;
 };

@@ -1,12 +1,11 @@
 #include "testbed/calibrate/profile_writer.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 #include <stdexcept>
+
+#include "cli/output.h"
 
 namespace testbed::calibrate {
 
@@ -67,26 +66,10 @@ std::string render_profile(const Profile& p) {
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  const int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot create " + tmp);
-  const char* data = text.data();
-  std::size_t left = text.size();
-  bool ok = true;
-  while (left > 0 && ok) {
-    const ssize_t n = write(fd, data, left);
-    ok = n > 0;
-    if (ok) {
-      data += n;
-      left -= static_cast<std::size_t>(n);
-    }
-  }
-  ok = ok && fsync(fd) == 0;
-  ok = (close(fd) == 0) && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot write " + path);
-  }
+  // The project's one safe writer (an exclusive temporary, fsync, rename;
+  // special files written directly): issue 21, finding 2.
+  std::string error;
+  if (!cli::write_file_atomically(path, text, error)) throw std::runtime_error(error);
 }
 
 }  // namespace testbed::calibrate

@@ -6,7 +6,11 @@
 #include <stdexcept>
 #include <vector>
 
+#include "testbed/common/stale_state.h"
+
 namespace testbed::calibrate {
+
+TempDir::TempDir() : TempDir("/tmp/" + common::own_state_name("clerk-calibrate") + "-") {}
 
 TempDir::TempDir(const std::string& prefix) {
   std::vector<char> name(prefix.begin(), prefix.end());

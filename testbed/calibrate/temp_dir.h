@@ -7,7 +7,10 @@ namespace testbed::calibrate {
 
 class TempDir {
  public:
-  explicit TempDir(const std::string& prefix = "/tmp/clerk-calibrate-");
+  // /tmp/clerk-calibrate-<pid>-XXXXXX: named after this process, so that a
+  // later calibrate can tell it stale once this one is gone.
+  TempDir();
+  explicit TempDir(const std::string& prefix);
   ~TempDir();
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;

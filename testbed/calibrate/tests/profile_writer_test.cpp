@@ -1,5 +1,7 @@
 // The written profile loads with the simulator's own loader and yields the
 // values calibrate measured.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -105,6 +107,26 @@ TEST_CASE("atomic write: replaces the file, leaves no temporary behind") {
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++files;
   CHECK(files == 1);
   CHECK_THROWS(write_file_atomically(dir.file("missing/p.toml"), "a = 1\n"));
+}
+
+// The profile goes through the project's one safe writer (issue 21, finding
+// 2): a symlink planted where the old writer put its temporary file
+// ("<out>.tmp.<pid>") must not have its target overwritten.
+TEST_CASE("atomic write: a symlink planted at the temporary name is not followed") {
+  TempDir dir;
+  const std::string path = dir.file("p.toml");
+  const std::string victim = dir.file("victim");
+  { std::ofstream(victim) << "precious\n"; }
+  std::filesystem::create_symlink(victim, path + ".tmp." + std::to_string(::getpid()));
+  write_file_atomically(path, "a = 1\n");
+  std::ifstream in(victim);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "precious");
+  CHECK_FALSE(std::filesystem::is_symlink(path));
+  std::ifstream written(path);
+  std::getline(written, line);
+  CHECK(line == "a = 1");
 }
 
 TEST_CASE("durations in the loader's units") {

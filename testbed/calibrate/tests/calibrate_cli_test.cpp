@@ -1,0 +1,49 @@
+// `clerk calibrate` refuses an --out it could not write before measuring
+// anything (issue 21, finding 8): it used to measure for 25 s first.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "testbed/calibrate/calibrate_cli.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+  int status = -1;
+  std::string error;
+};
+
+Outcome calibrate(std::vector<std::string> args) {
+  args.insert(args.begin(), {"clerk", "calibrate", "--quick"});
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  CLI::App app;
+  testbed::CalibrateCli cli(app);
+  app.parse(static_cast<int>(argv.size()), argv.data());
+  std::ostringstream err;
+  auto* old = std::cerr.rdbuf(err.rdbuf());
+  Outcome out;
+  out.status = cli.run();
+  std::cerr.rdbuf(old);
+  out.error = err.str();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("calibrate refuses a folder as --out before measuring", "[calibrate_cli]") {
+  const Outcome out = calibrate({"--out", fs::temp_directory_path().string()});
+  CHECK(out.status == 2);
+  CHECK(out.error.find("--out " + fs::temp_directory_path().string() + ": is a folder") != std::string::npos);
+}
+
+TEST_CASE("calibrate refuses an --out in a missing folder before anything else", "[calibrate_cli]") {
+  const Outcome out = calibrate({"--out", "/nonexistent-clerk-folder/local.toml"});
+  CHECK(out.status == 2);
+  CHECK(out.error.find("--out /nonexistent-clerk-folder/local.toml: no folder") != std::string::npos);
+}
