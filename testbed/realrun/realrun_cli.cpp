@@ -49,7 +49,11 @@ CLI::Validator run_duration_check() {
         try {
           models::limits::check_run_duration(seconds, "--duration");
         } catch (const models::ConfigError& e) {
-          return e.what();
+          // CLI11 names the option itself.
+          std::string message = e.what();
+          const std::string named = "--duration: ";
+          if (message.rfind(named, 0) == 0) message.erase(0, named.size());
+          return message;
         }
         return {};
       },
