@@ -1,12 +1,15 @@
 #include "models/scenario/config_loader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <fmt/format.h>
 #include <functional>
 #include <limits>
 #include <set>
 
 #include "models/scenario/layered_toml.h"
+#include "models/scenario/limits.h"
 #include "models/scenario/units.h"
 
 namespace models {
@@ -43,8 +46,8 @@ class Section {
   bool has(const std::string& key) const { return doc_.find(dotted(key)) != nullptr; }
 
   [[noreturn]] void fail(const std::string& key, const std::string& message) const {
-    const toml::node* n = doc_.find(dotted(key));
-    if (!n) n = doc_.find(path_);
+    const toml::node* n = doc_.locate(dotted(key));
+    if (!n) n = doc_.locate(path_);
     throw ConfigError(doc_.file_of(n), LayeredToml::line_of(n), dotted(key), message);
   }
 
@@ -92,7 +95,8 @@ class Section {
     fail(key, "must be \"on\" or \"off\" (or true/false)");
   }
 
-  std::uint64_t size(const std::string& key, std::uint64_t fallback, std::uint64_t lo, bool must = false) {
+  std::uint64_t size(const std::string& key, std::uint64_t fallback, std::uint64_t lo, bool must = false,
+                     std::uint64_t hi = limits::kMaxDeviceBytes) {
     const toml::node* n = must ? required(key) : node(key);
     if (!n) return fallback;
     std::uint64_t v = 0;
@@ -104,10 +108,12 @@ class Section {
       fail(key, "must be a size in bytes, like 4096, \"512k\", \"4m\" or \"44g\"");
     }
     if (v < lo) fail(key, "must be at least " + std::to_string(lo) + " bytes (got " + std::to_string(v) + ")");
+    if (v > hi) fail(key, "must be at most " + std::to_string(hi) + " bytes (got " + std::to_string(v) + ")");
     return v;
   }
 
-  double duration(const std::string& key, double fallback, double lo, bool must = false) {
+  double duration(const std::string& key, double fallback, double lo, bool must = false,
+                  double hi = limits::kMaxSpanSeconds) {
     const toml::node* n = must ? required(key) : node(key);
     if (!n) return fallback;
     double v = 0;
@@ -116,7 +122,7 @@ class Section {
     } else if (!n->is_string() || !parse_duration(n->value<std::string>().value(), v)) {
       fail(key, "must be a time, like \"8.9ms\", \"50us\" or \"60s\"");
     }
-    if (!(v >= lo)) fail(key, "must be at least " + std::to_string(lo) + " s");
+    if (!(v >= lo && v <= hi)) fail(key, fmt::format("must be a time from {:g} s to {:g} s (got {:.6g} s)", lo, hi, v));
     return v;
   }
 
@@ -126,7 +132,8 @@ class Section {
     double v = 0;
     if (!n->is_string() || !parse_rate(n->value<std::string>().value(), v))
       fail(key, "must be a rate, like \"128MB/s\" or \"10Gbit/s\"");
-    if (!(v > 0)) fail(key, "must be positive");
+    if (!(v >= limits::kMinRateBytesPerSecond && v <= limits::kMaxRateBytesPerSecond))
+      fail(key, "must be " + limits::rate_range_text() + fmt::format(" (got {:.6g} B/s)", v));
     return v;
   }
 
@@ -184,6 +191,10 @@ class Section {
 };
 
 constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
+// Readahead, md chunks, cache units, socket and pipe buffers: 1 GiB. Linux's
+// are kilobytes to a few megabytes (readahead 128 KiB, md chunk 512 KiB,
+// tcp_wmem 4 MiB, pipe-max-size 1 MiB); the bound keeps one I/O's bookkeeping small.
+constexpr std::uint64_t kMaxBlockBytes = std::uint64_t{1} << 30;
 
 HddSpec read_hdd(Section& s) {
   HddSpec h;
@@ -197,7 +208,7 @@ HddSpec read_hdd(Section& s) {
   if (h.rate_inner_Bps > h.rate_outer_Bps) s.fail("transfer_inner", "must not exceed transfer_outer");
   h.ncq_depth = static_cast<std::uint32_t>(s.integer("ncq_depth", 32, 1, 256));
   h.interface_Bps = s.rate("interface", 300e6);
-  h.readahead_bytes = s.size("readahead", 128 * 1024, 4096);
+  h.readahead_bytes = s.size("readahead", 128 * 1024, 4096, false, kMaxBlockBytes);
   h.read_expire_s = s.duration("read_expire", 0.5, 0);
   return h;
 }
@@ -209,7 +220,7 @@ SimpleDiskSpec read_simple_disk(Section& s) {
   d.latency_s = s.duration("latency", 0, 0, true);
   d.bandwidth_Bps = s.rate("bandwidth", 0, true);
   d.shared = s.choice("sharing", "shared", {"shared", "fcfs"}) == "shared";
-  d.readahead_bytes = s.size("readahead", 128 * 1024, 4096);
+  d.readahead_bytes = s.size("readahead", 128 * 1024, 4096, false, kMaxBlockBytes);
   return d;
 }
 
@@ -218,7 +229,7 @@ SsdSpec read_ssd(Section& s) {
   d.capacity_bytes = static_cast<double>(s.size("capacity", 0, 1 << 20, true));
   d.bandwidth_Bps = s.rate("bandwidth", 0, true);
   d.parallelism = static_cast<std::uint32_t>(s.integer("parallelism", 8, 1, 4096));
-  d.readahead_bytes = s.size("readahead", 128 * 1024, 4096);
+  d.readahead_bytes = s.size("readahead", 128 * 1024, 4096, false, kMaxBlockBytes);
   if (const toml::node* n = s.node("depth_bandwidth")) {
     // Measured throughput by queue depth: [[1, "1.4GB/s"], [4, "1.6GB/s"], [32, "1.9GB/s"]]
     const toml::array* arr = n->as_array();
@@ -231,7 +242,10 @@ SsdSpec read_ssd(Section& s) {
           !parse_rate(pair->get(1)->value<std::string>().value(), rate) || rate <= 0)
         s.fail("depth_bandwidth", "each entry is [depth, \"bandwidth\"], like [4, \"1.6GB/s\"]");
       const double depth = pair->get(0)->value<double>().value();
-      if (depth < 1 || depth <= last) s.fail("depth_bandwidth", "depths must rise, from 1 up");
+      if (!std::isfinite(depth) || depth < 1 || depth <= last || depth > 1e6)
+        s.fail("depth_bandwidth", "depths must rise, from 1 up to 1e6");
+      if (rate < limits::kMinRateBytesPerSecond || rate > limits::kMaxRateBytesPerSecond)
+        s.fail("depth_bandwidth", "bandwidths must be " + limits::rate_range_text());
       d.depth_bandwidth.emplace_back(depth, rate);
       last = depth;
     }
@@ -248,7 +262,8 @@ SsdSpec read_ssd(Section& s) {
           !parse_duration(pair->get(0)->value<std::string>().value(), t))
         s.fail("latency_cdf", "each entry is [\"time\", fraction], like [\"80us\", 0.99]");
       const double p = pair->get(1)->value<double>().value();
-      if (t < last_t || p < last_p || p > 1) s.fail("latency_cdf", "times and fractions must rise, fractions up to 1");
+      if (!(t >= last_t && t <= limits::kMaxSpanSeconds) || !(p >= last_p && p <= 1))
+        s.fail("latency_cdf", "times and fractions must rise, times up to 1e5 s and fractions up to 1");
       d.latency_cdf.emplace_back(t, p);
       last_t = t;
       last_p = p;
@@ -274,19 +289,19 @@ void read_hardware(Section& root, Scenario& sc) {
   Section cpu = root.sub("cpu");
   hw.logical_cpus = static_cast<std::uint32_t>(cpu.integer("logical_cpus", 1, 1, 4096, true));
   hw.costs.request = cpu.duration("request", 0, 0);
-  hw.costs.sendfile_byte = cpu.duration("sendfile_byte", 0, 0);
-  hw.costs.cache_fill_byte = cpu.duration("cache_fill_byte", 0, 0);
+  hw.costs.sendfile_byte = cpu.duration("sendfile_byte", 0, 0, false, limits::kMaxPerByteSeconds);
+  hw.costs.cache_fill_byte = cpu.duration("cache_fill_byte", 0, 0, false, limits::kMaxPerByteSeconds);
   hw.costs.accept = cpu.duration("accept", 0, 0);
   hw.costs.wakeup = cpu.duration("wakeup", 0, 0);
   hw.costs.event = cpu.duration("event", 0, 0);
   hw.costs.client_connect = cpu.duration("client_connect", 0, 0);
   hw.costs.client_request = cpu.duration("client_request", 0, 0);
-  hw.costs.client_byte = cpu.duration("client_byte", 0, 0);
+  hw.costs.client_byte = cpu.duration("client_byte", 0, 0, false, limits::kMaxPerByteSeconds);
   cpu.done();
 
   Section mem = root.sub("memory");
   hw.page_cache_bytes = mem.size("page_cache", 0, 4096, true);
-  hw.cache_unit_bytes = mem.size("cache_unit", 64 * 1024, 4096);
+  hw.cache_unit_bytes = mem.size("cache_unit", 64 * 1024, 4096, false, kMaxBlockBytes);
   if (hw.cache_unit_bytes % 4096) mem.fail("cache_unit", "must be a multiple of 4096 (the page size)");
   if (hw.page_cache_bytes < hw.cache_unit_bytes) mem.fail("page_cache", "must hold at least one cache_unit");
   hw.dentry_cache_entries = static_cast<std::uint64_t>(mem.integer("dentry_cache", 1000000, 0, kMaxInt));
@@ -310,7 +325,7 @@ void read_hardware(Section& root, Scenario& sc) {
     hw.raid.devices = static_cast<std::uint32_t>(disk.integer("devices", 4, 1, 256, true));
     hw.raid.near_copies = static_cast<std::uint32_t>(disk.integer("near_copies", 2, 1, 8));
     if (hw.raid.near_copies > hw.raid.devices) disk.fail("near_copies", "must not exceed devices");
-    hw.raid.chunk_bytes = disk.size("chunk", 512 * 1024, 4096);
+    hw.raid.chunk_bytes = disk.size("chunk", 512 * 1024, 4096, false, kMaxBlockBytes);
     Section member = disk.sub("member");
     const std::string mtype = member.choice("type", "hdd", {"hdd"});
     hw.hdd = read_hdd(member);
@@ -329,8 +344,8 @@ void read_hardware(Section& root, Scenario& sc) {
   net.done();
 
   Section kernel = root.sub("kernel");
-  sc.kernel.tcp_wmem_max = static_cast<double>(kernel.size("tcp_wmem_max", 4194304, 4096));
-  sc.kernel.pipe_bytes = kernel.size("pipe_size", 65536, 4096);
+  sc.kernel.tcp_wmem_max = static_cast<double>(kernel.size("tcp_wmem_max", 4194304, 4096, false, kMaxBlockBytes));
+  sc.kernel.pipe_bytes = kernel.size("pipe_size", 65536, 4096, false, kMaxBlockBytes);
   kernel.done();
 }
 
@@ -352,7 +367,7 @@ void read_nginx(Section& root, Scenario& sc) {
   n.cache_fill_rate = s.number("cache_fill_rate", 0, 0, 1);
   n.sendfile = s.flag("sendfile", false);
   if (!n.sendfile) s.fail("sendfile", "only \"sendfile on\" is modelled (read()+write() is not yet)");
-  n.sendfile_max_chunk = s.size("sendfile_max_chunk", 0, 0);
+  n.sendfile_max_chunk = s.size("sendfile_max_chunk", 0, 0, false, limits::kMaxFileBytes);
   n.aio = s.choice("aio", "off", {"off", "threads"}) == "threads" ? AioMode::kThreads : AioMode::kOff;
   n.epoll_events = static_cast<std::uint32_t>(s.integer("events_per_wait", 512, 1, 1 << 20));
   if (n.aio_open && n.aio != AioMode::kThreads) s.fail("aio_open", "needs aio = \"threads\" (it uses the same pool)");
@@ -364,44 +379,69 @@ void read_nginx(Section& root, Scenario& sc) {
   s.done();
 }
 
+// [["8k", 0.4], ["32k", 0.3], ...]: sizes and their weights.
+std::vector<std::pair<std::uint64_t, double>> read_size_mix(Section& s, const toml::node& mix) {
+  const char* form = "each entry is [size, weight] with a size from 1 byte to 1 TiB and a finite positive weight, "
+                     "like [\"32k\", 0.3]";
+  const toml::array* arr = mix.as_array();
+  if (!arr || arr->empty()) s.fail("file_sizes", "must be a list of [size, weight] pairs");
+  std::vector<std::pair<std::uint64_t, double>> out;
+  for (const toml::node& e : *arr) {
+    const toml::array* pair = e.as_array();
+    if (!pair || pair->size() != 2 || !pair->get(1)->is_number()) s.fail("file_sizes", form);
+    const toml::node& size = *pair->get(0);
+    std::uint64_t bytes = 0;
+    if (size.is_integer()) {
+      const std::int64_t i = size.value<std::int64_t>().value();
+      if (i < 1) s.fail("file_sizes", form);
+      bytes = static_cast<std::uint64_t>(i);
+    } else if (!size.is_string() || !parse_size(size.value<std::string>().value(), bytes)) {
+      s.fail("file_sizes", form);
+    }
+    const double weight = pair->get(1)->value<double>().value();
+    if (bytes == 0 || bytes > limits::kMaxFileBytes || !std::isfinite(weight) || !(weight > 0)) s.fail("file_sizes", form);
+    out.emplace_back(bytes, weight);
+  }
+  return out;
+}
+
+// [16, 16, 256]: entries per directory level, outermost first; multiplies to `files`.
+std::vector<std::uint32_t> read_tree(Section& s, const toml::node& t, std::uint32_t files) {
+  const toml::array* arr = t.as_array();
+  if (!arr || arr->empty() || arr->size() > 7) s.fail("tree", "must be a list of 1 to 7 entry counts, outermost first");
+  std::vector<std::uint32_t> tree;
+  std::uint64_t product = 1;
+  for (const toml::node& e : *arr) {
+    // Each level's count divides the file count, so none can exceed it (nor wrap).
+    if (!e.is_integer() || e.value<std::int64_t>().value() < 1 || e.value<std::int64_t>().value() > files)
+      s.fail("tree", "entries must be whole numbers from 1 to files (" + std::to_string(files) + ")");
+    tree.push_back(static_cast<std::uint32_t>(e.value<std::int64_t>().value()));
+    product *= tree.back();  // at most files^2 < 2^60 before the check below
+    if (product > files)
+      s.fail("tree", "multiplies to more than files = " + std::to_string(files));
+  }
+  if (product != files)
+    s.fail("tree", "multiplies to " + std::to_string(product) + " files, but files = " + std::to_string(files));
+  return tree;
+}
+
 void read_dataset(Section& root, Scenario& sc) {
   Section s = root.sub("dataset");
   FilesystemSpec& f = sc.filesystem;
   sc.root = s.string("root", "/");
   f.files = static_cast<std::uint32_t>(s.integer("files", 1, 1, 1 << 30, true));
   if (const toml::node* mix = s.node("file_sizes")) {
-    // [["8k", 0.4], ["32k", 0.3], ...]: sizes and their weights.
-    const toml::array* arr = mix->as_array();
-    if (!arr || arr->empty()) s.fail("file_sizes", "must be a list of [size, weight] pairs");
-    for (const toml::node& e : *arr) {
-      const toml::array* pair = e.as_array();
-      std::uint64_t bytes = 0;
-      if (!pair || pair->size() != 2 || !pair->get(1)->is_number() ||
-          !(pair->get(0)->is_integer() ? (bytes = static_cast<std::uint64_t>(pair->get(0)->value<std::int64_t>().value()), true)
-                                       : pair->get(0)->is_string() && parse_size(pair->get(0)->value<std::string>().value(), bytes)) ||
-          bytes == 0 || pair->get(1)->value<double>().value() <= 0)
-        s.fail("file_sizes", "each entry is [size, weight] with a positive size and weight, like [\"32k\", 0.3]");
-      f.size_mix.emplace_back(bytes, pair->get(1)->value<double>().value());
-    }
+    f.size_mix = read_size_mix(s, *mix);
     if (s.has("file_size")) s.fail("file_size", "give file_size or file_sizes, not both");
     f.file_size = f.size_mix.front().first;
   } else {
-    f.file_size = s.size("file_size", 0, 1, true);
+    f.file_size = s.size("file_size", 0, 1, true, limits::kMaxFileBytes);
   }
   f.spread = s.choice("placement", "spread", {"spread", "packed"}) == "spread";
   sc.metadata_cached = s.flag("metadata_cached", false);
   sc.preload_fraction = s.number("preload_fraction", 0, 0, 1);
   if (const toml::node* t = s.node("tree")) {
-    const toml::array* arr = t->as_array();
-    if (!arr || arr->empty() || arr->size() > 7) s.fail("tree", "must be a list of 1 to 7 entry counts, outermost first");
-    std::uint64_t product = 1;
-    for (const toml::node& e : *arr) {
-      if (!e.is_integer() || e.value<std::int64_t>().value() < 1) s.fail("tree", "entries must be whole numbers of at least 1");
-      f.tree.push_back(static_cast<std::uint32_t>(e.value<std::int64_t>().value()));
-      product *= f.tree.back();
-    }
-    if (product != f.files)
-      s.fail("tree", "multiplies to " + std::to_string(product) + " files, but files = " + std::to_string(f.files));
+    f.tree = read_tree(s, *t, f.files);
   } else {
     f.tree = {f.files};
   }
@@ -414,7 +454,11 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
   if (names.empty()) root.fail("clients", "needs at least one client group, like [clients.constant]");
   for (const std::string& name : names) {
     Section g = clients.sub(name);
-    if (!doc.find(g.path()) || !doc.find(g.path())->is_table()) clients.fail(name, "must be a table");
+    if (!doc.find(g.path()))  // only --set clients.NAME.key=... names it
+      clients.fail(name, "is no client group of the scenario: --set can change an existing group's keys, or add a "
+                         "whole group as an inline table, like --set 'clients." + name +
+                         "={threads=1, connections=4, path=\"random\"}'");
+    if (!doc.find(g.path())->is_table()) clients.fail(name, "must be a table");
     WrkGroupSpec w;
     w.name = name;
     g.choice("tool", "wrk", {"wrk", "wrk2"});
@@ -437,6 +481,10 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
     w.request_bytes = static_cast<std::uint32_t>(g.integer("request_bytes", 64, 16, 1 << 20));
     w.on_server_host = g.choice("host", "remote", {"remote", "server"}) == "server";
     w.rate = g.number("rate", 0, 0, 1e9);
+    // Open loop: one request each 1/rate s, a span like any other.
+    if (w.rate > 0 && w.rate < 1 / limits::kMaxSpanSeconds)
+      g.fail("rate", fmt::format("must be 0 (closed loop) or from {:g} to 1e9 requests a second (got {:g})",
+                                 1 / limits::kMaxSpanSeconds, w.rate));
     w.poisson = g.choice("arrival", "constant", {"constant", "poisson"}) == "poisson";
     if (w.poisson && w.rate == 0) g.fail("arrival", "needs a rate (an open-loop load)");
     if (const toml::node* n = g.node("placement")) {
@@ -445,7 +493,8 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
       if (!arr || arr->empty()) g.fail("placement", "must be a list of connection counts, one per worker");
       std::uint64_t sum = 0;
       for (const toml::node& e : *arr) {
-        if (!e.is_integer() || e.value<std::int64_t>().value() < 0) g.fail("placement", "entries must be whole numbers of at least 0");
+        if (!e.is_integer() || e.value<std::int64_t>().value() < 0 || e.value<std::int64_t>().value() > w.connections)
+          g.fail("placement", "entries must be whole numbers from 0 to connections (" + std::to_string(w.connections) + ")");
         w.placement.push_back(static_cast<std::uint32_t>(e.value<std::int64_t>().value()));
         sum += w.placement.back();
       }
@@ -508,6 +557,49 @@ void read_expect(Section& root, const LayeredToml& doc, Scenario& sc) {
   }
 }
 
+// The bytes the device offers to files (as each disk model computes its capacity).
+std::uint64_t device_capacity(const HardwareSpec& hw) {
+  switch (hw.disk) {
+    case DiskKind::kHdd: return static_cast<std::uint64_t>(hw.hdd.capacity_bytes);
+    case DiskKind::kSimple: return static_cast<std::uint64_t>(hw.simple.capacity_bytes);
+    case DiskKind::kSsd: return static_cast<std::uint64_t>(hw.ssd.capacity_bytes);
+    case DiskKind::kRaid10: {  // Raid10Layer: whole chunks per device, near_copies of each
+      const std::uint64_t chunks = static_cast<std::uint64_t>(hw.hdd.capacity_bytes) / hw.raid.chunk_bytes;
+      return chunks * hw.raid.devices / hw.raid.near_copies * hw.raid.chunk_bytes;
+    }
+    case DiskKind::kNone: return 0;
+  }
+  return 0;
+}
+
+// Every file gets a slot as large as the largest file, rounded up to a page
+// (Filesystem); with no disk, every file lives in the page cache from the
+// start, in whole cache units, and a read that misses would have nowhere to go.
+void check_dataset_fits(Section& root, const Scenario& sc) {
+  const FilesystemSpec& f = sc.filesystem;
+  std::uint64_t largest = f.file_size;
+  for (const auto& [bytes, weight] : f.size_mix) largest = std::max(largest, bytes);
+  Section dataset = root.sub("dataset");
+  if (sc.hardware.disk == DiskKind::kNone) {
+    const std::uint64_t unit = sc.hardware.cache_unit_bytes;
+    const std::uint64_t units = sc.hardware.page_cache_bytes / unit;
+    const std::uint64_t per_file = (largest + unit - 1) / unit;
+    if (per_file > units || f.files > units / per_file)
+      dataset.fail("files", fmt::format("with disk.type = \"none\" every file is served from the page cache, and {} "
+                                        "files of up to {} bytes need {} bytes of it, but memory.page_cache is {}: "
+                                        "give the data set a disk, or make it smaller",
+                                        f.files, largest, static_cast<double>(f.files) * per_file * unit,
+                                        sc.hardware.page_cache_bytes));
+    return;
+  }
+  const std::uint64_t slot = (largest + 4095) / 4096 * 4096;
+  const std::uint64_t capacity = device_capacity(sc.hardware);
+  if (capacity / slot < f.files)
+    dataset.fail("files", fmt::format("{} files of up to {} bytes do not fit on the disk ({} bytes; each file takes a "
+                                      "slot of the largest file's size)",
+                                      f.files, largest, capacity));
+}
+
 }  // namespace
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides, const std::string& hardware) {
@@ -518,10 +610,11 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sc.name = root.string("name", path);
   sc.description = root.string("description", "");
   sc.seed = static_cast<std::uint64_t>(root.integer("seed", 1, 0, kMaxInt));
-  sc.duration_s = root.duration("duration", 10, 0.001);
+  sc.duration_s = root.duration("duration", 10, 0.001, false, limits::kMaxRunSeconds);
   read_hardware(root, sc);
   read_nginx(root, sc);
   read_dataset(root, sc);
+  check_dataset_fits(root, sc);
   if (const toml::node* p = root.node("preload")) {
     const toml::array* arr = p->as_array();
     if (!arr) root.fail("preload", "must be a list of paths");

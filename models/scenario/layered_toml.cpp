@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 #include "models/scenario/config_error.h"
+#include "models/scenario/input_file.h"
+#include "models/scenario/toml_guard.h"
 
 namespace models {
 
@@ -18,14 +19,33 @@ bool is_hardware_profile(const fs::path& file) {
     if (part == "hardware") return true;
   return false;
 }
+
+// toml++ on text that passed toml_guard (see toml_guard.h). `source` becomes
+// every node's file; `line_offset` is subtracted from reported lines.
+toml::table parse_checked(const std::string& text, const std::string& source, const std::string& error_file,
+                          const std::string& error_key) {
+  const TomlGuardProblem p = toml_guard(text);
+  if (p.line) throw ConfigError(error_file, error_file == "--set" ? 0 : p.line, error_key, p.message);
+  try {
+    return toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(error_file, error_file == "--set" ? 0 : static_cast<int>(e.source().begin.line), error_key,
+                      std::string(e.description()));
+  }
+}
 }  // namespace
 
 LayeredToml::LayeredToml(const std::string& path, const std::vector<std::string>& overrides,
                          const std::string& hardware)
     : root_(path), hardware_(hardware) {
   std::vector<std::string> stack;
-  if (!hardware_.empty() && !std::ifstream(hardware_))
-    throw ConfigError(hardware_, 0, "", "cannot read the hardware profile");
+  if (!hardware_.empty()) {
+    try {
+      read_input_file(hardware_, kMaxScenarioFileBytes);
+    } catch (const InputFileError& e) {
+      throw ConfigError(hardware_, 0, "", std::string("the hardware profile ") + e.what());
+    }
+  }
   load(path, stack, nullptr, "");
   for (const std::string& o : overrides) apply_override(o);
 }
@@ -33,34 +53,42 @@ LayeredToml::LayeredToml(const std::string& path, const std::vector<std::string>
 void LayeredToml::apply_override(const std::string& assignment) {
   const std::size_t eq = assignment.find('=');
   const std::string key = eq == std::string::npos ? assignment : assignment.substr(0, eq);
-  if (eq == std::string::npos || key.empty() || key.find_first_of(" \t[]\"") != std::string::npos)
+  if (eq == std::string::npos || key.empty() || key.front() == '.' || key.back() == '.' ||
+      key.find("..") != std::string::npos || key.find_first_of(" \t[]\"'") != std::string::npos)
     throw ConfigError("--set", 0, key, "an override is KEY=VALUE, with KEY a dotted scenario key like nginx.worker_processes");
-  std::string value = assignment.substr(eq + 1);
+  const std::string value = assignment.substr(eq + 1);
   auto doc = std::make_unique<toml::table>();
+  if (value.find_first_of("\n\r") != std::string::npos)
+    throw ConfigError("--set", 0, key, "the value must be on one line");
   try {
-    *doc = toml::parse("v = " + value, std::string("--set"));
-  } catch (const toml::parse_error&) {
+    *doc = parse_checked("v = " + value, "--set", "--set", key);
+  } catch (const ConfigError&) {
     // A bare word (off, threads, random) is meant as a string.
-    try {
-      *doc = toml::parse("v = \"" + value + "\"", std::string("--set"));
-    } catch (const toml::parse_error& e) {
-      throw ConfigError("--set", 0, key, "cannot read the value '" + value + "': " + std::string(e.description()));
-    }
+    if (value.find_first_of("\"\\") != std::string::npos) throw;
+    *doc = parse_checked("v = \"" + value + "\"", "--set", "--set", key);
   }
+  if (doc->size() != 1) throw ConfigError("--set", 0, key, "the value must be a single TOML value");
   const toml::node* v = doc->get("v");
-  // Register the key in its parent tables, so unknown keys are still caught.
+  // Register the key in its parent tables, so unknown keys are still caught;
+  // a parent that is a value, not a table, cannot take a key.
   std::string parent;
   std::size_t pos = 0;
   for (;;) {
     const std::size_t dot = key.find('.', pos);
     const std::string name = key.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
-    auto& kids = children_[parent];
-    if (std::find(kids.begin(), kids.end(), name) == kids.end()) kids.push_back(name);
+    add_child(parent, name);
     if (dot == std::string::npos) break;
-    parent = key.substr(0, dot);
+    const std::string prefix = key.substr(0, dot);
+    if (const toml::node* above = find(prefix); above && !above->is_table())
+      throw ConfigError("--set", 0, key, "'" + prefix + "' is a value, not a table: it has no key '" +
+                                           key.substr(dot + 1) + "'");
+    set_origins_.emplace(prefix, v);
+    parent = prefix;
     pos = dot + 1;
   }
   nodes_[key] = v;
+  // An inline table (--set nginx.thread_pool={threads=8}) sets its keys one by one.
+  if (const toml::table* t = v->as_table()) overlay(*t, key);
   documents_.push_back(std::move(doc));
 }
 
@@ -75,18 +103,14 @@ void LayeredToml::load(const std::string& path, std::vector<std::string>& stack,
     for (const auto& s : stack) chain += fs::path(s).filename().string() + " -> ";
     throw ConfigError(from_file, from_line, "include", "include cycle: " + chain + fs::path(key).filename().string());
   }
-  std::ifstream probe(path);
-  if (!probe) {
-    if (included_from) throw ConfigError(from_file, from_line, "include", "cannot read included file '" + path + "'");
-    throw ConfigError(path, 0, "", "cannot read the file");
-  }
-  if (fs::is_directory(path, ec)) throw ConfigError(path, 0, "", "is a directory, not a scenario file");
-  auto doc = std::make_unique<toml::table>();
+  std::string text;
   try {
-    *doc = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw ConfigError(path, static_cast<int>(e.source().begin.line), "", std::string(e.description()));
+    text = read_input_file(path, kMaxScenarioFileBytes);
+  } catch (const InputFileError& e) {
+    if (included_from) throw ConfigError(from_file, from_line, "include", "the included file '" + path + "' " + e.what());
+    throw ConfigError(path, 0, "", e.what());
   }
+  auto doc = std::make_unique<toml::table>(parse_checked(text, path, path, ""));
   stack.push_back(key);
   if (const toml::node* inc = doc->get("include")) {
     std::vector<const toml::node*> items;
@@ -114,8 +138,7 @@ void LayeredToml::overlay(const toml::table& table, const std::string& prefix) {
     const std::string name(k.str());
     if (prefix.empty() && name == "include") continue;
     const std::string dotted = prefix.empty() ? name : prefix + "." + name;
-    auto& kids = children_[prefix];
-    if (std::find(kids.begin(), kids.end(), name) == kids.end()) kids.push_back(name);
+    add_child(prefix, name);
     nodes_[dotted] = &v;
     if (const toml::table* sub = v.as_table()) overlay(*sub, dotted);
   }
@@ -126,9 +149,20 @@ const toml::node* LayeredToml::find(const std::string& dotted) const {
   return it == nodes_.end() ? nullptr : it->second;
 }
 
+void LayeredToml::add_child(const std::string& table, const std::string& name) {
+  Children& kids = children_[table];
+  if (kids.seen.insert(name).second) kids.order.push_back(name);
+}
+
 std::vector<std::string> LayeredToml::children(const std::string& table) const {
   auto it = children_.find(table);
-  return it == children_.end() ? std::vector<std::string>{} : it->second;
+  return it == children_.end() ? std::vector<std::string>{} : it->second.order;
+}
+
+const toml::node* LayeredToml::locate(const std::string& dotted) const {
+  if (const toml::node* n = find(dotted)) return n;
+  auto it = set_origins_.find(dotted);
+  return it == set_origins_.end() ? nullptr : it->second;
 }
 
 std::string LayeredToml::file_of(const toml::node* node) const {

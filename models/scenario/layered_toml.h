@@ -6,6 +6,8 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <toml++/toml.h>
@@ -24,6 +26,9 @@ class LayeredToml {
                        const std::string& hardware = "");
 
   const toml::node* find(const std::string& dotted) const;
+  // The node an error about `dotted` should point at: the node itself, or
+  // for a table that only a --set override created, that override's value.
+  const toml::node* locate(const std::string& dotted) const;
   // Child keys of a table, in first-seen order.
   std::vector<std::string> children(const std::string& table) const;
   const std::string& root_file() const { return root_; }
@@ -36,12 +41,19 @@ class LayeredToml {
             const std::string& from_file);
   void overlay(const toml::table& table, const std::string& prefix);
   void apply_override(const std::string& assignment);
+  void add_child(const std::string& table, const std::string& name);
+
+  struct Children {
+    std::vector<std::string> order;  // first-seen order, for messages and client groups
+    std::unordered_set<std::string> seen;
+  };
 
   std::string root_;
   std::string hardware_;
   std::vector<std::unique_ptr<toml::table>> documents_;
   std::map<std::string, const toml::node*> nodes_;
-  std::map<std::string, std::vector<std::string>> children_;
+  std::unordered_map<std::string, Children> children_;
+  std::map<std::string, const toml::node*> set_origins_;  // tables that only --set created
 };
 
 }  // namespace models

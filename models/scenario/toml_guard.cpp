@@ -21,7 +21,9 @@ class Walker {
       else if (c == '"') single_line('"', true);
       else if (c == '\'') single_line('\'', false);
       else if (is_non_ascii(c)) return problem("a non-ASCII character outside a string or comment (TOML allows them only there)");
-      else step();
+      else if (c == '[' && depth_ == 0 && at_line_start_) table_header();
+      else bracket_and_step(c);
+      if (c != '\n' && !is_blank(c)) at_line_start_ = false;
       if (!problem_.message.empty()) return problem_;
     }
     return {};
@@ -29,8 +31,33 @@ class Walker {
 
  private:
   bool starts(std::string_view s) const { return t_.substr(i_, s.size()) == s; }
+  static bool is_blank(char c) { return c == ' ' || c == '\t'; }
+  static bool is_key_start(char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+           c == '"' || c == '\'' || c == ']';
+  }
+  // Arrays and inline tables in values, so that a '[' starting a line inside
+  // a multi-line array is not taken for a table header.
+  void bracket_and_step(char c) {
+    if (c == '[' || c == '{') ++depth_;
+    if ((c == ']' || c == '}') && depth_ > 0) --depth_;
+    step();
+  }
+  // toml++ 3.3.0 reads the key of "[", "[[" then blanks by assuming (an
+  // assertion in debug builds, an optimizer assumption in release builds)
+  // that the next character starts a key: anything else is undefined.
+  void table_header() {
+    ++i_;
+    if (i_ < t_.size() && t_[i_] == '[') ++i_;
+    while (i_ < t_.size() && is_blank(t_[i_])) ++i_;
+    if (i_ < t_.size() && !is_key_start(t_[i_]))
+      problem("a table header must name a table right after its '[', like [nginx] or [[expect]]");
+  }
   void step() {
-    if (t_[i_] == '\n') ++line_;
+    if (t_[i_] == '\n') {
+      ++line_;
+      at_line_start_ = true;
+    }
     ++i_;
   }
   TomlGuardProblem problem(const std::string& m) {
@@ -80,6 +107,8 @@ class Walker {
   std::string_view t_;
   std::size_t i_ = 0;
   int line_ = 1;
+  int depth_ = 0;             // open arrays and inline tables in values
+  bool at_line_start_ = true;  // only blanks since the last line end: a statement may start here
   TomlGuardProblem problem_;
 };
 

@@ -9,6 +9,12 @@
 // strings and comments, so outside them they are an error anyway; the one
 // legal place is the start of the next line after a line-ending backslash
 // in a """ string, which this check also refuses, with a way round it.
+// toml++ 3.3.0 also asserts (in debug builds; an optimizer assumption in
+// release builds) that a table header's '[' or '[[' and blanks are followed
+// by a key: "[" then a line end, '=', '#', ',' and the like are refused here.
+// Checked by running toml++ built with UBSan and assertions on every input of
+// up to 2 bytes and of up to 4 bytes over TOML's punctuation: none reaches
+// undefined behaviour once this check passes.
 #pragma once
 #include <string>
 #include <string_view>
