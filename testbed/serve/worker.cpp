@@ -79,6 +79,20 @@ class Acceptor {
   asio::steady_timer backoff_;
 };
 
+// An exception out of a handler concerns the connection it served (whose
+// handler, and with it the connection, is gone): say so and go on; Asio
+// allows run() to be called again after one.
+void run_loop(asio::io_context& io) {
+  for (;;) {
+    try {
+      io.run();
+      return;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "clerk-serve: worker: a connection failed: %s\n", e.what());
+    }
+  }
+}
+
 }  // namespace
 
 int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const sigset_t& signal_mask) {
@@ -102,7 +116,7 @@ int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const si
   ::sigprocmask(SIG_SETMASK, &signal_mask, nullptr);
 
   acceptor.start();
-  io.run();
+  run_loop(io);
   if (pool) pool->stop();
   return 0;
 }
