@@ -1,35 +1,182 @@
 #include "cli/output.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
 
 namespace cli {
 
-bool write_file_atomically(const std::string& path, const std::string& content, std::string& error) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      error = "cannot write '" + path + "'";
-      return false;
-    }
-    out << content;
-    out.close();
-    if (!out) {
-      std::remove(tmp.c_str());
-      error = "cannot write '" + path + "'";
-      return false;
-    }
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& why) {
+  throw OutputError("cannot write '" + path + "': " + why);
+}
+
+[[noreturn]] void fail_errno(const std::string& path, const std::string& step) {
+  fail(path, step + ": " + std::strerror(errno));
+}
+
+bool is_special(mode_t mode) { return S_ISFIFO(mode) || S_ISCHR(mode) || S_ISSOCK(mode); }
+
+enum class Target { kReplace, kDirect };
+
+std::string folder_of(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+void check_folder(const std::string& path) {
+  const std::string folder = folder_of(path);
+  struct stat st {};
+  if (stat(folder.c_str(), &st) != 0) fail_errno(path, "its folder '" + folder + "'");
+  if (!S_ISDIR(st.st_mode)) fail(path, "'" + folder + "' is not a folder");
+  if (access(folder.c_str(), W_OK) != 0) fail_errno(path, "its folder '" + folder + "'");
+}
+
+// What is at `path` decides how it is written (see output.h).
+Target classify(const std::string& path) {
+  if (path.empty()) fail(path, "no file name");
+  if (path.back() == '/') fail(path, "names a folder, not a file");
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0) {
+    if (errno != ENOENT) fail_errno(path, "lstat");
+    check_folder(path);
+    return Target::kReplace;
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::remove(tmp.c_str());
-    error = "cannot write '" + path + "': " + ec.message();
+  if (S_ISLNK(st.st_mode)) {
+    struct stat to {};
+    if (stat(path.c_str(), &to) != 0) fail_errno(path, "it is a symbolic link that leads nowhere");
+    if (is_special(to.st_mode)) return Target::kDirect;
+    fail(path, "it is a symbolic link; clerk writes through links only to special files such as /dev/stdout "
+               "(name the link's target instead)");
+  }
+  if (S_ISDIR(st.st_mode)) fail(path, "it is a folder");
+  if (S_ISBLK(st.st_mode)) fail(path, "it is a block device");
+  if (is_special(st.st_mode)) return Target::kDirect;
+  check_folder(path);
+  return Target::kReplace;
+}
+
+void write_all(int fd, std::string_view content, const std::string& path) {
+  while (!content.empty()) {
+    const ssize_t n = write(fd, content.data(), content.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail_errno(path, "write");
+    content.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+// A special file: opened as it is (a FIFO waits for its reader), never
+// truncated or replaced. A link swapped for a regular file in between is refused.
+void write_direct(const std::string& path, std::string_view content) {
+  int fd = -1;
+  do fd = open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0) fail_errno(path, "open");
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !is_special(st.st_mode)) {
+    close(fd);
+    fail(path, "it changed while being opened");
+  }
+  try {
+    write_all(fd, content, path);
+  } catch (...) {
+    close(fd);
+    throw;
+  }
+  if (close(fd) != 0 && errno != EINTR) fail_errno(path, "close");
+}
+
+// The process's umask, read without changing it (Linux 4.7+); 022 if unknown.
+mode_t current_umask() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8) & 0777);
+  return 022;
+}
+
+mode_t mode_for(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return st.st_mode & 07777;  // keep an existing file's mode
+  return 0666 & ~current_umask();
+}
+
+void sync_folder(const std::string& path) {
+  const int dir = open(folder_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) return;  // the rename happened; a folder we cannot open for fsync is not an error
+  fsync(dir);
+  close(dir);
+}
+
+// A temporary file that removes itself unless it was renamed into place.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& target) : target_(target) {
+    const std::filesystem::path t(target);
+    std::string pattern = folder_of(target) + "/." + t.filename().string() + ".XXXXXX";
+    std::vector<char> name(pattern.begin(), pattern.end());
+    name.push_back('\0');
+    fd_ = mkostemp(name.data(), O_CLOEXEC);
+    if (fd_ < 0) fail_errno(target, "creating a temporary file in '" + folder_of(target) + "'");
+    name_ = name.data();
+  }
+  ~TempFile() {
+    if (fd_ >= 0) close(fd_);
+    if (!name_.empty()) unlink(name_.c_str());
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+
+  int fd() const { return fd_; }
+  void commit(mode_t mode) {
+    if (fchmod(fd_, mode) != 0) fail_errno(target_, "fchmod");
+    if (fsync(fd_) != 0) fail_errno(target_, "fsync");
+    const int fd = fd_;
+    fd_ = -1;
+    if (close(fd) != 0) fail_errno(target_, "close");
+    if (rename(name_.c_str(), target_.c_str()) != 0) fail_errno(target_, "rename");
+    name_.clear();
+    sync_folder(target_);
+  }
+
+ private:
+  std::string target_;
+  std::string name_;
+  int fd_ = -1;
+};
+
+void write_replacing(const std::string& path, std::string_view content) {
+  const mode_t mode = mode_for(path);
+  TempFile tmp(path);
+  write_all(tmp.fd(), content, path);
+  tmp.commit(mode);
+}
+
+}  // namespace
+
+void check_output_path(const std::string& path) { classify(path); }
+
+void write_output_file(const std::string& path, std::string_view content) {
+  if (classify(path) == Target::kDirect) write_direct(path, content);
+  else write_replacing(path, content);
+}
+
+bool write_file_atomically(const std::string& path, const std::string& content, std::string& error) {
+  try {
+    write_output_file(path, content);
+    return true;
+  } catch (const OutputError& e) {
+    error = e.what();
     return false;
   }
-  return true;
 }
 
 std::string default_scenarios_dir() {

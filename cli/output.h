@@ -1,11 +1,44 @@
-// Writing result files: to a temporary name first, renamed into place only
-// when complete, so a failed run never leaves half a file behind.
+// Writing result files, the one way every command does it (run, validate,
+// compare, sweep, plot, calibrate, realrun).
+//
+// A regular file (or a name that does not exist yet) is written to an
+// exclusive temporary file in the same folder (mkstemp: an unpredictable
+// name, created with O_EXCL, so nothing planted beforehand is followed),
+// flushed with fsync, renamed over the target and the folder fsync'd: a
+// reader sees the old file or the whole new one, never half of it, and a
+// crash leaves no half-written result under the target's name.
+//
+// A special file (a FIFO, a character device such as /dev/null or a
+// terminal, a socket) is written directly, never replaced. A symbolic link
+// is followed only when it leads to such a special file (so /dev/stdout
+// works); a link to a regular file, a folder, nothing or a loop is refused:
+// replacing it would break the link, and writing through it would write
+// somewhere other than the folder the user named (the planted-symlink
+// attack). A folder, a block device or a missing parent folder is refused.
 #pragma once
+#include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace cli {
 
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws OutputError naming the path and the reason.
+void write_output_file(const std::string& path, std::string_view content);
+
+// Checks, before any work is done, that `path` could be written as above
+// (its folder exists and is writable, it is not a folder or a link to a
+// regular file). Throws OutputError. Commands call it on every output path
+// before they measure or simulate anything.
+void check_output_path(const std::string& path);
+
+// The same as write_output_file, for callers that report errors as text.
 bool write_file_atomically(const std::string& path, const std::string& content, std::string& error);
+
 std::string default_scenarios_dir();
 
 }  // namespace cli
