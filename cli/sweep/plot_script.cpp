@@ -9,10 +9,20 @@ namespace {
 // Okabe and Ito's eight colours: told apart by colour-blind readers too.
 const char* const kColours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 
-// A gnuplot single-quoted string: nothing is special inside but the quote.
+// A gnuplot single-quoted string: nothing is special inside but the quote
+// and the end of the line. Labels come from results files, which travel, so
+// no byte of a label may end the string or the line: a quote is shown as
+// U+2019 (gnuplot 5.4 reads a doubled quote '' but not two in a row ''''),
+// and every control character (a newline would end the command and start
+// another, like system("...")) as the text \xHH.
 std::string quoted(const std::string& s) {
   std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\'') out += "\u2019";
+    else if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
+    else out += c;
+  }
   return out + "'";
 }
 

@@ -45,6 +45,17 @@ bool parse_double(const std::string& s, double& out) {
 // Steps accumulate rounding (0.1 + 0.2); 12 significant digits remove it.
 double tidy(double v) { return std::stod(fmt::format("{:.12g}", v)); }
 
+// lo, lo + step, ... up to hi. The count is computed first, in unsigned
+// arithmetic (hi - lo always fits), so no step can overflow a whole number.
+template <typename Fail>
+void integer_steps(std::int64_t lo, std::int64_t hi, std::int64_t step, Axis& axis, const Fail& fail) {
+  const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+  const std::uint64_t count = span / static_cast<std::uint64_t>(step) + 1;
+  if (count > kMaxValues) fail("more than 100000 values");
+  for (std::uint64_t i = 0; i < count; ++i)
+    axis.values.push_back(integer_value(static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + i * static_cast<std::uint64_t>(step))));
+}
+
 }  // namespace
 
 AxisValue value_from_node(const toml::node& node) {
@@ -129,6 +140,9 @@ void parse_range(const std::string& raw, Axis& axis) {
   axis.continuous = false;
 
   if (colon == std::string::npos) {
+    // Drawn through doubles: whole numbers beyond 2^53 would not be exact.
+    constexpr std::int64_t kExact = std::int64_t{1} << 53;
+    if (ints && (ilo < -kExact || ihi > kExact)) fail("the ends of a whole-number range to sample must be within +-2^53");
     axis.continuous = true;
     axis.integer = ints;
     axis.lo = lo;
@@ -141,16 +155,13 @@ void parse_range(const std::string& raw, Axis& axis) {
     if (ints && static_cast<double>(istep) != step) fail("the factor of a whole-number range must be whole");
     for (double v = lo; v <= hi * (1 + 1e-12); v = ints ? v * static_cast<double>(istep) : tidy(v * step)) {
       if (axis.values.size() >= kMaxValues) fail("more than 100000 values");
+      if (ints && v > static_cast<double>(ihi)) break;  // never past the high end, which fits a whole number
       axis.values.push_back(ints ? integer_value(static_cast<std::int64_t>(v)) : float_value(v));
     }
     return;
   }
   if (!(step > 0)) fail("the step must be above 0");
-  if (ints) {
-    if ((ihi - ilo) / istep + 1 > static_cast<std::int64_t>(kMaxValues)) fail("more than 100000 values");
-    for (std::int64_t v = ilo; v <= ihi; v += istep) axis.values.push_back(integer_value(v));
-    return;
-  }
+  if (ints) return integer_steps(ilo, ihi, istep, axis, fail);
   const double count = std::floor((hi - lo) / step + 1e-9) + 1;
   if (count > static_cast<double>(kMaxValues)) fail("more than 100000 values");
   for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i)

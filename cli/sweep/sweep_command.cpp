@@ -24,6 +24,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A run that failed after the sweep started: its files hold the rows so far.
+class RunFailed : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 SweepSpec build_spec(const SweepArgs& args) {
   SweepSpec spec;
   if (is_sweep_file(args.file)) {
@@ -33,7 +39,10 @@ SweepSpec build_spec(const SweepArgs& args) {
     spec.scenario = args.file;
   }
   if (!args.mode.empty()) spec.mode = parse_mode(args.mode, "--mode");
-  if (args.samples) spec.samples = *args.samples;
+  if (args.samples) {
+    check_cap("--samples", "", *args.samples, kMaxSamples, "points");
+    spec.samples = *args.samples;
+  }
   if (args.sample_seed) spec.sample_seed = *args.sample_seed;
   if (!args.seeds.empty()) spec.seeds = parse_seeds(args.seeds, "--seeds");
   if (!args.metrics.empty()) spec.metrics = args.metrics;
@@ -90,6 +99,25 @@ void print_plan(const Plan& plan, const std::vector<RunRef>& runs) {
   }
 }
 
+// The runs missing before the last one: counted, and the first ten named
+// (never listed whole: a run id can be as large as 2^64 - 1).
+void report_missing(const std::vector<Row>& all) {
+  if (all.empty()) return;
+  const std::uint64_t missing = all.back().run - (all.size() - 1);  // ids are distinct and sorted
+  if (missing == 0) return;
+  std::string list;
+  std::size_t named = 0;
+  for (std::uint64_t id = 0, i = 0; i < all.size() && named < 10; ++id) {
+    if (all[i].run == id) {
+      ++i;
+    } else {
+      list += " " + std::to_string(id);
+      ++named;
+    }
+  }
+  std::cerr << fmt::format("merge: {} runs missing before the last one:{}{}\n", missing, list, missing > 10 ? " ..." : "");
+}
+
 }  // namespace
 
 int sweep_command(const SweepArgs& args) {
@@ -104,6 +132,7 @@ int sweep_command(const SweepArgs& args) {
     }
     const OutputPaths paths = output_paths(args.out.empty() ? default_out(args.file, args.shard, shard) : args.out);
     const Columns columns = columns_of(plan);
+    for (const std::string& p : {paths.csv, paths.jsonl, paths.summary}) check_writable(p);  // before any file is written
 
     if (!args.resume && !args.overwrite)
       for (const std::string& p : {paths.csv, paths.jsonl})
@@ -145,6 +174,9 @@ int sweep_command(const SweepArgs& args) {
           all.push_back(row);
           progress.advance();
         });
+      } catch (const std::exception& e) {
+        progress.finish();
+        throw RunFailed(e.what());  // the rows so far are kept: --resume continues
       } catch (...) {
         progress.finish();
         throw;
@@ -169,9 +201,12 @@ int sweep_command(const SweepArgs& args) {
   } catch (const models::ConfigError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
-  } catch (const std::exception& e) {
+  } catch (const RunFailed& e) {
     std::cerr << "clerk: sweep stopped: " << e.what() << " (--resume continues it)\n";
     return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "clerk: internal error in sweep: " << e.what() << "; please report this bug with the command line and the spec\n";
+    return 3;
   }
 }
 
@@ -206,29 +241,24 @@ int merge_command(const MergeArgs& args) {
       }
     }
     if (!has_columns) throw SweepError(args.inputs.front(), "", "no rows to merge");
+    const std::string summary = output_paths(args.out).summary;
+    check_writable(args.out);  // both before either is written
+    check_writable(summary);
     std::vector<Row> all;
     for (auto& [id, r] : rows) all.push_back(std::move(r));
     const Format f = format_of(args.out);
     write_atomically(args.out, file_text(f, columns, all));
-    const std::string summary = output_paths(args.out).summary;
     write_atomically(summary, summary_csv(columns, all, args.confidence));
-    std::vector<std::uint64_t> missing;
-    for (std::uint64_t id = 0, i = 0; i < all.size(); ++id) {
-      if (all[i].run == id) ++i;
-      else missing.push_back(id);
-    }
     std::cerr << fmt::format("merge: {} runs from {} files into {} (means and intervals in {})\n", all.size(),
                              args.inputs.size(), args.out, summary);
-    if (!missing.empty()) {
-      std::string list;
-      for (std::size_t i = 0; i < std::min<std::size_t>(missing.size(), 10); ++i) list += " " + std::to_string(missing[i]);
-      std::cerr << fmt::format("merge: {} runs missing before the last one:{}{}\n", missing.size(), list,
-                               missing.size() > 10 ? " ..." : "");
-    }
+    report_missing(all);
     return 0;
   } catch (const SweepError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "clerk: internal error in sweep merge: " << e.what() << "; please report this bug with the command line\n";
+    return 3;
   }
 }
 

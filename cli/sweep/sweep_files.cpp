@@ -2,56 +2,116 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "cli/output.h"
 #include "cli/sweep/sweep_error.h"
 
 namespace cli::sweep {
+
+namespace {
+
+std::string errno_text(const std::string& step) { return step + ": " + std::strerror(errno); }
+
+// A file descriptor closed when it goes out of scope.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// "dir/", "dir/.csv", ".csv" or an existing folder.
+bool names_folder(const std::string& out, const std::string& stem) {
+  if (stem.empty() || stem.back() == '/') return true;
+  std::error_code ec;
+  return std::filesystem::is_directory(out, ec);
+}
+
+}  // namespace
 
 OutputPaths output_paths(const std::string& out) {
   std::string stem = out;
   for (const char* ext : {".csv", ".jsonl", ".json"}) {
     const std::string e = ext;
-    if (stem.size() > e.size() && stem.compare(stem.size() - e.size(), e.size(), e) == 0) {
+    if (stem.size() >= e.size() && stem.compare(stem.size() - e.size(), e.size(), e) == 0) {
       stem.resize(stem.size() - e.size());
       break;
     }
   }
+  if (names_folder(out, stem))
+    throw SweepError("-o", "'" + out + "'", "names a folder, not a file: give a file name, like " +
+                                                (out.empty() || out.back() == '/' ? out : out + "/") + "results.csv");
   return {stem + ".csv", stem + ".jsonl", stem + ".summary.csv"};
 }
 
 void write_atomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f << content;
-    f.close();
-    if (!f) {
-      std::filesystem::remove(tmp);
-      throw SweepError(path, "", "cannot write the file");
-    }
+  try {
+    write_output_file(path, content);
+  } catch (const OutputError& e) {
+    throw SweepError("clerk", "", e.what());
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp);
-    throw SweepError(path, "", "cannot write the file: " + ec.message());
+}
+
+void check_writable(const std::string& path) {
+  try {
+    check_output_path(path);
+  } catch (const OutputError& e) {
+    throw SweepError("clerk", "", e.what());
+  }
+}
+
+std::string read_limited(const std::string& path, std::size_t limit) {
+  int raw = -1;
+  do raw = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  while (raw < 0 && errno == EINTR);
+  if (raw < 0) throw SweepError(path, "", "cannot read the file: " + std::string(std::strerror(errno)));
+  const Fd fd(raw);
+  struct stat st {};
+  if (fstat(fd.get(), &st) != 0) throw SweepError(path, "", "cannot read the file: " + errno_text("fstat"));
+  if (S_ISDIR(st.st_mode)) throw SweepError(path, "", "is a folder, not a results file (.csv or .jsonl)");
+  std::string text;
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = read(fd.get(), buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw SweepError(path, "", "cannot read the file: " + errno_text("read"));
+    if (n == 0) return text;
+    if (text.size() + static_cast<std::size_t>(n) > limit)
+      throw SweepError(path, "", "is larger than " + std::to_string(limit >> 20) +
+                                     " MiB, the most clerk reads as results (is it a results file?)");
+    text.append(buf, static_cast<std::size_t>(n));
   }
 }
 
 LineAppender::LineAppender(const std::string& path) : path_(path) {
-  file_ = std::fopen(path.c_str(), "ab");
-  if (!file_) throw SweepError(path, "", std::string("cannot append to the file: ") + std::strerror(errno));
+  do fd_ = open(path.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+  while (fd_ < 0 && errno == EINTR);
+  if (fd_ < 0) throw SweepError(path, "", "cannot append to the file: " + std::string(std::strerror(errno)));
 }
 
 LineAppender::~LineAppender() {
-  if (file_) std::fclose(file_);
+  if (fd_ >= 0) close(fd_);
 }
 
 void LineAppender::append(const std::string& line) {
-  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)
-    throw SweepError(path_, "", std::string("cannot append to the file: ") + std::strerror(errno));
+  std::string_view rest = line;
+  while (!rest.empty()) {
+    const ssize_t n = write(fd_, rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw SweepError(path_, "", "cannot append to the file: " + errno_text("write"));
+    rest.remove_prefix(static_cast<std::size_t>(n));
+  }
 }
 
 }  // namespace cli::sweep

@@ -82,6 +82,7 @@ AxisValue draw(const Axis& axis, sim::RandomStream& rng, std::uint64_t index) {
 
 std::vector<Point> random_points(const SweepSpec& spec) {
   if (spec.samples == 0) throw SweepError(spec.origin, "key 'samples'", "random mode needs samples = N (--samples N)");
+  check_cap(spec.origin, "key 'samples'", spec.samples, kMaxSamples, "points");
   const auto groups = zip_groups(spec);
   for (const auto& g : groups)
     for (std::size_t i : g)
@@ -233,6 +234,7 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
 
   plan.points = spec.mode == Mode::kRandom ? random_points(spec) : grid_points(spec);
   plan.seeds = spec.seeds.empty() ? std::vector<std::uint64_t>{base.seed} : spec.seeds;
+  check_cap(spec.origin, "", plan.points.size() * plan.seeds.size(), kMaxRuns, "runs (points x seeds)");
   std::vector<std::string> groups;
   for (const auto& g : base.clients) groups.push_back(g.name);
   plan.metrics = spec.metrics.empty() ? main_metrics(groups) : spec.metrics;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli/sweep/sweep_error.h"
+#include "cli/sweep/sweep_files.h"
 
 namespace cli::sweep {
 
@@ -87,6 +88,8 @@ Row parse_json_row(const std::string& text, Columns& c, bool& has_columns, const
   } else if (!(mine == c)) {
     throw bad("its axes or metrics differ from the first row's");
   }
+  for (const char* key : {"run", "point", "seed"})
+    if (!j[key].is_number_unsigned()) throw bad(std::string("'") + key + "' must be a whole number of at least 0");
   Row r;
   try {
     r.sweep = j["sweep"].get<std::string>();
@@ -199,11 +202,7 @@ std::string line(Format f, const Columns& c, const Row& r) {
 }
 
 RowFile read_rows(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SweepError(path, "", "cannot read the file");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const std::string text = buf.str();
+  const std::string text = read_limited(path);
   RowFile file;
   const Format f = format_of(path);
   std::size_t pos = 0;

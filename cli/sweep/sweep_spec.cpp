@@ -1,6 +1,7 @@
 #include "cli/sweep/sweep_spec.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <filesystem>
 #include <limits>
 #include <set>
@@ -36,10 +37,12 @@ void check_keys(const std::string& file, const toml::table& table, const std::st
   }
 }
 
-std::uint64_t whole(const std::string& file, const toml::node* n, const std::string& key, std::int64_t lo) {
+std::uint64_t whole(const std::string& file, const toml::node* n, const std::string& key, std::int64_t lo,
+                    std::uint64_t cap = UINT64_MAX, const std::string& what = "") {
   if (!n->is_integer()) throw SweepError(at(file, n), "key '" + key + "'", "must be a whole number");
   const std::int64_t v = n->value<std::int64_t>().value();
   if (v < lo) throw SweepError(at(file, n), "key '" + key + "'", "must be at least " + std::to_string(lo));
+  check_cap(at(file, n), "key '" + key + "'", static_cast<std::uint64_t>(v), cap, what);
   return static_cast<std::uint64_t>(v);
 }
 
@@ -84,6 +87,15 @@ void read_axis(const std::string& file, const toml::node& item, SweepSpec& spec)
 
 }  // namespace
 
+void check_cap(const std::string& where, const std::string& key, std::uint64_t value, std::uint64_t cap,
+               const std::string& what) {
+  if (value > cap)
+    throw SweepError(where, key,
+                     fmt::format("{} {} is more than the cap of {}: every point and run is held in memory while the "
+                                 "sweep is planned, so more would not fit (split the sweep with --shard or fewer values)",
+                                 value, what, cap));
+}
+
 Mode parse_mode(const std::string& text, const std::string& where) {
   if (text == "grid") return Mode::kGrid;
   if (text == "zip") return Mode::kZip;
@@ -113,6 +125,7 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text, const std::strin
   if (seeds.size() == 1 && !looks_like_range(text)) {  // a count
     const std::uint64_t count = seeds[0];
     if (count < 1) throw SweepError(where, "seeds", "the count of seeds must be at least 1");
+    check_cap(where, "seeds", count, kMaxSeeds, "seeds per point");
     seeds.clear();
     for (std::uint64_t s = 1; s <= count; ++s) seeds.push_back(s);
   }
@@ -160,13 +173,14 @@ SweepSpec read_spec(const std::string& path) {
     if (!mode->is_string()) throw SweepError(at(path, mode), "key 'sweep.mode'", "must be a string");
     spec.mode = parse_mode(mode->value<std::string>().value(), at(path, mode));
   }
-  if (const toml::node* n = s->get("samples")) spec.samples = whole(path, n, "sweep.samples", 1);
+  if (const toml::node* n = s->get("samples")) spec.samples = whole(path, n, "sweep.samples", 1, kMaxSamples, "points");
   if (const toml::node* n = s->get("sample_seed")) spec.sample_seed = whole(path, n, "sweep.sample_seed", 0);
   if (const toml::node* n = s->get("seeds")) {
     if (n->is_integer()) {
-      const std::uint64_t count = whole(path, n, "sweep.seeds", 1);
+      const std::uint64_t count = whole(path, n, "sweep.seeds", 1, kMaxSeeds, "seeds per point");
       for (std::uint64_t i = 1; i <= count; ++i) spec.seeds.push_back(i);
     } else if (const toml::array* arr = n->as_array()) {
+      check_cap(at(path, n), "key 'sweep.seeds'", arr->size(), kMaxSeeds, "seeds per point");
       for (const toml::node& e : *arr) spec.seeds.push_back(whole(path, &e, "sweep.seeds", 0));
       if (spec.seeds.empty()) throw SweepError(at(path, n), "key 'sweep.seeds'", "needs at least one seed");
     } else {

@@ -13,6 +13,17 @@ namespace cli::sweep {
 
 enum class Mode { kGrid, kZip, kRandom };
 
+// Caps that keep a sweep within memory (each point and each run is held in
+// memory while planning, and every seed is a run of every point): a typo like
+// seeds = 99999999999 is refused up front, not met with bad_alloc.
+inline constexpr std::uint64_t kMaxSeeds = 100'000;      // seeds per point
+inline constexpr std::uint64_t kMaxSamples = 1'000'000;  // points drawn in random mode
+inline constexpr std::uint64_t kMaxRuns = 10'000'000;    // points x seeds
+
+// Throws SweepError naming `where` and `key` when `value` is above `cap`.
+void check_cap(const std::string& where, const std::string& key, std::uint64_t value, std::uint64_t cap,
+               const std::string& what);
+
 struct SweepSpec {
   std::string origin;                // the spec file, or "the command line"
   std::string scenario;              // the base scenario file

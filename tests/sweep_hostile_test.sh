@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Sweep, merge and plot given hostile input (issue 21): results files that
+# try to run commands through gnuplot, special files and planted links as
+# outputs, endless inputs, huge counts and ranges, signals during a plot.
+# Each check names the finding it keeps closed.
+set -u
+clerk=$1 data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export TMPDIR=$tmp/tmpdir  # plot's work folders: checked for leftovers below
+mkdir -p "$TMPDIR"
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+expect_status() {  # expected, description, command...
+  local want=$1 what=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  [ "$got" -eq "$want" ] || fail "$what: exit $got, wanted $want ($(head -c 300 "$tmp/err"))"
+}
+expect_message() {  # description, text
+  grep -qF -- "$2" "$tmp/err" || fail "$1: message lacks '$2': $(head -c 300 "$tmp/err")"
+}
+
+# A results file as a colleague might send it: an axis name and values with
+# newlines followed by gnuplot commands, quotes, backslashes, control bytes.
+marker=$tmp/ran
+good=$tmp/good.jsonl
+printf '{"sweep":"abc","run":%d,"point":%d,"axes":{"x":%d},"seed":1,"metrics":{"m":%d.5}}\n' 0 0 0 0 1 1 1 1 >"$good"
+evil_key=$(printf 'k\\nsystem(\\"touch %s\\")\\n#' "$marker")
+evil_value=$(printf 'a\\nsystem(\\"touch %s\\")\\n\\u0001\\u007f\\u0000'"''"'\\\\\\"`touch %s`' "$marker" "$marker")
+{
+  for i in 0 1 2 3; do
+    printf '{"sweep":"abc","run":%d,"point":%d,"axes":{"%s":"%s","x":%d},"seed":1,"metrics":{"m":%d.5}}\n' \
+      "$i" "$i" "$evil_key" "$evil_value" "$((i % 2))" "$i"
+  done
+} >"$tmp/evil.jsonl"
+key=$(printf 'k\nsystem("touch %s")\n#' "$marker")
+
+printf '{"sweep":"abc","run":%d,"point":%d,"axes":{"%s":1,"x":%d},"seed":1,"metrics":{"m":%d.5}}\n' \
+  0 0 "$evil_key" 0 0 1 1 "$evil_key" 1 1 >"$tmp/inject.jsonl"
+
+# Finding 1: gnuplot receives data, not code.
+if command -v gnuplot >/dev/null; then
+  expect_status 0 "plot of a label with a newline and system()" "$clerk" plot "$tmp/inject.jsonl" --x x --y m --by "$key" -o "$tmp/inject"
+  [ ! -e "$marker" ] || fail "plot ran a command from a results file's axis name"
+  expect_status 0 "plot of a hostile results file" "$clerk" plot "$tmp/evil.jsonl" --x x --y m --by "$key" -o "$tmp/evil" \
+    --title "$(printf "t'\nsystem('touch %s')\n" "$marker")"
+  [ ! -e "$marker" ] || fail "plot ran a command from a results file"
+  [ -s "$tmp/evil.png" ] && [ -s "$tmp/evil.svg" ] || fail "the hostile results were not drawn"
+  expect_status 0 "heat map of a hostile results file" "$clerk" plot "$tmp/evil.jsonl" --x x --y m --by "$key" --heatmap -o "$tmp/evilh"
+  [ ! -e "$marker" ] || fail "heat map ran a command from a results file"
+else
+  echo "cli_sweep_hostile: gnuplot not installed, plot checks skipped"
+fi
+
+# Finding 5: endless and huge inputs are refused, not read until memory runs out.
+expect_status 2 "plot /dev/zero" "$clerk" plot /dev/zero --x x --y m
+expect_message "plot /dev/zero" "is larger than 256 MiB"
+printf '{"sweep":"abc","run":-1,"point":0,"axes":{"x":1},"seed":1,"metrics":{"m":1}}\n' >"$tmp/neg.jsonl"
+expect_status 2 "merge of run -1" "$clerk" sweep merge "$tmp/neg.jsonl" -o "$tmp/merged.csv"
+expect_message "merge of run -1" "'run' must be a whole number of at least 0"
+printf '{"sweep":"abc","run":18446744073709551615,"point":0,"axes":{"x":1},"seed":1,"metrics":{"m":1}}\n' >"$tmp/big.jsonl"
+expect_status 0 "merge of run 2^64-1" "$clerk" sweep merge "$tmp/big.jsonl" -o "$tmp/big-merged.csv"
+expect_message "merge of run 2^64-1" "18446744073709551615 runs missing before the last one: 0 1 2"
+expect_status 2 "seed count above the cap" "$clerk" sweep "$data/small-hdd.toml" --seeds 99999999999 -o "$tmp/seeds"
+expect_message "seed count above the cap" "is more than the cap of 100000"
+[ ! -e "$tmp/seeds.csv" ] || fail "a refused sweep left its CSV"
+expect_status 2 "samples above the cap" "$clerk" sweep "$data/small-hdd.toml" --set 'nginx.worker_processes=1..4' \
+  --mode random --samples 99999999999 --dry-run
+expect_message "samples above the cap" "is more than the cap of 1000000"
+expect_status 2 "a whole-number range as wide as int64" "$clerk" sweep "$data/small-hdd.toml" --dry-run \
+  --set 'nginx.worker_processes=-9223372036854775807..9223372036854775807:1'
+expect_message "a whole-number range as wide as int64" "more than 100000 values"
+expect_status 2 "a whole-number range that would step past int64" "$clerk" sweep "$data/small-hdd.toml" --dry-run \
+  --set 'nginx.worker_processes=1..9223372036854775807:4611686018427387904'
+grep -q "(--resume continues it)" "$tmp/err" && fail "'--resume continues it' printed for bad input"
+
+# Finding 6: -o naming a folder writes no hidden ".csv".
+mkdir -p "$tmp/outdir"
+expect_status 2 "sweep -o dir/" "$clerk" sweep "$data/small-hdd.toml" --set duration=1s -o "$tmp/outdir/"
+expect_message "sweep -o dir/" "names a folder"
+[ -z "$(ls -A "$tmp/outdir")" ] || fail "sweep -o dir/ wrote $(ls -A "$tmp/outdir")"
+
+# Finding 9 and 7: plot of a folder says so; an unwritable output is exit 2, not an abort.
+expect_status 2 "plot of a folder" "$clerk" plot "$tmp" --x x --y m
+expect_message "plot of a folder" "is a folder"
+expect_status 2 "plot into an unwritable folder" "$clerk" plot "$good" --x x --y m -o /proc/clerk-plot-test
+expect_status 2 "plot into a missing folder" "$clerk" plot "$good" --x x --y m -o "$tmp/none/p"
+
+# Finding 2: outputs through one safe writer (merge here; run and validate share it).
+echo "keep me" >"$tmp/victim"
+ln -s "$tmp/victim" "$tmp/planted.csv.tmp"  # the old predictable temporary name
+expect_status 0 "merge with a link planted at OUT.tmp" "$clerk" sweep merge "$good" -o "$tmp/planted.csv"
+[ "$(cat "$tmp/victim")" = "keep me" ] || fail "a link planted at OUT.tmp was followed"
+[ -f "$tmp/planted.csv" ] && [ ! -L "$tmp/planted.csv" ] || fail "merge output is not a regular file"
+ls -A "$tmp" | grep -q '^\.planted' && fail "a temporary file was left behind: $(ls -A "$tmp")"
+ln -s "$tmp/victim" "$tmp/linked.csv"
+expect_status 2 "merge onto a link to a regular file" "$clerk" sweep merge "$good" -o "$tmp/linked.csv"
+[ "$(cat "$tmp/victim")" = "keep me" ] && [ -L "$tmp/linked.csv" ] || fail "a link at the output was written through or replaced"
+mkfifo "$tmp/pipe.jsonl"
+cat "$tmp/pipe.jsonl" >"$tmp/from-pipe" &
+reader=$!
+expect_status 0 "merge into a FIFO" "$clerk" sweep merge "$good" -o "$tmp/pipe.jsonl"
+[ -p "$tmp/pipe.jsonl" ] || fail "the FIFO was replaced"
+# Releases the reader if nothing was written (through the FIFO, or by ending it when it was replaced).
+if [ -p "$tmp/pipe.jsonl" ]; then : <>"$tmp/pipe.jsonl"; else kill "$reader" 2>/dev/null; fi
+wait "$reader"
+grep -q '"run":1' "$tmp/from-pipe" || fail "the FIFO's reader got: $(head -c 200 "$tmp/from-pipe")"
+# A character device of our own when we may make one (as root, where a wrong
+# clerk would replace the real /dev/null); else /dev/null, which then cannot be replaced.
+null=/dev/null
+mknod "$tmp/null" c 1 3 2>/dev/null && null=$tmp/null
+expect_status 0 "run --json onto a character device" "$clerk" run "$data/small-hdd.toml" --duration 1 -q --json "$null"
+[ -c "$null" ] || fail "$null is no longer a character device"
+
+# Finding 7: a plot stopped by SIGTERM stops and reaps gnuplot and leaves no work folder.
+mkdir -p "$tmp/fake"
+cat >"$tmp/fake/gnuplot" <<FAKE
+#!/usr/bin/env bash
+echo \$\$ >"$tmp/gnuplot.pid"
+exec sleep 1000
+FAKE
+chmod +x "$tmp/fake/gnuplot"
+PATH=$tmp/fake:$PATH "$clerk" plot "$good" --x x --y m -o "$tmp/stopped" 2>"$tmp/err" &
+plot=$!
+for _ in $(seq 1 600); do [ -s "$tmp/gnuplot.pid" ] && break; sleep 0.05; done
+[ -s "$tmp/gnuplot.pid" ] || fail "the fake gnuplot never started"
+kill -TERM "$plot"
+wait "$plot"
+status=$?
+[ "$status" -eq 143 ] || fail "a plot stopped by SIGTERM exited $status, not 143 ($(cat "$tmp/err"))"
+if [ -s "$tmp/gnuplot.pid" ] && kill -0 "$(cat "$tmp/gnuplot.pid")" 2>/dev/null; then
+  fail "gnuplot outlived the stopped plot"
+  kill "$(cat "$tmp/gnuplot.pid")"
+fi
+[ -z "$(ls -A "$TMPDIR")" ] || fail "a stopped plot left $(ls -A "$TMPDIR")"
+[ ! -e "$tmp/stopped.png" ] || fail "a stopped plot wrote its picture"
+
+echo "cli_sweep_hostile: $failures failed"
+[ "$failures" -eq 0 ]
