@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <typeinfo>
 
@@ -19,6 +20,8 @@ void breach(const std::string& what) {
 }
 
 void check_config_error(const std::exception& e, const std::string& file) {
+  static const bool verbose = std::getenv("CLERK_FUZZ_VERBOSE") != nullptr;
+  if (verbose) std::fprintf(stderr, "fuzz: ConfigError: %s\n", e.what());
   const std::size_t message = std::strlen(e.what());
   // compose() writes "FILE[:LINE]: [key 'K': ]MESSAGE": more than the file and ": ".
   if (file.empty()) breach(std::string("ConfigError names no file: ") + e.what());

@@ -23,6 +23,7 @@ namespace fuzz {
 std::optional<models::Scenario> load_checked(const std::function<models::Scenario()>& load);
 
 // A ConfigError (from loading or from building the World) must name a file and say something.
+// With CLERK_FUZZ_VERBOSE set, each is printed (to see why an input was refused).
 void check_config_error(const std::exception& e, const std::string& file);
 
 // The loaded scenario's duration is finite and within (0, limits::kMaxRunSeconds].

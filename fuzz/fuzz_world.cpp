@@ -23,6 +23,7 @@
 #include "models/scenario/config_error.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/report.h"
+#include "models/scenario/resource_estimate.h"
 #include "models/scenario/result_json.h"
 #include "models/scenario/world.h"
 
@@ -51,10 +52,13 @@ void run_watched(models::World& world) {
   }
 }
 
-void run_briefly(const models::Scenario& sc) {
+// As `clerk run`: a run that would not fit the machine is refused first (a
+// ConfigError), over the scenario's whole duration; what fits runs briefly.
+void run_briefly(const models::Scenario& sc, const std::string& path) {
   static const double simulated_cap = env_seconds("CLERK_FUZZ_SIM_S", 0.2);
   const double duration = std::min(sc.duration_s, simulated_cap);
   try {
+    models::check_fits_machine(sc, sc.duration_s, path);
     models::World world(sc, sc.seed, duration);
     run_watched(world);
     const models::RunResult r = world.result(0);
@@ -77,6 +81,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::optional<models::Scenario> sc = fuzz::load_checked([&] { return models::load_scenario(path); });
   if (!sc) return 0;
   fuzz::check_loaded(*sc);
-  run_briefly(*sc);
+  run_briefly(*sc, path);
   return 0;
 }
