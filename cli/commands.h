@@ -1,5 +1,8 @@
 // The clerk command's subcommands. Each returns the process exit status:
-// 0 success, 1 a figure outside its tolerance, 2 bad input.
+// 0 success, 1 a figure outside its tolerance, 2 bad input (a ConfigError:
+// the file, line and key; an option out of range; a run that would not fit
+// the machine), 3 an internal error (cli::guarded in cli/option_checks.h asks
+// for a bug report).
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -4,6 +4,8 @@
 
 #include "cli/commands.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/limits.h"
+#include "models/scenario/resource_estimate.h"
 #include "models/scenario/world.h"
 
 namespace cli {
@@ -31,7 +33,10 @@ int compare_command(const CompareArgs& args) {
       std::cerr << "clerk: " << e.what() << "\n";
       return 2;
     }
-    models::World world(sc, args.seed.value_or(sc.seed), args.duration_s.value_or(sc.duration_s));
+    const double duration =
+        models::limits::check_run_duration(args.duration_s.value_or(sc.duration_s), "--duration");
+    models::check_fits_machine(sc, duration, file);  // throws ConfigError: exit 2 (cli::guarded)
+    models::World world(sc, args.seed.value_or(sc.seed), duration);
     world.run();
     results.push_back(world.result(0));
   }

@@ -3,6 +3,9 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/option_checks.h"
+#include "cli/output.h"
+#include "models/scenario/config_error.h"
 #include "cli/engine_choice.h"
 #include "cli/sweep/sweep_cli.h"
 #include "testbed/calibrate/calibrate_cli.h"
@@ -16,8 +19,8 @@ int main(int argc, char** argv) {
   cli::RunArgs run;
   auto* run_cmd = app.add_subcommand("run", "Run one scenario and print wrk's, ifstat's and top's view of it");
   run_cmd->add_option("file", run.file, "scenario file (TOML)")->required();
-  run_cmd->add_option("--seed", run.seed, "random seed (default: the scenario's)");
-  run_cmd->add_option("--duration", run.duration_s, "simulated seconds (default: the scenario's)")->check(CLI::PositiveNumber);
+  run_cmd->add_option("--seed", run.seed, "random seed (default: the scenario's)")->check(cli::seed_check());
+  run_cmd->add_option("--duration", run.duration_s, "simulated seconds (default: the scenario's)")->check(cli::duration_check());
   run_cmd->add_option("--set", run.overrides, "override a scenario key: --set nginx.aio=threads (repeatable)");
   run_cmd->add_option("--hardware", run.hardware, "a hardware profile to use in place of the one the scenario includes");
   run_cmd->add_option("--json", run.json_path, "also write the figures as JSON to this file");
@@ -37,8 +40,8 @@ int main(int argc, char** argv) {
   cli::CompareArgs compare;
   auto* compare_cmd = app.add_subcommand("compare", "Run scenarios and print their main figures side by side");
   compare_cmd->add_option("files", compare.files, "scenario files")->required();
-  compare_cmd->add_option("--seed", compare.seed, "random seed for every scenario");
-  compare_cmd->add_option("--duration", compare.duration_s, "simulated seconds")->check(CLI::PositiveNumber);
+  compare_cmd->add_option("--seed", compare.seed, "random seed for every scenario")->check(cli::seed_check());
+  compare_cmd->add_option("--duration", compare.duration_s, "simulated seconds")->check(cli::duration_check());
 
   cli::sweep::SweepCli sweeps(app);  // `sweep`, `sweep merge` and `plot`
   testbed::RealrunCli realrun(app);      // `realrun`: a real server and real wrk beside the prediction
@@ -54,11 +57,13 @@ int main(int argc, char** argv) {
     app.exit(e);
     return 2;
   }
-  if (*run_cmd) return cli::run_command(run);
-  if (*validate_cmd) return cli::validate_command(validate);
-  if (*compare_cmd) return cli::compare_command(compare);
-  if (sweeps.chosen()) return sweeps.run();
-  if (realrun.chosen()) return realrun.run();
-  if (calibrate.chosen()) return calibrate.run();
-  return 2;
+  return cli::guarded([&] {
+    if (*run_cmd) return cli::run_command(run);
+    if (*validate_cmd) return cli::validate_command(validate);
+    if (*compare_cmd) return cli::compare_command(compare);
+    if (sweeps.chosen()) return sweeps.run();
+    if (realrun.chosen()) return realrun.run();
+    if (calibrate.chosen()) return calibrate.run();
+    return 2;
+  });
 }

@@ -6,6 +6,8 @@
 #include "cli/engine_choice.h"
 #include "cli/output.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/limits.h"
+#include "models/scenario/resource_estimate.h"
 #include "models/scenario/report.h"
 #include "models/scenario/result_json.h"
 #include "models/scenario/world.h"
@@ -20,8 +22,10 @@ int run_command(const RunArgs& args) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
   }
+  if (!args.json_path.empty()) check_output_path(args.json_path);  // before the run, not after it
   const std::uint64_t seed = args.seed.value_or(sc.seed);
-  const double duration = args.duration_s.value_or(sc.duration_s);
+  const double duration = models::limits::check_run_duration(args.duration_s.value_or(sc.duration_s), "--duration");
+  models::check_fits_machine(sc, duration, args.file);  // throws ConfigError: exit 2 (cli::guarded)
   const std::vector<std::string> cannot = engine_cannot_run(args.engine, sc);
   if (!cannot.empty()) {
     std::cerr << "clerk: " << args.file << ": the " << args.engine << " engine cannot run this scenario:\n";

@@ -59,7 +59,20 @@ int validate_command(const ValidateArgs& args) {
   // Figures of scenarios that others are compared with (relative_to), by file.
   std::map<std::string, nlohmann::ordered_json> references;
   std::vector<std::string> files = args.files;
-  if (files.empty()) files = discover(args.scenarios_dir.empty() ? default_scenarios_dir() : args.scenarios_dir);
+  if (files.empty()) {
+    const std::string dir = args.scenarios_dir.empty() ? default_scenarios_dir() : args.scenarios_dir;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) {
+      std::cerr << "clerk: --scenarios: '" << dir << "' is not a folder\n";
+      return 2;
+    }
+    files = discover(dir);
+    if (files.empty()) {
+      std::cerr << "clerk: --scenarios: '" << dir << "' holds no scenario files (*.toml)\n";
+      return 2;
+    }
+  }
+  if (!args.json_path.empty()) check_output_path(args.json_path);  // before any run
   nlohmann::ordered_json report = nlohmann::ordered_json::array();
   int failures = 0, known = 0, checked = 0, scenarios = 0, skipped = 0;
   const bool discovered = args.files.empty();
@@ -88,8 +101,9 @@ int validate_command(const ValidateArgs& args) {
     try {
       json = run_json(args, sc, wall);
     } catch (const std::exception& e) {
-      std::cerr << "clerk: " << file << ": " << e.what() << "\n";
-      return 2;
+      std::cerr << "clerk: internal error running " << file << ": " << e.what()
+                << "; please report this bug with the command line and the scenario\n";
+      return 3;
     }
     std::cout << fmt::format("\n{}  ({}, seed {}, {:.0f} s simulated in {:.2f} s)\n", sc.name, file, sc.seed,
                              sc.duration_s, wall);

@@ -1,0 +1,69 @@
+#include "cli/option_checks.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <iostream>
+#include <new>
+
+#include "cli/output.h"
+#include "models/scenario/config_error.h"
+#include "models/scenario/limits.h"
+
+namespace cli {
+
+CLI::Validator duration_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0')
+          return "must be a number of seconds above 0 and at most " + std::to_string(static_cast<long>(models::limits::kMaxRunSeconds));
+        try {
+          models::limits::check_run_duration(v, "--duration");
+        } catch (const models::ConfigError& e) {
+          // CLI11 names the option itself: "--duration: must be ...".
+          const std::string what = e.what();
+          const std::string prefix = "--duration: ";
+          return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+        }
+        return "";
+      },
+      "SECONDS");
+}
+
+CLI::Validator seed_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        errno = 0;
+        const unsigned long long v = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+        if (!digits || errno == ERANGE || v > 9223372036854775807ULL)
+          return "must be a whole number from 0 to 9223372036854775807";
+        return "";
+      },
+      "SEED");
+}
+
+int guarded(const std::function<int()>& command) {
+  try {
+    return command();
+  } catch (const models::ConfigError& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  } catch (const OutputError& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "clerk: out of memory; please report this bug with the command line and the scenario\n";
+    return 3;
+  } catch (const std::exception& e) {
+    std::cerr << "clerk: internal error: " << e.what()
+              << "; please report this bug with the command line and the scenario\n";
+    return 3;
+  } catch (...) {
+    std::cerr << "clerk: internal error; please report this bug with the command line and the scenario\n";
+    return 3;
+  }
+}
+
+}  // namespace cli

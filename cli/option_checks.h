@@ -1,0 +1,19 @@
+// Checks shared by the clerk command's options, and the one place where a
+// command's exceptions become exit statuses.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace cli {
+
+// --duration: a finite number of seconds in (0, models::limits::kMaxRunSeconds].
+CLI::Validator duration_check();
+// --seed: a whole number from 0 to 2^63-1 (a scenario's `seed` key allows the same).
+CLI::Validator seed_check();
+
+// Runs a command and turns what it throws into a message and an exit status:
+// bad input (models::ConfigError, cli::OutputError) 2; anything else is a
+// bug in clerk: "internal error", a request to report it, and 3.
+int guarded(const std::function<int()>& command);
+
+}  // namespace cli

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Input at and past the limits of what a simulation can represent (issue 21,
+# findings 4, 5, 6 and 9): never a crash, a hang or exit 0 on invalid input;
+# exit 2 with a short message naming the option or key.
+set -u
+clerk=$1 data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+expect_status() {  # expected, description, command...
+  local want=$1 what=$2; shift 2
+  timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  [ "$got" -eq "$want" ] || fail "$what: exit $got, wanted $want ($(head -c 300 "$tmp/err"))"
+}
+expect_message() {  # description, extended regular expression the error output must match
+  grep -Eq -e "$2" "$tmp/err" || fail "$1: message '$(head -c 300 "$tmp/err")' does not match '$2'"
+}
+short_message() {  # description: no 309-digit numbers (finding 9)
+  [ "$(wc -c <"$tmp/err")" -lt 400 ] || fail "$1: message of $(wc -c <"$tmp/err") bytes"
+}
+
+s="$data/small-hdd.toml"
+for cmd in run compare; do
+  for d in nan inf -1 0 1e15 1e308 1e400 abc; do
+    expect_status 2 "$cmd --duration $d" "$clerk" $cmd "$s" --duration "$d"
+    expect_message "$cmd --duration $d" "--duration: must be a number of seconds above 0 and at most 100000"
+    short_message "$cmd --duration $d"
+  done
+  for seed in -1 1.5 x 99999999999999999999 9223372036854775808; do
+    expect_status 2 "$cmd --seed $seed" "$clerk" $cmd "$s" --seed "$seed" --duration 1
+    expect_message "$cmd --seed $seed" "--seed: must be a whole number from 0 to 9223372036854775807"
+  done
+done
+expect_status 0 "the largest seed" "$clerk" run "$s" --seed 9223372036854775807 --duration 1 -q --no-timing
+
+# Huge values in the scenario itself: refused at load, never "event
+# scheduled in the past" (SIGABRT).
+expect_status 2 "duration 1e300 in the scenario" "$clerk" run "$s" --set 'duration="1e300s"'
+expect_status 2 "a NIC of infinite line rate" "$clerk" run "$s" --duration 1 --set 'nic.line_rate="1e300Gbit/s"'
+
+# A run that would not fit the machine is refused before it starts, with
+# its estimate.
+expect_status 2 "a run too large for the machine" "$clerk" run "$s" --duration 1 -q \
+  --set clients.hot.connections=16000000 --set clients.hot.threads=16
+expect_message "a run too large for the machine" "would need about .* GiB .*connections"
+
+# validate on a folder that does not exist, or holds no scenario.
+expect_status 2 "validate --scenarios on a missing folder" "$clerk" validate --scenarios "$tmp/none"
+expect_message "validate --scenarios on a missing folder" "is not a folder"
+mkdir "$tmp/empty"
+expect_status 2 "validate --scenarios on an empty folder" "$clerk" validate --scenarios "$tmp/empty"
+
+echo "cli_limits: $failures failed"
+[ "$failures" -eq 0 ]
