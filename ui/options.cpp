@@ -1,17 +1,53 @@
 #include "ui/options.h"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "models/scenario/limits.h"
 
 namespace ui {
+
+namespace {
+// Short messages (CLI11's own range check prints DBL_MAX in 309 digits) and
+// no wrapping: "-1" read into an unsigned seed is 2^64-1 (issue 21).
+CLI::Validator seed_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        errno = 0;
+        const unsigned long long v = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
+        if (!digits || errno == ERANGE || v > 9223372036854775807ULL)
+          return "must be a whole number from 0 to 9223372036854775807";
+        return "";
+      },
+      "SEED");
+}
+
+CLI::Validator at_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0 || v > models::limits::kMaxRunSeconds)
+          return "must be a number of seconds from 0 to " +
+                 std::to_string(static_cast<long>(models::limits::kMaxRunSeconds));
+        return "";
+      },
+      "SECONDS");
+}
+}  // namespace
 
 std::optional<int> parse_options(int argc, char** argv, Options& o) {
   CLI::App cli{"clerk-ui: the store clerk, live. Watches a clerk scenario run: the store, the timeline and the charts."};
   o.scenario = std::string(CLERK_SOURCE_DIR) + "/scenarios/nginx-9x/blocking.toml";
   cli.add_option("--scenario", o.scenario, "scenario file (default: the 9x run without a thread pool)");
   cli.add_option("--set", o.overrides, "KEY=VALUE over the file, as in clerk run (repeatable)");
-  cli.add_option("--seed", o.seed, "random seed (default: the scenario's)");
-  cli.add_option("--at", o.at_s, "run to this simulated second before showing")->check(CLI::NonNegativeNumber);
+  cli.add_option("--seed", o.seed, "random seed (default: the scenario's)")->check(seed_check());
+  cli.add_option("--at", o.at_s, "run to this simulated second before showing")->check(at_check());
   cli.add_option("--screenshot", o.screenshot, "render one frame to this PNG and exit");
   cli.add_option("--crop", o.crop, "with --screenshot: only this view")
       ->check(CLI::IsMember({"controls", "store", "timeline", "charts", "lesson"}));

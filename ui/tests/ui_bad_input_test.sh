@@ -17,3 +17,8 @@ expect() {  # expect WHAT-THE-MESSAGE-NAMES ARGS...
 expect "no-such.toml" --scenario /nonexistent/no-such.toml
 expect "nginx.aio" --scenario "$src/scenarios/nginx-9x/blocking.toml" --set nginx.aio=sometimes
 expect "--crop" --crop store
+# Numbers out of range: short messages, no wrapped seed (issue 21, findings 6 and 9).
+expect "--seed: must be a whole number" --seed -1
+expect "--seed: must be a whole number" --seed 18446744073709551615
+expect "--at: must be a number of seconds from 0 to 100000" --at nan
+expect "--at: must be a number of seconds from 0 to 100000" --at 1e308
