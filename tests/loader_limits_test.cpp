@@ -201,7 +201,16 @@ TEST_CASE("loader: the texts toml++ 3.3.0 mishandles are refused before it sees 
   CHECK_NOTHROW(models::load_scenario(kSmall, {"name=\"caf\xc3\xa9\""}));
   CHECK(models::toml_guard("# caf\xc3\xa9\nx = [\n[1],\n  [\n2]\n]\n[t]\n[[u]]\n[ \"v\" ]\n").line == 0);
   CHECK(models::toml_guard("x = 1\n[[\n").line == 2);
+  CHECK(models::toml_guard("x = [\n1,\n}]\n").line == 3);  // an assertion in parse_value
+  CHECK(mentions(load_error(kSmall, {"nginx.worker_processes=[\"a\", }"}), "a '}' inside an array"));
   CHECK(models::toml_guard("s = \"\"\"\\\n  \xc3\xa9\"\"\"\n").line == 2);
+  // U+00A1 to U+0499 (the code points toml++ 3.3.0 reaches TOML_UNREACHABLE
+  // on) never reach it: escaped in "..." strings, '?' in comments, refused
+  // in '...' strings and after a backslash.
+  CHECK(models::toml_guard("a = \"caf\xc3\xa9\" # \xc3\xa9\n").safe_text == "a = \"caf\\u00E9\" # ?\n");
+  CHECK(models::toml_guard("a = 'caf\xc3\xa9'\n").line == 1);
+  CHECK(models::toml_guard("\"\"\"_\\\xc3\xa9").line == 1);  // found by fuzzing toml++ under UBSan
+  CHECK(models::load_scenario(kSmall, {"name=\"caf\xc3\xa9 \xe4\xb8\xad\""}).name == "caf\xc3\xa9 \xe4\xb8\xad");
 }
 
 TEST_CASE("loader: --duration goes through limits::check_run_duration") {

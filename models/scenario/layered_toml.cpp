@@ -27,7 +27,7 @@ toml::table parse_checked(const std::string& text, const std::string& source, co
   const TomlGuardProblem p = toml_guard(text);
   if (p.line) throw ConfigError(error_file, error_file == "--set" ? 0 : p.line, error_key, p.message);
   try {
-    return toml::parse(text, source);
+    return toml::parse(p.safe_text, source);
   } catch (const toml::parse_error& e) {
     throw ConfigError(error_file, error_file == "--set" ? 0 : static_cast<int>(e.source().begin.line), error_key,
                       std::string(e.description()));

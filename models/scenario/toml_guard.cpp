@@ -1,10 +1,15 @@
 #include "models/scenario/toml_guard.h"
 
+#include <string>
+#include <vector>
+
 namespace models {
 
 namespace {
 
 bool is_non_ascii(char c) { return static_cast<unsigned char>(c) >= 0x80; }
+
+enum class Rewrite { kComment, kEscape, kRefuse };
 
 // Walks TOML text with just enough of its grammar to know whether a byte is
 // inside a string or a comment.
@@ -21,7 +26,7 @@ class Walker {
       else if (c == '"') single_line('"', true);
       else if (c == '\'') single_line('\'', false);
       else if (is_non_ascii(c)) return problem("a non-ASCII character outside a string or comment (TOML allows them only there)");
-      else if (c == '[' && depth_ == 0 && at_line_start_) table_header();
+      else if (c == '[' && open_.empty() && at_line_start_) table_header();
       else bracket_and_step(c);
       if (c != '\n' && !is_blank(c)) at_line_start_ = false;
       if (!problem_.message.empty()) return problem_;
@@ -38,9 +43,12 @@ class Walker {
   }
   // Arrays and inline tables in values, so that a '[' starting a line inside
   // a multi-line array is not taken for a table header.
+  // toml++ 3.3.0 also asserts that a '}' in an array is no value: refused.
   void bracket_and_step(char c) {
-    if (c == '[' || c == '{') ++depth_;
-    if ((c == ']' || c == '}') && depth_ > 0) --depth_;
+    if (c == '}' && !open_.empty() && open_.back() == '[')
+      problem("a '}' inside an array, which has no inline table open to close");
+    if (c == '[' || c == '{') open_.push_back(c);
+    if ((c == ']' || c == '}') && !open_.empty()) open_.pop_back();
     step();
   }
   // toml++ 3.3.0 reads the key of "[", "[[" then blanks by assuming (an
@@ -61,15 +69,51 @@ class Walker {
     ++i_;
   }
   TomlGuardProblem problem(const std::string& m) {
-    problem_ = {line_, m};
+    problem_ = {line_, m, {}};
     return problem_;
   }
+  // U+00A1 to U+0499 (2-byte UTF-8) at `i`, or 0: the code points that
+  // toml++ 3.3.0's is_non_ascii_horizontal_whitespace() reaches
+  // TOML_UNREACHABLE on, wherever it tests one for whitespace.
+  unsigned unsafe_at(std::size_t i) const {
+    if (i + 1 >= t_.size()) return 0;
+    const auto lead = static_cast<unsigned char>(t_[i]), cont = static_cast<unsigned char>(t_[i + 1]);
+    if (lead < 0xC2 || lead > 0xDF || (cont & 0xC0) != 0x80) return 0;
+    const unsigned cp = ((lead & 0x1Fu) << 6) | (cont & 0x3Fu);
+    return cp >= 0xA1 && cp <= 0x499 ? cp : 0;
+  }
+  // In a comment or a "..." string such a character is rewritten (to '?' or
+  // a \uXXXX escape) so toml++ never sees one; in a '...' string it is refused.
+  bool rewrite_unsafe(Rewrite how) {
+    const unsigned cp = unsafe_at(i_);
+    if (!cp) return false;
+    if (how == Rewrite::kRefuse)
+      problem("a character from U+00A1 to U+0499 (like \u00e9) in a '...' string, which the TOML library of Debian 12 "
+              "(toml++ 3.3.0) cannot read: write the string in double quotes");
+    rewrites_.push_back({i_, how == Rewrite::kComment ? std::string("?") : escape(cp)});
+    i_ += 2;
+    return true;
+  }
+  static std::string escape(unsigned cp) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string e = "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) e += hex[(cp >> shift) & 0xF];
+    return e;
+  }
+  bool backslash_before_non_ascii() {
+    if (t_[i_] != '\\' || i_ + 1 >= t_.size() || !is_non_ascii(t_[i_ + 1])) return false;
+    problem("a backslash before a non-ASCII character, which is no TOML escape");
+    return true;
+  }
   void skip_comment() {
-    while (i_ < t_.size() && t_[i_] != '\n') ++i_;
+    while (i_ < t_.size() && t_[i_] != '\n')
+      if (!rewrite_unsafe(Rewrite::kComment)) ++i_;
   }
   void single_line(char quote, bool escapes) {
     ++i_;
-    while (i_ < t_.size() && t_[i_] != quote && t_[i_] != '\n') {
+    while (i_ < t_.size() && t_[i_] != quote && t_[i_] != '\n' && problem_.message.empty()) {
+      if (rewrite_unsafe(escapes ? Rewrite::kEscape : Rewrite::kRefuse)) continue;
+      if (escapes && backslash_before_non_ascii()) return;
       if (escapes && t_[i_] == '\\' && i_ + 1 < t_.size() && t_[i_ + 1] != '\n') ++i_;
       ++i_;
     }
@@ -77,12 +121,15 @@ class Walker {
   }
   void multi_literal() {
     i_ += 3;
-    while (i_ < t_.size() && !starts("'''")) step();
+    while (i_ < t_.size() && !starts("'''") && problem_.message.empty())
+      if (!rewrite_unsafe(Rewrite::kRefuse)) step();
     i_ += 3;
   }
   void multi_basic() {
     i_ += 3;
     while (i_ < t_.size() && !starts("\"\"\"")) {
+      if (rewrite_unsafe(Rewrite::kEscape)) continue;
+      if (backslash_before_non_ascii()) return;
       if (t_[i_] == '\\' && i_ + 1 < t_.size() && t_[i_ + 1] != '\n' && t_[i_ + 1] != ' ' && t_[i_ + 1] != '\t' &&
           t_[i_ + 1] != '\r') {
         i_ += 2;  // an escape such as \" or \\ (not a line-ending backslash)
@@ -107,13 +154,32 @@ class Walker {
   std::string_view t_;
   std::size_t i_ = 0;
   int line_ = 1;
-  int depth_ = 0;             // open arrays and inline tables in values
+  std::string open_;          // the '[' and '{' of arrays and inline tables open in values
   bool at_line_start_ = true;  // only blanks since the last line end: a statement may start here
   TomlGuardProblem problem_;
+
+ public:
+  struct Replacement {
+    std::size_t at;  // two bytes there
+    std::string text;
+  };
+  std::vector<Replacement> rewrites_;
 };
 
 }  // namespace
 
-TomlGuardProblem toml_guard(std::string_view text) { return Walker(text).run(); }
+TomlGuardProblem toml_guard(std::string_view text) {
+  Walker w(text);
+  TomlGuardProblem p = w.run();
+  if (p.line) return p;
+  std::size_t from = 0;
+  for (const auto& r : w.rewrites_) {
+    p.safe_text.append(text.substr(from, r.at - from));
+    p.safe_text += r.text;
+    from = r.at + 2;
+  }
+  p.safe_text.append(text.substr(from));
+  return p;
+}
 
 }  // namespace models
