@@ -156,13 +156,18 @@ TEST_CASE("a hardware profile can be swapped in for the one a scenario includes"
   const std::string scenarios = kData + "/../../scenarios";
   const auto base = models::load_scenario(scenarios + "/nginx-9x/threads.toml");
   const auto swapped = models::load_scenario(scenarios + "/nginx-9x/threads.toml", {},
-                                             scenarios + "/hardware/aws-36-core.toml");
+                                             scenarios + "/hardware/local.toml");
   CHECK(base.hardware.logical_cpus == 24);
-  CHECK(swapped.hardware.logical_cpus == 36);               // the swapped-in profile's
+  CHECK(swapped.hardware.logical_cpus == 2);                // the swapped-in profile's
   CHECK(swapped.nginx.worker_processes == 16);              // the scenario's own keys stay
   CHECK(swapped.nginx.aio == models::AioMode::kThreads);
   CHECK_THROWS_AS(models::load_scenario(scenarios + "/nginx-9x/threads.toml", {}, kData + "/no-such-profile.toml"),
                   models::ConfigError);
+  // A profile with no disk and 1 GiB of page cache cannot hold the 9x data
+  // set (256 GiB): a ConfigError at load time, not an abort at the first read.
+  CHECK_THROWS_WITH(models::load_scenario(scenarios + "/nginx-9x/threads.toml", {},
+                                          scenarios + "/hardware/aws-36-core.toml"),
+                    Catch::Contains("disk.type = \"none\""));
 }
 
 TEST_CASE("the kernel's CPU time for reads into the page cache is the bytes read times its cost") {
