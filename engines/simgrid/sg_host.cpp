@@ -10,8 +10,8 @@ void use_cpu(double seconds) {
   ++resumptions();
 }
 
-void DiskWaiter::wait_for_disk() {
-  set_state(models::TaskState::kDiskWait);
+void DiskWaiter::wait_for_disk(models::WaitCause cause) {
+  set_state(models::TaskState::kDiskWait, cause);
   wake_.wait();
   set_state(models::TaskState::kRunning);
 }
@@ -22,7 +22,7 @@ void sendfile(SgHost& host, models::SendfileCall& call, DiskWaiter& task) {
   while (!models::sendfile_pieces(
       host.cache, host.kernel, call, &task, 0, [&host](std::uint32_t flow) { return host.nic.backlog(flow); },
       [&host](std::uint32_t flow, double bytes) { host.nic.send(flow, bytes); }))
-    task.wait_for_disk();
+    task.wait_for_disk(models::WaitCause::kDiskData);
 }
 
 }  // namespace sgengine

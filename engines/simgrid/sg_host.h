@@ -36,10 +36,10 @@ class DiskWaiter : public models::PageWaiter, public models::WalkWaiter {
   DiskWaiter(models::TaskStates& tasks, std::uint32_t task) : tasks_(tasks), task_(task) {}
   void on_page_ready(std::uint64_t) override { wake_.notify(); }
   void on_walk_done(std::uint64_t) override { wake_.notify(); }
-  void wait_for_disk();
-  void set_state(models::TaskState s) {
+  void wait_for_disk(models::WaitCause cause);
+  void set_state(models::TaskState s, models::WaitCause cause = models::WaitCause::kNone) {
     if (s == models::TaskState::kDiskWait) ++blocks;
-    tasks_.set(now_ns(), task_, s);
+    tasks_.set(now_ns(), task_, s, cause);
   }
   std::uint32_t task() const { return task_; }
   std::uint64_t blocks = 0;  // times this task went into D state

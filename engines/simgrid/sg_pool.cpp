@@ -37,7 +37,7 @@ void SgPool::thread_main(std::uint32_t index) {
     while (!t.has_task) t.wake.wait();
     if (t.task.open) {
       // aio_open: the path walk, waiting for whatever the dentry cache lacks.
-      if (!host_.walk.open(t.task.keys, t.task.levels, &t.disk, 0)) t.disk.wait_for_disk();
+      if (!host_.walk.open(t.task.keys, t.task.levels, &t.disk, 0)) t.disk.wait_for_disk(models::WaitCause::kDiskMetadata);
     } else {
       sendfile(host_, t.task.call, t.disk);
       use_cpu(host_.costs.sendfile_byte * static_cast<double>(t.task.call.sent));

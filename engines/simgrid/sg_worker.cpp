@@ -104,7 +104,7 @@ void SgWorker::handle(const Ready& ev) {
       server_.begin_request(ev.conn);
       use_cpu(host.costs.request);
       // Writing a new cache file: open(O_CREAT) and rename(), in this process.
-      if (server_.draw_cache_fill() && !host.walk.metadata_writes(2, this, 0)) wait_for_disk();
+      if (server_.draw_cache_fill() && !host.walk.metadata_writes(2, this, 0)) wait_for_disk(models::WaitCause::kDiskMetadata);
       if (pool_ && server_.config().aio_open) {
         post_to_pool(ev.conn, true);
         use_cpu(host.costs.event);
@@ -113,7 +113,7 @@ void SgWorker::handle(const Ready& ev) {
       // open() walks the path in this process: upstream NGINX never offloads it.
       std::uint64_t keys[8];
       const std::uint32_t n = server_.files().components(server_.conn(ev.conn).file, keys);
-      if (!host.walk.open(keys, n, this, 0)) wait_for_disk();
+      if (!host.walk.open(keys, n, this, 0)) wait_for_disk(models::WaitCause::kDiskMetadata);
       // The file is open and its size known: the response header goes out.
       server_.start_response(ev.conn);
       send_chunk(ev.conn);

@@ -1,19 +1,26 @@
 // The figures of one run, in the tools' own terms.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "models/clients/wrk.h"
+#include "models/os/task_states.h"
 
 namespace models {
+
+// Time in D by cause (WaitCause), as the mean number of a group's tasks
+// waiting for it: a fraction of the run per task once divided by the tasks.
+using BlockedByCause = std::array<double, kWaitCauses>;
 
 struct WorkerFigures {
   std::uint64_t connections = 0;
   std::uint64_t requests = 0;
   std::uint64_t blocks = 0;  // times the loop went into D state
   double running = 0, sleeping = 0, disk_wait = 0;
+  BlockedByCause blocked_by_cause{};
 };
 
 struct RunResult {
@@ -32,6 +39,7 @@ struct RunResult {
   // top
   double workers_running = 0, workers_sleeping = 0, workers_disk_wait = 0;
   double pool_running = 0, pool_sleeping = 0, pool_disk_wait = 0;
+  BlockedByCause workers_blocked_by_cause{}, pool_blocked_by_cause{};  // per task, fractions of the run
   std::uint32_t logical_cpus = 0;
   double cpu_busy_frac = 0;
   double kernel_cpu_s = 0;         // CPU time of the kernel's own work (reads into the page cache)

@@ -36,6 +36,10 @@ RunResult run_figures(RunParts p) {
     f.running = tasks.group_mean(w, TaskState::kRunning, 0, now);
     f.sleeping = tasks.group_mean(w, TaskState::kSleeping, 0, now);
     f.disk_wait = tasks.group_mean(w, TaskState::kDiskWait, 0, now);
+    for (std::size_t c = 0; c < kWaitCauses; ++c) {
+      f.blocked_by_cause[c] = tasks.group_cause_mean(w, static_cast<WaitCause>(c), 0, now);
+      r.workers_blocked_by_cause[c] += f.blocked_by_cause[c] / n;
+    }
     r.workers_running += f.running / n;
     r.workers_sleeping += f.sleeping / n;
     r.workers_disk_wait += f.disk_wait / n;
@@ -72,6 +76,8 @@ RunResult run_figures(RunParts p) {
       r.pool_running += tasks.group_mean(n + w, TaskState::kRunning, 0, now) / threads;
       r.pool_sleeping += tasks.group_mean(n + w, TaskState::kSleeping, 0, now) / threads;
       r.pool_disk_wait += tasks.group_mean(n + w, TaskState::kDiskWait, 0, now) / threads;
+      for (std::size_t c = 0; c < kWaitCauses; ++c)
+        r.pool_blocked_by_cause[c] += tasks.group_cause_mean(n + w, static_cast<WaitCause>(c), 0, now) / threads;
     }
     r.pool_mean_waiting = run_s > 0 ? waiting / run_s : 0;
   }

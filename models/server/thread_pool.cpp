@@ -31,11 +31,11 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
       if (host.walk.open(task_.keys, task_.levels, this, 0))
         pool_.finished(*this);
       else
-        host.tasks.set(host.engine.now(), task_id_, TaskState::kDiskWait);
+        host.tasks.set(host.engine.now(), task_id_, TaskState::kDiskWait, WaitCause::kDiskMetadata);
       return;
     }
     if (!sendfile_run(host, task_.call, this, 0)) {
-      host.tasks.set(host.engine.now(), task_id_, TaskState::kDiskWait);
+      host.tasks.set(host.engine.now(), task_id_, TaskState::kDiskWait, WaitCause::kDiskData);
       return;
     }
     const double cpu = host.costs.sendfile_byte * static_cast<double>(task_.call.sent);

@@ -20,9 +20,9 @@ double Worker::disk_wait_so_far() const {
   return host.tasks.group_integral(index_, TaskState::kDiskWait, host.engine.now());
 }
 
-void Worker::set_state(TaskState s) {
+void Worker::set_state(TaskState s, WaitCause cause) {
   if (s == TaskState::kDiskWait) ++blocks;
-  server_.host().tasks.set(server_.host().engine.now(), task_, s);
+  server_.host().tasks.set(server_.host().engine.now(), task_, s, cause);
 }
 
 void Worker::post(EventKind kind, std::uint32_t conn) {
@@ -116,7 +116,7 @@ void Worker::resume() {
         // Writing a new cache file: open(O_CREAT) and rename(), in this process.
         step_ = Step::kOpen;
         if (server_.draw_cache_fill() && !host.walk.metadata_writes(2, this, 0)) {
-          set_state(TaskState::kDiskWait);
+          set_state(TaskState::kDiskWait, WaitCause::kDiskMetadata);
           return;
         }
         break;
@@ -133,7 +133,7 @@ void Worker::resume() {
         const std::uint32_t n = server_.files().components(c.file, keys);
         step_ = Step::kHeader;
         if (!host.walk.open(keys, n, this, 0)) {
-          set_state(TaskState::kDiskWait);
+          set_state(TaskState::kDiskWait, WaitCause::kDiskMetadata);
           return;
         }
         break;
@@ -161,7 +161,7 @@ void Worker::resume() {
       }
       case Step::kSendfile: {
         if (!sendfile_run(host, call_, this, 0)) {
-          set_state(TaskState::kDiskWait);
+          set_state(TaskState::kDiskWait, WaitCause::kDiskData);
           return;
         }
         server_.conn(current_.conn).position = call_.position;

@@ -87,7 +87,7 @@ class Worker final : public sim::EventTarget,
   bool use_cpu(double seconds, Step then);
   // Hands the connection's next chunk (or its open()) to the thread pool.
   void post_to_pool(std::uint32_t conn, bool open);
-  void set_state(TaskState s);
+  void set_state(TaskState s, WaitCause cause = WaitCause::kNone);
   void wake_now();
 
   Nginx& server_;
