@@ -40,6 +40,10 @@ void TaskStates::set(sim::Time now, std::uint32_t task, TaskState state, WaitCau
   if (t.state == state) return;
   by_group_[t.group * 3 + static_cast<int>(t.state)].add(now, -1);
   --count_[static_cast<int>(t.state)];
+  if (per_cpu_ && t.cpu != UINT32_MAX) {
+    if (t.state == TaskState::kDiskWait) count_iowait(t.cpu, -1);
+    if (state == TaskState::kDiskWait) count_iowait(t.cpu, +1);
+  }
   t.state = state;
   by_group_[t.group * 3 + static_cast<int>(state)].add(now, 1);
   ++count_[static_cast<int>(state)];
@@ -47,10 +51,54 @@ void TaskStates::set(sim::Time now, std::uint32_t task, TaskState state, WaitCau
 }
 
 void TaskStates::update_totals(sim::Time now) {
+  if (per_cpu_) {
+    busy_.set(now, busy_cpus_);
+    iowait_.set(now, static_cast<double>(iowait_cpus_) / cpus_);
+    return;
+  }
   const std::uint32_t busy = std::min(count_[0], cpus_);
   const std::uint32_t idle = cpus_ - busy;
   busy_.set(now, busy);
   iowait_.set(now, static_cast<double>(std::min(count_[2], idle)) / cpus_);
+}
+
+void TaskStates::use_per_cpu() {
+  per_cpu_ = true;
+  per_cpu_state_.assign(cpus_, PerCpu{});
+  cpu_wait_.assign(groups_, sim::TimeAverage{});
+}
+
+void TaskStates::count_iowait(std::uint32_t cpu, int delta) {
+  PerCpu& c = per_cpu_state_[cpu];
+  const bool before = in_iowait(c);
+  c.nr_iowait = static_cast<std::uint32_t>(static_cast<int>(c.nr_iowait) + delta);
+  iowait_cpus_ = iowait_cpus_ - before + in_iowait(c);
+}
+
+void TaskStates::set_cpu(sim::Time now, std::uint32_t task, std::uint32_t cpu) {
+  Task& t = tasks_[task];
+  if (t.cpu == cpu) return;
+  if (t.state == TaskState::kDiskWait && t.cpu != UINT32_MAX) count_iowait(t.cpu, -1);
+  t.cpu = cpu;
+  if (t.state == TaskState::kDiskWait) count_iowait(cpu, +1);
+  update_totals(now);
+}
+
+void TaskStates::set_cpu_busy(sim::Time now, std::uint32_t cpu, bool busy) {
+  PerCpu& c = per_cpu_state_[cpu];
+  if (c.busy == busy) return;
+  const bool before = in_iowait(c);
+  c.busy = busy;
+  busy_cpus_ = busy ? busy_cpus_ + 1 : busy_cpus_ - 1;
+  iowait_cpus_ = iowait_cpus_ - before + in_iowait(c);
+  update_totals(now);
+}
+
+void TaskStates::set_cpu_wait(sim::Time now, std::uint32_t task, bool waiting) {
+  Task& t = tasks_[task];
+  if (t.cpu_wait == waiting) return;
+  t.cpu_wait = waiting;
+  cpu_wait_[t.group].add(now, waiting ? 1 : -1);
 }
 
 double TaskStates::group_cause_mean(std::uint32_t group, WaitCause cause, sim::Time from, sim::Time now) const {

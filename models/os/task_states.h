@@ -1,8 +1,13 @@
 // Process states as top shows them: R (running or runnable), S (sleeping,
 // here in epoll_wait or waiting for work) and D (uninterruptible disk wait),
-// with the time each task spends in each. iowait is counted as the kernel
-// does: CPU time that is idle while some task waits for disk, i.e.
-// min(tasks in D, idle CPUs) / CPUs.
+// with the time each task spends in each. iowait: with processor sharing,
+// CPU time that is idle while some task waits for disk, i.e.
+// min(tasks in D, idle CPUs) / CPUs. With a scheduler (use_per_cpu()), as the
+// kernel counts it: a CPU is in iowait while it is idle and its run queue's
+// nr_iowait > 0, i.e. a task that last ran on it sleeps in D (io_schedule()
+// raises rq->nr_iowait of the task's CPU, try_to_wake_up() lowers it;
+// kernel/sched/cputime.c account_idle_time()). The scheduler also reports
+// the time each task spends runnable but waiting for a CPU (part of R).
 //
 // top shows only D; the kernel's wait channel (/proc/PID/wchan) tells why a
 // task sleeps there. Each D carries a WaitCause, so that blocked time can be
@@ -49,6 +54,21 @@ class TaskStates {
   double group_now(std::uint32_t group, TaskState state) const {
     return by_group_.empty() ? 0 : by_group_[group * 3 + static_cast<int>(state)].value();
   }
+  // A scheduler with run queues (CpuScheduler) reports per CPU from now on.
+  void use_per_cpu();
+  // The CPU `task` runs on or last ran on (whose nr_iowait it raises in D).
+  void set_cpu(sim::Time now, std::uint32_t task, std::uint32_t cpu);
+  void set_cpu_busy(sim::Time now, std::uint32_t cpu, bool busy);
+  // `task` is runnable and waits for a CPU (or no longer does).
+  void set_cpu_wait(sim::Time now, std::uint32_t task, bool waiting);
+  // The group's time waiting for a CPU since the start, in task-seconds, and its mean over [from, now].
+  double group_cpu_wait_integral(std::uint32_t group, sim::Time now) const {
+    return cpu_wait_.empty() ? 0 : cpu_wait_[group].integral(now);
+  }
+  double group_cpu_wait_mean(std::uint32_t group, sim::Time from, sim::Time now) const {
+    return cpu_wait_.empty() ? 0 : cpu_wait_[group].mean(from, now);
+  }
+  bool per_cpu() const { return per_cpu_; }
   // The group's time in `state` since the start, in task-seconds.
   double group_integral(std::uint32_t group, TaskState state, sim::Time now) const {
     return by_group_.empty() ? 0 : by_group_[group * 3 + static_cast<int>(state)].integral(now);
@@ -59,8 +79,16 @@ class TaskStates {
     std::uint32_t group;
     TaskState state;
     WaitCause cause;
+    std::uint32_t cpu = UINT32_MAX;
+    bool cpu_wait = false;
+  };
+  struct PerCpu {
+    bool busy = false;
+    std::uint32_t nr_iowait = 0;
   };
   void update_totals(sim::Time now);
+  void count_iowait(std::uint32_t cpu, int delta);
+  bool in_iowait(const PerCpu& c) const { return !c.busy && c.nr_iowait > 0; }
   sim::TimeAverage& by_cause(std::uint32_t group, WaitCause cause) {
     return by_cause_[group * kWaitCauses + static_cast<std::size_t>(cause)];
   }
@@ -73,6 +101,12 @@ class TaskStates {
   std::uint32_t count_[3] = {0, 0, 0};
   sim::TimeAverage iowait_;
   sim::TimeAverage busy_;
+  // With a scheduler:
+  bool per_cpu_ = false;
+  std::vector<PerCpu> per_cpu_state_;
+  std::uint32_t busy_cpus_ = 0;
+  std::uint32_t iowait_cpus_ = 0;
+  std::vector<sim::TimeAverage> cpu_wait_;  // per group
 };
 
 }  // namespace models

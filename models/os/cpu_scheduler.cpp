@@ -1,0 +1,355 @@
+#include "models/os/cpu_scheduler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace models {
+
+namespace {
+// A burst with less than this left is done (sums of doubles).
+constexpr double kDone = 1e-10;
+}  // namespace
+
+struct CpuScheduler::PerCpu final : public sim::EventTarget {
+  PerCpu(CpuScheduler& o, std::uint32_t i) : owner(o), index(i) {}
+  void on_event(std::uint64_t) override { owner.on_cpu_event(index); }
+
+  CpuScheduler& owner;
+  std::uint32_t index;
+  RunQueue rq;
+  sim::Time since = 0;  // CPU time of the running thread is charged up to here
+  std::uint32_t timer = 0;
+  bool busy = false;
+  bool need_resched = false;  // the policy asked for a reschedule (EEVDF's update_deadline())
+};
+
+CpuScheduler::CpuScheduler(sim::Engine& engine, std::unique_ptr<FairPolicy> policy, const CpuTopology& topology,
+                           TaskStates* tasks)
+    : engine_(engine),
+      policy_(std::move(policy)),
+      topology_(topology),
+      tasks_(tasks),
+      tick_(std::max<sim::Time>(1, sim::from_seconds_ceil(policy_->tick_s()))) {
+  if (topology.cpus() == 0) throw std::invalid_argument("CpuScheduler: no CPU");
+  for (std::uint32_t c = 0; c < topology.cpus(); ++c) {
+    cpus_.push_back(std::make_unique<PerCpu>(*this, c));
+    cpus_.back()->timer = engine_.add_timer(cpus_.back().get());
+  }
+  idle_cpus_ = topology.cpus();
+  if (tasks_) tasks_->use_per_cpu();
+}
+
+CpuScheduler::~CpuScheduler() = default;
+
+std::uint32_t CpuScheduler::add_thread(std::uint32_t task, std::uint32_t home) {
+  Thread t;
+  t.task = task;
+  t.cpu = home % cpus();
+  threads_.push_back(t);
+  entities_.push_back(SchedEntity{});
+  return static_cast<std::uint32_t>(threads_.size() - 1);
+}
+
+std::uint32_t CpuScheduler::running_on(std::uint32_t cpu) const { return cpus_[cpu]->rq.curr; }
+std::uint32_t CpuScheduler::waiting_on(std::uint32_t cpu) const {
+  return static_cast<std::uint32_t>(cpus_[cpu]->rq.queued.size());
+}
+
+double CpuScheduler::cpu_wait_s(std::uint32_t thread) const {
+  const Thread& t = threads_[thread];
+  return t.waited_s + (t.state == State::kQueued ? sim::to_seconds(engine_.now() - t.waiting_since) : 0.0);
+}
+
+void CpuScheduler::run(std::uint32_t thread, double seconds, sim::FairShareListener* listener, std::uint64_t tag) {
+  Thread& t = threads_[thread];
+  if (t.has_burst || t.state == State::kQueued)
+    throw std::logic_error("CpuScheduler: a thread asked for CPU while it still had a burst");
+  t.listener = listener;
+  t.tag = tag;
+  t.left = std::max(seconds, 0.0);
+  t.has_burst = true;
+  if (t.state == State::kRunning) {
+    // Its last burst ended at this instant: it keeps the CPU.
+    rearm(t.cpu);
+    return;
+  }
+  wake(thread);
+}
+
+// Charges the running thread's CPU time up to now (update_curr()); notes a
+// reschedule the policy asks for.
+void CpuScheduler::sync(std::uint32_t cpu) {
+  PerCpu& c = *cpus_[cpu];
+  const sim::Time now = engine_.now();
+  if (c.rq.curr != kNoEntity && now > c.since) {
+    Thread& t = threads_[c.rq.curr];
+    if (t.has_burst) {
+      const double used = sim::to_seconds(now - c.since);
+      t.left -= used;
+      if (policy_->charge(c.rq, entities_, used)) c.need_resched = true;
+    }
+  }
+  c.since = now;
+}
+
+bool CpuScheduler::take_resched(std::uint32_t cpu) {
+  const bool r = cpus_[cpu]->need_resched;
+  cpus_[cpu]->need_resched = false;
+  return r;
+}
+
+void CpuScheduler::on_cpu_event(std::uint32_t cpu) {
+  PerCpu& c = *cpus_[cpu];
+  sync(cpu);
+  if (c.rq.curr != kNoEntity) {
+    const Thread& t = threads_[c.rq.curr];
+    if (!t.has_burst)
+      put_to_sleep(cpu);  // the instant passed without a new burst
+    else if (t.left <= kDone)
+      complete_burst(cpu);
+  }
+  const bool at_tick = engine_.now() % tick_ == 0;
+  if (c.rq.curr != kNoEntity && threads_[c.rq.curr].has_burst &&
+      (take_resched(cpu) || (at_tick && policy_->tick_preempts(c.rq, entities_))))
+    reschedule(cpu);
+  if (at_tick) nohz_balance(cpu);
+  rearm(cpu);
+}
+
+void CpuScheduler::complete_burst(std::uint32_t cpu) {
+  Thread& t = threads_[cpus_[cpu]->rq.curr];
+  t.has_burst = false;
+  t.left = 0;
+  t.listener->on_share_milestone(cpus_[cpu]->rq.curr, t.tag, 0);
+}
+
+// try_to_wake_up(): select_task_rq_fair(), then enqueue and check_preempt_wakeup().
+void CpuScheduler::wake(std::uint32_t thread) {
+  const std::uint32_t cpu = select_cpu(threads_[thread].cpu);
+  const std::uint32_t prev = threads_[thread].cpu;
+  sync(cpu);
+  if (cpu != prev) sync(prev);  // its min_vruntime now (task_waking_fair())
+  enqueue(cpu, thread, true);
+  RunQueue& rq = cpus_[cpu]->rq;
+  if (rq.curr == kNoEntity) {
+    remove_queued(cpu, thread);
+    set_running(cpu, thread);
+  } else if (take_resched(cpu) || policy_->wakeup_preempts(rq, entities_, thread)) {
+    reschedule(cpu);
+  }
+  rearm(cpu);
+  if (cpu != prev && cpus_[prev]->need_resched) rearm(prev);
+}
+
+void CpuScheduler::enqueue(std::uint32_t cpu, std::uint32_t thread, bool woken) {
+  Thread& t = threads_[thread];
+  RunQueue& rq = cpus_[cpu]->rq;
+  policy_->place(rq, cpus_[t.cpu]->rq, entities_, thread, woken);
+  rq.queued.push_back(thread);
+  t.state = State::kQueued;
+  t.cpu = cpu;
+  if (tasks_ && t.task != kNoTask) tasks_->set_cpu(engine_.now(), t.task, cpu);
+  set_waiting(thread, true);
+}
+
+// schedule() on a CPU whose running thread may lose it: the policy picks.
+void CpuScheduler::reschedule(std::uint32_t cpu) {
+  cpus_[cpu]->need_resched = false;
+  RunQueue& rq = cpus_[cpu]->rq;
+  const std::uint32_t prev = rq.curr;
+  if (prev != kNoEntity && !threads_[prev].has_burst) {
+    put_to_sleep(cpu);  // leaving anyway
+    return;
+  }
+  const std::uint32_t next = policy_->pick(rq, entities_);
+  if (next == kNoEntity) return;
+  if (next == prev) {
+    policy_->picked(entities_, prev);
+    return;
+  }
+  if (prev != kNoEntity) {
+    rq.queued.push_back(prev);
+    threads_[prev].state = State::kQueued;
+    set_waiting(prev, true);
+    rq.curr = kNoEntity;
+  }
+  remove_queued(cpu, next);
+  set_running(cpu, next);
+}
+
+void CpuScheduler::put_to_sleep(std::uint32_t cpu) {
+  PerCpu& c = *cpus_[cpu];
+  const std::uint32_t prev = c.rq.curr;
+  policy_->leave(c.rq, entities_, prev);
+  c.rq.curr = kNoEntity;
+  threads_[prev].state = State::kSleeping;
+  FairPolicy::update_min_vruntime(c.rq, entities_);
+  if (!c.rq.queued.empty()) {
+    const std::uint32_t next = policy_->pick(c.rq, entities_);
+    remove_queued(cpu, next);
+    set_running(cpu, next);
+    return;
+  }
+  c.busy = false;
+  ++idle_cpus_;
+  if (tasks_) tasks_->set_cpu_busy(engine_.now(), cpu, false);
+  idle_balance(cpu);
+}
+
+void CpuScheduler::remove_queued(std::uint32_t cpu, std::uint32_t thread) {
+  auto& q = cpus_[cpu]->rq.queued;
+  q.erase(std::find(q.begin(), q.end(), thread));
+}
+
+void CpuScheduler::set_running(std::uint32_t cpu, std::uint32_t thread) {
+  PerCpu& c = *cpus_[cpu];
+  Thread& t = threads_[thread];
+  c.rq.curr = thread;
+  c.need_resched = false;  // cleared by the context switch
+  t.state = State::kRunning;
+  t.cpu = cpu;
+  policy_->picked(entities_, thread);
+  set_waiting(thread, false);
+  ++switches_;
+  if (!c.busy) {
+    c.busy = true;
+    --idle_cpus_;
+    if (tasks_) tasks_->set_cpu_busy(engine_.now(), cpu, true);
+  }
+}
+
+void CpuScheduler::set_waiting(std::uint32_t thread, bool waiting) {
+  Thread& t = threads_[thread];
+  const sim::Time now = engine_.now();
+  if (waiting)
+    t.waiting_since = now;
+  else
+    t.waited_s += sim::to_seconds(now - t.waiting_since);
+  if (tasks_ && t.task != kNoTask) tasks_->set_cpu_wait(now, t.task, waiting);
+}
+
+// idle_balance() (3.13) / newidle_balance() (6.6): a CPU that has just gone
+// idle pulls the longest-waiting thread of the busiest queue, its socket first.
+void CpuScheduler::idle_balance(std::uint32_t cpu) {
+  std::uint32_t busiest = kNoEntity;
+  std::size_t most = 0;
+  const std::uint32_t socket = socket_of(cpu);
+  for (int pass = 0; pass < 2 && busiest == kNoEntity; ++pass)
+    for (std::uint32_t o = 0; o < cpus(); ++o) {
+      if ((socket_of(o) == socket) != (pass == 0)) continue;
+      const std::size_t n = cpus_[o]->rq.queued.size();
+      if (n > most) {
+        most = n;
+        busiest = o;
+      }
+    }
+  if (busiest != kNoEntity) migrate(busiest, cpu, cpus_[busiest]->rq.queued.front());
+}
+
+// nohz_balancer_kick() at a tick of a CPU with threads waiting while some
+// CPU is idle: the idle CPUs pull them.
+void CpuScheduler::nohz_balance(std::uint32_t cpu) {
+  RunQueue& rq = cpus_[cpu]->rq;
+  while (!rq.queued.empty() && idle_cpus_ > 0) migrate(cpu, find_idle_cpu(cpu), rq.queued.front());
+}
+
+void CpuScheduler::migrate(std::uint32_t from, std::uint32_t to, std::uint32_t thread) {
+  RunQueue& src = cpus_[from]->rq;
+  sync(from);
+  policy_->leave(src, entities_, thread);
+  remove_queued(from, thread);
+  FairPolicy::update_min_vruntime(src, entities_);
+  ++migrations_;
+  sync(to);
+  enqueue(to, thread, false);
+  if (cpus_[to]->rq.curr == kNoEntity) {
+    remove_queued(to, thread);
+    set_running(to, thread);
+  }
+  rearm(from);
+  rearm(to);
+}
+
+bool CpuScheduler::idle(std::uint32_t cpu) const { return !cpus_[cpu]->busy; }
+
+// select_idle_sibling() with target = the CPU the thread last ran on.
+std::uint32_t CpuScheduler::select_cpu(std::uint32_t prev) const {
+  if (idle(prev)) return prev;
+  const std::uint32_t smt = topology_.threads_per_core;
+  const std::uint32_t per_socket = topology_.cores_per_socket * smt;
+  const std::uint32_t base = socket_of(prev) * per_socket;
+  const std::uint32_t own_core = (prev - base) / smt;
+  // An idle core of the socket (its first CPU), searched from the next core on.
+  for (std::uint32_t k = 1; k < topology_.cores_per_socket; ++k) {
+    const std::uint32_t first = base + ((own_core + k) % topology_.cores_per_socket) * smt;
+    bool all_idle = true;
+    for (std::uint32_t s = 0; s < smt && all_idle; ++s) all_idle = idle(first + s);
+    if (all_idle) return first;
+  }
+  // An idle SMT sibling.
+  for (std::uint32_t s = 0; s < smt; ++s) {
+    const std::uint32_t sib = base + own_core * smt + s;
+    if (idle(sib)) return sib;
+  }
+  if (policy_->wake_to_any_idle_cpu())
+    for (std::uint32_t k = 1; k < per_socket; ++k) {
+      const std::uint32_t o = base + (prev - base + k) % per_socket;
+      if (idle(o)) return o;
+    }
+  return prev;
+}
+
+std::uint32_t CpuScheduler::find_idle_cpu(std::uint32_t near) const {
+  const std::uint32_t socket = socket_of(near);
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::uint32_t k = 1; k <= cpus(); ++k) {
+      const std::uint32_t o = (near + k) % cpus();
+      if ((socket_of(o) == socket) == (pass == 0) && idle(o)) return o;
+    }
+  return near;
+}
+
+sim::Time CpuScheduler::next_tick_after(sim::Time t, bool strict) const {
+  sim::Time tick = (t / tick_) * tick_;
+  if (tick < t || (strict && tick == t)) tick += tick_;
+  return tick;
+}
+
+// The CPU's next event: its thread's burst ends, a tick reschedules, a tick
+// balances waiting threads onto idle CPUs, or (now) a thread leaves.
+void CpuScheduler::rearm(std::uint32_t cpu) {
+  PerCpu& c = *cpus_[cpu];
+  const sim::Time now = engine_.now();
+  sim::Time at = sim::kNever;
+  if (c.rq.curr != kNoEntity) {
+    const Thread& t = threads_[c.rq.curr];
+    if (!t.has_burst || c.need_resched) {
+      at = now;
+    } else {
+      at = sim::later(c.since, sim::from_seconds_ceil(std::max(t.left, 0.0)));
+      const double left = policy_->run_left(c.rq, entities_);
+      if (std::isfinite(left)) {
+        const sim::Time due = left > 0 ? sim::later(c.since, sim::from_seconds_ceil(left)) : now;
+        const sim::Time tick = next_tick_after(std::max(due, now), policy_->strict_at_tick() || due <= now);
+        at = std::min(at, std::max(tick, next_tick_after(now, true)));
+      }
+    }
+  }
+  if (!c.rq.queued.empty() && idle_cpus_ > 0) at = std::min(at, next_tick_after(now, true));
+  if (at == sim::kNever)
+    engine_.cancel_timer(c.timer);
+  else
+    engine_.set_timer(c.timer, at, 0);
+}
+
+std::unique_ptr<Cpu> make_cpu(sim::Engine& engine, const SchedSpec& spec, const CpuTopology& topology,
+                              std::uint32_t cpus, TaskStates& tasks) {
+  std::unique_ptr<FairPolicy> policy = make_fair_policy(spec, cpus);
+  if (!policy) return std::make_unique<ProcessorSharingCpu>(engine, cpus);
+  CpuTopology topo = topology;
+  if (topo.cpus() != cpus) topo = CpuTopology{1, cpus, 1};  // no topology given: one socket, no SMT
+  return std::make_unique<CpuScheduler>(engine, std::move(policy), topo, &tasks);
+}
+
+}  // namespace models

@@ -1,0 +1,107 @@
+// Per-CPU run queues on the event engine, with a kernel's fair-class policy
+// (sched_policy.h: CFS of 3.13 or EEVDF of 6.6). What it mirrors:
+//  - try_to_wake_up() -> select_task_rq_fair() -> select_idle_sibling(): a
+//    woken thread goes back to the CPU it last ran on if that CPU is idle;
+//    else to an idle core of the same socket (the last-level cache domain),
+//    and with 6.6 (select_idle_cpu()) to any idle CPU of the socket; else to an
+//    idle SMT sibling; else it queues on its last CPU. wake_affine() (pulling
+//    the wakee to the waker's CPU) is not modelled: the wakers here are disk
+//    interrupts and other processes' eventfd writes, whose CPU the model does
+//    not track; the idle-sibling search decides in either case;
+//  - enqueue with place_entity() and check_preempt_wakeup();
+//  - the scheduler tick every 1/HZ, on a global grid: check_preempt_tick()
+//    (CFS) or update_deadline() (EEVDF); nothing is decided between ticks but
+//    wake-ups and threads leaving the CPU (HRTICK is off by default);
+//  - schedule() when the running thread sleeps, then idle_balance() /
+//    newidle_balance() when the queue is empty: the new idle CPU pulls the
+//    waiting thread that has waited longest from the busiest queue, its own
+//    socket first (can_migrate_task()'s cache-hot test, migration_cost 0.5 ms,
+//    is not modelled);
+//  - the nohz idle balance: a tick on a CPU with threads waiting while some
+//    CPU is idle moves them to idle CPUs (nohz_balancer_kick() ->
+//    rebalance_domains()); periodic balancing between busy CPUs is not modelled.
+// A thread whose burst ends and that asks for more CPU at the same instant
+// (the next turn of an event loop, the next item of wrk's thread) keeps its
+// CPU: it is only put to sleep when the instant passes without a new burst.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/os/cpu.h"
+#include "models/os/task_states.h"
+
+namespace models {
+
+class CpuScheduler final : public Cpu {
+ public:
+  CpuScheduler(sim::Engine& engine, std::unique_ptr<FairPolicy> policy, const CpuTopology& topology,
+               TaskStates* tasks);
+  ~CpuScheduler() override;
+
+  std::uint32_t add_thread(std::uint32_t task, std::uint32_t home) override;
+  void run(std::uint32_t thread, double seconds, sim::FairShareListener* listener, std::uint64_t tag) override;
+  bool bursts_overlap() const override { return false; }
+
+  // Views for tests and reports.
+  std::uint32_t cpus() const { return static_cast<std::uint32_t>(cpus_.size()); }
+  std::uint32_t running_on(std::uint32_t cpu) const;  // the thread on the CPU, kNoEntity when idle
+  std::uint32_t cpu_of(std::uint32_t thread) const { return threads_[thread].cpu; }
+  std::uint32_t waiting_on(std::uint32_t cpu) const;  // threads queued behind the running one
+  double cpu_wait_s(std::uint32_t thread) const;      // time spent runnable, waiting for a CPU
+  const SchedEntity& entity(std::uint32_t thread) const { return entities_[thread]; }
+  std::uint64_t switches() const { return switches_; }
+  std::uint64_t migrations() const { return migrations_; }
+
+ private:
+  enum class State : std::uint8_t { kSleeping, kQueued, kRunning };
+  struct Thread {
+    std::uint32_t task = kNoTask;
+    std::uint32_t cpu = 0;
+    State state = State::kSleeping;
+    bool has_burst = false;  // running with CPU time still to use (else leaving at this instant)
+    double left = 0;         // CPU seconds of the burst still to use
+    sim::FairShareListener* listener = nullptr;
+    std::uint64_t tag = 0;
+    sim::Time waiting_since = 0;
+    double waited_s = 0;
+  };
+  struct PerCpu;
+
+  void on_cpu_event(std::uint32_t cpu);
+  void sync(std::uint32_t cpu);
+  bool take_resched(std::uint32_t cpu);
+  void wake(std::uint32_t thread);
+  void enqueue(std::uint32_t cpu, std::uint32_t thread, bool woken);
+  void reschedule(std::uint32_t cpu);
+  void complete_burst(std::uint32_t cpu);
+  void put_to_sleep(std::uint32_t cpu);
+  void remove_queued(std::uint32_t cpu, std::uint32_t thread);
+  void set_running(std::uint32_t cpu, std::uint32_t thread);
+  void set_waiting(std::uint32_t thread, bool waiting);
+  void idle_balance(std::uint32_t cpu);
+  void nohz_balance(std::uint32_t cpu);
+  void migrate(std::uint32_t from, std::uint32_t to, std::uint32_t thread);
+  std::uint32_t select_cpu(std::uint32_t prev) const;
+  std::uint32_t find_idle_cpu(std::uint32_t near) const;
+  bool idle(std::uint32_t cpu) const;
+  std::uint32_t socket_of(std::uint32_t cpu) const {
+    return cpu / (topology_.cores_per_socket * topology_.threads_per_core);
+  }
+  void rearm(std::uint32_t cpu);
+  sim::Time next_tick_after(sim::Time t, bool strict) const;
+
+  sim::Engine& engine_;
+  std::unique_ptr<FairPolicy> policy_;
+  CpuTopology topology_;
+  TaskStates* tasks_;
+  sim::Time tick_;
+  std::vector<std::unique_ptr<PerCpu>> cpus_;
+  std::vector<Thread> threads_;
+  std::vector<SchedEntity> entities_;
+  std::uint32_t idle_cpus_ = 0;
+  std::uint64_t switches_ = 0;
+  std::uint64_t migrations_ = 0;
+};
+
+}  // namespace models

@@ -1,0 +1,141 @@
+// The fair class of the Linux scheduler, per CPU run queue, as a clockless
+// policy: it is told how much CPU time the running entity used and answers
+// what the kernel decides (which entity runs next, whether a woken one
+// preempts, how much more the current one may run before the tick takes the
+// CPU away). cpu_scheduler.h drives it on the event engine.
+//
+// Every task is SCHED_NORMAL at nice 0 (weight NICE_0_LOAD = 1024: NGINX's
+// worker_priority and wrk leave nice alone), so calc_delta_fair() is the
+// identity and vruntime advances one for one with CPU time. Two policies:
+//
+// CFS as in Linux 3.13 (kernel/sched/fair.c, v3.13; the 2015 9x server ran
+// Ubuntu 14.04.1's 3.13):
+//  - __sched_period(nr): sysctl_sched_latency, or nr * min_granularity above
+//    sched_nr_latency (8) entities; sched_slice() = period * w / rq weight,
+//    here period / nr_running;
+//  - check_preempt_tick(), evaluated only at the scheduler tick (HRTICK is off
+//    by default, kernel/sched/features.h): the current entity loses the CPU
+//    once it ran more than its slice since it was picked, or, having run at
+//    least min_granularity, when it is more than a slice of vruntime ahead of
+//    the leftmost waiting entity;
+//  - place_entity() on wake-up: vruntime = max(own, min_vruntime - latency/2)
+//    (GENTLE_FAIR_SLEEPERS halves the sleeper credit); a sleeper keeps its
+//    vruntime, and one that moves to another CPU is renormalised against the
+//    two queues' min_vruntime (task_waking_fair(), migrate_task_rq_fair());
+//  - check_preempt_wakeup() / wakeup_preempt_entity(): the woken entity takes
+//    the CPU when the current one's vruntime is more than wakeup_granularity
+//    ahead of it;
+//  - pick_next_entity(): the leftmost (smallest vruntime). The buddies (NEXT_BUDDY
+//    off by default, LAST_BUDDY only above sched_nr_latency) are not modelled.
+//
+// EEVDF as in Linux 6.6 (kernel/sched/fair.c, v6.6; the default since 6.6):
+//  - avg_vruntime() V: the load-weighted mean vruntime of the queued entities
+//    and the current one; an entity is eligible when V >= its vruntime
+//    (entity_eligible(): lag = V - v >= 0);
+//  - each entity has a slice, sysctl_sched_base_slice, and a virtual deadline
+//    vruntime + slice; update_deadline() gives a new one when vruntime reaches
+//    it and asks for a reschedule (seen at the tick);
+//  - pick_eevdf(): the eligible entity with the earliest deadline; with
+//    RUN_TO_PARITY (on in 6.6) the current entity, while eligible, keeps the
+//    CPU until its deadline is renewed;
+//  - update_entity_lag() on dequeue keeps vlag = V - v clamped to
+//    +-max(2 * slice, TICK_NSEC); place_entity() on enqueue puts the entity at
+//    V - vlag * (W + w) / W (PLACE_LAG), deadline one slice later;
+//  - check_preempt_wakeup(): the woken entity preempts when pick_eevdf() picks it.
+//
+// Scaling: update_sysctl() multiplies latency, min_granularity,
+// wakeup_granularity (3.13) and base_slice (6.6) by 1 + ilog2(min(cpus, 8))
+// (SCHED_TUNABLESCALING_LOG, get_update_sysctl_factor()); sched_nr_latency
+// stays 8, the ratio of the unscaled defaults.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace models {
+
+// The kernel's scheduler tunables, unscaled (the normalized_sysctl_* defaults).
+struct SchedSpec {
+  std::string policy = "processor-sharing";  // "cfs" | "eevdf" | "processor-sharing"
+  double latency_s = 0.006;             // normalized_sysctl_sched_latency: 6 ms (3.13 and 6.6)
+  double min_granularity_s = 0.00075;   // normalized_sysctl_sched_min_granularity: 0.75 ms (3.13)
+  double wakeup_granularity_s = 0.001;  // normalized_sysctl_sched_wakeup_granularity: 1 ms (3.13)
+  double base_slice_s = 0.00075;        // normalized_sysctl_sched_base_slice: 0.75 ms (6.6)
+  std::uint32_t nr_latency = 8;         // sched_nr_latency (3.13)
+  std::uint32_t hz = 250;               // CONFIG_HZ: the tick is 1/HZ
+  bool tunable_scaling_log = true;      // sysctl_sched_tunable_scaling = SCHED_TUNABLESCALING_LOG
+};
+
+// 1 + ilog2(min(cpus, 8)): get_update_sysctl_factor() with SCHED_TUNABLESCALING_LOG.
+std::uint32_t sched_scale_factor(std::uint32_t cpus, bool log_scaling);
+
+// One schedulable entity: a task at nice 0.
+struct SchedEntity {
+  double vruntime = 0;
+  double deadline = 0;       // EEVDF
+  double vlag = 0;           // EEVDF: lag kept while dequeued
+  double sum_exec = 0;       // CPU time used since it was last picked (sum_exec_runtime - prev_sum_exec_runtime)
+  bool picked_to_parity = false;  // EEVDF: RUN_TO_PARITY (se->vlag == se->deadline after set_next_entity)
+};
+
+inline constexpr std::uint32_t kNoEntity = UINT32_MAX;
+
+// A CPU's run queue: the entities waiting for it and the one running on it.
+struct RunQueue {
+  std::vector<std::uint32_t> queued;  // runnable, not running
+  std::uint32_t curr = kNoEntity;
+  double min_vruntime = 0;
+  std::uint32_t nr_running() const { return static_cast<std::uint32_t>(queued.size()) + (curr != kNoEntity); }
+};
+
+class FairPolicy {
+ public:
+  virtual ~FairPolicy() = default;
+  // The running entity used `delta` seconds of CPU (update_curr()). True
+  // when that asks for a reschedule at once (EEVDF's update_deadline()).
+  virtual bool charge(RunQueue& rq, std::vector<SchedEntity>& es, double delta) const = 0;
+  // An entity leaves the queue (asleep or migrating): what it keeps.
+  virtual void leave(const RunQueue& rq, std::vector<SchedEntity>& es, std::uint32_t e) const = 0;
+  // An entity joins queue `rq` (enqueue_entity() + place_entity()), coming
+  // from queue `from` (the same one when it stays on its CPU): `woken` after
+  // a sleep, else migrated. Call before it is added to rq.queued.
+  virtual void place(const RunQueue& rq, const RunQueue& from, std::vector<SchedEntity>& es, std::uint32_t e,
+                     bool woken) const = 0;
+  // The entity that runs next among curr and the queued (pick_next_entity / pick_eevdf).
+  virtual std::uint32_t pick(const RunQueue& rq, const std::vector<SchedEntity>& es) const = 0;
+  // The entity becomes the running one (set_next_entity()).
+  virtual void picked(std::vector<SchedEntity>& es, std::uint32_t e) const = 0;
+  // Whether woken entity `e` (already queued) takes the CPU from rq.curr.
+  virtual bool wakeup_preempts(const RunQueue& rq, const std::vector<SchedEntity>& es, std::uint32_t e) const = 0;
+  // CPU time the running entity may still use before a tick would take the
+  // CPU away (check_preempt_tick / update_deadline), if nothing else changes;
+  // a negative value when it would now. Infinity when nothing waits.
+  virtual double run_left(const RunQueue& rq, const std::vector<SchedEntity>& es) const = 0;
+  // Whether the tick reschedules (check_preempt_tick(); EEVDF asks in charge()).
+  virtual bool tick_preempts(const RunQueue& rq, const std::vector<SchedEntity>& es) const = 0;
+  // True when the tick must fall strictly after run_left() (a '>' test in the kernel).
+  virtual bool strict_at_tick() const = 0;
+  // select_idle_sibling(): 3.13 looks for an idle core of the socket, then an
+  // idle SMT sibling; 6.6's select_idle_cpu() also takes any idle CPU of the socket.
+  virtual bool wake_to_any_idle_cpu() const = 0;
+  double tick_s() const { return tick_s_; }
+  // update_min_vruntime(): after an entity left the queue.
+  static void update_min_vruntime(RunQueue& rq, const std::vector<SchedEntity>& es);
+
+ protected:
+  explicit FairPolicy(double tick_s) : tick_s_(tick_s) {}
+
+ private:
+  double tick_s_;
+};
+
+// The registry of scheduling policies: "cfs" or "eevdf", for `cpus` CPUs;
+// nullptr for "processor-sharing" (sim::FairShare stands in for a scheduler);
+// throws std::invalid_argument for anything else.
+std::unique_ptr<FairPolicy> make_fair_policy(const SchedSpec& spec, std::uint32_t cpus);
+// The names make_fair_policy() accepts, for messages.
+const char* sched_policy_names();
+bool sched_policy_known(const std::string& name);
+
+}  // namespace models

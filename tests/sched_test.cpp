@@ -1,0 +1,365 @@
+// The CPU scheduler (models/os/sched_policy.h, cpu_scheduler.h): closed forms
+// and hand-worked cases of CFS (3.13), EEVDF (6.6) and processor sharing.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "models/os/cpu_scheduler.h"
+#include "models/os/task_states.h"
+
+using models::CpuScheduler;
+using models::CpuTopology;
+using models::RunQueue;
+using models::SchedEntity;
+using models::SchedSpec;
+
+namespace {
+
+constexpr double kMs = 1e-3;
+
+SchedSpec spec(const char* policy) {
+  SchedSpec s;
+  s.policy = policy;
+  return s;  // the kernel defaults: 6 ms, 0.75 ms, 1 ms, base slice 0.75 ms, HZ=250
+}
+
+// Records when each thread's burst ended; a thread may be given a next
+// burst (or a state to sleep in) when one ends.
+struct Recorder : sim::FairShareListener {
+  sim::Engine& engine;
+  std::map<std::uint64_t, std::vector<double>> ended;  // tag -> times (s)
+  std::function<void(std::uint32_t, std::uint64_t)> then;
+  explicit Recorder(sim::Engine& e) : engine(e) {}
+  void on_share_milestone(std::uint32_t thread, std::uint64_t tag, double) override {
+    ended[tag].push_back(sim::to_seconds(engine.now()));
+    if (then) then(thread, tag);
+  }
+};
+
+// Samples which thread runs on CPU 0 every `step`.
+struct Probe : sim::EventTarget {
+  sim::Engine& engine;
+  const CpuScheduler& cpu;
+  sim::Time step;
+  std::vector<std::uint32_t> seen;
+  Probe(sim::Engine& e, const CpuScheduler& c, sim::Time s) : engine(e), cpu(c), step(s) {}
+  void on_event(std::uint64_t) override {
+    seen.push_back(cpu.running_on(0));
+    engine.schedule_in(step, this, 0);
+  }
+};
+
+// Calls a function at a time.
+struct At : sim::EventTarget {
+  std::function<void()> fn;
+  void on_event(std::uint64_t) override { fn(); }
+};
+
+std::unique_ptr<CpuScheduler> scheduler(sim::Engine& e, const char* policy, CpuTopology topo,
+                                        models::TaskStates* tasks = nullptr) {
+  return std::make_unique<CpuScheduler>(e, models::make_fair_policy(spec(policy), topo.cpus()), topo, tasks);
+}
+
+}  // namespace
+
+TEST_CASE("the tunables scale by 1 + ilog2(min(cpus, 8)) (SCHED_TUNABLESCALING_LOG)") {
+  CHECK(models::sched_scale_factor(1, true) == 1);
+  CHECK(models::sched_scale_factor(2, true) == 2);
+  CHECK(models::sched_scale_factor(3, true) == 2);
+  CHECK(models::sched_scale_factor(4, true) == 3);
+  CHECK(models::sched_scale_factor(8, true) == 4);
+  CHECK(models::sched_scale_factor(24, true) == 4);
+  CHECK(models::sched_scale_factor(24, false) == 1);
+  CHECK(models::sched_policy_known("cfs"));
+  CHECK(models::sched_policy_known("eevdf"));
+  CHECK(models::sched_policy_known("processor-sharing"));
+  CHECK_FALSE(models::sched_policy_known("bfs"));
+  CHECK_THROWS(models::make_fair_policy(spec("bfs"), 1));
+  CHECK(models::make_fair_policy(spec("processor-sharing"), 1) == nullptr);
+}
+
+TEST_CASE("CFS 3.13: the slice of two runnable entities is sched_latency / 2, scaled") {
+  // 24 CPUs: factor 4, latency 24 ms, two entities: 12 ms each.
+  auto cfs = models::make_fair_policy(spec("cfs"), 24);
+  std::vector<SchedEntity> es(2);
+  RunQueue rq;
+  rq.curr = 0;
+  rq.queued = {1};
+  CHECK(cfs->run_left(rq, es) == Approx(12 * kMs));
+  // Nine entities (above sched_nr_latency = 8): period 9 x 3 ms, slice 3 ms.
+  es.resize(9);
+  rq.queued = {1, 2, 3, 4, 5, 6, 7, 8};
+  CHECK(cfs->run_left(rq, es) == Approx(3 * kMs));
+  // Alone, nothing takes the CPU away.
+  rq.queued.clear();
+  CHECK(std::isinf(cfs->run_left(rq, es)));
+}
+
+TEST_CASE("CFS 3.13: two CPU-bound tasks on one CPU alternate at the tick after each slice, 50/50") {
+  // One CPU: factor 1, slice 6 ms / 2 = 3 ms; check_preempt_tick() runs every
+  // 4 ms (HZ=250) and preempts once more than 3 ms ran: each runs one tick.
+  sim::Engine e;
+  auto cpu = scheduler(e, "cfs", CpuTopology{1, 1, 1});
+  Recorder rec(e);
+  const auto a = cpu->add_thread(models::kNoTask, 0);
+  const auto b = cpu->add_thread(models::kNoTask, 0);
+  cpu->run(a, 0.1, &rec, 0);
+  cpu->run(b, 0.1, &rec, 1);
+  Probe probe(e, *cpu, sim::milliseconds(1));
+  e.schedule_at(sim::microseconds(500), &probe, 0);  // mid-millisecond samples
+  e.run_until(sim::seconds(1));
+  // a runs [0,4) [8,12) ...; its 25th slice [192,196) completes it; b ends at 200 ms.
+  REQUIRE(rec.ended[0].size() == 1);
+  REQUIRE(rec.ended[1].size() == 1);
+  CHECK(rec.ended[0][0] == Approx(0.196));
+  CHECK(rec.ended[1][0] == Approx(0.200));
+  for (std::size_t i = 0; i < 192; ++i) CHECK(probe.seen[i] == ((i / 4) % 2 == 0 ? a : b));
+  CHECK(cpu->cpu_wait_s(a) == Approx(0.096));
+  CHECK(cpu->cpu_wait_s(b) == Approx(0.100));
+}
+
+TEST_CASE("EEVDF 6.6: two CPU-bound tasks on one CPU alternate each tick, 50/50") {
+  // base_slice 0.75 ms: the deadline passes within the first tick; at the
+  // tick update_deadline() reschedules and the other (eligible) one runs.
+  sim::Engine e;
+  auto cpu = scheduler(e, "eevdf", CpuTopology{1, 1, 1});
+  Recorder rec(e);
+  const auto a = cpu->add_thread(models::kNoTask, 0);
+  const auto b = cpu->add_thread(models::kNoTask, 0);
+  cpu->run(a, 0.1, &rec, 0);
+  cpu->run(b, 0.1, &rec, 1);
+  Probe probe(e, *cpu, sim::milliseconds(1));
+  e.schedule_at(sim::microseconds(500), &probe, 0);
+  e.run_until(sim::seconds(1));
+  CHECK(rec.ended[0][0] == Approx(0.196));
+  CHECK(rec.ended[1][0] == Approx(0.200));
+  for (std::size_t i = 0; i < 192; ++i) CHECK(probe.seen[i] == ((i / 4) % 2 == 0 ? a : b));
+}
+
+TEST_CASE("a woken task on an otherwise idle machine waits for no CPU") {
+  for (const char* policy : {"cfs", "eevdf"}) {
+    sim::Engine e;
+    auto cpu = scheduler(e, policy, CpuTopology{1, 2, 1});
+    Recorder rec(e);
+    const auto busy = cpu->add_thread(models::kNoTask, 0);
+    const auto woken = cpu->add_thread(models::kNoTask, 0);  // last ran on the busy CPU
+    cpu->run(busy, 1.0, &rec, 0);
+    At later;
+    later.fn = [&] { cpu->run(woken, 0.002, &rec, 1); };
+    e.schedule_at(sim::milliseconds(10), &later, 0);
+    e.run_until(sim::seconds(2));
+    CHECK(cpu->cpu_of(woken) == 1);  // select_idle_sibling(): the idle core
+    CHECK(cpu->cpu_wait_s(woken) == 0);
+    CHECK(rec.ended[1][0] == Approx(0.012));
+  }
+}
+
+TEST_CASE("CFS 3.13: behind one CPU-bound task a woken task waits at most a slice and a tick") {
+  // One CPU: latency 6 ms, two entities: slice 3 ms; wake-up granularity 1 ms.
+  // A (1 s) and B (3.8 ms) start at 0: A runs to the tick at 4 ms, B runs
+  // 4-7.8 ms (vruntime 3.8 ms) and sleeps. B wakes at 8 ms with 1 ms: A's
+  // vruntime is 4.2 ms, B keeps 3.8 (above min_vruntime - 3 ms): A is 0.4 ms
+  // ahead, less than the granularity, so no preemption. A was picked at
+  // 7.8 ms; at 10.4 ms it would be a slice ahead of B; the first tick after that
+  // is 12 ms: B waits 4 ms, less than slice + tick (7 ms).
+  // B wakes again at 200 ms: its vruntime (4.5 ms) is far behind
+  // min_vruntime (195.2 ms); placed at 195.2 - 6/2 ms, 3 ms behind A, more than
+  // the granularity: it preempts at once.
+  sim::Engine e;
+  auto cpu = scheduler(e, "cfs", CpuTopology{1, 1, 1});
+  Recorder rec(e);
+  const auto a = cpu->add_thread(models::kNoTask, 0);
+  const auto b = cpu->add_thread(models::kNoTask, 0);
+  cpu->run(a, 1.0, &rec, 0);
+  cpu->run(b, 0.0038, &rec, 1);
+  At first, second;
+  first.fn = [&] { cpu->run(b, 0.001, &rec, 2); };
+  second.fn = [&] { cpu->run(b, 0.001, &rec, 3); };
+  e.schedule_at(sim::milliseconds(8), &first, 0);
+  e.schedule_at(sim::milliseconds(200), &second, 0);
+  e.run_until(sim::milliseconds(100));
+  CHECK(rec.ended[1][0] == Approx(0.0078));
+  CHECK(rec.ended[2][0] == Approx(0.013));
+  CHECK(cpu->cpu_wait_s(b) == Approx(0.004 + 0.004));  // 0-4 ms at the start, 8-12 ms
+  e.run_until(sim::seconds(2));
+  CHECK(cpu->cpu_wait_s(b) == Approx(0.008));  // no wait the second time
+  CHECK(rec.ended[3][0] == Approx(0.201));
+  CHECK(cpu->entity(b).vruntime == Approx(0.1932));
+  CHECK(rec.ended[0][0] == Approx(1.0058));  // A shared the CPU with B's 5.8 ms
+}
+
+TEST_CASE("EEVDF 6.6: pick_eevdf takes the eligible entity with the earliest deadline") {
+  auto eevdf = models::make_fair_policy(spec("eevdf"), 1);
+  // v = 0, 1, 5 (ms): V = 2. C has the earliest deadline but is not eligible
+  // (5 > 2); of A and B, B's deadline is earlier.
+  std::vector<SchedEntity> es(3);
+  es[0].vruntime = 0 * kMs;
+  es[0].deadline = 5 * kMs;
+  es[1].vruntime = 1 * kMs;
+  es[1].deadline = 3 * kMs;
+  es[2].vruntime = 5 * kMs;
+  es[2].deadline = 2 * kMs;
+  RunQueue rq;
+  rq.queued = {0, 1, 2};
+  CHECK(eevdf->pick(rq, es) == 1);
+  // With C running, its own ineligibility hands the CPU to B as well.
+  rq.curr = 2;
+  rq.queued = {0, 1};
+  CHECK(eevdf->pick(rq, es) == 1);
+  CHECK(eevdf->wakeup_preempts(rq, es, 1));
+  // An eligible current entity picked to parity keeps the CPU (RUN_TO_PARITY).
+  rq.curr = 0;
+  rq.queued = {1, 2};
+  eevdf->picked(es, 0);
+  CHECK(eevdf->pick(rq, es) == 0);
+}
+
+TEST_CASE("EEVDF 6.6: lag is kept across a sleep, clamped, and survives placement") {
+  auto eevdf = models::make_fair_policy(spec("eevdf"), 1);
+  std::vector<SchedEntity> es(4);
+  RunQueue rq;
+  es[0].vruntime = 0;
+  es[1].vruntime = 2 * kMs;
+  es[2].vruntime = 10 * kMs;  // far ahead: lag -9 ms... clamped to 2 x 0.75 ms < 4 ms tick: -4 ms
+  rq.queued = {0, 1, 2};
+  eevdf->leave(rq, es, 2);  // V = 4 ms
+  CHECK(es[2].vlag == Approx(-4 * kMs));
+  rq.queued = {0, 1};  // V = 1 ms
+  es[3].vlag = 1 * kMs;
+  eevdf->place(rq, rq, es, 3, true);  // lag inflated by (2 + 1) / 2: v = 1 - 1.5 = -0.5 ms
+  CHECK(es[3].vruntime == Approx(-0.5 * kMs));
+  CHECK(es[3].deadline == Approx(0.25 * kMs));  // one base slice later
+  rq.queued = {0, 1, 3};  // V = 0.5 ms: the entity's lag is 1 ms again
+  eevdf->leave(rq, es, 3);
+  CHECK(es[3].vlag == Approx(1 * kMs));
+}
+
+namespace {
+// TaskStates' means run from 0: a window's mean from the integrals at its ends.
+struct Window {
+  const models::TaskStates& tasks;
+  double iowait_at = 0, busy_at = 0;
+  sim::Time from = 0;
+  void start(sim::Time t) {
+    from = t;
+    iowait_at = tasks.iowait_fraction(0, t) * sim::to_seconds(t);
+    busy_at = tasks.busy_cpus_mean(0, t) * sim::to_seconds(t);
+  }
+  double iowait(sim::Time t) const {
+    return (tasks.iowait_fraction(0, t) * sim::to_seconds(t) - iowait_at) / sim::to_seconds(t - from);
+  }
+  double busy(sim::Time t) const {
+    return (tasks.busy_cpus_mean(0, t) * sim::to_seconds(t) - busy_at) / sim::to_seconds(t - from);
+  }
+};
+}  // namespace
+
+TEST_CASE("iowait per CPU: idle CPUs whose sleeper is in D, none while every CPU is busy") {
+  sim::Engine e;
+  models::TaskStates tasks(2, 1);
+  auto cpu = scheduler(e, "cfs", CpuTopology{1, 2, 1}, &tasks);
+  Recorder rec(e);
+  Window w{tasks};
+  const auto t0 = tasks.add_task(0, 0, models::TaskState::kSleeping);
+  const auto t1 = tasks.add_task(0, 0, models::TaskState::kSleeping);
+  const auto t2 = tasks.add_task(0, 0, models::TaskState::kSleeping);
+  const auto th0 = cpu->add_thread(t0, 0);
+  const auto th1 = cpu->add_thread(t1, 1);
+  const auto th2 = cpu->add_thread(t2, 0);
+  // t0 runs 10 ms on CPU 0 and sleeps in D; t1 is busy on CPU 1 for the whole second.
+  rec.then = [&](std::uint32_t thread, std::uint64_t) {
+    if (thread == th0) tasks.set(e.now(), t0, models::TaskState::kDiskWait);
+  };
+  tasks.set(0, t0, models::TaskState::kRunning);
+  tasks.set(0, t1, models::TaskState::kRunning);
+  cpu->run(th0, 0.010, &rec, 0);
+  cpu->run(th1, 1.0, &rec, 1);
+  e.run_until(sim::milliseconds(10));
+  w.start(e.now());
+  e.run_until(sim::milliseconds(500));
+  // [10 ms, 500 ms]: CPU 0 idle with t0 in D on it, CPU 1 busy: iowait 1/2.
+  CHECK(w.iowait(e.now()) == Approx(0.5));
+  CHECK(w.busy(e.now()) == Approx(1.0));
+  // t2 takes CPU 0 (t0's CPU) from 500 ms: every CPU busy, iowait 0 though t0 is still in D.
+  tasks.set(e.now(), t2, models::TaskState::kRunning);
+  cpu->run(th2, 0.3, &rec, 2);
+  CHECK(cpu->cpu_of(th2) == 0);
+  w.start(e.now());
+  e.run_until(sim::milliseconds(800));
+  CHECK(w.iowait(e.now()) == Approx(0.0).margin(1e-12));
+  CHECK(w.busy(e.now()) == Approx(2.0));
+  // t2 ends at 800 ms and sleeps (S): CPU 0 idle again, t0 still in D on it: 1/2.
+  rec.then = nullptr;
+  tasks.set(e.now(), t2, models::TaskState::kSleeping);
+  w.start(e.now());
+  e.run_until(sim::milliseconds(900));
+  CHECK(w.iowait(e.now()) == Approx(0.5));
+  // t0's read completes: no task in D, no iowait, though CPU 0 is idle.
+  tasks.set(e.now(), t0, models::TaskState::kSleeping);
+  w.start(e.now());
+  e.run_until(sim::milliseconds(950));
+  CHECK(w.iowait(e.now()) == Approx(0.0).margin(1e-12));
+}
+
+TEST_CASE("iowait counts a CPU once, however many of its sleepers are in D") {
+  // Two tasks sleep in D, both last ran on CPU 0; CPU 1 is idle with none:
+  // the kernel's iowait is 1/2, where min(D, idle CPUs) / CPUs would say 1.
+  sim::Engine e;
+  models::TaskStates tasks(2, 1);
+  auto cpu = scheduler(e, "eevdf", CpuTopology{1, 2, 1}, &tasks);
+  Recorder rec(e);
+  Window w{tasks};
+  const auto busy = tasks.add_task(0, 0, models::TaskState::kRunning);
+  const auto a = tasks.add_task(0, 0, models::TaskState::kRunning);
+  const auto b = tasks.add_task(0, 0, models::TaskState::kRunning);
+  const auto th_busy = cpu->add_thread(busy, 1);
+  const auto th_a = cpu->add_thread(a, 0);
+  const auto th_b = cpu->add_thread(b, 0);
+  rec.then = [&](std::uint32_t thread, std::uint64_t) {
+    if (thread == th_a) tasks.set(e.now(), a, models::TaskState::kDiskWait);
+    if (thread == th_b) tasks.set(e.now(), b, models::TaskState::kDiskWait);
+  };
+  cpu->run(th_busy, 0.020, &rec, 0);  // CPU 1 busy until 20 ms: a and b share CPU 0
+  cpu->run(th_a, 0.002, &rec, 1);
+  cpu->run(th_b, 0.002, &rec, 2);
+  CHECK(cpu->cpu_of(th_b) == 0);
+  e.run_until(sim::milliseconds(20));
+  tasks.set(e.now(), busy, models::TaskState::kSleeping);
+  w.start(e.now());
+  e.run_until(sim::milliseconds(100));
+  CHECK(w.iowait(e.now()) == Approx(0.5));
+  CHECK(w.busy(e.now()) == Approx(0.0).margin(1e-12));
+  CHECK(tasks.group_cpu_wait_integral(0, e.now()) > 0);  // one of a and b waited behind the other
+}
+
+TEST_CASE("processor sharing still matches its closed form") {
+  sim::Engine e;
+  models::TaskStates tasks(2, 1);
+  auto cpu = models::make_cpu(e, spec("processor-sharing"), CpuTopology{1, 2, 1}, 2, tasks);
+  Recorder rec(e);
+  for (std::uint64_t i = 0; i < 3; ++i) cpu->run(cpu->add_thread(models::kNoTask, 0), 1.0, &rec, i);
+  e.run_until(sim::seconds(10));
+  // Three bursts of 1 s on two CPUs: each at 2/3 until all end at 1.5 s.
+  for (std::uint64_t i = 0; i < 3; ++i) CHECK(rec.ended[i][0] == Approx(1.5));
+  CHECK(cpu->bursts_overlap());
+}
+
+TEST_CASE("a thread that asks again in the same instant keeps its CPU") {
+  sim::Engine e;
+  auto cpu = scheduler(e, "cfs", CpuTopology{1, 1, 1});
+  Recorder rec(e);
+  const auto a = cpu->add_thread(models::kNoTask, 0);
+  const auto b = cpu->add_thread(models::kNoTask, 0);
+  int left = 9;
+  rec.then = [&](std::uint32_t thread, std::uint64_t tag) {
+    if (thread == a && left-- > 0) cpu->run(a, 0.0001, &rec, tag);  // ten 0.1 ms bursts in a row
+  };
+  cpu->run(a, 0.0001, &rec, 0);
+  cpu->run(b, 0.0001, &rec, 1);  // queued behind: a keeps running through its bursts (1 ms < slice)
+  e.run_until(sim::seconds(1));
+  CHECK(rec.ended[0].back() == Approx(0.001));
+  // b waits for the tick at 4 ms? No: a sleeps at 1 ms and b runs then.
+  CHECK(rec.ended[1][0] == Approx(0.0011));
+}
