@@ -20,6 +20,10 @@ std::vector<std::string> unsupported(const models::Scenario& sc) {
                     "(not expressed on SimGrid yet)");
       break;
   }
+  if (sc.kernel.sched.policy != "processor-sharing")
+    out.push_back("kernel.scheduler = \"" + sc.kernel.sched.policy +
+                  "\": per-CPU run queues with the kernel's policy (not expressed on SimGrid, whose CPUs share "
+                  "by processor sharing; set kernel.scheduler = \"processor-sharing\")");
   if (sc.hardware.costs.cache_fill_byte > 0)
     out.push_back("cpu.cache_fill_byte: the kernel's CPU time for reads into the page cache (not expressed on SimGrid yet)");
   return out;

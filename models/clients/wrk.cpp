@@ -8,7 +8,7 @@ constexpr sim::Time kRecordInterval = sim::milliseconds(100);  // RECORD_INTERVA
 
 Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s, sim::Time duration,
          const sim::RandomStreams& streams, std::uint32_t files, std::vector<std::uint64_t> response_bytes,
-         const CpuCosts& costs, sim::FairShare* host_cpu)
+         const CpuCosts& costs, Cpu* host_cpu)
     : engine_(engine),
       one_way_(sim::from_seconds_ceil(one_way_s)),
       duration_(duration),
@@ -23,6 +23,8 @@ Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s
       th.group = g;
       th.rng = streams.stream(kWrkThreadStreams + g, t);
       threads_.push_back(std::move(th));
+      // Every wrk thread is one on the server host's CPUs, used only by on_host() groups.
+      if (cpu_) cpu_threads_.push_back(cpu_->add_thread(kNoTask, static_cast<std::uint32_t>(threads_.size() - 1)));
     }
 }
 
@@ -78,7 +80,7 @@ void Wrk::run_next(std::uint32_t t) {
                          ? costs_.client_connect
                          : costs_.client_request +
                                costs_.client_byte * static_cast<double>(response_bytes_[conns_[th.current.conn].file]);
-  cpu_->add(cpu, this, t);
+  cpu_->run(cpu_threads_[t], cpu, this, t);
 }
 
 void Wrk::on_share_milestone(std::uint32_t, std::uint64_t tag, double) {

@@ -36,7 +36,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   // `host_cpu`: the server's CPUs, used by groups that run on the server host.
   Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s, sim::Time duration,
       const sim::RandomStreams& streams, std::uint32_t files, std::vector<std::uint64_t> response_bytes,
-      const CpuCosts& costs, sim::FairShare* host_cpu);
+      const CpuCosts& costs, Cpu* host_cpu);
 
   // Connects to the server and opens every connection at time zero.
   void start(ServerSide& server);
@@ -106,7 +106,8 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   std::uint32_t files_;
   std::vector<std::uint64_t> response_bytes_;  // per file
   CpuCosts costs_;
-  sim::FairShare* cpu_;
+  Cpu* cpu_;
+  std::vector<std::uint32_t> cpu_threads_;  // wrk's threads on the server host's CPUs
   std::vector<WrkGroup> groups_;
   std::vector<Thread> threads_;
   std::deque<Conn> conns_;

@@ -3,13 +3,14 @@
 // Passed by reference to everything that runs on the host.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "models/hardware/nic.h"
+#include "models/os/cpu.h"
 #include "models/os/page_cache.h"
 #include "models/os/path_walk.h"
 #include "models/os/task_states.h"
 #include "sim/engine.h"
-#include "sim/fair_share.h"
 
 namespace models {
 
@@ -34,11 +35,14 @@ struct CpuCosts {
 struct KernelSpec {
   double tcp_wmem_max = 4194304;          // net.ipv4.tcp_wmem max: a socket's send buffer
   std::uint64_t pipe_bytes = 64 * 1024;   // sendfile() moves data through a 64 KiB pipe
+  // The kernel the profile names, and its CPU scheduler ([kernel] scheduler keys).
+  std::string release;                    // as uname -r
+  SchedSpec sched;
 };
 
 struct Host {
   sim::Engine& engine;
-  sim::FairShare& cpu;
+  Cpu& cpu;
   Nic& nic;
   PageCache& cache;
   PathWalk& walk;

@@ -284,6 +284,41 @@ SsdSpec read_ssd(Section& s) {
   return d;
 }
 
+// The CPU topology: sockets x cores x SMT threads, as lscpu reports them;
+// one socket of single-thread cores when not given.
+void read_cpu_topology(Section& cpu, HardwareSpec& hw) {
+  CpuTopology& t = hw.topology;
+  t.sockets = static_cast<std::uint32_t>(cpu.integer("sockets", 1, 1, limits::kMaxSockets));
+  t.threads_per_core = static_cast<std::uint32_t>(cpu.integer("threads_per_core", 1, 1, limits::kMaxThreadsPerCore));
+  const std::int64_t cores = cpu.integer("cores_per_socket", 0, 1, 4096);
+  t.cores_per_socket = cores > 0 ? static_cast<std::uint32_t>(cores)
+                                 : std::max<std::uint32_t>(1, hw.logical_cpus / (t.sockets * t.threads_per_core));
+  if (t.cpus() != hw.logical_cpus)
+    cpu.fail(cpu.has("cores_per_socket") ? "cores_per_socket" : "sockets",
+             fmt::format("sockets x cores_per_socket x threads_per_core = {} must equal logical_cpus = {}", t.cpus(),
+                         hw.logical_cpus));
+}
+
+// The kernel's CPU scheduler: kernel.scheduler picks the model
+// (models/os/cpu.h's registry), the sched_* keys are the kernel's sysctls
+// before scaling by the CPU count (normalized_sysctl_sched_*), hz is CONFIG_HZ.
+void read_scheduler(Section& kernel, KernelSpec& k) {
+  k.release = kernel.string("release", "");
+  SchedSpec& s = k.sched;
+  s.policy = kernel.choice("scheduler", "processor-sharing", {"processor-sharing", "cfs", "eevdf"});
+  s.latency_s = kernel.duration("sched_latency", s.latency_s, limits::kMinSchedGranularitySeconds, false,
+                                limits::kMaxSchedGranularitySeconds);
+  s.min_granularity_s = kernel.duration("sched_min_granularity", s.min_granularity_s,
+                                        limits::kMinSchedGranularitySeconds, false, limits::kMaxSchedGranularitySeconds);
+  s.wakeup_granularity_s =
+      kernel.duration("sched_wakeup_granularity", s.wakeup_granularity_s, 0, false, limits::kMaxSchedGranularitySeconds);
+  s.base_slice_s = kernel.duration("sched_base_slice", s.base_slice_s, limits::kMinSchedGranularitySeconds, false,
+                                   limits::kMaxSchedGranularitySeconds);
+  s.nr_latency = static_cast<std::uint32_t>(kernel.integer("sched_nr_latency", s.nr_latency, 1, 1000));
+  s.hz = static_cast<std::uint32_t>(kernel.integer("hz", s.hz, limits::kMinHz, limits::kMaxHz));
+  s.tunable_scaling_log = kernel.choice("sched_tunable_scaling", "log", {"log", "none"}) == "log";
+}
+
 void read_hardware(Section& root, Scenario& sc) {
   HardwareSpec& hw = sc.hardware;
   Section cpu = root.sub("cpu");
@@ -297,6 +332,7 @@ void read_hardware(Section& root, Scenario& sc) {
   hw.costs.client_connect = cpu.duration("client_connect", 0, 0);
   hw.costs.client_request = cpu.duration("client_request", 0, 0);
   hw.costs.client_byte = cpu.duration("client_byte", 0, 0, false, limits::kMaxPerByteSeconds);
+  read_cpu_topology(cpu, hw);
   cpu.done();
 
   Section mem = root.sub("memory");
@@ -346,6 +382,7 @@ void read_hardware(Section& root, Scenario& sc) {
   Section kernel = root.sub("kernel");
   sc.kernel.tcp_wmem_max = static_cast<double>(kernel.size("tcp_wmem_max", 4194304, 4096, false, kMaxBlockBytes));
   sc.kernel.pipe_bytes = kernel.size("pipe_size", 65536, 4096, false, kMaxBlockBytes);
+  read_scheduler(kernel, sc.kernel);
   kernel.done();
 }
 

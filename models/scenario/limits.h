@@ -39,6 +39,16 @@ inline constexpr double kMaxRateBytesPerSecond = 1e13;
 inline constexpr std::uint64_t kMaxFileBytes = std::uint64_t{1} << 40;
 inline constexpr std::uint64_t kMaxDeviceBytes = std::uint64_t{1} << 50;
 
+// The CPU scheduler ([kernel] and [cpu] keys). Granularities as the kernel's
+// sysctl bounds: min_sched_granularity_ns 0.1 ms to max_sched_granularity_ns
+// 1 s (kernel/sysctl.c, 3.13); CONFIG_HZ from 100 to 1000 (kernel/Kconfig.hz).
+inline constexpr double kMinSchedGranularitySeconds = 1e-4;
+inline constexpr double kMaxSchedGranularitySeconds = 1.0;
+inline constexpr std::int64_t kMinHz = 100;
+inline constexpr std::int64_t kMaxHz = 1000;
+inline constexpr std::int64_t kMaxSockets = 64;
+inline constexpr std::int64_t kMaxThreadsPerCore = 8;
+
 // Throws models::ConfigError(option, 0, "", ...) naming the allowed range
 // unless `seconds` is finite and in (0, kMaxRunSeconds]. For --duration.
 double check_run_duration(double seconds, const std::string& option);

@@ -53,6 +53,10 @@ std::string text_report(const RunResult& r) {
                      r.pool_running * 100, r.pool_sleeping * 100, r.pool_disk_wait * 100);
     s += blocked_by_cause_line(r.pool_blocked_by_cause);
   }
+  if (r.scheduler != "processor-sharing" && !r.scheduler.empty())
+    s += fmt::format("scheduler {}: of R, waiting for a CPU: workers {:.2f}%{}\n", r.scheduler,
+                     r.workers_cpu_wait * 100,
+                     r.thread_pool ? fmt::format(", pool threads {:.2f}%", r.pool_cpu_wait * 100) : std::string());
 
   s += "\n-- workers (connections accepted, requests, busy share)\n";
   for (std::size_t i = 0; i < r.workers.size(); ++i) {

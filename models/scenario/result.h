@@ -21,6 +21,7 @@ struct WorkerFigures {
   std::uint64_t blocks = 0;  // times the loop went into D state
   double running = 0, sleeping = 0, disk_wait = 0;
   BlockedByCause blocked_by_cause{};
+  double cpu_wait = 0;  // part of running: runnable, waiting for a CPU (a scheduler only)
 };
 
 struct RunResult {
@@ -44,6 +45,10 @@ struct RunResult {
   double cpu_busy_frac = 0;
   double kernel_cpu_s = 0;         // CPU time of the kernel's own work (reads into the page cache)
   double iowait_frac = 0;
+  // The CPU scheduler (kernel.scheduler) and the time runnable tasks waited
+  // for a CPU (part of R; always 0 with processor sharing).
+  std::string scheduler;
+  double workers_cpu_wait = 0, pool_cpu_wait = 0;
   std::vector<WorkerFigures> workers;
   double fairness = 0;             // Jain's index over requests per worker (1: perfectly even)
   double busiest_share = 0;        // the busiest worker's share of all requests

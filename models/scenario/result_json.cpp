@@ -58,11 +58,13 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
   server["nic_out_gbps_per_s"] = per_s;
   server["nic_payload_capacity_gbps"] = r.nic_payload_capacity_gbps;
   server["cpu"] = {{"logical_cpus", r.logical_cpus}, {"busy_frac", r.cpu_busy_frac}, {"iowait_frac", r.iowait_frac},
-                   {"kernel_s", r.kernel_cpu_s}};
-  const auto by_cause = [](const BlockedByCause& b) {
+                   {"kernel_s", r.kernel_cpu_s}, {"scheduler", r.scheduler}};
+  // Blocked time by cause, and (a scheduler only) the time runnable tasks waited for a CPU.
+  const auto by_cause = [](const BlockedByCause& b, double cpu_wait) {
     ordered_json j = ordered_json::object();
     for (std::size_t c = 1; c < kWaitCauses; ++c) j[wait_cause_key(static_cast<WaitCause>(c))] = b[c];
     j[wait_cause_key(WaitCause::kNone)] = b[0];
+    j["cpu_wait"] = cpu_wait;
     return j;
   };
   ordered_json per_worker = ordered_json::array();
@@ -70,10 +72,10 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
     per_worker.push_back({{"connections", w.connections}, {"requests", w.requests}, {"blocks", w.blocks},
                           {"running_frac", w.running},
                           {"sleeping_frac", w.sleeping}, {"disk_wait_frac", w.disk_wait},
-                          {"blocked_by_cause", by_cause(w.blocked_by_cause)}});
+                          {"blocked_by_cause", by_cause(w.blocked_by_cause, w.cpu_wait)}});
   server["workers"] = {{"count", r.workers.size()}, {"running_frac", r.workers_running},
                        {"sleeping_frac", r.workers_sleeping}, {"disk_wait_frac", r.workers_disk_wait},
-                       {"blocked_by_cause", by_cause(r.workers_blocked_by_cause)},
+                       {"blocked_by_cause", by_cause(r.workers_blocked_by_cause, r.workers_cpu_wait)},
                        {"fairness", r.fairness}, {"busiest_share", r.busiest_share},
                        {"share_behind_one_block", r.share_behind_one_block}, {"per_worker", per_worker}};
   // Cloudflare's event_loop_blocked: time ready events waited while their
@@ -86,7 +88,7 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                            {"overflows", r.pool_overflows}, {"max_waiting", r.pool_max_waiting},
                            {"mean_waiting", r.pool_mean_waiting}, {"running_frac", r.pool_running},
                            {"sleeping_frac", r.pool_sleeping}, {"disk_wait_frac", r.pool_disk_wait},
-                           {"blocked_by_cause", by_cause(r.pool_blocked_by_cause)}};
+                           {"blocked_by_cause", by_cause(r.pool_blocked_by_cause, r.pool_cpu_wait)}};
   server["page_cache"] = {{"hit_ratio", r.cache_hit_ratio}, {"lookups", r.cache_lookups},
                           {"resident_bytes", r.cache_resident_bytes}, {"capacity_bytes", r.cache_capacity_bytes},
                           {"readahead_windows", r.readahead_windows}, {"bios", r.bios}};

@@ -28,6 +28,7 @@ RunResult run_figures(RunParts p) {
   r.cpu_busy_frac = tasks.busy_cpus_mean(0, now) / r.logical_cpus;
   r.kernel_cpu_s = p.kernel_cpu_s;
   r.iowait_frac = tasks.iowait_fraction(0, now);
+  r.scheduler = sc.kernel.sched.policy;
   for (std::uint32_t w = 0; w < n; ++w) {
     WorkerFigures f;
     f.connections = p.workers[w].accepted;
@@ -40,6 +41,8 @@ RunResult run_figures(RunParts p) {
       f.blocked_by_cause[c] = tasks.group_cause_mean(w, static_cast<WaitCause>(c), 0, now);
       r.workers_blocked_by_cause[c] += f.blocked_by_cause[c] / n;
     }
+    f.cpu_wait = tasks.group_cpu_wait_mean(w, 0, now);
+    r.workers_cpu_wait += f.cpu_wait / n;
     r.workers_running += f.running / n;
     r.workers_sleeping += f.sleeping / n;
     r.workers_disk_wait += f.disk_wait / n;
@@ -78,6 +81,7 @@ RunResult run_figures(RunParts p) {
       r.pool_disk_wait += tasks.group_mean(n + w, TaskState::kDiskWait, 0, now) / threads;
       for (std::size_t c = 0; c < kWaitCauses; ++c)
         r.pool_blocked_by_cause[c] += tasks.group_cause_mean(n + w, static_cast<WaitCause>(c), 0, now) / threads;
+      r.pool_cpu_wait += tasks.group_cpu_wait_mean(n + w, 0, now) / threads;
     }
     r.pool_mean_waiting = run_s > 0 ? waiting / run_s : 0;
   }

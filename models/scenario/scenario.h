@@ -33,6 +33,7 @@ struct HardwareSpec {
   SsdSpec ssd;            // when disk == kSsd
   NicSpec nic;
   double one_way_latency_s = 50e-6;
+  CpuTopology topology;  // [cpu] sockets, cores_per_socket, threads_per_core
 };
 
 struct Expectation {

@@ -16,7 +16,10 @@ constexpr sim::Time kSecond = sim::seconds(1);
 World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
     : scenario_(sc), seed_(seed), duration_(sim::from_seconds_ceil(duration_s)), streams_(seed) {
   const HardwareSpec& hw = sc.hardware;
-  cpu_ = std::make_unique<sim::FairShare>(engine_, static_cast<double>(hw.logical_cpus), 1.0);
+  const std::uint32_t workers = sc.nginx.worker_processes;
+  tasks_ = std::make_unique<TaskStates>(hw.logical_cpus, 2 * workers);
+  // The CPUs as the kernel.scheduler key says (models/os/cpu.h's registry).
+  cpu_ = make_cpu(engine_, sc.kernel.sched, hw.topology, hw.logical_cpus, *tasks_);
   nic_ = std::make_unique<Nic>(engine_, hw.nic);
   if (hw.disk == DiskKind::kRaid10) {
     Raid10Spec raid = hw.raid;
@@ -34,13 +37,11 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   cache_ = std::make_unique<PageCache>(*disk_, PageCacheSpec{hw.page_cache_bytes, hw.cache_unit_bytes, 1024 * 1024});
   cache_->defer_wakeups(engine_);
   if (hw.costs.cache_fill_byte > 0) {
-    kernel_work_ = std::make_unique<KernelWork>(*cpu_, hw.costs.cache_fill_byte);
+    kernel_work_ = std::make_unique<KernelWork>(*cpu_, hw.costs.cache_fill_byte, hw.logical_cpus);
     cache_->set_fill_sink(kernel_work_.get());
   }
   dentries_ = std::make_unique<DentryCache>(hw.dentry_cache_entries);
   walk_ = std::make_unique<PathWalk>(*disk_, *dentries_, streams_.stream(kStreamMetadata).next_u64());
-  const std::uint32_t workers = sc.nginx.worker_processes;
-  tasks_ = std::make_unique<TaskStates>(hw.logical_cpus, 2 * workers);
   host_ = std::make_unique<Host>(Host{engine_, *cpu_, *nic_, *cache_, *walk_, *tasks_, hw.costs, sc.kernel});
   files_ = std::make_unique<Filesystem>(sc.filesystem, *cache_, disk_->capacity(), streams_.stream(kStreamPlacement),
                                         streams_.stream(kStreamSizes));

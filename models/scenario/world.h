@@ -35,6 +35,7 @@ class World final : public sim::EventTarget {
   BlockDevice& disk() { return *disk_; }
   Nic& nic() { return *nic_; }
   TaskStates& tasks() { return *tasks_; }
+  Cpu& cpu() { return *cpu_; }
   Wrk& clients() { return *clients_; }
   const Scenario& scenario() const { return scenario_; }
   std::uint64_t seed() const { return seed_; }
@@ -47,7 +48,7 @@ class World final : public sim::EventTarget {
   sim::Time duration_;
   sim::Engine engine_;
   sim::RandomStreams streams_;
-  std::unique_ptr<sim::FairShare> cpu_;
+  std::unique_ptr<Cpu> cpu_;
   std::unique_ptr<Nic> nic_;
   std::unique_ptr<BlockDevice> disk_;
   std::unique_ptr<PageCache> cache_;

@@ -6,7 +6,8 @@ namespace models {
 // disk works), spends the CPU time, hands the task back.
 class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public sim::FairShareListener {
  public:
-  Thread(ThreadPool& pool, std::uint32_t index, std::uint32_t task_id) : pool_(pool), index_(index), task_id_(task_id) {}
+  Thread(ThreadPool& pool, std::uint32_t index, std::uint32_t task_id)
+      : pool_(pool), index_(index), task_id_(task_id), cpu_thread_(pool.host_.cpu.add_thread(task_id, task_id)) {}
 
   void run(const PoolTask& task) {
     task_ = task;
@@ -40,7 +41,7 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
     }
     const double cpu = host.costs.sendfile_byte * static_cast<double>(task_.call.sent);
     if (cpu > 0)
-      host.cpu.add(cpu, this, 0);
+      host.cpu.run(cpu_thread_, cpu, this, 0);
     else
       pool_.finished(*this);
   }
@@ -48,6 +49,7 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
   ThreadPool& pool_;
   std::uint32_t index_;  // in the pool's queue
   std::uint32_t task_id_;
+  std::uint32_t cpu_thread_;  // on the host's CPUs
   PoolTask task_;
 };
 

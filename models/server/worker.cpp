@@ -10,6 +10,7 @@ namespace models {
 Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(index) {
   Host& host = server.host();
   task_ = host.tasks.add_task(host.engine.now(), index, TaskState::kSleeping);
+  thread_ = host.cpu.add_thread(task_, index);
   if (server.config().aio == AioMode::kThreads)
     pool_ = std::make_unique<ThreadPool>(host, server.config().thread_pool, *this,
                                          server.config().worker_processes + index);
@@ -92,7 +93,7 @@ bool Worker::take_next() {
 bool Worker::use_cpu(double seconds, Step then) {
   step_ = then;
   if (seconds <= 0) return false;
-  server_.host().cpu.add(seconds, this, 0);
+  server_.host().cpu.run(thread_, seconds, this, 0);
   return true;
 }
 

@@ -93,6 +93,7 @@ class Worker final : public sim::EventTarget,
   Nginx& server_;
   std::uint32_t index_;
   std::uint32_t task_;
+  std::uint32_t thread_;  // on the host's CPUs
   std::unique_ptr<ThreadPool> pool_;
 
   EventLoop loop_;
