@@ -13,13 +13,21 @@ constexpr double kDone = 1e-10;
 
 struct CpuScheduler::PerCpu final : public sim::EventTarget {
   PerCpu(CpuScheduler& o, std::uint32_t i) : owner(o), index(i) {}
-  void on_event(std::uint64_t) override { owner.on_cpu_event(index); }
+  void on_event(std::uint64_t arg) override {
+    if (arg != generation) return;  // superseded by an earlier setting
+    armed_at = sim::kNever;
+    owner.on_cpu_event(index);
+  }
 
   CpuScheduler& owner;
   std::uint32_t index;
   RunQueue rq;
   sim::Time since = 0;  // CPU time of the running thread is charged up to here
-  std::uint32_t timer = 0;
+  // The CPU's next event: one engine event at a time is live (its
+  // generation); a later setting keeps an earlier pending one, which fires,
+  // finds nothing due and sets the next (cheaper than moving it each time).
+  sim::Time armed_at = sim::kNever;
+  std::uint64_t generation = 0;
   bool busy = false;
   bool need_resched = false;  // the policy asked for a reschedule (EEVDF's update_deadline())
 };
@@ -34,7 +42,6 @@ CpuScheduler::CpuScheduler(sim::Engine& engine, std::unique_ptr<FairPolicy> poli
   if (topology.cpus() == 0) throw std::invalid_argument("CpuScheduler: no CPU");
   for (std::uint32_t c = 0; c < topology.cpus(); ++c) {
     cpus_.push_back(std::make_unique<PerCpu>(*this, c));
-    cpus_.back()->timer = engine_.add_timer(cpus_.back().get());
   }
   idle_cpus_ = topology.cpus();
   if (tasks_) tasks_->use_per_cpu();
@@ -147,6 +154,7 @@ void CpuScheduler::enqueue(std::uint32_t cpu, std::uint32_t thread, bool woken) 
   RunQueue& rq = cpus_[cpu]->rq;
   policy_->place(rq, cpus_[t.cpu]->rq, entities_, thread, woken);
   rq.queued.push_back(thread);
+  ++queued_total_;
   t.state = State::kQueued;
   t.cpu = cpu;
   if (tasks_ && t.task != kNoTask) tasks_->set_cpu(engine_.now(), t.task, cpu);
@@ -170,6 +178,7 @@ void CpuScheduler::reschedule(std::uint32_t cpu) {
   }
   if (prev != kNoEntity) {
     rq.queued.push_back(prev);
+    ++queued_total_;
     threads_[prev].state = State::kQueued;
     set_waiting(prev, true);
     rq.curr = kNoEntity;
@@ -200,6 +209,7 @@ void CpuScheduler::put_to_sleep(std::uint32_t cpu) {
 void CpuScheduler::remove_queued(std::uint32_t cpu, std::uint32_t thread) {
   auto& q = cpus_[cpu]->rq.queued;
   q.erase(std::find(q.begin(), q.end(), thread));
+  --queued_total_;
 }
 
 void CpuScheduler::set_running(std::uint32_t cpu, std::uint32_t thread) {
@@ -232,6 +242,7 @@ void CpuScheduler::set_waiting(std::uint32_t thread, bool waiting) {
 // idle_balance() (3.13) / newidle_balance() (6.6): a CPU that has just gone
 // idle pulls the longest-waiting thread of the busiest queue, its socket first.
 void CpuScheduler::idle_balance(std::uint32_t cpu) {
+  if (queued_total_ == 0) return;
   std::uint32_t busiest = kNoEntity;
   std::size_t most = 0;
   const std::uint32_t socket = socket_of(cpu);
@@ -337,10 +348,11 @@ void CpuScheduler::rearm(std::uint32_t cpu) {
     }
   }
   if (!c.rq.queued.empty() && idle_cpus_ > 0) at = std::min(at, next_tick_after(now, true));
-  if (at == sim::kNever)
-    engine_.cancel_timer(c.timer);
-  else
-    engine_.set_timer(c.timer, at, 0);
+  // A thread leaving the CPU (at == now) gets an event of its own, after
+  // whatever else was scheduled for this instant (the next turn of its loop).
+  if (at == sim::kNever || (at != now && c.armed_at >= now && c.armed_at <= at)) return;
+  c.armed_at = at;
+  engine_.schedule_at(at, &c, ++c.generation);
 }
 
 std::unique_ptr<Cpu> make_cpu(sim::Engine& engine, const SchedSpec& spec, const CpuTopology& topology,

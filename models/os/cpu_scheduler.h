@@ -100,6 +100,7 @@ class CpuScheduler final : public Cpu {
   std::vector<Thread> threads_;
   std::vector<SchedEntity> entities_;
   std::uint32_t idle_cpus_ = 0;
+  std::uint32_t queued_total_ = 0;  // threads waiting in any queue
   std::uint64_t switches_ = 0;
   std::uint64_t migrations_ = 0;
 };
