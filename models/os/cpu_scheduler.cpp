@@ -108,6 +108,10 @@ bool CpuScheduler::take_resched(std::uint32_t cpu) {
 
 void CpuScheduler::on_cpu_event(std::uint32_t cpu) {
   PerCpu& c = *cpus_[cpu];
+  if (!due_now(cpu)) {
+    rearm(cpu);  // an early event whose setting was superseded by a later one: nothing happens here
+    return;
+  }
   sync(cpu);
   if (c.rq.curr != kNoEntity) {
     const Thread& t = threads_[c.rq.curr];
@@ -122,6 +126,17 @@ void CpuScheduler::on_cpu_event(std::uint32_t cpu) {
     reschedule(cpu);
   if (at_tick) nohz_balance(cpu);
   rearm(cpu);
+}
+
+// Whether anything happens on the CPU now: a thread leaves, a burst ends, a
+// reschedule is pending, or a tick.
+bool CpuScheduler::due_now(std::uint32_t cpu) const {
+  const PerCpu& c = *cpus_[cpu];
+  const sim::Time now = engine_.now();
+  if (now % tick_ == 0 || c.need_resched) return true;
+  if (c.rq.curr == kNoEntity) return false;
+  const Thread& t = threads_[c.rq.curr];
+  return !t.has_burst || sim::later(c.since, sim::from_seconds_ceil(std::max(t.left, 0.0))) <= now;
 }
 
 void CpuScheduler::complete_burst(std::uint32_t cpu) {

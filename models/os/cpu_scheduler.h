@@ -69,6 +69,7 @@ class CpuScheduler final : public Cpu {
   struct PerCpu;
 
   void on_cpu_event(std::uint32_t cpu);
+  bool due_now(std::uint32_t cpu) const;
   void sync(std::uint32_t cpu);
   bool take_resched(std::uint32_t cpu);
   void wake(std::uint32_t thread);
