@@ -228,3 +228,18 @@ TEST_CASE("loader: --duration goes through limits::check_run_duration") {
     }
   }
 }
+
+TEST_CASE("the scheduler keys: a known policy, the kernel's sysctl ranges, a topology that adds up") {
+  // small-hdd.toml names no kernel: processor sharing, the default.
+  const models::Scenario plain = models::load_scenario(kSmall);
+  CHECK(plain.kernel.sched.policy == "processor-sharing");
+  const models::Scenario cfs = models::load_scenario(kSmall, {"kernel.scheduler=cfs", "kernel.hz=1000"});
+  CHECK(cfs.kernel.sched.policy == "cfs");
+  CHECK(cfs.kernel.sched.hz == 1000);
+  const models::ConfigError bad = load_error(kSmall, {"kernel.scheduler=bfs"});
+  CHECK(mentions(bad, "kernel.scheduler"));
+  CHECK(mentions(bad, "\"eevdf\""));
+  CHECK(mentions(load_error(kSmall, {"kernel.sched_latency=\"50us\""}), "kernel.sched_latency"));  // below 0.1 ms
+  CHECK(mentions(load_error(kSmall, {"kernel.hz=50"}), "kernel.hz"));
+  CHECK(mentions(load_error(kSmall, {"cpu.sockets=3"}), "logical_cpus"));  // does not divide into the CPUs
+}
