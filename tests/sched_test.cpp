@@ -64,7 +64,7 @@ std::unique_ptr<CpuScheduler> scheduler(sim::Engine& e, const char* policy, CpuT
 
 }  // namespace
 
-TEST_CASE("the tunables scale by 1 + ilog2(min(cpus, 8)) (SCHED_TUNABLESCALING_LOG)") {
+TEST_CASE("the tunables scale by 1 + ilog2(min(cpus; 8)) (SCHED_TUNABLESCALING_LOG)") {
   CHECK(models::sched_scale_factor(1, true) == 1);
   CHECK(models::sched_scale_factor(2, true) == 2);
   CHECK(models::sched_scale_factor(3, true) == 2);
@@ -80,7 +80,7 @@ TEST_CASE("the tunables scale by 1 + ilog2(min(cpus, 8)) (SCHED_TUNABLESCALING_L
   CHECK(models::make_fair_policy(spec("processor-sharing"), 1) == nullptr);
 }
 
-TEST_CASE("CFS 3.13: the slice of two runnable entities is sched_latency / 2, scaled") {
+TEST_CASE("CFS 3.13: the slice of two runnable entities is sched_latency / 2 (scaled)") {
   // 24 CPUs: factor 4, latency 24 ms, two entities: 12 ms each.
   auto cfs = models::make_fair_policy(spec("cfs"), 24);
   std::vector<SchedEntity> es(2);
@@ -97,7 +97,7 @@ TEST_CASE("CFS 3.13: the slice of two runnable entities is sched_latency / 2, sc
   CHECK(std::isinf(cfs->run_left(rq, es)));
 }
 
-TEST_CASE("CFS 3.13: two CPU-bound tasks on one CPU alternate at the tick after each slice, 50/50") {
+TEST_CASE("CFS 3.13: two CPU-bound tasks on one CPU alternate at the tick after each slice: 50/50") {
   // One CPU: factor 1, slice 6 ms / 2 = 3 ms; check_preempt_tick() runs every
   // 4 ms (HZ=250) and preempts once more than 3 ms ran: each runs one tick.
   sim::Engine e;
@@ -120,7 +120,7 @@ TEST_CASE("CFS 3.13: two CPU-bound tasks on one CPU alternate at the tick after 
   CHECK(cpu->cpu_wait_s(b) == Approx(0.100));
 }
 
-TEST_CASE("EEVDF 6.6: two CPU-bound tasks on one CPU alternate each tick, 50/50") {
+TEST_CASE("EEVDF 6.6: two CPU-bound tasks on one CPU alternate each tick: 50/50") {
   // base_slice 0.75 ms: the deadline passes within the first tick; at the
   // tick update_deadline() reschedules and the other (eligible) one runs.
   sim::Engine e;
@@ -216,7 +216,7 @@ TEST_CASE("EEVDF 6.6: pick_eevdf takes the eligible entity with the earliest dea
   CHECK(eevdf->pick(rq, es) == 0);
 }
 
-TEST_CASE("EEVDF 6.6: lag is kept across a sleep, clamped, and survives placement") {
+TEST_CASE("EEVDF 6.6: lag is kept across a sleep; clamped; it survives placement") {
   auto eevdf = models::make_fair_policy(spec("eevdf"), 1);
   std::vector<SchedEntity> es(4);
   RunQueue rq;
@@ -256,7 +256,7 @@ struct Window {
 };
 }  // namespace
 
-TEST_CASE("iowait per CPU: idle CPUs whose sleeper is in D, none while every CPU is busy") {
+TEST_CASE("iowait per CPU: idle CPUs whose sleeper is in D; none while every CPU is busy") {
   sim::Engine e;
   models::TaskStates tasks(2, 1);
   auto cpu = scheduler(e, "cfs", CpuTopology{1, 2, 1}, &tasks);
@@ -303,7 +303,7 @@ TEST_CASE("iowait per CPU: idle CPUs whose sleeper is in D, none while every CPU
   CHECK(w.iowait(e.now()) == Approx(0.0).margin(1e-12));
 }
 
-TEST_CASE("iowait counts a CPU once, however many of its sleepers are in D") {
+TEST_CASE("iowait counts a CPU once however many of its sleepers are in D") {
   // Two tasks sleep in D, both last ran on CPU 0; CPU 1 is idle with none:
   // the kernel's iowait is 1/2, where min(D, idle CPUs) / CPUs would say 1.
   sim::Engine e;
