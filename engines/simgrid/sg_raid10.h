@@ -24,6 +24,10 @@ class SgRaid10 final : public models::BlockDevice {
   std::uint64_t capacity() const override { return layer_.capacity(); }
   std::uint64_t readahead_bytes() const override { return layer_.readahead_bytes(); }
   models::DiskStats stats() const override { return layer_.stats(); }
+  void start_plug(std::uint32_t task) override { layer_.start_plug(task); }
+  void finish_plug() override { layer_.finish_plug(); }
+  bool read_congested() const override { return layer_.read_congested(); }
+  std::vector<models::DiskStats> drive_stats() const override { return layer_.drive_stats(); }
 
  private:
   static std::vector<std::unique_ptr<SgHdd>> make_members(simgrid::s4u::Host* host, const models::Raid10Spec& spec);

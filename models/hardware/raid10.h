@@ -1,15 +1,16 @@
 // Linux md RAID10, "near" layout: each chunk is stored on `near_copies`
 // adjacent member drives. A read is split at chunk boundaries; each piece goes
-// to one copy, chosen as md's read_balance does: a drive whose head sits
-// exactly where the piece starts (sequential), else an idle drive, else the
-// drive whose last completed read ended closest. The read completes when all
-// its pieces have.
+// to one copy, chosen as raid10.c's read_balance() does (raid10_layer.cpp:
+// in 3.x the first idle copy, else the copy whose drive's last completed
+// read ended closest, the first of equals; md.read_balance picks the
+// version). The read completes when all its pieces have.
 //
 // md raises the array's readahead to at least two stripes (raid10.c), where a
 // stripe is raid_disks * chunk / near_copies.
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/hardware/hdd.h"
@@ -22,6 +23,7 @@ struct Raid10Spec {
   std::uint32_t near_copies = 2;
   std::uint64_t chunk_bytes = 512 * 1024;
   HddSpec member;
+  std::string read_balance = "3.x";  // md.read_balance: read_balance_choices() (raid10_layer.h)
 };
 
 // md RAID10 over models::Hdd drives on the event heap: the drives, and the
@@ -37,6 +39,10 @@ class Raid10 final : public BlockDevice {
   std::uint64_t capacity() const override { return layer_.capacity(); }
   std::uint64_t readahead_bytes() const override { return layer_.readahead_bytes(); }
   DiskStats stats() const override { return layer_.stats(); }
+  void start_plug(std::uint32_t task) override { layer_.start_plug(task); }
+  void finish_plug() override { layer_.finish_plug(); }
+  bool read_congested() const override { return layer_.read_congested(); }
+  std::vector<DiskStats> drive_stats() const override { return layer_.drive_stats(); }
 
   using Copy = Raid10Layer::Copy;
   // Where the byte at logical `offset` lives: copy 0 .. near_copies-1.
