@@ -6,6 +6,9 @@
 
 namespace models {
 
+// The submitting task, where the submitter does not know it.
+constexpr std::uint32_t kNoTask = UINT32_MAX;
+
 class IoListener {
  public:
   virtual void on_io_done(std::uint64_t tag) = 0;

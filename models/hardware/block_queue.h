@@ -74,7 +74,6 @@ struct BlockQueueSpec {
   std::uint32_t max_plugged = 16;      // BLK_MAX_REQUEST_COUNT (block/blk-core.c, 3.13)
 };
 
-constexpr std::uint32_t kNoTask = UINT32_MAX;
 
 class SlotWaitListener {
  public:

@@ -19,6 +19,9 @@ class QueuedDevice final : public BlockDevice, public IoListener, private BlockQ
   using Clock = std::function<sim::Time()>;
   QueuedDevice(BlockDevice& below, const BlockQueueSpec& spec, Clock clock)
       : below_(below), clock_(std::move(clock)), queue_(spec, *this) {}
+  // The queue owns the device below.
+  QueuedDevice(std::unique_ptr<BlockDevice> below, const BlockQueueSpec& spec, Clock clock)
+      : owned_(std::move(below)), below_(*owned_), clock_(std::move(clock)), queue_(spec, *this) {}
 
   void submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener, std::uint64_t tag) override {
     queue_.submit(clock_(), offset, length, listener, tag);
@@ -39,6 +42,7 @@ class QueuedDevice final : public BlockDevice, public IoListener, private BlockQ
     below_.submit_read(offset, length, this, request);
   }
 
+  std::unique_ptr<BlockDevice> owned_;  // before below_, which may refer to it
   BlockDevice& below_;
   Clock clock_;
   BlockQueue queue_;

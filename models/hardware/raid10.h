@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/hardware/hdd.h"
+#include "models/hardware/queued_device.h"
 #include "models/hardware/raid10_layer.h"
 
 namespace models {
@@ -30,7 +31,8 @@ struct Raid10Spec {
 // layer (raid10_layer.h) that both engines share.
 class Raid10 final : public BlockDevice {
  public:
-  Raid10(sim::Engine& engine, const Raid10Spec& spec);
+  // `block`: a request queue in front of each member (block_queue.h), or none.
+  Raid10(sim::Engine& engine, const Raid10Spec& spec, const BlockQueueSpec* block = nullptr);
 
   void submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener,
                    std::uint64_t tag) override {
@@ -53,7 +55,8 @@ class Raid10 final : public BlockDevice {
  private:
   static std::vector<std::unique_ptr<Hdd>> make_members(sim::Engine& engine, const Raid10Spec& spec);
 
-  std::vector<std::unique_ptr<Hdd>> members_;  // before layer_, which points at them
+  std::vector<std::unique_ptr<Hdd>> members_;  // before queues_ and layer_, which point at them
+  std::vector<std::unique_ptr<QueuedDevice>> queues_;
   Raid10Layer layer_;
 };
 
