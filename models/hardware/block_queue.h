@@ -110,7 +110,7 @@ class BlockQueue {
   const BlockQueueSpec& spec() const { return spec_; }
   bool blk_mq() const { return blk_mq_; }
   // For the tests.
-  std::uint32_t allocated() const { return count_; }
+  std::uint32_t allocated() const { return count_; }  // in the plug, the elevator or the drive
   std::size_t sleepers() const { return waiters_.size(); }
   std::uint32_t in_device() const { return in_device_; }
 

@@ -50,6 +50,8 @@ class Raid10 final : public BlockDevice {
   // Where the byte at logical `offset` lives: copy 0 .. near_copies-1.
   Copy locate(std::uint64_t offset, std::uint32_t copy) const { return layer_.locate(offset, copy); }
   const Hdd& member(std::uint32_t i) const { return *members_[i]; }
+  // The member's request queue, or null without the block layer.
+  const QueuedDevice* queue(std::uint32_t i) const { return queues_.empty() ? nullptr : queues_[i].get(); }
   std::uint32_t devices() const { return static_cast<std::uint32_t>(members_.size()); }
 
  private:
