@@ -68,7 +68,7 @@ class TempDir {
 TEST_CASE("loader: a latency, cost or duration beyond the clock's range is a ConfigError with the range") {
   for (const std::string o : {"cpu.request=\"1e20s\"", "network.one_way_latency=\"1e6s\"", "duration=\"1e9s\"",
                                "clients.random.timeout=\"1e12s\"", "nginx.accept_mutex_delay=\"1e7s\"",
-                               "disk.read_expire=\"1e6s\"", "cpu.sendfile_byte=\"1s\"", "cpu.request=\"nans\"",
+                               "block.read_expire=\"1e6s\"", "cpu.sendfile_byte=\"1s\"", "cpu.request=\"nans\"",
                                "cpu.request=\"infs\""}) {
     INFO(o);
     const models::ConfigError e = load_error(kSmall, {o});
@@ -242,4 +242,15 @@ TEST_CASE("the scheduler keys: a known policy; the kernel's sysctl ranges; a top
   CHECK(mentions(load_error(kSmall, {"kernel.sched_latency=\"50us\""}), "kernel.sched_latency"));  // below 0.1 ms
   CHECK(mentions(load_error(kSmall, {"kernel.hz=50"}), "kernel.hz"));
   CHECK(mentions(load_error(kSmall, {"cpu.sockets=3"}), "logical_cpus"));  // does not divide into the CPUs
+}
+
+TEST_CASE("loader: the drive's old read_expire names its new place, [block] read_expire") {
+  const models::ConfigError e = load_error(kSmall, {"disk.read_expire=\"500ms\""});
+  CHECK(e.key() == "disk.read_expire");
+  CHECK(mentions(e, "[block] read_expire"));
+  const models::Scenario sc = models::load_scenario(kSmall, {"block.read_expire=\"250ms\"", "block.scheduler=\"noop\""});
+  CHECK(sc.hardware.block.deadline.read_expire_s == 0.25);
+  CHECK(sc.hardware.block.scheduler == "noop");
+  CHECK(mentions(load_error(kSmall, {"block.scheduler=\"cfq\""}), "\"mq-deadline\""));
+  CHECK(mentions(load_error(kSmall, {"md.read_balance=\"4.x+\""}), "\"4.10+\""));
 }

@@ -1,7 +1,12 @@
 // md RAID10 near-2 layout and read balancing.
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "models/hardware/raid10.h"
+#include "models/hardware/raid10_layer.h"
 
 namespace {
 models::Raid10Spec four_disks() {
@@ -61,4 +66,71 @@ TEST_CASE("read balancing sends a second read to the idle mirror") {
   CHECK(c.done == 2);
   CHECK(raid.member(0).stats().reads == 1);
   CHECK(raid.member(1).stats().reads == 1);
+}
+
+namespace {
+// Member drives that record what they are given and finish when told.
+struct Member : models::BlockDevice {
+  std::vector<std::pair<models::IoListener*, std::uint64_t>> open;
+  std::uint64_t last_offset = 0;
+  void submit_read(std::uint64_t offset, std::uint64_t, models::IoListener* l, std::uint64_t tag) override {
+    open.emplace_back(l, tag);
+    last_offset = offset;
+  }
+  std::uint64_t capacity() const override { return static_cast<std::uint64_t>(1e12); }
+  std::uint64_t readahead_bytes() const override { return 128 * 1024; }
+  models::DiskStats stats() const override { return {}; }
+  void finish_oldest() {
+    const auto [l, tag] = open.front();
+    open.erase(open.begin());
+    l->on_io_done(tag);
+  }
+};
+
+// Which member each read of the hand-made sequence goes to.
+std::vector<std::uint32_t> balance_trace(const std::string& version) {
+  models::Raid10Spec spec = four_disks();
+  spec.read_balance = version;
+  std::vector<Member> m(4);
+  models::Raid10Layer layer(spec, {&m[0], &m[1], &m[2], &m[3]});
+  Count done;
+  std::vector<std::uint32_t> chose;
+  auto read = [&](std::uint64_t offset) {
+    std::vector<std::size_t> before;
+    for (auto& d : m) before.push_back(d.open.size());
+    layer.submit_read(offset, 4096, &done, 0);
+    for (std::uint32_t i = 0; i < 4; ++i)
+      if (m[i].open.size() > before[i]) chose.push_back(i);
+  };
+  const std::uint64_t chunk = 512 * 1024;
+  // Logical chunks 0, 2, 4 are device offsets 0, 512 KiB, 1 MiB on pair (0, 1).
+  read(0);          // R1: both idle
+  read(2 * chunk);  // R2: member 0 busy, member 1 idle
+  read(4 * chunk);  // R3: both busy, heads both at 0: equal distances
+  m[0].finish_oldest();  // R1 done: head 0 at 4 KiB
+  m[1].finish_oldest();  // R2 done: head 1 at 516 KiB; member 1 idle
+  read(4096);       // R4: member 0 busy with its head exactly there; member 1 idle
+  read(2 * chunk + 8192);  // R5: both busy (3.x) or 0 busy twice (4.10+)
+  return chose;
+}
+}  // namespace
+
+// Hand-worked through raid10.c read_balance() (near 2: slots 0 and 1 of
+// chunk k are devices 2k mod 4 and 2k+1 mod 4):
+//   R1: slot 0 idle. 3.x: break, member 0. 4.10+: distance 0 < MaxSector,
+//       slot 1 idle too but 0 < 0 is false: member 0.
+//   R2: slot 0 pending 1, |512K - 0| = 512K; slot 1 idle: member 1 either way.
+//   R3: both pending, both heads at 0, 1M = 1M: the first, member 0.
+//   R4 at device offset 4K: slot 0 pending 1 (R3), head 4K: distance 0.
+//       3.x: slot 1 idle, break: member 1. 4.10+: slot 1 idle is distance
+//       0, not < 0: member 0.
+//   R5 at device offset 520K. 3.x: member 0 (R3) head 4K: 516K; member 1
+//       (R4) head 516K: 4K: member 1. 4.10+: member 0 (R3, R4) head 4K:
+//       516K; member 1 idle: 0: member 1.
+TEST_CASE("md read_balance: 3.x and 4.10+ against a hand-worked trace of raid10.c") {
+  CHECK(balance_trace("3.x") == std::vector<std::uint32_t>{0, 1, 0, 1, 1});
+  CHECK(balance_trace("4.10+") == std::vector<std::uint32_t>{0, 1, 0, 0, 1});
+  // 5.3+ differs only with a non-rotational member.
+  CHECK(balance_trace("5.3+") == balance_trace("4.10+"));
+  CHECK(models::find_read_balance("4.x+") == nullptr);
 }

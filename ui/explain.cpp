@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "models/hardware/hdd.h"
+#include "models/hardware/queued_device.h"
 #include "models/hardware/raid10.h"
 #include "models/hardware/simple_disk.h"
 
@@ -24,7 +25,12 @@ const char* state_word(TaskState s) {
 std::vector<std::size_t> drive_queues(models::World& world) {
   std::vector<std::size_t> q;
   if (const auto* raid = dynamic_cast<const models::Raid10*>(&world.disk())) {
-    for (std::uint32_t d = 0; d < raid->devices(); ++d) q.push_back(raid->member(d).queued());
+    for (std::uint32_t d = 0; d < raid->devices(); ++d) {
+      const models::QueuedDevice* queue = raid->queue(d);
+      q.push_back(queue ? queue->queue().allocated() + queue->queue().sleepers() : raid->member(d).queued());
+    }
+  } else if (const auto* queued = dynamic_cast<const models::QueuedDevice*>(&world.disk())) {
+    q.push_back(queued->queue().allocated() + queued->queue().sleepers());
   } else if (const auto* hdd = dynamic_cast<const models::Hdd*>(&world.disk())) {
     q.push_back(hdd->queued());
   } else if (const auto* simple = dynamic_cast<const models::SimpleDisk*>(&world.disk())) {
@@ -167,10 +173,21 @@ void explain_drive(models::World& world, std::uint32_t d) {
   const models::DiskStats s = world.disk().stats();
   ImGui::Text("Warehouse bay %u / drive %u", d, d);
   store("crates are orders the warehouse still has to fetch; one worker at a time walks the aisles.");
-  server_words("reads queued at this drive (NCQ and the deadline elevator pick the next), plus the one in service.");
+  server_words("requests at this drive's queue (the elevator sorts them, NCQ picks among 31), plus tasks asleep for a "
+               "request slot (get_request).");
   ImGui::Separator();
   ImGui::Text("%zu requests here now", d < q.size() ? q[d] : 0);
   const double t = sim::to_seconds(world.engine().now());
+  const std::vector<models::DiskStats> drives = world.disk().drive_stats();
+  if (t > 0 && d < drives.size()) {
+    const models::DiskStats& m = drives[d];
+    const double reads = static_cast<double>(m.reads);
+    ImGui::Text("iostat -x: r/s %.1f  rkB/s %.0f  rrqm/s %.1f  avgqu-sz %.1f  await %.0f ms  %%util %.0f", reads / t,
+                static_cast<double>(m.read_bytes) / 1024 / t, static_cast<double>(m.merges) / t,
+                m.queue_depth_integral / t, m.reads ? m.await_sum_s / reads * 1e3 : 0.0, 100 * m.busy_s / t);
+    ImGui::Text("slot sleeps %llu (most asleep at once %u), most requests outstanding %u",
+                static_cast<unsigned long long>(m.slot_waits), m.max_sleepers, m.max_outstanding);
+  }
   if (t > 0)
     ImGui::Text("array: %.1f MB/s read, utilisation %.0f%% since start", static_cast<double>(s.read_bytes) / t / 1e6,
                 100 * s.busy_s / t / s.drives);

@@ -2,8 +2,11 @@
 
 namespace sgengine {
 
-SgRaid10::SgRaid10(simgrid::s4u::Host* host, const models::Raid10Spec& spec)
-    : members_(make_members(host, spec)), layer_(spec, models::raid10_drives(members_)) {}
+SgRaid10::SgRaid10(simgrid::s4u::Host* host, const models::Raid10Spec& spec, const models::BlockQueueSpec* block)
+    : members_(make_members(host, spec)),
+      queues_(block ? models::queue_each(models::raid10_drives(members_), *block, now_ns)
+                    : std::vector<std::unique_ptr<models::QueuedDevice>>{}),
+      layer_(spec, block ? models::raid10_drives(queues_) : models::raid10_drives(members_)) {}
 
 std::vector<std::unique_ptr<SgHdd>> SgRaid10::make_members(simgrid::s4u::Host* host,
                                                            const models::Raid10Spec& spec) {

@@ -40,12 +40,16 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
       disk_ = std::make_unique<SgSimpleDisk>(platform_.server, platform_.disks.at(0), hw.simple);
       break;
     case models::DiskKind::kHdd:
-      disk_ = std::make_unique<SgHdd>(platform_.server, hw.hdd);
+      if (hw.block_queue)
+        disk_ = std::make_unique<models::QueuedDevice>(std::make_unique<SgHdd>(platform_.server, hw.hdd), hw.block,
+                                                       now_ns);
+      else
+        disk_ = std::make_unique<SgHdd>(platform_.server, hw.hdd);
       break;
     case models::DiskKind::kRaid10: {
       models::Raid10Spec raid = hw.raid;
       raid.member = hw.hdd;
-      disk_ = std::make_unique<SgRaid10>(platform_.server, raid);
+      disk_ = std::make_unique<SgRaid10>(platform_.server, raid, hw.block_queue ? &hw.block : nullptr);
       break;
     }
     default:

@@ -2,8 +2,12 @@
 // each read is done. A single drive and an md array both look like this.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 namespace models {
+
+// The submitting task, where the submitter does not know it.
+constexpr std::uint32_t kNoTask = UINT32_MAX;
 
 class IoListener {
  public:
@@ -19,6 +23,14 @@ struct DiskStats {
   double busy_s = 0;           // summed over member drives
   double queue_depth_integral = 0;  // requests (queued + in service) x seconds, summed over drives
   std::uint32_t drives = 1;
+  // The block layer's figures (block_queue.h), where a device has one;
+  // summed over drives except the maxima.
+  std::uint64_t merges = 0;            // bios merged into requests (iostat rrqm)
+  double await_sum_s = 0;              // requests' allocation-to-completion times, summed
+  std::uint64_t slot_waits = 0;        // sleeps for a request slot (get_request, blk_mq_get_tag)
+  double slot_wait_s = 0;              // their time asleep, summed
+  std::uint32_t max_outstanding = 0;   // most requests allocated at once (queue + drive)
+  std::uint32_t max_sleepers = 0;      // most tasks asleep for a slot at once
 };
 
 class BlockDevice {
@@ -30,6 +42,17 @@ class BlockDevice {
   // The device's readahead limit (the block layer's ra_pages) in bytes.
   virtual std::uint64_t readahead_bytes() const = 0;
   virtual DiskStats stats() const = 0;
+
+  // The block layer's additions (block_queue.h); a device without a request
+  // queue keeps these defaults.
+  // blk_start_plug / blk_finish_plug of the submitting task (kNoTask when
+  // unknown): reads in between reach the queue together.
+  virtual void start_plug(std::uint32_t /*task*/) {}
+  virtual void finish_plug() {}
+  // bdi_read_congested(): readahead skips its asynchronous windows.
+  virtual bool read_congested() const { return false; }
+  // One entry per drive, as iostat -x lists them.
+  virtual std::vector<DiskStats> drive_stats() const { return {stats()}; }
 };
 
 }  // namespace models

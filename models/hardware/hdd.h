@@ -14,8 +14,10 @@
 //
 // Queueing: the drive sees the oldest `ncq_depth` commands (NCQ) and serves
 // the one it can reach first (shortest positioning time first); the benefit
-// grows with queue depth, as real elevators plus NCQ do. Reordering never
-// starves a read: as Linux's deadline elevator does, a read that has waited
+// grows with queue depth, as real elevators plus NCQ do. With the block
+// layer in front (block_queue.h, the default) the drive holds at most
+// libata's 31 commands and the deadline elevator decides expiry; without it
+// the drive approximates the elevator itself: a read that has waited
 // `read_expire` is served next, oldest first.
 //
 // Track buffer: after a read, while no command waits, the head keeps reading

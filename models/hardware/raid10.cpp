@@ -2,8 +2,11 @@
 
 namespace models {
 
-Raid10::Raid10(sim::Engine& engine, const Raid10Spec& spec)
-    : members_(make_members(engine, spec)), layer_(spec, raid10_drives(members_)) {}
+Raid10::Raid10(sim::Engine& engine, const Raid10Spec& spec, const BlockQueueSpec* block)
+    : members_(make_members(engine, spec)),
+      queues_(block ? queue_each(raid10_drives(members_), *block, [&engine] { return engine.now(); })
+                    : std::vector<std::unique_ptr<QueuedDevice>>{}),
+      layer_(spec, block ? raid10_drives(queues_) : raid10_drives(members_)) {}
 
 std::vector<std::unique_ptr<Hdd>> Raid10::make_members(sim::Engine& engine, const Raid10Spec& spec) {
   std::vector<std::unique_ptr<Hdd>> members;

@@ -18,6 +18,9 @@ Raid10Layer::Raid10Layer(const Raid10Spec& spec, std::vector<BlockDevice*> drive
   // md raises the array's readahead to at least two stripes (raid10.c).
   const std::uint64_t stripe = spec.devices * spec.chunk_bytes / spec.near_copies;
   readahead_bytes_ = std::max<std::uint64_t>(spec.member.readahead_bytes, 2 * stripe);
+  const ReadBalanceChoice* balance = find_read_balance(spec.read_balance);
+  if (!balance) throw std::invalid_argument("raid10: unknown md.read_balance " + spec.read_balance);
+  read_balance_ = balance->rule;
   pending_.assign(spec.devices, 0);
   head_position_.assign(spec.devices, 0);
 }
@@ -31,16 +34,38 @@ Raid10Layer::Copy Raid10Layer::locate(std::uint64_t offset, std::uint32_t copy) 
   return Copy{static_cast<std::uint32_t>(slot % devices_), (slot / devices_) * chunk_bytes_ + within};
 }
 
-// raid10.c read_balance() for near copies: the first idle copy, else the
-// copy whose drive last finished closest to this offset.
+const std::vector<ReadBalanceChoice>& read_balance_choices() {
+  static const std::vector<ReadBalanceChoice> choices = {
+      {"3.x", ReadBalance::kFirstIdle},
+      {"4.10+", ReadBalance::kIdleAsZero},
+      {"5.3+", ReadBalance::kIdlestNonrot},
+  };
+  return choices;
+}
+
+const ReadBalanceChoice* find_read_balance(const std::string& name) {
+  for (const ReadBalanceChoice& c : read_balance_choices())
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+// raid10.c read_balance() for near copies, copy (slot) by copy:
+// 3.x: an idle member ends the search (break); else the closest head wins,
+//   the first of equals (new_distance < best_dist).
+// 4.10+: an idle member counts as distance 0 and the search goes on, so an
+//   earlier busy member whose head is exactly there keeps the read.
+// 5.3+: as 4.10+ on rotational members; with a non-rotational member the
+//   one with the fewest pending reads wins (all members here rotate).
 std::uint32_t Raid10Layer::choose_copy(std::uint64_t offset) const {
   std::uint32_t best = 0;
   std::uint64_t best_distance = UINT64_MAX;
   for (std::uint32_t c = 0; c < near_copies_; ++c) {
     const Copy loc = locate(offset, c);
-    if (pending_[loc.device] == 0) return c;
+    const bool idle = pending_[loc.device] == 0;
+    if (idle && read_balance_ == ReadBalance::kFirstIdle) return c;
     const std::uint64_t h = head_position_[loc.device];
-    const std::uint64_t distance = h > loc.device_offset ? h - loc.device_offset : loc.device_offset - h;
+    std::uint64_t distance = h > loc.device_offset ? h - loc.device_offset : loc.device_offset - h;
+    if (idle) distance = 0;
     if (distance < best_distance) {
       best = c;
       best_distance = distance;
@@ -85,6 +110,25 @@ void Raid10Layer::on_io_done(std::uint64_t tag) {
   }
 }
 
+void Raid10Layer::start_plug(std::uint32_t task) {
+  for (BlockDevice* d : drives_) d->start_plug(task);
+}
+
+void Raid10Layer::finish_plug() {
+  for (BlockDevice* d : drives_) d->finish_plug();
+}
+
+// raid10_congested(): congested if any member is.
+bool Raid10Layer::read_congested() const {
+  return std::any_of(drives_.begin(), drives_.end(), [](const BlockDevice* d) { return d->read_congested(); });
+}
+
+std::vector<DiskStats> Raid10Layer::drive_stats() const {
+  std::vector<DiskStats> out;
+  for (const BlockDevice* d : drives_) out.push_back(d->stats());
+  return out;
+}
+
 DiskStats Raid10Layer::stats() const {
   DiskStats s;
   s.drives = devices_;
@@ -94,6 +138,12 @@ DiskStats Raid10Layer::stats() const {
     s.read_bytes += m.read_bytes;
     s.busy_s += m.busy_s;
     s.queue_depth_integral += m.queue_depth_integral;
+    s.merges += m.merges;
+    s.await_sum_s += m.await_sum_s;
+    s.slot_waits += m.slot_waits;
+    s.slot_wait_s += m.slot_wait_s;
+    s.max_outstanding = std::max(s.max_outstanding, m.max_outstanding);
+    s.max_sleepers = std::max(s.max_sleepers, m.max_sleepers);
   }
   return s;
 }

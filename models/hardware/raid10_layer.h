@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/hardware/block_device.h"
@@ -16,6 +17,15 @@
 namespace models {
 
 struct Raid10Spec;
+
+// md.read_balance: the versions of raid10.c's read_balance(), registered here.
+enum class ReadBalance { kFirstIdle, kIdleAsZero, kIdlestNonrot };
+struct ReadBalanceChoice {
+  const char* name;
+  ReadBalance rule;
+};
+const std::vector<ReadBalanceChoice>& read_balance_choices();
+const ReadBalanceChoice* find_read_balance(const std::string& name);
 
 class Raid10Layer final : public IoListener {
  public:
@@ -26,6 +36,13 @@ class Raid10Layer final : public IoListener {
   std::uint64_t capacity() const { return capacity_; }
   std::uint64_t readahead_bytes() const { return readahead_bytes_; }
   DiskStats stats() const;  // the drives' figures, summed
+  std::vector<DiskStats> drive_stats() const;
+  void start_plug(std::uint32_t task);  // the task's plug covers every member's queue
+  void finish_plug();
+  bool read_congested() const;
+  // For the tests: reads in flight on member `device`, and where its head is.
+  std::uint32_t pending(std::uint32_t device) const { return pending_[device]; }
+  std::uint64_t head_position(std::uint32_t device) const { return head_position_[device]; }
   void on_io_done(std::uint64_t tag) override;
 
   struct Copy {
@@ -50,6 +67,7 @@ class Raid10Layer final : public IoListener {
 
   std::uint32_t devices_;
   std::uint32_t near_copies_;
+  ReadBalance read_balance_ = ReadBalance::kFirstIdle;
   std::uint64_t chunk_bytes_;
   std::uint64_t capacity_;
   std::uint64_t readahead_bytes_;

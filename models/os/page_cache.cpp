@@ -78,7 +78,9 @@ PageCache::Result PageCache::read(std::uint32_t file, std::uint64_t unit, std::u
     }
   } else if (entries_[e].marker) {
     entries_[e].marker = false;
-    ondemand_readahead(file, unit, request_units, ra, true);
+    // page_cache_async_readahead() (3.13): the mark is cleared, and on a
+    // congested queue the window is not read (bdi_read_congested).
+    if (!device_.read_congested()) ondemand_readahead(file, unit, request_units, ra, true);
   }
   ra.prev_page = static_cast<std::int64_t>((unit + 1) * pages_per_unit_) - 1;
   ++stats_.lookups;
@@ -141,8 +143,18 @@ void PageCache::ondemand_readahead(std::uint32_t file, std::uint64_t unit, std::
   if (submit_window(file, ra.start, ra.size, ra.start + ra.size - ra.async_size)) ++stats_.readahead_windows;
 }
 
+// read_pages() submits a window under the task's plug (blk_start_plug /
+// blk_finish_plug), so that its bios reach the request queue together.
 bool PageCache::submit_window(std::uint32_t file, std::int64_t start_page, std::int64_t pages,
                               std::int64_t marker_page) {
+  device_.start_plug(kNoTask);
+  const bool any = submit_window_plugged(file, start_page, pages, marker_page);
+  device_.finish_plug();
+  return any;
+}
+
+bool PageCache::submit_window_plugged(std::uint32_t file, std::int64_t start_page, std::int64_t pages,
+                                      std::int64_t marker_page) {
   const std::uint64_t total_units = units_of(file);
   const std::uint64_t first = static_cast<std::uint64_t>(start_page) / pages_per_unit_;
   const std::uint64_t last = std::min<std::uint64_t>(

@@ -166,6 +166,7 @@ class PageCache final : public IoListener, public sim::EventTarget {
   void ondemand_readahead(std::uint32_t file, std::uint64_t unit, std::uint64_t request_units,
                           ReadaheadState& ra, bool hit_marker);
   bool submit_window(std::uint32_t file, std::int64_t start_page, std::int64_t pages, std::int64_t marker_page);
+  bool submit_window_plugged(std::uint32_t file, std::int64_t start_page, std::int64_t pages, std::int64_t marker_page);
   std::uint32_t allocate(std::uint32_t file, std::uint64_t unit);
   void submit_run(std::uint32_t file, std::uint64_t first_unit, std::uint64_t units);
   void reclaim_one();

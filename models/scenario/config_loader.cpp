@@ -209,7 +209,7 @@ HddSpec read_hdd(Section& s) {
   h.ncq_depth = static_cast<std::uint32_t>(s.integer("ncq_depth", 32, 1, 256));
   h.interface_Bps = s.rate("interface", 300e6);
   h.readahead_bytes = s.size("readahead", 128 * 1024, 4096, false, kMaxBlockBytes);
-  h.read_expire_s = s.duration("read_expire", 0.5, 0);
+  if (s.has("read_expire")) s.fail("read_expire", "has moved to [block] read_expire (the deadline elevator's, not the drive's)");
   return h;
 }
 
@@ -319,6 +319,35 @@ void read_scheduler(Section& kernel, KernelSpec& k) {
   s.tunable_scaling_log = kernel.choice("sched_tunable_scaling", "log", {"log", "none"}) == "log";
 }
 
+// [block]: the request queue in front of each drive (models/hardware/block_queue.h),
+// defaults of Linux 3.13's single-queue block layer; [md]: raid10's read_balance().
+void read_block(Section& root, HardwareSpec& hw) {
+  Section b = root.sub("block");
+  BlockQueueSpec& q = hw.block;
+  hw.block_queue = b.flag("request_queue", true);
+  std::vector<std::string> names;
+  for (const ElevatorChoice& c : elevator_choices()) names.emplace_back(c.name);
+  q.scheduler = b.choice("scheduler", "deadline", names);
+  q.nr_requests = static_cast<std::uint32_t>(b.integer("nr_requests", 128, 4, limits::kMaxQueueRequests));
+  q.queue_depth = static_cast<std::uint32_t>(b.integer("queue_depth", 31, 1, limits::kMaxQueueRequests));
+  q.max_sectors_kb = static_cast<std::uint64_t>(b.integer("max_sectors_kb", 512, 4, kMaxBlockBytes / 1024));
+  q.deadline.read_expire_s = b.duration("read_expire", 0.5, 0);
+  q.deadline.write_expire_s = b.duration("write_expire", 5.0, 0);
+  q.deadline.fifo_batch = static_cast<std::uint32_t>(b.integer("fifo_batch", 16, 1, limits::kMaxQueueRequests));
+  q.deadline.writes_starved = static_cast<std::uint32_t>(b.integer("writes_starved", 2, 0, limits::kMaxQueueRequests));
+  b.done();
+  // Without the request queue the drive keeps the old approximation: it
+  // serves an expired read first itself. With it, the elevator does.
+  hw.hdd.read_expire_s = hw.block_queue ? limits::kMaxSpanSeconds : q.deadline.read_expire_s;
+  hw.raid.member.read_expire_s = hw.hdd.read_expire_s;
+
+  Section md = root.sub("md");
+  std::vector<std::string> versions;
+  for (const ReadBalanceChoice& c : read_balance_choices()) versions.emplace_back(c.name);
+  hw.raid.read_balance = md.choice("read_balance", "3.x", versions);
+  md.done();
+}
+
 void read_hardware(Section& root, Scenario& sc) {
   HardwareSpec& hw = sc.hardware;
   Section cpu = root.sub("cpu");
@@ -369,6 +398,8 @@ void read_hardware(Section& root, Scenario& sc) {
     member.done();
   }
   disk.done();
+
+  read_block(root, hw);
 
   Section nic = root.sub("nic");
   hw.nic.line_rate_bps = nic.rate("line_rate", 1.25e9, true) * 8;

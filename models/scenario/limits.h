@@ -25,6 +25,10 @@ namespace models::limits {
 // One simulated day and more: the documented runs last 60 s. Memory grows
 // with simulated time (per-second series), which resource_estimate checks.
 inline constexpr double kMaxRunSeconds = 1e5;
+// Request slots, tags, fifo_batch, writes_starved of a block queue: Linux
+// takes any int, real queues hold tens to thousands; the bound keeps the
+// queue's bookkeeping small.
+inline constexpr std::int64_t kMaxQueueRequests = 65536;
 // Any single latency, cost, stall, timeout or delay: about 28 hours.
 inline constexpr double kMaxSpanSeconds = 1e5;
 // A CPU cost per byte: 1 ms a byte is a CPU a million times slower than the

@@ -3,6 +3,23 @@
 #include <fmt/format.h>
 
 namespace models {
+
+namespace {
+// iostat -x's columns for each drive, and the block layer's slot sleeps.
+std::string iostat_table(const RunResult& r) {
+  if (r.drive_iostat.empty()) return {};
+  std::string s = fmt::format("{:<8}{:>9}{:>11}{:>9}{:>10}{:>10}{:>10}{:>8}{:>12}{:>11}{:>10}\n", "Device", "r/s",
+                              "rkB/s", "rrqm/s", "avgrq-kB", "avgqu-sz", "await", "%util", "slot-waits",
+                              "slot-wait", "max-outst");
+  for (std::size_t i = 0; i < r.drive_iostat.size(); ++i) {
+    const RunResult::DriveIostat& x = r.drive_iostat[i];
+    s += fmt::format("{:<8}{:>9.2f}{:>11.1f}{:>9.2f}{:>10.1f}{:>10.2f}{:>8.1f}ms{:>8.1f}{:>12}{:>9.1f}ms{:>10}\n",
+                     fmt::format("drive{}", i), x.r_s, x.rkb_s, x.rrqm_s, x.avgrq_kb, x.avgqu_sz, x.await_ms,
+                     x.util * 100, x.slot_waits, x.slot_wait_ms, x.max_outstanding);
+  }
+  return s;
+}
+}  // namespace
 namespace {
 
 // "  D by cause: disk data 12.0%  metadata 3.1%" as shares of the run per
@@ -93,6 +110,7 @@ std::string text_report(const RunResult& r) {
   s += fmt::format("{} drive(s): {:.1f} MB/s read, {} reads, utilization {:.1f}%, mean queue depth {:.2f} per drive\n",
                    r.drives, r.disk_read_bytes_per_s / 1e6, r.disk_reads, r.disk_utilization * 100,
                    r.disk_mean_queue_depth);
+  s += iostat_table(r);
   return s;
 }
 

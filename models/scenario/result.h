@@ -72,6 +72,15 @@ struct RunResult {
   std::uint32_t drives = 0;
   std::uint64_t disk_reads = 0;
   double disk_read_bytes_per_s = 0, disk_mean_queue_depth = 0, disk_utilization = 0;
+  // Each drive as `iostat -x` prints it (models/hardware/block_queue.h keeps
+  // the counters as /proc/diskstats does), with the request-slot sleeps.
+  struct DriveIostat {
+    double r_s = 0, rkb_s = 0, rrqm_s = 0, avgrq_kb = 0, avgqu_sz = 0, await_ms = 0, util = 0;
+    std::uint64_t slot_waits = 0;
+    double slot_wait_ms = 0;  // mean sleep for a slot
+    std::uint32_t max_outstanding = 0, max_sleepers = 0;
+  };
+  std::vector<DriveIostat> drive_iostat;
   // server
   std::uint64_t server_connections = 0, server_requests = 0, server_responses = 0;
   std::map<std::string, std::uint64_t> server_failed;

@@ -95,6 +95,13 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
   server["dentry_cache"] = {{"lookups", r.dentry_lookups}, {"hits", r.dentry_hits}, {"metadata_reads", r.metadata_reads}};
   server["disk"] = {{"drives", r.drives}, {"reads", r.disk_reads}, {"read_bytes_per_s", r.disk_read_bytes_per_s},
                     {"mean_queue_depth", r.disk_mean_queue_depth}, {"utilization", r.disk_utilization}};
+  ordered_json iostat = ordered_json::array();
+  for (const RunResult::DriveIostat& x : r.drive_iostat)
+    iostat.push_back({{"r_s", x.r_s}, {"rkB_s", x.rkb_s}, {"rrqm_s", x.rrqm_s}, {"avgrq_kB", x.avgrq_kb},
+                      {"avgqu_sz", x.avgqu_sz}, {"await_ms", x.await_ms}, {"util", x.util},
+                      {"slot_waits", x.slot_waits}, {"slot_wait_ms", x.slot_wait_ms},
+                      {"max_outstanding", x.max_outstanding}, {"max_sleepers", x.max_sleepers}});
+  server["disk"]["iostat"] = std::move(iostat);
   ordered_json failed = ordered_json::object();
   for (const auto& [reason, n] : r.server_failed) failed[reason] = n;
   server["requests"] = {{"connections", r.server_connections}, {"started", r.server_requests},

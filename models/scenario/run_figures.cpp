@@ -6,6 +6,27 @@
 
 namespace models {
 
+namespace {
+// iostat -x over the whole run: rates per second, await per request.
+RunResult::DriveIostat iostat_of(const DiskStats& m, double run_s) {
+  RunResult::DriveIostat x;
+  if (run_s <= 0) return x;
+  const double reads = static_cast<double>(m.reads);
+  x.r_s = reads / run_s;
+  x.rkb_s = static_cast<double>(m.read_bytes) / 1024 / run_s;
+  x.rrqm_s = static_cast<double>(m.merges) / run_s;
+  x.avgrq_kb = m.reads ? static_cast<double>(m.read_bytes) / 1024 / reads : 0;
+  x.avgqu_sz = m.queue_depth_integral / run_s;
+  x.await_ms = m.reads ? m.await_sum_s / reads * 1e3 : 0;
+  x.util = m.busy_s / run_s;
+  x.slot_waits = m.slot_waits;
+  x.slot_wait_ms = m.slot_waits ? m.slot_wait_s / static_cast<double>(m.slot_waits) * 1e3 : 0;
+  x.max_outstanding = m.max_outstanding;
+  x.max_sleepers = m.max_sleepers;
+  return x;
+}
+}  // namespace
+
 RunResult run_figures(RunParts p) {
   const Scenario& sc = p.scenario;
   const TaskStates& tasks = p.tasks;
@@ -103,6 +124,7 @@ RunResult run_figures(RunParts p) {
   r.disk_read_bytes_per_s = run_s > 0 ? static_cast<double>(d.read_bytes) / run_s : 0;
   r.disk_mean_queue_depth = run_s > 0 ? d.queue_depth_integral / run_s / d.drives : 0;
   r.disk_utilization = run_s > 0 ? d.busy_s / run_s / d.drives : 0;
+  for (const DiskStats& m : p.disk.drive_stats()) r.drive_iostat.push_back(iostat_of(m, run_s));
 
   const ServerStats& s = p.server;
   r.server_connections = s.connections;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/clients/wrk.h"
+#include "models/hardware/block_queue.h"
 #include "models/hardware/nic.h"
 #include "models/hardware/raid10.h"
 #include "models/hardware/simple_disk.h"
@@ -31,6 +32,10 @@ struct HardwareSpec {
   Raid10Spec raid;   // when disk == kRaid10 (member = hdd)
   SimpleDiskSpec simple;  // when disk == kSimple
   SsdSpec ssd;            // when disk == kSsd
+  // [block]: a request queue in front of the drive, or of each array member
+  // (hdd and raid10 disks; the other devices model their own queueing).
+  bool block_queue = true;
+  BlockQueueSpec block;
   NicSpec nic;
   double one_way_latency_s = 50e-6;
   CpuTopology topology;  // [cpu] sockets, cores_per_socket, threads_per_core

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/hardware/no_disk.h"
+#include "models/hardware/queued_device.h"
 #include "models/scenario/run_figures.h"
 #include "models/scenario/stream_ids.h"
 #include "models/scenario/world_files.h"
@@ -24,13 +25,16 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   if (hw.disk == DiskKind::kRaid10) {
     Raid10Spec raid = hw.raid;
     raid.member = hw.hdd;
-    disk_ = std::make_unique<Raid10>(engine_, raid);
+    disk_ = std::make_unique<Raid10>(engine_, raid, hw.block_queue ? &hw.block : nullptr);
   } else if (hw.disk == DiskKind::kSsd) {
     disk_ = std::make_unique<Ssd>(engine_, hw.ssd, streams_.stream(kStreamDisk));
   } else if (hw.disk == DiskKind::kNone) {
     disk_ = std::make_unique<NoDisk>();
   } else if (hw.disk == DiskKind::kSimple) {
     disk_ = std::make_unique<SimpleDisk>(engine_, hw.simple);
+  } else if (hw.block_queue) {
+    disk_ = std::make_unique<QueuedDevice>(std::make_unique<Hdd>(engine_, hw.hdd), hw.block,
+                                           [this] { return engine_.now(); });
   } else {
     disk_ = std::make_unique<Hdd>(engine_, hw.hdd);
   }
