@@ -4,10 +4,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace models {
+#include "models/task_id.h"
 
-// The submitting task, where the submitter does not know it.
-constexpr std::uint32_t kNoTask = UINT32_MAX;
+namespace models {
 
 class IoListener {
  public:

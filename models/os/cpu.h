@@ -15,13 +15,12 @@
 
 #include "models/os/sched_policy.h"
 #include "sim/engine.h"
+#include "models/task_id.h"
 #include "sim/fair_share.h"
 
 namespace models {
 
 class TaskStates;
-
-inline constexpr std::uint32_t kNoTask = UINT32_MAX;
 
 // CPU topology (sockets x cores x SMT threads), numbered as
 // ((socket * cores_per_socket) + core) * threads_per_core + thread.
