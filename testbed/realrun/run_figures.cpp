@@ -19,6 +19,7 @@ RunFigures figures_of(const RealRunResult& real) {
     f.workers_sleeping /= n;
     f.workers_disk_wait /= n;
   }
+  for (const realrun::WaitSummary& w : real.waits) f.blocked[w.group] = w.blocked_by_cause;
   return f;
 }
 
