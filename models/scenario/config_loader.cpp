@@ -319,6 +319,36 @@ void read_scheduler(Section& kernel, KernelSpec& k) {
   s.tunable_scaling_log = kernel.choice("sched_tunable_scaling", "log", {"log", "none"}) == "log";
 }
 
+// The kernel facts a hardware profile names beside the scheduler
+// (kernel_profile.h), as `clerk calibrate` writes them: vm.vfs_cache_pressure,
+// the slab objects and ext4's inode_readahead_blks in [kernel], the data
+// device's request queue in [block].
+// Reconciling: branch meta reads vfs_cache_pressure, dentry_objsize,
+// inode_objsize and inode_readahead_blks, branch block [block] nr_requests,
+// scheduler and max_sectors_kb (read_block): where they land, their reads
+// replace these.
+void read_profile_kernel(Section& kernel, KernelProfile& k) {
+  k.vfs_cache_pressure =
+      static_cast<std::uint32_t>(kernel.integer("vfs_cache_pressure", 100, 0, limits::kMaxVfsCachePressure));
+  k.dentry_objsize = kernel.size("dentry_objsize", k.dentry_objsize, limits::kMinSlabObject, false, limits::kMaxSlabObject);
+  k.inode_objsize = kernel.size("inode_objsize", k.inode_objsize, limits::kMinSlabObject, false, limits::kMaxSlabObject);
+  k.inode_readahead_blks = static_cast<std::uint32_t>(
+      kernel.integer("inode_readahead_blks", k.inode_readahead_blks, 1, limits::kMaxInodeReadaheadBlks));
+  if (k.inode_readahead_blks & (k.inode_readahead_blks - 1))
+    kernel.fail("inode_readahead_blks", "must be a power of two (ext4 refuses others)");
+}
+
+void read_profile_block(Section& root, KernelProfile& k) {
+  Section block = root.sub("block");
+  k.nr_requests = static_cast<std::uint32_t>(block.integer("nr_requests", 128, limits::kMinNrRequests,
+                                                           limits::kMaxNrRequests));
+  if (block.has("scheduler"))
+    k.io_scheduler = block.choice("scheduler", "", {"none", "mq-deadline", "kyber", "bfq", "deadline", "cfq", "noop"});
+  k.max_sectors_kb = static_cast<std::uint32_t>(
+      block.integer("max_sectors_kb", k.max_sectors_kb, limits::kMinMaxSectorsKb, limits::kMaxMaxSectorsKb));
+  block.done();
+}
+
 void read_hardware(Section& root, Scenario& sc) {
   HardwareSpec& hw = sc.hardware;
   Section cpu = root.sub("cpu");
@@ -383,7 +413,9 @@ void read_hardware(Section& root, Scenario& sc) {
   sc.kernel.tcp_wmem_max = static_cast<double>(kernel.size("tcp_wmem_max", 4194304, 4096, false, kMaxBlockBytes));
   sc.kernel.pipe_bytes = kernel.size("pipe_size", 65536, 4096, false, kMaxBlockBytes);
   read_scheduler(kernel, sc.kernel);
+  read_profile_kernel(kernel, sc.kernel_profile);
   kernel.done();
+  read_profile_block(root, sc.kernel_profile);
 }
 
 void read_nginx(Section& root, Scenario& sc) {
