@@ -21,7 +21,7 @@ double share(std::uint64_t part, std::uint64_t whole) {
   return whole ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
-constexpr const char* kAwake = "(awake when its stack was read)";
+constexpr const char* kAwake = "(woke before its wchan was read)";
 
 }  // namespace
 
@@ -134,8 +134,10 @@ bool WaitSampler::look(Thread& t, std::uint64_t now_ns) {
     return true;
   }
   ++g.disk_wait;
+  // The wchan was read in D too: the stack, read a little later, may already
+  // show the next wait (or none, the thread running again).
   std::vector<std::string> frames = stack_functions(files_.read(path(t, "stack")));
-  if (frames.empty() && !wchan.empty()) frames.push_back(wchan);
+  if (!wchan.empty()) frames.push_back(wchan);
   const BlockCause cause = cause_of_stack(frames);
   ++g.blocked[static_cast<std::size_t>(cause)];
   if (cause == BlockCause::kOther) ++g.other[!wchan.empty() ? wchan : !frames.empty() ? frames.front() : kAwake];

@@ -10,8 +10,9 @@
 //              and last look at a thread are exact, not sampled: the run-queue
 //              wait is `cpu_wait` (the R of top that is not running);
 //   wchan      when not R: the function it sleeps in (top wchans per group);
-//   stack      when D: every function on its kernel stack (root only), mapped
-//              to a cause by wait_causes.h; the wchan alone when unreadable.
+//   stack      when D: every function on its kernel stack (root only) and the
+//              wchan, mapped to a cause by wait_causes.h (the wchan alone
+//              when the stack is unreadable).
 //
 // What it costs (measured on this 2-CPU VM under build load): one open+read
 // +close of a /proc file is 8-17 us (stat 11, schedstat 8, wchan 10, stack

@@ -119,3 +119,21 @@ TEST_CASE("where threads wait: real medians beside the model's, per group and ca
   CHECK(j["runs"][0]["waits"]["main"]["blocked_by_cause"]["disk_data"] == Approx(0.1));
   CHECK(j["runs"][0]["simulated"]["blocked_by_cause"]["main"]["cpu_wait"] == Approx(0.01));
 }
+
+TEST_CASE("the model's blocked_by_cause is read per group under its JSON keys; pool only with a pool") {
+  models::RunResult sim;
+  sim.workers_blocked_by_cause[static_cast<std::size_t>(models::WaitCause::kDiskData)] = 0.25;
+  sim.workers_blocked_by_cause[static_cast<std::size_t>(models::WaitCause::kNone)] = 0.05;
+  sim.pool_blocked_by_cause[static_cast<std::size_t>(models::WaitCause::kDiskMetadata)] = 0.5;
+  sim.workers_cpu_wait = 0.125;
+  sim.pool_cpu_wait = 0.0625;
+  const RunFigures without = figures_of(sim);
+  CHECK(without.blocked.at("main").at("disk_data") == 0.25);
+  CHECK(without.blocked.at("main").at("other") == 0.05);
+  CHECK(without.blocked.at("main").at("reclaim") == 0);
+  CHECK(without.blocked.at("main").at("cpu_wait") == 0.125);
+  CHECK(without.blocked.count("pool") == 0);
+  sim.thread_pool = true;
+  CHECK(figures_of(sim).blocked.at("pool").at("disk_metadata") == 0.5);
+  CHECK(figures_of(sim).blocked.at("pool").at("cpu_wait") == 0.0625);
+}

@@ -196,14 +196,18 @@ TEST_CASE("the sampler on a fake /proc: states, causes, run-queue wait, pool thr
   CHECK(s[1].cpu_wait == 0);
 }
 
-TEST_CASE("a gone worker is no sample; an unreadable stack falls back to the wchan", "[thread_waits]") {
+TEST_CASE("a gone worker is no sample; the wchan read in D counts beside a stack read too late", "[thread_waits]") {
   FakeTree tree;
   const auto files = testbed::common::files_under(tree.root());
-  put_thread(tree, 200, 200, 'D', "0 0 0\n", "filemap_fault", "");
-  WaitSampler sampler(*files, {200, 300});
+  put_thread(tree, 200, 200, 'D', "0 0 0\n", "filemap_fault", "");  // stack unreadable
+  // Woke between the wchan and the stack: the stack shows its next sleep.
+  put_thread(tree, 400, 400, 'D', "0 0 0\n", "folio_wait_bit_common",
+             "[<0>] ep_poll+0x4a5/0x4d0\n[<0>] do_epoll_wait+0xd8/0x100\n");
+  WaitSampler sampler(*files, {200, 300, 400});
   sampler.sample(0);
   const auto main = sampler.group(TaskGroup::kMain);
-  CHECK(main.threads == 1);
-  CHECK(main.samples == 1);
-  CHECK(main.blocked[static_cast<std::size_t>(BlockCause::kDiskData)] == 1);
+  CHECK(main.threads == 2);  // 300 has no /proc entry
+  CHECK(main.samples == 2);
+  CHECK(main.blocked[static_cast<std::size_t>(BlockCause::kDiskData)] == 2);
+  CHECK(main.other.empty());
 }
