@@ -348,6 +348,29 @@ void read_block(Section& root, HardwareSpec& hw) {
   md.done();
 }
 
+// The kernel facts a hardware profile names beside the scheduler
+// (kernel_profile.h), as `clerk calibrate` writes them: vm.vfs_cache_pressure,
+// the slab objects and ext4's inode_readahead_blks in [kernel], the data
+// device's request queue in [block].
+void read_profile_kernel(Section& kernel, KernelProfile& k) {
+  k.vfs_cache_pressure =
+      static_cast<std::uint32_t>(kernel.integer("vfs_cache_pressure", 100, 0, limits::kMaxVfsCachePressure));
+  k.dentry_objsize = kernel.size("dentry_objsize", k.dentry_objsize, limits::kMinSlabObject, false, limits::kMaxSlabObject);
+  k.inode_objsize = kernel.size("inode_objsize", k.inode_objsize, limits::kMinSlabObject, false, limits::kMaxSlabObject);
+  k.inode_readahead_blks = static_cast<std::uint32_t>(
+      kernel.integer("inode_readahead_blks", k.inode_readahead_blks, 1, limits::kMaxInodeReadaheadBlks));
+  if (k.inode_readahead_blks & (k.inode_readahead_blks - 1))
+    kernel.fail("inode_readahead_blks", "must be a power of two (ext4 refuses others)");
+}
+
+// The data device's request queue as the profile names it: read_block's
+// values ([block] belongs to the block layer's model).
+void profile_block_from(const HardwareSpec& hw, KernelProfile& k) {
+  k.nr_requests = hw.block.nr_requests;
+  k.io_scheduler = hw.block.scheduler;
+  k.max_sectors_kb = static_cast<std::uint32_t>(hw.block.max_sectors_kb);
+}
+
 void read_hardware(Section& root, Scenario& sc) {
   HardwareSpec& hw = sc.hardware;
   Section cpu = root.sub("cpu");
@@ -414,7 +437,9 @@ void read_hardware(Section& root, Scenario& sc) {
   sc.kernel.tcp_wmem_max = static_cast<double>(kernel.size("tcp_wmem_max", 4194304, 4096, false, kMaxBlockBytes));
   sc.kernel.pipe_bytes = kernel.size("pipe_size", 65536, 4096, false, kMaxBlockBytes);
   read_scheduler(kernel, sc.kernel);
+  read_profile_kernel(kernel, sc.kernel_profile);
   kernel.done();
+  profile_block_from(sc.hardware, sc.kernel_profile);
 }
 
 void read_nginx(Section& root, Scenario& sc) {

@@ -60,4 +60,16 @@ double check_run_duration(double seconds, const std::string& option);
 // "between 1 kB/s and 10 TB/s", for messages.
 std::string rate_range_text();
 
+// The kernel facts a hardware profile names beside the scheduler (kernel_profile.h).
+// vm.vfs_cache_pressure: any int from 0 (proc_dointvec_minmax, extra1 =
+// SYSCTL_ZERO); 100 is the default, and ten thousand times it bounds the
+// shrinker's scan arithmetic far from overflow.
+inline constexpr std::int64_t kMaxVfsCachePressure = 1000000;
+// Slab objects (dentry, inode): 64 B to 64 KiB, around the 192 B and ~1 KiB
+// of /proc/slabinfo. inode_readahead_blks: ext4 takes powers of two up to
+// 2^30 (ext4_attr_store, fs/ext4/sysfs.c); 2^20 blocks is 4 GiB a read.
+inline constexpr std::uint64_t kMinSlabObject = 64;
+inline constexpr std::uint64_t kMaxSlabObject = 65536;
+inline constexpr std::int64_t kMaxInodeReadaheadBlks = std::int64_t{1} << 20;
+
 }  // namespace models::limits

@@ -15,6 +15,7 @@
 #include "models/hardware/ssd.h"
 #include "models/os/filesystem.h"
 #include "models/os/host.h"
+#include "models/scenario/kernel_profile.h"
 #include "models/server/nginx_config.h"
 
 namespace models {
@@ -61,6 +62,7 @@ struct Scenario {
   double duration_s = 10;
   HardwareSpec hardware;
   KernelSpec kernel;
+  KernelProfile kernel_profile;  // what the hardware profile names of its kernel (kernel_profile.h)
   NginxConfig nginx;
   FilesystemSpec filesystem;
   std::string root = "/";

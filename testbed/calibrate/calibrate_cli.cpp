@@ -192,6 +192,11 @@ int calibrate_run(const Request& o) {
   std::filesystem::create_directories(o.data);
   c.data_dir = std::filesystem::canonical(o.data).string();
   c.device = block_device_of(c.data_dir);
+  c.kernel_facts = this_kernel(c.device.name, c.device.fs_device);
+  fmt::print("  Linux {}: {} scheduler, base values {}; HZ {}; vfs_cache_pressure {}; nr_requests {}\n",
+             c.kernel_facts.release, c.kernel_facts.sched.policy, c.kernel_facts.sched.source,
+             c.kernel_facts.hz ? std::to_string(c.kernel_facts.hz) : "unknown", c.kernel_facts.vfs_cache_pressure,
+             c.kernel_facts.queue.nr_requests);
   c.fio_version = run_and_capture({fio_tool().path, "--version"});
   while (!c.fio_version.empty() && std::isspace(static_cast<unsigned char>(c.fio_version.back()))) c.fio_version.pop_back();
   c.fio_plan.file = c.data_dir + "/clerk-calibrate-fio.dat";

@@ -9,6 +9,7 @@
 #include "testbed/calibrate/fio_fit.h"
 #include "testbed/calibrate/fio_json.h"
 #include "testbed/calibrate/fio_runner.h"
+#include "testbed/calibrate/kernel_facts.h"
 #include "testbed/calibrate/loopback.h"
 #include "testbed/calibrate/machine_facts.h"
 
@@ -43,6 +44,7 @@ struct Calibration {
 
   std::uint64_t tcp_wmem_max = 0;
   std::uint64_t pipe_size = 0;
+  KernelFacts kernel_facts;  // the kernel, its scheduler, the data device's queue, the CPU topology
 };
 
 }  // namespace testbed::calibrate

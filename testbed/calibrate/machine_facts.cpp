@@ -73,9 +73,10 @@ BlockDeviceFacts block_device_of(const std::string& path) {
   std::error_code ec;
   fs::path sys = fs::canonical(dev, ec);
   if (ec) throw std::runtime_error(path + " is not on a block device (" + dev + " missing)");
+  BlockDeviceFacts b;
+  b.fs_device = sys.filename().string();
   // A partition's queue settings are its disk's.
   if (fs::exists(sys / "partition")) sys = sys.parent_path();
-  BlockDeviceFacts b;
   b.name = sys.filename().string();
   b.capacity_bytes = read_number((sys / "size").string()) * 512;
   b.read_ahead_kb = read_number((sys / "queue/read_ahead_kb").string());

@@ -15,6 +15,7 @@ struct MemoryFacts {
 
 struct BlockDeviceFacts {
   std::string name;              // "vda" (the whole disk, when the data is on a partition)
+  std::string fs_device;         // the device the file system is on: "vda1" on a partition, else as name
   std::uint64_t capacity_bytes = 0;
   std::uint64_t read_ahead_kb = 0;
   std::uint64_t max_sectors_kb = 0;

@@ -25,6 +25,58 @@ std::uint64_t dentry_cache_entries(const MemoryFacts& m) {
   return page_cache_bytes(m) / per_file;
 }
 
+std::vector<ProfileEntry> topology_entries(const KernelFacts& k) {
+  const TopologyFacts& t = k.topology;
+  return {{"sockets", std::to_string(t.sockets), {t.source}},
+          {"cores_per_socket", std::to_string(t.cores_per_socket), {"distinct core_id per package"}},
+          {"threads_per_core", std::to_string(t.threads_per_core), {"online CPUs per core (SMT siblings)"}}};
+}
+
+std::vector<ProfileEntry> kernel_entries(const KernelFacts& k, const MemoryFacts& m) {
+  const SchedFacts& s = k.sched;
+  std::vector<ProfileEntry> e;
+  if (k.release.empty()) return e;  // not read: the loader's defaults
+  e.push_back({"release", toml_string(k.release), {"/proc/sys/kernel/osrelease (uname -r)"}});
+  e.push_back({"scheduler", toml_string(s.policy),
+               {s.policy == "eevdf" ? "6.6 and later: EEVDF (kernel/sched/fair.c)" : "before 6.6: CFS (kernel/sched/fair.c)"}});
+  // Normalized, as the kernel keeps them (normalized_sysctl_sched_*): it
+  // multiplies them by the factor for the CPUs it has.
+  const auto ns = [](std::uint64_t v) { return duration_value(static_cast<double>(v) * 1e-9); };
+  if (s.policy == "eevdf") {
+    e.push_back({"sched_base_slice", ns(s.base_slice_ns), {s.source}});
+  } else {
+    e.push_back({"sched_latency", ns(s.latency_ns), {s.source}});
+    e.push_back({"sched_min_granularity", ns(s.min_granularity_ns), {"normalized, as sched_latency"}});
+    e.push_back({"sched_wakeup_granularity", ns(s.wakeup_granularity_ns), {"normalized, as sched_latency"}});
+  }
+  if (s.tunable_scaling != "linear")  // the scheduler model scales by log or not at all
+    e.push_back({"sched_tunable_scaling", toml_string(s.tunable_scaling),
+                 {"sysctl_sched_tunable_scaling (debugfs or /proc/sys/kernel; the kernel's default is log)"}});
+  if (k.hz >= 100 && k.hz <= 1000) e.push_back({"hz", std::to_string(k.hz), {k.hz_source}});
+  e.push_back({"vfs_cache_pressure", std::to_string(k.vfs_cache_pressure), {"/proc/sys/vm/vfs_cache_pressure"}});
+  // The dentry and inode caches' objects, and ext4's inode-table readahead.
+  if (m.dentry_object >= 64 && m.dentry_object <= 65536)
+    e.push_back({"dentry_objsize", std::to_string(m.dentry_object), {"/proc/slabinfo: dentry objsize"}});
+  if (m.inode_object >= 64 && m.inode_object <= 65536)
+    e.push_back({"inode_objsize", std::to_string(m.inode_object),
+                 {"/proc/slabinfo: ext4_inode_cache objsize (inode_cache when not ext4)"}});
+  const unsigned blks = k.inode_readahead_blks;
+  if (blks > 0 && (blks & (blks - 1)) == 0)
+    e.push_back({"inode_readahead_blks", std::to_string(blks), {"/sys/fs/ext4/" + k.fs_device + "/inode_readahead_blks"}});
+  return e;
+}
+
+std::vector<ProfileEntry> queue_entries(const KernelFacts& k) {
+  std::vector<ProfileEntry> e;
+  const std::string dir = "/sys/block/" + k.queue.device + "/queue/";
+  if (k.queue.nr_requests >= 4) e.push_back({"nr_requests", std::to_string(k.queue.nr_requests), {dir + "nr_requests"}});
+  if (!k.queue.scheduler.empty())
+    e.push_back({"scheduler", toml_string(k.queue.scheduler), {dir + "scheduler (the active elevator)"}});
+  if (k.queue.max_sectors_kb >= 4)
+    e.push_back({"max_sectors_kb", std::to_string(k.queue.max_sectors_kb), {dir + "max_sectors_kb"}});
+  return e;
+}
+
 std::vector<std::string> fit_table(const Calibration& c) {
   std::vector<std::string> rows;
   rows.push_back("  block  QD   fio mean   model mean   fio IOPS  model IOPS");
@@ -91,6 +143,10 @@ Profile build_profile(const Calibration& c) {
                       where, c.fill.cold_busy_s, mib(c.fill.warm_bytes), c.fill.warm_busy_s),
           fmt::format("= {}", ns(c.fill.per_byte_s))}});
   }
+  // The topology only when it counts the CPUs this process may use (the
+  // loader checks sockets x cores x threads against logical_cpus).
+  if (c.kernel_facts.topology.logical == c.logical_cpus)
+    for (auto& entry : topology_entries(c.kernel_facts)) cpu.entries.push_back(std::move(entry));
   cpu.comment.push_back("`wakeup` and `event` are not measured: the model's defaults (0) apply.");
   cpu.comment.push_back("Loopback's receive side runs in softirq, charged to whichever task is on the CPU (nginx,");
   cpu.comment.push_back("wrk or ksoftirqd): the per-byte split between sendfile_byte and client_byte moves with load.");
@@ -167,6 +223,8 @@ Profile build_profile(const Calibration& c) {
                                        static_cast<double>(f.cdf_block_bytes) * f.slope_s_per_byte * 1e6, f.cdf_scale,
                                        f.access_mean_s * 1e6)}});
   p.tables.push_back(disk);
+  ProfileTable block{"block", {"The data device's request queue, as the kernel has it set."}, queue_entries(c.kernel_facts)};
+  if (!block.entries.empty()) p.tables.push_back(block);
 
   ProfileTable nic{"nic", {}, {}};
   nic.entries.push_back({"line_rate", toml_string("1000Gbit/s"),
@@ -191,6 +249,7 @@ Profile build_profile(const Calibration& c) {
   ProfileTable kernel{"kernel", {}, {}};
   kernel.entries.push_back({"tcp_wmem_max", std::to_string(c.tcp_wmem_max), {"/proc/sys/net/ipv4/tcp_wmem, third field"}});
   kernel.entries.push_back({"pipe_size", size_value(c.pipe_size), {"F_GETPIPE_SZ of a new pipe: sendfile's pipe"}});
+  for (auto& entry : kernel_entries(c.kernel_facts, c.memory)) kernel.entries.push_back(std::move(entry));
   p.tables.push_back(kernel);
   return p;
 }

@@ -16,6 +16,12 @@ Profile build_profile(const Calibration& c);
 std::uint64_t page_cache_bytes(const MemoryFacts& m);
 std::uint64_t dentry_cache_entries(const MemoryFacts& m);
 
+// The kernel's entries of the [cpu], [kernel] and [block] tables
+// (models/scenario/kernel_profile.h names the keys).
+std::vector<ProfileEntry> topology_entries(const KernelFacts& k);
+std::vector<ProfileEntry> kernel_entries(const KernelFacts& k, const MemoryFacts& m);
+std::vector<ProfileEntry> queue_entries(const KernelFacts& k);
+
 // The model's figures beside fio's, one row per measured (block size, queue
 // depth), as printed and as written in the profile's comments.
 std::vector<std::string> fit_table(const Calibration& c);

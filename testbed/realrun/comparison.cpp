@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <optional>
 
 namespace testbed {
 
@@ -25,6 +26,79 @@ std::string show_spread(const Spread& s, const std::string& unit, std::size_t n)
 double relative(double predicted, double measured) {
   if (measured == 0) return predicted == 0 ? 0 : INFINITY;
   return predicted / measured - 1;
+}
+
+// The medians over runs of one side's share of `cause` in `group` (nullopt
+// when no run of that side reports it).
+std::optional<Spread> blocked_spread(const std::vector<RunFigures>& runs, const std::string& group,
+                                     const std::string& cause) {
+  std::vector<double> v;
+  for (const RunFigures& f : runs) {
+    const auto g = f.blocked.find(group);
+    if (g == f.blocked.end()) continue;
+    const auto c = g->second.find(cause);
+    if (c != g->second.end()) v.push_back(c->second);
+  }
+  if (v.empty()) return std::nullopt;
+  return spread_of(v);
+}
+
+std::vector<std::string> blocked_groups(const ScenarioComparison& c) {
+  std::vector<std::string> groups;
+  for (const auto* side : {&c.real, &c.simulated})
+    for (const RunFigures& f : *side)
+      for (const auto& [g, causes] : f.blocked)
+        if (std::find(groups.begin(), groups.end(), g) == groups.end()) groups.push_back(g);
+  std::sort(groups.begin(), groups.end());  // "main" before "pool"
+  return groups;
+}
+
+std::string list_shares(const std::vector<std::pair<std::string, double>>& v) {
+  std::string out;
+  for (const auto& [name, share] : v) out += fmt::format("{}{} {:.1f}%", out.empty() ? "" : ", ", name, share * 100);
+  return out.empty() ? "-" : out;
+}
+
+// Where the workers' threads wait, real beside the model, then what the
+// sampler saw in the first run (its top wchans, the D of no known cause).
+std::string format_waits(const ScenarioComparison& c) {
+  const std::vector<std::string> groups = blocked_groups(c);
+  if (groups.empty()) return {};
+  std::string out = "   where the workers' threads wait (share of each thread's time; medians over runs):\n";
+  out += fmt::format("   {:<10} {:<13} {:>32} {:>32} {:>8}\n", "threads", "cause", "real (wchan/stack, schedstat)",
+                     "simulated", "diff");
+  for (const std::string& g : groups) {
+    for (const std::string& cause : kBlockedKeys) {
+      const auto real = blocked_spread(c.real, g, cause), sim = blocked_spread(c.simulated, g, cause);
+      const std::string r = real ? show_spread(*real, "share", c.real.size()) : "-";
+      const std::string m = sim ? show_spread(*sim, "share", c.simulated.size()) : "-";
+      const std::string d = real && sim ? fmt::format("{:+.1f}pt", (sim->median - real->median) * 100) : "";
+      out += fmt::format("   {:<10} {:<13} {:>32} {:>32} {:>8}\n", g, cause, r, m, d);
+    }
+  }
+  if (!c.real_runs.empty()) {
+    const RealRunResult& r = c.real_runs.front();
+    for (const realrun::WaitSummary& w : r.waits) {
+      out += fmt::format("   run 1, {} threads ({}, {} samples): R {:.1f}% S {:.1f}% D {:.1f}%", w.group, w.threads,
+                         w.samples, w.running * 100, w.sleeping * 100, w.disk_wait * 100);
+      out += w.schedstat ? fmt::format("; schedstat: on a CPU {:.1f}%, waiting for one {:.1f}%\n", w.on_cpu * 100,
+                                       w.cpu_wait * 100)
+                         : std::string("; no schedstat\n");
+      out += fmt::format("     top wchans: {}\n", list_shares(w.top_wchans));
+      if (!w.other_wchans.empty()) out += fmt::format("     D of no known cause: {}\n", list_shares(w.other_wchans));
+    }
+    out += fmt::format("   the sampling took {:.2f}% of one CPU\n", r.sampler_cpu_share * 100);
+  }
+  return out;
+}
+
+nlohmann::json waits_json(const realrun::WaitSummary& w) {
+  return {{"threads", w.threads},         {"samples", w.samples},
+          {"running", w.running},         {"sleeping", w.sleeping},
+          {"disk_wait", w.disk_wait},     {"schedstat", w.schedstat},
+          {"on_cpu", w.on_cpu},           {"cpu_wait", w.cpu_wait},
+          {"blocked_by_cause", w.blocked_by_cause},
+          {"top_wchans", w.top_wchans},   {"other_wchans", w.other_wchans}};
 }
 
 }  // namespace
@@ -108,6 +182,7 @@ std::string format_comparison(const ScenarioComparison& c) {
     }
     out += fmt::format("   run {}: connections per worker{}\n", i + 1, placement);
   }
+  out += format_waits(c);
   return out;
 }
 
@@ -139,6 +214,13 @@ nlohmann::json to_json(const ScenarioComparison& c) {
     else
       j["groups"][row.metric.group][row.metric.name] = r;
   }
+  for (const std::string& g : blocked_groups(c))
+    for (const std::string& cause : kBlockedKeys) {
+      nlohmann::json entry = nlohmann::json::object();
+      if (const auto real = blocked_spread(c.real, g, cause)) entry["real"] = spread(*real);
+      if (const auto sim = blocked_spread(c.simulated, g, cause)) entry["simulated"] = spread(*sim);
+      j["blocked_by_cause"][g][cause] = entry;
+    }
   for (std::size_t i = 0; i < c.real_runs.size(); ++i) {
     const RealRunResult& r = c.real_runs[i];
     nlohmann::json run{{"wall_s", r.wall_s},
@@ -165,6 +247,8 @@ nlohmann::json to_json(const ScenarioComparison& c) {
                                {"placement", g.placement},
                                {"placement_late", g.placement_late},
                                {"cpu_s", g.cpu_s}};
+    for (const realrun::WaitSummary& w : r.waits) run["waits"][w.group] = waits_json(w);
+    run["sampler_cpu_share"] = r.sampler_cpu_share;
     for (const RealWorker& w : r.workers)
       run["workers"].push_back({{"pid", w.pid}, {"running", w.running}, {"sleeping", w.sleeping},
                                 {"disk_wait", w.disk_wait}, {"cpu_s", w.cpu_s}, {"samples", w.samples}});
@@ -176,6 +260,7 @@ nlohmann::json to_json(const ScenarioComparison& c) {
                                  {"latency_p99", g.latency_p99}, {"errors", g.errors}};
       sim["workers"] = {{"running", c.simulated[i].workers_running}, {"sleeping", c.simulated[i].workers_sleeping},
                         {"disk_wait", c.simulated[i].workers_disk_wait}};
+      if (!c.simulated[i].blocked.empty()) sim["blocked_by_cause"] = c.simulated[i].blocked;
       run["simulated"] = sim;
     }
     j["runs"].push_back(run);

@@ -5,6 +5,7 @@
 #include "testbed/realrun/real_run.h"
 
 #include <fcntl.h>
+#include <time.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -20,6 +21,7 @@
 #include <thread>
 
 #include "testbed/common/child_process.h"
+#include "testbed/common/proc_files.h"
 #include "testbed/common/stale_state.h"
 #include "testbed/realrun/cache_cgroup.h"
 #include "testbed/realrun/child_registry.h"
@@ -29,6 +31,7 @@
 #include "testbed/realrun/proc_sampler.h"
 #include "testbed/realrun/server_process.h"
 #include "testbed/realrun/wrk_process.h"
+#include "testbed/realrun/thread_waits.h"
 #include "testbed/realrun/wrk_script.h"
 
 namespace testbed {
@@ -38,6 +41,18 @@ using namespace realrun;
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// This thread's CPU time: what the /proc sampling costs.
+double thread_cpu_s() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+std::uint64_t steady_ns() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count());
+}
 
 // The scratch directory: made here (refusing a non-empty one, which we would
 // then delete), removed at the end unless kept.
@@ -301,6 +316,9 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
 
   // 6. Sampling, in this thread (it also reaps wrk: one thread, no locks).
   StateSampler states(worker_pids);
+  const auto proc = common::files_under("");
+  WaitSampler waits(*proc, worker_pids);
+  double sampler_cpu = 0;
   std::vector<std::uint32_t> expected_open;
   for (const auto& g : sc.clients) expected_open.push_back(connections_open(g));
   std::vector<Placement> placements;
@@ -319,7 +337,10 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
       throw RealRunError(fmt::format("the server exited during the run ({}); see {}",
                                      common::describe_status(server.child().exit()->status), launch.output));
     if (since(t0) > give_up) throw RealRunError(fmt::format("wrk did not finish within {} s", give_up));
+    const double cpu_before = thread_cpu_s();
     states.sample();
+    waits.sample(steady_ns());
+    sampler_cpu += thread_cpu_s() - cpu_before;
     if (placements.size() < 2 && since(t0) >= checks[placements.size()])
       placements.push_back(measure_complete_placement(o.port, worker_pids, wrk_pids, expected_open));
     next += interval;
@@ -348,6 +369,9 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
     result.workers.push_back(w);
   }
   result.server_cpu_s = server_cpu;
+  for (WaitSummary& w : waits.summaries())
+    if (w.threads > 0) result.waits.push_back(std::move(w));
+  result.sampler_cpu_share = result.wall_s > 0 ? sampler_cpu / result.wall_s : 0;
   for (std::size_t g = 0; g < wrks.size(); ++g) {
     RealGroupResult r = wrks[g].result(connections_open(sc.clients[g]));
     if (!placements.empty()) r.placement = placements[0].per_group[g];

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/scenario/scenario.h"
+#include "testbed/realrun/thread_waits.h"
 
 namespace testbed {
 
@@ -65,6 +66,11 @@ struct RealRunResult {
   // Additions.
   std::string disk_device;              // the diskstats name of data_dir's device ("" if not found)
   std::uint64_t cache_peak_bytes = 0;   // memory cgroup's peak usage (0 without a cgroup)
+  // Where the workers' threads wait (thread_waits.h): "main" and, when the
+  // workers have other threads, "pool"; and the CPU the sampling itself took
+  // (its thread's CPU time over the run's wall time, as a share of one CPU).
+  std::vector<realrun::WaitSummary> waits;
+  double sampler_cpu_share = 0;
 };
 
 struct RealRunError : std::runtime_error {

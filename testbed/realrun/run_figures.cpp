@@ -1,6 +1,16 @@
 #include "testbed/realrun/run_figures.h"
 
 namespace testbed {
+namespace {
+
+// The model's time in D by cause, keyed as its JSON keys them ("other" for kNone).
+std::map<std::string, double> blocked_keys(const models::BlockedByCause& b) {
+  std::map<std::string, double> out;
+  for (std::size_t c = 0; c < models::kWaitCauses; ++c) out[models::wait_cause_key(static_cast<models::WaitCause>(c))] = b[c];
+  return out;
+}
+
+}  // namespace
 
 RunFigures figures_of(const RealRunResult& real) {
   RunFigures f;
@@ -19,6 +29,7 @@ RunFigures figures_of(const RealRunResult& real) {
     f.workers_sleeping /= n;
     f.workers_disk_wait /= n;
   }
+  for (const realrun::WaitSummary& w : real.waits) f.blocked[w.group] = w.blocked_by_cause;
   return f;
 }
 
@@ -33,6 +44,13 @@ RunFigures figures_of(const models::RunResult& sim) {
   f.workers_running = sim.workers_running;
   f.workers_sleeping = sim.workers_sleeping;
   f.workers_disk_wait = sim.workers_disk_wait;
+  // Waiting for a CPU: the scheduler's run-queue time (0 with processor sharing).
+  f.blocked["main"] = blocked_keys(sim.workers_blocked_by_cause);
+  f.blocked["main"]["cpu_wait"] = sim.workers_cpu_wait;
+  if (sim.thread_pool) {
+    f.blocked["pool"] = blocked_keys(sim.pool_blocked_by_cause);
+    f.blocked["pool"]["cpu_wait"] = sim.pool_cpu_wait;
+  }
   return f;
 }
 

@@ -1,6 +1,7 @@
 // The figures `clerk realrun` compares, in the same terms for a real run
 // (wrk's report and /proc) and for the simulator's prediction of it.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,16 @@ struct RunFigures {
   std::vector<GroupFigures> groups;  // in scenario order
   // top's view of the workers' main threads: shares of time, averaged over workers.
   double workers_running = 0, workers_sleeping = 0, workers_disk_wait = 0;
+  // Where the workers' threads wait, per task group ("main": the workers'
+  // main threads, "pool": their other threads): cause (kBlockedKeys) -> share
+  // of each thread's time. A group or cause a side does not report is absent.
+  std::map<std::string, std::map<std::string, double>> blocked;
 };
+
+// The causes compared, as the model's `blocked_by_cause` names them; "other"
+// is D time of no known cause (the model's kNone).
+inline const std::vector<std::string> kBlockedKeys = {"disk_data", "disk_metadata", "cpu_wait", "reclaim",
+                                                      "request_slot", "other"};
 
 RunFigures figures_of(const RealRunResult& real);
 RunFigures figures_of(const models::RunResult& simulated);

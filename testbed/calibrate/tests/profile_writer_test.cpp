@@ -33,7 +33,7 @@ Calibration example() {
   c.loopback_mtu = 65536;
   c.memory = {24ULL << 30, (20ULL << 30) + 12345, 192, 1080};
   c.data_dir = "/var/tmp/clerk-data";
-  c.device = {"vda", 256ULL << 30, 8192, 1024, "mq-deadline", false};
+  c.device = {"vda", "vda", 256ULL << 30, 8192, 1024, "mq-deadline", false};
   c.tcp_wmem_max = 4194304;
   c.pipe_size = 65536;
   c.ssd.access_mean_s = 120e-6;
@@ -45,6 +45,14 @@ Calibration example() {
   c.ssd.small_block = 128 << 10;
   c.ssd.large_block = 1 << 20;
   c.ssd.deepest_queue = 32;
+  c.kernel_facts.release = "6.18.44-fc-v782";
+  c.kernel_facts.sched = {"eevdf", 2, "log", 700000, 0, 0, 0, "/proc/self/sched se.slice = 1400000 / 2"};
+  c.kernel_facts.hz = 250;
+  c.kernel_facts.hz_source = "/proc/config.gz CONFIG_HZ";
+  c.kernel_facts.vfs_cache_pressure = 100;
+  c.kernel_facts.queue = {"vda", 256, 8192, 1280, "mq-deadline"};
+  c.kernel_facts.inode_readahead_blks = 32;
+  c.kernel_facts.topology = {2, 1, 2, 1, "topology"};
   return c;
 }
 }  // namespace
@@ -83,6 +91,46 @@ TEST_CASE("profile: written, loaded by models::load_scenario, values as measured
   CHECK(hw.one_way_latency_s == Approx(12e-6));
   CHECK(sc.kernel.tcp_wmem_max == 4194304);
   CHECK(sc.kernel.pipe_bytes == 65536);
+  // The kernel it names.
+  CHECK(sc.kernel.release == "6.18.44-fc-v782");
+  CHECK(sc.kernel.sched.policy == "eevdf");
+  CHECK(sc.kernel.sched.base_slice_s == Approx(0.7e-3));
+  CHECK(sc.kernel.sched.tunable_scaling_log);
+  CHECK(sc.kernel.sched.hz == 250);
+  const models::KernelProfile& k = sc.kernel_profile;
+  CHECK(k.vfs_cache_pressure == 100);
+  CHECK(k.nr_requests == 256);
+  CHECK(k.io_scheduler == "mq-deadline");
+  CHECK(k.max_sectors_kb == 1280);
+  CHECK(k.dentry_objsize == 192);   // c.memory's slab object sizes
+  CHECK(k.inode_objsize == 1080);
+  CHECK(k.inode_readahead_blks == 32);
+  CHECK(hw.topology.sockets == 1);
+  CHECK(hw.topology.cores_per_socket == 2);
+  CHECK(hw.topology.threads_per_core == 1);
+}
+
+TEST_CASE("profile: a CFS kernel's three tunables load; a topology that does not count our CPUs is left out") {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("hardware"));
+  const std::string path = dir.file("hardware/local.toml");
+  Calibration c = example();
+  c.kernel_facts.release = "3.13.0-49-generic";
+  c.kernel_facts.sched = {"cfs", 1, "log", 0, 6000000, 750000, 1000000, "fair.c's defaults"};
+  c.kernel_facts.hz = 0;  // not discoverable: no hz key
+  c.kernel_facts.topology = {4, 1, 4, 1, "topology"};  // 4 online, but this process may use 2
+  c.kernel_facts.sched.tunable_scaling = "linear";  // the loader takes log or none: not written
+  const std::string text = render_profile(build_profile(c));
+  write_file_atomically(path, text);
+  const models::Scenario sc = load_profile(path, dir.path());
+  const models::SchedSpec& s = sc.kernel.sched;
+  CHECK(s.policy == "cfs");
+  CHECK(s.latency_s == Approx(6e-3));
+  CHECK(s.min_granularity_s == Approx(0.75e-3));
+  CHECK(s.wakeup_granularity_s == Approx(1e-3));
+  CHECK(text.find("\nhz =") == std::string::npos);
+  CHECK(text.find("cores_per_socket") == std::string::npos);
+  CHECK(text.find("sched_tunable_scaling") == std::string::npos);
 }
 
 TEST_CASE("profile: every value carries a comment, the header the load average") {

@@ -83,3 +83,57 @@ TEST_CASE("the prediction runs the scenario as the real run was made") {
   CHECK(as.clients[0].placement == std::vector<std::uint32_t>{3, 1});
   CHECK(as.clients[1].placement.empty());
 }
+
+TEST_CASE("where threads wait: real medians beside the model's, per group and cause, in text and JSON") {
+  ScenarioComparison c;
+  c.name = "s";
+  for (double d : {0.10, 0.30, 0.20}) {
+    RealRunResult r;
+    realrun::WaitSummary main;
+    main.group = "main";
+    main.threads = 2;
+    main.samples = 1000;
+    main.blocked_by_cause = {{"disk_data", d}, {"cpu_wait", 0.3}};
+    main.top_wchans = {{"S ep_poll", 0.5}, {"D folio_wait_bit_common", d}};
+    r.waits.push_back(main);
+    r.sampler_cpu_share = 0.012;
+    c.real_runs.push_back(r);
+    c.real.push_back(figures_of(r));
+    RunFigures sim = figures(1, 1, 1);
+    sim.blocked["main"] = {{"disk_data", 0.0}, {"cpu_wait", 0.01}};
+    c.simulated.push_back(sim);
+  }
+  summarize(c);
+  const std::string text = format_comparison(c);
+  INFO(text);
+  // The real median of disk_data is 20%; the model's 0%: -20 points.
+  CHECK(text.find("20.0% (10.0%-30.0%)") != std::string::npos);
+  CHECK(text.find("-20.0pt") != std::string::npos);
+  CHECK(text.find("-29.0pt") != std::string::npos);  // cpu_wait: 1% vs 30%
+  CHECK(text.find("S ep_poll 50.0%, D folio_wait_bit_common 10.0%") != std::string::npos);
+  CHECK(text.find("1.20% of one CPU") != std::string::npos);
+  const auto j = to_json(c);
+  CHECK(j["blocked_by_cause"]["main"]["disk_data"]["real"]["median"] == Approx(0.2));
+  CHECK(j["blocked_by_cause"]["main"]["cpu_wait"]["simulated"]["median"] == Approx(0.01));
+  CHECK_FALSE(j["blocked_by_cause"]["main"]["reclaim"].contains("real"));  // reported by neither side
+  CHECK(j["runs"][0]["waits"]["main"]["blocked_by_cause"]["disk_data"] == Approx(0.1));
+  CHECK(j["runs"][0]["simulated"]["blocked_by_cause"]["main"]["cpu_wait"] == Approx(0.01));
+}
+
+TEST_CASE("the model's blocked_by_cause is read per group under its JSON keys; pool only with a pool") {
+  models::RunResult sim;
+  sim.workers_blocked_by_cause[static_cast<std::size_t>(models::WaitCause::kDiskData)] = 0.25;
+  sim.workers_blocked_by_cause[static_cast<std::size_t>(models::WaitCause::kNone)] = 0.05;
+  sim.pool_blocked_by_cause[static_cast<std::size_t>(models::WaitCause::kDiskMetadata)] = 0.5;
+  sim.workers_cpu_wait = 0.125;
+  sim.pool_cpu_wait = 0.0625;
+  const RunFigures without = figures_of(sim);
+  CHECK(without.blocked.at("main").at("disk_data") == 0.25);
+  CHECK(without.blocked.at("main").at("other") == 0.05);
+  CHECK(without.blocked.at("main").at("reclaim") == 0);
+  CHECK(without.blocked.at("main").at("cpu_wait") == 0.125);
+  CHECK(without.blocked.count("pool") == 0);
+  sim.thread_pool = true;
+  CHECK(figures_of(sim).blocked.at("pool").at("disk_metadata") == 0.5);
+  CHECK(figures_of(sim).blocked.at("pool").at("cpu_wait") == 0.0625);
+}

@@ -95,6 +95,23 @@ TEST_CASE("a 2-second real run with NGINX and two wrk groups", "[realrun][integr
     CHECK(w.samples > 0);
     CHECK(w.running + w.sleeping + w.disk_wait == Approx(1.0));
   }
+  // Where the threads waited: the main threads seen at every tick, schedstat
+  // read (CONFIG_SCHED_INFO), each share a fraction, D split by cause.
+  REQUIRE_FALSE(r.waits.empty());
+  const testbed::realrun::WaitSummary& main = r.waits.front();
+  CHECK(main.group == "main");
+  CHECK(main.threads == 2);
+  CHECK(main.samples >= r.workers[0].samples);
+  CHECK(main.running + main.sleeping + main.disk_wait == Approx(1.0));
+  CHECK(main.schedstat);
+  CHECK(main.on_cpu > 0);
+  CHECK(main.on_cpu + main.cpu_wait <= 1.0 + 1e-6);
+  double blocked = 0;
+  for (const char* cause : {"disk_data", "disk_metadata", "reclaim", "request_slot", "other"})
+    blocked += main.blocked_by_cause.at(cause);
+  CHECK(blocked == Approx(main.disk_wait));
+  CHECK(r.sampler_cpu_share > 0);
+  CHECK(r.sampler_cpu_share < 0.2);
   CHECK(r.server_version.find("nginx/") == 0);
   CHECK(r.server_cpu_s > 0);
   CHECK(r.clients_cpu_s > 0);
