@@ -50,10 +50,8 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
   j["clients"] = clients;
 
   ordered_json server;
-  double mean_out = 0;
   ordered_json per_s = ordered_json::array();
   for (double b : r.nic_out_bytes_per_s) per_s.push_back(b * 8 / 1e9);
-  for (double b : r.nic_out_bytes_per_s) mean_out += b;
   server["nic_out_gbps_mean"] = r.nic_out_gbps_mean;
   server["nic_out_gbps_per_s"] = per_s;
   server["nic_payload_capacity_gbps"] = r.nic_payload_capacity_gbps;

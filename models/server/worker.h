@@ -100,7 +100,6 @@ class Worker final : public sim::EventTarget,
   bool listen_pending_ = false;
   bool accept_first_ = false;
   bool sleeping_ = true;
-  bool turn_scheduled_ = false;
   std::uint64_t wake_generation_ = 0;
   bool mutex_held_ = false;
   sim::Time idle_since_ = 0;
