@@ -32,16 +32,7 @@ CLI::Validator duration_check() {
 }
 
 CLI::Validator seed_check() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-        errno = 0;
-        const unsigned long long v = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
-        if (!digits || errno == ERANGE || v > 9223372036854775807ULL)
-          return "must be a whole number from 0 to 9223372036854775807";
-        return "";
-      },
-      "SEED");
+  return CLI::Validator([](std::string& text) { return models::limits::seed_problem(text); }, "SEED");
 }
 
 int guarded(const std::function<int()>& command) {

@@ -254,3 +254,18 @@ TEST_CASE("loader: the drive's old read_expire names its new place, [block] read
   CHECK(mentions(load_error(kSmall, {"block.scheduler=\"cfq\""}), "\"mq-deadline\""));
   CHECK(mentions(load_error(kSmall, {"md.read_balance=\"4.x+\""}), "\"4.10+\""));
 }
+
+// One seed check for clerk and clerk-ui (--seed), the range a scenario's
+// `seed` key allows: "-1" read into an unsigned seed wrapped to 2^64-1.
+TEST_CASE("limits: a seed is a whole number from 0 to 2^63-1, nothing wraps") {
+  using models::limits::seed_problem;
+  for (const char* good : {"0", "1", "42", "9223372036854775807", "007"}) {
+    INFO(good);
+    CHECK(seed_problem(good).empty());
+  }
+  for (const char* bad : {"", "-1", "+1", " 1", "1.5", "1e3", "x", "9223372036854775808", "18446744073709551615",
+                          "99999999999999999999999"}) {
+    INFO(bad);
+    CHECK(seed_problem(bad) == "must be a whole number from 0 to 9223372036854775807");
+  }
+}

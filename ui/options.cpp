@@ -15,16 +15,7 @@ namespace {
 // Short messages (CLI11's own range check prints DBL_MAX in 309 digits) and
 // no wrapping: "-1" read into an unsigned seed is 2^64-1 (issue 21).
 CLI::Validator seed_check() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-        errno = 0;
-        const unsigned long long v = digits ? std::strtoull(text.c_str(), nullptr, 10) : 0;
-        if (!digits || errno == ERANGE || v > 9223372036854775807ULL)
-          return "must be a whole number from 0 to 9223372036854775807";
-        return "";
-      },
-      "SEED");
+  return CLI::Validator([](std::string& text) { return models::limits::seed_problem(text); }, "SEED");
 }
 
 CLI::Validator at_check() {

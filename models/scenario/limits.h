@@ -57,6 +57,14 @@ inline constexpr std::int64_t kMaxThreadsPerCore = 8;
 // unless `seconds` is finite and in (0, kMaxRunSeconds]. For --duration.
 double check_run_duration(double seconds, const std::string& option);
 
+// Seeds: whole numbers from 0 to 2^63-1, as a scenario's `seed` key allows
+// (a TOML integer is signed 64-bit); "-1" never wraps to 2^64-1.
+inline constexpr std::uint64_t kMaxSeed = 9223372036854775807ULL;
+// "" when `text` is such a seed in decimal digits, else what it must be:
+// "must be a whole number from 0 to 9223372036854775807". For --seed in
+// clerk and clerk-ui.
+std::string seed_problem(const std::string& text);
+
 // "between 1 kB/s and 10 TB/s", for messages.
 std::string rate_range_text();
 
