@@ -15,9 +15,7 @@ namespace cli {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& path, const std::string& why) {
-  throw OutputError("cannot write '" + path + "': " + why);
-}
+[[noreturn]] void fail(const std::string& path, const std::string& why) { throw OutputError(path, why); }
 
 [[noreturn]] void fail_errno(const std::string& path, const std::string& step) {
   fail(path, step + ": " + std::strerror(errno));
@@ -35,9 +33,14 @@ std::string folder_of(const std::string& path) {
 void check_folder(const std::string& path) {
   const std::string folder = folder_of(path);
   struct stat st {};
-  if (stat(folder.c_str(), &st) != 0) fail_errno(path, "its folder '" + folder + "'");
+  if (stat(folder.c_str(), &st) != 0) {
+    if (errno == ENOENT) fail(path, "no folder '" + folder + "'");
+    if (errno == ENOTDIR) fail(path, "'" + folder + "' is not a folder");
+    fail_errno(path, "folder '" + folder + "'");
+  }
   if (!S_ISDIR(st.st_mode)) fail(path, "'" + folder + "' is not a folder");
-  if (access(folder.c_str(), W_OK) != 0) fail_errno(path, "its folder '" + folder + "'");
+  // The file is written beside its target and renamed: the folder must take new files.
+  if (access(folder.c_str(), W_OK | X_OK) != 0) fail_errno(path, "cannot write in folder '" + folder + "'");
 }
 
 // What is at `path` decides how it is written (see output.h).
@@ -46,19 +49,19 @@ Target classify(const std::string& path) {
   if (path.back() == '/') fail(path, "names a folder, not a file");
   struct stat st {};
   if (lstat(path.c_str(), &st) != 0) {
-    if (errno != ENOENT) fail_errno(path, "lstat");
+    if (errno != ENOENT && errno != ENOTDIR) fail_errno(path, "lstat");
     check_folder(path);
     return Target::kReplace;
   }
   if (S_ISLNK(st.st_mode)) {
     struct stat to {};
-    if (stat(path.c_str(), &to) != 0) fail_errno(path, "it is a symbolic link that leads nowhere");
+    if (stat(path.c_str(), &to) != 0) fail_errno(path, "is a symbolic link that leads nowhere");
     if (is_special(to.st_mode)) return Target::kDirect;
-    fail(path, "it is a symbolic link; clerk writes through links only to special files such as /dev/stdout "
+    fail(path, "is a symbolic link; clerk writes through links only to special files such as /dev/stdout "
                "(name the link's target instead)");
   }
-  if (S_ISDIR(st.st_mode)) fail(path, "it is a folder");
-  if (S_ISBLK(st.st_mode)) fail(path, "it is a block device");
+  if (S_ISDIR(st.st_mode)) fail(path, "is a folder");
+  if (S_ISBLK(st.st_mode)) fail(path, "is a block device");
   if (is_special(st.st_mode)) return Target::kDirect;
   check_folder(path);
   return Target::kReplace;

@@ -22,9 +22,16 @@
 
 namespace cli {
 
+// "cannot write 'PATH': REASON"; reason() is REASON alone ("is a folder",
+// "no folder 'x'"), for callers that name the option themselves.
 class OutputError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  OutputError(const std::string& path, const std::string& reason)
+      : std::runtime_error("cannot write '" + path + "': " + reason), reason_(reason) {}
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string reason_;
 };
 
 // Throws OutputError naming the path and the reason.

@@ -77,4 +77,14 @@ TEST_CASE("realrun checks its --json path before any run", "[realrun_cli]") {
     CHECK(out.status == 2);
     CHECK(out.error.find("is a folder") != std::string::npos);
   }
+  SECTION("a link to a regular file, which the writer would refuse after the run") {
+    const fs::path base = fs::temp_directory_path() / ("clerk-realrun-link-" + std::to_string(::getpid()));
+    fs::create_directories(base);
+    std::ofstream(base / "victim") << "keep me\n";
+    fs::create_symlink(base / "victim", base / "runs.json");
+    const Outcome out = realrun({"--json", (base / "runs.json").string()});
+    CHECK(out.status == 2);
+    CHECK(out.error.find("symbolic link") != std::string::npos);
+    fs::remove_all(base);
+  }
 }
