@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Result files of clerk run and clerk validate given hostile targets (issue 21,
+# finding 2; finding 7 for plot): FIFOs and character devices written
+# directly and never replaced, links to regular files refused, links planted
+# at predictable temporary names never followed, a folder or "dir/" refused,
+# fsync before the rename, a read-only folder refused before any run.
+# Each check says what it keeps closed.
+set -u
+clerk=$1 data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+skip() { echo "cli_output_hostile: skipped: $*"; }
+
+expect_status() {  # expected, description, command...
+  local want=$1 what=$2; shift 2
+  timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  [ "$got" -eq "$want" ] || fail "$what: exit $got, wanted $want ($(head -c 300 "$tmp/err"))"
+}
+expect_message() {  # description, text
+  grep -qF -- "$2" "$tmp/err" || fail "$1: message lacks '$2': $(head -c 300 "$tmp/err")"
+}
+
+s=$data/small-hdd.toml
+v=$data/expect-known-miss.toml  # validate passes it (exit 0) in about a second
+run=("$clerk" run "$s" --duration 1 -q --no-timing --json)
+validate=("$clerk" validate "$v" --json)
+
+for cmd in run validate; do
+  if [ $cmd = run ]; then args=("${run[@]}"); else args=("${validate[@]}"); fi
+  d=$tmp/$cmd
+  mkdir -p "$d"
+
+  # A FIFO: written directly (its reader gets the JSON), never replaced by a regular file.
+  mkfifo "$d/pipe.json"
+  timeout 60 cat "$d/pipe.json" >"$d/from-pipe" &
+  reader=$!
+  expect_status 0 "$cmd --json onto a FIFO" "${args[@]}" "$d/pipe.json"
+  [ -p "$d/pipe.json" ] || fail "$cmd --json replaced the FIFO"
+  if [ -p "$d/pipe.json" ]; then : <>"$d/pipe.json"; fi  # releases a reader that got nothing
+  wait "$reader"
+  grep -q '"clients"\|"metric"\|"scenario"' "$d/from-pipe" || fail "$cmd --json: the FIFO's reader got '$(head -c 200 "$d/from-pipe")'"
+
+  # A character device: our own /dev/null when we may make one (as root a
+  # wrong clerk would replace the real one), else /dev/null itself.
+  null=/dev/null
+  mknod "$d/null" c 1 3 2>/dev/null && null=$d/null
+  expect_status 0 "$cmd --json onto a character device" "${args[@]}" "$null"
+  [ -c "$null" ] || fail "$cmd --json replaced the character device $null"
+
+  # /dev/stdout is a link to a pipe here: written through.
+  timeout 60 "${args[@]}" /dev/stdout 2>"$tmp/err" | cat >"$d/stdout.json"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || fail "$cmd --json /dev/stdout onto a pipe: $(head -c 300 "$tmp/err")"
+  [ -s "$d/stdout.json" ] || fail "$cmd --json /dev/stdout wrote nothing to the pipe"
+
+  # A link to a regular file at the target: refused, before any run; the
+  # file it leads to and the link are left as they were.
+  echo "keep me" >"$d/victim"
+  ln -s "$d/victim" "$d/link.json"
+  expect_status 2 "$cmd --json onto a link to a regular file" "${args[@]}" "$d/link.json"
+  expect_message "$cmd --json onto a link to a regular file" "symbolic link"
+  [ "$(cat "$d/victim")" = "keep me" ] && [ -L "$d/link.json" ] || fail "$cmd --json wrote through or replaced a link"
+  ! grep -q "simulated in" "$tmp/out" || fail "$cmd ran before refusing its --json link"
+
+  # A dangling link (it would create the file wherever the link points).
+  ln -s "$d/nowhere/x" "$d/dangling.json"
+  expect_status 2 "$cmd --json onto a dangling link" "${args[@]}" "$d/dangling.json"
+  [ ! -e "$d/nowhere" ] || fail "$cmd --json created the target of a dangling link"
+
+  # Links planted at the names a naive writer uses for its temporary file:
+  # never followed; the result is a regular file; no temporary left behind.
+  for planted in "$d/out.json.tmp" "$d/.out.json.tmp" "$d/out.json~" "$d/.out.json.swp"; do
+    ln -s "$d/victim" "$planted"
+  done
+  expect_status 0 "$cmd --json with links planted at temporary names" "${args[@]}" "$d/out.json"
+  [ "$(cat "$d/victim")" = "keep me" ] || fail "$cmd --json followed a link planted at a temporary name"
+  [ -f "$d/out.json" ] && [ ! -L "$d/out.json" ] && [ -s "$d/out.json" ] || fail "$cmd --json: no regular result file"
+  leftovers=$(cd "$d" && ls -A | grep -v -x -e pipe.json -e from-pipe -e null -e stdout.json -e victim -e link.json \
+    -e dangling.json -e out.json -e out.json.tmp -e .out.json.tmp -e 'out.json~' -e .out.json.swp)
+  [ -z "$leftovers" ] || fail "$cmd --json left $leftovers"
+
+  # A folder, or a name ending in '/'.
+  mkdir "$d/folder.json"
+  expect_status 2 "$cmd --json onto a folder" "${args[@]}" "$d/folder.json"
+  expect_status 2 "$cmd --json dir/" "${args[@]}" "$d/"
+  expect_message "$cmd --json dir/" "names a folder"
+done
+
+# fsync before the rename: a crash leaves the old file or the whole new one.
+if strace -f -o "$tmp/trace" -e trace=fsync,rename true 2>/dev/null; then
+  strace -f -o "$tmp/trace" -e trace=fsync,rename "${run[@]}" "$tmp/synced.json" >/dev/null 2>&1
+  calls=$(grep -oE '^[0-9]+ +(fsync|rename)' "$tmp/trace" | awk '{print $2}' | tr '\n' ' ')
+  case "$calls" in
+    *"fsync rename fsync"*) ;;
+    *) fail "run --json: wanted fsync of the file, rename, fsync of the folder; strace saw: $calls" ;;
+  esac
+else
+  skip "fsync order (strace cannot trace here)"
+fi
+
+# A folder the user cannot write to: refused before the run, exit 2, for run,
+# validate and plot (which aborted, finding 7). As root a chmod'ed folder is
+# writable, so root runs the checks as nobody.
+as_user=()
+if [ "$(id -u)" -eq 0 ]; then
+  if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+    as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+  fi
+fi
+if [ "$(id -u)" -ne 0 ] || [ ${#as_user[@]} -gt 0 ]; then
+  ro=$tmp/ro
+  mkdir -p "$ro" "$tmp/plot-tmp"
+  chmod 755 "$tmp" "$ro"
+  chmod 777 "$tmp/plot-tmp"
+  if "${as_user[@]}" test -x "$clerk" && "${as_user[@]}" test -r "$s" && ! "${as_user[@]}" test -w "$ro"; then
+    expect_status 2 "run --json into a read-only folder" "${as_user[@]}" "${run[@]}" "$ro/x.json"
+    expect_message "run --json into a read-only folder" "Permission denied"
+    ! grep -q "simulated in" "$tmp/out" || fail "run ran before refusing its --json folder"
+    expect_status 2 "validate --json into a read-only folder" "${as_user[@]}" "${validate[@]}" "$ro/x.json"
+    printf '{"sweep":"abc","run":%d,"point":%d,"axes":{"x":%d},"seed":1,"metrics":{"m":%d.5}}\n' 0 0 0 0 1 1 1 1 >"$tmp/good.jsonl"
+    chmod 644 "$tmp/good.jsonl"
+    expect_status 2 "plot into a read-only folder" env TMPDIR="$tmp/plot-tmp" "${as_user[@]}" \
+      "$clerk" plot "$tmp/good.jsonl" --x x --y m -o "$ro/p"
+    [ -z "$(ls -A "$ro")" ] || fail "something was written into the read-only folder: $(ls -A "$ro")"
+    [ -z "$(ls -A "$tmp/plot-tmp")" ] || fail "plot into a read-only folder left $(ls -A "$tmp/plot-tmp")"
+  else
+    skip "read-only folder checks (the build or the data is not readable by an unprivileged user)"
+  fi
+else
+  skip "read-only folder checks (running as root and setpriv cannot drop to nobody)"
+fi
+
+echo "cli_output_hostile: $failures failed"
+[ "$failures" -eq 0 ]
