@@ -122,20 +122,27 @@ echo \$\$ >"$tmp/gnuplot.pid"
 exec sleep 1000
 FAKE
 chmod +x "$tmp/fake/gnuplot"
-PATH=$tmp/fake:$PATH "$clerk" plot "$good" --x x --y m -o "$tmp/stopped" 2>"$tmp/err" &
-plot=$!
-for _ in $(seq 1 600); do [ -s "$tmp/gnuplot.pid" ] && break; sleep 0.05; done
-[ -s "$tmp/gnuplot.pid" ] || fail "the fake gnuplot never started"
-kill -TERM "$plot"
-wait "$plot"
-status=$?
-[ "$status" -eq 143 ] || fail "a plot stopped by SIGTERM exited $status, not 143 ($(cat "$tmp/err"))"
-if [ -s "$tmp/gnuplot.pid" ] && kill -0 "$(cat "$tmp/gnuplot.pid")" 2>/dev/null; then
-  fail "gnuplot outlived the stopped plot"
-  kill "$(cat "$tmp/gnuplot.pid")"
-fi
-[ -z "$(ls -A "$TMPDIR")" ] || fail "a stopped plot left $(ls -A "$TMPDIR")"
-[ ! -e "$tmp/stopped.png" ] || fail "a stopped plot wrote its picture"
+# A background job inherits SIGINT ignored (and keeps it, as nohup wants):
+# env gives clerk the default disposition a terminal's job would have.
+# SIGHUP is a closed terminal, which never reaches gnuplot's own group.
+for sig in TERM INT HUP; do
+  rm -f "$tmp/gnuplot.pid"
+  PATH=$tmp/fake:$PATH env --default-signal=INT,TERM,HUP "$clerk" plot "$good" --x x --y m -o "$tmp/stopped" 2>"$tmp/err" &
+  plot=$!
+  for _ in $(seq 1 600); do [ -s "$tmp/gnuplot.pid" ] && break; sleep 0.05; done
+  [ -s "$tmp/gnuplot.pid" ] || fail "the fake gnuplot never started"
+  kill -$sig "$plot"
+  wait "$plot"
+  status=$?
+  want=$((128 + $(kill -l $sig)))
+  [ "$status" -eq "$want" ] || fail "a plot stopped by SIG$sig exited $status, not $want ($(cat "$tmp/err"))"
+  if [ -s "$tmp/gnuplot.pid" ] && kill -0 "$(cat "$tmp/gnuplot.pid")" 2>/dev/null; then
+    fail "gnuplot outlived the plot stopped by SIG$sig"
+    kill "$(cat "$tmp/gnuplot.pid")"
+  fi
+  [ -z "$(ls -A "$TMPDIR")" ] || fail "a plot stopped by SIG$sig left $(ls -A "$TMPDIR")"
+  [ ! -e "$tmp/stopped.png" ] || fail "a plot stopped by SIG$sig wrote its picture"
+done
 
 echo "cli_sweep_hostile: $failures failed"
 [ "$failures" -eq 0 ]

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,11 +62,14 @@ class WorkFolder {
   std::string path_;
 };
 
-// SIGINT and SIGTERM, while a plot is drawn, are noted instead of ending
-// clerk at once: gnuplot (in its own process group) is stopped and reaped and
-// the work folder removed first; then the signal ends clerk as it would have.
+// SIGINT, SIGTERM and SIGHUP (a closed terminal), while a plot is drawn, are
+// noted instead of ending clerk at once: gnuplot (in its own process group,
+// which a terminal's hangup does not reach) is stopped and reaped and the
+// work folder removed first; then the signal ends clerk as it would have.
 std::atomic<int> g_signal{0};
 extern "C" void note_signal(int sig) { g_signal = sig; }
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr std::size_t kStopCount = std::size(kStopSignals);
 
 class SignalGuard {
  public:
@@ -74,20 +78,19 @@ class SignalGuard {
     sa.sa_handler = note_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0;  // no SA_RESTART: waitpid returns EINTR
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-    if (old_int_.sa_handler == SIG_IGN) sigaction(SIGINT, &old_int_, nullptr);  // nohup and background jobs
-    if (old_term_.sa_handler == SIG_IGN) sigaction(SIGTERM, &old_term_, nullptr);
+    for (std::size_t i = 0; i < kStopCount; ++i) {
+      sigaction(kStopSignals[i], &sa, &old_[i]);
+      if (old_[i].sa_handler == SIG_IGN) sigaction(kStopSignals[i], &old_[i], nullptr);  // nohup and background jobs
+    }
   }
   ~SignalGuard() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
+    for (std::size_t i = 0; i < kStopCount; ++i) sigaction(kStopSignals[i], &old_[i], nullptr);
   }
   SignalGuard(const SignalGuard&) = delete;
   SignalGuard& operator=(const SignalGuard&) = delete;
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_[kStopCount] {};
 };
 
 // Posix spawn attributes and file actions, destroyed when done.
@@ -103,8 +106,7 @@ struct SpawnSetup {
     posix_spawnattr_setsigmask(&attr, &none);
     sigset_t defaults;
     sigemptyset(&defaults);
-    sigaddset(&defaults, SIGINT);
-    sigaddset(&defaults, SIGTERM);
+    for (const int sig : kStopSignals) sigaddset(&defaults, sig);
     sigaddset(&defaults, SIGPIPE);
     posix_spawnattr_setsigdefault(&attr, &defaults);
     posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
