@@ -3,7 +3,10 @@
 #include <GLFW/glfw3.h>
 #include <stb_image_write.h>
 
+#include <string>
 #include <vector>
+
+#include "cli/output.h"
 
 namespace ui {
 
@@ -22,11 +25,18 @@ bool save_png(const std::string& path, int x, int y, int w, int h, int fb_h, std
     return false;
   }
   stbi_flip_vertically_on_write(1);
-  if (!stbi_write_png(path.c_str(), w, h, 4, pixels.data(), w * 4)) {
-    error = "cannot write " + path;
+  // Encoded in memory, then written by the project's one writer
+  // (cli/output.h): stbi_write_png's fopen would follow a link planted at
+  // the path and truncate whatever it leads to.
+  std::string png;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, w, h, 4, pixels.data(), w * 4)) {
+    error = "cannot encode the PNG for " + path;
     return false;
   }
-  return true;
+  return cli::write_file_atomically(path, png, error);
 }
 
 }  // namespace ui

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "cli/output.h"
 #include "models/scenario/limits.h"
 
 namespace ui {
@@ -71,6 +72,16 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   if (!o.crop.empty() && o.screenshot.empty()) {
     std::fprintf(stderr, "clerk-ui: --crop needs --screenshot\n");
     return 2;
+  }
+  // Before the scenario is run and a window opened (issue 21, finding 8):
+  // the rules of the writer that saves it (cli/output.h).
+  if (!o.screenshot.empty()) {
+    try {
+      cli::check_output_path(o.screenshot);
+    } catch (const cli::OutputError& e) {
+      std::fprintf(stderr, "clerk-ui: --screenshot %s: %s\n", o.screenshot.c_str(), e.reason().c_str());
+      return 2;
+    }
   }
   return std::nullopt;
 }

@@ -22,3 +22,13 @@ expect "--seed: must be a whole number" --seed -1
 expect "--seed: must be a whole number" --seed 18446744073709551615
 expect "--at: must be a number of seconds from 0 to 100000" --at nan
 expect "--at: must be a number of seconds from 0 to 100000" --at 1e308
+# --screenshot through the project's writer, checked before anything runs
+# (issue 21, finding 2): a link planted at the path is refused, not followed.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "keep me" >"$tmp/victim"
+ln -s "$tmp/victim" "$tmp/shot.png"
+expect "symbolic link" --screenshot "$tmp/shot.png"
+[ "$(cat "$tmp/victim")" = "keep me" ] || { echo "FAIL: --screenshot wrote through a link"; exit 1; }
+expect "names a folder" --screenshot "$tmp/"
+expect "no folder" --screenshot "$tmp/none/shot.png"
