@@ -24,9 +24,9 @@ short_message() {  # description: no 309-digit numbers (finding 9)
 
 s="$data/small-hdd.toml"
 for cmd in run compare; do
-  for d in nan inf -1 0 1e15 1e308 1e400 abc; do
+  for d in nan inf -1 0 1e-9 0.0009 1e15 1e308 1e400 abc; do
     expect_status 2 "$cmd --duration $d" "$clerk" $cmd "$s" --duration "$d"
-    expect_message "$cmd --duration $d" "--duration: must be a number of seconds above 0 and at most 100000"
+    expect_message "$cmd --duration $d" "--duration: must be a number of seconds from 0.001 to 100000"
     short_message "$cmd --duration $d"
   done
   for seed in -1 1.5 x 99999999999999999999 9223372036854775808; do
@@ -39,6 +39,7 @@ expect_status 0 "the largest seed" "$clerk" run "$s" --seed 9223372036854775807 
 # Huge values in the scenario itself: refused at load, never "event
 # scheduled in the past" (SIGABRT).
 expect_status 2 "duration 1e300 in the scenario" "$clerk" run "$s" --set 'duration="1e300s"'
+expect_status 2 "duration 1e300 on the SimGrid engine" "$clerk" run "$s" --engine simgrid --set 'duration="1e300s"'
 expect_status 2 "a NIC of infinite line rate" "$clerk" run "$s" --duration 1 --set 'nic.line_rate="1e300Gbit/s"'
 
 # A run that would not fit the machine is refused before it starts, with

@@ -23,10 +23,12 @@
 // cache now tells waiters in an event of their own, after every event
 // already due at that instant (PageCache::defer_wakeups).
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "engines/simgrid/sg_run.h"
+#include "models/scenario/config_error.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/result_json.h"
 #include "models/scenario/world.h"
@@ -103,6 +105,18 @@ TEST_CASE("the SimGrid engine refuses what it cannot express, naming it") {
   const auto why = sgengine::unsupported(sc);
   REQUIRE(why.size() == 1);
   CHECK(why[0].find("clients.hot.rate") != std::string::npos);
+}
+
+// SimGrid's clock is a double in seconds: a run longer than int64
+// nanoseconds hold ended at a wrapped time, "-9223372037 s simulated" with
+// exit 0 (issue 21, finding 4). Refused before any actor starts, as the
+// loader and --duration refuse it.
+TEST_CASE("the SimGrid engine refuses a run longer than the models' clock holds") {
+  const models::Scenario sc = models::load_scenario(kScenarios + "/agreement/hits.toml");
+  for (double duration : {1e10, 1e300, HUGE_VAL, std::nan(""), -1.0}) {
+    INFO(duration);
+    CHECK_THROWS_AS(sgengine::run(sc, sc.seed, duration), models::ConfigError);
+  }
 }
 
 namespace {
