@@ -217,14 +217,15 @@ TEST_CASE("loader: --duration goes through limits::check_run_duration") {
   using models::limits::check_run_duration;
   CHECK(check_run_duration(60, "--duration") == 60);
   CHECK(check_run_duration(models::limits::kMaxRunSeconds, "--duration") == models::limits::kMaxRunSeconds);
-  for (double bad : {0.0, -1.0, std::nan(""), HUGE_VAL, models::limits::kMaxRunSeconds * 2}) {
+  CHECK(check_run_duration(0.001, "--duration") == 0.001);
+  for (double bad : {0.0, -1.0, 1e-9, 0.0009, std::nan(""), HUGE_VAL, models::limits::kMaxRunSeconds * 2}) {
     INFO(bad);
     try {
       check_run_duration(bad, "--duration");
       FAIL("accepted");
     } catch (const models::ConfigError& e) {
       CHECK(e.file() == "--duration");
-      CHECK(mentions(e, "at most 100000"));
+      CHECK(mentions(e, "from 0.001 to 100000"));
     }
   }
 }
@@ -268,4 +269,38 @@ TEST_CASE("limits: a seed is a whole number from 0 to 2^63-1, nothing wraps") {
     INFO(bad);
     CHECK(seed_problem(bad) == "must be a whole number from 0 to 9223372036854775807");
   }
+}
+
+// toml++ 3.3.0 recursed once per part of a dotted key or table name: a key of
+// 50,000 parts overflowed the stack (SIGSEGV). Refused before it parses; the
+// deepest a scenario can then nest (16 parts per key, 256 nested values)
+// still parses.
+TEST_CASE("loader: keys and table names of more than 16 dotted parts are refused, not a stack overflow") {
+  const auto parts = [](int n) {
+    std::string key = "a";
+    for (int i = 1; i < n; ++i) key += ".a";
+    return key;
+  };
+  CHECK(models::toml_guard(parts(16) + " = 1\n").line == 0);
+  CHECK(models::toml_guard("[" + parts(16) + "]\nx = 1.5\n").line == 0);
+  CHECK(models::toml_guard("x = [1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5]\n").line == 0);
+  CHECK(models::toml_guard("x = 1\n" + parts(17) + " = 1\n").line == 2);
+  CHECK(models::toml_guard("[" + parts(17) + "]\n").line == 1);
+  CHECK(models::toml_guard("[[" + parts(17) + "]]\n").line == 1);
+  CHECK(models::toml_guard("x = {" + parts(17) + " = 1}\n").line == 1);
+  CHECK(models::toml_guard("x = {y = 1, " + parts(17) + " = 1}\n").line == 1);
+  CHECK(models::toml_guard("x = [{" + parts(17) + " = 1}]\n").line == 1);
+  CHECK(models::toml_guard("x = \"" + parts(100) + "\" # " + parts(100) + "\n").line == 0);
+
+  const std::string dir = fs::temp_directory_path() / ("clerk-deep-keys-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir + "/deep.toml") << parts(50000) << " = 1\n";
+  CHECK(mentions(load_error(dir + "/deep.toml"), "more than 16 dotted parts"));
+  // The deepest nesting the guard lets through: 255 inline tables, each under a 16-part key.
+  std::string nested = "[" + parts(16) + "]\nx = ";
+  for (int i = 0; i < 255; ++i) nested += "{" + parts(16) + " = ";
+  nested += "1" + std::string(255, '}') + "\n";
+  std::ofstream(dir + "/nested.toml") << nested;
+  CHECK(std::string(load_error(dir + "/nested.toml").what()).find("nested.toml") != std::string::npos);  // refused after toml++ parsed it
+  fs::remove_all(dir);
 }

@@ -8,6 +8,7 @@
 
 #include "cli/sweep/sweep_error.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/layered_toml.h"
 
 namespace cli::sweep {
 
@@ -134,7 +135,7 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text, const std::strin
 
 bool is_sweep_file(const std::string& path) {
   try {
-    const toml::table doc = toml::parse_file(path);
+    const toml::table doc = models::parse_toml_file(path);
     return doc.get("sweep") != nullptr;
   } catch (const std::exception&) {
     return false;  // the scenario loader will say what is wrong with it
@@ -142,12 +143,9 @@ bool is_sweep_file(const std::string& path) {
 }
 
 SweepSpec read_spec(const std::string& path) {
-  toml::table doc;
-  try {
-    doc = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw SweepError(path + ":" + std::to_string(e.source().begin.line), "", std::string(e.description()));
-  }
+  // Read as a scenario file is (models::parse_toml_file); its ConfigError
+  // names the file and line and ends clerk with exit 2.
+  const toml::table doc = models::parse_toml_file(path);
   SweepSpec spec;
   spec.origin = path;
   check_keys(path, doc, "", {"sweep", "axis"});

@@ -35,6 +35,16 @@ toml::table parse_checked(const std::string& text, const std::string& source, co
 }
 }  // namespace
 
+toml::table parse_toml_file(const std::string& path) {
+  std::string text;
+  try {
+    text = read_input_file(path, kMaxScenarioFileBytes);
+  } catch (const InputFileError& e) {
+    throw ConfigError(path, 0, "", e.what());
+  }
+  return parse_checked(text, path, path, "");
+}
+
 LayeredToml::LayeredToml(const std::string& path, const std::vector<std::string>& overrides,
                          const std::string& hardware)
     : root_(path), hardware_(hardware) {

@@ -14,6 +14,13 @@
 
 namespace models {
 
+// One TOML file as every scenario file is read: a regular file of at most
+// kMaxScenarioFileBytes, checked by toml_guard, parsed by toml++. Throws
+// ConfigError (file, line, what is wrong). For files that are not scenarios
+// but are read like them (sweep specs): a FIFO blocked for ever and a key of
+// 50,000 dotted parts overflowed the stack when toml++ read them directly.
+toml::table parse_toml_file(const std::string& path);
+
 class LayeredToml {
  public:
   // Parses `path` and, first, everything it includes; then applies the

@@ -9,6 +9,12 @@ namespace {
 
 bool is_non_ascii(char c) { return static_cast<unsigned char>(c) >= 0x80; }
 
+// toml++ 3.3.0 makes a table for each part of a dotted key or table header
+// and recurses once per level (50,000 parts overflowed the stack: SIGSEGV);
+// it caps only nested values (256). Scenario keys have at most 4 parts, so
+// 16 per key bounds the depth at 16 + 256 x 16 levels, which it handles.
+constexpr int kMaxKeyParts = 16;
+
 enum class Rewrite { kComment, kEscape, kRefuse };
 
 // Walks TOML text with just enough of its grammar to know whether a byte is
@@ -47,14 +53,29 @@ class Walker {
   void bracket_and_step(char c) {
     if (c == '}' && !open_.empty() && open_.back() == '[')
       problem("a '}' inside an array, which has no inline table open to close");
+    if (c == ']' && open_.empty()) in_key_ = false;  // the end of a table header
     if (c == '[' || c == '{') open_.push_back(c);
     if ((c == ']' || c == '}') && !open_.empty()) open_.pop_back();
+    count_key_part(c);
     step();
+  }
+  // Keys start a line (outside arrays and inline tables), a table header, and
+  // follow an inline table's '{' or ','; '=' ends them.
+  void count_key_part(char c) {
+    if (c == '=') in_key_ = false;
+    if (c == '{' || (c == ',' && !open_.empty() && open_.back() == '{')) start_key();
+    if (c == '.' && in_key_ && ++key_dots_ >= kMaxKeyParts)
+      problem("a key or table name of more than 16 dotted parts (scenario keys have at most 4)");
+  }
+  void start_key() {
+    in_key_ = true;
+    key_dots_ = 0;
   }
   // toml++ 3.3.0 reads the key of "[", "[[" then blanks by assuming (an
   // assertion in debug builds, an optimizer assumption in release builds)
   // that the next character starts a key: anything else is undefined.
   void table_header() {
+    start_key();
     ++i_;
     if (i_ < t_.size() && t_[i_] == '[') ++i_;
     while (i_ < t_.size() && is_blank(t_[i_])) ++i_;
@@ -65,6 +86,7 @@ class Walker {
     if (t_[i_] == '\n') {
       ++line_;
       at_line_start_ = true;
+      if (open_.empty()) start_key();
     }
     ++i_;
   }
@@ -156,6 +178,8 @@ class Walker {
   int line_ = 1;
   std::string open_;          // the '[' and '{' of arrays and inline tables open in values
   bool at_line_start_ = true;  // only blanks since the last line end: a statement may start here
+  bool in_key_ = true;         // in a key or a table header's name (see count_key_part)
+  int key_dots_ = 0;           // dots in it so far
   TomlGuardProblem problem_;
 
  public:
