@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--duration", run.duration_s, "simulated seconds (default: the scenario's)")->check(cli::duration_check());
   run_cmd->add_option("--set", run.overrides, "override a scenario key: --set nginx.aio=threads (repeatable)");
   run_cmd->add_option("--hardware", run.hardware, "a hardware profile to use in place of the one the scenario includes");
-  run_cmd->add_option("--json", run.json_path, "also write the figures as JSON to this file");
+  run_cmd->add_option("--json", run.json_path, "also write the figures as JSON to this file")->check(cli::file_name_check());
   run_cmd->add_flag("--no-timing", run.no_timing, "leave wall-clock figures out, so output depends only on the inputs");
   run_cmd->add_flag("-q,--quiet", run.quiet, "print no report");
   run_cmd->add_option("--engine", run.engine, "native (default) or simgrid, the reference engine")
@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
   auto* validate_cmd = app.add_subcommand("validate", "Run every scenario with an [expect] table against its documented figures");
   validate_cmd->add_option("files", validate.files, "scenario files (default: all under scenarios/)");
   validate_cmd->add_option("--scenarios", validate.scenarios_dir, "folder to search for scenarios");
-  validate_cmd->add_option("--json", validate.json_path, "write the comparison as JSON to this file");
+  validate_cmd->add_option("--json", validate.json_path, "write the comparison as JSON to this file")
+      ->check(cli::file_name_check());
   validate_cmd->add_option("--engine", validate.engine, "native (default) or simgrid, the reference engine")
       ->check(CLI::IsMember({"native", "simgrid"}));
 
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
     app.exit(e);
     return 2;
   }
-  return cli::guarded([&] {
+  const int status = cli::guarded([&] {
     if (*run_cmd) return cli::run_command(run);
     if (*validate_cmd) return cli::validate_command(validate);
     if (*compare_cmd) return cli::compare_command(compare);
@@ -66,4 +67,5 @@ int main(int argc, char** argv) {
     if (calibrate.chosen()) return calibrate.run();
     return 2;
   });
+  return cli::flush_standard_output(status);
 }

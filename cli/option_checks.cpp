@@ -1,6 +1,8 @@
 #include "cli/option_checks.h"
 
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <iostream>
 #include <new>
@@ -17,7 +19,7 @@ CLI::Validator duration_check() {
         char* end = nullptr;
         const double v = std::strtod(text.c_str(), &end);
         if (text.empty() || *end != '\0')
-          return "must be a number of seconds above 0 and at most " + std::to_string(static_cast<long>(models::limits::kMaxRunSeconds));
+          return "must be a number of seconds from 0.001 to " + std::to_string(static_cast<long>(models::limits::kMaxRunSeconds));
         try {
           models::limits::check_run_duration(v, "--duration");
         } catch (const models::ConfigError& e) {
@@ -31,8 +33,24 @@ CLI::Validator duration_check() {
       "SECONDS");
 }
 
+CLI::Validator file_name_check() {
+  return CLI::Validator([](std::string& text) { return text.empty() ? std::string("needs a file name") : std::string(); },
+                        "FILE");
+}
+
 CLI::Validator seed_check() {
   return CLI::Validator([](std::string& text) { return models::limits::seed_problem(text); }, "SEED");
+}
+
+int flush_standard_output(int status) {
+  std::cout.flush();
+  errno = 0;
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout;
+  if (!failed) return status;
+  const int err = errno;
+  std::cerr << "clerk: cannot write the report to standard output" << (err ? std::string(": ") + std::strerror(err) : "")
+            << "\n";
+  return status == 0 ? 2 : status;
 }
 
 int guarded(const std::function<int()>& command) {

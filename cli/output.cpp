@@ -21,7 +21,9 @@ namespace {
   fail(path, step + ": " + std::strerror(errno));
 }
 
-bool is_special(mode_t mode) { return S_ISFIFO(mode) || S_ISCHR(mode) || S_ISSOCK(mode); }
+// What is written directly: a FIFO or a character device. (A socket cannot
+// be opened at all: refused up front, not after the run.)
+bool is_special(mode_t mode) { return S_ISFIFO(mode) || S_ISCHR(mode); }
 
 enum class Target { kReplace, kDirect };
 
@@ -57,11 +59,13 @@ Target classify(const std::string& path) {
     struct stat to {};
     if (stat(path.c_str(), &to) != 0) fail_errno(path, "is a symbolic link that leads nowhere");
     if (is_special(to.st_mode)) return Target::kDirect;
+    if (S_ISSOCK(to.st_mode)) fail(path, "is a symbolic link to a socket, which cannot be opened as a file");
     fail(path, "is a symbolic link; clerk writes through links only to special files such as /dev/stdout "
                "(name the link's target instead)");
   }
   if (S_ISDIR(st.st_mode)) fail(path, "is a folder");
   if (S_ISBLK(st.st_mode)) fail(path, "is a block device");
+  if (S_ISSOCK(st.st_mode)) fail(path, "is a socket, which cannot be opened as a file");
   if (is_special(st.st_mode)) return Target::kDirect;
   check_folder(path);
   return Target::kReplace;

@@ -9,7 +9,7 @@
 // crash leaves no half-written result under the target's name.
 //
 // A special file (a FIFO, a character device such as /dev/null or a
-// terminal, a socket) is written directly, never replaced. A symbolic link
+// terminal) is written directly, never replaced; a socket is refused. A symbolic link
 // is followed only when it leads to such a special file (so /dev/stdout
 // works); a link to a regular file, a folder, nothing or a loop is refused:
 // replacing it would break the link, and writing through it would write

@@ -87,7 +87,12 @@ int validate_command(const ValidateArgs& args) {
       std::cerr << "clerk: " << e.what() << "\n";
       return 2;
     }
-    if (sc.expect.empty()) continue;
+    if (sc.expect.empty()) {
+      if (discovered) continue;
+      // Named on the command line: validating nothing is no pass.
+      std::cerr << "clerk: " << file << ": no documented figures ([[expect]]) to validate\n";
+      return 2;
+    }
     const std::vector<std::string> cannot = engine_cannot_run(args.engine, sc);
     if (!cannot.empty()) {
       std::cout << fmt::format("\n{}  ({}): skipped, the {} engine cannot run it:\n", sc.name, file, args.engine);
@@ -159,6 +164,10 @@ int validate_command(const ValidateArgs& args) {
                         {"simulated", *value}, {"min", e.min}, {"max", e.max}, {"inside", inside},
                         {"known_miss", e.known_miss}, {"relative_to", e.relative_to}});
     }
+  }
+  if (scenarios + skipped == 0) {
+    std::cerr << "clerk: --scenarios: no scenario there has documented figures ([[expect]]) to validate\n";
+    return 2;
   }
   std::cout << fmt::format("\nvalidate: {} scenarios, {} figures: {} outside tolerance, {} known misses\n", scenarios,
                            checked, failures, known);

@@ -3,6 +3,20 @@
 # finding 2; finding 7 for plot): FIFOs and character devices written
 # directly and never replaced, links to regular files refused, links planted
 # at predictable temporary names never followed, a folder or "dir/" refused,
+# The report on standard output lost (a full disk, a closed stdout) is an
+# error, not exit 0.
+expect_status 2 "run with its report onto /dev/full" bash -c '"$0" run "$1" --duration 1 --no-timing >/dev/full' "$clerk" "$s"
+expect_message "run with its report onto /dev/full" "cannot write the report to standard output"
+expect_status 2 "run with stdout closed" bash -c '"$0" run "$1" --duration 1 --no-timing >&-' "$clerk" "$s"
+expect_status 0 "run -q with stdout closed (nothing to write)" bash -c '"$0" run "$1" --duration 1 -q >&-' "$clerk" "$s"
+
+# validate that validates nothing is no pass.
+expect_status 2 "validate of a file with no [[expect]]" "$clerk" validate "$s"
+expect_message "validate of a file with no [[expect]]" "no documented figures"
+mkdir -p "$tmp/no-expect"
+cp "$s" "$tmp/no-expect/"
+expect_status 2 "validate --scenarios of a folder with no [[expect]]" "$clerk" validate --scenarios "$tmp/no-expect"
+
 # fsync before the rename, a read-only folder refused before any run.
 # Each check says what it keeps closed.
 set -u
@@ -78,8 +92,16 @@ for cmd in run validate; do
   [ "$(cat "$d/victim")" = "keep me" ] || fail "$cmd --json followed a link planted at a temporary name"
   [ -f "$d/out.json" ] && [ ! -L "$d/out.json" ] && [ -s "$d/out.json" ] || fail "$cmd --json: no regular result file"
   leftovers=$(cd "$d" && ls -A | grep -v -x -e pipe.json -e from-pipe -e null -e stdout.json -e victim -e link.json \
-    -e dangling.json -e out.json -e out.json.tmp -e .out.json.tmp -e 'out.json~' -e .out.json.swp)
+    -e dangling.json -e sock.json -e out.json -e out.json.tmp -e .out.json.tmp -e 'out.json~' -e .out.json.swp)
   [ -z "$leftovers" ] || fail "$cmd --json left $leftovers"
+
+  # A socket cannot be opened: refused before the run, not after it.
+  python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('$d/sock.json')"
+  expect_status 2 "$cmd --json onto a socket" "${args[@]}" "$d/sock.json"
+  expect_message "$cmd --json onto a socket" "is a socket"
+  ! grep -q "simulated in" "$tmp/out" || fail "$cmd ran before refusing its --json socket"
+  # An empty name was taken as no --json at all.
+  expect_status 2 "$cmd --json ''" "${args[@]}" ""
 
   # A folder, or a name ending in '/'.
   mkdir "$d/folder.json"

@@ -703,7 +703,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sc.name = root.string("name", path);
   sc.description = root.string("description", "");
   sc.seed = static_cast<std::uint64_t>(root.integer("seed", 1, 0, kMaxInt));
-  sc.duration_s = root.duration("duration", 10, 0.001, false, limits::kMaxRunSeconds);
+  sc.duration_s = root.duration("duration", 10, limits::kMinRunSeconds, false, limits::kMaxRunSeconds);
   read_hardware(root, sc);
   read_nginx(root, sc);
   read_dataset(root, sc);

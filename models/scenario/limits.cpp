@@ -10,9 +10,10 @@
 namespace models::limits {
 
 double check_run_duration(double seconds, const std::string& option) {
-  if (!std::isfinite(seconds) || seconds <= 0 || seconds > kMaxRunSeconds)
+  if (!std::isfinite(seconds) || seconds < kMinRunSeconds || seconds > kMaxRunSeconds)
     throw ConfigError(option, 0, "",
-                      fmt::format("must be a number of seconds above 0 and at most {:g} (got {:.6g})", kMaxRunSeconds, seconds));
+                      fmt::format("must be a number of seconds from {:g} to {:g} (got {:.6g})", kMinRunSeconds,
+                                  kMaxRunSeconds, seconds));
   return seconds;
 }
 

@@ -25,6 +25,9 @@ namespace models::limits {
 // One simulated day and more: the documented runs last 60 s. Memory grows
 // with simulated time (per-second series), which resource_estimate checks.
 inline constexpr double kMaxRunSeconds = 1e5;
+// The shortest run: a millisecond, as the scenario's `duration` key allows
+// (--duration 1e-9 ran "0 s" and exited 0).
+inline constexpr double kMinRunSeconds = 1e-3;
 // Request slots, tags, fifo_batch, writes_starved of a block queue: Linux
 // takes any int, real queues hold tens to thousands; the bound keeps the
 // queue's bookkeeping small.
@@ -54,7 +57,7 @@ inline constexpr std::int64_t kMaxSockets = 64;
 inline constexpr std::int64_t kMaxThreadsPerCore = 8;
 
 // Throws models::ConfigError(option, 0, "", ...) naming the allowed range
-// unless `seconds` is finite and in (0, kMaxRunSeconds]. For --duration.
+// unless `seconds` is finite and in [kMinRunSeconds, kMaxRunSeconds]. For --duration.
 double check_run_duration(double seconds, const std::string& option);
 
 // Seeds: whole numbers from 0 to 2^63-1, as a scenario's `seed` key allows

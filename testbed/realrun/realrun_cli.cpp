@@ -33,7 +33,7 @@ std::string default_serve_binary() {
   return "clerk-serve";
 }
 
-// --duration: finite, above 0 and at most models::limits::kMaxRunSeconds
+// --duration: finite, from models::limits::kMinRunSeconds to kMaxRunSeconds
 // (CLI11's PositiveNumber lets "nan" and "inf" through).
 CLI::Validator run_duration_check() {
   return CLI::Validator(
@@ -88,7 +88,7 @@ RealrunCli::RealrunCli(CLI::App& app) : options_(std::make_unique<Options>()) {
       ->check(CLI::IsMember({"nginx", "clerk-serve", "both"}));
   cmd_->add_option("--repeat", o.repeat, "real runs per scenario (medians and spreads are over these)")
       ->check(CLI::Range(1u, 100u));
-  cmd_->add_option("--duration", o.duration_s, "seconds per run (default: the scenario's), above 0 and finite")
+  cmd_->add_option("--duration", o.duration_s, "seconds per run (default: the scenario's), from 0.001 to 100000")
       ->check(run_duration_check());
   cmd_->add_option("--hardware", o.hardware,
                    "hardware profile for the prediction, in place of the one the scenario includes (clerk calibrate's)");
