@@ -56,7 +56,45 @@ fi
 
 # Finding 5: endless and huge inputs are refused, not read until memory runs out.
 expect_status 2 "plot /dev/zero" "$clerk" plot /dev/zero --x x --y m
-expect_message "plot /dev/zero" "is larger than 256 MiB"
+expect_message "plot /dev/zero" "is a character device, not a results file"
+truncate -s 257M "$tmp/huge.jsonl"
+expect_status 2 "plot of a 257 MiB file" "$clerk" plot "$tmp/huge.jsonl" --x x --y m
+expect_message "plot of a 257 MiB file" "is larger than 256 MiB"
+rm -f "$tmp/huge.jsonl"
+# A FIFO with no writer: refused at once, not an open() that waits for ever.
+mkfifo "$tmp/in.jsonl"
+expect_status 2 "plot of a FIFO" timeout 20 "$clerk" plot "$tmp/in.jsonl" --x x --y m
+expect_message "plot of a FIFO" "is a FIFO"
+expect_status 2 "merge of a FIFO" timeout 20 "$clerk" sweep merge "$tmp/in.jsonl" -o "$tmp/m-fifo.csv"
+mkfifo "$tmp/resumed.jsonl"
+expect_status 2 "--resume onto a FIFO" timeout 20 "$clerk" sweep "$data/small-hdd.toml" --set duration=1s -o "$tmp/resumed" --resume
+expect_message "--resume onto a FIFO" "is a FIFO"
+mkfifo "$tmp/spec.toml"
+expect_status 2 "a sweep spec that is a FIFO" timeout 20 "$clerk" sweep "$tmp/spec.toml" --dry-run
+expect_message "a sweep spec that is a FIFO" "is a FIFO"
+# A sweep spec with a key of 50,000 parts: toml++ overflowed its stack (SIGSEGV).
+python3 -c "print('.'.join(['a'] * 50000) + ' = 1')" >"$tmp/deep-spec.toml"
+expect_status 2 "a sweep spec with a 50,000-part key" "$clerk" sweep "$tmp/deep-spec.toml" --dry-run
+# A results row nested 100,000 deep crashed the labels' printing (SIGSEGV);
+# a number out of range (1e999) was an internal error (exit 3).
+python3 -c "print('{\"sweep\":\"abc\",\"run\":0,\"point\":0,\"axes\":{\"x\":' + '['*100000 + ']'*100000 + '},\"seed\":1,\"metrics\":{\"m\":1}}')" >"$tmp/deep.jsonl"
+expect_status 2 "plot of a row nested 100,000 deep" "$clerk" plot "$tmp/deep.jsonl" --x x --y m -o "$tmp/deep"
+expect_message "plot of a row nested 100,000 deep" "nested more than 16 levels"
+expect_status 2 "merge of a row nested 100,000 deep" "$clerk" sweep merge "$tmp/deep.jsonl" -o "$tmp/deep.csv"
+printf '{"sweep":"abc","run":0,"point":0,"axes":{"x":1},"seed":1,"metrics":{"m":1e999}}\n' >"$tmp/inf.jsonl"
+expect_status 2 "plot of a metric of 1e999" "$clerk" plot "$tmp/inf.jsonl" --x x --y m -o "$tmp/inf"
+expect_message "plot of a metric of 1e999" "not JSON"
+# Sizes: more --by lines than a plot draws; more threads than can start; empty names.
+python3 -c "
+import json
+for i in range(1001): print(json.dumps({'sweep':'abc','run':i,'point':i,'axes':{'x':i % 2,'b':'v%d' % i},'seed':1,'metrics':{'m':i}}))" >"$tmp/many.jsonl"
+expect_status 2 "plot of 1001 --by lines" "$clerk" plot "$tmp/many.jsonl" --x x --y m --by b -o "$tmp/many"
+expect_message "plot of 1001 --by lines" "at most 1000 lines"
+expect_status 2 "sweep -j 100000" "$clerk" sweep "$data/small-hdd.toml" --dry-run -j 100000
+for cmd in "sweep $data/small-hdd.toml --dry-run" "sweep merge $good" "plot $good --x x --y m"; do
+  # shellcheck disable=SC2086
+  expect_status 2 "$cmd -o ''" "$clerk" $cmd -o ''
+done
 printf '{"sweep":"abc","run":-1,"point":0,"axes":{"x":1},"seed":1,"metrics":{"m":1}}\n' >"$tmp/neg.jsonl"
 expect_status 2 "merge of run -1" "$clerk" sweep merge "$tmp/neg.jsonl" -o "$tmp/merged.csv"
 expect_message "merge of run -1" "'run' must be a whole number of at least 0"
@@ -87,6 +125,12 @@ expect_status 2 "plot of a folder" "$clerk" plot "$tmp" --x x --y m
 expect_message "plot of a folder" "is a folder"
 expect_status 2 "plot into an unwritable folder" "$clerk" plot "$good" --x x --y m -o /proc/clerk-plot-test
 expect_status 2 "plot into a missing folder" "$clerk" plot "$good" --x x --y m -o "$tmp/none/p"
+# Finding 6 for plot: -o naming a folder wrote "dir/.png" and "dir/.svg".
+mkdir -p "$tmp/plotdir"
+expect_status 2 "plot -o dir/" "$clerk" plot "$good" --x x --y m -o "$tmp/plotdir/"
+expect_message "plot -o dir/" "names a folder"
+expect_status 2 "plot -o an existing folder" "$clerk" plot "$good" --x x --y m -o "$tmp/plotdir"
+[ -z "$(ls -A "$tmp/plotdir")" ] || fail "plot -o dir/ wrote $(ls -A "$tmp/plotdir")"
 
 # Finding 2: outputs through one safe writer (merge here; run and validate share it).
 echo "keep me" >"$tmp/victim"

@@ -158,12 +158,37 @@ int run_gnuplot(const std::string& program, const std::string& folder) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+// gnuplot draws each --by value as a line with its legend entry (20,000 took
+// minutes) and a heat map as x values times --by values cells.
+constexpr std::size_t kMaxSeries = 1000;
+constexpr std::size_t kMaxHeatmapCells = 1'000'000;
+
+void check_size(const PlotArgs& args, const PlotData& data) {
+  if (data.series.size() > kMaxSeries)
+    throw SweepError("--by", "'" + args.by + "'",
+                     "has " + std::to_string(data.series.size()) + " values; a plot draws at most " +
+                         std::to_string(kMaxSeries) + " lines (keep fewer with --where)");
+  if (args.heatmap && data.series.size() * data.x_labels.size() > kMaxHeatmapCells)
+    throw SweepError("--heatmap", "", "would have " + std::to_string(data.series.size() * data.x_labels.size()) +
+                                          " cells, more than " + std::to_string(kMaxHeatmapCells));
+}
+
+// -o is a prefix: "dir/" or an existing folder would write "dir/.png".
+void check_prefix(const std::string& out) {
+  std::error_code ec;
+  if (fs::path(out).filename().empty() || fs::is_directory(out, ec))
+    throw SweepError("-o", "'" + out + "'", "names a folder, not a file: give a name, like " +
+                                                (out.back() == '/' ? out : out + "/") + "plot");
+}
+
 PlotData read_data(const PlotArgs& args) {
   if (args.heatmap && args.by.empty()) throw SweepError("--heatmap", "", "needs --by: the heat map's second axis");
   if (!(args.confidence > 0 && args.confidence < 1)) throw SweepError("--confidence", "", "must be between 0 and 1");
   const RowFile file = read_rows(args.results);
   if (!file.has_columns) throw SweepError(args.results, "", "has no rows");
-  return gather(file, {args.x, args.y, args.by, args.where, args.confidence});
+  PlotData data = gather(file, {args.x, args.y, args.by, args.where, args.confidence});
+  check_size(args, data);
+  return data;
 }
 
 // gnuplot draws in the work folder; only complete pictures are written to
@@ -188,6 +213,7 @@ int draw(const PlotArgs& args, const PlotData& data, const std::string& png, con
 }
 
 int plot(const PlotArgs& args) {
+  if (!args.out.empty()) check_prefix(args.out);
   const PlotData data = read_data(args);
   const std::string prefix = args.out.empty() ? default_prefix(args) : args.out;
   const std::string png = prefix + ".png", svg = prefix + ".svg";

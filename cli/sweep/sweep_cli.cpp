@@ -4,6 +4,14 @@
 
 namespace cli::sweep {
 
+namespace {
+// An empty -o was taken as no -o at all.
+CLI::Validator file_name() {
+  return CLI::Validator([](std::string& text) { return text.empty() ? std::string("needs a file name") : std::string(); },
+                        "OUT");
+}
+}  // namespace
+
 SweepCli::SweepCli(CLI::App& app) {
   sweep_cmd_ = app.add_subcommand(
       "sweep", "Run a scenario over a grid, zipped axes or random samples of its keys, on every core, to CSV and JSON Lines");
@@ -17,8 +25,9 @@ SweepCli::SweepCli(CLI::App& app) {
   s->add_option("--seeds", sweep_.seeds, "seeds per point: a count N (seeds 1..N), or a list 1,5,9, or a range 1..20:1");
   s->add_option("--metric", sweep_.metrics, "a metric to keep, a dotted path into a run's JSON (repeatable)");
   s->add_option("--confidence", sweep_.confidence, "confidence level of the intervals (default 0.95)");
-  s->add_option("-j,--jobs", sweep_.jobs, "runs in parallel (default: one per core)");
-  s->add_option("-o,--out", sweep_.out, "rows to OUT.csv and OUT.jsonl, means to OUT.summary.csv");
+  s->add_option("-j,--jobs", sweep_.jobs, "runs in parallel (default: one per core)")
+      ->check(CLI::Range(0u, 1024u));  // one thread a job: 100,000 threads would fail to start, not run faster
+  s->add_option("-o,--out", sweep_.out, "rows to OUT.csv and OUT.jsonl, means to OUT.summary.csv")->check(file_name());
   s->add_option("--shard", sweep_.shard, "run only part I of N: --shard 2/8");
   s->add_flag("--resume", sweep_.resume, "continue the sweep in the output files: finished runs are kept, not repeated");
   s->add_flag("--overwrite", sweep_.overwrite, "start again, replacing existing output files");
@@ -27,7 +36,9 @@ SweepCli::SweepCli(CLI::App& app) {
 
   merge_cmd_ = s->add_subcommand("merge", "Join the outputs of a sweep's shards (or of interrupted parts) into one file");
   merge_cmd_->add_option("inputs", merge_.inputs, "shard outputs (.csv or .jsonl)")->required();
-  merge_cmd_->add_option("-o,--out", merge_.out, "the merged file (.csv or .jsonl); its summary goes beside it")->required();
+  merge_cmd_->add_option("-o,--out", merge_.out, "the merged file (.csv or .jsonl); its summary goes beside it")
+      ->required()
+      ->check(file_name());
   merge_cmd_->add_option("--confidence", merge_.confidence, "confidence level of the summary's intervals");
 
   plot_cmd_ = app.add_subcommand("plot", "Draw a sweep's results with gnuplot, as PNG and SVG");
@@ -40,7 +51,8 @@ SweepCli::SweepCli(CLI::App& app) {
   p->add_flag("--heatmap", plot_.heatmap, "a heat map of the means over --x and --by instead of lines");
   p->add_flag("--logx", plot_.log_x, "logarithmic x axis");
   p->add_flag("--logy", plot_.log_y, "logarithmic y axis");
-  p->add_option("-o,--out", plot_.out, "write OUT.png and OUT.svg (default: named after the results and metric)");
+  p->add_option("-o,--out", plot_.out, "write OUT.png and OUT.svg (default: named after the results and metric)")
+      ->check(file_name());
   p->add_option("--title", plot_.title, "the plot's title");
   p->add_option("--confidence", plot_.confidence, "confidence level of the bands (default 0.95)");
 }

@@ -1,6 +1,7 @@
 #include "cli/sweep/sweep_files.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -59,7 +60,7 @@ void write_atomically(const std::string& path, const std::string& content) {
   try {
     write_output_file(path, content);
   } catch (const OutputError& e) {
-    throw SweepError("clerk", "", e.what());
+    throw SweepError(path, "", e.reason());
   }
 }
 
@@ -67,19 +68,37 @@ void check_writable(const std::string& path) {
   try {
     check_output_path(path);
   } catch (const OutputError& e) {
-    throw SweepError("clerk", "", e.what());
+    throw SweepError(path, "", e.reason());
   }
+}
+
+// A results file is a regular file: a FIFO with no writer blocked the
+// open() for ever, and /dev/zero was read up to the limit.
+static const char* not_regular(mode_t mode) {
+  if (S_ISDIR(mode)) return "is a folder";
+  if (S_ISFIFO(mode)) return "is a FIFO";
+  if (S_ISCHR(mode)) return "is a character device";
+  if (S_ISBLK(mode)) return "is a block device";
+  if (S_ISSOCK(mode)) return "is a socket";
+  return S_ISREG(mode) ? nullptr : "is not a regular file";
+}
+
+[[noreturn]] static void too_large(const std::string& path, std::size_t limit) {
+  throw SweepError(path, "", "is larger than " + std::to_string(limit >> 20) +
+                                 " MiB, the most clerk reads as results (is it a results file?)");
 }
 
 std::string read_limited(const std::string& path, std::size_t limit) {
   int raw = -1;
-  do raw = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  do raw = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);  // a FIFO's open does not wait
   while (raw < 0 && errno == EINTR);
   if (raw < 0) throw SweepError(path, "", "cannot read the file: " + std::string(std::strerror(errno)));
   const Fd fd(raw);
   struct stat st {};
   if (fstat(fd.get(), &st) != 0) throw SweepError(path, "", "cannot read the file: " + errno_text("fstat"));
-  if (S_ISDIR(st.st_mode)) throw SweepError(path, "", "is a folder, not a results file (.csv or .jsonl)");
+  if (const char* what = not_regular(st.st_mode))
+    throw SweepError(path, "", std::string(what) + ", not a results file (.csv or .jsonl)");
+  if (static_cast<std::uint64_t>(st.st_size) > limit) too_large(path, limit);
   std::string text;
   char buf[1 << 16];
   for (;;) {
@@ -87,9 +106,7 @@ std::string read_limited(const std::string& path, std::size_t limit) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) throw SweepError(path, "", "cannot read the file: " + errno_text("read"));
     if (n == 0) return text;
-    if (text.size() + static_cast<std::size_t>(n) > limit)
-      throw SweepError(path, "", "is larger than " + std::to_string(limit >> 20) +
-                                     " MiB, the most clerk reads as results (is it a results file?)");
+    if (text.size() + static_cast<std::size_t>(n) > limit) too_large(path, limit);
     text.append(buf, static_cast<std::size_t>(n));
   }
 }

@@ -68,11 +68,20 @@ Row parse_csv_row(const std::vector<std::string>& f, const Columns& c, const std
   return r;
 }
 
+// A row nests at most a few levels (axes, metrics, an array value): a line
+// nested 100,000 deep crashed the recursive printing of its labels.
+constexpr int kMaxJsonDepth = 16;
+
 Row parse_json_row(const std::string& text, Columns& c, bool& has_columns, const std::string& where) {
   nlohmann::ordered_json j;
+  const auto shallow = [&](int depth, nlohmann::ordered_json::parse_event_t, nlohmann::ordered_json&) {
+    if (depth > kMaxJsonDepth)
+      throw SweepError(where, "", "not a sweep row: nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
+    return true;
+  };
   try {
-    j = nlohmann::ordered_json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+    j = nlohmann::ordered_json::parse(text, shallow);
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number out of range (1e999)
     throw SweepError(where, "", std::string("not JSON: ") + e.what());
   }
   auto bad = [&](const std::string& why) { return SweepError(where, "", "not a sweep row: " + why); };
