@@ -31,6 +31,18 @@ CLI::Validator at_check() {
       },
       "SECONDS");
 }
+// CLI::Range lets NaN through (every comparison with it is false).
+CLI::Validator speed_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0.001 || v > 1000)
+          return "must be a number of simulated seconds per second from 0.001 to 1000";
+        return "";
+      },
+      "SPEED");
+}
 }  // namespace
 
 std::optional<int> parse_options(int argc, char** argv, Options& o) {
@@ -52,7 +64,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_option("--height", o.height, "window height")->check(CLI::Range(480, 8192));
   cli.add_flag("--bench", o.bench, "measure frame times at --speed and print them");
   cli.add_option("--frames", o.bench_frames, "frames measured by --bench")->check(CLI::Range(10, 100000));
-  cli.add_option("--speed", o.speed, "simulated seconds per real second")->check(CLI::Range(0.001, 1000.0));
+  cli.add_option("--speed", o.speed, "simulated seconds per real second")->check(speed_check());
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -63,8 +75,11 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   }
   if (!hover.empty()) {
     float x = 0, y = 0;
-    if (std::sscanf(hover.c_str(), "%f,%f", &x, &y) != 2) {
-      std::fprintf(stderr, "clerk-ui: --hover wants X,Y (got \"%s\")\n", hover.c_str());
+    char rest = 0;
+    // %f reads "nan" and "inf" too: a pointer is at finite, non-negative pixels.
+    if (std::sscanf(hover.c_str(), "%f,%f%c", &x, &y, &rest) != 2 || !std::isfinite(x) || !std::isfinite(y) || x < 0 ||
+        y < 0) {
+      std::fprintf(stderr, "clerk-ui: --hover wants X,Y in window pixels, 0 or more (got \"%s\")\n", hover.c_str());
       return 2;
     }
     o.hover = std::make_pair(x, y);

@@ -22,6 +22,12 @@ expect "--seed: must be a whole number" --seed -1
 expect "--seed: must be a whole number" --seed 18446744073709551615
 expect "--at: must be a number of seconds from 0 to 100000" --at nan
 expect "--at: must be a number of seconds from 0 to 100000" --at 1e308
+# NaN passed CLI::Range and sscanf's %f (issue 21, finding 6).
+expect "--speed: must be a number" --speed nan
+expect "--hover wants X,Y" --screenshot /tmp/never.png --hover nan,nan
+expect "--hover wants X,Y" --screenshot /tmp/never.png --hover 1,inf
+expect "--hover wants X,Y" --screenshot /tmp/never.png --hover -5,5
+expect "--hover wants X,Y" --screenshot /tmp/never.png --hover 5,5,5
 # --screenshot through the project's writer, checked before anything runs
 # (issue 21, finding 2): a link planted at the path is refused, not followed.
 tmp=$(mktemp -d)
