@@ -304,3 +304,30 @@ TEST_CASE("loader: keys and table names of more than 16 dotted parts are refused
   CHECK(std::string(load_error(dir + "/nested.toml").what()).find("nested.toml") != std::string::npos);  // refused after toml++ parsed it
   fs::remove_all(dir);
 }
+
+// Each level of includes recursed in the loader: a chain of 30,000 files
+// overflowed the stack (SIGSEGV). 64 levels load; more are a ConfigError.
+TEST_CASE("loader: includes nested more than 64 files deep are a ConfigError, not a stack overflow") {
+  const std::string dir = fs::temp_directory_path() / ("clerk-include-chain-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const auto chain = [&](int files) {
+    for (int i = 1; i < files; ++i)
+      std::ofstream(dir + "/c" + std::to_string(i) + ".toml") << "include = \"c" << i + 1 << ".toml\"\n";
+    std::ofstream(dir + "/c" + std::to_string(files) + ".toml") << "include = \"" << kSmall << "\"\n";
+  };
+  chain(63);  // 63 files and small-hdd.toml: 64 levels
+  CHECK_NOTHROW(models::load_scenario(dir + "/c1.toml"));
+  chain(5000);
+  CHECK(mentions(load_error(dir + "/c1.toml"), "includes nested more than 64 files deep"));
+  fs::remove_all(dir);
+}
+
+// "--set clients={}" was accepted and changed nothing (exit 0).
+TEST_CASE("loader: --set of an empty inline table is a ConfigError, not a silent no-op") {
+  for (const char* o : {"nginx={}", "clients={}", "clients.hot={}"}) {
+    INFO(o);
+    const models::ConfigError e = load_error(kSmall, {o});
+    CHECK(e.file() == "--set");
+    CHECK(mentions(e, "sets nothing"));
+  }
+}

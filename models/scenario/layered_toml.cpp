@@ -96,6 +96,8 @@ void LayeredToml::apply_override(const std::string& assignment) {
     parent = prefix;
     pos = dot + 1;
   }
+  if (const toml::table* t = v->as_table(); t && t->empty())
+    throw ConfigError("--set", 0, key, "an empty inline table sets nothing (--set changes keys; it cannot remove a table)");
   nodes_[key] = v;
   // An inline table (--set nginx.thread_pool={threads=8}) sets its keys one by one.
   if (const toml::table* t = v->as_table()) overlay(*t, key);
@@ -113,6 +115,12 @@ void LayeredToml::load(const std::string& path, std::vector<std::string>& stack,
     for (const auto& s : stack) chain += fs::path(s).filename().string() + " -> ";
     throw ConfigError(from_file, from_line, "include", "include cycle: " + chain + fs::path(key).filename().string());
   }
+  // Each level of includes is a level of recursion here: a chain of 30,000
+  // files overflowed the stack (SIGSEGV). Scenarios nest 3 deep.
+  constexpr std::size_t kMaxIncludeDepth = 64;
+  if (stack.size() >= kMaxIncludeDepth)
+    throw ConfigError(from_file, from_line, "include",
+                      "includes nested more than " + std::to_string(kMaxIncludeDepth) + " files deep");
   std::string text;
   try {
     text = read_input_file(path, kMaxScenarioFileBytes);
