@@ -87,9 +87,15 @@ expect_message "plot of a metric of 1e999" "not JSON"
 # Sizes: more --by lines than a plot draws; more threads than can start; empty names.
 python3 -c "
 import json
-for i in range(1001): print(json.dumps({'sweep':'abc','run':i,'point':i,'axes':{'x':i % 2,'b':'v%d' % i},'seed':1,'metrics':{'m':i}}))" >"$tmp/many.jsonl"
-expect_status 2 "plot of 1001 --by lines" "$clerk" plot "$tmp/many.jsonl" --x x --y m --by b -o "$tmp/many"
-expect_message "plot of 1001 --by lines" "at most 1000 lines"
+for i in range(20000): print(json.dumps({'sweep':'abc','run':i,'point':i,'axes':{'x':i,'b':'v%d' % i},'seed':1,'metrics':{'m':i}}))" >"$tmp/many.jsonl"
+expect_status 2 "plot of 20,000 --by lines" timeout 60 "$clerk" plot "$tmp/many.jsonl" --x x --y m --by b -o "$tmp/many"
+expect_message "plot of 20,000 --by lines" "at most 1000 lines"
+expect_status 2 "heat map of 20,000 x 20,000" timeout 60 "$clerk" plot "$tmp/many.jsonl" --x x --y m --by b --heatmap -o "$tmp/many"
+expect_status 2 "sweep --samples 0" "$clerk" sweep "$data/small-hdd.toml" --set 'nginx.worker_processes=1..4' --mode random --samples 0 --dry-run
+expect_message "sweep --samples 0" "--samples: must be a whole number of at least 1"
+[ "$(wc -c <"$tmp/err")" -lt 200 ] || fail "sweep --samples 0: a message of $(wc -c <"$tmp/err") bytes"
+expect_status 2 "sweep --seeds 1e5" "$clerk" sweep "$data/small-hdd.toml" --seeds 1e5 --dry-run
+expect_message "sweep --seeds 1e5" "'1e5': each seed must be a whole number"
 expect_status 2 "sweep -j 100000" "$clerk" sweep "$data/small-hdd.toml" --dry-run -j 100000
 for cmd in "sweep $data/small-hdd.toml --dry-run" "sweep merge $good" "plot $good --x x --y m"; do
   # shellcheck disable=SC2086

@@ -158,16 +158,10 @@ int run_gnuplot(const std::string& program, const std::string& folder) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-// gnuplot draws each --by value as a line with its legend entry (20,000 took
-// minutes) and a heat map as x values times --by values cells.
-constexpr std::size_t kMaxSeries = 1000;
+// A heat map has x values times --by values cells (gather caps the lines).
 constexpr std::size_t kMaxHeatmapCells = 1'000'000;
 
 void check_size(const PlotArgs& args, const PlotData& data) {
-  if (data.series.size() > kMaxSeries)
-    throw SweepError("--by", "'" + args.by + "'",
-                     "has " + std::to_string(data.series.size()) + " values; a plot draws at most " +
-                         std::to_string(kMaxSeries) + " lines (keep fewer with --where)");
   if (args.heatmap && data.series.size() * data.x_labels.size() > kMaxHeatmapCells)
     throw SweepError("--heatmap", "", "would have " + std::to_string(data.series.size() * data.x_labels.size()) +
                                           " cells, more than " + std::to_string(kMaxHeatmapCells));

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <unordered_map>
+#include <utility>
 
 #include "cli/sweep/sweep_error.h"
 
@@ -94,18 +96,19 @@ PlotData gather(const RowFile& file, const PlotQuery& q) {
     as_number(l, v);
     d.x_values.push_back(v);
   }
-  for (const std::string& b : by_labels) {
-    PlotSeries s;
-    s.label = b;
-    for (std::size_t x = 0; x < d.x_labels.size(); ++x) {
-      std::vector<double> values;
-      for (std::size_t i = 0; i < rows.size(); ++i)
-        if (xs[i] == d.x_labels[x] && bys[i] == b) values.push_back(rows[i]->metrics[yi]);
-      if (values.empty()) continue;
-      s.cells.push_back({x, estimate(values, q.confidence)});
-    }
-    d.series.push_back(std::move(s));
-  }
+  if (by_labels.size() > kMaxPlotSeries)
+    throw SweepError("--by", "'" + q.by + "'",
+                     "has " + std::to_string(by_labels.size()) + " values; a plot draws at most " +
+                         std::to_string(kMaxPlotSeries) + " lines (keep fewer with --where)");
+  // Rows grouped by (line, x) in one pass: looking up every cell's rows
+  // was lines x points x rows (20,000 lines of 20,000 points never ended).
+  std::unordered_map<std::string, std::size_t> x_at, by_at;
+  for (std::size_t i = 0; i < d.x_labels.size(); ++i) x_at.emplace(d.x_labels[i], i);
+  for (std::size_t i = 0; i < by_labels.size(); ++i) by_at.emplace(by_labels[i], i);
+  std::map<std::pair<std::size_t, std::size_t>, std::vector<double>> cells;  // (line, x) -> values, in row order
+  for (std::size_t i = 0; i < rows.size(); ++i) cells[{by_at.at(bys[i]), x_at.at(xs[i])}].push_back(rows[i]->metrics[yi]);
+  for (const std::string& b : by_labels) d.series.push_back({b, {}});
+  for (const auto& [at, values] : cells) d.series[at.first].cells.push_back({at.second, estimate(values, q.confidence)});
   return d;
 }
 

@@ -2,6 +2,7 @@
 // axis a series, and in it for each x value the mean of the metric over the
 // runs (seeds) there, with its confidence interval.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,10 @@ struct PlotData {
   std::vector<PlotSeries> series;     // sorted like the x values
   bool by_numeric = false;
 };
+
+// gnuplot draws each --by value as a line with its legend entry: 20,000
+// took minutes. gather refuses more.
+inline constexpr std::size_t kMaxPlotSeries = 1000;
 
 // Throws SweepError: unknown axis or metric, no rows left, or an axis other
 // than x and by that still varies (it would mix points into one mean).

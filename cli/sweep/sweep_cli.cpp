@@ -10,6 +10,18 @@ CLI::Validator file_name() {
   return CLI::Validator([](std::string& text) { return text.empty() ? std::string("needs a file name") : std::string(); },
                         "OUT");
 }
+// CLI::PositiveNumber's message printed DBL_MAX in 309 digits; the cap on
+// samples is checked with the spec's.
+CLI::Validator whole_number() {
+  return CLI::Validator(
+      [](std::string& text) {
+        return !text.empty() && text.size() < 20 && text.find_first_not_of("0123456789") == std::string::npos &&
+                       text.find_first_not_of('0') != std::string::npos
+                   ? std::string()
+                   : std::string("must be a whole number of at least 1");
+      },
+      "N");
+}
 }  // namespace
 
 SweepCli::SweepCli(CLI::App& app) {
@@ -20,7 +32,7 @@ SweepCli::SweepCli(CLI::App& app) {
   s->add_option("--set", sweep_.sets,
                 "an axis or a fixed key: KEY=v1,v2,...  KEY=lo..hi:step  KEY=lo..hi:*factor  KEY=value (repeatable)");
   s->add_option("--mode", sweep_.mode, "how axes combine: grid (every combination), zip (in step), random (--samples)");
-  s->add_option("--samples", sweep_.samples, "points to draw in random mode")->check(CLI::PositiveNumber);
+  s->add_option("--samples", sweep_.samples, "points to draw in random mode")->check(whole_number());
   s->add_option("--sample-seed", sweep_.sample_seed, "seed of the random draw of points");
   s->add_option("--seeds", sweep_.seeds, "seeds per point: a count N (seeds 1..N), or a list 1,5,9, or a range 1..20:1");
   s->add_option("--metric", sweep_.metrics, "a metric to keep, a dotted path into a run's JSON (repeatable)");

@@ -119,7 +119,7 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text, const std::strin
       used = 0;
     }
     if (used != v.toml.size() || v.toml[0] == '-')
-      throw SweepError(where, "seeds", "'" + v.label + "' is not a whole number of at least 0");
+      throw SweepError(where, "seeds", "'" + text + "': each seed must be a whole number of at least 0");
     seeds.push_back(n);
   }
   if (tmp.continuous) throw SweepError(where, "seeds", "a range of seeds needs a step, like 1..10:1");
