@@ -8,6 +8,7 @@
 #include <limits>
 #include <set>
 
+#include "models/scenario/choices.h"
 #include "models/scenario/layered_toml.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/units.h"
@@ -396,20 +397,18 @@ void read_hardware(Section& root, Scenario& sc) {
   mem.done();
 
   Section disk = root.sub("disk");
-  const std::string type = disk.choice("type", "hdd", {"hdd", "raid10", "simple", "none", "ssd"});
-  if (type == "ssd") {
-    hw.disk = DiskKind::kSsd;
+  const std::string type = disk.choice("type", "hdd", choice_keys(kDiskKinds));
+  for (const auto& c : kDiskKinds)
+    if (type == c.key) hw.disk = c.value;
+  if (hw.disk == DiskKind::kSsd) {
     hw.ssd = read_ssd(disk);
-  } else if (type == "none") {
-    hw.disk = DiskKind::kNone;  // responses from memory: every file cached from the start
-  } else if (type == "hdd") {
-    hw.disk = DiskKind::kHdd;
+  } else if (hw.disk == DiskKind::kNone) {
+    // responses from memory: every file cached from the start
+  } else if (hw.disk == DiskKind::kHdd) {
     hw.hdd = read_hdd(disk);
-  } else if (type == "simple") {
-    hw.disk = DiskKind::kSimple;
+  } else if (hw.disk == DiskKind::kSimple) {
     hw.simple = read_simple_disk(disk);
   } else {
-    hw.disk = DiskKind::kRaid10;
     hw.raid.devices = static_cast<std::uint32_t>(disk.integer("devices", 4, 1, 256, true));
     hw.raid.near_copies = static_cast<std::uint32_t>(disk.integer("near_copies", 2, 1, 8));
     if (hw.raid.near_copies > hw.raid.devices) disk.fail("near_copies", "must not exceed devices");
@@ -461,7 +460,9 @@ void read_nginx(Section& root, Scenario& sc) {
   n.sendfile = s.flag("sendfile", false);
   if (!n.sendfile) s.fail("sendfile", "only \"sendfile on\" is modelled (read()+write() is not yet)");
   n.sendfile_max_chunk = s.size("sendfile_max_chunk", 0, 0, false, limits::kMaxFileBytes);
-  n.aio = s.choice("aio", "off", {"off", "threads"}) == "threads" ? AioMode::kThreads : AioMode::kOff;
+  const std::string aio = s.choice("aio", "off", choice_keys(kAioModes));
+  for (const auto& c : kAioModes)
+    if (aio == c.key) n.aio = c.value;
   n.epoll_events = static_cast<std::uint32_t>(s.integer("events_per_wait", 512, 1, 1 << 20));
   if (n.aio_open && n.aio != AioMode::kThreads) s.fail("aio_open", "needs aio = \"threads\" (it uses the same pool)");
   Section pool = s.sub("thread_pool");
