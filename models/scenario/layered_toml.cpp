@@ -11,14 +11,13 @@ namespace models {
 
 namespace fs = std::filesystem;
 
-namespace {
-// A hardware profile lives in a folder named `hardware` (scenarios/hardware/,
-// or wherever `clerk calibrate --out` put one).
 bool is_hardware_profile(const fs::path& file) {
   for (const auto& part : file.parent_path())
     if (part == "hardware") return true;
   return false;
 }
+
+namespace {
 
 // toml++ on text that passed toml_guard (see toml_guard.h). `source` becomes
 // every node's file; `line_offset` is subtracted from reported lines.

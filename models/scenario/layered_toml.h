@@ -2,6 +2,7 @@
 // nodes (a copied toml++ node forgets where it came from): every dotted key
 // maps to the node that wins, which still knows its file and line.
 #pragma once
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -20,6 +21,10 @@ namespace models {
 // but are read like them (sweep specs): a FIFO blocked for ever and a key of
 // 50,000 dotted parts overflowed the stack when toml++ read them directly.
 toml::table parse_toml_file(const std::string& path);
+
+// A hardware profile lives in a folder named `hardware` (scenarios/hardware/,
+// or wherever `clerk calibrate --out` put one).
+bool is_hardware_profile(const std::filesystem::path& file);
 
 class LayeredToml {
  public:
