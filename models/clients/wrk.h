@@ -49,6 +49,10 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   std::uint64_t group_complete(std::uint32_t g) const { return groups_[g].complete; }
   std::uint64_t group_bytes(std::uint32_t g) const { return groups_[g].bytes; }
   const sim::LatencyStats& group_latency(std::uint32_t g) const { return groups_[g].raw; }
+  // Second `second` of group g as `clerk run --json` reports it (per_s).
+  SecondFigures group_second(std::uint32_t g, std::size_t second) const {
+    return second_figures(groups_[g].latency_windows, groups_[g].ttfb_windows, second);
+  }
   bool in_flight(std::uint32_t conn) const { return conns_[conn].busy && conns_[conn].alive; }
   sim::Time request_started(std::uint32_t conn) const { return conns_[conn].start; }
 

@@ -24,6 +24,24 @@ double peak_p99(const std::vector<sim::LatencyStats>& windows) {
 }
 }  // namespace
 
+SecondFigures second_figures(const std::vector<sim::LatencyStats>& latency, const std::vector<sim::LatencyStats>& ttfb,
+                             std::size_t second) {
+  SecondFigures f;
+  if (second < latency.size() && latency[second].count() > 0) {
+    const sim::LatencyStats& w = latency[second];
+    f.responses = w.count();
+    f.latency_mean_s = w.mean();
+    f.latency_p50_s = w.percentile(50);
+    f.latency_p99_s = w.percentile(99);
+  }
+  if (second < ttfb.size() && ttfb[second].count() > 0) {
+    f.ttfb_count = ttfb[second].count();
+    f.ttfb_p50_s = ttfb[second].percentile(50);
+    f.ttfb_p99_s = ttfb[second].percentile(99);
+  }
+  return f;
+}
+
 WrkGroup::WrkGroup(const WrkGroupSpec& group)
     : spec(group),
       latency(static_cast<std::uint64_t>(std::llround(group.timeout_s * 1e6))),
@@ -68,6 +86,9 @@ WrkResult WrkGroup::result(sim::Time duration, std::uint64_t in_flight) {
   r.ttfb = ttfb;
   r.ttfb_peak_p99 = peak_p99(ttfb_windows);
   r.latency_peak_p99 = peak_p99(latency_windows);
+  // Whole seconds of the run: a response at exactly the end opens no second.
+  const auto seconds = static_cast<std::size_t>(duration / sim::seconds(1));
+  for (std::size_t i = 0; i < seconds; ++i) r.per_second.push_back(second_figures(latency_windows, ttfb_windows, i));
   // The coordinated-omission correction, once, with wrk's integer arithmetic.
   const std::uint64_t per_connection = complete / spec.connections;
   // (wrk2's open loop measures from when requests were due and has none.)

@@ -25,6 +25,11 @@ struct WrkThreadRate {
   sim::Time last_record = 0;
 };
 
+// The figures of `second` from per-second windows (index = second); a second
+// past the windows' end had no responses.
+SecondFigures second_figures(const std::vector<sim::LatencyStats>& latency, const std::vector<sim::LatencyStats>& ttfb,
+                             std::size_t second);
+
 struct WrkGroup {
   explicit WrkGroup(const WrkGroupSpec& group);
 

@@ -1,6 +1,7 @@
 // A wrk command as a scenario gives it (a group of connections), and what
 // wrk reports for it at the end of a run.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -30,6 +31,17 @@ struct WrkGroupSpec {
   std::vector<std::uint32_t> placement;
 };
 
+// One second of a group's responses: those completed in [i, i+1) s, every
+// one recorded as it completed (WrkGroup's per-second windows). A second
+// with no completed response has no latency: its figures are NaN (null in
+// JSON, a gap marked "no responses" in clerk-ui), never 0.
+struct SecondFigures {
+  std::uint64_t responses = 0;
+  double latency_mean_s = std::nan(""), latency_p50_s = std::nan(""), latency_p99_s = std::nan("");
+  std::uint64_t ttfb_count = 0;  // response headers read that second
+  double ttfb_p50_s = std::nan(""), ttfb_p99_s = std::nan("");
+};
+
 struct WrkErrors {
   std::uint64_t connect = 0, read = 0, write = 0, timeout = 0, status = 0;
 };
@@ -55,6 +67,7 @@ struct WrkResult {
   sim::LatencyStats ttfb;
   double ttfb_peak_p99 = 0;     // the highest p99 of any one-second window
   double latency_peak_p99 = 0;
+  std::vector<SecondFigures> per_second;  // one per second of the run
   std::string report;  // wrk's text
 };
 

@@ -58,6 +58,7 @@ struct RunResult {
   double share_behind_one_block = 0;
   double blocked_wait_s = 0;       // event_loop_blocked: waits behind a loop in D state, summed
   double responses_delayed_share = 0;  // share of responses that waited behind one
+  std::vector<double> responses_delayed_share_per_s;  // the same, second by second (NaN: no responses)
   double blocked_before_first_byte_s = 0;  // the part of those waits before each header
   double server_ttfb_s = 0;                // server-side time to first byte, summed over requests
   // thread pools (all workers together)

@@ -34,6 +34,20 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                    {"p99", c.ttfb.percentile(99)}, {"p999", c.ttfb.percentile(99.9)}, {"max", c.ttfb.max()},
                    {"peak_p99", c.ttfb_peak_p99}};
     g["latency_raw_s"]["peak_p99"] = c.latency_peak_p99;
+    // Second by second, from every response as it completed: what clerk-ui
+    // plots (null: a second without responses).
+    ordered_json per_s = {{"requests", ordered_json::array()}, {"latency_mean_s", ordered_json::array()},
+                          {"latency_p50_s", ordered_json::array()}, {"latency_p99_s", ordered_json::array()},
+                          {"ttfb_p50_s", ordered_json::array()}, {"ttfb_p99_s", ordered_json::array()}};
+    for (const SecondFigures& f : c.per_second) {
+      per_s["requests"].push_back(f.responses);
+      per_s["latency_mean_s"].push_back(f.latency_mean_s);
+      per_s["latency_p50_s"].push_back(f.latency_p50_s);
+      per_s["latency_p99_s"].push_back(f.latency_p99_s);
+      per_s["ttfb_p50_s"].push_back(f.ttfb_p50_s);
+      per_s["ttfb_p99_s"].push_back(f.ttfb_p99_s);
+    }
+    g["per_s"] = std::move(per_s);
     g["open_loop_rate"] = c.spec.rate;
     g["req_per_s_per_thread"] = {{"mean", c.rate_mean}, {"stdev", c.rate_stdev}, {"max", c.rate_max},
                                  {"within_stdev_frac", c.rate_within_stdev}};
@@ -81,7 +95,8 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
   // (from a request's arrival to its header going out; the network is not in it).
   server["event_loop_blocked"] = {{"total_s", r.blocked_wait_s},
                                   {"share_of_ttfb", r.server_ttfb_s > 0 ? r.blocked_before_first_byte_s / r.server_ttfb_s : 0.0},
-                                  {"requests_delayed_share", r.responses_delayed_share}};
+                                  {"requests_delayed_share", r.responses_delayed_share},
+                                  {"requests_delayed_share_per_s", r.responses_delayed_share_per_s}};
   server["thread_pool"] = {{"enabled", r.thread_pool}, {"threads", r.pool_threads}, {"tasks", r.pool_tasks},
                            {"overflows", r.pool_overflows}, {"max_waiting", r.pool_max_waiting},
                            {"mean_waiting", r.pool_mean_waiting}, {"running_frac", r.pool_running},

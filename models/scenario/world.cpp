@@ -1,6 +1,7 @@
 #include "models/scenario/world.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "models/hardware/no_disk.h"
 #include "models/hardware/queued_device.h"
@@ -59,6 +60,11 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
 
 void World::on_event(std::uint64_t) {
   ifstat_.sample(nic_->spec(), nic_->payload_sent(), server_->stats().requests);
+  const ServerStats& s = server_->stats();
+  const std::uint64_t responses = s.responses - last_responses_, delayed = s.responses_delayed - last_delayed_;
+  delayed_share_.push_back(responses ? static_cast<double>(delayed) / static_cast<double>(responses) : std::nan(""));
+  last_responses_ = s.responses;
+  last_delayed_ = s.responses_delayed;
   if (engine_.now() + kSecond <= duration_) engine_.schedule_in(kSecond, this, 0);
 }
 
@@ -86,6 +92,7 @@ RunResult World::result(double wall_s) {
                                      .disk = *disk_,
                                      .server = server_->stats()});
   r.wall_s = wall_s;
+  r.responses_delayed_share_per_s = delayed_share_;
   r.events = engine_.events_processed();
   return r;
 }

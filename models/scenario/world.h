@@ -41,6 +41,10 @@ class World final : public sim::EventTarget {
   std::uint64_t seed() const { return seed_; }
 
   void on_event(std::uint64_t arg) override;  // the once-a-second sampler
+  // Second by second (element i: [i, i+1) s): the share of the responses the
+  // server finished that waited behind a loop blocked on another request
+  // (Cloudflare's event_loop_blocked); NaN for a second without responses.
+  const std::vector<double>& delayed_share_per_s() const { return delayed_share_; }
 
  private:
   Scenario scenario_;
@@ -61,6 +65,8 @@ class World final : public sim::EventTarget {
   std::unique_ptr<Nginx> server_;
   std::unique_ptr<Wrk> clients_;
   Ifstat ifstat_;
+  std::vector<double> delayed_share_;
+  std::uint64_t last_responses_ = 0, last_delayed_ = 0;
 };
 
 }  // namespace models
