@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "models/scenario/config_loader.h"
+#include "models/scenario/scenario_files.h"
 
 namespace ui {
 
@@ -25,6 +26,12 @@ std::string read_lesson(const std::string& path) {
       out += (out.empty() || out.back() == '\n' ? "" : " ") + text;
   }
   return out;
+}
+
+// In A/B each run is named by what sets it apart from the other.
+void name_configs(App& app) {
+  app.a.config = app.ab ? differences(app.edit_a, app.edit_b, app.loaded) : "";
+  app.b.config = app.ab ? differences(app.edit_b, app.edit_a, app.loaded) : "";
 }
 
 Knobs other_aio(Knobs k) {
@@ -63,6 +70,7 @@ void restart_sessions(App& app, bool replay_to_now) {
     s->restart();
     if (replay_to_now) s->replay_to = std::min(now, s->end());
   }
+  name_configs(app);
   app.anim_a.clear();
   app.anim_b.clear();
   app.sim_target = replay_to_now ? sim::to_seconds(now) : 0;
@@ -72,6 +80,7 @@ void set_ab(App& app, bool on) {
   app.ab = on;
   if (!on) {
     app.b.world.reset();
+    name_configs(app);
     return;
   }
   app.edit_b.seed = app.edit_a.seed;
@@ -79,6 +88,7 @@ void set_ab(App& app, bool on) {
   app.b.seed = static_cast<std::uint64_t>(app.edit_a.seed);
   app.b.restart();
   app.b.replay_to = app.a.now();  // catch up with A, then run in step with it
+  name_configs(app);
   app.anim_b.clear();
 }
 
@@ -122,17 +132,7 @@ void run_to(App& app, double t) {
 }
 
 std::vector<std::string> find_scenarios() {
-  std::vector<std::string> out;
-  const std::filesystem::path root = std::filesystem::path(CLERK_SOURCE_DIR) / "scenarios";
-  std::error_code ec;
-  for (auto it = std::filesystem::recursive_directory_iterator(root, ec); !ec && it != std::filesystem::end(it); it.increment(ec)) {
-    if (it->path().extension() != ".toml") continue;
-    const std::string name = it->path().filename().string();
-    if (name == "common.toml" || it->path().parent_path().filename() == "hardware") continue;  // includes, not runs
-    out.push_back(it->path().string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
+  return models::runnable_scenarios((std::filesystem::path(CLERK_SOURCE_DIR) / "scenarios").string());
 }
 
 }  // namespace ui

@@ -3,9 +3,36 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "models/scenario/choices.h"
 
 namespace ui {
+
+namespace {
+// A combo over one of the model's lists (models/scenario/choices.h); entries
+// `allowed` refuses are shown greyed.
+template <typename Enum, std::size_t N, typename Allowed>
+bool choose(const char* label, int& index, const std::array<models::Choice<Enum>, N>& list, Allowed allowed) {
+  if (index < 0 || static_cast<std::size_t>(index) >= N) index = 0;
+  bool changed = false;
+  if (ImGui::BeginCombo(label, list[static_cast<std::size_t>(index)].label)) {
+    for (std::size_t i = 0; i < N; ++i) {
+      const bool ok = allowed(list[i].value);
+      if (ImGui::Selectable(list[i].label, static_cast<std::size_t>(index) == i, ok ? 0 : ImGuiSelectableFlags_Disabled)) {
+        changed = static_cast<std::size_t>(index) != i;
+        index = static_cast<int>(i);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+}  // namespace
 
 Knobs knobs_of(const models::Scenario& sc, std::uint64_t seed) {
   Knobs k;
@@ -14,7 +41,7 @@ Knobs knobs_of(const models::Scenario& sc, std::uint64_t seed) {
   k.pool_threads = static_cast<int>(sc.nginx.thread_pool.threads);
   k.max_queue = static_cast<int>(sc.nginx.thread_pool.max_queue);
   k.chunk_kib = static_cast<int>(sc.nginx.sendfile_max_chunk / 1024);
-  k.accept = sc.nginx.accept == models::AcceptPolicy::kMutexOff ? 0 : sc.nginx.accept == models::AcceptPolicy::kMutexOn ? 1 : 2;
+  k.accept = static_cast<int>(sc.nginx.accept);
   k.disk = static_cast<int>(sc.hardware.disk);
   k.cache_gib = static_cast<float>(static_cast<double>(sc.hardware.page_cache_bytes) / (1ULL << 30));
   for (const auto& g : sc.clients) k.connections.push_back(static_cast<int>(g.connections));
@@ -29,10 +56,8 @@ models::Scenario apply(models::Scenario sc, const Knobs& k) {
   sc.nginx.thread_pool.threads = static_cast<std::uint32_t>(k.pool_threads);
   sc.nginx.thread_pool.max_queue = static_cast<std::uint32_t>(k.max_queue);
   sc.nginx.sendfile_max_chunk = static_cast<std::uint64_t>(k.chunk_kib) * 1024;
-  sc.nginx.accept = k.accept == 0 ? models::AcceptPolicy::kMutexOff
-                    : k.accept == 1 ? models::AcceptPolicy::kMutexOn
-                                    : models::AcceptPolicy::kReuseport;
-  sc.hardware.disk = static_cast<models::DiskKind>(k.disk);
+  sc.nginx.accept = models::kAcceptPolicies.at(static_cast<std::size_t>(k.accept)).value;
+  sc.hardware.disk = models::kDiskKinds.at(static_cast<std::size_t>(k.disk)).value;
   const auto unit = sc.hardware.cache_unit_bytes;
   const auto bytes = static_cast<std::uint64_t>(static_cast<double>(k.cache_gib) * (1ULL << 30));
   sc.hardware.page_cache_bytes = std::max(unit, bytes / unit * unit);
@@ -45,13 +70,36 @@ models::Scenario apply(models::Scenario sc, const Knobs& k) {
 std::string describe(const models::Scenario& sc) {
   const std::uint32_t n = sc.nginx.worker_processes;
   std::string s = std::to_string(n) + (n == 1 ? " worker, " : " workers, ");
-  s += sc.nginx.aio == models::AioMode::kThreads ? "aio threads x" + std::to_string(sc.nginx.thread_pool.threads) : "aio off";
+  s += models::choice_of(models::kAioModes, sc.nginx.aio).brief;
+  if (sc.nginx.aio == models::AioMode::kThreads) s += " x" + std::to_string(sc.nginx.thread_pool.threads);
   if (sc.nginx.sendfile_max_chunk) s += ", chunk " + std::to_string(sc.nginx.sendfile_max_chunk / 1024) + "k";
-  static const char* disks[] = {"one drive", "RAID10", "simple disk"};
-  s += std::string(", ") + disks[static_cast<int>(sc.hardware.disk)];
+  s += std::string(", ") + models::choice_of(models::kDiskKinds, sc.hardware.disk).brief;
   std::uint32_t conns = 0;
   for (const auto& g : sc.clients) conns += g.connections;
   return s + ", " + std::to_string(conns) + " conns";
+}
+
+std::string differences(const Knobs& m, const Knobs& o, const models::Scenario& sc) {
+  std::vector<std::string> d;
+  if (m.aio_threads != o.aio_threads) d.emplace_back(m.aio_threads ? "aio threads" : "aio off");
+  if (m.aio_threads && (m.pool_threads != o.pool_threads || !o.aio_threads)) d.push_back("threads=" + std::to_string(m.pool_threads));
+  if (m.aio_threads && m.max_queue != o.max_queue) d.push_back("max_queue=" + std::to_string(m.max_queue));
+  if (m.workers != o.workers) d.push_back(std::to_string(m.workers) + " workers");
+  if (m.chunk_kib != o.chunk_kib) d.push_back(m.chunk_kib ? "chunk " + std::to_string(m.chunk_kib) + "k" : "no chunk");
+  if (m.accept != o.accept) d.emplace_back(models::kAcceptPolicies.at(static_cast<std::size_t>(m.accept)).brief);
+  if (m.disk != o.disk) d.emplace_back(models::kDiskKinds.at(static_cast<std::size_t>(m.disk)).brief);
+  if (m.cache_gib != o.cache_gib) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "cache %.3g GiB", static_cast<double>(m.cache_gib));
+    d.emplace_back(buf);
+  }
+  for (std::size_t g = 0; g < m.connections.size() && g < o.connections.size() && g < sc.clients.size(); ++g)
+    if (m.connections[g] != o.connections[g]) d.push_back(sc.clients[g].name + " " + std::to_string(m.connections[g]) + " conns");
+  if (m.duration_s != o.duration_s) d.push_back(std::to_string(static_cast<int>(m.duration_s)) + " s");
+  if (d.empty()) return "same settings";
+  std::string out;
+  for (const std::string& x : d) out += (out.empty() ? "" : ", ") + x;
+  return out;
 }
 
 bool edit_knobs(Knobs& k, const models::Scenario& sc) {
@@ -70,11 +118,14 @@ bool edit_knobs(Knobs& k, const models::Scenario& sc) {
     k.chunk_kib = chunks[ci];
     changed = true;
   }
-  static const char* accepts[] = {"accept_mutex off", "accept_mutex on", "reuseport"};
-  changed |= ImGui::Combo("accept", &k.accept, accepts, 3);
-  // In models::DiskKind's order.
-  static const char* disks[] = {"one drive alone", "md RAID10 of the drives", "simple disk (latency + bandwidth)"};
-  changed |= ImGui::Combo("disk", &k.disk, disks, 3);
+  changed |= choose("accept", k.accept, models::kAcceptPolicies, [](models::AcceptPolicy) { return true; });
+  // Only disks whose figures the scenario gives: a drive and an array of
+  // such drives share the drive's datasheet; an SSD, a simple disk or no disk
+  // has figures (or a data set) of its own that no other kind provides.
+  const models::DiskKind loaded = sc.hardware.disk;
+  const auto hdd_family = [](models::DiskKind d) { return d == models::DiskKind::kHdd || d == models::DiskKind::kRaid10; };
+  changed |= choose("disk", k.disk, models::kDiskKinds,
+                    [&](models::DiskKind d) { return d == loaded || (hdd_family(d) && hdd_family(loaded)); });
   changed |= ImGui::SliderFloat("page cache GiB", &k.cache_gib, 0.25f, 64.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
   for (std::size_t g = 0; g < k.connections.size() && g < sc.clients.size(); ++g) {
     const std::string label = "conns " + sc.clients[g].name;

@@ -17,8 +17,8 @@ struct Knobs {
   int pool_threads = 32;      // thread_pool default threads=
   int max_queue = 65536;      // thread_pool default max_queue=
   int chunk_kib = 0;          // sendfile_max_chunk (0: no limit)
-  int accept = 0;             // 0 accept_mutex off, 1 accept_mutex on, 2 reuseport
-  int disk = 1;               // models::DiskKind: one drive, md RAID10 of them, or the simple disk
+  int accept = 0;             // index in models::kAcceptPolicies
+  int disk = 1;               // index in models::kDiskKinds
   float cache_gib = 44;       // page cache size
   std::vector<int> connections;  // per wrk group
   float duration_s = 60;
@@ -31,6 +31,9 @@ Knobs knobs_of(const models::Scenario& sc, std::uint64_t seed);
 models::Scenario apply(models::Scenario sc, const Knobs& k);
 // One line saying what runs: workers, aio, chunk, disk, cache, load.
 std::string describe(const models::Scenario& sc);
+// The settings of `mine` that differ from `other`, in nginx.conf's words
+// ("aio threads, 8 workers"); "same settings" when none do.
+std::string differences(const Knobs& mine, const Knobs& other, const models::Scenario& sc);
 // The widgets; true when something changed.
 bool edit_knobs(Knobs& k, const models::Scenario& sc);
 

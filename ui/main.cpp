@@ -15,30 +15,14 @@
 
 #include "ui/app.h"
 #include "ui/capture.h"
-#include "ui/charts_view.h"
-#include "ui/controls_panel.h"
+#include "ui/frame.h"
 #include "ui/frame_stats.h"
-#include "ui/lesson_panel.h"
 #include "ui/options.h"
-#include "ui/store_window.h"
-#include "ui/timeline_view.h"
+#include "ui/series_export.h"
 
 namespace {
 
 void glfw_error(int code, const char* what) { std::fprintf(stderr, "clerk-ui: GLFW error %d: %s\n", code, what); }
-
-// Windows are tiled: their places follow from the display size every frame.
-bool begin_tile(ui::App& app, const char* name, float x, float y, float w, float h) {
-  ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
-  ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
-  // No window background: the tiles cover the display, and the clear colour is
-  // the background. Software rendering (Mesa's llvmpipe under Xvfb) pays for
-  // every layer of filled pixels, and this one layer is a third of the frame.
-  const bool open = ImGui::Begin(name, nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                                                    ImGuiWindowFlags_NoBackground);
-  app.view_boxes[name] = ui::Box{ImVec2(x, y), ImVec2(x + w, y + h)};
-  return open;
-}
 
 }  // namespace
 
@@ -46,6 +30,10 @@ int main(int argc, char** argv) {
   ui::Options opt;
   if (auto status = ui::parse_options(argc, argv, opt)) return *status;
 
+  if (opt.list_scenarios) {
+    for (const std::string& f : ui::find_scenarios()) std::printf("%s\n", f.c_str());
+    return 0;
+  }
   // The model first: a bad scenario is the user's error (2), before any window.
   ui::App app;
   if (!ui::open_scenario(app, opt.scenario, opt.overrides)) {
@@ -61,6 +49,7 @@ int main(int argc, char** argv) {
   app.speed = opt.speed;
   app.playing = !opt.paused;
   const bool capture = !opt.screenshot.empty();
+  if (!opt.series.empty()) return ui::write_series(app, opt.series, opt.at_s > 0 ? opt.at_s : sim::to_seconds(app.a.end()));
   if (opt.at_s > 0) ui::run_to(app, opt.at_s);
 
   glfwSetErrorCallback(glfw_error);
@@ -115,21 +104,8 @@ int main(int argc, char** argv) {
     if (capture) io.MousePos = opt.hover ? ImVec2(opt.hover->first, opt.hover->second) : ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
 
+    ui::draw_frame(app, static_cast<float>(dt), capture);
     const ImVec2 ds = io.DisplaySize;
-    const float left = 340, right = std::min(520.0f, ds.x * 0.3f), mid = ds.x - left - right;
-    const float top = ds.y * 0.6f, controls_h = app.show_lesson ? ds.y * 0.55f : ds.y;
-    if (begin_tile(app, "controls", 0, 0, left, controls_h)) ui::draw_controls(app);
-    ImGui::End();
-    if (app.show_lesson) {
-      if (begin_tile(app, "lesson", 0, controls_h, left, ds.y - controls_h)) ui::draw_lesson(app);
-      ImGui::End();
-    }
-    if (begin_tile(app, "store", left, 0, mid, top)) ui::draw_store_window(app, static_cast<float>(dt), capture);
-    ImGui::End();
-    if (begin_tile(app, "timeline", left, top, mid, ds.y - top)) ui::draw_timeline(app.a, app.ab ? &app.b : nullptr, app.timeline_s);
-    ImGui::End();
-    if (begin_tile(app, "charts", left + mid, 0, right, ds.y)) ui::draw_charts(app.a, app.ab ? &app.b : nullptr);
-    ImGui::End();
 
     ImGui::Render();
     lap(stats.ui_ms);

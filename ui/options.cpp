@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "cli/output.h"
 #include "models/scenario/limits.h"
@@ -53,10 +54,14 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_option("--seed", o.seed, "random seed (default: the scenario's)")->check(seed_check());
   cli.add_option("--at", o.at_s, "run to this simulated second before showing")->check(at_check());
   cli.add_option("--screenshot", o.screenshot, "render one frame to this PNG and exit");
+  cli.add_option("--series", o.series,
+                 "write every plotted series as JSON to this file and exit, without a window (runs to --at, "
+                 "else to the end)");
   cli.add_option("--crop", o.crop, "with --screenshot: only this view")
       ->check(CLI::IsMember({"controls", "store", "timeline", "charts", "lesson"}));
   std::string hover;
   cli.add_option("--hover", hover, "with --screenshot: put the pointer at X,Y (window pixels) to show its tooltip");
+  cli.add_flag("--list-scenarios", o.list_scenarios, "print the runnable scenarios the picker lists, one a line, and exit");
   cli.add_flag("--ab", o.ab, "start with the A/B view (B toggles aio threads)");
   cli.add_flag("--lesson", o.lesson, "show the lesson panel");
   cli.add_flag("--paused", o.paused, "start paused");
@@ -90,13 +95,18 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   }
   // Before the scenario is run and a window opened (issue 21, finding 8):
   // the rules of the writer that saves it (cli/output.h).
-  if (!o.screenshot.empty()) {
+  for (const auto& [flag, path] : {std::pair<const char*, const std::string*>{"--screenshot", &o.screenshot}, {"--series", &o.series}}) {
+    if (path->empty()) continue;
     try {
-      cli::check_output_path(o.screenshot);
+      cli::check_output_path(*path);
     } catch (const cli::OutputError& e) {
-      std::fprintf(stderr, "clerk-ui: --screenshot %s: %s\n", o.screenshot.c_str(), e.reason().c_str());
+      std::fprintf(stderr, "clerk-ui: %s %s: %s\n", flag, path->c_str(), e.reason().c_str());
       return 2;
     }
+  }
+  if (!o.series.empty() && !o.screenshot.empty()) {
+    std::fprintf(stderr, "clerk-ui: --series and --screenshot are separate runs: give one\n");
+    return 2;
   }
   return std::nullopt;
 }

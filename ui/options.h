@@ -14,8 +14,10 @@ struct Options {
   std::optional<std::uint64_t> seed;
   double at_s = 0;                     // --at: run to this instant before the first frame
   std::string screenshot;              // --screenshot: render, save, exit
+  std::string series;                  // --series: write every plotted series as JSON, exit (no window)
   std::string crop;                    // --crop VIEW: save only that window
   std::optional<std::pair<float, float>> hover;  // --hover X,Y: the pointer there (tooltips in screenshots)
+  bool list_scenarios = false;         // --list-scenarios: print the picker's list and exit
   bool ab = false;                     // --ab: start with the A/B view, B toggling aio
   bool lesson = false;
   bool paused = false;

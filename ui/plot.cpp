@@ -1,15 +1,94 @@
 #include "ui/plot.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "ui/palette.h"
 
 namespace ui {
 
-void plot(const char* id, const char* title, const char* unit, const std::vector<Series>& series, float y_min_max,
-          const char* store_words, const char* server_words, ImVec2 size) {
-  ImGui::PushID(id);
+namespace {
+
+// Ticks of a linear axis from 0 to `top`: steps of 1, 2 or 5 times a power of ten.
+std::vector<double> linear_ticks(double top) {
+  std::vector<double> out;
+  if (!(top > 0)) return out;
+  const double raw = top / 4, p = std::pow(10.0, std::floor(std::log10(raw)));
+  const double step = raw / p < 1.5 ? p : raw / p < 3.5 ? 2 * p : raw / p < 7.5 ? 5 * p : 10 * p;
+  for (double v = 0; v <= top * 1.0001; v += step) out.push_back(v);
+  return out;
+}
+
+struct Axis {
+  bool log = false;
+  double lo = 0, hi = 1;  // linear: values; log: log10 of values
+  float y0 = 0, y1 = 0;   // screen: bottom, top
+  float y(double v) const {
+    const double t = log ? (std::log10(v) - lo) / (hi - lo) : (v - lo) / (hi - lo);
+    return y0 - (y0 - y1) * static_cast<float>(std::clamp(t, 0.0, 1.0));
+  }
+  bool drawable(float v) const { return std::isfinite(v) && (!log || v > 0); }
+};
+
+Axis make_axis(const Chart& c, float y0, float y1, float& peak) {
+  Axis ax{c.log, 0, 1, y0, y1};
+  peak = std::nanf("");
+  double lo = INFINITY, hi = 0;
+  for (const Series& s : c.series)
+    for (float v : *s.values) {
+      if (!std::isfinite(v)) continue;
+      peak = std::isnan(peak) ? v : std::max(peak, v);
+      hi = std::max(hi, static_cast<double>(v));
+      if (v > 0) lo = std::min(lo, static_cast<double>(v));
+    }
+  if (c.log) {
+    // Whole decades around the data; at least 1 ms to 1 s before there is any.
+    ax.lo = std::isfinite(lo) ? std::floor(std::log10(lo)) : -3;
+    ax.hi = hi > 0 ? std::ceil(std::log10(hi) + 1e-9) : 0;
+    if (ax.hi <= ax.lo) ax.hi = ax.lo + 1;
+  } else {
+    ax.hi = std::max(hi, static_cast<double>(c.y_min_max)) * 1.08;
+  }
+  return ax;
+}
+
+void draw_legend(ImDrawList* dl, const Chart& c, ImVec2 at, float right, float& bottom) {
+  float x = at.x, y = at.y;
+  const float line = ImGui::GetTextLineHeight();
+  for (const Series& s : c.series) {
+    const float w = ImGui::CalcTextSize(s.label.c_str()).x;
+    if (x > at.x && x + w > right) {  // the next line, never cut off
+      x = at.x;
+      y += line;
+    }
+    dl->AddText(ImVec2(x, y), s.colour, s.label.c_str());
+    x += w + 10;
+  }
+  bottom = y + line;
+}
+
+}  // namespace
+
+std::string format_value(double v, const std::string& unit) {
+  char buf[64];
+  if (std::isnan(v)) return "no responses";
+  if (unit == "s") {
+    const double a = std::fabs(v);
+    if (a == 0) return "0";
+    if (a < 1e-3) std::snprintf(buf, sizeof buf, "%.3g us", v * 1e6);
+    else if (a < 1) std::snprintf(buf, sizeof buf, "%.3g ms", v * 1e3);
+    else std::snprintf(buf, sizeof buf, "%.3g s", v);
+  } else if (unit == "share") {
+    std::snprintf(buf, sizeof buf, "%.3g%%", v * 100);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.3g %s", v, unit.c_str());
+  }
+  return buf;
+}
+
+void plot(const Chart& c, ImVec2 size) {
+  ImGui::PushID(c.id.c_str());
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("plot", size);
   const bool hovered = ImGui::IsItemHovered();
@@ -17,42 +96,80 @@ void plot(const char* id, const char* title, const char* unit, const std::vector
   const ImVec2 p1(p0.x + size.x, p0.y + size.y);
   // An outline, not a fill: under software rendering every filled pixel costs.
   dl->AddRect(p0, p1, kPanel, 3);
+  dl->PushClipRect(p0, p1, true);
 
   std::size_t n = 0;
-  float top = y_min_max;
-  for (const Series& s : series) {
-    n = std::max(n, s.values->size());
-    for (float v : *s.values) top = std::max(top, v);
+  for (const Series& s : c.series) n = std::max(n, s.values->size());
+  float legend_bottom = 0;
+  dl->AddText(ImVec2(p0.x + 4, p0.y + 2), kInk, c.title.c_str());
+  draw_legend(dl, c, ImVec2(p0.x + 4, p0.y + 16), p1.x - 4, legend_bottom);
+  const float label_w = ImGui::CalcTextSize("100 ms").x + 6;
+  const ImVec2 a(p0.x + label_w, legend_bottom + 4), b(p1.x - 6, p1.y - 14);  // the plotting area
+  float peak = 0;
+  const Axis ax = make_axis(c, b.y, std::min(a.y, b.y - 10), peak);
+  if (!std::isnan(peak)) {  // the highest value drawn, not the top of the axis
+    const std::string text = "peak " + format_value(peak, c.unit);
+    dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(text.c_str()).x - 4, p0.y + 2), kFaint, text.c_str());
   }
-  top *= 1.08f;
-  const ImVec2 a(p0.x + 6, p0.y + 32), b(p1.x - 6, p1.y - 12);  // the plotting area
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "%s  [%s]  max %.3g", title, unit, top / 1.08f);
-  dl->AddText(ImVec2(p0.x + 4, p0.y + 2), kInk, buf);
-  // The legend: each series' name in its colour, as many as fit on a line.
-  float lx = p0.x + 4;
-  for (const Series& s : series) {
-    const float w = ImGui::CalcTextSize(s.label.c_str()).x;
-    if (lx + w > p1.x - 4) break;
-    dl->AddText(ImVec2(lx, p0.y + 16), s.colour, s.label.c_str());
-    lx += w + 10;
+
+  // The y axis: labelled ticks, decades on a log axis.
+  std::vector<double> ticks;
+  if (ax.log)
+    for (double d = ax.lo; d <= ax.hi + 1e-9; d += 1) ticks.push_back(std::pow(10.0, d));
+  else
+    ticks = linear_ticks(ax.hi / 1.08 > 0 ? ax.hi : 1);
+  for (double t : ticks) {
+    const float y = ax.y(t);
+    dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), mix(kPanel, kFaint, 0.25f));
+    const std::string text = format_value(t, c.unit == "share" ? "share" : c.unit == "s" ? "s" : "");
+    dl->AddText(ImVec2(p0.x + 2, y - 7), kFaint, text.substr(0, text.find_last_not_of(' ') + 1).c_str());
   }
   dl->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, b.y), kFaint);
   const std::size_t span = std::max<std::size_t>(n, 10);
   const auto x_of = [&](std::size_t i) { return a.x + (b.x - a.x) * (static_cast<float>(i) + 0.5f) / static_cast<float>(span); };
-  const auto y_of = [&](float v) { return b.y - (b.y - a.y) * (top > 0 ? v / top : 0.0f); };
+  const float slot = (b.x - a.x) / static_cast<float>(span);
+  char buf[64];
   std::snprintf(buf, sizeof buf, "0 s");
   dl->AddText(ImVec2(a.x, b.y), kFaint, buf);
   std::snprintf(buf, sizeof buf, "%zu s", span);
-  dl->AddText(ImVec2(b.x - 28, b.y), kFaint, buf);
+  dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(buf).x, b.y), kFaint, buf);
+
+  // Seconds with no figure in any series: shaded and labelled.
+  for (std::size_t i = 0; i < n; ++i) {
+    bool any = false, all_missing = true;
+    for (const Series& s : c.series) {
+      if (i >= s.values->size()) continue;
+      any = true;
+      all_missing = all_missing && std::isnan((*s.values)[i]);
+    }
+    if (!any || !all_missing) continue;
+    dl->AddRectFilled(ImVec2(x_of(i) - slot / 2, a.y), ImVec2(x_of(i) + slot / 2, b.y), IM_COL32(120, 60, 60, 60));
+    if (slot > ImGui::CalcTextSize("no responses").x) dl->AddText(ImVec2(x_of(i) - slot / 2 + 2, (a.y + b.y) / 2), kFaint, "no responses");
+  }
 
   std::vector<ImVec2> pts;
-  for (const Series& s : series) {
-    pts.clear();
-    for (std::size_t i = 0; i < s.values->size(); ++i) pts.push_back(ImVec2(x_of(i), y_of((*s.values)[i])));
+  const auto flush = [&](const Series& s) {
     if (pts.size() == 1) dl->AddCircleFilled(pts[0], 2, s.colour);
     if (pts.size() > 1) dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), s.colour, 0, s.thickness);
+    pts.clear();
+  };
+  for (const Series& s : c.series) {
+    for (std::size_t i = 0; i < s.values->size(); ++i) {
+      const float v = (*s.values)[i];
+      if (ax.drawable(v)) {
+        pts.push_back(ImVec2(x_of(i), ax.y(v)));
+        continue;
+      }
+      flush(s);
+      if (std::isnan(v)) {  // no responses: a cross on the baseline, not a point at zero
+        const ImVec2 m(x_of(i), b.y - 3);
+        dl->AddLine(ImVec2(m.x - 3, m.y - 3), ImVec2(m.x + 3, m.y + 3), s.colour);
+        dl->AddLine(ImVec2(m.x - 3, m.y + 3), ImVec2(m.x + 3, m.y - 3), s.colour);
+      }
+    }
+    flush(s);
   }
+  dl->PopClipRect();
 
   if (hovered) {
     const float fx = (ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x);
@@ -60,13 +177,14 @@ void plot(const char* id, const char* title, const char* unit, const std::vector
     dl->AddLine(ImVec2(x_of(i), a.y), ImVec2(x_of(i), b.y), kFaint);
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-    ImGui::Text("%s, second %zu to %zu", title, i, i + 1);
-    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1), "Store: %s", store_words);
-    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1), "Server: %s", server_words);
+    ImGui::Text("%s, second %zu to %zu", c.title.c_str(), i, i + 1);
+    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1), "Store: %s", c.store_words);
+    ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1), "Server: %s", c.server_words);
     ImGui::Separator();
-    for (const Series& s : series) {
+    for (const Series& s : c.series) {
       if (i < s.values->size())
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s: %.4g %s", s.label.c_str(), (*s.values)[i], unit);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s: %s", s.label.c_str(),
+                           format_value((*s.values)[i], c.unit).c_str());
     }
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();

@@ -1,7 +1,13 @@
 // A small line chart drawn with ImGui's draw list: several series over the
-// same seconds, a y axis from zero to the largest value, and a hover line
-// that lists every series at the second under the mouse, with a sentence
-// saying what the chart shows in the store's and the server's words.
+// same seconds, a labelled y axis (linear from zero, or logarithmic by
+// decades for latencies that span 1 ms to 10 s), a legend that wraps rather
+// than cuts a name off, and a hover line that lists every series at the
+// second under the mouse, with a sentence saying what the chart shows in the
+// store's and the server's words.
+//
+// A NaN value is a second without a figure (no response completed): the
+// line breaks there, a cross marks it on the baseline, and a second with no
+// figure in any series is shaded and labelled "no responses". Never a zero.
 #pragma once
 #include <imgui.h>
 
@@ -15,9 +21,22 @@ struct Series {
   const std::vector<float>* values;  // one per second, from second 0
   ImU32 colour;
   float thickness = 1.5f;
+  std::string session;  // "A" or "B"
+  std::string source;   // the same series in `clerk run --json` (dotted path), "" if it has none
 };
 
-void plot(const char* id, const char* title, const char* unit, const std::vector<Series>& series, float y_min_max,
-          const char* store_words, const char* server_words, ImVec2 size);
+struct Chart {
+  std::string id, title, unit;
+  std::vector<Series> series;
+  float y_min_max = 1;  // the linear axis reaches at least this
+  bool log = false;     // a log axis (values <= 0 are not drawn)
+  const char* store_words = "";
+  const char* server_words = "";
+};
+
+void plot(const Chart& chart, ImVec2 size);
+
+// A value with its unit, short: seconds as us/ms/s, shares as percent.
+std::string format_value(double v, const std::string& unit);
 
 }  // namespace ui

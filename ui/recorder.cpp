@@ -1,6 +1,7 @@
 #include "ui/recorder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "models/hardware/raid10.h"
@@ -9,18 +10,12 @@ namespace ui {
 
 namespace {
 using models::TaskState;
+const float kNoResponses = std::nanf("");
 constexpr TaskState kStates[3] = {TaskState::kRunning, TaskState::kSleeping, TaskState::kDiskWait};
 
 double pool_integral(models::World& world, std::uint32_t w) {
   const models::ThreadPool* pool = std::as_const(world.server()).worker(w).pool();
   return pool ? pool->stats().waiting_integral : 0.0;
-}
-
-double percentile(std::vector<float>& v, double p) {
-  if (v.empty()) return 0;
-  const auto i = static_cast<std::size_t>(p / 100.0 * static_cast<double>(v.size() - 1) + 0.5);
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(i), v.end());
-  return v[i];
 }
 }  // namespace
 
@@ -36,9 +31,7 @@ void Recorder::reset(models::World& world) {
   last_pool_integral_.assign(workers_, 0.0);
   last_t_ = world.engine().now();
   models::Wrk& wrk = world.clients();
-  for (std::uint32_t g = 0; g < wrk.groups(); ++g) groups.push_back(GroupSeries{wrk.group_spec(g).name, {}, {}, {}, {}, {}});
-  sec_complete_.assign(wrk.groups(), 0);
-  sec_latencies_.assign(wrk.groups(), {});
+  for (std::uint32_t g = 0; g < wrk.groups(); ++g) groups.push_back(GroupSeries{wrk.group_spec(g).name, {}, {}, {}, {}, {}, {}});
 }
 
 void Recorder::sample(models::World& world) {
@@ -65,30 +58,7 @@ void Recorder::sample(models::World& world) {
   }
   ++fine_count_;
   last_t_ = now;
-  sample_latencies(world);
   if (now % kChartBin == 0) close_second(world);
-}
-
-// wrk records a latency and writes the next request at the same instant, so
-// a connection's request start moves exactly at each completion, by the
-// latency. Scanning every 10 ms sees each completion unless one connection
-// finishes two responses within 10 ms; those are counted as unsampled.
-void Recorder::sample_latencies(models::World& world) {
-  const models::Wrk& wrk = world.clients();
-  const auto n = static_cast<std::uint32_t>(wrk.connections_opened());
-  conn_start_.resize(n, 0);
-  conn_busy_.resize(n, 0);
-  const models::Nginx& server = world.server();
-  for (std::uint32_t c = 0; c < n; ++c) {
-    const sim::Time start = wrk.request_started(c);
-    const bool busy = wrk.in_flight(c);
-    if (conn_busy_[c] && start != conn_start_[c] && c < server.connection_slots()) {
-      const std::uint32_t g = server.conn(c).group;
-      if (g < sec_latencies_.size()) sec_latencies_[g].push_back(static_cast<float>(sim::to_seconds(start - conn_start_[c])));
-    }
-    conn_start_[c] = start;
-    conn_busy_[c] = busy;
-  }
 }
 
 void Recorder::close_second(models::World& world) {
@@ -117,21 +87,20 @@ void Recorder::close_second(models::World& world) {
   sec_pool_integral_ = pool;
   sec_dwait_integral_ = dwait;
 
-  models::Wrk& wrk = world.clients();
+  // The second that just ended, as the model's per-second statistics have it.
+  const std::size_t second = out_gbps.size() - 1;
+  const std::vector<double>& delayed = world.delayed_share_per_s();
+  delayed_share.push_back(second < delayed.size() ? static_cast<float>(delayed[second]) : kNoResponses);
+  const models::Wrk& wrk = world.clients();
   for (std::uint32_t g = 0; g < groups.size(); ++g) {
-    const std::uint64_t complete = wrk.group_complete(g);
-    const auto done = static_cast<float>(complete - sec_complete_[g]);
-    sec_complete_[g] = complete;
-    std::vector<float>& lat = sec_latencies_[g];
+    const models::SecondFigures f = wrk.group_second(g, second);
     GroupSeries& s = groups[g];
-    s.requests_per_s.push_back(done);
-    s.unsampled.push_back(std::max(0.0f, done - static_cast<float>(lat.size())));
-    double sum = 0;
-    for (float v : lat) sum += v;
-    s.latency_mean_s.push_back(lat.empty() ? 0.0f : static_cast<float>(sum / static_cast<double>(lat.size())));
-    s.latency_p50_s.push_back(static_cast<float>(percentile(lat, 50)));
-    s.latency_p99_s.push_back(static_cast<float>(percentile(lat, 99)));
-    lat.clear();
+    s.requests_per_s.push_back(static_cast<float>(f.responses));
+    s.latency_mean_s.push_back(static_cast<float>(f.latency_mean_s));
+    s.latency_p50_s.push_back(static_cast<float>(f.latency_p50_s));
+    s.latency_p99_s.push_back(static_cast<float>(f.latency_p99_s));
+    s.ttfb_p50_s.push_back(static_cast<float>(f.ttfb_p50_s));
+    s.ttfb_p99_s.push_back(static_cast<float>(f.ttfb_p99_s));
   }
 }
 

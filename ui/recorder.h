@@ -7,6 +7,13 @@
 // series for the charts (ifstat's resolution), kept for the whole run.
 // Sampling at fixed simulated instants, never per frame, makes the pictures
 // independent of the frame rate and of the playback speed.
+//
+// Latency, time to first byte and the share of responses delayed behind a
+// blocked loop are not sampled: they are read, once a second has ended, from
+// the per-second statistics the model keeps for `clerk run --json` (every
+// response recorded as it completes), so that the charts and the CLI show
+// one set of numbers, in closed and open loops alike. A second without a
+// completed response is NaN: a gap marked "no responses", never a zero.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -24,8 +31,8 @@ constexpr sim::Time kChartBin = sim::seconds(1);
 struct GroupSeries {
   std::string name;
   std::vector<float> requests_per_s;
-  std::vector<float> latency_p50_s, latency_p99_s, latency_mean_s;  // of responses completed that second
-  std::vector<float> unsampled;  // completions the per-connection scan missed (see sample_latencies)
+  std::vector<float> latency_p50_s, latency_p99_s, latency_mean_s;  // of responses completed that second (NaN: none)
+  std::vector<float> ttfb_p50_s, ttfb_p99_s;  // time to first byte of the headers read that second (NaN: none)
 };
 
 class Recorder {
@@ -52,11 +59,11 @@ class Recorder {
   std::vector<float> disk_queue_depth;  // mean requests queued or in service per drive
   std::vector<float> pool_waiting_total;  // mean tasks waiting, all pools
   std::vector<float> workers_disk_wait;   // mean workers in D state
+  std::vector<float> delayed_share;       // responses that waited behind a blocked loop (NaN: no responses)
   std::vector<GroupSeries> groups;
 
  private:
   std::size_t slot(std::int64_t k) const { return static_cast<std::size_t>(k % static_cast<std::int64_t>(kFineKept)); }
-  void sample_latencies(models::World& world);
   void close_second(models::World& world);
 
   std::uint32_t workers_ = 0;
@@ -74,12 +81,6 @@ class Recorder {
   double sec_out_bytes_ = 0;
   std::uint64_t sec_lookups_ = 0, sec_hits_ = 0;
   double sec_disk_integral_ = 0, sec_pool_integral_ = 0, sec_dwait_integral_ = 0;
-  std::vector<std::uint64_t> sec_complete_;
-  // Completions seen by scanning wrk's connections: a connection whose
-  // request start moved while it was in flight finished one response.
-  std::vector<sim::Time> conn_start_;
-  std::vector<std::uint8_t> conn_busy_;
-  std::vector<std::vector<float>> sec_latencies_;  // per group, this second
 };
 
 }  // namespace ui

@@ -19,6 +19,7 @@ using Clock = std::chrono::steady_clock;
 struct Session {
   explicit Session(std::string name) : label(std::move(name)) {}
   std::string label;            // "A", "B"
+  std::string config;           // in A/B: its settings that differ from the other's ("aio threads"); else ""
   models::Scenario scenario;    // what the World was built from
   std::uint64_t seed = 1;
   std::unique_ptr<models::World> world;

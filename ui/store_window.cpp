@@ -33,7 +33,9 @@ void draw_store_window(App& app, float dt, bool snap) {
   for (int i = 0; i < panes; ++i) {
     Session& s = i == 0 ? app.a : app.b;
     const Box area{ImVec2(p0.x + w * static_cast<float>(i), p0.y), ImVec2(p0.x + w * static_cast<float>(i + 1) - (panes > 1 ? 4 : 0), p0.y + avail.y)};
-    const std::string title = (panes > 1 ? s.label + ": " : "") + s.scenario.name + "  (" + describe(s.scenario) + ")";
+    // In A/B each pane names its own configuration, not only the file both came from.
+    const std::string title = panes > 1 ? s.label + ": " + s.config + "  (" + describe(s.scenario) + ")"
+                                        : s.scenario.name + "  (" + describe(s.scenario) + ")";
     draw_store(s, i == 0 ? app.anim_a : app.anim_b, area, app.zoom, app.pan, dt, snap, title.c_str());
   }
 }

@@ -131,8 +131,9 @@ void draw_timeline(Session& a, Session* b, float window_s) {
   for (Session* s : {&a, b}) {
     if (!s) continue;
     ImGui::PushID(s->label.c_str());
-    ImGui::Text("%s%s (%s)   green running, blue-grey sleeping, red disk wait; pools: violet busy, pink queue", b ? (s->label + ": ").c_str() : "",
-                s->scenario.name.c_str(), describe(s->scenario).c_str());
+    // In A/B each run is named by its own configuration, not the file both came from.
+    ImGui::Text("%s (%s)   green running, blue-grey sleeping, red disk wait; pools: violet busy, pink queue",
+                b ? (s->label + ": " + s->config).c_str() : s->scenario.name.c_str(), describe(s->scenario).c_str());
     draw_session(*s, ImVec2(avail.x, std::max(h, 40.0f)), window_s);
     ImGui::PopID();
   }

@@ -1,0 +1,48 @@
+#include "ui/frame.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "ui/charts_view.h"
+#include "ui/controls_panel.h"
+#include "ui/lesson_panel.h"
+#include "ui/store_window.h"
+#include "ui/timeline_view.h"
+
+namespace ui {
+
+namespace {
+// Windows are tiled: their places follow from the display size every frame.
+bool begin_tile(App& app, const char* name, float x, float y, float w, float h) {
+  ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
+  // No window background: the tiles cover the display, and the clear colour is
+  // the background. Software rendering (Mesa's llvmpipe under Xvfb) pays for
+  // every layer of filled pixels, and this one layer is a third of the frame.
+  const bool open = ImGui::Begin(name, nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                                    ImGuiWindowFlags_NoBackground);
+  app.view_boxes[name] = Box{ImVec2(x, y), ImVec2(x + w, y + h)};
+  return open;
+}
+}  // namespace
+
+void draw_frame(App& app, float dt, bool capture) {
+  const ImVec2 ds = ImGui::GetIO().DisplaySize;
+  const float left = 340, right = std::min(520.0f, ds.x * 0.3f), mid = ds.x - left - right;
+  const float top = ds.y * 0.6f, controls_h = app.show_lesson ? ds.y * 0.55f : ds.y;
+  if (begin_tile(app, "controls", 0, 0, left, controls_h)) draw_controls(app);
+  ImGui::End();
+  if (app.show_lesson) {
+    if (begin_tile(app, "lesson", 0, controls_h, left, ds.y - controls_h)) draw_lesson(app);
+    ImGui::End();
+  }
+  if (begin_tile(app, "store", left, 0, mid, top)) draw_store_window(app, dt, capture);
+  ImGui::End();
+  if (begin_tile(app, "timeline", left, top, mid, ds.y - top)) draw_timeline(app.a, app.ab ? &app.b : nullptr, app.timeline_s);
+  ImGui::End();
+  if (begin_tile(app, "charts", left + mid, 0, right, ds.y)) draw_charts(app.a, app.ab ? &app.b : nullptr);
+  ImGui::End();
+}
+
+}  // namespace ui

@@ -1,0 +1,26 @@
+#include "ui/series_export.h"
+
+#include <cstdio>
+
+#include "cli/output.h"
+#include "ui/charts_view.h"
+
+namespace ui {
+
+int write_series(App& app, const std::string& path, double t_s) {
+  run_to(app, t_s);
+  nlohmann::ordered_json j;
+  j["scenario"] = app.a.scenario.name;
+  j["file"] = app.path;
+  j["seed"] = app.a.seed;
+  j["at_s"] = sim::to_seconds(app.a.now());
+  j["charts"] = charts_json(app.a, app.ab ? &app.b : nullptr);
+  std::string error;
+  if (!cli::write_file_atomically(path, j.dump(1) + "\n", error)) {
+    std::fprintf(stderr, "clerk-ui: --series: %s\n", error.c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace ui

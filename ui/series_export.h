@@ -1,0 +1,17 @@
+// clerk-ui --series FILE.json: every series the charts plot, written
+// headless (no window) through the project's one safe writer (cli/output.h),
+// as --screenshot writes its PNG. Each series names its counterpart in
+// `clerk run --json` ("source"), so a test can hold the two against each
+// other (ui/tests/series_match_test.sh).
+#pragma once
+#include <string>
+
+#include "ui/app.h"
+
+namespace ui {
+
+// Runs the sessions to `t_s` seconds, writes the series; the exit status
+// (0, or 1 with the reason on stderr when the file cannot be written).
+int write_series(App& app, const std::string& path, double t_s);
+
+}  // namespace ui
