@@ -14,11 +14,11 @@ namespace ui {
 namespace {
 ImU32 lighter(ImU32 c) { return mix(c, IM_COL32(255, 255, 255, 255), 0.5f); }
 
-// How a series of session x is named: alone just `what`; in A/B the session
-// and its own configuration first ("B aio threads: random p99").
-std::string named(const Session& x, Session* b, const std::string& what) {
-  if (!b) return what;
-  return x.label + (x.config.empty() ? "" : " " + x.config) + ": " + what;
+// In A/B the run a series belongs to, named by its own configuration
+// ("B aio threads"); alone, nothing.
+std::string owner(const Session& x, Session* b) {
+  if (!b) return "";
+  return x.label + (x.config.empty() ? "" : " " + x.config);
 }
 
 // Adds one series per session: A in `colour`, B lighter and thinner.
@@ -26,7 +26,7 @@ void both(Chart& c, Session& a, Session* b, const std::string& label, ImU32 colo
           const std::string& source) {
   for (Session* x : {&a, b}) {
     if (!x) continue;
-    c.series.push_back(Series{named(*x, b, label), &pick(*x), x == &a ? colour : lighter(colour), x == &a ? 2.0f : 1.2f, x->label, source});
+    c.series.push_back(Series{label, &pick(*x), x == &a ? colour : lighter(colour), x == &a ? 2.0f : 1.2f, x->label, owner(*x, b), source});
   }
 }
 
@@ -40,7 +40,7 @@ void per_group(Chart& c, Session& a, Session* b, const std::string& suffix, cons
       ImU32 col = group_colour(static_cast<std::uint32_t>(g));
       if (x != &a) col = lighter(col);
       col = mix(col, kPanel, fade);
-      c.series.push_back(Series{named(*x, b, gs.name + suffix), &pick(gs), col, x == &a ? 2.0f : 1.2f, x->label,
+      c.series.push_back(Series{gs.name + suffix, &pick(gs), col, x == &a ? 2.0f : 1.2f, x->label, owner(*x, b),
                                 "clients." + gs.name + ".per_s." + key});
     }
   }
@@ -187,7 +187,9 @@ void draw_charts(Session& a, Session* b) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const auto n = static_cast<float>(charts.size());
   const float h = (avail.y - (n - 1) * ImGui::GetStyle().ItemSpacing.y) / n;
-  const ImVec2 size(avail.x, std::max(h, 60.0f));
+  // Each chart keeps room for its plot under a two-run legend; the window
+  // scrolls rather than squeezing a latency axis to a line.
+  const ImVec2 size(avail.x, std::max(h, 130.0f));
   for (const Chart& c : charts) plot(c, size);
 }
 
@@ -203,7 +205,7 @@ nlohmann::ordered_json charts_json(Session& a, Session* b) {
         else
           values.push_back(nullptr);
       }
-      series.push_back({{"label", s.label}, {"session", s.session}, {"source", s.source}, {"values", std::move(values)}});
+      series.push_back({{"label", s.label}, {"session", s.session}, {"run", s.owner}, {"source", s.source}, {"values", std::move(values)}});
     }
     charts.push_back({{"id", c.id}, {"title", c.title}, {"unit", c.unit}, {"log", c.log}, {"series", std::move(series)}});
   }

@@ -82,8 +82,8 @@ std::string describe(const models::Scenario& sc) {
 std::string differences(const Knobs& m, const Knobs& o, const models::Scenario& sc) {
   std::vector<std::string> d;
   if (m.aio_threads != o.aio_threads) d.emplace_back(m.aio_threads ? "aio threads" : "aio off");
-  if (m.aio_threads && (m.pool_threads != o.pool_threads || !o.aio_threads)) d.push_back("threads=" + std::to_string(m.pool_threads));
-  if (m.aio_threads && m.max_queue != o.max_queue) d.push_back("max_queue=" + std::to_string(m.max_queue));
+  if (m.aio_threads && o.aio_threads && m.pool_threads != o.pool_threads) d.push_back("threads=" + std::to_string(m.pool_threads));
+  if (m.aio_threads && o.aio_threads && m.max_queue != o.max_queue) d.push_back("max_queue=" + std::to_string(m.max_queue));
   if (m.workers != o.workers) d.push_back(std::to_string(m.workers) + " workers");
   if (m.chunk_kib != o.chunk_kib) d.push_back(m.chunk_kib ? "chunk " + std::to_string(m.chunk_kib) + "k" : "no chunk");
   if (m.accept != o.accept) d.emplace_back(models::kAcceptPolicies.at(static_cast<std::size_t>(m.accept)).brief);

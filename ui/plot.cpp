@@ -53,17 +53,31 @@ Axis make_axis(const Chart& c, float y0, float y1, float& peak) {
   return ax;
 }
 
+// Each run's name once (in A/B), then its series' names in their colours;
+// a name that does not fit goes to the next line, never cut off.
 void draw_legend(ImDrawList* dl, const Chart& c, ImVec2 at, float right, float& bottom) {
   float x = at.x, y = at.y;
   const float line = ImGui::GetTextLineHeight();
-  for (const Series& s : c.series) {
-    const float w = ImGui::CalcTextSize(s.label.c_str()).x;
-    if (x > at.x && x + w > right) {  // the next line, never cut off
+  const auto word = [&](const std::string& text, ImU32 colour) {
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    if (x > at.x && x + w > right) {
       x = at.x;
       y += line;
     }
-    dl->AddText(ImVec2(x, y), s.colour, s.label.c_str());
-    x += w + 10;
+    dl->AddText(ImVec2(x, y), colour, text.c_str());
+    x += w + 8;
+  };
+  std::vector<std::string> owners;  // in first-seen order
+  for (const Series& s : c.series)
+    if (std::find(owners.begin(), owners.end(), s.owner) == owners.end()) owners.push_back(s.owner);
+  for (std::size_t o = 0; o < owners.size(); ++o) {
+    if (o > 0) {  // each run on a line of its own
+      x = at.x;
+      y += line;
+    }
+    if (!owners[o].empty()) word(owners[o] + ":", kInk);
+    for (const Series& s : c.series)
+      if (s.owner == owners[o]) word(s.label, s.colour);
   }
   bottom = y + line;
 }
@@ -107,9 +121,11 @@ void plot(const Chart& c, ImVec2 size) {
   const ImVec2 a(p0.x + label_w, legend_bottom + 4), b(p1.x - 6, p1.y - 14);  // the plotting area
   float peak = 0;
   const Axis ax = make_axis(c, b.y, std::min(a.y, b.y - 10), peak);
-  if (!std::isnan(peak)) {  // the highest value drawn, not the top of the axis
+  if (!std::isnan(peak)) {  // the highest value drawn, not the top of the axis; never over the title
     const std::string text = "peak " + format_value(peak, c.unit);
-    dl->AddText(ImVec2(p1.x - ImGui::CalcTextSize(text.c_str()).x - 4, p0.y + 2), kFaint, text.c_str());
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    if (p0.x + 4 + ImGui::CalcTextSize(c.title.c_str()).x + 12 + w < p1.x - 4)
+      dl->AddText(ImVec2(p1.x - w - 4, p0.y + 2), kFaint, text.c_str());
   }
 
   // The y axis: labelled ticks, decades on a log axis.
@@ -118,9 +134,12 @@ void plot(const Chart& c, ImVec2 size) {
     for (double d = ax.lo; d <= ax.hi + 1e-9; d += 1) ticks.push_back(std::pow(10.0, d));
   else
     ticks = linear_ticks(ax.hi / 1.08 > 0 ? ax.hi : 1);
+  float last_label = 1e9f;
   for (double t : ticks) {
     const float y = ax.y(t);
     dl->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), mix(kPanel, kFaint, 0.25f));
+    if (last_label - y < ImGui::GetTextLineHeight()) continue;  // labels never overlap
+    last_label = y;
     const std::string text = format_value(t, c.unit == "share" ? "share" : c.unit == "s" ? "s" : "");
     dl->AddText(ImVec2(p0.x + 2, y - 7), kFaint, text.substr(0, text.find_last_not_of(' ') + 1).c_str());
   }
@@ -183,7 +202,7 @@ void plot(const Chart& c, ImVec2 size) {
     ImGui::Separator();
     for (const Series& s : c.series) {
       if (i < s.values->size())
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s: %s", s.label.c_str(),
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s%s: %s", s.owner.empty() ? "" : (s.owner + " ").c_str(), s.label.c_str(),
                            format_value((*s.values)[i], c.unit).c_str());
     }
     ImGui::PopTextWrapPos();

@@ -22,6 +22,7 @@ struct Series {
   ImU32 colour;
   float thickness = 1.5f;
   std::string session;  // "A" or "B"
+  std::string owner;    // in A/B, the run it belongs to ("B aio threads"): the legend names it once per run
   std::string source;   // the same series in `clerk run --json` (dotted path), "" if it has none
 };
 
