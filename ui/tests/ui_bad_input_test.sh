@@ -38,3 +38,9 @@ expect "symbolic link" --screenshot "$tmp/shot.png"
 [ "$(cat "$tmp/victim")" = "keep me" ] || { echo "FAIL: --screenshot wrote through a link"; exit 1; }
 expect "names a folder" --screenshot "$tmp/"
 expect "no folder" --screenshot "$tmp/none/shot.png"
+# --series through the same writer (issue 22), checked before anything runs.
+ln -s "$tmp/victim" "$tmp/series.json"
+expect "symbolic link" --series "$tmp/series.json"
+[ "$(cat "$tmp/victim")" = "keep me" ] || { echo "FAIL: --series wrote through a link"; exit 1; }
+expect "names a folder" --series "$tmp/"
+expect "--series and --screenshot" --series "$tmp/s.json" --screenshot "$tmp/s.png"
