@@ -3,7 +3,9 @@
 // the same random draws, and what the Recorder samples.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "ui/app.h"
 
@@ -96,4 +98,47 @@ TEST_CASE("a bad scenario leaves the sessions alone and names the file") {
   CHECK_FALSE(ui::open_scenario(app, "/nonexistent/x.toml", {}));
   CHECK(app.error.find("/nonexistent/x.toml") != std::string::npos);
   CHECK(app.a.now() == sim::milliseconds(500));
+}
+
+// Issue 22: the charts read the model's per-second statistics, every
+// response as it completed; a second without responses is NaN, not 0.
+TEST_CASE("a second's figures come from its responses; a second without any has none") {
+  std::vector<sim::LatencyStats> lat(3), ttfb(3);
+  lat[0].record(0.100);
+  lat[0].record(0.300);
+  ttfb[0].record(0.050);
+  const models::SecondFigures f = models::second_figures(lat, ttfb, 0);
+  CHECK(f.responses == 2);
+  CHECK(f.latency_mean_s == Approx(0.2));
+  CHECK(f.latency_p99_s == Approx(0.3).epsilon(0.01));  // the exact maximum clamps the top bin
+  CHECK(f.ttfb_count == 1);
+  for (std::size_t second : {std::size_t{1}, std::size_t{7}}) {  // empty, and past the last window
+    const models::SecondFigures none = models::second_figures(lat, ttfb, second);
+    CHECK(none.responses == 0);
+    CHECK(std::isnan(none.latency_p50_s));
+    CHECK(std::isnan(none.latency_p99_s));
+    CHECK(std::isnan(none.ttfb_p99_s));
+  }
+}
+
+TEST_CASE("the recorder's latency series are the model's per-second figures, gaps included") {
+  ui::App app;
+  REQUIRE(ui::open_scenario(app, kBlocking, {}));
+  ui::run_to(app, 3.0);
+  const ui::Recorder& r = app.a.recorder;
+  const models::Wrk& wrk = app.a.world->clients();
+  REQUIRE(r.groups.size() == 2);
+  for (std::uint32_t g = 0; g < 2; ++g) {
+    REQUIRE(r.groups[g].latency_p99_s.size() == 3);
+    for (std::size_t s = 0; s < 3; ++s) {
+      const models::SecondFigures f = wrk.group_second(g, s);
+      CHECK(r.groups[g].requests_per_s[s] == static_cast<float>(f.responses));
+      if (f.responses == 0) CHECK(std::isnan(r.groups[g].latency_p99_s[s]));
+      else CHECK(r.groups[g].latency_p99_s[s] == static_cast<float>(f.latency_p99_s));
+    }
+  }
+  // A 4 MiB response from disk, behind 16 blocked workers, takes over a
+  // second: nothing completes in the first one, which is a gap, not 0 s.
+  CHECK(r.groups[1].requests_per_s[0] == 0);
+  CHECK(std::isnan(r.groups[1].latency_p50_s[0]));
 }
