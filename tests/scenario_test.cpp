@@ -179,3 +179,17 @@ TEST_CASE("the kernel's CPU time for reads into the page cache is the bytes read
   // Reads still in flight at the end count on the disk's side only.
   CHECK(cold.kernel_cpu_s == Approx(2e-9 * bytes_read).epsilon(0.02));
 }
+
+TEST_CASE("with a kernel scheduler the page-cache fill runs in the reading worker, as its own CPU time") {
+  // small-hdd: aio off, so every read is started by a worker's sendfile().
+  const auto ps = run({"cpu.cache_fill_byte=2ns"});
+  const auto sched = run({"cpu.cache_fill_byte=2ns", "kernel.scheduler=\"eevdf\""});
+  const auto on_cpu_s = [](const models::RunResult& r) {
+    return (r.workers_running - r.workers_cpu_wait) * r.workers.size() * r.duration_s;
+  };
+  REQUIRE(sched.kernel_cpu_s > 0);
+  // The workers ran at least the fill they started (plus their own costs).
+  CHECK(on_cpu_s(sched) >= sched.kernel_cpu_s);
+  // Processor sharing runs it as a job of no task: the workers' own CPU time is far less.
+  CHECK(on_cpu_s(ps) < 0.5 * ps.kernel_cpu_s);
+}

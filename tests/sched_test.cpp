@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "models/os/cpu_scheduler.h"
@@ -362,4 +363,120 @@ TEST_CASE("a thread that asks again in the same instant keeps its CPU") {
   CHECK(rec.ended[0].back() == Approx(0.001));
   // b waits for the tick at 4 ms? No: a sleeps at 1 ms and b runs then.
   CHECK(rec.ended[1][0] == Approx(0.0011));
+}
+
+namespace {
+// 2 sockets x 2 cores x 2 SMT threads: CPUs 0-3 on socket 0 (cores {0,1}, {2,3}), 4-7 on socket 1.
+constexpr CpuTopology kTwoSockets{2, 2, 2};
+
+// Starts a 1 s burst on a new thread whose last CPU is `home`; returns where it runs.
+std::uint32_t occupy(CpuScheduler& cpu, Recorder& rec, std::uint32_t home) {
+  const auto t = cpu.add_thread(models::kNoTask, home);
+  cpu.run(t, 1.0, &rec, 100 + t);
+  return cpu.cpu_of(t);
+}
+}  // namespace
+
+TEST_CASE("select_idle_sibling: an idle SMT sibling of prev, not an idle core on the other socket") {
+  for (const char* policy : {"cfs", "eevdf"}) {
+    sim::Engine e;
+    auto cpu = scheduler(e, policy, kTwoSockets);
+    Recorder rec(e);
+    CHECK(occupy(*cpu, rec, 0) == 0);
+    CHECK(occupy(*cpu, rec, 2) == 2);
+    CHECK(occupy(*cpu, rec, 3) == 3);
+    // Woken by no CPU (an interrupt): target = prev = 0, busy. Socket 1 is
+    // all idle, but the search stays in prev's last-level cache: CPU 1.
+    const auto woken = cpu->add_thread(models::kNoTask, 0);
+    cpu->run(woken, 0.001, &rec, 1);
+    CHECK(cpu->cpu_of(woken) == 1);
+    CHECK(cpu->cpu_wait_s(woken) == 0);
+  }
+}
+
+TEST_CASE("select_idle_sibling: 3.13 takes an idle core first, then target's idle sibling") {
+  sim::Engine e;
+  auto cpu = scheduler(e, "cfs", kTwoSockets);
+  Recorder rec(e);
+  CHECK(occupy(*cpu, rec, 0) == 0);
+  // CPU 1 (0's sibling) and core {2,3} are idle: the idle core wins.
+  const auto a = cpu->add_thread(models::kNoTask, 0);
+  cpu->run(a, 1.0, &rec, 1);
+  CHECK(cpu->cpu_of(a) == 2);
+  // Now CPUs 1 and 3 are idle, no core is: target's sibling, CPU 1.
+  const auto b = cpu->add_thread(models::kNoTask, 0);
+  cpu->run(b, 1.0, &rec, 2);
+  CHECK(cpu->cpu_of(b) == 1);
+}
+
+TEST_CASE("select_idle_sibling: 3.13 queues on prev when the only idle CPU is another core's sibling; 6.6 takes it") {
+  for (const char* policy : {"cfs", "eevdf"}) {
+    sim::Engine e;
+    auto cpu = scheduler(e, policy, kTwoSockets);
+    Recorder rec(e);
+    occupy(*cpu, rec, 0);
+    occupy(*cpu, rec, 1);
+    occupy(*cpu, rec, 2);  // CPU 3 is the socket's only idle CPU
+    const auto woken = cpu->add_thread(models::kNoTask, 0);
+    cpu->run(woken, 0.001, &rec, 1);
+    const bool v66 = std::string(policy) == "eevdf";
+    CHECK(cpu->cpu_of(woken) == (v66 ? 3u : 0u));
+    CHECK(cpu->waiting_on(0) == (v66 ? 0u : 1u));
+  }
+}
+
+TEST_CASE("wake_affine: a busier prev sends the wakee to the waker's socket, to its idle core") {
+  for (const char* policy : {"cfs", "eevdf"}) {
+    for (const bool prev_crowded : {true, false}) {
+      sim::Engine e;
+      auto cpu = scheduler(e, policy, kTwoSockets);
+      Recorder rec(e);
+      for (std::uint32_t c = 0; c < 4; ++c) occupy(*cpu, rec, c);  // socket 0 all busy
+      if (prev_crowded) occupy(*cpu, rec, 0);                         // and two runnable on CPU 0
+      CHECK(cpu->waiting_on(0) == (prev_crowded ? 1u : 0u));
+      const auto waker = cpu->add_thread(models::kNoTask, 4);
+      const auto wakee = cpu->add_thread(models::kNoTask, 0);  // last ran on CPU 0
+      std::uint32_t placed = models::kNoEntity, queued_on_0 = 0;
+      rec.then = [&](std::uint32_t thread, std::uint64_t) {
+        if (thread != waker) return;
+        cpu->run(wakee, 0.001, &rec, 2);  // woken from CPU 4
+        placed = cpu->cpu_of(wakee);
+        queued_on_0 = cpu->waiting_on(0);
+      };
+      cpu->run(waker, 0.001, &rec, 1);
+      e.run_until(sim::milliseconds(2));  // before the first tick's balancing
+      // Loads this (waker) 1 + wakee 1 = 2 against prev 2: 100 x 2 below
+      // 108.5 x 2 (6.6) / 112.5 x 2 (3.13): the waker's CPU 4, busy; its
+      // socket's idle core {6,7}. Against prev 1 the wakee queues on CPU 0;
+      // then the waker sleeps and CPU 4, newly idle, pulls it (idle_balance()).
+      if (prev_crowded) {
+        CHECK(placed == 6);
+        CHECK(cpu->cpu_of(wakee) == 6);
+        CHECK(cpu->cpu_wait_s(wakee) == 0);
+      } else {
+        CHECK(placed == 0);
+        CHECK(queued_on_0 == 1);
+        CHECK(cpu->cpu_of(wakee) == 4);
+        CHECK(cpu->cpu_wait_s(wakee) == 0);  // pulled at the same instant
+      }
+    }
+  }
+}
+
+TEST_CASE("wake_affine: an idle prev keeps the wakee (6.6: wake_affine_idle(); 3.13: by the loads)") {
+  for (const char* policy : {"cfs", "eevdf"}) {
+    sim::Engine e;
+    auto cpu = scheduler(e, policy, kTwoSockets);
+    Recorder rec(e);
+    const auto waker = cpu->add_thread(models::kNoTask, 4);
+    const auto wakee = cpu->add_thread(models::kNoTask, 0);  // CPU 0 idle
+    rec.then = [&](std::uint32_t thread, std::uint64_t) {
+      if (thread == waker) cpu->run(wakee, 0.001, &rec, 2);
+    };
+    cpu->run(waker, 0.001, &rec, 1);
+    e.run_until(sim::milliseconds(3));
+    // 3.13: this_load 1 (the waker) + 1 = 200 > 112.5 x 0, not balanced; this
+    // (1) is busier than prev (0): prev. 6.6: wake_affine_idle() returns idle prev.
+    CHECK(cpu->cpu_of(wakee) == 0);
+  }
 }

@@ -135,7 +135,7 @@ void SgWorker::send_chunk(std::uint32_t id) {
     return;
   }
   const std::uint64_t limit = server_.chunk_limit(c);
-  call_ = models::SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false};
+  call_ = models::SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false, 0};
   sendfile(host, call_, *this);
   c.position = call_.position;
   use_cpu(host.costs.sendfile_byte * static_cast<double>(call_.sent));

@@ -143,7 +143,11 @@ void CpuScheduler::complete_burst(std::uint32_t cpu) {
   Thread& t = threads_[cpus_[cpu]->rq.curr];
   t.has_burst = false;
   t.left = 0;
+  // Threads woken from the callback are woken by this CPU (wake_affine()).
+  const std::uint32_t outer = waker_cpu_;
+  waker_cpu_ = cpu;
   t.listener->on_share_milestone(cpus_[cpu]->rq.curr, t.tag, 0);
+  waker_cpu_ = outer;
 }
 
 // try_to_wake_up(): select_task_rq_fair(), then enqueue and check_preempt_wakeup().
@@ -299,31 +303,88 @@ void CpuScheduler::migrate(std::uint32_t from, std::uint32_t to, std::uint32_t t
 
 bool CpuScheduler::idle(std::uint32_t cpu) const { return !cpus_[cpu]->busy; }
 
-// select_idle_sibling() with target = the CPU the thread last ran on.
+// select_task_rq_fair() for a wake-up: wake_affine() when a thread on
+// another CPU wakes it, then select_idle_sibling().
 std::uint32_t CpuScheduler::select_cpu(std::uint32_t prev) const {
-  if (idle(prev)) return prev;
+  std::uint32_t target = prev;
+  if (waker_cpu_ != kNoEntity && waker_cpu_ != prev) target = wake_affine(waker_cpu_, prev);
+  return select_idle_sibling(prev, target);
+}
+
+// wake_affine(): the waker's CPU (this) or prev, by their loads. Loads are
+// runnable threads now (NICE_0_LOAD each), the woken one counted on this.
+std::uint32_t CpuScheduler::wake_affine(std::uint32_t this_cpu, std::uint32_t prev) const {
+  const bool v66 = policy_->placement_since_6_6();
+  // wake_affine_idle() (6.6): an idle prev keeps the thread (this_cpu runs the waker).
+  if (v66 && idle(prev)) return prev;
+  const bool same_core = first_of_core(this_cpu) == first_of_core(prev);
+  // sd->imbalance_pct of the lowest domain spanning both CPUs.
+  const double imbalance_pct = same_core ? 110 : (v66 ? 117 : 125);
+  const double this_load = cpus_[this_cpu]->rq.nr_running();
+  const double prev_load = cpus_[prev]->rq.nr_running();
+  const double this_eff = 100 * (this_load + 1);
+  const double prev_eff = (100 + (imbalance_pct - 100) / 2) * prev_load;
+  if (v66) return this_eff < prev_eff ? this_cpu : prev;
+  // 3.13: balanced, or this no busier than prev and both within one task's load.
+  const bool balanced = this_load <= 0 || this_eff <= prev_eff;
+  return balanced || (this_load <= prev_load && this_load + prev_load <= 1) ? this_cpu : prev;
+}
+
+std::uint32_t CpuScheduler::select_idle_sibling(std::uint32_t prev, std::uint32_t target) const {
+  if (idle(target)) return target;
+  if (prev != target && socket_of(prev) == socket_of(target) && idle(prev)) return prev;
+  return policy_->placement_since_6_6() ? select_idle_sibling_66(prev, target)
+                                        : select_idle_sibling_313(prev, target);
+}
+
+bool CpuScheduler::core_idle(std::uint32_t cpu) const {
+  const std::uint32_t first = first_of_core(cpu);
+  for (std::uint32_t s = 0; s < topology_.threads_per_core; ++s)
+    if (!idle(first + s)) return false;
+  return true;
+}
+
+std::uint32_t CpuScheduler::idle_smt_sibling(std::uint32_t cpu) const {
+  const std::uint32_t first = first_of_core(cpu);
+  for (std::uint32_t s = 0; s < topology_.threads_per_core; ++s)
+    if (first + s != cpu && idle(first + s)) return first + s;
+  return kNoEntity;
+}
+
+// 3.13: the MC domain's groups (cores) from target's own on, a fully idle
+// one; then the SMT domain's (target's siblings), an idle one.
+std::uint32_t CpuScheduler::select_idle_sibling_313(std::uint32_t, std::uint32_t target) const {
+  const std::uint32_t smt = topology_.threads_per_core;
+  const std::uint32_t cores = topology_.cores_per_socket;
+  const std::uint32_t base = socket_base(target);
+  const std::uint32_t own_core = (target - base) / smt;
+  for (std::uint32_t k = 0; k < cores; ++k) {
+    const std::uint32_t first = base + ((own_core + k) % cores) * smt;
+    if (core_idle(first)) return first;
+  }
+  const std::uint32_t sib = idle_smt_sibling(target);
+  return sib != kNoEntity ? sib : target;
+}
+
+// 6.6: without an idle core, prev's idle SMT sibling; then select_idle_cpu()
+// from target on: an idle core, else the first idle CPU.
+std::uint32_t CpuScheduler::select_idle_sibling_66(std::uint32_t prev, std::uint32_t target) const {
   const std::uint32_t smt = topology_.threads_per_core;
   const std::uint32_t per_socket = topology_.cores_per_socket * smt;
-  const std::uint32_t base = socket_of(prev) * per_socket;
-  const std::uint32_t own_core = (prev - base) / smt;
-  // An idle core of the socket (its first CPU), searched from the next core on.
-  for (std::uint32_t k = 1; k < topology_.cores_per_socket; ++k) {
-    const std::uint32_t first = base + ((own_core + k) % topology_.cores_per_socket) * smt;
-    bool all_idle = true;
-    for (std::uint32_t s = 0; s < smt && all_idle; ++s) all_idle = idle(first + s);
-    if (all_idle) return first;
+  const std::uint32_t base = socket_base(target);
+  std::uint32_t idle_core = kNoEntity, idle_cpu = kNoEntity;
+  for (std::uint32_t k = 1; k <= per_socket; ++k) {
+    const std::uint32_t o = base + (target - base + k) % per_socket;
+    if (!idle(o)) continue;
+    if (idle_cpu == kNoEntity) idle_cpu = o;
+    if (smt > 1 && idle_core == kNoEntity && core_idle(o)) idle_core = o;
   }
-  // An idle SMT sibling.
-  for (std::uint32_t s = 0; s < smt; ++s) {
-    const std::uint32_t sib = base + own_core * smt + s;
-    if (idle(sib)) return sib;
+  if (smt > 1 && idle_core == kNoEntity && socket_of(prev) == socket_of(target)) {
+    const std::uint32_t sib = idle_smt_sibling(prev);
+    if (sib != kNoEntity) return sib;
   }
-  if (policy_->wake_to_any_idle_cpu())
-    for (std::uint32_t k = 1; k < per_socket; ++k) {
-      const std::uint32_t o = base + (prev - base + k) % per_socket;
-      if (idle(o)) return o;
-    }
-  return prev;
+  if (idle_core != kNoEntity) return idle_core;
+  return idle_cpu != kNoEntity ? idle_cpu : target;
 }
 
 std::uint32_t CpuScheduler::find_idle_cpu(std::uint32_t near) const {

@@ -1,13 +1,38 @@
 // Per-CPU run queues on the event engine, with a kernel's fair-class policy
 // (sched_policy.h: CFS of 3.13 or EEVDF of 6.6). What it mirrors:
-//  - try_to_wake_up() -> select_task_rq_fair() -> select_idle_sibling(): a
-//    woken thread goes back to the CPU it last ran on if that CPU is idle;
-//    else to an idle core of the same socket (the last-level cache domain),
-//    and with 6.6 (select_idle_cpu()) to any idle CPU of the socket; else to an
-//    idle SMT sibling; else it queues on its last CPU. wake_affine() (pulling
-//    the wakee to the waker's CPU) is not modelled: the wakers here are disk
-//    interrupts and other processes' eventfd writes, whose CPU the model does
-//    not track; the idle-sibling search decides in either case;
+//  - try_to_wake_up() -> select_task_rq_fair(): wake_affine() may move the
+//    target from the CPU the thread last ran on (prev) to the waker's CPU,
+//    then select_idle_sibling() looks for an idle CPU in the target's
+//    last-level cache domain (its socket) only. The waker is the thread whose
+//    burst has just ended on its CPU and which wakes another from that
+//    callback (a worker handing a task to a pool thread, a pool thread
+//    writing the worker's eventfd): none of these is a WF_SYNC wake-up.
+//    Wake-ups by a disk interrupt or the network (after a delay) have no
+//    waker CPU in the model: the target stays prev. Per kernel:
+//     wake_affine(), 3.13: the waker's CPU when it is "balanced": 100 x
+//       (load(this) + w) <= (100 + (imbalance_pct - 100) / 2) x load(prev),
+//       or this is no busier than prev and both together carry no more
+//       than one task's load (imbalance_pct: 110 SMT, 125 MC and between
+//       sockets, include/linux/topology.h SD_*_INIT);
+//     wake_affine(), 6.6: wake_affine_idle() (prev when idle), then
+//       wake_affine_weight(): this when 100 x (load(this) + w) <
+//       (100 + (imbalance_pct - 100) / 2) x load(prev) (imbalance_pct 110
+//       SMT, 117 otherwise, sd_init());
+//     the kernel's loads are PELT averages (runnable_load_avg, cpu_load());
+//     the model uses the runnable threads at that instant, each NICE_0_LOAD,
+//     and the woken one counts fully (w = 1). wake_wide() (wakee_flips) is
+//     not modelled: the model's wakers wake few distinct threads;
+//     select_idle_sibling(), 3.13: target if idle; prev if idle and in the
+//       same socket; a fully idle core of target's socket, from target's
+//       own core on (the MC domain's groups), then an idle SMT sibling of
+//       target (the SMT domain's); else target;
+//     select_idle_sibling(), 6.6: target if idle; prev if idle and in the
+//       same socket; with SMT and no idle core in the socket, an idle SMT
+//       sibling of prev (select_idle_smt()); then select_idle_cpu() from
+//       target on: a fully idle core if there is one, else any idle CPU of
+//       the socket (SIS_UTIL's scan limit and recent_used_cpu are not
+//       modelled); else target.
+//    Each search is O(CPUs of a socket);
 //  - enqueue with place_entity() and check_preempt_wakeup();
 //  - the scheduler tick every 1/HZ, on a global grid: check_preempt_tick()
 //    (CFS) or update_deadline() (EEVDF); nothing is decided between ticks but
@@ -84,6 +109,16 @@ class CpuScheduler final : public Cpu {
   void nohz_balance(std::uint32_t cpu);
   void migrate(std::uint32_t from, std::uint32_t to, std::uint32_t thread);
   std::uint32_t select_cpu(std::uint32_t prev) const;
+  std::uint32_t wake_affine(std::uint32_t this_cpu, std::uint32_t prev) const;
+  std::uint32_t select_idle_sibling(std::uint32_t prev, std::uint32_t target) const;
+  std::uint32_t select_idle_sibling_313(std::uint32_t prev, std::uint32_t target) const;
+  std::uint32_t select_idle_sibling_66(std::uint32_t prev, std::uint32_t target) const;
+  bool core_idle(std::uint32_t cpu) const;  // every SMT thread of cpu's core idle
+  std::uint32_t idle_smt_sibling(std::uint32_t cpu) const;
+  std::uint32_t first_of_core(std::uint32_t cpu) const { return cpu - cpu % topology_.threads_per_core; }
+  std::uint32_t socket_base(std::uint32_t cpu) const {
+    return socket_of(cpu) * topology_.cores_per_socket * topology_.threads_per_core;
+  }
   std::uint32_t find_idle_cpu(std::uint32_t near) const;
   bool idle(std::uint32_t cpu) const;
   std::uint32_t socket_of(std::uint32_t cpu) const {
@@ -101,6 +136,9 @@ class CpuScheduler final : public Cpu {
   std::vector<Thread> threads_;
   std::vector<SchedEntity> entities_;
   std::uint32_t idle_cpus_ = 0;
+  // The CPU whose running thread is in its burst-end callback: a thread it
+  // wakes is woken from that CPU (wake_affine()'s this_cpu); none otherwise.
+  std::uint32_t waker_cpu_ = kNoEntity;
   std::uint32_t queued_total_ = 0;  // threads waiting in any queue
   std::uint64_t switches_ = 0;
   std::uint64_t migrations_ = 0;

@@ -205,6 +205,7 @@ void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::ui
       bytes += unit_length(file, u);
     }
     bios_[b].bytes = bytes;
+    submitted_bytes_ += bytes;
     ++stats_.bios;
     device_.submit_read(files_[file].device_offset + first_unit * spec_.unit_bytes, bytes, this, b);
     first_unit += n;

@@ -118,6 +118,8 @@ class PageCache final : public IoListener, public sim::EventTarget {
   void on_io_done(std::uint64_t tag) override;
   void on_event(std::uint64_t waiters) override;
   void set_fill_sink(CacheFillSink* sink) { fill_sink_ = sink; }
+  // Bytes submitted to the device so far (every bio's length).
+  std::uint64_t submitted_bytes() const { return submitted_bytes_; }
 
  private:
   enum List : std::uint8_t { kNone, kInactive, kActive };
@@ -199,6 +201,7 @@ class PageCache final : public IoListener, public sim::EventTarget {
   std::uint64_t resident_ = 0;
   PageCacheStats stats_;
   CacheFillSink* fill_sink_ = nullptr;
+  std::uint64_t submitted_bytes_ = 0;
 };
 
 }  // namespace models

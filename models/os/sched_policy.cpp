@@ -82,7 +82,7 @@ class Cfs final : public FairPolicy {
     return delta > ideal;
   }
   bool strict_at_tick() const override { return true; }
-  bool wake_to_any_idle_cpu() const override { return false; }
+  bool placement_since_6_6() const override { return false; }
 
   // sched_slice() at nice 0: __sched_period(nr) / nr.
   double slice(std::uint32_t nr) const {
@@ -164,7 +164,7 @@ class Eevdf final : public FairPolicy {
   }
   bool tick_preempts(const RunQueue&, const std::vector<SchedEntity>&) const override { return false; }
   bool strict_at_tick() const override { return false; }
-  bool wake_to_any_idle_cpu() const override { return true; }
+  bool placement_since_6_6() const override { return true; }
 
   // avg_vruntime(): the mean vruntime of the queued and the running entity
   // (equal weights), min_vruntime when there is none.

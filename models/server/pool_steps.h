@@ -24,7 +24,7 @@ void post_to_pool(Server& server, Pool& pool, std::uint32_t conn, bool open) {
     task.levels = server.files().components(c.file, task.keys);
   } else {
     task.limit = server.chunk_limit(c);
-    task.call = SendfileCall{c.file, c.flow, c.position, task.limit, 0, &c.ra, false};
+    task.call = SendfileCall{c.file, c.flow, c.position, task.limit, 0, &c.ra, false, 0};
   }
   c.phase = HttpConnection::Phase::kWaitPool;
   if (!pool.post(task))

@@ -39,7 +39,8 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
       host.tasks.set(host.engine.now(), task_id_, TaskState::kDiskWait, WaitCause::kDiskData);
       return;
     }
-    const double cpu = host.costs.sendfile_byte * static_cast<double>(task_.call.sent);
+    const double cpu =
+        host.costs.sendfile_byte * static_cast<double>(task_.call.sent) + reader_fill_s(host, task_.call);
     if (cpu > 0)
       host.cpu.run(cpu_thread_, cpu, this, 0);
     else

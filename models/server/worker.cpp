@@ -156,7 +156,7 @@ void Worker::resume() {
           if (use_cpu(host.costs.event, Step::kNextEvent)) return;
           break;
         }
-        call_ = SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false};
+        call_ = SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false, 0};
         step_ = Step::kSendfile;
         break;
       }
@@ -166,7 +166,8 @@ void Worker::resume() {
           return;
         }
         server_.conn(current_.conn).position = call_.position;
-        if (use_cpu(host.costs.sendfile_byte * static_cast<double>(call_.sent), Step::kSent)) return;
+        const double cpu = host.costs.sendfile_byte * static_cast<double>(call_.sent) + reader_fill_s(host, call_);
+        if (use_cpu(cpu, Step::kSent)) return;
         break;
       }
       case Step::kSent:
