@@ -112,6 +112,11 @@ int validate_command(const ValidateArgs& args) {
     }
     std::cout << fmt::format("\n{}  ({}, seed {}, {:.0f} s simulated in {:.2f} s)\n", sc.name, file, sc.seed,
                              sc.duration_s, wall);
+    if (json.contains("warmup")) {
+      const auto& w = json["warmup"];
+      std::cout << fmt::format("  warm-up {}: {:.0f} s, {}\n", w.value("mode", std::string()), w.value("took_s", 0.0),
+                               w.value("status", std::string()));
+    }
     std::cout << fmt::format("  {:<44} {:>11} {:>11} {:>17} {:>8}  {}\n", "metric", "documented", "simulated",
                              "accepted range", "error", "verdict");
     for (const models::Expectation& e : sc.expect) {

@@ -20,8 +20,16 @@ class TimeAverage {
   double integral(Time now) const {
     return (integral_ + value_ * static_cast<double>(now - since_)) * 1e-9;
   }
+  // The mean over [from, now], where `from` is the start or the last restart.
   double mean(Time from, Time now) const {
     return now > from ? integral(now) / to_seconds(now - from) : value_;
+  }
+  // Forgets the past: the integral and the maximum count from `now` on (the
+  // start of a measured window); the current value stays.
+  void restart(Time now) {
+    integral_ = 0;
+    since_ = now;
+    max_ = value_;
   }
 
  private:

@@ -181,6 +181,14 @@ void SgClients::on_connection_closed(std::uint32_t conn, const std::string& reas
   sockets_[c.socket].notify();
 }
 
+void SgClients::begin_window() {
+  std::vector<std::uint64_t> in_flight(groups_.size(), 0);
+  for (const Conn& c : conns_)
+    if (c.busy && c.alive) ++in_flight[c.group];
+  for (std::uint32_t g = 0; g < groups_.size(); ++g) groups_[g].restart(now_ns(), in_flight[g]);
+  for (Thread& t : threads_) t.rate = models::WrkThreadRate{0, now_ns()};
+}
+
 void SgClients::tick() {
   for (Thread& t : threads_) groups_[t.group].record_rate(now_ns(), t.rate);
 }

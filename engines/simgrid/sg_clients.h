@@ -32,6 +32,8 @@ class SgClients final : public models::ClientSide {
 
   void start(models::ServerSide& server);
   void stop() { running_ = false; }
+  // The measured window begins now (models::Wrk::begin_window).
+  void begin_window();
   // wrk's record_rate() for every thread; called every 100 ms.
   void tick();
   std::vector<models::WrkResult> finish();

@@ -27,6 +27,7 @@ class SgPool {
   void take_done(std::vector<models::PoolTask>& out) { queue_.take_done(out); }
   std::size_t waiting() const { return queue_.waiting(); }
   models::PoolStats stats() const { return queue_.stats(now_ns()); }
+  void reset_peak() { queue_.reset_peak(); }
   const std::string& name() const { return queue_.name(); }
 
  private:

@@ -30,6 +30,7 @@ class SgRaid10 final : public models::BlockDevice {
   void finish_plug() override { layer_.finish_plug(); }
   bool read_congested() const override { return layer_.read_congested(); }
   std::vector<models::DiskStats> drive_stats() const override { return layer_.drive_stats(); }
+  void reset_peaks() override { layer_.reset_peaks(); }
 
  private:
   static std::vector<std::unique_ptr<SgHdd>> make_members(simgrid::s4u::Host* host, const models::Raid10Spec& spec);

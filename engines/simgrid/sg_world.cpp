@@ -27,7 +27,8 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
       seed_(seed),
       duration_(sim::from_seconds_ceil(duration_s)),
       engine_("clerk"),
-      streams_(seed) {
+      streams_(seed),
+      monitor_(sc.warmup, false) {
   configure_engine();
   const models::HardwareSpec& hw = sc.hardware;
   platform_ = build_platform(hw);
@@ -71,6 +72,8 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
                                          files_->files(), models::response_bytes(sc, *files_), hw.costs);
   server_ = std::make_unique<SgServer>(*host_, models::server_config(sc), *files_, *clients_,
                                        streams_.stream(models::kStreamServer));
+  monitor_ = models::WarmupMonitor(sc.warmup, models::nothing_to_settle(sc, *files_),
+                                   models::data_fits(sc, *files_));
   clients_->start(*server_);
   // The one actor that is not a daemon: when it returns, SimGrid ends the run.
   sg4::Actor::create("clock", platform_.clients, [this] { clock(); });
@@ -81,13 +84,32 @@ SgWorld::~SgWorld() = default;
 void SgWorld::run() { engine_.run(); }
 
 void SgWorld::clock() {
+  // The same order of work at one instant as models::World's events: the
+  // warm-up's probe, then ifstat's sample, then wrk's record_rate().
+  constexpr sim::Time kNever = INT64_MAX;
   sim::Time next_tick = kWrkRecord;
-  sim::Time next_sample = kSecond;
+  sim::Time next_sample = kNever, next_probe = kNever;
+  end_ = kNever;
+  if (monitor_.over_at_start()) {
+    begin_window(0);
+    next_sample = kSecond;
+  } else {
+    next_probe = monitor_.interval();
+  }
   for (;;) {
-    const sim::Time next = std::min({next_tick, next_sample, duration_});
+    const sim::Time next = std::min({next_tick, next_sample, next_probe, end_});
     sg4::this_actor::sleep_until(sim::to_seconds(next));
     ++resumptions();
-    if (next == duration_) clients_->stop();
+    if (next == end_) clients_->stop();
+    if (next == next_probe) {
+      if (monitor_.sample(next, probe())) {
+        begin_window(next);
+        next_probe = kNever;
+        next_sample = next + kSecond;
+      } else {
+        next_probe += monitor_.interval();
+      }
+    }
     if (next == next_sample) {
       sample();
       next_sample += kSecond;
@@ -96,12 +118,32 @@ void SgWorld::clock() {
       clients_->tick();
       next_tick += kWrkRecord;
     }
-    if (next == duration_) {
+    if (next == end_) {
       // Take the figures now, while every actor and transfer still exists.
       final_ = figures();
       return;
     }
   }
+}
+
+models::WarmupProbe SgWorld::probe() const {
+  const models::PageCacheStats c = cache_->stats();
+  return models::WarmupProbe{c.lookups,          c.hits,
+                             c.evicted_units,    c.resident_units,
+                             scenario_.hardware.page_cache_bytes / cache_->unit_bytes(),
+                             dentries_->lookups(), dentries_->hits()};
+}
+
+// As models::World::begin_window().
+void SgWorld::begin_window(sim::Time now) {
+  window_ = models::window_start(parts({}, now));
+  tasks_->restart(now);
+  disk_->reset_peaks();
+  for (std::uint32_t w = 0; w < server_->workers(); ++w)
+    if (SgPool* pool = server_->worker(w).pool()) pool->reset_peak();
+  ifstat_.restart(nic_->spec(), nic_->payload_sent(), server_->stats().requests);
+  if (now > 0) clients_->begin_window();
+  end_ = now + duration_;
 }
 
 void SgWorld::sample() { ifstat_.sample(nic_->spec(), nic_->payload_sent(), server_->stats().requests); }
@@ -112,33 +154,42 @@ models::RunResult SgWorld::result(double wall_s) {
   return r;
 }
 
-models::RunResult SgWorld::figures() {
+std::vector<models::WorkerCounts> SgWorld::worker_counts() {
   std::vector<models::WorkerCounts> workers;
   for (std::uint32_t w = 0; w < server_->workers(); ++w) {
     SgWorker& worker = server_->worker(w);
     workers.push_back(models::WorkerCounts{worker.accepted, worker.requests, worker.blocks,
                                            worker.pool() ? worker.pool()->stats() : models::PoolStats{}});
   }
+  return workers;
+}
+
+models::RunResult SgWorld::figures() {
   // Taken by the clock actor at the run's end, while every actor still exists.
-  models::RunResult r = models::run_figures(
-      models::RunParts{.scenario = scenario_,
+  models::RunResult r = models::run_figures(parts(clients_->finish(), end_));
+  r.warmup = monitor_.report();
+  r.events = resumptions();
+  return r;
+}
+
+models::RunParts SgWorld::parts(std::vector<models::WrkResult> clients, sim::Time now) {
+  return models::RunParts{.scenario = scenario_,
                        .seed = seed_,
                        .duration = duration_,
-                       .now = duration_,
-                       .clients = clients_->finish(),
+                       .now = now,
+                       .clients = std::move(clients),
                        .ifstat = ifstat_,
                        .nic = nic_->spec(),
                        .nic_interface_bytes_sent = nic_->interface_bytes_sent(),
                        .tasks = *tasks_,
                        .kernel_cpu_s = 0,  // refused by name (sg_support.cpp)
-                       .workers = std::move(workers),
+                       .workers = worker_counts(),
                        .cache = *cache_,
                        .dentries = *dentries_,
                        .walk = *walk_,
                        .disk = *disk_,
-                       .server = server_->stats()});
-  r.events = resumptions();
-  return r;
+                       .server = server_->stats(),
+                       .start = window_};
 }
 
 }  // namespace sgengine

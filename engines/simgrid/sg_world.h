@@ -22,6 +22,8 @@
 #include "models/os/filesystem.h"
 #include "models/scenario/ifstat.h"
 #include "models/scenario/result.h"
+#include "models/scenario/run_figures.h"
+#include "models/scenario/warmup.h"
 #include "models/scenario/scenario.h"
 
 namespace sgengine {
@@ -39,6 +41,10 @@ class SgWorld {
  private:
   void clock();  // actor body: periodic samples, then the end of the run
   void sample();
+  void begin_window(sim::Time now);
+  models::WarmupProbe probe() const;
+  std::vector<models::WorkerCounts> worker_counts();
+  models::RunParts parts(std::vector<models::WrkResult> clients, sim::Time now);
   models::RunResult figures();
 
   models::Scenario scenario_;
@@ -58,6 +64,9 @@ class SgWorld {
   std::unique_ptr<SgClients> clients_;
   std::unique_ptr<SgServer> server_;
   models::Ifstat ifstat_;
+  models::WarmupMonitor monitor_;
+  models::WindowStart window_;
+  sim::Time end_ = 0;  // the measured window's end, once it has begun
   models::RunResult final_;
 };
 

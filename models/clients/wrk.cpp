@@ -28,7 +28,7 @@ Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s
     }
 }
 
-void Wrk::start(ServerSide& server) {
+void Wrk::start(ServerSide& server, bool warm_up) {
   server_ = &server;
   running_ = true;
   for (std::uint32_t t = 0; t < threads_.size(); ++t) {
@@ -51,7 +51,19 @@ void Wrk::start(ServerSide& server) {
     }
     engine_.schedule_in(kRecordInterval, this, event(kTick, t));
   }
-  engine_.schedule_at(duration_, this, event(kStop, 0));
+  if (!warm_up) begin_window();
+}
+
+void Wrk::begin_window() {
+  const sim::Time now = engine_.now();
+  std::vector<std::uint64_t> in_flight(groups_.size(), 0);
+  for (const Conn& c : conns_)
+    if (c.busy && c.alive) ++in_flight[c.group];
+  for (const Slot& s : slots_) in_flight[threads_[s.thread].group] += s.pending.size();
+  for (std::uint32_t g = 0; g < groups_.size(); ++g) groups_[g].restart(now, in_flight[g]);
+  for (Thread& t : threads_) t.rate = WrkThreadRate{0, now};
+  end_ = now + duration_;
+  engine_.schedule_at(end_, this, event(kStop, 0));
 }
 
 void Wrk::connect(std::uint32_t thread, sim::Time delay) {
@@ -243,7 +255,7 @@ void Wrk::on_event(std::uint64_t arg) {
       // record_rate(): requests since the last sample, per second.
       Thread& t = threads_[v];
       groups_[t.group].record_rate(engine_.now(), t.rate);
-      if (running_ && engine_.now() + kRecordInterval <= duration_)
+      if (running_ && (end_ == 0 || engine_.now() + kRecordInterval <= end_))
         engine_.schedule_in(kRecordInterval, this, event(kTick, v));
       break;
     }

@@ -38,8 +38,12 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
       const sim::RandomStreams& streams, std::uint32_t files, std::vector<std::uint64_t> response_bytes,
       const CpuCosts& costs, Cpu* host_cpu);
 
-  // Connects to the server and opens every connection at time zero.
-  void start(ServerSide& server);
+  // Connects to the server and opens every connection at time zero; the
+  // measured window begins at once unless `warm_up` (then: begin_window()).
+  void start(ServerSide& server, bool warm_up = false);
+  // The measured window begins now and lasts the duration: every figure
+  // starts again (WrkGroup::restart); requests in flight complete in it.
+  void begin_window();
   // Results once the engine has run to the duration.
   std::vector<WrkResult> finish();
   std::uint64_t connections_opened() const { return conns_.size(); }
@@ -107,6 +111,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   ServerSide* server_ = nullptr;
   sim::Time one_way_;
   sim::Time duration_;
+  sim::Time end_ = 0;  // the measured window's end, once it has begun
   std::uint32_t files_;
   std::vector<std::uint64_t> response_bytes_;  // per file
   CpuCosts costs_;

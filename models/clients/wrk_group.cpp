@@ -47,17 +47,25 @@ WrkGroup::WrkGroup(const WrkGroupSpec& group)
       latency(static_cast<std::uint64_t>(std::llround(group.timeout_s * 1e6))),
       rates(kMaxThreadRate) {}
 
+void WrkGroup::restart(sim::Time now, std::uint64_t in_flight) {
+  WrkGroup fresh(spec);
+  fresh.open = open;
+  fresh.issued = in_flight;
+  fresh.origin = now;
+  *this = std::move(fresh);
+}
+
 void WrkGroup::record_response(sim::Time now, sim::Time latency_ns, std::uint64_t response_bytes) {
   ++complete;
   bytes += response_bytes;
   raw.record(sim::to_seconds(latency_ns));
-  record_window(latency_windows, now, sim::to_seconds(latency_ns));
+  record_window(latency_windows, now - origin, sim::to_seconds(latency_ns));
   if (!latency.record(static_cast<std::uint64_t>(latency_ns / 1000))) ++errors.timeout;
 }
 
 void WrkGroup::record_ttfb(sim::Time now, double ttfb_s) {
   ttfb.record(ttfb_s);
-  record_window(ttfb_windows, now, ttfb_s);
+  record_window(ttfb_windows, now - origin, ttfb_s);
 }
 
 void WrkGroup::record_rate(sim::Time now, WrkThreadRate& t) {

@@ -43,6 +43,10 @@ struct WrkGroup {
   // wrk's summary after `duration`, with `in_flight` requests unanswered.
   // Applies the coordinated-omission correction: call it once.
   WrkResult result(sim::Time duration, std::uint64_t in_flight);
+  // The measured window begins at `now` (the end of a warm-up): every figure
+  // starts again; the `in_flight` requests count as issued in the window, and
+  // complete in it with their whole latency.
+  void restart(sim::Time now, std::uint64_t in_flight);
 
   WrkGroupSpec spec;
   WrkHistogram latency;
@@ -53,7 +57,8 @@ struct WrkGroup {
   WrkErrors errors;
   std::uint32_t open = 0;
   sim::LatencyStats ttfb;
-  std::vector<sim::LatencyStats> ttfb_windows, latency_windows;  // per second
+  std::vector<sim::LatencyStats> ttfb_windows, latency_windows;  // per second of the window
+  sim::Time origin = 0;  // the window's start
 };
 
 }  // namespace models

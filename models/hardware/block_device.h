@@ -52,6 +52,8 @@ class BlockDevice {
   virtual bool read_congested() const { return false; }
   // One entry per drive, as iostat -x lists them.
   virtual std::vector<DiskStats> drive_stats() const { return {stats()}; }
+  // The maxima in stats() count from now on (a measured window begins).
+  virtual void reset_peaks() {}
 };
 
 }  // namespace models

@@ -107,6 +107,11 @@ class BlockQueue {
   bool congested() const { return congested_; }
   void set_slot_wait_listener(SlotWaitListener* l) { slot_listener_ = l; }
   DiskStats stats(sim::Time now) const;
+  // The maxima count from now on: what is outstanding and asleep now.
+  void reset_peaks() {
+    max_outstanding_ = count_;
+    max_sleepers_ = static_cast<std::uint32_t>(waiters_.size());
+  }
   const BlockQueueSpec& spec() const { return spec_; }
   bool blk_mq() const { return blk_mq_; }
   // For the tests.

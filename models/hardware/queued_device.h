@@ -29,6 +29,7 @@ class QueuedDevice final : public BlockDevice, public IoListener, private BlockQ
   std::uint64_t capacity() const override { return below_.capacity(); }
   std::uint64_t readahead_bytes() const override { return below_.readahead_bytes(); }
   DiskStats stats() const override { return queue_.stats(clock_()); }
+  void reset_peaks() override { queue_.reset_peaks(); }
   void start_plug(std::uint32_t task) override { queue_.start_plug(task); }
   void finish_plug() override { queue_.finish_plug(clock_()); }
   bool read_congested() const override { return queue_.congested(); }

@@ -45,6 +45,7 @@ class Raid10 final : public BlockDevice {
   void finish_plug() override { layer_.finish_plug(); }
   bool read_congested() const override { return layer_.read_congested(); }
   std::vector<DiskStats> drive_stats() const override { return layer_.drive_stats(); }
+  void reset_peaks() override { layer_.reset_peaks(); }
 
   using Copy = Raid10Layer::Copy;
   // Where the byte at logical `offset` lives: copy 0 .. near_copies-1.

@@ -37,6 +37,9 @@ class Raid10Layer final : public IoListener {
   std::uint64_t readahead_bytes() const { return readahead_bytes_; }
   DiskStats stats() const;  // the drives' figures, summed
   std::vector<DiskStats> drive_stats() const;
+  void reset_peaks() {
+    for (BlockDevice* d : drives_) d->reset_peaks();
+  }
   void start_plug(std::uint32_t task);  // the task's plug covers every member's queue
   void finish_plug();
   bool read_congested() const;

@@ -111,4 +111,11 @@ double TaskStates::group_mean(std::uint32_t group, TaskState state, sim::Time fr
   return by_group_[group * 3 + static_cast<int>(state)].mean(from, now);
 }
 
+void TaskStates::restart(sim::Time now) {
+  for (auto* v : {&by_group_, &by_cause_, &cpu_wait_})
+    for (sim::TimeAverage& a : *v) a.restart(now);
+  iowait_.restart(now);
+  busy_.restart(now);
+}
+
 }  // namespace models

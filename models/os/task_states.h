@@ -43,6 +43,9 @@ class TaskStates {
   TaskState state(std::uint32_t task) const { return tasks_[task].state; }
   WaitCause cause(std::uint32_t task) const { return tasks_[task].cause; }
 
+  // Every time average counts from `now` on (the measured window begins);
+  // the tasks keep their states. Means are then taken over [now, later].
+  void restart(sim::Time now);
   // Mean number of the group's tasks in `state` over [from, now].
   double group_mean(std::uint32_t group, TaskState state, sim::Time from, sim::Time now) const;
   // Mean number of the group's tasks in D for `cause` over [from, now].

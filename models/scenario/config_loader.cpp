@@ -694,6 +694,25 @@ void check_dataset_fits(Section& root, const Scenario& sc) {
                                       f.files, largest, capacity));
 }
 
+// warmup = "settled" (the default) or a time ("300s"; "0s": a cold start),
+// and warmup_max, the cap of a settled warm-up (warmup.h).
+void read_warmup(Section& root, WarmupSpec& w) {
+  if (const toml::node* n = root.node("warmup")) {
+    if (n->is_string() && n->value<std::string>().value() == "settled") {
+      w.settled = true;
+    } else {
+      double v = 0;
+      if (!(n->is_string() && parse_duration(n->value<std::string>().value(), v)) && !n->is_number())
+        root.fail("warmup", "must be \"settled\" or a time, like \"300s\" (\"0s\": a cold start)");
+      w.settled = false;
+      w.fixed_s = root.duration("warmup", 0, 0, false, limits::kMaxRunSeconds);
+    }
+  }
+  w.max_s = root.duration("warmup_max", w.max_s, 0, false, limits::kMaxRunSeconds);
+  if (!w.settled && root.has("warmup_max"))
+    root.fail("warmup_max", "caps only warmup = \"settled\"; a fixed warm-up runs exactly as long as it says");
+}
+
 }  // namespace
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides, const std::string& hardware) {
@@ -705,6 +724,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sc.description = root.string("description", "");
   sc.seed = static_cast<std::uint64_t>(root.integer("seed", 1, 0, kMaxInt));
   sc.duration_s = root.duration("duration", 10, limits::kMinRunSeconds, false, limits::kMaxRunSeconds);
+  read_warmup(root, sc.warmup);
   read_hardware(root, sc);
   read_nginx(root, sc);
   read_dataset(root, sc);

@@ -16,6 +16,9 @@ class Ifstat {
   // The second that just ended, from the NIC's payload sent so far and the
   // server's requests so far.
   void sample(const NicSpec& nic, double payload_sent, std::uint64_t requests);
+  // The measured window begins: samples so far are dropped, the next one
+  // counts from these totals.
+  void restart(const NicSpec& nic, double payload_sent, std::uint64_t requests);
   const std::vector<double>& out_bytes_per_s() const { return out_; }
   const std::vector<double>& in_bytes_per_s() const { return in_; }
 

@@ -34,11 +34,30 @@ std::string blocked_by_cause_line(const BlockedByCause& b) {
   return s.empty() ? s : "  D by cause:" + s + "\n";
 }
 
+// The warm-up's convergence: one row per interval, the first few and the last.
+std::string warmup_table(const WarmupReport& w) {
+  std::string s = fmt::format("\n-- warm-up ({}): {:.0f} s before the window; {}\n", w.mode, w.took_s, w.status);
+  if (w.intervals.empty()) return s;
+  s += fmt::format("{:>9} {:>11} {:>9} {:>11} {:>9} {:>9} {:>12}\n", "end", "cache hits", "lookups", "meta hits",
+                   "lookups", "resident", "evicted");
+  constexpr std::size_t kHead = 3, kTail = 8;
+  const std::size_t n = w.intervals.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (n > kHead + kTail && i == kHead) s += fmt::format("{:>9}\n", "...");
+    if (n > kHead + kTail && i >= kHead && i < n - kTail) continue;
+    const WarmupInterval& x = w.intervals[i];
+    s += fmt::format("{:>8.0f}s {:>11.3f} {:>9} {:>11.3f} {:>9} {:>8.1f}% {:>12}\n", x.end_s, x.cache_hit_ratio,
+                     x.cache_lookups, x.meta_hit_ratio, x.meta_lookups, x.resident_frac * 100, x.evicted_units);
+  }
+  return s;
+}
+
 }  // namespace
 
 std::string text_report(const RunResult& r) {
   std::string s;
   s += fmt::format("== {}  (seed {}, {:.0f} s simulated)\n", r.scenario, r.seed, r.duration_s);
+  s += warmup_table(r.warmup);
   for (const WrkResult& c : r.clients) {
     s += fmt::format("\n-- client group \"{}\": wrk\n", c.spec.name);
     s += c.report;

@@ -8,6 +8,7 @@
 
 #include "models/clients/wrk.h"
 #include "models/os/task_states.h"
+#include "models/scenario/warmup.h"
 
 namespace models {
 
@@ -31,6 +32,7 @@ struct RunResult {
   double duration_s = 0;
   double wall_s = 0;
   std::uint64_t events = 0;
+  WarmupReport warmup;  // how the caches converged before the measured window
   std::vector<WrkResult> clients;
   // ifstat: interface bytes per second, one entry per second of the run.
   std::vector<double> nic_out_bytes_per_s;

@@ -12,6 +12,22 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
   j["duration_s"] = r.duration_s;
   if (with_timing) j["wall_s"] = r.wall_s;
   j["events"] = r.events;
+  {
+    const WarmupReport& w = r.warmup;
+    ordered_json rows = ordered_json::array();
+    for (const WarmupInterval& i : w.intervals)
+      rows.push_back({{"end_s", i.end_s},
+                      {"page_cache_lookups", i.cache_lookups},
+                      {"page_cache_hit_ratio", i.cache_hit_ratio},
+                      {"metadata_lookups", i.meta_lookups},
+                      {"metadata_hit_ratio", i.meta_hit_ratio},
+                      {"resident_frac", i.resident_frac},
+                      {"evicted_units", i.evicted_units}});
+    j["warmup"] = {{"mode", w.mode},         {"requested_s", w.requested_s}, {"interval_s", w.interval_s},
+                   {"took_s", w.took_s},     {"settled", w.settled},         {"status", w.status},
+                   {"full_at_s", w.full_at_s}, {"resident_units_at_full", w.resident_at_full},
+                   {"intervals", rows}};
+  }
   ordered_json clients = ordered_json::object();
   for (const WrkResult& c : r.clients) {
     ordered_json g;

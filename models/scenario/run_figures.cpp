@@ -25,13 +25,69 @@ RunResult::DriveIostat iostat_of(const DiskStats& m, double run_s) {
   x.max_sleepers = m.max_sleepers;
   return x;
 }
+
+DiskStats since(DiskStats d, const DiskStats& b) {
+  d.reads -= b.reads;
+  d.read_bytes -= b.read_bytes;
+  d.busy_s -= b.busy_s;
+  d.queue_depth_integral -= b.queue_depth_integral;
+  d.merges -= b.merges;
+  d.await_sum_s -= b.await_sum_s;
+  d.slot_waits -= b.slot_waits;
+  d.slot_wait_s -= b.slot_wait_s;
+  return d;  // the maxima were reset at the window's start
+}
+
+ServerStats since(ServerStats s, const ServerStats& b) {
+  // `connections` stays, as a worker's `accepted` does: the load's connections, open since the warm-up.
+  s.requests -= b.requests;
+  s.responses -= b.responses;
+  for (const auto& [reason, n] : b.failed) s.failed[reason] -= n;
+  std::erase_if(s.failed, [](const auto& kv) { return kv.second == 0; });
+  s.responses_delayed -= b.responses_delayed;
+  s.blocked_wait_s -= b.blocked_wait_s;
+  s.blocked_before_first_byte_s -= b.blocked_before_first_byte_s;
+  s.ttfb_s -= b.ttfb_s;
+  s.log.erase(s.log.begin(), s.log.begin() + static_cast<std::ptrdiff_t>(std::min(b.log.size(), s.log.size())));
+  s.log_lines -= b.log_lines;
+  return s;
+}
+
+WorkerCounts since(WorkerCounts w, const WorkerCounts& b) {
+  // `accepted` stays: the connections a worker holds were accepted when the load began.
+  w.requests -= b.requests;
+  w.blocks -= b.blocks;
+  w.pool.tasks -= b.pool.tasks;
+  w.pool.overflows -= b.pool.overflows;
+  w.pool.waiting_integral -= b.pool.waiting_integral;
+  return w;
+}
 }  // namespace
+
+WindowStart window_start(const RunParts& p) {
+  WindowStart w;
+  w.at = p.now;
+  w.nic_interface_bytes_sent = p.nic_interface_bytes_sent;
+  w.kernel_cpu_s = p.kernel_cpu_s;
+  w.workers = p.workers;
+  w.cache = p.cache.stats();
+  w.dentry_lookups = p.dentries.lookups();
+  w.dentry_hits = p.dentries.hits();
+  w.metadata_reads = p.walk.metadata_reads();
+  w.disk = p.disk.stats();
+  w.drives = p.disk.drive_stats();
+  w.server = p.server;
+  return w;
+}
 
 RunResult run_figures(RunParts p) {
   const Scenario& sc = p.scenario;
   const TaskStates& tasks = p.tasks;
-  const sim::Time now = p.now;
-  const double run_s = sim::to_seconds(now);
+  const WindowStart& base = p.start;
+  const sim::Time from = base.at, now = p.now;
+  const double run_s = sim::to_seconds(now - from);
+  if (!base.workers.empty())
+    for (std::size_t w = 0; w < p.workers.size(); ++w) p.workers[w] = since(p.workers[w], base.workers[w]);
   RunResult r;
   r.scenario = sc.name;
   r.file = sc.file;
@@ -41,28 +97,28 @@ RunResult run_figures(RunParts p) {
 
   r.nic_out_bytes_per_s = p.ifstat.out_bytes_per_s();
   r.nic_in_bytes_per_s = p.ifstat.in_bytes_per_s();
-  r.nic_out_gbps_mean = run_s > 0 ? p.nic_interface_bytes_sent * 8 / run_s / 1e9 : 0;
+  r.nic_out_gbps_mean = run_s > 0 ? (p.nic_interface_bytes_sent - base.nic_interface_bytes_sent) * 8 / run_s / 1e9 : 0;
   r.nic_payload_capacity_gbps = p.nic.payload_Bps() * 8 / 1e9;
 
   const std::uint32_t n = sc.nginx.worker_processes;
   r.logical_cpus = sc.hardware.logical_cpus;
-  r.cpu_busy_frac = tasks.busy_cpus_mean(0, now) / r.logical_cpus;
-  r.kernel_cpu_s = p.kernel_cpu_s;
-  r.iowait_frac = tasks.iowait_fraction(0, now);
+  r.cpu_busy_frac = tasks.busy_cpus_mean(from, now) / r.logical_cpus;
+  r.kernel_cpu_s = p.kernel_cpu_s - base.kernel_cpu_s;
+  r.iowait_frac = tasks.iowait_fraction(from, now);
   r.scheduler = sc.kernel.sched.policy;
   for (std::uint32_t w = 0; w < n; ++w) {
     WorkerFigures f;
     f.connections = p.workers[w].accepted;
     f.requests = p.workers[w].requests;
     f.blocks = p.workers[w].blocks;
-    f.running = tasks.group_mean(w, TaskState::kRunning, 0, now);
-    f.sleeping = tasks.group_mean(w, TaskState::kSleeping, 0, now);
-    f.disk_wait = tasks.group_mean(w, TaskState::kDiskWait, 0, now);
+    f.running = tasks.group_mean(w, TaskState::kRunning, from, now);
+    f.sleeping = tasks.group_mean(w, TaskState::kSleeping, from, now);
+    f.disk_wait = tasks.group_mean(w, TaskState::kDiskWait, from, now);
     for (std::size_t c = 0; c < kWaitCauses; ++c) {
-      f.blocked_by_cause[c] = tasks.group_cause_mean(w, static_cast<WaitCause>(c), 0, now);
+      f.blocked_by_cause[c] = tasks.group_cause_mean(w, static_cast<WaitCause>(c), from, now);
       r.workers_blocked_by_cause[c] += f.blocked_by_cause[c] / n;
     }
-    f.cpu_wait = tasks.group_cpu_wait_mean(w, 0, now);
+    f.cpu_wait = tasks.group_cpu_wait_mean(w, from, now);
     r.workers_cpu_wait += f.cpu_wait / n;
     r.workers_running += f.running / n;
     r.workers_sleeping += f.sleeping / n;
@@ -97,36 +153,39 @@ RunResult run_figures(RunParts p) {
       r.pool_overflows += pool.overflows;
       r.pool_max_waiting = std::max(r.pool_max_waiting, pool.max_waiting);
       waiting += pool.waiting_integral;
-      r.pool_running += tasks.group_mean(n + w, TaskState::kRunning, 0, now) / threads;
-      r.pool_sleeping += tasks.group_mean(n + w, TaskState::kSleeping, 0, now) / threads;
-      r.pool_disk_wait += tasks.group_mean(n + w, TaskState::kDiskWait, 0, now) / threads;
+      r.pool_running += tasks.group_mean(n + w, TaskState::kRunning, from, now) / threads;
+      r.pool_sleeping += tasks.group_mean(n + w, TaskState::kSleeping, from, now) / threads;
+      r.pool_disk_wait += tasks.group_mean(n + w, TaskState::kDiskWait, from, now) / threads;
       for (std::size_t c = 0; c < kWaitCauses; ++c)
-        r.pool_blocked_by_cause[c] += tasks.group_cause_mean(n + w, static_cast<WaitCause>(c), 0, now) / threads;
-      r.pool_cpu_wait += tasks.group_cpu_wait_mean(n + w, 0, now) / threads;
+        r.pool_blocked_by_cause[c] += tasks.group_cause_mean(n + w, static_cast<WaitCause>(c), from, now) / threads;
+      r.pool_cpu_wait += tasks.group_cpu_wait_mean(n + w, from, now) / threads;
     }
     r.pool_mean_waiting = run_s > 0 ? waiting / run_s : 0;
   }
 
   const PageCacheStats c = p.cache.stats();
-  r.cache_lookups = c.lookups;
-  r.cache_hit_ratio = c.lookups ? static_cast<double>(c.hits) / static_cast<double>(c.lookups) : 0;
+  r.cache_lookups = c.lookups - base.cache.lookups;
+  const std::uint64_t hits = c.hits - base.cache.hits;
+  r.cache_hit_ratio = r.cache_lookups ? static_cast<double>(hits) / static_cast<double>(r.cache_lookups) : 0;
   r.cache_resident_bytes = c.resident_units * p.cache.unit_bytes();
   r.cache_capacity_bytes = sc.hardware.page_cache_bytes;
-  r.readahead_windows = c.readahead_windows;
-  r.bios = c.bios;
-  r.dentry_lookups = p.dentries.lookups();
-  r.dentry_hits = p.dentries.hits();
-  r.metadata_reads = p.walk.metadata_reads();
+  r.readahead_windows = c.readahead_windows - base.cache.readahead_windows;
+  r.bios = c.bios - base.cache.bios;
+  r.dentry_lookups = p.dentries.lookups() - base.dentry_lookups;
+  r.dentry_hits = p.dentries.hits() - base.dentry_hits;
+  r.metadata_reads = p.walk.metadata_reads() - base.metadata_reads;
 
-  const DiskStats d = p.disk.stats();
+  const DiskStats d = since(p.disk.stats(), base.disk);
   r.drives = d.drives;
   r.disk_reads = d.reads;
   r.disk_read_bytes_per_s = run_s > 0 ? static_cast<double>(d.read_bytes) / run_s : 0;
   r.disk_mean_queue_depth = run_s > 0 ? d.queue_depth_integral / run_s / d.drives : 0;
   r.disk_utilization = run_s > 0 ? d.busy_s / run_s / d.drives : 0;
-  for (const DiskStats& m : p.disk.drive_stats()) r.drive_iostat.push_back(iostat_of(m, run_s));
+  const std::vector<DiskStats> drives = p.disk.drive_stats();
+  for (std::size_t i = 0; i < drives.size(); ++i)
+    r.drive_iostat.push_back(iostat_of(i < base.drives.size() ? since(drives[i], base.drives[i]) : drives[i], run_s));
 
-  const ServerStats& s = p.server;
+  const ServerStats s = since(p.server, base.server);
   r.server_connections = s.connections;
   r.server_requests = s.requests;
   r.server_responses = s.responses;

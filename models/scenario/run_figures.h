@@ -27,6 +27,23 @@ struct WorkerCounts {
   PoolStats pool;  // with aio threads
 };
 
+// The counters when the measured window began (the end of the warm-up;
+// all zero without one): the figures cover only what came after. The time
+// averages (task states, iowait) restart then instead (TaskStates::restart),
+// and so do the maxima (reset_peaks). Connections accepted per worker are
+// the exception: they are the load's connections, open since the warm-up.
+struct WindowStart {
+  sim::Time at = 0;
+  double nic_interface_bytes_sent = 0;
+  double kernel_cpu_s = 0;
+  std::vector<WorkerCounts> workers;  // empty: zeros
+  PageCacheStats cache;
+  std::uint64_t dentry_lookups = 0, dentry_hits = 0, metadata_reads = 0;
+  DiskStats disk;
+  std::vector<DiskStats> drives;  // empty: zeros
+  ServerStats server;
+};
+
 // The parts of a run that the figures come from, at its end (`now`).
 struct RunParts {
   const Scenario& scenario;
@@ -45,7 +62,11 @@ struct RunParts {
   const PathWalk& walk;
   const BlockDevice& disk;
   const ServerStats& server;
+  const WindowStart& start;
 };
+
+// The counters of `parts` now, as the start of a window (parts.clients unused).
+WindowStart window_start(const RunParts& parts);
 
 // Every figure but the two an engine alone knows: wall_s and events.
 RunResult run_figures(RunParts parts);

@@ -16,6 +16,7 @@
 #include "models/os/filesystem.h"
 #include "models/os/host.h"
 #include "models/scenario/kernel_profile.h"
+#include "models/scenario/warmup.h"
 #include "models/server/nginx_config.h"
 
 namespace models {
@@ -60,6 +61,7 @@ struct Scenario {
   std::string description;
   std::uint64_t seed = 1;
   double duration_s = 10;
+  WarmupSpec warmup;  // the load before the measured window (warmup.h)
   HardwareSpec hardware;
   KernelSpec kernel;
   KernelProfile kernel_profile;  // what the hardware profile names of its kernel (kernel_profile.h)

@@ -16,7 +16,8 @@ constexpr sim::Time kSecond = sim::seconds(1);
 }  // namespace
 
 World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
-    : scenario_(sc), seed_(seed), duration_(sim::from_seconds_ceil(duration_s)), streams_(seed) {
+    : scenario_(sc), seed_(seed), duration_(sim::from_seconds_ceil(duration_s)), streams_(seed),
+      monitor_(sc.warmup, false) {
   const HardwareSpec& hw = sc.hardware;
   const std::uint32_t workers = sc.nginx.worker_processes;
   tasks_ = std::make_unique<TaskStates>(hw.logical_cpus, 2 * workers);
@@ -54,43 +55,97 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   clients_ = std::make_unique<Wrk>(engine_, sc.clients, hw.one_way_latency_s, duration_, streams_, files_->files(),
                                    response_bytes(sc, *files_), hw.costs, cpu_.get());
   server_ = std::make_unique<Nginx>(*host_, server_config(sc), *files_, *clients_, streams_.stream(kStreamServer));
-  clients_->start(*server_);
-  engine_.schedule_in(kSecond, this, 0);
+  monitor_ = WarmupMonitor(sc.warmup, nothing_to_settle(sc, *files_), data_fits(sc, *files_));
+  clients_->start(*server_, /*warm_up=*/!monitor_.over_at_start());
+  if (monitor_.over_at_start())
+    begin_window();
+  else
+    engine_.schedule_in(monitor_.interval(), this, kWarmup);
 }
 
-void World::on_event(std::uint64_t) {
+void World::run() {
+  // The warm-up's probe ends it at one of its intervals.
+  while (!measuring_) engine_.run_until(engine_.now() + monitor_.interval());
+  engine_.run_until(duration());
+}
+
+sim::Time World::duration() const {
+  if (measuring_) return window_.at + duration_;
+  return sim::from_seconds_ceil(scenario_.warmup.settled ? scenario_.warmup.max_s : scenario_.warmup.fixed_s) + duration_;
+}
+
+WarmupProbe World::probe() const {
+  const PageCacheStats c = cache_->stats();
+  return WarmupProbe{c.lookups,        c.hits, c.evicted_units, c.resident_units, scenario_.hardware.page_cache_bytes / cache_->unit_bytes(),
+                     dentries_->lookups(), dentries_->hits()};
+}
+
+void World::begin_window() {
+  const sim::Time now = engine_.now();
+  window_ = models::window_start(parts({}, worker_counts()));
+  measuring_ = true;
+  tasks_->restart(now);
+  disk_->reset_peaks();
+  for (std::uint32_t w = 0; w < server_->workers(); ++w)
+    if (ThreadPool* pool = server_->worker(w).pool()) pool->reset_peak();
+  ifstat_.restart(nic_->spec(), nic_->payload_sent(), server_->stats().requests);
+  delayed_share_.clear();
+  last_responses_ = server_->stats().responses;
+  last_delayed_ = server_->stats().responses_delayed;
+  if (now > 0) clients_->begin_window();
+  engine_.schedule_in(kSecond, this, kIfstat);
+}
+
+void World::on_event(std::uint64_t arg) {
+  if (arg == kWarmup) {
+    if (monitor_.sample(engine_.now(), probe()))
+      begin_window();
+    else
+      engine_.schedule_in(monitor_.interval(), this, kWarmup);
+    return;
+  }
   ifstat_.sample(nic_->spec(), nic_->payload_sent(), server_->stats().requests);
   const ServerStats& s = server_->stats();
   const std::uint64_t responses = s.responses - last_responses_, delayed = s.responses_delayed - last_delayed_;
   delayed_share_.push_back(responses ? static_cast<double>(delayed) / static_cast<double>(responses) : std::nan(""));
   last_responses_ = s.responses;
   last_delayed_ = s.responses_delayed;
-  if (engine_.now() + kSecond <= duration_) engine_.schedule_in(kSecond, this, 0);
+  if (engine_.now() + kSecond <= duration()) engine_.schedule_in(kSecond, this, kIfstat);
 }
 
-RunResult World::result(double wall_s) {
+std::vector<WorkerCounts> World::worker_counts() {
   std::vector<WorkerCounts> workers;
   for (std::uint32_t w = 0; w < server_->workers(); ++w) {
     Worker& worker = server_->worker(w);
     workers.push_back(WorkerCounts{worker.accepted, worker.requests, worker.blocks,
                                    worker.pool() ? worker.pool()->stats() : PoolStats{}});
   }
-  RunResult r = run_figures(RunParts{.scenario = scenario_,
-                                     .seed = seed_,
-                                     .duration = duration_,
-                                     .now = engine_.now(),
-                                     .clients = clients_->finish(),
-                                     .ifstat = ifstat_,
-                                     .nic = nic_->spec(),
-                                     .nic_interface_bytes_sent = nic_->interface_bytes_sent(),
-                                     .tasks = *tasks_,
-                                     .kernel_cpu_s = kernel_work_ ? kernel_work_->total_s() : 0,
-                                     .workers = std::move(workers),
-                                     .cache = *cache_,
-                                     .dentries = *dentries_,
-                                     .walk = *walk_,
-                                     .disk = *disk_,
-                                     .server = server_->stats()});
+  return workers;
+}
+
+RunParts World::parts(std::vector<WrkResult> clients, std::vector<WorkerCounts> workers) {
+  return RunParts{.scenario = scenario_,
+                  .seed = seed_,
+                  .duration = duration_,
+                  .now = engine_.now(),
+                  .clients = std::move(clients),
+                  .ifstat = ifstat_,
+                  .nic = nic_->spec(),
+                  .nic_interface_bytes_sent = nic_->interface_bytes_sent(),
+                  .tasks = *tasks_,
+                  .kernel_cpu_s = kernel_work_ ? kernel_work_->total_s() : 0,
+                  .workers = std::move(workers),
+                  .cache = *cache_,
+                  .dentries = *dentries_,
+                  .walk = *walk_,
+                  .disk = *disk_,
+                  .server = server_->stats(),
+                  .start = window_};
+}
+
+RunResult World::result(double wall_s) {
+  RunResult r = run_figures(parts(clients_->finish(), worker_counts()));
+  r.warmup = monitor_.report();
   r.wall_s = wall_s;
   r.responses_delayed_share_per_s = delayed_share_;
   r.events = engine_.events_processed();

@@ -1,6 +1,9 @@
 // A scenario assembled and running: the engine and every model in it.
 // Front ends (clerk run, the visualizer, sweeps) own a World, advance it, and
 // read its parts; `result()` gathers the figures of a finished run.
+//
+// A run is the scenario's warm-up (warmup.h), then the measured window of
+// `duration_s`; the load runs through both. The figures cover the window.
 #pragma once
 #include <memory>
 #include <vector>
@@ -13,7 +16,9 @@
 #include "models/os/host.h"
 #include "models/scenario/ifstat.h"
 #include "models/scenario/result.h"
+#include "models/scenario/run_figures.h"
 #include "models/scenario/scenario.h"
+#include "models/scenario/warmup.h"
 #include "models/server/nginx.h"
 
 namespace models {
@@ -25,8 +30,14 @@ class World final : public sim::EventTarget {
   World& operator=(const World&) = delete;
 
   void run_until(sim::Time t) { engine_.run_until(t); }
-  void run() { engine_.run_until(duration_); }
-  sim::Time duration() const { return duration_; }
+  // The warm-up, then the measured window.
+  void run();
+  // The end of the run: the window's end once the warm-up is over, before
+  // that the latest it can be (the warm-up's cap, then the window).
+  sim::Time duration() const;
+  bool measuring() const { return measuring_; }
+  sim::Time window_start() const { return window_.at; }
+  const WarmupReport& warmup() const { return monitor_.report(); }
   RunResult result(double wall_s);
 
   sim::Engine& engine() { return engine_; }
@@ -40,13 +51,19 @@ class World final : public sim::EventTarget {
   const Scenario& scenario() const { return scenario_; }
   std::uint64_t seed() const { return seed_; }
 
-  void on_event(std::uint64_t arg) override;  // the once-a-second sampler
+  void on_event(std::uint64_t arg) override;  // the once-a-second sampler, the warm-up's probe
   // Second by second (element i: [i, i+1) s): the share of the responses the
   // server finished that waited behind a loop blocked on another request
   // (Cloudflare's event_loop_blocked); NaN for a second without responses.
   const std::vector<double>& delayed_share_per_s() const { return delayed_share_; }
 
  private:
+  enum Event : std::uint64_t { kIfstat = 0, kWarmup = 1 };
+  void begin_window();
+  RunParts parts(std::vector<WrkResult> clients, std::vector<WorkerCounts> workers);
+  std::vector<WorkerCounts> worker_counts();
+  WarmupProbe probe() const;
+
   Scenario scenario_;
   std::uint64_t seed_;
   sim::Time duration_;
@@ -67,6 +84,9 @@ class World final : public sim::EventTarget {
   Ifstat ifstat_;
   std::vector<double> delayed_share_;
   std::uint64_t last_responses_ = 0, last_delayed_ = 0;
+  WarmupMonitor monitor_;
+  WindowStart window_;
+  bool measuring_ = false;
 };
 
 }  // namespace models

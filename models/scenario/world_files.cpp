@@ -30,6 +30,22 @@ void warm_caches(const Scenario& sc, const Filesystem& files, DentryCache& dentr
   for (const std::string& p : sc.preload) cache.preload(static_cast<std::uint32_t>(files.file_of(p)));
 }
 
+bool data_fits(const Scenario& sc, const Filesystem& files) {
+  if (sc.hardware.disk == DiskKind::kNone) return true;
+  std::uint64_t bytes = 0;
+  for (std::uint32_t f = 0; f < files.files(); ++f) bytes += files.file_size(f);
+  return bytes <= sc.hardware.page_cache_bytes;
+}
+
+bool nothing_to_settle(const Scenario& sc, const Filesystem& files) {
+  if (sc.hardware.disk == DiskKind::kNone) return true;
+  // Entries: every file's inode and every directory of the tree.
+  std::uint64_t entries = files.files(), dirs = 1;
+  const std::vector<std::uint32_t>& tree = sc.filesystem.tree;
+  for (std::size_t l = 0; l + 1 < tree.size(); ++l) entries += (dirs *= tree[l]);
+  return data_fits(sc, files) && entries <= sc.hardware.dentry_cache_entries;
+}
+
 std::vector<std::uint64_t> response_bytes(const Scenario& sc, const Filesystem& files) {
   std::vector<std::uint64_t> bytes(files.files());
   for (std::uint32_t f = 0; f < files.files(); ++f)

@@ -17,6 +17,12 @@ namespace models {
 void warm_caches(const Scenario& sc, const Filesystem& files, DentryCache& dentries, PageCache& cache);
 
 // What a client reads for each file: NGINX's response header and the file.
+// Nothing for a warm-up to settle (warmup.h): no disk, or every file's data
+// fits in the page cache and every path in the dentry cache.
+bool nothing_to_settle(const Scenario& sc, const Filesystem& files);
+// Every file's data fits in the page cache: it never reclaims.
+bool data_fits(const Scenario& sc, const Filesystem& files);
+
 std::vector<std::uint64_t> response_bytes(const Scenario& sc, const Filesystem& files);
 
 // The server's configuration: the scenario's, with each client group's

@@ -38,6 +38,8 @@ class PoolQueue {
   std::size_t waiting() const { return waiting_.size(); }
   std::size_t busy() const { return config_.threads - idle_.size(); }  // threads running a task
   PoolStats stats(sim::Time now) const;
+  // max_waiting counts from now on (a measured window begins).
+  void reset_peak() { stats_.max_waiting = waiting_.size(); }
   const std::string& name() const { return config_.name; }
 
  private:

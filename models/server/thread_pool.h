@@ -40,6 +40,7 @@ class ThreadPool {
   void take_done(std::vector<PoolTask>& out) { queue_.take_done(out); }
   std::size_t waiting() const { return queue_.waiting(); }
   PoolStats stats() const;
+  void reset_peak() { queue_.reset_peak(); }
   const std::string& name() const { return queue_.name(); }
   std::size_t threads() const { return threads_.size(); }
   std::size_t busy() const { return queue_.busy(); }  // threads running a task
