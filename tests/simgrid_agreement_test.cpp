@@ -91,6 +91,32 @@ TEST_CASE("engines agree: one slow disk, blocking (the cached file waits behind 
 }
 TEST_CASE("engines agree: one slow disk, aio threads") { check_agreement("slow-disk.toml", {"nginx.aio=threads"}); }
 
+TEST_CASE("engines agree after a warm-up: the same probes, the same window") {
+  // A fixed warm-up of 20 s (two 10 s probes) on the miss scenario, blocking:
+  // both engines probe the caches at the same instants and see the same counts.
+  const std::vector<std::string> warm = {"warmup=\"20s\""};
+  const models::Scenario sc = models::load_scenario(kScenarios + "/agreement/misses.toml", warm);
+  const auto native = native_json(sc);
+  const auto simgrid = sgengine::run_in_child(sc, sc.seed, sc.duration_s);
+  CHECK(native["warmup"]["mode"] == "fixed");
+  CHECK(native["warmup"]["took_s"].get<double>() == Approx(20));
+  CHECK(simgrid["warmup"]["took_s"] == native["warmup"]["took_s"]);
+  REQUIRE(simgrid["warmup"]["intervals"].size() == native["warmup"]["intervals"].size());
+  for (std::size_t i = 0; i < native["warmup"]["intervals"].size(); ++i)
+    CHECK(simgrid["warmup"]["intervals"][i]["page_cache_lookups"] ==
+          native["warmup"]["intervals"][i]["page_cache_lookups"]);
+  // The window is 10 s of ifstat after the warm-up, on both.
+  CHECK(simgrid["server"]["nic_out_gbps_per_s"].size() == 10);
+  CHECK(native["server"]["nic_out_gbps_per_s"].size() == 10);
+  for (const auto& [name, n] : native["clients"].items()) {
+    INFO("group " << name);
+    CHECK(simgrid["clients"][name]["requests_per_s"].get<double>() ==
+          Approx(n["requests_per_s"].get<double>()).epsilon(0.03));
+  }
+  CHECK(simgrid["server"]["page_cache"]["lookups"] == native["server"]["page_cache"]["lookups"]);
+  CHECK(simgrid["server"]["page_cache"]["hit_ratio"] == native["server"]["page_cache"]["hit_ratio"]);
+}
+
 TEST_CASE("the SimGrid engine gives the same output for the same seed") {
   const models::Scenario sc = models::load_scenario(kScenarios + "/agreement/slow-disk.toml", {"nginx.aio=threads"});
   auto a = sgengine::run_in_child(sc, 7, 5);
