@@ -59,7 +59,12 @@ void run_briefly(const models::Scenario& sc, const std::string& path) {
   const double duration = std::min(sc.duration_s, simulated_cap);
   try {
     models::check_fits_machine(sc, sc.duration_s, path);
-    models::World world(sc, sc.seed, duration);
+    // The warm-up is capped as the window is: brief, but its probes and the
+    // window's start still run.
+    models::Scenario brief = sc;
+    brief.warmup.max_s = std::min(brief.warmup.max_s, simulated_cap);
+    brief.warmup.fixed_s = std::min(brief.warmup.fixed_s, simulated_cap);
+    models::World world(brief, sc.seed, duration);
     run_watched(world);
     const models::RunResult r = world.result(0);
     fuzz::check_accounting(r);

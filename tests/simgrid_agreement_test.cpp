@@ -114,7 +114,11 @@ TEST_CASE("engines agree after a warm-up: the same probes, the same window") {
           Approx(n["requests_per_s"].get<double>()).epsilon(0.03));
   }
   CHECK(simgrid["server"]["page_cache"]["lookups"] == native["server"]["page_cache"]["lookups"]);
-  CHECK(simgrid["server"]["page_cache"]["hit_ratio"] == native["server"]["page_cache"]["hit_ratio"]);
+  // Hits agree to 1 in 1,000, not exactly: over 30 s the engines order a few
+  // simultaneous events differently, warm-up or not (a cold 30 s run of this
+  // scenario: 0.70798 native, 0.70790 SimGrid).
+  CHECK(simgrid["server"]["page_cache"]["hit_ratio"].get<double>() ==
+        Approx(native["server"]["page_cache"]["hit_ratio"].get<double>()).epsilon(0.001));
 }
 
 TEST_CASE("the SimGrid engine gives the same output for the same seed") {

@@ -133,7 +133,10 @@ std::string describe(const Plan& plan, const Point& p) {
 
 // The JSON of a one-millisecond run of the base scenario: the layout every
 // run's JSON has, to check metric paths against before the sweep starts.
-nlohmann::ordered_json json_layout(const models::Scenario& sc) {
+// Without its warm-up: the layout is the same, and a settled warm-up can take
+// minutes.
+nlohmann::ordered_json json_layout(models::Scenario sc) {
+  sc.warmup = models::WarmupSpec{false, 0, 0};
   models::World probe(sc, sc.seed, 1e-3);
   probe.run();
   return models::to_json(probe.result(0), false);

@@ -1,5 +1,6 @@
 #include "models/scenario/warmup.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -19,7 +20,7 @@ WarmupMonitor::WarmupMonitor(const WarmupSpec& spec, bool nothing_to_settle, boo
     report_.mode = "settled";
     report_.requested_s = spec.max_s;
     cap_ = sim::from_seconds_ceil(spec.max_s);
-    interval_ = kInterval;
+    interval_ = std::min(kInterval, std::max<sim::Time>(cap_, 1));  // a cap under 10 s: one interval
     if (nothing_to_settle || cap_ == 0) {
       over_ = true;
       report_.settled = nothing_to_settle;
