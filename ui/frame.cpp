@@ -29,7 +29,10 @@ bool begin_tile(App& app, const char* name, float x, float y, float w, float h) 
 
 void draw_frame(App& app, float dt, bool capture) {
   const ImVec2 ds = ImGui::GetIO().DisplaySize;
-  const float left = 340, right = std::min(520.0f, ds.x * 0.3f), mid = ds.x - left - right;
+  // The side columns grow with the text (Ctrl +/-), within a share of the display.
+  const float scale = ImGui::GetIO().FontGlobalScale;
+  const float left = std::min(340.0f * scale, ds.x * 0.3f);
+  const float right = std::min(520.0f * scale, ds.x * 0.3f), mid = ds.x - left - right;
   const float top = ds.y * 0.6f, controls_h = app.show_lesson ? ds.y * 0.55f : ds.y;
   if (begin_tile(app, "controls", 0, 0, left, controls_h)) draw_controls(app);
   ImGui::End();

@@ -70,6 +70,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_flag("--bench", o.bench, "measure frame times at --speed and print them");
   cli.add_option("--frames", o.bench_frames, "frames measured by --bench")->check(CLI::Range(10, 100000));
   cli.add_option("--speed", o.speed, "simulated seconds per real second")->check(speed_check());
+  cli.add_option("--font-scale", o.font_scale, "text size, 1 = 13 px (Ctrl +/- and Ctrl 0 change it while running)")
+      ->check(CLI::Range(kFontScaleMin, kFontScaleMax));
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -25,7 +25,10 @@ struct Options {
   bool bench = false;                  // --bench: report frame times and exit
   int bench_frames = 600;
   float speed = 1;
+  float font_scale = 1;                // --font-scale: ImGui's FontGlobalScale
 };
+
+inline constexpr float kFontScaleMin = 0.75f, kFontScaleMax = 2.5f;
 
 // Parses argv; on bad input prints why and returns the exit status (2),
 // on --help prints usage and returns 0; otherwise returns nullopt.
