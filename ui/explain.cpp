@@ -217,13 +217,21 @@ void explain_balance(const models::Raid10& raid, std::uint32_t d) {
   ImGui::Text("Why here: md raid10 read_balance (\"%s\"), %u copies of each chunk", layer.read_balance_name().c_str(),
               layer.near_copies());
   ImGui::TextWrapped("Each piece of a read goes to one copy: an idle mirror if there is one, otherwise the mirror whose "
-                     "head is closest to it. A stream of readahead continues exactly where this drive's head stopped, so "
-                     "a busy drive keeps winning its own stream.");
+                     "head (where its last read ended) is closest. Once both mirrors are busy, the drive already reading "
+                     "near a stream keeps getting its next pieces, so one drive of a pair can hold most of the queue.");
   if (all == 0) return;
   const auto pct = [&](std::uint64_t x) { return 100.0 * static_cast<double>(x) / static_cast<double>(all); };
   ImGui::Text("of %llu pieces sent here: %.0f%% it was idle, %.0f%% its head was right there, %.0f%% its head was closer",
               static_cast<unsigned long long>(all), pct(b.idle), pct(b.head_at), pct(b.closer));
-  ImGui::Text("reads pending at md now: %u", layer.pending(d));
+  ImGui::Text("pieces pending here now: %u, head at %.2f GiB", layer.pending(d),
+              static_cast<double>(layer.head_position(d)) / (1 << 30));
+  // Near layout with whole groups: the mirrors of d are the other drives of its group.
+  const std::uint32_t nc = layer.near_copies();
+  if (nc > 1 && raid.devices() % nc == 0)
+    for (std::uint32_t m = d / nc * nc; m < d / nc * nc + nc; ++m)
+      if (m != d)
+        ImGui::Text("its mirror, drive %u: %u pieces pending, head at %.2f GiB", m, layer.pending(m),
+                    static_cast<double>(layer.head_position(m)) / (1 << 30));
 }
 
 }  // namespace

@@ -105,14 +105,33 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
     // Two figures that answer different questions, both since t = 0 as
     // `clerk run` prints them: how many pieces were on the shelves, and how
     // many responses waited in line while their clerk was at the warehouse.
+    // Short forms when the long ones would fill more than two thirds of the box.
     const ShelfFigures f = shelf_figures(world);
-    std::snprintf(buf, sizeof buf, "shelves = page cache, %.0f%% full", fill * 100);
-    float y = wrapped(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, buf, b.w() - 8);
-    std::snprintf(buf, sizeof buf, "%.0f%% of %llu KiB pieces on the shelf", f.hit_ratio * 100,
+    const float wrap = b.w() - 8;
+    char head[64], hits[64], waited[64];
+    std::snprintf(head, sizeof head, "shelves = page cache, %.0f%% full", fill * 100);
+    std::snprintf(hits, sizeof hits, "%.0f%% of %llu KiB pieces on the shelf", f.hit_ratio * 100,
                   static_cast<unsigned long long>(f.unit_kib));
-    y = wrapped(dl, ImVec2(b.min.x + 4, y), kShelf, buf, b.w() - 8);
-    std::snprintf(buf, sizeof buf, "%.0f%% of responses waited for the warehouse", f.responses_waited * 100);
-    y = wrapped(dl, ImVec2(b.min.x + 4, y), f.responses_waited > 0.05 ? kDiskWait : kInk, buf, b.w() - 8);
+    std::snprintf(waited, sizeof waited, "%.0f%% of responses waited for the warehouse", f.responses_waited * 100);
+    const auto tall = [&] {
+      return ImGui::CalcTextSize(head, nullptr, false, wrap).y + ImGui::CalcTextSize(hits, nullptr, false, wrap).y +
+             ImGui::CalcTextSize(waited, nullptr, false, wrap).y > b.h() * 0.67f;
+    };
+    if (tall()) {
+      std::snprintf(head, sizeof head, "page cache, %.0f%% full", fill * 100);
+      std::snprintf(hits, sizeof hits, "%.0f%% of %lluK pieces hit", f.hit_ratio * 100, static_cast<unsigned long long>(f.unit_kib));
+      std::snprintf(waited, sizeof waited, "%.0f%% of responses waited", f.responses_waited * 100);
+    }
+    if (tall()) {
+      std::snprintf(head, sizeof head, "shelves %.0f%% full", fill * 100);
+      std::snprintf(hits, sizeof hits, "%.0f%% hits", f.hit_ratio * 100);
+      std::snprintf(waited, sizeof waited, "%.0f%% waited", f.responses_waited * 100);
+    }
+    dl->PushClipRect(b.min, b.max, true);
+    float y = wrapped(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, head, wrap);
+    y = wrapped(dl, ImVec2(b.min.x + 4, y), kShelf, hits, wrap);
+    y = wrapped(dl, ImVec2(b.min.x + 4, y), f.responses_waited > 0.05 ? kDiskWait : kInk, waited, wrap);
+    dl->PopClipRect();
     const float top = y + 2, rows_h = std::max(b.max.y - 4 - top, 8.0f);
     for (int row = 0; row < 4; ++row) {
       const float y0 = top + rows_h * static_cast<float>(row) / 4.0f;

@@ -40,7 +40,8 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
   const bool hovered = ImGui::IsItemHovered();
   const std::uint32_t n = rec.workers();
   const int rows = static_cast<int>(n) * (rec.has_pools() ? 2 : 1);
-  const float label_w = 64, axis_h = 14;
+  const float fs = ImGui::GetFontSize();
+  const float label_w = ImGui::CalcTextSize("clerk 000").x + 4, axis_h = fs + 1;
   const float row_h = std::max(1.0f, (size.y - axis_h) / static_cast<float>(std::max(rows, 1)));
   const auto bins = static_cast<std::int64_t>(window_s * 100);  // 10 ms bins
   const std::int64_t last = rec.fine_count();
@@ -54,10 +55,10 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
     const bool pool_row = row >= static_cast<int>(n);
     const auto w = static_cast<std::uint32_t>(pool_row ? row - static_cast<int>(n) : row);
     // Every row is labelled if there is room, else every few rows.
-    const int every = std::max(1, static_cast<int>(std::ceil(12.0f / row_h)));
+    const int every = std::max(1, static_cast<int>(std::ceil((fs - 1) / row_h)));
     if (row % every == 0) {
       std::snprintf(buf, sizeof buf, pool_row ? "pool %u" : "clerk %u", w);
-      dl->AddText(ImVec2(p0.x + 2, y + std::max(row_h * 0.5f - 7, -2.0f)), pool_row ? kTeam : kInk, buf);
+      dl->AddText(ImVec2(p0.x + 2, y + std::max(row_h * 0.5f - fs * 0.5f, -2.0f)), pool_row ? kTeam : kInk, buf);
     }
     const float pad = row_h >= 4 ? 1.0f : 0.0f;
     std::int64_t k = first;
