@@ -8,6 +8,7 @@
 #include "ui/controls_panel.h"
 #include "ui/lesson_panel.h"
 #include "ui/store_window.h"
+#include "ui/tails_view.h"
 #include "ui/timeline_view.h"
 
 namespace ui {
@@ -42,7 +43,19 @@ void draw_frame(App& app, float dt, bool capture) {
   }
   if (begin_tile(app, "store", left, 0, mid, top)) draw_store_window(app, dt, capture);
   ImGui::End();
-  if (begin_tile(app, "timeline", left, top, mid, ds.y - top)) draw_timeline(app.a, app.ab ? &app.b : nullptr, app.timeline_s);
+  if (begin_tile(app, "timeline", left, top, mid, ds.y - top) && ImGui::BeginTabBar("below the store")) {
+    const ImGuiTabItemFlags tails_first = app.tails_first ? ImGuiTabItemFlags_SetSelected : 0;
+    app.tails_first = false;
+    if (ImGui::BeginTabItem("timeline")) {
+      draw_timeline(app.a, app.ab ? &app.b : nullptr, app.timeline_s);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("latency percentiles", nullptr, tails_first)) {
+      draw_tails(app.a);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
   ImGui::End();
   if (begin_tile(app, "charts", left + mid, 0, right, ds.y)) draw_charts(app.a, app.ab ? &app.b : nullptr);
   ImGui::End();

@@ -20,6 +20,7 @@ struct Options {
   bool list_scenarios = false;         // --list-scenarios: print the picker's list and exit
   bool ab = false;                     // --ab: start with the A/B view, B toggling aio
   bool lesson = false;
+  bool tails = false;                  // --tails: the latency percentiles tab first
   bool paused = false;
   int width = 1600, height = 1000;
   bool bench = false;                  // --bench: report frame times and exit

@@ -11,6 +11,7 @@
 #include "models/scenario/world.h"
 #include "ui/counter_tally.h"
 #include "ui/explain.h"
+#include "ui/tails_view.h"
 
 namespace {
 
@@ -97,4 +98,21 @@ TEST_CASE("every disk kind has a warehouse: RAID10 bays, an SSD bay, or none") {
   auto none = world_at("reuseport/remote-reuseport.toml", 0);
   CHECK(!ui::has_disk(*none));
   CHECK(ui::drive_queues(*none).empty());
+}
+
+TEST_CASE("the percentile curve: evenly spaced nines up to what the samples resolve") {
+  CHECK(ui::percentile_x(0) == Approx(0));
+  CHECK(ui::percentile_x(90) == Approx(1));
+  CHECK(ui::percentile_x(99.99) == Approx(4));
+  // A uniform distribution on 0..1 s: latency at p is p / 100 s.
+  const auto uniform = [](double p) { return p / 100; };
+  const std::vector<ui::CurvePoint> all = ui::percentile_curve(uniform, 1000000);
+  REQUIRE(all.size() == 81);  // x = 0, 0.05, ..., 4
+  CHECK(all.back().percentile == Approx(99.99));
+  CHECK(all.back().latency_s == Approx(0.9999));
+  for (std::size_t i = 1; i < all.size(); ++i) CHECK(all[i].latency_s >= all[i - 1].latency_s);
+  // 1,000 samples resolve 99.9% and no further.
+  const std::vector<ui::CurvePoint> few = ui::percentile_curve(uniform, 1000);
+  CHECK(few.back().percentile == Approx(99.9));
+  CHECK(ui::percentile_curve(uniform, 0).empty());
 }
