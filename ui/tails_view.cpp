@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "models/clients/wrk_stats.h"
 #include "ui/counter_tally.h"
 #include "ui/palette.h"
 
@@ -38,7 +39,16 @@ std::vector<GroupCurves> curves_now(Session& s) {
     GroupCurves c;
     const sim::LatencyStats& raw = wrk.group_latency(g);
     c.raw = percentile_curve([&](double p) { return raw.percentile(p); }, raw.count());
-    c.open_loop = wrk.group_spec(g).rate > 0;
+    const models::WrkGroupSpec& spec = wrk.group_spec(g);
+    c.open_loop = spec.rate > 0;
+    // wrk.c's correction with its expected interval, runtime / (responses per
+    // connection), as WrkGroup::result applies it at the end.
+    const std::uint64_t per_connection = spec.connections ? wrk.group_complete(g) / spec.connections : 0;
+    if (!c.open_loop && per_connection > 0) {
+      models::WrkHistogram h = wrk.group_histogram(g);
+      h.correct(static_cast<std::int64_t>(sim::to_seconds(s.now()) * 1e6 / static_cast<double>(per_connection)));
+      c.corrected = percentile_curve([&](double p) { return static_cast<double>(h.percentile(p)) * 1e-6; }, h.count());
+    }
     out.push_back(std::move(c));
   }
   return out;
@@ -66,7 +76,8 @@ void draw_tails(Session& s) {
     for (const auto* v : {&c.raw, &c.corrected})
       for (const CurvePoint& p : *v)
         if (p.latency_s > 0) lo = std::min(lo, p.latency_s), hi = std::max(hi, p.latency_s);
-  ImGui::TextWrapped("latency by percentile, every response since t = 0 (raw, as latency_raw_s)");
+  ImGui::TextWrapped("latency by percentile since t = 0: solid every response (raw), dashed as wrk reports it (with its "
+                     "coordinated-omission correction)");
   if (hi <= 0) {
     ImGui::TextDisabled("no responses yet");
     return;
@@ -109,7 +120,7 @@ void draw_tails(Session& s) {
     };
     line(curves[g].raw, false);
     line(curves[g].corrected, true);
-    const std::string name = wrk.group_spec(g).name + (curves[g].open_loop ? " (open loop: from when each request was due)" : "");
+    const std::string name = wrk.group_spec(g).name + (curves[g].open_loop ? " (open loop: from when each request was due, no correction)" : "");
     dl->AddText(ImVec2(a.x + 6, a.y + 4 + (fs + 2) * static_cast<float>(g)), col, name.c_str());
   }
 }

@@ -1,10 +1,11 @@
 // Tails as distributions: per client group, the latency percentile curve as
 // HdrHistogram plots it (x: the percentile on a log axis of 1 / (1 - p), so
 // that 90%, 99%, 99.9% and 99.99% are evenly spaced; y: latency, log), for
-// every response so far (raw, the run's latency_raw_s). Open-loop groups
-// measure from when each request was due. The curve with wrk's
-// coordinated-omission correction is not drawn yet (`corrected` stays empty):
-// it needs wrk's microsecond histogram from models::Wrk.
+// every response so far (raw, the run's latency_raw_s) and with wrk's
+// coordinated-omission correction beside it (wrk.c's stats_correct with its
+// expected interval, runtime / (responses per connection), on a copy of
+// wrk's microsecond histogram). Open-loop groups measure from when each
+// request was due and have no correction.
 #pragma once
 #include <cstdint>
 #include <functional>
