@@ -88,7 +88,7 @@ struct Member : models::BlockDevice {
 };
 
 // Which member each read of the hand-made sequence goes to.
-std::vector<std::uint32_t> balance_trace(const std::string& version) {
+std::vector<std::uint32_t> balance_trace(const std::string& version, std::vector<models::ReadBalanceCounts>* why = nullptr) {
   models::Raid10Spec spec = four_disks();
   spec.read_balance = version;
   std::vector<Member> m(4);
@@ -111,6 +111,8 @@ std::vector<std::uint32_t> balance_trace(const std::string& version) {
   m[1].finish_oldest();  // R2 done: head 1 at 516 KiB; member 1 idle
   read(4096);       // R4: member 0 busy with its head exactly there; member 1 idle
   read(2 * chunk + 8192);  // R5: both busy (3.x) or 0 busy twice (4.10+)
+  if (why)
+    for (std::uint32_t i = 0; i < 4; ++i) why->push_back(layer.balance_counts(i));
   return chose;
 }
 }  // namespace
@@ -133,4 +135,22 @@ TEST_CASE("md read_balance: 3.x and 4.10+ against a hand-worked trace of raid10.
   // 5.3+ differs only with a non-rotational member.
   CHECK(balance_trace("5.3+") == balance_trace("4.10+"));
   CHECK(models::find_read_balance("4.x+") == nullptr);
+}
+
+// Why each member got its pieces, from the same trace (the visualizer's
+// drive tooltip shows these):
+//   3.x:   member 0: R1 idle, R3 closer (1M = 1M, the first); member 1: R2
+//          idle, R4 idle, R5 closer (4K against 516K).
+//   4.10+: member 0: R1 idle, R3 closer, R4 its head right there (distance 0,
+//          an idle member 1 is not nearer); member 1: R2 idle, R5 idle.
+TEST_CASE("md read_balance counts why each member got its pieces") {
+  const auto counts = [](const std::string& version) {
+    std::vector<models::ReadBalanceCounts> why;
+    balance_trace(version, &why);
+    std::vector<std::uint64_t> flat;
+    for (const auto& w : why) flat.insert(flat.end(), {w.idle, w.head_at, w.closer});
+    return flat;
+  };
+  CHECK(counts("3.x") == std::vector<std::uint64_t>{1, 0, 1, 2, 0, 1, 0, 0, 0, 0, 0, 0});
+  CHECK(counts("4.10+") == std::vector<std::uint64_t>{1, 1, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0});
 }

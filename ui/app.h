@@ -41,6 +41,7 @@ struct App {
 
   // Views.
   bool show_lesson = false;
+  bool tails_first = false;         // open the latency percentiles tab on the first frame (--tails)
   float zoom = 1;
   ImVec2 pan{0, 0};
   float timeline_s = 10;

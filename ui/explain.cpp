@@ -5,9 +5,12 @@
 #include <utility>
 
 #include "models/hardware/hdd.h"
+#include "models/hardware/no_disk.h"
 #include "models/hardware/queued_device.h"
 #include "models/hardware/raid10.h"
 #include "models/hardware/simple_disk.h"
+#include "models/hardware/ssd.h"
+#include "ui/counter_tally.h"
 
 namespace ui {
 
@@ -35,8 +38,24 @@ std::vector<std::size_t> drive_queues(models::World& world) {
     q.push_back(hdd->queued());
   } else if (const auto* simple = dynamic_cast<const models::SimpleDisk*>(&world.disk())) {
     q.push_back(simple->outstanding());
+  } else if (const auto* ssd = dynamic_cast<const models::Ssd*>(&world.disk())) {
+    q.push_back(ssd->outstanding());
   }
   return q;
+}
+
+bool has_disk(models::World& world) { return dynamic_cast<const models::NoDisk*>(&world.disk()) == nullptr; }
+
+ShelfFigures shelf_figures(models::World& world) {
+  ShelfFigures f;
+  const models::PageCacheStats c = world.cache().stats();
+  const models::ServerStats& s = world.server().stats();
+  f.unit_kib = world.cache().unit_bytes() / 1024;
+  f.lookups = c.lookups;
+  f.responses = s.responses;
+  f.hit_ratio = c.lookups ? static_cast<double>(c.hits) / static_cast<double>(c.lookups) : 0.0;
+  f.responses_waited = s.responses ? static_cast<double>(s.responses_delayed) / static_cast<double>(s.responses) : 0.0;
+  return f;
 }
 
 const char* phase_name(std::uint8_t phase) {
@@ -62,7 +81,12 @@ void explain_clerk(models::World& world, std::uint32_t w) {
   }
   ImGui::Separator();
   ImGui::Text("state %s", state_word(st));
-  ImGui::Text("queue: %zu ready events, %zu timers", wk.ready_events(), wk.timers());
+  const CounterTally tally = tally_counters(world)[w];
+  ImGui::Text("customers here: %u (ready %u, on the bench %u, at the desk %u, at the warehouse %u, with the team %u)",
+              tally.here(), tally.ready, tally.bench, tally.desk, tally.warehouse, tally.team);
+  ImGui::Text("the longest-waiting has waited %s (the counter's colour); %u more on the dock (NIC)",
+              seconds_text(tally.oldest_s).c_str(), tally.dock);
+  ImGui::Text("epoll: %zu ready events, %zu timers", wk.ready_events(), wk.timers());
   ImGui::Text("accepted %llu connections, handled %llu requests", static_cast<unsigned long long>(wk.accepted),
               static_cast<unsigned long long>(wk.requests));
   const sim::Time now = world.engine().now();
@@ -156,27 +180,82 @@ void explain_door(models::World& world) {
 
 void explain_shelves(models::World& world) {
   const models::PageCacheStats c = world.cache().stats();
+  const ShelfFigures f = shelf_figures(world);
   ImGui::TextUnformatted("The shelves / the page cache");
   store("items on the shelves are handed over at once; the rest must come from the warehouse.");
   server_words("file pages in RAM; a sendfile() of cached pages never waits for the disk.");
   ImGui::Separator();
-  ImGui::Text("%.2f GiB resident, %llu lookups, hit ratio %.3f since start",
-              static_cast<double>(c.resident_units * world.cache().unit_bytes()) / (1 << 30),
-              static_cast<unsigned long long>(c.lookups),
-              c.lookups ? static_cast<double>(c.hits) / static_cast<double>(c.lookups) : 0.0);
+  ImGui::Text("%.2f GiB resident", static_cast<double>(c.resident_units * world.cache().unit_bytes()) / (1 << 30));
+  ImGui::Text("hits: %.1f%% of %llu lookups of %llu KiB pieces found on the shelves (page-cache hit ratio)", f.hit_ratio * 100,
+              static_cast<unsigned long long>(f.lookups), static_cast<unsigned long long>(f.unit_kib));
+  ImGui::Text("waited: %.1f%% of %llu responses waited in line while their clerk was at the warehouse", f.responses_waited * 100,
+              static_cast<unsigned long long>(f.responses));
+  ImGui::TextDisabled("Why both: one miss sends a clerk to the warehouse for many milliseconds, and every customer in his "
+                      "line waits, even for items on the shelves. So a cache that finds 98%% of the pieces can still leave "
+                      "most responses waiting. `clerk run` prints the second figure as \"event loop blocked\". Both since t = 0.");
   ImGui::Text("readahead windows %llu, disk reads issued %llu", static_cast<unsigned long long>(c.readahead_windows),
               static_cast<unsigned long long>(c.bios));
 }
+
+namespace {
+
+// What is at drive d's block-layer queue, in iostat's and blk-core's words.
+void explain_queue(const models::BlockQueue& q) {
+  const std::uint32_t allocated = q.allocated(), in_drive = q.in_device();
+  ImGui::Text("in the drive (NCQ, up to %u tags): %u", q.spec().queue_depth, in_drive);
+  ImGui::Text("in the %s elevator or a plug: %u (of %u request slots, nr_requests)", q.spec().scheduler.c_str(),
+              allocated - std::min(allocated, in_drive), q.spec().nr_requests);
+  ImGui::Text("tasks asleep for a free slot (get_request): %zu", q.sleepers());
+}
+
+// md raid10's read_balance: why this member got its reads.
+void explain_balance(const models::Raid10& raid, std::uint32_t d) {
+  const models::Raid10Layer& layer = raid.layer();
+  const models::ReadBalanceCounts& b = layer.balance_counts(d);
+  const std::uint64_t all = b.idle + b.head_at + b.closer;
+  ImGui::Separator();
+  ImGui::Text("Why here: md raid10 read_balance (\"%s\"), %u copies of each chunk", layer.read_balance_name().c_str(),
+              layer.near_copies());
+  ImGui::TextWrapped("Each piece of a read goes to one copy: an idle mirror if there is one, otherwise the mirror whose "
+                     "head (where its last read ended) is closest. Once both mirrors are busy, the drive already reading "
+                     "near a stream keeps getting its next pieces, so one drive of a pair can hold most of the queue.");
+  if (all == 0) return;
+  const auto pct = [&](std::uint64_t x) { return 100.0 * static_cast<double>(x) / static_cast<double>(all); };
+  ImGui::Text("of %llu pieces sent here: %.0f%% it was idle, %.0f%% its head was right there, %.0f%% its head was closer",
+              static_cast<unsigned long long>(all), pct(b.idle), pct(b.head_at), pct(b.closer));
+  ImGui::Text("pieces pending here now: %u, head at %.2f GiB", layer.pending(d),
+              static_cast<double>(layer.head_position(d)) / (1 << 30));
+  // Near layout with whole groups: the mirrors of d are the other drives of its group.
+  const std::uint32_t nc = layer.near_copies();
+  if (nc > 1 && raid.devices() % nc == 0)
+    for (std::uint32_t m = d / nc * nc; m < d / nc * nc + nc; ++m)
+      if (m != d)
+        ImGui::Text("its mirror, drive %u: %u pieces pending, head at %.2f GiB", m, layer.pending(m),
+                    static_cast<double>(layer.head_position(m)) / (1 << 30));
+}
+
+}  // namespace
 
 void explain_drive(models::World& world, std::uint32_t d) {
   const std::vector<std::size_t> q = drive_queues(world);
   const models::DiskStats s = world.disk().stats();
   ImGui::Text("Warehouse bay %u / drive %u", d, d);
   store("crates are orders the warehouse still has to fetch; one worker at a time walks the aisles.");
-  server_words("requests at this drive's queue (the elevator sorts them, NCQ picks among 31), plus tasks asleep for a "
-               "request slot (get_request).");
   ImGui::Separator();
-  ImGui::Text("%zu requests here now", d < q.size() ? q[d] : 0);
+  ImGui::Text("%zu requests here now (crates)", d < q.size() ? q[d] : 0);
+  const auto* raid = dynamic_cast<const models::Raid10*>(&world.disk());
+  const models::QueuedDevice* queued = raid ? raid->queue(d) : dynamic_cast<const models::QueuedDevice*>(&world.disk());
+  if (queued) {
+    server_words("requests at this drive's queue (the elevator sorts them, NCQ picks among its tags), plus tasks asleep "
+                 "for a request slot.");
+    explain_queue(queued->queue());
+  } else if (const auto* ssd = dynamic_cast<const models::Ssd*>(&world.disk())) {
+    server_words("reads at the SSD: up to `parallelism` served at once by its internal units, the rest wait in arrival order.");
+    ImGui::Text("in service: %u of %u units; waiting: %zu", ssd->in_service(), ssd->spec().parallelism,
+                ssd->outstanding() - ssd->in_service());
+  } else {
+    server_words("reads queued or in service at the drive.");
+  }
   const double t = sim::to_seconds(world.engine().now());
   const std::vector<models::DiskStats> drives = world.disk().drive_stats();
   if (t > 0 && d < drives.size()) {
@@ -185,12 +264,14 @@ void explain_drive(models::World& world, std::uint32_t d) {
     ImGui::Text("iostat -x: r/s %.1f  rkB/s %.0f  rrqm/s %.1f  avgqu-sz %.1f  await %.0f ms  %%util %.0f", reads / t,
                 static_cast<double>(m.read_bytes) / 1024 / t, static_cast<double>(m.merges) / t,
                 m.queue_depth_integral / t, m.reads ? m.await_sum_s / reads * 1e3 : 0.0, 100 * m.busy_s / t);
-    ImGui::Text("slot sleeps %llu (most asleep at once %u), most requests outstanding %u",
-                static_cast<unsigned long long>(m.slot_waits), m.max_sleepers, m.max_outstanding);
+    if (queued)
+      ImGui::Text("slot sleeps %llu (most asleep at once %u), most requests outstanding %u",
+                  static_cast<unsigned long long>(m.slot_waits), m.max_sleepers, m.max_outstanding);
   }
   if (t > 0)
     ImGui::Text("array: %.1f MB/s read, utilisation %.0f%% since start", static_cast<double>(s.read_bytes) / t / 1e6,
                 100 * s.busy_s / t / s.drives);
+  if (raid) explain_balance(*raid, d);
 }
 
 void explain_dock(models::World& world) {

@@ -10,6 +10,17 @@ namespace ui {
 
 // Requests queued or in service at each drive of the disk (one for a single drive).
 std::vector<std::size_t> drive_queues(models::World& world);
+// False for a scenario with `disk.type = "none"` (everything in RAM).
+bool has_disk(models::World& world);
+
+// The shelves' two figures, since t = 0, as `clerk run` reports them.
+struct ShelfFigures {
+  std::uint64_t unit_kib = 0;       // the page cache's lookup unit
+  std::uint64_t lookups = 0, responses = 0;
+  double hit_ratio = 0;             // lookups of a unit found cached, without waiting
+  double responses_waited = 0;      // responses with any wait behind their loop in D (event loop blocked)
+};
+ShelfFigures shelf_figures(models::World& world);
 const char* phase_name(std::uint8_t phase);
 
 void explain_clerk(models::World& world, std::uint32_t worker);

@@ -8,6 +8,7 @@
 #include "ui/controls_panel.h"
 #include "ui/lesson_panel.h"
 #include "ui/store_window.h"
+#include "ui/tails_view.h"
 #include "ui/timeline_view.h"
 
 namespace ui {
@@ -29,7 +30,10 @@ bool begin_tile(App& app, const char* name, float x, float y, float w, float h) 
 
 void draw_frame(App& app, float dt, bool capture) {
   const ImVec2 ds = ImGui::GetIO().DisplaySize;
-  const float left = 340, right = std::min(520.0f, ds.x * 0.3f), mid = ds.x - left - right;
+  // The side columns grow with the text (Ctrl +/-), within a share of the display.
+  const float scale = ImGui::GetIO().FontGlobalScale;
+  const float left = std::min(340.0f * scale, ds.x * 0.3f);
+  const float right = std::min(520.0f * scale, ds.x * 0.3f), mid = ds.x - left - right;
   const float top = ds.y * 0.6f, controls_h = app.show_lesson ? ds.y * 0.55f : ds.y;
   if (begin_tile(app, "controls", 0, 0, left, controls_h)) draw_controls(app);
   ImGui::End();
@@ -39,7 +43,19 @@ void draw_frame(App& app, float dt, bool capture) {
   }
   if (begin_tile(app, "store", left, 0, mid, top)) draw_store_window(app, dt, capture);
   ImGui::End();
-  if (begin_tile(app, "timeline", left, top, mid, ds.y - top)) draw_timeline(app.a, app.ab ? &app.b : nullptr, app.timeline_s);
+  if (begin_tile(app, "timeline", left, top, mid, ds.y - top) && ImGui::BeginTabBar("below the store")) {
+    const ImGuiTabItemFlags tails_first = app.tails_first ? ImGuiTabItemFlags_SetSelected : 0;
+    app.tails_first = false;
+    if (ImGui::BeginTabItem("timeline")) {
+      draw_timeline(app.a, app.ab ? &app.b : nullptr, app.timeline_s);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("latency percentiles", nullptr, tails_first)) {
+      draw_tails(app.a);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
   ImGui::End();
   if (begin_tile(app, "charts", left + mid, 0, right, ds.y)) draw_charts(app.a, app.ab ? &app.b : nullptr);
   ImGui::End();

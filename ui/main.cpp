@@ -8,6 +8,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <chrono>
 #include <cstdio>
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
   }
   if (opt.ab) ui::set_ab(app, true);
   app.show_lesson = opt.lesson;
+  app.tails_first = opt.tails;
   app.speed = opt.speed;
   app.playing = !opt.paused;
   const bool capture = !opt.screenshot.empty();
@@ -73,6 +75,7 @@ int main(int argc, char** argv) {
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // the layout is tiled, nothing to remember
   ImGui::StyleColorsDark();
+  io.FontGlobalScale = opt.font_scale;
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 130");
 
@@ -103,6 +106,14 @@ int main(int argc, char** argv) {
     // A screenshot shows the pointer only where --hover puts it, not wherever the X server's pointer is.
     if (capture) io.MousePos = opt.hover ? ImVec2(opt.hover->first, opt.hover->second) : ImVec2(-FLT_MAX, -FLT_MAX);
     ImGui::NewFrame();
+    // Ctrl +/- scale the text, Ctrl 0 resets it (as browsers do).
+    if (io.KeyCtrl) {
+      float& scale = io.FontGlobalScale;
+      if (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)) scale += 0.125f;
+      if (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)) scale -= 0.125f;
+      if (ImGui::IsKeyPressed(GLFW_KEY_0) || ImGui::IsKeyPressed(GLFW_KEY_KP_0)) scale = 1;
+      scale = std::clamp(scale, ui::kFontScaleMin, ui::kFontScaleMax);
+    }
 
     ui::draw_frame(app, static_cast<float>(dt), capture);
     const ImVec2 ds = io.DisplaySize;

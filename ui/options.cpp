@@ -64,12 +64,15 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_flag("--list-scenarios", o.list_scenarios, "print the runnable scenarios the picker lists, one a line, and exit");
   cli.add_flag("--ab", o.ab, "start with the A/B view (B toggles aio threads)");
   cli.add_flag("--lesson", o.lesson, "show the lesson panel");
+  cli.add_flag("--tails", o.tails, "open the latency percentiles tab below the store");
   cli.add_flag("--paused", o.paused, "start paused");
   cli.add_option("--width", o.width, "window width")->check(CLI::Range(640, 8192));
   cli.add_option("--height", o.height, "window height")->check(CLI::Range(480, 8192));
   cli.add_flag("--bench", o.bench, "measure frame times at --speed and print them");
   cli.add_option("--frames", o.bench_frames, "frames measured by --bench")->check(CLI::Range(10, 100000));
   cli.add_option("--speed", o.speed, "simulated seconds per real second")->check(speed_check());
+  cli.add_option("--font-scale", o.font_scale, "text size, 1 = 13 px (Ctrl +/- and Ctrl 0 change it while running)")
+      ->check(CLI::Range(kFontScaleMin, kFontScaleMax));
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

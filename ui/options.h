@@ -20,12 +20,16 @@ struct Options {
   bool list_scenarios = false;         // --list-scenarios: print the picker's list and exit
   bool ab = false;                     // --ab: start with the A/B view, B toggling aio
   bool lesson = false;
+  bool tails = false;                  // --tails: the latency percentiles tab first
   bool paused = false;
   int width = 1600, height = 1000;
   bool bench = false;                  // --bench: report frame times and exit
   int bench_frames = 600;
   float speed = 1;
+  float font_scale = 1;                // --font-scale: ImGui's FontGlobalScale
 };
+
+inline constexpr float kFontScaleMin = 0.75f, kFontScaleMax = 2.5f;
 
 // Parses argv; on bad input prints why and returns the exit status (2),
 // on --help prints usage and returns 0; otherwise returns nullopt.

@@ -9,12 +9,12 @@ namespace {
 Box sub(const Box& b, float x0, float y0, float x1, float y1) { return Box{b.at(x0, y0), b.at(x1, y1)}; }
 }  // namespace
 
-StoreLayout layout_store(Box view, std::uint32_t workers, std::uint32_t drives, float zoom, ImVec2 pan) {
+StoreLayout layout_store(Box view, std::uint32_t workers, std::uint32_t drives, float zoom, ImVec2 pan, float line) {
   StoreLayout l;
   const ImVec2 origin(view.min.x + pan.x, view.min.y + pan.y);
   l.all = Box{origin, ImVec2(origin.x + view.w() * zoom, origin.y + view.h() * zoom)};
   // A line for the title, then the places from left to right.
-  const float top = 18.0f / std::max(l.all.h(), 1.0f), bottom = 1.0f - 16.0f / std::max(l.all.h(), 1.0f);
+  const float top = (line + 5) / std::max(l.all.h(), 1.0f), bottom = 1.0f - (line + 3) / std::max(l.all.h(), 1.0f);
   l.street = sub(l.all, 0.0f, top, 0.12f, bottom);
   l.door = sub(l.all, 0.125f, top, 0.145f, bottom);
   l.shop = sub(l.all, 0.155f, top, 0.715f, bottom);
@@ -49,7 +49,7 @@ StoreLayout layout_store(Box view, std::uint32_t workers, std::uint32_t drives, 
   const float bay_w = (l.warehouse.w() - 24) / static_cast<float>(std::max<std::uint32_t>(drives, 1));
   for (std::uint32_t d = 0; d < drives; ++d) {
     const float x = l.warehouse.min.x + 20 + bay_w * static_cast<float>(d);
-    l.drives.push_back(Box{ImVec2(x + 2, l.warehouse.min.y + 18), ImVec2(x + bay_w - 2, l.warehouse.max.y - 4)});
+    l.drives.push_back(Box{ImVec2(x + 2, l.warehouse.min.y + line + 5), ImVec2(x + bay_w - 2, l.warehouse.max.y - 4)});
   }
   return l;
 }

@@ -38,6 +38,8 @@ struct StoreLayout {
   float dot = 3;            // customer radius
 };
 
-StoreLayout layout_store(Box view, std::uint32_t workers, std::uint32_t drives, float zoom, ImVec2 pan);
+// `line`: the height of a line of text (ImGui's font size), for the title
+// above and the legend below.
+StoreLayout layout_store(Box view, std::uint32_t workers, std::uint32_t drives, float zoom, ImVec2 pan, float line = 13.0f);
 
 }  // namespace ui

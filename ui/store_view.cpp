@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "ui/counter_tally.h"
 #include "ui/explain.h"
 #include "ui/palette.h"
 
@@ -37,10 +38,25 @@ ImVec2 lane_slot(const Counter& c, int k) {
 }
 
 void text(ImDrawList* dl, ImVec2 at, ImU32 col, const char* s) { dl->AddText(at, col, s); }
+// Text wrapped at `width` pixels; returns the y below it.
+float wrapped(ImDrawList* dl, ImVec2 at, ImU32 col, const char* s, float width) {
+  dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, col, s, nullptr, width);
+  return at.y + ImGui::CalcTextSize(s, nullptr, false, width).y;
+}
 
 void draw_clerk(ImDrawList* dl, ImVec2 at, float size, ImU32 col) {
   dl->AddCircleFilled(ImVec2(at.x, at.y - size * 0.9f), size * 0.45f, col, 10);
   dl->AddRectFilled(ImVec2(at.x - size * 0.45f, at.y - size * 0.4f), ImVec2(at.x + size * 0.45f, at.y + size * 0.8f), col, 2);
+}
+
+// "clerk 3  12 here, oldest 1.2 s", shortened until it fits `width` pixels.
+void counter_label(char* buf, std::size_t size, std::uint32_t i, const CounterTally& t, float width) {
+  const int here = static_cast<int>(t.here());
+  std::snprintf(buf, size, "clerk %u  %d here, oldest %s", i, here, seconds_text(t.oldest_s).c_str());
+  if (ImGui::CalcTextSize(buf).x <= width) return;
+  std::snprintf(buf, size, "clerk %u  %d here", i, here);
+  if (ImGui::CalcTextSize(buf).x <= width) return;
+  std::snprintf(buf, size, "%u: %d", i, here);
 }
 
 ImU32 state_colour(models::TaskState s) {
@@ -54,7 +70,8 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   models::Nginx& server = world.server();
   const std::uint32_t n = server.workers();
   const std::vector<std::size_t> queues = drive_queues(world);
-  const StoreLayout L = layout_store(area, n, static_cast<std::uint32_t>(queues.size()), zoom, pan);
+  const float lh = ImGui::GetFontSize();
+  const StoreLayout L = layout_store(area, n, static_cast<std::uint32_t>(queues.size()), zoom, pan, lh);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(area.min, area.max, true);
   // Thousands of small shapes: without anti-aliased edges each costs a third
@@ -85,13 +102,40 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
     const models::PageCacheStats c = world.cache().stats();
     const double cap = static_cast<double>(s.scenario.hardware.page_cache_bytes);
     const float fill = cap > 0 ? static_cast<float>(static_cast<double>(c.resident_units * world.cache().unit_bytes()) / cap) : 0;
-    const float hit_ratio = s.recorder.cache_hit_ratio.empty() ? 0 : s.recorder.cache_hit_ratio.back();
-    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, "shelves = page cache");
-    std::snprintf(buf, sizeof buf, "%.0f%% full, %.0f%% hits", fill * 100, hit_ratio * 100);
-    text(dl, ImVec2(b.min.x + 4, b.min.y + 16), kInk, buf);
+    // Two figures that answer different questions, both since t = 0 as
+    // `clerk run` prints them: how many pieces were on the shelves, and how
+    // many responses waited in line while their clerk was at the warehouse.
+    // Short forms when the long ones would fill more than two thirds of the box.
+    const ShelfFigures f = shelf_figures(world);
+    const float wrap = b.w() - 8;
+    char head[64], hits[64], waited[64];
+    std::snprintf(head, sizeof head, "shelves = page cache, %.0f%% full", fill * 100);
+    std::snprintf(hits, sizeof hits, "%.0f%% of %llu KiB pieces on the shelf", f.hit_ratio * 100,
+                  static_cast<unsigned long long>(f.unit_kib));
+    std::snprintf(waited, sizeof waited, "%.0f%% of responses waited for the warehouse", f.responses_waited * 100);
+    const auto tall = [&] {
+      return ImGui::CalcTextSize(head, nullptr, false, wrap).y + ImGui::CalcTextSize(hits, nullptr, false, wrap).y +
+             ImGui::CalcTextSize(waited, nullptr, false, wrap).y > b.h() * 0.67f;
+    };
+    if (tall()) {
+      std::snprintf(head, sizeof head, "page cache, %.0f%% full", fill * 100);
+      std::snprintf(hits, sizeof hits, "%.0f%% of %lluK pieces hit", f.hit_ratio * 100, static_cast<unsigned long long>(f.unit_kib));
+      std::snprintf(waited, sizeof waited, "%.0f%% of responses waited", f.responses_waited * 100);
+    }
+    if (tall()) {
+      std::snprintf(head, sizeof head, "shelves %.0f%% full", fill * 100);
+      std::snprintf(hits, sizeof hits, "%.0f%% hits", f.hit_ratio * 100);
+      std::snprintf(waited, sizeof waited, "%.0f%% waited", f.responses_waited * 100);
+    }
+    dl->PushClipRect(b.min, b.max, true);
+    float y = wrapped(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, head, wrap);
+    y = wrapped(dl, ImVec2(b.min.x + 4, y), kShelf, hits, wrap);
+    y = wrapped(dl, ImVec2(b.min.x + 4, y), f.responses_waited > 0.05 ? kDiskWait : kInk, waited, wrap);
+    dl->PopClipRect();
+    const float top = y + 2, rows_h = std::max(b.max.y - 4 - top, 8.0f);
     for (int row = 0; row < 4; ++row) {
-      const float y0 = b.min.y + 32 + (b.h() - 36) * static_cast<float>(row) / 4.0f;
-      const float y1 = y0 + (b.h() - 36) / 4.0f - 3;
+      const float y0 = top + rows_h * static_cast<float>(row) / 4.0f;
+      const float y1 = y0 + rows_h / 4.0f - 3;
       dl->AddRectFilled(ImVec2(b.min.x + 6, y1), ImVec2(b.max.x - 6, y1 + 2), kFaint);
       const float row_fill = std::clamp(fill * 4 - static_cast<float>(row), 0.0f, 1.0f);
       if (row_fill > 0) dl->AddRectFilled(ImVec2(b.min.x + 8, y0 + 2), ImVec2(b.min.x + 8 + (b.w() - 16) * row_fill, y1), kShelf);
@@ -104,6 +148,9 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
     const Box& b = L.warehouse;
     dl->AddRect(b.min, b.max, kCrate, 4, 0, 2);
     text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, "warehouse = disk");
+    if (!has_disk(world))
+      wrapped(dl, ImVec2(b.min.x + 4, b.min.y + 20), kFaint, "none: every file is on the shelves (disk type \"none\")",
+              b.w() - 8);
     for (std::size_t d = 0; d < L.drives.size(); ++d) {
       const Box& bay = L.drives[d];
       dl->AddRect(bay.min, bay.max, kFaint, 2);
@@ -130,21 +177,25 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
     const float line = static_cast<float>(s.scenario.hardware.nic.line_rate_bps / 1e9);
     text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, "dock = NIC");
     std::snprintf(buf, sizeof buf, "%.2f of %.0f Gbit/s", gbps, line);
-    text(dl, ImVec2(b.min.x + 4, b.min.y + 16), kInk, buf);
-    dl->AddRectFilled(ImVec2(b.min.x + 6, b.min.y + 32), ImVec2(b.min.x + 6 + (b.w() - 12) * std::min(gbps / line, 1.0f), b.min.y + 37), kDock);
+    text(dl, ImVec2(b.min.x + 4, b.min.y + 3 + lh), kInk, buf);
+    dl->AddRectFilled(ImVec2(b.min.x + 6, b.min.y + 6 + 2 * lh), ImVec2(b.min.x + 6 + (b.w() - 12) * std::min(gbps / line, 1.0f), b.min.y + 11 + 2 * lh), kDock);
     if (mouse_in && b.contains(mouse)) hit = {HitKind::kDock, 0};
   }
 
-  // Counters, clerks and delivery teams.
+  // Counters, clerks and delivery teams. A counter's count is every customer
+  // of its clerk (counter_tally.h), its colour how long the longest-waiting
+  // one has waited, and an orange frame says the clerk is away at the warehouse.
   anim.walk.resize(n, 0.0f);
+  const std::vector<CounterTally> tally = tally_counters(world);
   std::vector<int> lane_count(n, 0), bench_count(n, 0), team_count(n, 0);
   std::vector<ImVec2> clerk_at(n);
   for (std::uint32_t i = 0; i < n; ++i) {
     const Counter& c = L.counters[i];
     const models::Worker& wk = std::as_const(server).worker(i);
     const models::TaskState st = world.tasks().state(wk.task());
-    const auto waiting = static_cast<float>(wk.ready_events());
-    dl->AddRectFilled(c.cell.min, c.cell.max, queue_warmth(waiting), 4);
+    const CounterTally& t = tally[i];
+    dl->AddRectFilled(c.cell.min, c.cell.max, counter_warmth(wait_warmth(t.oldest_s)), 4);
+    if (st == models::TaskState::kDiskWait) dl->AddRect(c.cell.min, c.cell.max, kDiskWait, 4, 0, 2);
     dl->AddRectFilled(c.desk.min, c.desk.max, IM_COL32(140, 120, 90, 255), 2);
     const float target = st == models::TaskState::kDiskWait ? 1.0f : 0.0f;
     anim.walk[i] += (target - anim.walk[i]) * ease;
@@ -156,15 +207,12 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
     clerk_at[i] = at;
     const float size = std::clamp(c.cell.h() * 0.22f, 4.0f, 14.0f);
     if (k > 0.02f) {
-      dl->AddLine(c.clerk, at, IM_COL32(235, 70, 45, 120), 1.0f);
+      dl->AddLine(c.clerk, at, (kDiskWait & ~IM_COL32_A_MASK) | IM_COL32(0, 0, 0, 120), 1.0f);
       dl->AddRect(ImVec2(c.clerk.x - size * 0.45f, c.clerk.y - size * 1.3f), ImVec2(c.clerk.x + size * 0.45f, c.clerk.y + size * 0.8f), kDiskWait, 2);
     }
     draw_clerk(dl, at, size, state_colour(st));
     if (c.cell.h() > 34 && c.cell.w() > 40) {
-      if (c.cell.w() > 130)
-        std::snprintf(buf, sizeof buf, "clerk %u  %d waiting", i, static_cast<int>(waiting));
-      else
-        std::snprintf(buf, sizeof buf, "%u: %d", i, static_cast<int>(waiting));
+      counter_label(buf, sizeof buf, i, t, c.cell.w() - 6);
       text(dl, ImVec2(c.cell.min.x + 3, c.cell.min.y + 1), kInk, buf);
     }
     // The delivery team: one mark per thread, filled while it carries an order.
@@ -195,8 +243,8 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   anim.placed.resize(conns, 0);
   const float sp = std::max(L.dot * 2.2f, 2.5f);
   const auto groups = static_cast<float>(wrk.groups());
-  const Box street_grid{ImVec2(L.street.min.x + 3, L.street.min.y + 16), ImVec2(L.street.max.x - 3, L.street.max.y - 4 - 14 * groups)};
-  const Box dock_grid{ImVec2(L.dock.min.x + 6, L.dock.min.y + 42), ImVec2(L.dock.max.x - 6, L.dock.max.y - 4)};
+  const Box street_grid{ImVec2(L.street.min.x + 3, L.street.min.y + 3 + lh), ImVec2(L.street.max.x - 3, L.street.max.y - 4 - (lh + 1) * groups)};
+  const Box dock_grid{ImVec2(L.dock.min.x + 6, L.dock.min.y + 16 + 2 * lh), ImVec2(L.dock.max.x - 6, L.dock.max.y - 4)};
   const int street_cap = grid_cap(street_grid, sp), door_cap = grid_cap(L.door, sp), dock_cap = grid_cap(dock_grid, sp);
   int street = 0, door = 0, dock = 0;
   float best = L.dot + 3;
@@ -266,30 +314,37 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   const auto more = [&](int count, int cap, ImVec2 at) {
     if (count <= cap) return;
     std::snprintf(buf, sizeof buf, "+%d", count - cap);
-    dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(at.x + ImGui::CalcTextSize(buf).x + 1, at.y + 13), IM_COL32(0, 0, 0, 170));
+    dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(at.x + ImGui::CalcTextSize(buf).x + 1, at.y + lh), IM_COL32(0, 0, 0, 170));
     text(dl, at, kInk, buf);
   };
   for (std::uint32_t i = 0; i < n; ++i) {
     const Counter& c = L.counters[i];
-    more(lane_count[i], c.lane_cap, ImVec2(c.lane.min.x, c.lane.max.y - 12));
+    more(lane_count[i], c.lane_cap, ImVec2(c.lane.min.x, c.lane.max.y - lh));
     more(bench_count[i], grid_cap(c.bench, sp), ImVec2(c.bench.min.x, c.bench.min.y));
     const Box orders{c.team.at(0.0f, 0.6f), c.team.max};
-    more(team_count[i], grid_cap(orders, sp), ImVec2(orders.min.x, orders.max.y - 13));
+    more(team_count[i], grid_cap(orders, sp), ImVec2(orders.min.x, orders.max.y - lh));
   }
-  more(street, street_cap, ImVec2(street_grid.min.x, street_grid.max.y - 13));
-  more(door, door_cap, ImVec2(L.door.min.x, L.door.max.y - 13));
-  more(dock, dock_cap, ImVec2(dock_grid.min.x, dock_grid.max.y - 13));
+  more(street, street_cap, ImVec2(street_grid.min.x, street_grid.max.y - lh));
+  more(door, door_cap, ImVec2(L.door.min.x, L.door.max.y - lh));
+  more(dock, dock_cap, ImVec2(dock_grid.min.x, dock_grid.max.y - lh));
   // Which colour is which client group.
   for (std::uint32_t g = 0; g < wrk.groups(); ++g) {
-    const ImVec2 at(L.street.min.x + 4, L.street.max.y - 14 * (groups - static_cast<float>(g)) - 2);
-    dl->AddRectFilled(ImVec2(at.x, at.y + 3), ImVec2(at.x + 7, at.y + 10), group_colour(g));
-    text(dl, ImVec2(at.x + 10, at.y), kInk, wrk.group_spec(g).name.c_str());
+    const ImVec2 at(L.street.min.x + 4, L.street.max.y - (lh + 1) * (groups - static_cast<float>(g)) - 2);
+    dl->AddRectFilled(ImVec2(at.x, at.y + lh * 0.25f), ImVec2(at.x + lh * 0.55f, at.y + lh * 0.8f), group_colour(g));
+    text(dl, ImVec2(at.x + lh * 0.8f, at.y), kInk, wrk.group_spec(g).name.c_str());
   }
   if (best_conn >= 0) hit = {HitKind::kCustomer, static_cast<std::uint32_t>(best_conn)};
 
   // Legend along the bottom edge.
-  text(dl, ImVec2(L.shop.min.x + 2, L.all.max.y - 14), kFaint,
-       "clerk = worker, queue = ready connections, bench = 1 ms timers, team = thread pool; hover for details");
+  // Legend along the bottom edge, as long a version as fits.
+  {
+    const float room = L.all.max.x - L.shop.min.x - 4;
+    const char* legend = "clerk = worker, queue = ready connections, bench = 1 ms timers, team = thread pool; counter colour = "
+                         "longest wait (10 ms to 1 s); hover for details";
+    if (ImGui::CalcTextSize(legend).x > room) legend = "clerk = worker, queue = ready, bench = 1 ms timers, team = pool; colour = longest wait; hover";
+    if (ImGui::CalcTextSize(legend).x > room) legend = "colour = longest wait; hover for details";
+    text(dl, ImVec2(L.shop.min.x + 2, L.all.max.y - lh - 1), kFaint, legend);
+  }
   dl->Flags = flags;
   dl->PopClipRect();
 

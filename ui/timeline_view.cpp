@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "ui/knobs.h"
 #include "ui/palette.h"
@@ -39,7 +40,8 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
   const bool hovered = ImGui::IsItemHovered();
   const std::uint32_t n = rec.workers();
   const int rows = static_cast<int>(n) * (rec.has_pools() ? 2 : 1);
-  const float label_w = 64, axis_h = 14;
+  const float fs = ImGui::GetFontSize();
+  const float label_w = ImGui::CalcTextSize("clerk 000").x + 4, axis_h = fs + 1;
   const float row_h = std::max(1.0f, (size.y - axis_h) / static_cast<float>(std::max(rows, 1)));
   const auto bins = static_cast<std::int64_t>(window_s * 100);  // 10 ms bins
   const std::int64_t last = rec.fine_count();
@@ -53,10 +55,10 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
     const bool pool_row = row >= static_cast<int>(n);
     const auto w = static_cast<std::uint32_t>(pool_row ? row - static_cast<int>(n) : row);
     // Every row is labelled if there is room, else every few rows.
-    const int every = std::max(1, static_cast<int>(std::ceil(12.0f / row_h)));
+    const int every = std::max(1, static_cast<int>(std::ceil((fs - 1) / row_h)));
     if (row % every == 0) {
       std::snprintf(buf, sizeof buf, pool_row ? "pool %u" : "clerk %u", w);
-      dl->AddText(ImVec2(p0.x + 2, y + std::max(row_h * 0.5f - 7, -2.0f)), pool_row ? kTeam : kInk, buf);
+      dl->AddText(ImVec2(p0.x + 2, y + std::max(row_h * 0.5f - fs * 0.5f, -2.0f)), pool_row ? kTeam : kInk, buf);
     }
     const float pad = row_h >= 4 ? 1.0f : 0.0f;
     std::int64_t k = first;
@@ -121,19 +123,45 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
   ImGui::EndTooltip();
 }
 
+// The colour key, each word in its colour, after the title when it fits.
+struct Key {
+  const char* word;
+  ImU32 colour;
+};
+constexpr Key kKey[] = {{"running", kRunning}, {"sleeping", kSleeping}, {"disk wait", kDiskWait},
+                        {"pool busy", kTeam}, {"pool queue", IM_COL32(255, 110, 200, 255)}};
+
+float key_width() {
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  float w = 0;
+  for (const Key& k : kKey) w += ImGui::CalcTextSize(k.word).x + gap;
+  return w;
+}
+
+void draw_key() {
+  for (const Key& k : kKey) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(k.colour), "%s", k.word);
+  }
+}
+
 }  // namespace
 
 void draw_timeline(Session& a, Session* b, float window_s) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float header = ImGui::GetTextLineHeightWithSpacing();
   const int sessions = b ? 2 : 1;
-  const float h = (avail.y - header * static_cast<float>(sessions)) / static_cast<float>(sessions) - ImGui::GetStyle().ItemSpacing.y;
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
   for (Session* s : {&a, b}) {
     if (!s) continue;
-    ImGui::PushID(s->label.c_str());
     // In A/B each run is named by its own configuration, not the file both came from.
-    ImGui::Text("%s (%s)   green running, blue-grey sleeping, red disk wait; pools: violet busy, pink queue",
-                b ? (s->label + ": " + s->config).c_str() : s->scenario.name.c_str(), describe(s->scenario).c_str());
+    const std::string title = (b ? s->label + ": " + s->config : s->scenario.name) + " (" + describe(s->scenario) + ")";
+    const bool key_fits = ImGui::CalcTextSize(title.c_str()).x + gap + key_width() <= avail.x;
+    const float header = ImGui::GetTextLineHeightWithSpacing() * (key_fits ? 1.0f : 2.0f);
+    const float h = (avail.y - header * static_cast<float>(sessions)) / static_cast<float>(sessions) - ImGui::GetStyle().ItemSpacing.y;
+    ImGui::PushID(s->label.c_str());
+    ImGui::TextUnformatted(title.c_str());
+    if (!key_fits) ImGui::TextUnformatted("key:");
+    draw_key();
     draw_session(*s, ImVec2(avail.x, std::max(h, 40.0f)), window_s);
     ImGui::PopID();
   }

@@ -57,6 +57,8 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   SecondFigures group_second(std::uint32_t g, std::size_t second) const {
     return second_figures(groups_[g].latency_windows, groups_[g].ttfb_windows, second);
   }
+  // wrk's own microsecond histogram of the group, before the correction (applied at the end).
+  const WrkHistogram& group_histogram(std::uint32_t g) const { return groups_[g].latency; }
   bool in_flight(std::uint32_t conn) const { return conns_[conn].busy && conns_[conn].alive; }
   sim::Time request_started(std::uint32_t conn) const { return conns_[conn].start; }
 

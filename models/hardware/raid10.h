@@ -54,6 +54,7 @@ class Raid10 final : public BlockDevice {
   // The member's request queue, or null without the block layer.
   const QueuedDevice* queue(std::uint32_t i) const { return queues_.empty() ? nullptr : queues_[i].get(); }
   std::uint32_t devices() const { return static_cast<std::uint32_t>(members_.size()); }
+  const Raid10Layer& layer() const { return layer_; }
 
  private:
   static std::vector<std::unique_ptr<Hdd>> make_members(sim::Engine& engine, const Raid10Spec& spec);

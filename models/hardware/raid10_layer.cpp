@@ -21,7 +21,9 @@ Raid10Layer::Raid10Layer(const Raid10Spec& spec, std::vector<BlockDevice*> drive
   const ReadBalanceChoice* balance = find_read_balance(spec.read_balance);
   if (!balance) throw std::invalid_argument("raid10: unknown md.read_balance " + spec.read_balance);
   read_balance_ = balance->rule;
+  read_balance_name_ = balance->name;
   pending_.assign(spec.devices, 0);
+  balance_.assign(spec.devices, ReadBalanceCounts{});
   head_position_.assign(spec.devices, 0);
 }
 
@@ -56,20 +58,16 @@ const ReadBalanceChoice* find_read_balance(const std::string& name) {
 //   earlier busy member whose head is exactly there keeps the read.
 // 5.3+: as 4.10+ on rotational members; with a non-rotational member the
 //   one with the fewest pending reads wins (all members here rotate).
-std::uint32_t Raid10Layer::choose_copy(std::uint64_t offset) const {
-  std::uint32_t best = 0;
-  std::uint64_t best_distance = UINT64_MAX;
+Raid10Layer::Choice Raid10Layer::choose_copy(std::uint64_t offset) const {
+  Choice best{0, false, UINT64_MAX};
   for (std::uint32_t c = 0; c < near_copies_; ++c) {
     const Copy loc = locate(offset, c);
     const bool idle = pending_[loc.device] == 0;
-    if (idle && read_balance_ == ReadBalance::kFirstIdle) return c;
+    if (idle && read_balance_ == ReadBalance::kFirstIdle) return Choice{c, true, 0};
     const std::uint64_t h = head_position_[loc.device];
     std::uint64_t distance = h > loc.device_offset ? h - loc.device_offset : loc.device_offset - h;
     if (idle) distance = 0;
-    if (distance < best_distance) {
-      best = c;
-      best_distance = distance;
-    }
+    if (distance < best.distance) best = Choice{c, idle, distance};
   }
   return best;
 }
@@ -86,7 +84,10 @@ void Raid10Layer::submit_read(std::uint64_t offset, std::uint64_t length, IoList
   while (pos < end) {
     const std::uint64_t chunk_end = (pos / chunk_bytes_ + 1) * chunk_bytes_;
     const std::uint64_t len = std::min(end, chunk_end) - pos;
-    const Copy loc = locate(pos, choose_copy(pos));
+    const Choice choice = choose_copy(pos);
+    const Copy loc = locate(pos, choice.copy);
+    ReadBalanceCounts& why = balance_[loc.device];
+    ++(choice.idle ? why.idle : choice.distance == 0 ? why.head_at : why.closer);
     const std::uint32_t p = pieces_.take();
     pieces_[p] = Piece{r, loc.device, loc.device_offset + len};
     ++pending_[loc.device];

@@ -27,6 +27,14 @@ struct ReadBalanceChoice {
 const std::vector<ReadBalanceChoice>& read_balance_choices();
 const ReadBalanceChoice* find_read_balance(const std::string& name);
 
+// Why read_balance sent pieces to a member, counted per member (for the
+// visualizer's "why does this drive hold these reads").
+struct ReadBalanceCounts {
+  std::uint64_t idle = 0;     // it had no read pending (3.x: the first idle copy ends the search)
+  std::uint64_t head_at = 0;  // busy, but its head ends exactly where the piece starts (distance 0)
+  std::uint64_t closer = 0;   // busy, and its head was the closest of the copies
+};
+
 class Raid10Layer final : public IoListener {
  public:
   // `drives`: the member drives, devices() of them, all alike.
@@ -46,6 +54,10 @@ class Raid10Layer final : public IoListener {
   // For the tests: reads in flight on member `device`, and where its head is.
   std::uint32_t pending(std::uint32_t device) const { return pending_[device]; }
   std::uint64_t head_position(std::uint32_t device) const { return head_position_[device]; }
+  // Pieces sent to member `device` so far, by the reason read_balance chose it.
+  const ReadBalanceCounts& balance_counts(std::uint32_t device) const { return balance_[device]; }
+  const std::string& read_balance_name() const { return read_balance_name_; }
+  std::uint32_t near_copies() const { return near_copies_; }
   void on_io_done(std::uint64_t tag) override;
 
   struct Copy {
@@ -66,17 +78,24 @@ class Raid10Layer final : public IoListener {
     std::uint32_t device;
     std::uint64_t end;  // device offset where this piece ends
   };
-  std::uint32_t choose_copy(std::uint64_t offset) const;
+  struct Choice {
+    std::uint32_t copy;
+    bool idle;
+    std::uint64_t distance;
+  };
+  Choice choose_copy(std::uint64_t offset) const;
 
   std::uint32_t devices_;
   std::uint32_t near_copies_;
   ReadBalance read_balance_ = ReadBalance::kFirstIdle;
+  std::string read_balance_name_;
   std::uint64_t chunk_bytes_;
   std::uint64_t capacity_;
   std::uint64_t readahead_bytes_;
   std::vector<BlockDevice*> drives_;
   std::vector<std::uint32_t> pending_;        // reads in flight per member
   std::vector<std::uint64_t> head_position_;  // end of last completed read per member
+  std::vector<ReadBalanceCounts> balance_;    // per member
   sim::SlotPool<Read> reads_;
   sim::SlotPool<Piece> pieces_;
 };

@@ -68,6 +68,9 @@ class Ssd final : public BlockDevice, public sim::EventTarget {
   // The drive's bandwidth with `depth` reads outstanding.
   double bandwidth_at(double depth) const { return bandwidth_at_depth(spec_.depth_bandwidth, spec_.bandwidth_Bps, depth); }
   std::size_t outstanding() const { return queue_.size() + busy_; }
+  // Read-only views for front ends (the visualizer).
+  std::uint32_t in_service() const { return busy_; }
+  const SsdSpec& spec() const { return spec_; }
 
  private:
   struct Read {
