@@ -70,9 +70,9 @@ void BlockQueue::finish_plug(sim::Time now) {
 }
 
 void BlockQueue::submit(sim::Time now, std::uint64_t offset, std::uint64_t length, IoListener* listener,
-                        std::uint64_t tag, bool write) {
+                        std::uint64_t tag, bool write, std::uint32_t task) {
   if (length == 0) throw std::invalid_argument("block: empty read");
-  const std::uint32_t s = plugged_ != UINT32_MAX ? plugged_ : submitter_for(kNoTask);
+  const std::uint32_t s = plugged_ != UINT32_MAX ? plugged_ : submitter_for(task);
   // A bio larger than a request may be is split (blk_queue_split in later
   // kernels; in 3.13 bio_add_page never builds one).
   const std::uint64_t pieces = (length + max_bytes_ - 1) / max_bytes_;

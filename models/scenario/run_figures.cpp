@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/hardware/elevator.h"
 #include "sim/fairness.h"
 
 namespace models {
@@ -125,6 +126,9 @@ RunResult run_figures(RunParts p) {
   r.disk_mean_queue_depth = run_s > 0 ? d.queue_depth_integral / run_s / d.drives : 0;
   r.disk_utilization = run_s > 0 ? d.busy_s / run_s / d.drives : 0;
   for (const DiskStats& m : p.disk.drive_stats()) r.drive_iostat.push_back(iostat_of(m, run_s));
+  if (sc.hardware.block_queue)
+    if (const ElevatorChoice* e = find_elevator(sc.hardware.block.scheduler))
+      r.slot_wait_channel = e->blk_mq ? "blk_mq_get_tag" : "get_request";
 
   const ServerStats& s = p.server;
   r.server_connections = s.connections;
