@@ -20,6 +20,7 @@
 #include <map>
 #include <string>
 #include <sys/resource.h>
+#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -117,6 +118,12 @@ struct Pair {
 };
 std::map<std::string, Pair> pair_results;
 
+std::string join(const std::vector<std::string>& v) {
+  std::string out;
+  for (const std::string& x : v) out += (out.empty() ? "" : " ") + x;
+  return out;
+}
+
 void report(benchmark::State& state, const Figures& t) {
   using benchmark::Counter;
   state.counters["events/s"] = Counter(static_cast<double>(t.events) / t.wall_s);
@@ -130,8 +137,8 @@ void report(benchmark::State& state, const Figures& t) {
   state.counters["peak_heap_MB"] = Counter(static_cast<double>(t.peak_heap) / 1e6);
 }
 
-void native(benchmark::State& state, const std::string& file) {
-  const models::Scenario sc = models::load_scenario(scenario_path(file));
+void native(benchmark::State& state, const std::string& file, const std::vector<std::string>& overrides) {
+  const models::Scenario sc = models::load_scenario(scenario_path(file), overrides);
   Figures total;
   for (auto _ : state) {
     const Figures f = run_native(sc);
@@ -139,6 +146,10 @@ void native(benchmark::State& state, const std::string& file) {
     add(total, f);
   }
   report(state, total);
+  if (!overrides.empty()) {
+    native_results[file + " " + join(overrides)] = total;
+    return;
+  }
   state.counters["peak_rss_MiB"] = benchmark::Counter(peak_rss[file]);
   native_results[file] = total;
 }
@@ -216,7 +227,20 @@ int main(int argc, char** argv) {
                                 "bench/cache-hit-25000.toml"};
   for (const char* f : native_files) peak_rss[f] = peak_rss_mib(f);  // first: see peak_rss_mib
   for (const char* f : native_files)
-    benchmark::RegisterBenchmark(("native/" + std::string(f)).c_str(), native, std::string(f))
+    benchmark::RegisterBenchmark(("native/" + std::string(f)).c_str(), native, std::string(f),
+                                 std::vector<std::string>{})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond)
+        ->MinTime(2.0);
+  // What the CPU scheduler and the block layer cost on the 9x run (the rows
+  // above have both, as the scenario's hardware profile says): the same run
+  // with processor sharing and without request queues. sim_s/s is "x real time".
+  for (const std::vector<std::string>& o :
+       {std::vector<std::string>{"kernel.scheduler=processor-sharing"},
+        std::vector<std::string>{"block.request_queue=false"},
+        std::vector<std::string>{"kernel.scheduler=processor-sharing", "block.request_queue=false"}})
+    benchmark::RegisterBenchmark(("native/nginx-9x/threads.toml " + join(o)).c_str(), native,
+                                 std::string("nginx-9x/threads.toml"), o)
         ->UseManualTime()
         ->Unit(benchmark::kMillisecond)
         ->MinTime(2.0);

@@ -34,16 +34,19 @@ TEST_CASE("loader: the kernel keys clerk calibrate writes load into Scenario::ke
   CHECK(k.dentry_objsize == 192);
   CHECK(k.inode_objsize == 1128);
   CHECK(k.inode_readahead_blks == 64);
-  CHECK(k.nr_requests == 256);
-  CHECK(k.io_scheduler == "mq-deadline");
-  CHECK(k.max_sectors_kb == 1280);
+  // The request queue's keys are the block layer's (HardwareSpec::block).
+  const models::BlockQueueSpec& q = sc.hardware.block;
+  CHECK(q.nr_requests == 256);
+  CHECK(q.scheduler == "mq-deadline");
+  CHECK(q.max_sectors_kb == 1280);
   // Not named: the kernel's defaults.
-  const models::KernelProfile d = models::load_scenario(kSmall).kernel_profile;
+  const models::Scenario plain = models::load_scenario(kSmall);
+  const models::KernelProfile& d = plain.kernel_profile;
   CHECK(d.vfs_cache_pressure == 100);
   CHECK(d.inode_readahead_blks == 32);
-  CHECK(d.nr_requests == 128);
-  CHECK(d.io_scheduler == "deadline");  // [block]'s default elevator (read_block)
-  CHECK(d.max_sectors_kb == 512);
+  CHECK(plain.hardware.block.nr_requests == 128);
+  CHECK(plain.hardware.block.scheduler == "deadline");  // [block]'s default elevator (read_block)
+  CHECK(plain.hardware.block.max_sectors_kb == 512);
 }
 
 TEST_CASE("loader: kernel-profile keys out of range are ConfigErrors naming the key") {

@@ -36,6 +36,7 @@ class DiskWaiter : public models::PageWaiter, public models::WalkWaiter {
   DiskWaiter(models::TaskStates& tasks, std::uint32_t task) : tasks_(tasks), task_(task) {}
   void on_page_ready(std::uint64_t) override { wake_.notify(); }
   void on_walk_done(std::uint64_t) override { wake_.notify(); }
+  std::uint32_t submitter_task() const override { return task_; }
   void wait_for_disk(models::WaitCause cause);
   void set_state(models::TaskState s, models::WaitCause cause = models::WaitCause::kNone) {
     if (s == models::TaskState::kDiskWait) ++blocks;

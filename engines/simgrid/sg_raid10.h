@@ -28,6 +28,11 @@ class SgRaid10 final : public models::BlockDevice {
   models::DiskStats stats() const override { return layer_.stats(); }
   void start_plug(std::uint32_t task) override { layer_.start_plug(task); }
   void finish_plug() override { layer_.finish_plug(); }
+  void submit_read_for(std::uint32_t task, std::uint64_t offset, std::uint64_t length, models::IoListener* listener,
+                       std::uint64_t tag) override {
+    layer_.submit_read(offset, length, listener, tag, task);
+  }
+  void set_slot_wait_listener(models::SlotWaitListener* listener) override { layer_.set_slot_wait_listener(listener); }
   bool read_congested() const override { return layer_.read_congested(); }
   std::vector<models::DiskStats> drive_stats() const override { return layer_.drive_stats(); }
   void reset_peaks() override { layer_.reset_peaks(); }

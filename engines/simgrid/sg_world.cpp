@@ -63,6 +63,7 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
                                              streams_.stream(models::kStreamMetadata).next_u64());
   const std::uint32_t workers = sc.nginx.worker_processes;
   tasks_ = std::make_unique<models::TaskStates>(hw.logical_cpus, 2 * workers);
+  disk_->set_slot_wait_listener(tasks_.get());  // request-slot sleeps put the submitter in D
   host_ = std::make_unique<SgHost>(SgHost{platform_, *nic_, *cache_, *walk_, *tasks_, hw.costs, sc.kernel});
   files_ = std::make_unique<models::Filesystem>(sc.filesystem, *cache_, disk_->capacity(),
                                                 streams_.stream(models::kStreamPlacement),

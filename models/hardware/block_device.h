@@ -5,8 +5,19 @@
 #include <vector>
 
 #include "models/task_id.h"
+#include "sim/time.h"
 
 namespace models {
+
+// Told when a task begins (asleep) or ends a sleep in D for a request slot
+// (get_request, blk_mq_get_tag: block_queue.h).
+class SlotWaitListener {
+ public:
+  virtual void slot_wait(sim::Time now, std::uint32_t task, bool asleep) = 0;
+
+ protected:
+  ~SlotWaitListener() = default;
+};
 
 class IoListener {
  public:
@@ -48,6 +59,14 @@ class BlockDevice {
   // unknown): reads in between reach the queue together.
   virtual void start_plug(std::uint32_t /*task*/) {}
   virtual void finish_plug() {}
+  // submit_read on behalf of `task` (the kernel's `current`) outside a plug,
+  // so that a sleep for a request slot is the task's.
+  virtual void submit_read_for(std::uint32_t /*task*/, std::uint64_t offset, std::uint64_t length,
+                               IoListener* listener, std::uint64_t tag) {
+    submit_read(offset, length, listener, tag);
+  }
+  // Who is told of the request-slot sleeps of every queue under this device.
+  virtual void set_slot_wait_listener(SlotWaitListener* /*listener*/) {}
   // bdi_read_congested(): readahead skips its asynchronous windows.
   virtual bool read_congested() const { return false; }
   // One entry per drive, as iostat -x lists them.

@@ -5,6 +5,16 @@
 
 namespace models {
 
+namespace {
+// A request's entry in one of the elevator's indexes moves from `from` to
+// `to`, as unindex() then index() would move it (a key held by another
+// request stays).
+void rekey(std::map<std::uint64_t, std::uint32_t>& index, std::uint64_t from, std::uint64_t to, std::uint32_t rq) {
+  if (auto it = index.find(from); it != index.end() && it->second == rq) index.erase(it);
+  index.emplace(to, rq);
+}
+}  // namespace
+
 BlockQueue::BlockQueue(const BlockQueueSpec& spec, Device& device)
     : spec_(spec), device_(device), elevator_(make_elevator(spec.scheduler, spec.deadline)) {
   const ElevatorChoice* choice = find_elevator(spec.scheduler);
@@ -70,9 +80,9 @@ void BlockQueue::finish_plug(sim::Time now) {
 }
 
 void BlockQueue::submit(sim::Time now, std::uint64_t offset, std::uint64_t length, IoListener* listener,
-                        std::uint64_t tag, bool write) {
+                        std::uint64_t tag, bool write, std::uint32_t task) {
   if (length == 0) throw std::invalid_argument("block: empty read");
-  const std::uint32_t s = plugged_ != UINT32_MAX ? plugged_ : submitter_for(kNoTask);
+  const std::uint32_t s = plugged_ != UINT32_MAX ? plugged_ : submitter_for(task);
   // A bio larger than a request may be is split (blk_queue_split in later
   // kernels; in 3.13 bio_add_page never builds one).
   const std::uint64_t pieces = (length + max_bytes_ - 1) / max_bytes_;
@@ -145,9 +155,9 @@ bool BlockQueue::elevator_merge(sim::Time now, const Piece& p) {
   if (auto it = by_end_.find(p.offset); it != by_end_.end()) {
     const std::uint32_t rq = it->second;
     if (requests_[rq].write == p.write && fits(requests_[rq], p.length)) {
-      unindex(rq);
-      add_to_request(rq, p, false);
-      index(rq);
+      const std::uint64_t end = requests_[rq].offset + requests_[rq].length;
+      add_to_request(rq, p, false);  // its start, and so its by_start_ entry, stays
+      rekey(by_end_, end, end + p.length, rq);
       if (auto next = by_start_.find(requests_[rq].offset + requests_[rq].length); next != by_start_.end()) {
         const std::uint32_t n = next->second;
         if (requests_[n].write == p.write && fits(requests_[rq], requests_[n].length)) merge_requests(now, rq, n);
@@ -159,9 +169,9 @@ bool BlockQueue::elevator_merge(sim::Time now, const Piece& p) {
   if (auto it = by_start_.find(p.offset + p.length); it != by_start_.end()) {
     const std::uint32_t rq = it->second;
     if (requests_[rq].write == p.write && fits(requests_[rq], p.length)) {
-      unindex(rq);
-      add_to_request(rq, p, true);
-      index(rq);
+      const std::uint64_t start = requests_[rq].offset;
+      add_to_request(rq, p, true);  // its end, and so its by_end_ entry, stays
+      rekey(by_start_, start, p.offset, rq);
       elevator_->resorted(rq, requests_[rq].offset);
       if (auto prev = by_end_.find(requests_[rq].offset); prev != by_end_.end()) {
         const std::uint32_t pr = prev->second;
@@ -338,8 +348,16 @@ void BlockQueue::resume(sim::Time now, std::uint32_t s) {
 void BlockQueue::flush_plug(sim::Time now, std::uint32_t s) {
   std::vector<std::uint32_t> plug;
   plug.swap(submitters_[s].plug);
-  std::stable_sort(plug.begin(), plug.end(),
-                   [this](std::uint32_t a, std::uint32_t b) { return requests_[a].offset < requests_[b].offset; });
+  // By sector, equal ones in plug order (list_sort in blk_flush_plug_list is
+  // stable): an insertion sort, as a plug holds at most BLK_MAX_REQUEST_COUNT
+  // requests, with no temporary buffer (std::stable_sort allocates one).
+  for (std::size_t i = 1; i < plug.size(); ++i) {
+    const std::uint32_t rq = plug[i];
+    const std::uint64_t at = requests_[rq].offset;
+    std::size_t j = i;
+    for (; j > 0 && at < requests_[plug[j - 1]].offset; --j) plug[j] = plug[j - 1];
+    plug[j] = rq;
+  }
   for (const std::uint32_t rq : plug)
     if (!insert_merge(now, rq)) insert(now, rq);
   plug.clear();

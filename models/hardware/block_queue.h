@@ -74,16 +74,6 @@ struct BlockQueueSpec {
   std::uint32_t max_plugged = 16;      // BLK_MAX_REQUEST_COUNT (block/blk-core.c, 3.13)
 };
 
-
-class SlotWaitListener {
- public:
-  // `task` begins (asleep) or ends a sleep for a request slot.
-  virtual void slot_wait(sim::Time now, std::uint32_t task, bool asleep) = 0;
-
- protected:
-  ~SlotWaitListener() = default;
-};
-
 class BlockQueue {
  public:
   class Device {
@@ -96,8 +86,10 @@ class BlockQueue {
 
   BlockQueue(const BlockQueueSpec& spec, Device& device);
 
+  // A bio from `task` (kNoTask: nobody known); inside a plug section the
+  // plug's task submits it.
   void submit(sim::Time now, std::uint64_t offset, std::uint64_t length, IoListener* listener, std::uint64_t tag,
-              bool write = false);
+              bool write = false, std::uint32_t task = kNoTask);
   void start_plug(std::uint32_t task);
   void finish_plug(sim::Time now);
   // The device has finished `request`: its tag and slot are freed, the queue

@@ -90,11 +90,16 @@ bool DeadlineElevator::fifo_expired(int dir, sim::Time now) const {
 // deadline_move_request(): the next request in sector order becomes next_rq
 // of this direction; the other direction's is forgotten.
 std::uint32_t DeadlineElevator::take(std::uint32_t rq) {
-  const int dir = entries_[rq].write ? 1 : 0;
-  auto it = std::next(sorted_[dir].find(entries_[rq].sort));
-  const std::uint32_t after = it == sorted_[dir].end() ? kNone : it->second;
+  const Entry& e = entries_[rq];
+  const int dir = e.write ? 1 : 0;
+  const auto it = sorted_[dir].find(e.sort);
+  const auto next = std::next(it);
+  const std::uint32_t after = next == sorted_[dir].end() ? kNone : next->second;
+  // remove(rq), with both next_rq_ forgotten first: one look-up, not two.
+  sorted_[dir].erase(it);
+  fifo_[dir].erase(e.fifo);
+  --queued_[dir];
   next_rq_[0] = next_rq_[1] = kNone;
-  remove(rq);
   next_rq_[dir] = after;
   ++batching_;
   return rq;

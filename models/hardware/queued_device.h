@@ -32,6 +32,11 @@ class QueuedDevice final : public BlockDevice, public IoListener, private BlockQ
   void reset_peaks() override { queue_.reset_peaks(); }
   void start_plug(std::uint32_t task) override { queue_.start_plug(task); }
   void finish_plug() override { queue_.finish_plug(clock_()); }
+  void submit_read_for(std::uint32_t task, std::uint64_t offset, std::uint64_t length, IoListener* listener,
+                       std::uint64_t tag) override {
+    queue_.submit(clock_(), offset, length, listener, tag, false, task);
+  }
+  void set_slot_wait_listener(SlotWaitListener* listener) override { queue_.set_slot_wait_listener(listener); }
   bool read_congested() const override { return queue_.congested(); }
 
   void on_io_done(std::uint64_t tag) override { queue_.complete(clock_(), static_cast<std::uint32_t>(tag)); }

@@ -73,7 +73,7 @@ Raid10Layer::Choice Raid10Layer::choose_copy(std::uint64_t offset) const {
 }
 
 void Raid10Layer::submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener,
-                              std::uint64_t tag) {
+                              std::uint64_t tag, std::uint32_t task) {
   if (length == 0 || offset + length > capacity_) throw std::out_of_range("raid10: read outside the array");
   const std::uint32_t r = reads_.take();
   const std::uint64_t first_chunk = offset / chunk_bytes_;
@@ -91,7 +91,7 @@ void Raid10Layer::submit_read(std::uint64_t offset, std::uint64_t length, IoList
     const std::uint32_t p = pieces_.take();
     pieces_[p] = Piece{r, loc.device, loc.device_offset + len};
     ++pending_[loc.device];
-    drives_[loc.device]->submit_read(loc.device_offset, len, this, p);
+    drives_[loc.device]->submit_read_for(task, loc.device_offset, len, this, p);
     pos += len;
   }
 }
@@ -117,6 +117,10 @@ void Raid10Layer::start_plug(std::uint32_t task) {
 
 void Raid10Layer::finish_plug() {
   for (BlockDevice* d : drives_) d->finish_plug();
+}
+
+void Raid10Layer::set_slot_wait_listener(SlotWaitListener* listener) {
+  for (BlockDevice* d : drives_) d->set_slot_wait_listener(listener);
 }
 
 // raid10_congested(): congested if any member is.

@@ -40,7 +40,10 @@ class Raid10Layer final : public IoListener {
   // `drives`: the member drives, devices() of them, all alike.
   Raid10Layer(const Raid10Spec& spec, std::vector<BlockDevice*> drives);
 
-  void submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener, std::uint64_t tag);
+  // A read on behalf of `task` (kNoTask: nobody known), split at chunk
+  // boundaries; each piece goes to its member for the same task.
+  void submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener, std::uint64_t tag,
+                   std::uint32_t task = kNoTask);
   std::uint64_t capacity() const { return capacity_; }
   std::uint64_t readahead_bytes() const { return readahead_bytes_; }
   DiskStats stats() const;  // the drives' figures, summed
@@ -50,6 +53,7 @@ class Raid10Layer final : public IoListener {
   }
   void start_plug(std::uint32_t task);  // the task's plug covers every member's queue
   void finish_plug();
+  void set_slot_wait_listener(SlotWaitListener* listener);
   bool read_congested() const;
   // For the tests: reads in flight on member `device`, and where its head is.
   std::uint32_t pending(std::uint32_t device) const { return pending_[device]; }

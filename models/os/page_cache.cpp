@@ -65,6 +65,8 @@ std::int64_t PageCache::next_ra_pages(std::int64_t current, std::int64_t max) co
 PageCache::Result PageCache::read(std::uint32_t file, std::uint64_t unit, std::uint64_t request_units,
                                   ReadaheadState& ra, PageWaiter* waiter, std::uint64_t tag) {
   std::uint32_t e = find(file, unit);
+  const PageWaiter* outer = reader_;  // a read nested in a completion
+  reader_ = waiter;
   if (e == kNil) {
     ondemand_readahead(file, unit, request_units, ra, false);
     e = find(file, unit);
@@ -82,6 +84,7 @@ PageCache::Result PageCache::read(std::uint32_t file, std::uint64_t unit, std::u
     // congested queue the window is not read (bdi_read_congested).
     if (!device_.read_congested()) ondemand_readahead(file, unit, request_units, ra, true);
   }
+  reader_ = outer;
   ra.prev_page = static_cast<std::int64_t>((unit + 1) * pages_per_unit_) - 1;
   ++stats_.lookups;
   Entry& entry = entries_[e];
@@ -147,7 +150,7 @@ void PageCache::ondemand_readahead(std::uint32_t file, std::uint64_t unit, std::
 // blk_finish_plug), so that its bios reach the request queue together.
 bool PageCache::submit_window(std::uint32_t file, std::int64_t start_page, std::int64_t pages,
                               std::int64_t marker_page) {
-  device_.start_plug(kNoTask);
+  device_.start_plug(reader_ ? reader_->submitter_task() : kNoTask);
   const bool any = submit_window_plugged(file, start_page, pages, marker_page);
   device_.finish_plug();
   return any;

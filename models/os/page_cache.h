@@ -34,6 +34,9 @@ namespace models {
 class PageWaiter {
  public:
   virtual void on_page_ready(std::uint64_t tag) = 0;
+  // The task that reads (the kernel's `current`): its readahead is submitted
+  // under its plug, and a request-slot sleep is its (kNoTask: nobody known).
+  virtual std::uint32_t submitter_task() const { return kNoTask; }
 
  protected:
   ~PageWaiter() = default;
@@ -196,6 +199,7 @@ class PageCache final : public IoListener, public sim::EventTarget {
   std::vector<std::vector<Waiter>> waking_;  // on_io_done's copies of the waiters
   std::size_t waking_depth_ = 0;
   sim::Engine* engine_ = nullptr;  // defer_wakeups()
+  const PageWaiter* reader_ = nullptr;  // read()'s caller while it runs
   sim::Ring<Waiter> deferred_;     // waiters of reads done, in order, until their event
   ListHead lists_[3];
   std::uint64_t resident_ = 0;

@@ -37,7 +37,7 @@ void PathWalk::start(const std::uint64_t* components, std::uint32_t count, std::
   walk.waiter = waiter;
   walk.tag = tag;
   walk.writes = writes;
-  device_.submit_read(location(components[first]), kMetadataRead, this, w);
+  device_.submit_read_for(waiter->submitter_task(), location(components[first]), kMetadataRead, this, w);
 }
 
 // Directory blocks and inode tables are spread over the device; each
@@ -59,7 +59,8 @@ void PathWalk::on_io_done(std::uint64_t tag) {
   while (!walk.writes && walk.next < walk.count && cache_.lookup(walk.components[walk.next])) ++walk.next;
   if (walk.next < walk.count) {
     if (!walk.writes) ++reads_;
-    device_.submit_read(location(walk.components[walk.next]), kMetadataRead, this, w);
+    device_.submit_read_for(walk.waiter->submitter_task(), location(walk.components[walk.next]), kMetadataRead,
+                            this, w);
     return;
   }
   WalkWaiter* waiter = walk.waiter;

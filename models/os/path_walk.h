@@ -16,6 +16,9 @@ namespace models {
 class WalkWaiter {
  public:
   virtual void on_walk_done(std::uint64_t tag) = 0;
+  // The task that walks (the kernel's `current`): a request-slot sleep of
+  // its metadata reads is its (kNoTask: nobody known).
+  virtual std::uint32_t submitter_task() const { return kNoTask; }
 
  protected:
   ~WalkWaiter() = default;

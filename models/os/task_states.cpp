@@ -32,6 +32,8 @@ std::uint32_t TaskStates::add_task(sim::Time now, std::uint32_t group, TaskState
 void TaskStates::set(sim::Time now, std::uint32_t task, TaskState state, WaitCause cause) {
   Task& t = tasks_[task];
   if (state != TaskState::kDiskWait) cause = WaitCause::kNone;
+  t.after_slot = cause;
+  if (t.slot_asleep && state == TaskState::kDiskWait) cause = WaitCause::kRequestSlot;
   const bool was_waiting = t.state == TaskState::kDiskWait, waits = state == TaskState::kDiskWait;
   const bool cause_changes = !was_waiting || !waits || t.cause != cause;
   if (was_waiting && cause_changes) by_cause(t.group, t.cause).add(now, -1);
@@ -48,6 +50,20 @@ void TaskStates::set(sim::Time now, std::uint32_t task, TaskState state, WaitCau
   by_group_[t.group * 3 + static_cast<int>(state)].add(now, 1);
   ++count_[static_cast<int>(state)];
   update_totals(now);
+}
+
+void TaskStates::count_cause(sim::Time now, Task& t, WaitCause cause) {
+  if (t.state != TaskState::kDiskWait || t.cause == cause) return;
+  by_cause(t.group, t.cause).add(now, -1);
+  by_cause(t.group, cause).add(now, 1);
+  t.cause = cause;
+}
+
+void TaskStates::slot_wait(sim::Time now, std::uint32_t task, bool asleep) {
+  Task& t = tasks_[task];
+  if (t.slot_asleep == asleep) return;
+  t.slot_asleep = asleep;
+  count_cause(now, t, asleep ? WaitCause::kRequestSlot : t.after_slot);
 }
 
 void TaskStates::update_totals(sim::Time now) {

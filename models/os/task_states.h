@@ -15,11 +15,19 @@
 // file data (wait_on_page_bit in filemap), metadata (__wait_on_buffer under
 // ext4 and the path walk), memory reclaim (shrink_* in direct reclaim), a
 // request slot (get_request, blk_mq_get_tag).
+//
+// A request-slot sleep comes from the block layer (block_queue.h) while the
+// task is inside submit_bio: the model's task goes on to wait for its pages
+// (D, disk data) at once, but until its batch wake-up the kernel's task is
+// still asleep in get_request(), so its D is counted as kRequestSlot until
+// the wake-up and as the cause it waits for after it. A task that the
+// model runs (R) meanwhile is left R: only the cause of a D is overridden.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "models/hardware/block_device.h"
 #include "sim/time_average.h"
 
 namespace models {
@@ -32,7 +40,7 @@ inline constexpr std::size_t kWaitCauses = static_cast<std::size_t>(WaitCause::k
 // The JSON key of a cause: "other", "disk_data", "disk_metadata", "reclaim", "request_slot".
 const char* wait_cause_key(WaitCause cause);
 
-class TaskStates {
+class TaskStates final : public SlotWaitListener {
  public:
   TaskStates(std::uint32_t cpus, std::uint32_t groups) : cpus_(cpus), groups_(groups) {}
 
@@ -42,6 +50,8 @@ class TaskStates {
   void set(sim::Time now, std::uint32_t task, TaskState state, WaitCause cause = WaitCause::kNone);
   TaskState state(std::uint32_t task) const { return tasks_[task].state; }
   WaitCause cause(std::uint32_t task) const { return tasks_[task].cause; }
+  // The block layer: `task` begins (asleep) or ends a sleep for a request slot.
+  void slot_wait(sim::Time now, std::uint32_t task, bool asleep) override;
 
   // Every time average counts from `now` on (the measured window begins);
   // the tasks keep their states. Means are then taken over [now, later].
@@ -84,7 +94,10 @@ class TaskStates {
     WaitCause cause;
     std::uint32_t cpu = UINT32_MAX;
     bool cpu_wait = false;
+    bool slot_asleep = false;             // in get_request()/blk_mq_get_tag()
+    WaitCause after_slot = WaitCause::kNone;  // the D cause once woken
   };
+  void count_cause(sim::Time now, Task& t, WaitCause cause);
   struct PerCpu {
     bool busy = false;
     std::uint32_t nr_iowait = 0;

@@ -364,14 +364,6 @@ void read_profile_kernel(Section& kernel, KernelProfile& k) {
     kernel.fail("inode_readahead_blks", "must be a power of two (ext4 refuses others)");
 }
 
-// The data device's request queue as the profile names it: read_block's
-// values ([block] belongs to the block layer's model).
-void profile_block_from(const HardwareSpec& hw, KernelProfile& k) {
-  k.nr_requests = hw.block.nr_requests;
-  k.io_scheduler = hw.block.scheduler;
-  k.max_sectors_kb = static_cast<std::uint32_t>(hw.block.max_sectors_kb);
-}
-
 void read_hardware(Section& root, Scenario& sc) {
   HardwareSpec& hw = sc.hardware;
   Section cpu = root.sub("cpu");
@@ -438,7 +430,6 @@ void read_hardware(Section& root, Scenario& sc) {
   read_scheduler(kernel, sc.kernel);
   read_profile_kernel(kernel, sc.kernel_profile);
   kernel.done();
-  profile_block_from(sc.hardware, sc.kernel_profile);
 }
 
 void read_nginx(Section& root, Scenario& sc) {

@@ -24,12 +24,16 @@ namespace {
 
 // "  D by cause: disk data 12.0%  metadata 3.1%" as shares of the run per
 // task; causes with no time are left out, and so is the line when none has.
-std::string blocked_by_cause_line(const BlockedByCause& b) {
+// A request-slot sleep names the kernel's wait channel, as /proc/PID/wchan would.
+std::string blocked_by_cause_line(const BlockedByCause& b, const std::string& slot_channel) {
   static constexpr const char* kLabels[kWaitCauses] = {"other", "disk data", "metadata", "reclaim", "request slot"};
   std::string s;
   for (std::size_t c = 1; c <= kWaitCauses; ++c) {
     const std::size_t i = c % kWaitCauses;  // "other" last
-    if (b[i] > 0) s += fmt::format("  {} {:.1f}%", kLabels[i], b[i] * 100);
+    if (b[i] <= 0) continue;
+    s += fmt::format("  {} {:.1f}%", kLabels[i], b[i] * 100);
+    if (i == static_cast<std::size_t>(WaitCause::kRequestSlot) && !slot_channel.empty())
+      s += fmt::format(" ({})", slot_channel);
   }
   return s.empty() ? s : "  D by cause:" + s + "\n";
 }
@@ -83,11 +87,11 @@ std::string text_report(const RunResult& r) {
                    std::max(0.0, 100 - busy - wa), wa, r.logical_cpus);
   s += fmt::format("workers ({}):      R {:5.1f}%   S {:5.1f}%   D {:5.1f}%\n", r.workers.size(),
                    r.workers_running * 100, r.workers_sleeping * 100, r.workers_disk_wait * 100);
-  s += blocked_by_cause_line(r.workers_blocked_by_cause);
+  s += blocked_by_cause_line(r.workers_blocked_by_cause, r.slot_wait_channel);
   if (r.thread_pool) {
     s += fmt::format("pool threads ({}): R {:5.1f}%   S {:5.1f}%   D {:5.1f}%\n", r.pool_threads,
                      r.pool_running * 100, r.pool_sleeping * 100, r.pool_disk_wait * 100);
-    s += blocked_by_cause_line(r.pool_blocked_by_cause);
+    s += blocked_by_cause_line(r.pool_blocked_by_cause, r.slot_wait_channel);
   }
   if (r.scheduler != "processor-sharing" && !r.scheduler.empty())
     s += fmt::format("scheduler {}: of R, waiting for a CPU: workers {:.2f}%{}\n", r.scheduler,

@@ -84,6 +84,9 @@ struct RunResult {
     std::uint32_t max_outstanding = 0, max_sleepers = 0;
   };
   std::vector<DriveIostat> drive_iostat;
+  // The kernel's wait channel of a request-slot sleep: "get_request" (the
+  // single-queue layer, 3.13) or "blk_mq_get_tag"; empty without a block layer.
+  std::string slot_wait_channel;
   // server
   std::uint64_t server_connections = 0, server_requests = 0, server_responses = 0;
   std::map<std::string, std::uint64_t> server_failed;

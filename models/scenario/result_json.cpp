@@ -131,6 +131,7 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                       {"slot_waits", x.slot_waits}, {"slot_wait_ms", x.slot_wait_ms},
                       {"max_outstanding", x.max_outstanding}, {"max_sleepers", x.max_sleepers}});
   server["disk"]["iostat"] = std::move(iostat);
+  if (!r.slot_wait_channel.empty()) server["disk"]["slot_wait_channel"] = r.slot_wait_channel;
   ordered_json failed = ordered_json::object();
   for (const auto& [reason, n] : r.server_failed) failed[reason] = n;
   server["requests"] = {{"connections", r.server_connections}, {"started", r.server_requests},

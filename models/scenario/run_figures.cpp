@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/hardware/elevator.h"
 #include "sim/fairness.h"
 
 namespace models {
@@ -184,6 +185,9 @@ RunResult run_figures(RunParts p) {
   const std::vector<DiskStats> drives = p.disk.drive_stats();
   for (std::size_t i = 0; i < drives.size(); ++i)
     r.drive_iostat.push_back(iostat_of(i < base.drives.size() ? since(drives[i], base.drives[i]) : drives[i], run_s));
+  if (sc.hardware.block_queue)
+    if (const ElevatorChoice* e = find_elevator(sc.hardware.block.scheduler))
+      r.slot_wait_channel = e->blk_mq ? "blk_mq_get_tag" : "get_request";
 
   const ServerStats s = since(p.server, base.server);
   r.server_connections = s.connections;

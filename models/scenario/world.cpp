@@ -40,6 +40,7 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   } else {
     disk_ = std::make_unique<Hdd>(engine_, hw.hdd);
   }
+  disk_->set_slot_wait_listener(tasks_.get());  // request-slot sleeps put the submitter in D
   cache_ = std::make_unique<PageCache>(*disk_, PageCacheSpec{hw.page_cache_bytes, hw.cache_unit_bytes, 1024 * 1024});
   cache_->defer_wakeups(engine_);
   if (hw.costs.cache_fill_byte > 0) {

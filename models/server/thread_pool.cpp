@@ -23,6 +23,7 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
     step();
   }
   void on_walk_done(std::uint64_t) override { pool_.finished(*this); }
+  std::uint32_t submitter_task() const override { return task_id_; }
   void on_share_milestone(std::uint32_t, std::uint64_t, double) override { pool_.finished(*this); }
 
  private:

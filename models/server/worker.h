@@ -65,6 +65,7 @@ class Worker final : public sim::EventTarget,
   void on_walk_done(std::uint64_t tag) override;
   void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;
   void on_pool_done() override;
+  std::uint32_t submitter_task() const override { return task_; }
 
  private:
   enum class Step : std::uint8_t {

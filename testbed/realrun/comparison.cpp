@@ -183,7 +183,37 @@ std::string format_comparison(const ScenarioComparison& c) {
     out += fmt::format("   run {}: connections per worker{}\n", i + 1, placement);
   }
   out += format_waits(c);
+  out += format_iostat(c);
   return out;
+}
+
+std::string format_iostat(const ScenarioComparison& c) {
+  std::string out;
+  for (std::size_t i = 0; i < c.real.size() && i < c.simulated.size(); ++i) {
+    if (c.real[i].drives.empty() && c.simulated[i].drives.empty()) continue;
+    out += fmt::format("   iostat -x, run {} (real: /sys/block/<dev>/stat and inflight; simulated: the model's queues)\n",
+                       i + 1);
+    out += fmt::format("   {:<10} {:<9} {:>9} {:>10} {:>8} {:>9} {:>9} {:>9} {:>7} {:>9}\n", "side", "device", "r/s",
+                       "rkB/s", "rrqm/s", "avgqu-sz", "await ms", "%util", "max-inf", "mean-inf");
+    const auto rows = [&out](const char* side, const std::vector<realrun::DriveIostat>& drives) {
+      for (const realrun::DriveIostat& x : drives)
+        out += fmt::format("   {:<10} {:<9} {:>9.1f} {:>10.1f} {:>8.1f} {:>9.2f} {:>9.1f} {:>9.1f} {:>7} {:>9.2f}\n", side,
+                           x.device, x.r_s, x.rkb_s, x.rrqm_s, x.avgqu_sz, x.await_ms, x.util * 100, x.max_inflight,
+                           x.mean_inflight);
+    };
+    rows("real", c.real[i].drives);
+    rows("simulated", c.simulated[i].drives);
+  }
+  return out;
+}
+
+nlohmann::json iostat_json(const std::vector<realrun::DriveIostat>& drives) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const realrun::DriveIostat& x : drives)
+    j.push_back({{"device", x.device}, {"r_s", x.r_s}, {"rkB_s", x.rkb_s}, {"rrqm_s", x.rrqm_s},
+                 {"avgrq_kB", x.avgrq_kb}, {"avgqu_sz", x.avgqu_sz}, {"await_ms", x.await_ms}, {"util", x.util},
+                 {"max_inflight", x.max_inflight}, {"mean_inflight", x.mean_inflight}, {"samples", x.samples}});
+  return j;
 }
 
 std::string format_effect(const ScenarioComparison& a, const ScenarioComparison& b, const std::vector<EffectRow>& rows) {
@@ -249,6 +279,7 @@ nlohmann::json to_json(const ScenarioComparison& c) {
                                {"cpu_s", g.cpu_s}};
     for (const realrun::WaitSummary& w : r.waits) run["waits"][w.group] = waits_json(w);
     run["sampler_cpu_share"] = r.sampler_cpu_share;
+    run["iostat"] = iostat_json(r.drives);
     for (const RealWorker& w : r.workers)
       run["workers"].push_back({{"pid", w.pid}, {"running", w.running}, {"sleeping", w.sleeping},
                                 {"disk_wait", w.disk_wait}, {"cpu_s", w.cpu_s}, {"samples", w.samples}});
@@ -261,6 +292,7 @@ nlohmann::json to_json(const ScenarioComparison& c) {
       sim["workers"] = {{"running", c.simulated[i].workers_running}, {"sleeping", c.simulated[i].workers_sleeping},
                         {"disk_wait", c.simulated[i].workers_disk_wait}};
       if (!c.simulated[i].blocked.empty()) sim["blocked_by_cause"] = c.simulated[i].blocked;
+      sim["iostat"] = iostat_json(c.simulated[i].drives);
       run["simulated"] = sim;
     }
     j["runs"].push_back(run);

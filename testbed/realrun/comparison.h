@@ -47,6 +47,10 @@ std::vector<EffectRow> effect_of(const ScenarioComparison& a, const ScenarioComp
 std::string format_comparison(const ScenarioComparison& c);
 std::string format_effect(const ScenarioComparison& a, const ScenarioComparison& b, const std::vector<EffectRow>& rows);
 
+// iostat -x of each run's real drives beside the model's ("" if neither side has any).
+std::string format_iostat(const ScenarioComparison& c);
+nlohmann::json iostat_json(const std::vector<realrun::DriveIostat>& drives);
+
 nlohmann::json to_json(const ScenarioComparison& c);
 nlohmann::json to_json(const std::vector<EffectRow>& rows);
 

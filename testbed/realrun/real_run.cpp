@@ -318,6 +318,8 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
   StateSampler states(worker_pids);
   const auto proc = common::files_under("");
   WaitSampler waits(*proc, worker_pids);
+  BlockSampler block(*proc, disk0.found ? data_block_devices(*proc, disk0.name) : std::vector<std::string>{});
+  block.sample(steady_ns());
   double sampler_cpu = 0;
   std::vector<std::uint32_t> expected_open;
   for (const auto& g : sc.clients) expected_open.push_back(connections_open(g));
@@ -340,6 +342,7 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
     const double cpu_before = thread_cpu_s();
     states.sample();
     waits.sample(steady_ns());
+    block.sample(steady_ns());
     sampler_cpu += thread_cpu_s() - cpu_before;
     if (placements.size() < 2 && since(t0) >= checks[placements.size()])
       placements.push_back(measure_complete_placement(o.port, worker_pids, wrk_pids, expected_open));
@@ -351,6 +354,8 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
   // wrk killed by stop_all_real_runs() also ends the loop.
   if (stop_requested()) throw RealRunError("stopped");
   result.wall_s = since(t0);
+  block.sample(steady_ns());
+  result.drives = block.figures();
   const CpuTotals cpu1 = read_cpu_totals();
   const DiskCounters disk1 = read_disk_counters(data_dir);
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/scenario/scenario.h"
+#include "testbed/realrun/block_stats.h"
 #include "testbed/realrun/thread_waits.h"
 
 namespace testbed {
@@ -71,6 +72,9 @@ struct RealRunResult {
   // (its thread's CPU time over the run's wall time, as a share of one CPU).
   std::vector<realrun::WaitSummary> waits;
   double sampler_cpu_share = 0;
+  // iostat -x of the data device and the disks under it, from
+  // /sys/block/<dev>/stat and inflight sampled during the run (block_stats.h).
+  std::vector<realrun::DriveIostat> drives;
 };
 
 struct RealRunError : std::runtime_error {

@@ -30,6 +30,7 @@ RunFigures figures_of(const RealRunResult& real) {
     f.workers_disk_wait /= n;
   }
   for (const realrun::WaitSummary& w : real.waits) f.blocked[w.group] = w.blocked_by_cause;
+  f.drives = real.drives;
   return f;
 }
 
@@ -50,6 +51,23 @@ RunFigures figures_of(const models::RunResult& sim) {
   if (sim.thread_pool) {
     f.blocked["pool"] = blocked_keys(sim.pool_blocked_by_cause);
     f.blocked["pool"]["cpu_wait"] = sim.pool_cpu_wait;
+  }
+  // The model's queue keeps /proc/diskstats' counters: avgqu-sz is its mean
+  // in flight, max_outstanding its most in flight.
+  for (std::size_t i = 0; i < sim.drive_iostat.size(); ++i) {
+    const models::RunResult::DriveIostat& m = sim.drive_iostat[i];
+    realrun::DriveIostat x;
+    x.device = "drive" + std::to_string(i);
+    x.r_s = m.r_s;
+    x.rkb_s = m.rkb_s;
+    x.rrqm_s = m.rrqm_s;
+    x.avgrq_kb = m.avgrq_kb;
+    x.avgqu_sz = m.avgqu_sz;
+    x.await_ms = m.await_ms;
+    x.util = m.util;
+    x.max_inflight = m.max_outstanding;
+    x.mean_inflight = m.avgqu_sz;
+    f.drives.push_back(std::move(x));
   }
   return f;
 }

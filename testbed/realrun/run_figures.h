@@ -26,6 +26,9 @@ struct RunFigures {
   // main threads, "pool": their other threads): cause (kBlockedKeys) -> share
   // of each thread's time. A group or cause a side does not report is absent.
   std::map<std::string, std::map<std::string, double>> blocked;
+  // iostat -x per drive: the real data device and the disks under it
+  // (block_stats.h), or the model's queue per drive ("drive0"...).
+  std::vector<realrun::DriveIostat> drives;
 };
 
 // The causes compared, as the model's `blocked_by_cause` names them; "other"

@@ -99,9 +99,9 @@ TEST_CASE("profile: written, loaded by models::load_scenario, values as measured
   CHECK(sc.kernel.sched.hz == 250);
   const models::KernelProfile& k = sc.kernel_profile;
   CHECK(k.vfs_cache_pressure == 100);
-  CHECK(k.nr_requests == 256);
-  CHECK(k.io_scheduler == "mq-deadline");
-  CHECK(k.max_sectors_kb == 1280);
+  CHECK(hw.block.nr_requests == 256);  // [block], the request queue's keys
+  CHECK(hw.block.scheduler == "mq-deadline");
+  CHECK(hw.block.max_sectors_kb == 1280);
   CHECK(k.dentry_objsize == 192);   // c.memory's slab object sizes
   CHECK(k.inode_objsize == 1080);
   CHECK(k.inode_readahead_blks == 32);

@@ -137,3 +137,43 @@ TEST_CASE("the model's blocked_by_cause is read per group under its JSON keys; p
   CHECK(figures_of(sim).blocked.at("pool").at("disk_metadata") == 0.5);
   CHECK(figures_of(sim).blocked.at("pool").at("cpu_wait") == 0.0625);
 }
+
+TEST_CASE("iostat -x: the real drives beside the model's, in text and JSON") {
+  ScenarioComparison c;
+  c.name = "s";
+  RealRunResult r;
+  realrun::DriveIostat sda;
+  sda.device = "sda";
+  sda.r_s = 100;
+  sda.avgqu_sz = 3.5;
+  sda.await_ms = 25;
+  sda.util = 0.8;
+  sda.max_inflight = 8;
+  sda.samples = 3;
+  r.drives.push_back(sda);
+  c.real_runs.push_back(r);
+  c.real.push_back(figures_of(r));
+  models::RunResult sim;
+  models::RunResult::DriveIostat d;
+  d.r_s = 90;
+  d.avgqu_sz = 2.25;
+  d.await_ms = 20;
+  d.util = 0.5;
+  d.max_outstanding = 40;
+  sim.drive_iostat.push_back(d);
+  c.simulated.push_back(figures_of(sim));
+  summarize(c);
+  const std::string text = format_comparison(c);
+  INFO(text);
+  CHECK(text.find("iostat -x, run 1") != std::string::npos);
+  CHECK(text.find("real       sda") != std::string::npos);
+  CHECK(text.find("simulated  drive0") != std::string::npos);
+  CHECK(text.find("80.0") != std::string::npos);  // sda's %util
+  const auto j = to_json(c);
+  CHECK(j["runs"][0]["iostat"][0]["device"] == "sda");
+  CHECK(j["runs"][0]["iostat"][0]["avgqu_sz"] == Approx(3.5));
+  CHECK(j["runs"][0]["iostat"][0]["max_inflight"] == 8);
+  CHECK(j["runs"][0]["simulated"]["iostat"][0]["device"] == "drive0");
+  CHECK(j["runs"][0]["simulated"]["iostat"][0]["max_inflight"] == 40);  // the model's max_outstanding
+  CHECK(j["runs"][0]["simulated"]["iostat"][0]["mean_inflight"] == Approx(2.25));
+}

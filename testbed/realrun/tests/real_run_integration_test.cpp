@@ -117,6 +117,14 @@ TEST_CASE("a 2-second real run with NGINX and two wrk groups", "[realrun][integr
   CHECK(r.clients_cpu_s > 0);
   CHECK(r.machine_busy > 0);
   CHECK(r.wall_s > 0);
+  // The data device's /sys/block queue, sampled through the run.
+  if (!r.disk_device.empty()) {
+    REQUIRE_FALSE(r.drives.empty());
+    CHECK(r.drives[0].samples >= 2);
+    CHECK(r.drives[0].util >= 0);
+    CHECK(r.drives[0].util <= 1);
+    CHECK(r.drives[0].await_ms >= 0);
+  }
   if (fs::exists("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
     CHECK(r.cache_control.find("cgroup v1 memory limit") == 0);
 
