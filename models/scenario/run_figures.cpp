@@ -114,8 +114,17 @@ RunResult run_figures(RunParts p) {
   r.cache_capacity_bytes = sc.hardware.page_cache_bytes;
   r.readahead_windows = c.readahead_windows;
   r.bios = c.bios;
-  r.dentry_lookups = p.dentries.lookups();
-  r.dentry_hits = p.dentries.hits();
+  const VfsCacheStats v = p.vfs.stats();
+  r.dentry_lookups = v.dentry_lookups;
+  r.dentry_hits = v.dentry_hits;
+  r.inode_lookups = v.inode_lookups;
+  r.inode_hits = v.inode_hits;
+  r.dentries_freed = v.dentries_freed;
+  r.inodes_freed = v.inodes_freed;
+  const MetadataBlockStats b = p.cache.block_stats();
+  r.metadata_block_lookups = b.lookups;
+  r.metadata_block_hits = b.hits;
+  r.metadata_blocks_read = b.blocks_read;
   r.metadata_reads = p.walk.metadata_reads();
 
   const DiskStats d = p.disk.stats();

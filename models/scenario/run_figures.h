@@ -7,7 +7,7 @@
 
 #include "models/clients/wrk_result.h"
 #include "models/hardware/block_device.h"
-#include "models/os/dentry_cache.h"
+#include "models/os/vfs_cache.h"
 #include "models/os/page_cache.h"
 #include "models/os/path_walk.h"
 #include "models/os/task_states.h"
@@ -41,7 +41,7 @@ struct RunParts {
   double kernel_cpu_s;
   std::vector<WorkerCounts> workers;
   const PageCache& cache;
-  const DentryCache& dentries;
+  const VfsCache& vfs;
   const PathWalk& walk;
   const BlockDevice& disk;
   const ServerStats& server;

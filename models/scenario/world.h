@@ -7,13 +7,13 @@
 
 #include "models/clients/wrk.h"
 #include "models/hardware/block_device.h"
-#include "models/os/dentry_cache.h"
 #include "models/os/filesystem.h"
 #include "models/os/kernel_work.h"
 #include "models/os/host.h"
 #include "models/scenario/ifstat.h"
 #include "models/scenario/result.h"
 #include "models/scenario/scenario.h"
+#include "models/scenario/world_files.h"
 #include "models/server/nginx.h"
 
 namespace models {
@@ -36,6 +36,8 @@ class World final : public sim::EventTarget {
   Nic& nic() { return *nic_; }
   TaskStates& tasks() { return *tasks_; }
   Cpu& cpu() { return *cpu_; }
+  const VfsCache& vfs() const { return *metadata_.vfs; }
+  const PathWalk& walk() const { return *metadata_.walk; }
   Wrk& clients() { return *clients_; }
   const Scenario& scenario() const { return scenario_; }
   std::uint64_t seed() const { return seed_; }
@@ -57,8 +59,7 @@ class World final : public sim::EventTarget {
   std::unique_ptr<BlockDevice> disk_;
   std::unique_ptr<PageCache> cache_;
   std::unique_ptr<KernelWork> kernel_work_;
-  std::unique_ptr<DentryCache> dentries_;
-  std::unique_ptr<PathWalk> walk_;
+  MetadataCaches metadata_;
   std::unique_ptr<TaskStates> tasks_;
   std::unique_ptr<Host> host_;
   std::unique_ptr<Filesystem> files_;
