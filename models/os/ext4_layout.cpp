@@ -14,8 +14,8 @@ Ext4Layout::Ext4Layout(const std::vector<std::uint32_t>& tree, std::uint64_t dev
   if (inode_readahead_blks == 0 || (inode_readahead_blks & (inode_readahead_blks - 1)))
     throw std::invalid_argument("ext4 layout: inode_readahead_blks must be a power of two");
   device_blocks_ = std::max<std::uint64_t>(device_bytes / G::kBlock, 1);
-  const std::uint64_t groups = std::max<std::uint64_t>(device_blocks_ / G::kBlocksPerGroup, 1);
-  flex_groups_ = (groups + G::kFlex - 1) / G::kFlex;
+  groups_ = std::max<std::uint64_t>(device_blocks_ / G::kBlocksPerGroup, 1);
+  flex_groups_ = (groups_ + G::kFlex - 1) / G::kFlex;
   std::uint64_t count = 1, base = 0;
   for (const std::uint32_t n : tree_) {
     count *= n;
@@ -40,12 +40,21 @@ std::uint64_t Ext4Layout::dir_blocks_for(std::uint64_t entries) {
   return (bytes + G::kBlock - 1) / G::kBlock;
 }
 
+std::uint64_t Ext4Layout::inodes_in_flex(std::uint64_t flex) const {
+  return std::min<std::uint64_t>(G::kFlex, groups_ - flex * G::kFlex) * G::kInodesPerGroup;
+}
+
 Ext4Layout::FlexFill& Ext4Layout::fill(std::uint64_t flex) { return fill_[flex]; }
 
+// A full flex group sends the inode to the next one with room
+// (find_group_other's fallback probes the groups in turn).
 std::uint64_t Ext4Layout::allocate_inode(std::uint64_t flex) {
+  for (std::uint64_t tried = 0; fill(flex).inodes >= inodes_in_flex(flex); ++tried) {
+    if (tried == flex_groups_) throw std::invalid_argument("ext4 layout: the file system is out of inodes");
+    flex = (flex + 1) % flex_groups_;
+  }
   FlexFill& f = fill(flex);
   const std::uint64_t in_flex = f.inodes++;
-  if (in_flex >= G::kFlex * G::kInodesPerGroup) throw std::invalid_argument("ext4 layout: a flex group is out of inodes");
   const std::uint64_t group = flex * G::kFlex + in_flex / G::kInodesPerGroup;
   const std::uint64_t ino = group * G::kInodesPerGroup + in_flex % G::kInodesPerGroup + 1;
   group_used_[group] = in_flex % G::kInodesPerGroup + 1;

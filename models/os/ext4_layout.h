@@ -19,7 +19,7 @@
 // yet used, while there are any). Deeper directories stay in their parent's
 // flex group (find_group_orlov's non-top-level branch, far below max_dirs),
 // and files go to their parent's flex group (find_group_other with
-// flex_bg). Within a flex group, inodes are packed from its first group on,
+// flex_bg); a full flex group sends them on to the next one with room. Within a flex group, inodes are packed from its first group on,
 // in creation order (the inode bitmap's first free bit).
 //
 // Directory blocks. ext4_inode_to_goal_block() puts a directory's blocks in
@@ -99,7 +99,9 @@ class Ext4Layout {
 
   std::vector<std::uint32_t> tree_;
   std::vector<std::uint64_t> level_base_;  // index of each level's first component
+  std::uint64_t groups_ = 1;
   std::uint64_t flex_groups_ = 1;
+  std::uint64_t inodes_in_flex(std::uint64_t flex) const;
   std::uint64_t device_blocks_ = 0;
   std::uint32_t readahead_blks_;
   std::vector<std::uint64_t> ino_;   // per component: its inode number
