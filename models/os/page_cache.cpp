@@ -235,6 +235,11 @@ PageCache::Result PageCache::read_block(std::uint64_t block, std::uint64_t ra_fi
   }
   if (e == kNil) submit_blocks(block, ra_first, ra_count);
   e = find(kBlockFile, block);
+  if (e != kNil && entries_[e].uptodate) {  // a device that completes at once
+    touch(e);
+    return Result::kReady;
+  }
+  if (e == kNil || entries_[e].bio == kNil) throw std::logic_error("page cache: a metadata block neither cached nor under I/O");
   bios_[entries_[e].bio].waiters.push_back(Waiter{waiter, tag});
   return Result::kWait;
 }
