@@ -22,6 +22,8 @@ grep -q "bad-key.toml:4: key 'nginx.sendfile_max_chunks': unknown key (did you m
 expect_status 2 "missing file" "$clerk" run "$tmp/none.toml"
 expect_status 2 "include cycle" "$clerk" run "$data/include-cycle-a.toml"
 expect_status 2 "bad override" "$clerk" run "$data/small-hdd.toml" --set nginx.worker_processes=-1
+expect_status 2 "metadata_cached is gone" "$clerk" run "$data/small-hdd.toml" --set dataset.metadata_cached=true
+grep -q "key 'dataset.metadata_cached': is gone" "$tmp/err" || fail "message for metadata_cached: $(cat "$tmp/err")"
 expect_status 2 "unknown option" "$clerk" run "$data/small-hdd.toml" --sede 3
 expect_status 2 "unwritable JSON" "$clerk" run "$data/small-hdd.toml" --duration 1 -q --json /nonexistent/x.json
 

@@ -59,3 +59,15 @@ TEST_CASE("loader: kernel-profile keys out of range are ConfigErrors naming the 
   CHECK(error_key({"block.scheduler=\"anticipatory\""}) == "block.scheduler");
   CHECK(error_key({"block.max_sectors_kb=2"}) == "block.max_sectors_kb");
 }
+
+TEST_CASE("loader: dataset.metadata_cached and [memory] dentry_cache are refused, naming what replaced them") {
+  CHECK(error_key({"dataset.metadata_cached=true"}) == "dataset.metadata_cached");
+  CHECK(error_key({"memory.dentry_cache=1000"}) == "memory.dentry_cache");
+  try {
+    models::load_scenario(kSmall, {"dataset.metadata_cached=false"});
+    FAIL("loaded");
+  } catch (const models::ConfigError& e) {
+    CHECK(std::string(e.what()).find("warmup") != std::string::npos);
+    CHECK(std::string(e.what()).find("vfs_cache_pressure") != std::string::npos);
+  }
+}

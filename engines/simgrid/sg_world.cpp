@@ -58,17 +58,18 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
   }
   cache_ = std::make_unique<models::PageCache>(
       *disk_, models::PageCacheSpec{hw.page_cache_bytes, hw.cache_unit_bytes, 1024 * 1024});
-  dentries_ = std::make_unique<models::DentryCache>(hw.dentry_cache_entries);
-  walk_ = std::make_unique<models::PathWalk>(*disk_, *dentries_,
-                                             streams_.stream(models::kStreamMetadata).next_u64());
+  sim::RandomStream metadata_rng = streams_.stream(models::kStreamMetadata);
+  const std::uint64_t write_seed = metadata_rng.next_u64();
+  metadata_ = models::make_metadata_caches(sc, *disk_, *cache_, metadata_rng, write_seed);
   const std::uint32_t workers = sc.nginx.worker_processes;
   tasks_ = std::make_unique<models::TaskStates>(hw.logical_cpus, 2 * workers);
   disk_->set_slot_wait_listener(tasks_.get());  // request-slot sleeps put the submitter in D
-  host_ = std::make_unique<SgHost>(SgHost{platform_, *nic_, *cache_, *walk_, *tasks_, hw.costs, sc.kernel});
+  host_ = std::make_unique<SgHost>(SgHost{platform_, *nic_, *cache_, *metadata_.walk, *tasks_, hw.costs, sc.kernel});
   files_ = std::make_unique<models::Filesystem>(sc.filesystem, *cache_, disk_->capacity(),
                                                 streams_.stream(models::kStreamPlacement),
                                                 streams_.stream(models::kStreamSizes));
-  models::warm_caches(sc, *files_, *dentries_, *cache_);
+  models::tie_inodes_to_pages(metadata_, *files_, *cache_);
+  models::warm_caches(sc, *files_, *metadata_.vfs, *cache_);
   clients_ = std::make_unique<SgClients>(platform_, sc.clients, hw.one_way_latency_s, duration_, streams_,
                                          files_->files(), models::response_bytes(sc, *files_), hw.costs);
   server_ = std::make_unique<SgServer>(*host_, models::server_config(sc), *files_, *clients_,
@@ -132,7 +133,7 @@ models::WarmupProbe SgWorld::probe() const {
   return models::WarmupProbe{c.lookups,          c.hits,
                              c.evicted_units,    c.resident_units,
                              scenario_.hardware.page_cache_bytes / cache_->unit_bytes(),
-                             dentries_->lookups(), dentries_->hits()};
+                             metadata_.vfs->stats().dentry_lookups, metadata_.vfs->stats().dentry_hits};
 }
 
 // As models::World::begin_window().
@@ -186,8 +187,8 @@ models::RunParts SgWorld::parts(std::vector<models::WrkResult> clients, sim::Tim
                        .kernel_cpu_s = 0,  // refused by name (sg_support.cpp)
                        .workers = worker_counts(),
                        .cache = *cache_,
-                       .dentries = *dentries_,
-                       .walk = *walk_,
+                       .vfs = *metadata_.vfs,
+                       .walk = *metadata_.walk,
                        .disk = *disk_,
                        .server = server_->stats(),
                        .start = window_};

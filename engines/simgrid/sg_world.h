@@ -18,7 +18,7 @@
 #include "engines/simgrid/sg_nic.h"
 #include "engines/simgrid/sg_platform.h"
 #include "engines/simgrid/sg_server.h"
-#include "models/os/dentry_cache.h"
+#include "models/scenario/world_files.h"
 #include "models/os/filesystem.h"
 #include "models/scenario/ifstat.h"
 #include "models/scenario/result.h"
@@ -56,8 +56,7 @@ class SgWorld {
   std::unique_ptr<SgNic> nic_;
   std::unique_ptr<models::BlockDevice> disk_;
   std::unique_ptr<models::PageCache> cache_;
-  std::unique_ptr<models::DentryCache> dentries_;
-  std::unique_ptr<models::PathWalk> walk_;
+  models::MetadataCaches metadata_;
   std::unique_ptr<models::TaskStates> tasks_;
   std::unique_ptr<SgHost> host_;
   std::unique_ptr<models::Filesystem> files_;

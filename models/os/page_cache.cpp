@@ -14,6 +14,7 @@ PageCache::PageCache(BlockDevice& device, const PageCacheSpec& spec) : device_(d
   pages_per_unit_ = spec.unit_bytes / kPage;
   capacity_units_ = spec.capacity_bytes / spec.unit_bytes;
   if (capacity_units_ == 0) throw std::invalid_argument("page cache: capacity below one unit");
+  capacity_pages_ = capacity_units_ * pages_per_unit_;
 }
 
 std::uint32_t PageCache::add_file(std::uint64_t device_offset, std::uint64_t size) {
@@ -39,6 +40,7 @@ void PageCache::grow_slots(std::uint64_t needed) {
 std::uint64_t PageCache::units_of(std::uint32_t file) const { return files_[file].units; }
 
 std::uint64_t PageCache::unit_length(std::uint32_t file, std::uint64_t unit) const {
+  if (file == kBlockFile) return kPage;
   const std::uint64_t start = unit * spec_.unit_bytes;
   return std::min(spec_.unit_bytes, files_[file].size - start);
 }
@@ -182,19 +184,102 @@ bool PageCache::submit_window_plugged(std::uint32_t file, std::int64_t start_pag
   return any;
 }
 
+// Reclaim until `pages` more fit beside the resident pages and the slab.
+void PageCache::make_room(std::uint64_t pages) {
+  while (resident_pages_ + slab_pages_ + pages > capacity_pages_ &&
+         (lists_[kInactive].count + lists_[kActive].count) > 0)
+    reclaim_one();
+}
+
 std::uint32_t PageCache::allocate(std::uint32_t file, std::uint64_t unit) {
-  while (resident_ >= capacity_units_ && (lists_[kInactive].count + lists_[kActive].count) > 0) reclaim_one();
+  if (file == kBlockFile) return allocate_block(unit);
+  make_room(pages_per_unit_);
   const std::uint32_t e = entries_.take();
   entries_[e] = Entry{};
   entries_[e].slot = files_[file].first_slot + unit;
   slots_[entries_[e].slot] = e + 1;
   ++resident_;
+  resident_pages_ += pages_per_unit_;
   ++stats_.inserted_units;
   return e;
 }
 
+std::uint32_t PageCache::allocate_block(std::uint64_t block) {
+  make_room(1);
+  const std::uint32_t e = entries_.take();
+  entries_[e] = Entry{};
+  entries_[e].slot = block;
+  entries_[e].block = true;
+  block_index_.put(block, e);
+  ++resident_;
+  ++resident_pages_;
+  ++block_stats_.blocks_read;
+  return e;
+}
+
+std::uint64_t PageCache::device_offset(std::uint32_t file, std::uint64_t unit) const {
+  if (file == kBlockFile) return unit * kPage;
+  return files_[file].device_offset + unit * spec_.unit_bytes;
+}
+
+bool PageCache::block_cached(std::uint64_t block) const {
+  const std::uint32_t e = find(kBlockFile, block);
+  return e != kNil && entries_[e].uptodate;
+}
+
+PageCache::Result PageCache::read_block(std::uint64_t block, std::uint64_t ra_first, std::uint64_t ra_count,
+                                        PageWaiter* waiter, std::uint64_t tag) {
+  ++block_stats_.lookups;
+  std::uint32_t e = find(kBlockFile, block);
+  if (e != kNil && entries_[e].uptodate) {
+    ++block_stats_.hits;
+    touch(e);
+    return Result::kReady;
+  }
+  if (e == kNil) submit_blocks(block, ra_first, ra_count, waiter ? waiter->submitter_task() : kNoTask);
+  e = find(kBlockFile, block);
+  if (e != kNil && entries_[e].uptodate) {  // a device that completes at once
+    touch(e);
+    return Result::kReady;
+  }
+  if (e == kNil || entries_[e].bio == kNil) throw std::logic_error("page cache: a metadata block neither cached nor under I/O");
+  bios_[entries_[e].bio].waiters.push_back(Waiter{waiter, tag});
+  return Result::kWait;
+}
+
+// sb_breadahead() of each block of the window, then the block itself: the
+// missing ones are read as contiguous runs, as the elevator merges them.
+void PageCache::submit_blocks(std::uint64_t block, std::uint64_t ra_first, std::uint64_t ra_count, std::uint32_t task) {
+  device_.start_plug(task);
+  std::uint64_t run_start = 0, run_len = 0;
+  auto consider = [&](std::uint64_t b) {
+    if (find(kBlockFile, b) != kNil) {
+      if (run_len) submit_run(kBlockFile, run_start, run_len);
+      run_len = 0;
+      return;
+    }
+    allocate_block(b);
+    if (run_len == 0) run_start = b;
+    ++run_len;
+  };
+  if (block < ra_first || block >= ra_first + ra_count) {
+    consider(block);
+    if (run_len) submit_run(kBlockFile, run_start, run_len);
+    run_len = 0;
+  }
+  for (std::uint64_t b = ra_first; b < ra_first + ra_count; ++b) consider(b);
+  if (run_len) submit_run(kBlockFile, run_start, run_len);
+  device_.finish_plug();
+}
+
+void PageCache::access_block_after_wait(std::uint64_t block) {
+  const std::uint32_t e = find(kBlockFile, block);
+  if (e != kNil && entries_[e].uptodate) touch(e);
+}
+
 void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::uint64_t units) {
-  const std::uint64_t units_per_bio = std::max<std::uint64_t>(1, spec_.max_bio_bytes / spec_.unit_bytes);
+  const std::uint64_t unit = file == kBlockFile ? kPage : spec_.unit_bytes;
+  const std::uint64_t units_per_bio = std::max<std::uint64_t>(1, spec_.max_bio_bytes / unit);
   while (units > 0) {
     const std::uint64_t n = std::min(units, units_per_bio);
     const std::uint32_t b = bios_.take();  // a released bio keeps its waiters' buffer
@@ -210,7 +295,7 @@ void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::ui
     bios_[b].bytes = bytes;
     submitted_bytes_ += bytes;
     ++stats_.bios;
-    device_.submit_read(files_[file].device_offset + first_unit * spec_.unit_bytes, bytes, this, b);
+    device_.submit_read(device_offset(file, first_unit), bytes, this, b);
     first_unit += n;
     units -= n;
   }
@@ -305,13 +390,21 @@ void PageCache::reclaim_one() {
     push_head(kInactive, tail);
   }
   const std::uint32_t victim = lists_[kInactive].tail;
+  const std::uint64_t scanned = entry_pages(victim);
   unlink(victim);
+  if (!entries_[victim].block) ++stats_.evicted_units;
   free_entry(victim);
-  ++stats_.evicted_units;
+  // shrink_slab() after the scan, with the LRU's size (the slab shrinkers
+  // may free inodes, and with them file pages: drop_file).
+  if (reclaim_listener_) reclaim_listener_->on_reclaim_scan(scanned, resident_pages_);
 }
 
 void PageCache::free_entry(std::uint32_t e) {
-  slots_[entries_[e].slot] = 0;
+  resident_pages_ -= entry_pages(e);
+  if (entries_[e].block)
+    block_index_.erase(entries_[e].slot);
+  else
+    slots_[entries_[e].slot] = 0;
   entries_.release(e);
   --resident_;
 }
@@ -339,7 +432,7 @@ void PageCache::push_head(List list, std::uint32_t e) {
 
 PageCacheStats PageCache::stats() const {
   PageCacheStats s = stats_;
-  s.resident_units = resident_;
+  s.resident_units = resident_ - block_index_.size();  // file units (blocks: block_stats)
   s.active_units = lists_[kActive].count;
   return s;
 }

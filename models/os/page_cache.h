@@ -13,6 +13,19 @@
 // (inactive_file_is_low), then frees the inactive tail. Pages under I/O are
 // not reclaimable.
 //
+// The block device's own pages (the buffer cache: ext4's directory blocks
+// and inode-table blocks, read with sb_bread / sb_breadahead through the
+// block device's mapping) live in the same LRU lists and the same memory as
+// file pages, so reclaim takes both together, oldest first. They are kept
+// at their true 4 KiB granularity (read_block): a metadata block is one
+// page, found through a hash of block numbers (a per-block slot array over a
+// 2 TB device would take 2 GB), while a file unit is unit_bytes. Memory is
+// counted in 4 KiB pages; capacity is the page_cache bytes less what the
+// slab caches (dentries, inodes: vfs_cache.h) take, told with set_slab_pages.
+//
+// Reclaim reports each page it scans to a ReclaimListener (shrink_slab() is
+// driven by shrink_inactive_list's nr_scanned in mm/vmscan.c of 3.13).
+//
 // Readahead (ondemand_readahead): a miss at the start of a file, or right
 // after the previous read, starts a window of get_init_ra_size(); reaching the
 // window's marker page starts the next window asynchronously, twice (or four
@@ -26,6 +39,7 @@
 
 #include "models/hardware/block_device.h"
 #include "sim/engine.h"
+#include "sim/flat_map.h"
 #include "sim/ring.h"
 #include "sim/slot_pool.h"
 
@@ -79,6 +93,22 @@ class CacheFillSink {
   ~CacheFillSink() = default;
 };
 
+// Told how many pages reclaim scanned on the inactive list, and how many
+// pages the LRU lists hold (shrink_slab()'s nr_pages_scanned and lru_pages).
+class ReclaimListener {
+ public:
+  virtual void on_reclaim_scan(std::uint64_t scanned_pages, std::uint64_t lru_pages) = 0;
+
+ protected:
+  ~ReclaimListener() = default;
+};
+
+struct MetadataBlockStats {
+  std::uint64_t lookups = 0;
+  std::uint64_t hits = 0;
+  std::uint64_t blocks_read = 0;  // blocks read from the device, readahead included
+};
+
 class PageCache final : public IoListener, public sim::EventTarget {
  public:
   static constexpr std::uint64_t kPage = 4096;
@@ -117,6 +147,23 @@ class PageCache final : public IoListener, public sim::EventTarget {
   // miss that waits zero seconds.
   void defer_wakeups(sim::Engine& engine) { engine_ = &engine; }
 
+  // The block device's block `block` (4 KiB), as sb_bread() reads it: kReady
+  // when cached (and accessed); otherwise every missing block of
+  // [ra_first, ra_first + ra_count) and `block` itself is read (contiguous
+  // runs under one plug), and kWait: `waiter` is called with `tag` when
+  // `block` is ready; the reader then calls access_block_after_wait.
+  Result read_block(std::uint64_t block, std::uint64_t ra_first, std::uint64_t ra_count, PageWaiter* waiter,
+                    std::uint64_t tag);
+  void access_block_after_wait(std::uint64_t block);
+  bool block_cached(std::uint64_t block) const;
+  MetadataBlockStats block_stats() const { return block_stats_; }
+
+  // Memory the slab caches hold, in pages: taken from the same budget.
+  void set_slab_pages(std::uint64_t pages) { slab_pages_ = pages; }
+  std::uint64_t capacity_pages() const { return capacity_pages_; }
+  std::uint64_t resident_pages() const { return resident_pages_; }
+  void set_reclaim_listener(ReclaimListener* listener) { reclaim_listener_ = listener; }
+
   PageCacheStats stats() const;
   void on_io_done(std::uint64_t tag) override;
   void on_event(std::uint64_t waiters) override;
@@ -134,6 +181,7 @@ class PageCache final : public IoListener, public sim::EventTarget {
     bool uptodate = false;
     bool referenced = false;
     bool marker = false;
+    bool block = false;  // a block device page (slot is its block number)
   };
   struct ListHead {
     std::uint32_t head = kNil, tail = kNil;
@@ -161,8 +209,12 @@ class PageCache final : public IoListener, public sim::EventTarget {
     void operator()(std::uint32_t* p) const { std::free(p); }
   };
 
+  // The block device's pseudo-file (read_block): units are 4 KiB blocks.
+  static constexpr std::uint32_t kBlockFile = UINT32_MAX - 1;
+
   // The entry holding unit `unit` of `file`, or kNil.
   std::uint32_t find(std::uint32_t file, std::uint64_t unit) const {
+    if (file == kBlockFile) return block_index_.find(unit);
     const File& f = files_[file];
     // Slots hold entry + 1, so an empty slot (0) gives kNil.
     return unit < f.units ? slots_[f.first_slot + unit] - 1 : kNil;
@@ -173,6 +225,11 @@ class PageCache final : public IoListener, public sim::EventTarget {
   bool submit_window(std::uint32_t file, std::int64_t start_page, std::int64_t pages, std::int64_t marker_page);
   bool submit_window_plugged(std::uint32_t file, std::int64_t start_page, std::int64_t pages, std::int64_t marker_page);
   std::uint32_t allocate(std::uint32_t file, std::uint64_t unit);
+  std::uint32_t allocate_block(std::uint64_t block);
+  void make_room(std::uint64_t pages);
+  void submit_blocks(std::uint64_t block, std::uint64_t ra_first, std::uint64_t ra_count, std::uint32_t task);
+  std::uint64_t entry_pages(std::uint32_t e) const { return entries_[e].block ? 1 : pages_per_unit_; }
+  std::uint64_t device_offset(std::uint32_t file, std::uint64_t unit) const;
   void submit_run(std::uint32_t file, std::uint64_t first_unit, std::uint64_t units);
   void reclaim_one();
   void touch(std::uint32_t e);
@@ -202,7 +259,13 @@ class PageCache final : public IoListener, public sim::EventTarget {
   const PageWaiter* reader_ = nullptr;  // read()'s caller while it runs
   sim::Ring<Waiter> deferred_;     // waiters of reads done, in order, until their event
   ListHead lists_[3];
-  std::uint64_t resident_ = 0;
+  std::uint64_t resident_ = 0;        // entries
+  std::uint64_t resident_pages_ = 0;  // their 4 KiB pages
+  std::uint64_t capacity_pages_ = 0;
+  std::uint64_t slab_pages_ = 0;
+  sim::FlatMap block_index_;  // block number -> entry
+  MetadataBlockStats block_stats_;
+  ReclaimListener* reclaim_listener_ = nullptr;
   PageCacheStats stats_;
   CacheFillSink* fill_sink_ = nullptr;
   std::uint64_t submitted_bytes_ = 0;

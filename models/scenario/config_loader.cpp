@@ -385,7 +385,11 @@ void read_hardware(Section& root, Scenario& sc) {
   hw.cache_unit_bytes = mem.size("cache_unit", 64 * 1024, 4096, false, kMaxBlockBytes);
   if (hw.cache_unit_bytes % 4096) mem.fail("cache_unit", "must be a multiple of 4096 (the page size)");
   if (hw.page_cache_bytes < hw.cache_unit_bytes) mem.fail("page_cache", "must hold at least one cache_unit");
-  hw.dentry_cache_entries = static_cast<std::uint64_t>(mem.integer("dentry_cache", 1000000, 0, kMaxInt));
+  if (mem.has("dentry_cache"))
+    mem.fail("dentry_cache",
+             "is gone: dentries and inodes now share the page cache's memory and are reclaimed with it "
+             "(models/os/vfs_cache.h); their sizes and vfs_cache_pressure are [kernel] dentry_objsize, "
+             "inode_objsize and vfs_cache_pressure");
   mem.done();
 
   Section disk = root.sub("disk");
@@ -523,7 +527,11 @@ void read_dataset(Section& root, Scenario& sc) {
     f.file_size = s.size("file_size", 0, 1, true, limits::kMaxFileBytes);
   }
   f.spread = s.choice("placement", "spread", {"spread", "packed"}) == "spread";
-  sc.metadata_cached = s.flag("metadata_cached", false);
+  if (s.has("metadata_cached"))
+    s.fail("metadata_cached",
+           "is gone: what the dentry, inode and buffer caches hold now follows from the load, reclaimed with "
+           "the page cache (models/os/vfs_cache.h); run the load first to warm them (the warmup key) and give "
+           "the kernel's vfs_cache_pressure in the hardware profile's [kernel]");
   sc.preload_fraction = s.number("preload_fraction", 0, 0, 1);
   if (const toml::node* t = s.node("tree")) {
     f.tree = read_tree(s, *t, f.files);

@@ -128,6 +128,10 @@ std::string text_report(const RunResult& r) {
                    static_cast<double>(r.cache_capacity_bytes) / (1 << 30), r.readahead_windows, r.bios);
   s += fmt::format("dentry/inode cache: {} lookups, {} hits, {} metadata reads from disk\n", r.dentry_lookups,
                    r.dentry_hits, r.metadata_reads);
+  s += fmt::format("  inode cache {} lookups, {} hits; metadata blocks {} lookups, {} hits, {} read; freed {} dentries, "
+                   "{} inodes\n",
+                   r.inode_lookups, r.inode_hits, r.metadata_block_lookups, r.metadata_block_hits,
+                   r.metadata_blocks_read, r.dentries_freed, r.inodes_freed);
 
   s += "\n-- disks\n";
   s += fmt::format("{} drive(s): {:.1f} MB/s read, {} reads, utilization {:.1f}%, mean queue depth {:.2f} per drive\n",

@@ -71,6 +71,11 @@ struct RunResult {
   double cache_hit_ratio = 0;
   std::uint64_t cache_lookups = 0, cache_resident_bytes = 0, cache_capacity_bytes = 0, readahead_windows = 0, bios = 0;
   std::uint64_t dentry_lookups = 0, dentry_hits = 0, metadata_reads = 0;
+  // inode cache lookups after a dentry miss; buffer-cache lookups of
+  // directory and inode-table blocks; what the shrinker freed
+  std::uint64_t inode_lookups = 0, inode_hits = 0;
+  std::uint64_t metadata_block_lookups = 0, metadata_block_hits = 0, metadata_blocks_read = 0;
+  std::uint64_t dentries_freed = 0, inodes_freed = 0;
   // disk
   std::uint32_t drives = 0;
   std::uint64_t disk_reads = 0;

@@ -121,7 +121,12 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
   server["page_cache"] = {{"hit_ratio", r.cache_hit_ratio}, {"lookups", r.cache_lookups},
                           {"resident_bytes", r.cache_resident_bytes}, {"capacity_bytes", r.cache_capacity_bytes},
                           {"readahead_windows", r.readahead_windows}, {"bios", r.bios}};
-  server["dentry_cache"] = {{"lookups", r.dentry_lookups}, {"hits", r.dentry_hits}, {"metadata_reads", r.metadata_reads}};
+  server["dentry_cache"] = {{"lookups", r.dentry_lookups}, {"hits", r.dentry_hits}, {"metadata_reads", r.metadata_reads},
+                            {"freed", r.dentries_freed}};
+  server["inode_cache"] = {{"lookups", r.inode_lookups}, {"hits", r.inode_hits}, {"freed", r.inodes_freed}};
+  server["metadata_blocks"] = {{"lookups", r.metadata_block_lookups},
+                               {"hits", r.metadata_block_hits},
+                               {"blocks_read", r.metadata_blocks_read}};
   server["disk"] = {{"drives", r.drives}, {"reads", r.disk_reads}, {"read_bytes_per_s", r.disk_read_bytes_per_s},
                     {"mean_queue_depth", r.disk_mean_queue_depth}, {"utilization", r.disk_utilization}};
   ordered_json iostat = ordered_json::array();

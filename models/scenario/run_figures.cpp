@@ -39,6 +39,27 @@ DiskStats since(DiskStats d, const DiskStats& b) {
   return d;  // the maxima were reset at the window's start
 }
 
+VfsCacheStats since(VfsCacheStats v, const VfsCacheStats& b) {
+  // dentries, inodes and the LRU lengths are levels, not counts: they stay.
+  v.dentry_lookups -= b.dentry_lookups;
+  v.dentry_hits -= b.dentry_hits;
+  v.inode_lookups -= b.inode_lookups;
+  v.inode_hits -= b.inode_hits;
+  v.dentries_scanned -= b.dentries_scanned;
+  v.dentries_freed -= b.dentries_freed;
+  v.inodes_scanned -= b.inodes_scanned;
+  v.inodes_freed -= b.inodes_freed;
+  v.shrinker_batches -= b.shrinker_batches;
+  return v;
+}
+
+MetadataBlockStats since(MetadataBlockStats m, const MetadataBlockStats& b) {
+  m.lookups -= b.lookups;
+  m.hits -= b.hits;
+  m.blocks_read -= b.blocks_read;
+  return m;
+}
+
 ServerStats since(ServerStats s, const ServerStats& b) {
   // `connections` stays, as a worker's `accepted` does: the load's connections, open since the warm-up.
   s.requests -= b.requests;
@@ -72,8 +93,8 @@ WindowStart window_start(const RunParts& p) {
   w.kernel_cpu_s = p.kernel_cpu_s;
   w.workers = p.workers;
   w.cache = p.cache.stats();
-  w.dentry_lookups = p.dentries.lookups();
-  w.dentry_hits = p.dentries.hits();
+  w.vfs = p.vfs.stats();
+  w.blocks = p.cache.block_stats();
   w.metadata_reads = p.walk.metadata_reads();
   w.disk = p.disk.stats();
   w.drives = p.disk.drive_stats();
@@ -172,8 +193,17 @@ RunResult run_figures(RunParts p) {
   r.cache_capacity_bytes = sc.hardware.page_cache_bytes;
   r.readahead_windows = c.readahead_windows - base.cache.readahead_windows;
   r.bios = c.bios - base.cache.bios;
-  r.dentry_lookups = p.dentries.lookups() - base.dentry_lookups;
-  r.dentry_hits = p.dentries.hits() - base.dentry_hits;
+  const VfsCacheStats v = since(p.vfs.stats(), base.vfs);
+  r.dentry_lookups = v.dentry_lookups;
+  r.dentry_hits = v.dentry_hits;
+  r.inode_lookups = v.inode_lookups;
+  r.inode_hits = v.inode_hits;
+  r.dentries_freed = v.dentries_freed;
+  r.inodes_freed = v.inodes_freed;
+  const MetadataBlockStats b = since(p.cache.block_stats(), base.blocks);
+  r.metadata_block_lookups = b.lookups;
+  r.metadata_block_hits = b.hits;
+  r.metadata_blocks_read = b.blocks_read;
   r.metadata_reads = p.walk.metadata_reads() - base.metadata_reads;
 
   const DiskStats d = since(p.disk.stats(), base.disk);

@@ -7,7 +7,7 @@
 
 #include "models/clients/wrk_result.h"
 #include "models/hardware/block_device.h"
-#include "models/os/dentry_cache.h"
+#include "models/os/vfs_cache.h"
 #include "models/os/page_cache.h"
 #include "models/os/path_walk.h"
 #include "models/os/task_states.h"
@@ -38,7 +38,9 @@ struct WindowStart {
   double kernel_cpu_s = 0;
   std::vector<WorkerCounts> workers;  // empty: zeros
   PageCacheStats cache;
-  std::uint64_t dentry_lookups = 0, dentry_hits = 0, metadata_reads = 0;
+  VfsCacheStats vfs;
+  MetadataBlockStats blocks;
+  std::uint64_t metadata_reads = 0;
   DiskStats disk;
   std::vector<DiskStats> drives;  // empty: zeros
   ServerStats server;
@@ -58,7 +60,7 @@ struct RunParts {
   double kernel_cpu_s;
   std::vector<WorkerCounts> workers;
   const PageCache& cache;
-  const DentryCache& dentries;
+  const VfsCache& vfs;
   const PathWalk& walk;
   const BlockDevice& disk;
   const ServerStats& server;

@@ -28,7 +28,6 @@ struct HardwareSpec {
   CpuCosts costs;
   std::uint64_t page_cache_bytes = 1ULL << 30;
   std::uint64_t cache_unit_bytes = 64 * 1024;
-  std::uint64_t dentry_cache_entries = 1000000;
   DiskKind disk = DiskKind::kHdd;
   HddSpec hdd;       // the drive, or each member of the array
   Raid10Spec raid;   // when disk == kRaid10 (member = hdd)
@@ -70,7 +69,6 @@ struct Scenario {
   std::string root = "/";
   std::vector<std::string> preload;  // paths cached before the run starts
   double preload_fraction = 0;       // this share of the files (the first ones) cached at the start
-  bool metadata_cached = false;      // every directory and inode in the dentry cache at the start
   std::vector<WrkGroupSpec> clients;
   std::vector<Expectation> expect;
 };

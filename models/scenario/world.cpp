@@ -47,12 +47,14 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
     kernel_work_ = std::make_unique<KernelWork>(*cpu_, hw.costs.cache_fill_byte);
     cache_->set_fill_sink(kernel_work_.get());
   }
-  dentries_ = std::make_unique<DentryCache>(hw.dentry_cache_entries);
-  walk_ = std::make_unique<PathWalk>(*disk_, *dentries_, streams_.stream(kStreamMetadata).next_u64());
-  host_ = std::make_unique<Host>(Host{engine_, *cpu_, *nic_, *cache_, *walk_, *tasks_, hw.costs, sc.kernel});
+  sim::RandomStream metadata_rng = streams_.stream(kStreamMetadata);
+  const std::uint64_t write_seed = metadata_rng.next_u64();
+  metadata_ = make_metadata_caches(sc, *disk_, *cache_, metadata_rng, write_seed);
+  host_ = std::make_unique<Host>(Host{engine_, *cpu_, *nic_, *cache_, *metadata_.walk, *tasks_, hw.costs, sc.kernel});
   files_ = std::make_unique<Filesystem>(sc.filesystem, *cache_, disk_->capacity(), streams_.stream(kStreamPlacement),
                                         streams_.stream(kStreamSizes));
-  warm_caches(sc, *files_, *dentries_, *cache_);
+  tie_inodes_to_pages(metadata_, *files_, *cache_);
+  warm_caches(sc, *files_, *metadata_.vfs, *cache_);
   clients_ = std::make_unique<Wrk>(engine_, sc.clients, hw.one_way_latency_s, duration_, streams_, files_->files(),
                                    response_bytes(sc, *files_), hw.costs, cpu_.get());
   server_ = std::make_unique<Nginx>(*host_, server_config(sc), *files_, *clients_, streams_.stream(kStreamServer));
@@ -78,7 +80,7 @@ sim::Time World::duration() const {
 WarmupProbe World::probe() const {
   const PageCacheStats c = cache_->stats();
   return WarmupProbe{c.lookups,        c.hits, c.evicted_units, c.resident_units, scenario_.hardware.page_cache_bytes / cache_->unit_bytes(),
-                     dentries_->lookups(), dentries_->hits()};
+                     metadata_.vfs->stats().dentry_lookups, metadata_.vfs->stats().dentry_hits};
 }
 
 void World::begin_window() {
@@ -137,8 +139,8 @@ RunParts World::parts(std::vector<WrkResult> clients, std::vector<WorkerCounts> 
                   .kernel_cpu_s = kernel_work_ ? kernel_work_->total_s() : 0,
                   .workers = std::move(workers),
                   .cache = *cache_,
-                  .dentries = *dentries_,
-                  .walk = *walk_,
+                  .vfs = *metadata_.vfs,
+                  .walk = *metadata_.walk,
                   .disk = *disk_,
                   .server = server_->stats(),
                   .start = window_};

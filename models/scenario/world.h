@@ -10,7 +10,6 @@
 
 #include "models/clients/wrk.h"
 #include "models/hardware/block_device.h"
-#include "models/os/dentry_cache.h"
 #include "models/os/filesystem.h"
 #include "models/os/kernel_work.h"
 #include "models/os/host.h"
@@ -19,6 +18,7 @@
 #include "models/scenario/run_figures.h"
 #include "models/scenario/scenario.h"
 #include "models/scenario/warmup.h"
+#include "models/scenario/world_files.h"
 #include "models/server/nginx.h"
 
 namespace models {
@@ -47,6 +47,8 @@ class World final : public sim::EventTarget {
   Nic& nic() { return *nic_; }
   TaskStates& tasks() { return *tasks_; }
   Cpu& cpu() { return *cpu_; }
+  const VfsCache& vfs() const { return *metadata_.vfs; }
+  const PathWalk& walk() const { return *metadata_.walk; }
   Wrk& clients() { return *clients_; }
   const Scenario& scenario() const { return scenario_; }
   std::uint64_t seed() const { return seed_; }
@@ -74,8 +76,7 @@ class World final : public sim::EventTarget {
   std::unique_ptr<BlockDevice> disk_;
   std::unique_ptr<PageCache> cache_;
   std::unique_ptr<KernelWork> kernel_work_;
-  std::unique_ptr<DentryCache> dentries_;
-  std::unique_ptr<PathWalk> walk_;
+  MetadataCaches metadata_;
   std::unique_ptr<TaskStates> tasks_;
   std::unique_ptr<Host> host_;
   std::unique_ptr<Filesystem> files_;

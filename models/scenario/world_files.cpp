@@ -4,30 +4,50 @@
 
 namespace models {
 
-void warm_caches(const Scenario& sc, const Filesystem& files, DentryCache& dentries, PageCache& cache) {
+MetadataCaches make_metadata_caches(const Scenario& sc, BlockDevice& disk, PageCache& cache,
+                                    sim::RandomStream layout_rng, std::uint64_t write_seed) {
+  const KernelProfile& k = sc.kernel_profile;
+  MetadataCaches m;
+  m.vfs = std::make_unique<VfsCache>(VfsCacheSpec{k.vfs_cache_pressure, k.dentry_objsize, k.inode_objsize}, &cache);
+  cache.set_reclaim_listener(m.vfs.get());
+  m.layout = std::make_unique<Ext4Layout>(sc.filesystem.tree, disk.capacity(), k.inode_readahead_blks, layout_rng);
+  m.walk = std::make_unique<PathWalk>(disk, cache, *m.vfs, *m.layout, write_seed);
+  return m;
+}
+
+void tie_inodes_to_pages(MetadataCaches& m, const Filesystem& files, PageCache& cache) {
+  m.inode_pages = std::make_unique<InodePages>(files, cache);
+  m.vfs->set_evict_listener(m.inode_pages.get());
+}
+
+namespace {
+// The dentries and inodes of a file's path, as reading it left them.
+void instantiate_path(const Filesystem& files, std::uint32_t file, VfsCache& vfs) {
+  std::uint64_t keys[8];
+  const std::uint32_t n = files.components(file, keys);
+  for (std::uint32_t i = 0; i < n; ++i) vfs.instantiate(keys[i], i == 0 ? VfsCache::kRoot : keys[i - 1]);
+}
+}  // namespace
+
+void warm_caches(const Scenario& sc, const Filesystem& files, VfsCache& vfs, PageCache& cache) {
   const bool no_disk = sc.hardware.disk == DiskKind::kNone;
-  // Evicting a file's inode drops its pages (Linux: truncate_inode_pages()
-  // when an inode is evicted).
-  dentries.on_evict([&files, &cache](std::uint64_t key) {
-    const std::int64_t file = files.file_of_key(key);
-    if (file >= 0) cache.drop_file(static_cast<std::uint32_t>(file));
-  });
-  if (sc.metadata_cached || no_disk) {
-    // Last files first, so that a dentry cache too small for every path
-    // holds the paths of the first files, whose data is preloaded below.
-    std::uint64_t keys[8];
-    for (std::uint32_t f = files.files(); f-- > 0;) {
-      const std::uint32_t n = files.components(f, keys);
-      for (std::uint32_t i = 0; i < n; ++i) dentries.insert(keys[i]);
-    }
-  }
   // Cache the first files (the file order is unrelated to placement and to
   // which files clients ask for), or all of them when there is no disk,
-  // then the files named.
+  // then the files named. Their paths' dentries and inodes are cached
+  // after all the data, so that loading the data cannot shrink them away.
   const double cached = no_disk ? 1.0 : sc.preload_fraction;
   const auto preloaded = static_cast<std::uint32_t>(cached * files.files());
-  for (std::uint32_t f = 0; f < preloaded; ++f) cache.preload(f);
-  for (const std::string& p : sc.preload) cache.preload(static_cast<std::uint32_t>(files.file_of(p)));
+  std::vector<std::uint32_t> loaded;
+  for (std::uint32_t f = 0; f < preloaded; ++f) {
+    cache.preload(f);
+    loaded.push_back(f);
+  }
+  for (const std::string& p : sc.preload) {
+    const auto f = static_cast<std::uint32_t>(files.file_of(p));
+    cache.preload(f);
+    loaded.push_back(f);
+  }
+  for (const std::uint32_t f : loaded) instantiate_path(files, f, vfs);
 }
 
 bool data_fits(const Scenario& sc, const Filesystem& files) {

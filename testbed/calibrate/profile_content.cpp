@@ -18,13 +18,6 @@ std::uint64_t page_cache_bytes(const MemoryFacts& m) {
   return m.available_bytes >> 20 << 20;
 }
 
-std::uint64_t dentry_cache_entries(const MemoryFacts& m) {
-  // Dentries and inodes are bounded only by memory: one dentry plus one inode
-  // object per cached file (slab object sizes), in the memory the page cache has.
-  const std::uint64_t per_file = m.dentry_object + m.inode_object > 0 ? m.dentry_object + m.inode_object : 1200;
-  return page_cache_bytes(m) / per_file;
-}
-
 std::vector<ProfileEntry> topology_entries(const KernelFacts& k) {
   const TopologyFacts& t = k.topology;
   return {{"sockets", std::to_string(t.sockets), {t.source}},
@@ -161,12 +154,6 @@ Profile build_profile(const Calibration& c) {
                          {"model granularity, as the other profiles: sendfile's 64 KiB pipe, and every readahead",
                           "window (128 KiB to read_ahead_kb) is a whole number of units; 4k would track 16x the",
                           "entries for multi-MiB files at no gain in what the model can tell apart"}});
-  const bool slab = c.memory.dentry_object + c.memory.inode_object > 0;
-  mem.entries.push_back(
-      {"dentry_cache", std::to_string(dentry_cache_entries(c.memory)),
-       {slab ? fmt::format("bounded by memory: page_cache / ({} B dentry + {} B inode, /proc/slabinfo object sizes)",
-                           c.memory.dentry_object, c.memory.inode_object)
-             : std::string("bounded by memory: page_cache / 1200 B per dentry and inode (slabinfo unreadable)")}});
   p.tables.push_back(mem);
 
   const SsdFit& f = c.ssd;

@@ -11,10 +11,8 @@ namespace testbed::calibrate {
 
 Profile build_profile(const Calibration& c);
 
-// The page cache and dentry cache sizes written (shared by the profile and
-// the printed table).
+// The page cache size written (shared by the profile and the printed table).
 std::uint64_t page_cache_bytes(const MemoryFacts& m);
-std::uint64_t dentry_cache_entries(const MemoryFacts& m);
 
 // The kernel's entries of the [cpu], [kernel] and [block] tables
 // (models/scenario/kernel_profile.h names the keys).

@@ -215,8 +215,6 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
   }
   const auto first_files = static_cast<std::uint64_t>(std::floor(sc.preload_fraction * static_cast<double>(spec.files())));
   for (std::uint64_t f = 0; f < first_files; ++f) preload.read.push_back(data_dir + file_path(spec.tree, f));
-  if (sc.metadata_cached)
-    for (std::uint64_t f = 0; f < spec.files(); ++f) preload.stat.push_back(data_dir + file_path(spec.tree, f));
 
   // 2. The server's configuration, checked before anything is started.
   ServerLaunch launch;
@@ -267,8 +265,7 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
     if (stop_requested()) throw RealRunError("stopped");
     if (!e || !WIFEXITED(e->status) || WEXITSTATUS(e->status) != 0)
       throw RealRunError("preloading the data set (reading preload files, stat of every file) failed");
-    notes.push_back(fmt::format("preloaded {} files{}", preload.read.size(),
-                                sc.metadata_cached ? fmt::format(", stat of all {} files", spec.files()) : ""));
+    notes.push_back(fmt::format("preloaded {} files", preload.read.size()));
   }
   if (stop_requested()) throw RealRunError("stopped");
 

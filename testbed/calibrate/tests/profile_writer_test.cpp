@@ -76,7 +76,6 @@ TEST_CASE("profile: written, loaded by models::load_scenario, values as measured
   CHECK(hw.costs.wakeup == 0);
   CHECK(hw.page_cache_bytes == 20ULL << 30);
   CHECK(hw.cache_unit_bytes == 64 * 1024);
-  CHECK(hw.dentry_cache_entries == (20ULL << 30) / (192 + 1080));
   REQUIRE(hw.disk == models::DiskKind::kSsd);
   CHECK(hw.ssd.capacity_bytes == Approx(256.0 * (1ULL << 30)));
   CHECK(hw.ssd.readahead_bytes == 8192 * 1024);

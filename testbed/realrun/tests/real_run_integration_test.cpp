@@ -28,7 +28,6 @@ models::Scenario tiny_scenario() {
   sc.filesystem.tree = {4, 4};
   sc.filesystem.file_size = 64 * 1024;
   sc.preload = {"/1/1"};
-  sc.metadata_cached = true;
   sc.nginx.worker_processes = 2;
   sc.nginx.accept = models::AcceptPolicy::kReuseport;  // both workers get connections
   sc.nginx.aio = models::AioMode::kThreads;
