@@ -76,6 +76,7 @@ WrkResult WrkGroup::result(sim::Time duration, std::uint64_t in_flight) {
   r.spec = spec;
   r.connections_open = spec.threads * (spec.connections / spec.threads);
   r.runtime_s = runtime_s;
+  if (stages_recorded) r.stages = stages.table();
   r.issued = issued;
   r.complete = complete;
   r.in_flight = in_flight;

@@ -54,6 +54,10 @@ struct WrkGroup {
   std::uint32_t open = 0;
   sim::LatencyStats ttfb;
   std::vector<sim::LatencyStats> ttfb_windows, latency_windows;  // per second
+  // Where the responses' time went; recorded only by an engine that keeps
+  // stage clocks (the native one), which sets stages_recorded.
+  StageAggregate stages;
+  bool stages_recorded = false;
 };
 
 }  // namespace models
