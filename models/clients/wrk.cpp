@@ -17,6 +17,7 @@ Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s
       costs_(costs),
       cpu_(host_cpu) {
   for (const auto& spec : groups) groups_.emplace_back(spec);
+  for (WrkGroup& g : groups_) g.stages_recorded = true;
   for (std::uint32_t g = 0; g < groups_.size(); ++g)
     for (std::uint32_t t = 0; t < groups_[g].spec.threads; ++t) {
       Thread th;
@@ -136,12 +137,14 @@ void Wrk::send_request(std::uint32_t id, sim::Time due) {
                                   : static_cast<std::uint32_t>(t.rng.below(files_));
   c.start = due;
   c.busy = true;
+  stages_.begin(id, due, engine_.now());
   if (c.slot == UINT32_MAX) ++g.issued;  // open loop: counted when due
   engine_.schedule_in(one_way_, this, event(kRequestAtServer, id));
 }
 
 void Wrk::on_response_delivered(std::uint32_t conn, bool closes) {
   conns_[conn].closing = closes;
+  stages_.to(conn, Stage::kNetwork, engine_.now());
   engine_.schedule_in(one_way_, this, event(kResponseAtClient, conn));
 }
 
@@ -153,6 +156,8 @@ void Wrk::read_response(std::uint32_t v) {
   const sim::Time latency = engine_.now() - c.start;
   ++threads_[c.thread].rate.requests;
   g.record_response(engine_.now(), latency, response_bytes_[c.file]);
+  if (const RequestStages::Clock* clock = stages_.end(v, engine_.now()))
+    g.stages.record(engine_.now(), latency, clock->spent);
   if (c.closing) {
     // Connection: close: wrk reconnects (not an error).
     c.alive = false;
@@ -179,6 +184,7 @@ void Wrk::on_first_byte(std::uint32_t conn) {
 void Wrk::on_connection_closed(std::uint32_t conn, const std::string& reason) {
   Conn& c = conns_[conn];
   if (c.busy) ++groups_[c.group].failed[reason];
+  stages_.drop(conn);
   c.busy = false;
   c.alive = false;
   engine_.schedule_in(one_way_, this, event(kClosedAtClient, conn));
@@ -235,6 +241,7 @@ void Wrk::on_event(std::uint64_t arg) {
       if (conns_[v].alive) server_->request_arrived(v, conns_[v].file);
       break;
     case kResponseAtClient:
+      stages_.to(v, Stage::kClient, engine_.now());
       if (on_host(conns_[v].thread))
         enqueue(conns_[v].thread, Work{false, v});
       else

@@ -67,6 +67,8 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   void on_event(std::uint64_t arg) override;
   void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;
   void on_first_byte(std::uint32_t conn) override;
+  RequestStages* stages() override { return &stages_; }
+  const RequestStages& request_stages() const { return stages_; }
 
  private:
   enum Kind : std::uint64_t { kConnectAtServer = 1, kConnected, kRequestAtServer, kResponseAtClient, kClosedAtClient, kTick, kStop, kOpen, kDue, kFirstByteAtClient };
@@ -123,6 +125,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   std::vector<Thread> threads_;
   std::deque<Conn> conns_;
   std::vector<Slot> slots_;
+  RequestStages stages_;
   bool running_ = false;
 };
 

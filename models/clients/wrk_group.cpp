@@ -52,6 +52,7 @@ void WrkGroup::restart(sim::Time now, std::uint64_t in_flight) {
   fresh.open = open;
   fresh.issued = in_flight;
   fresh.origin = now;
+  fresh.stages_recorded = stages_recorded;  // the engine's capability, not a count
   *this = std::move(fresh);
 }
 
@@ -84,6 +85,7 @@ WrkResult WrkGroup::result(sim::Time duration, std::uint64_t in_flight) {
   r.spec = spec;
   r.connections_open = spec.threads * (spec.connections / spec.threads);
   r.runtime_s = runtime_s;
+  if (stages_recorded) r.stages = stages.table();
   r.issued = issued;
   r.complete = complete;
   r.in_flight = in_flight;

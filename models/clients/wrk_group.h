@@ -59,6 +59,10 @@ struct WrkGroup {
   sim::LatencyStats ttfb;
   std::vector<sim::LatencyStats> ttfb_windows, latency_windows;  // per second of the window
   sim::Time origin = 0;  // the window's start
+  // Where the responses' time went; recorded only by an engine that keeps
+  // stage clocks (the native one), which sets stages_recorded.
+  StageAggregate stages;
+  bool stages_recorded = false;
 };
 
 }  // namespace models

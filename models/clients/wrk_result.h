@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/net/request_stages.h"
 #include "sim/latency_stats.h"
 
 namespace models {
@@ -68,6 +69,9 @@ struct WrkResult {
   double ttfb_peak_p99 = 0;     // the highest p99 of any one-second window
   double latency_peak_p99 = 0;
   std::vector<SecondFigures> per_second;  // one per second of the run
+  // Where the time went: the stage split of the p50, p99, p99.9 and worst
+  // responses (request_stages.h), without the correction.
+  StageTable stages;
   std::string report;  // wrk's text
 };
 

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "models/net/request_stages.h"
+
 namespace models {
 
 class ServerSide {
@@ -23,6 +25,9 @@ class ClientSide {
   virtual void on_connection_closed(std::uint32_t conn, const std::string& reason) = 0;
   // The response's first byte (its header) went into the socket.
   virtual void on_first_byte(std::uint32_t /*conn*/) {}
+  // The requests' stage clocks (request_stages.h), or null when this client
+  // does not record where the time went.
+  virtual RequestStages* stages() { return nullptr; }
 
  protected:
   ~ClientSide() = default;

@@ -114,6 +114,10 @@ void TaskStates::set_cpu_wait(sim::Time now, std::uint32_t task, bool waiting) {
   Task& t = tasks_[task];
   if (t.cpu_wait == waiting) return;
   t.cpu_wait = waiting;
+  if (waiting)
+    t.cpu_wait_since = now;
+  else
+    t.cpu_waited_s += sim::to_seconds(now - t.cpu_wait_since);
   cpu_wait_[t.group].add(now, waiting ? 1 : -1);
 }
 

@@ -81,6 +81,12 @@ class TaskStates final : public SlotWaitListener {
   double group_cpu_wait_mean(std::uint32_t group, sim::Time from, sim::Time now) const {
     return cpu_wait_.empty() ? 0 : cpu_wait_[group].mean(from, now);
   }
+  // One task's time waiting for a CPU since the start, in seconds (0 with
+  // processor sharing): what splits a request's CPU stage (request_stages.h).
+  double task_cpu_wait_s(std::uint32_t task, sim::Time now) const {
+    const Task& t = tasks_[task];
+    return t.cpu_waited_s + (t.cpu_wait ? sim::to_seconds(now - t.cpu_wait_since) : 0.0);
+  }
   bool per_cpu() const { return per_cpu_; }
   // The group's time in `state` since the start, in task-seconds.
   double group_integral(std::uint32_t group, TaskState state, sim::Time now) const {
@@ -96,6 +102,8 @@ class TaskStates final : public SlotWaitListener {
     bool cpu_wait = false;
     bool slot_asleep = false;             // in get_request()/blk_mq_get_tag()
     WaitCause after_slot = WaitCause::kNone;  // the D cause once woken
+    sim::Time cpu_wait_since = 0;
+    double cpu_waited_s = 0;  // before cpu_wait_since
   };
   void count_cause(sim::Time now, Task& t, WaitCause cause);
   struct PerCpu {

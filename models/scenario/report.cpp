@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 namespace models {
 
 namespace {
@@ -56,6 +58,39 @@ std::string warmup_table(const WarmupReport& w) {
   return s;
 }
 
+// Where the p50, p99, p99.9 and worst requests spent their time: one row
+// each, a column per stage that any row used (ms and share of the row).
+std::string stage_table(const StageTable& t) {
+  if (!t.recorded) return "  where the time went: not recorded (this engine keeps no per-request stage clocks)\n";
+  if (t.rows.empty()) return {};
+  std::array<bool, kStages> used{};
+  for (const StageRow& row : t.rows)
+    for (std::size_t i = 0; i < kStages; ++i) used[i] = used[i] || row.seconds[i] >= 0.5e-6;
+  std::string s = fmt::format("  where the time went ({} responses; p-rows: mean of the requests in the bucket of that percentile)\n",
+                              t.requests);
+  s += fmt::format("  {:<6}{:>11}", "", "latency");
+  for (std::size_t i = 0; i < kStages; ++i)
+    if (used[i]) s += fmt::format("{:>16}", stage_info(static_cast<Stage>(i)).key);
+  s += "\n";
+  for (const StageRow& row : t.rows) {
+    s += fmt::format("  {:<6}{:>9.3f}ms", row.label, row.latency_s * 1e3);
+    for (std::size_t i = 0; i < kStages; ++i)
+      if (used[i])
+        s += fmt::format("{:>16}", fmt::format("{:.3f}ms {:>3.0f}%", row.seconds[i] * 1e3,
+                                               row.latency_s > 0 ? row.seconds[i] / row.latency_s * 100 : 0.0));
+    s += "\n";
+  }
+  s += "  stages:";
+  for (std::size_t i = 0; i < kStages; ++i)
+    if (used[i]) {
+      const StageInfo& info = stage_info(static_cast<Stage>(i));
+      s += fmt::format(" {} = {} ({});", info.key, info.server, info.store);
+    }
+  s.back() = '\n';
+  if (t.mismatches) s += fmt::format("  WARNING: {} splits do not sum to their latency\n", t.mismatches);
+  return s;
+}
+
 }  // namespace
 
 std::string text_report(const RunResult& r) {
@@ -71,6 +106,7 @@ std::string text_report(const RunResult& r) {
       s += fmt::format("  time to first byte: p50 {:.2f}ms  p99 {:.2f}ms  p99.9 {:.2f}ms  max {:.2f}ms  peak 1-s p99 {:.2f}ms\n",
                        c.ttfb.percentile(50) * 1e3, c.ttfb.percentile(99) * 1e3, c.ttfb.percentile(99.9) * 1e3,
                        c.ttfb.max() * 1e3, c.ttfb_peak_p99 * 1e3);
+    s += stage_table(c.stages);
   }
 
   s += "\n-- server NIC, as ifstat prints it (1 s samples)\n";

@@ -4,6 +4,31 @@ namespace models {
 
 using nlohmann::ordered_json;
 
+namespace {
+ordered_json stage_row_json(const StageRow& row) {
+  ordered_json seconds = ordered_json::object();
+  for (std::size_t i = 0; i < kStages; ++i) seconds[stage_info(static_cast<Stage>(i)).key] = row.seconds[i];
+  return {{"label", row.label}, {"latency_s", row.latency_s}, {"requests", row.requests}, {"seconds", seconds}};
+}
+
+// Where the time went (request_stages.h): the stage names in both
+// vocabularies, the p50/p99/p99.9/max rows and the worst request of each second.
+ordered_json stages_json(const StageTable& t) {
+  if (!t.recorded)
+    return {{"recorded", false}, {"why", "this engine keeps no per-request stage clocks (the native engine does)"}};
+  ordered_json names = ordered_json::object();
+  for (std::size_t i = 0; i < kStages; ++i) {
+    const StageInfo& info = stage_info(static_cast<Stage>(i));
+    names[info.key] = {{"server", info.server}, {"store", info.store}};
+  }
+  ordered_json rows = ordered_json::array(), seconds = ordered_json::array();
+  for (const StageRow& row : t.rows) rows.push_back(stage_row_json(row));
+  for (const StageRow& row : t.worst_per_second) seconds.push_back(stage_row_json(row));
+  return {{"recorded", true}, {"requests", t.requests}, {"sum_mismatches", t.mismatches}, {"names", names},
+          {"rows", rows},      {"worst_per_second", seconds}};
+}
+}  // namespace
+
 ordered_json to_json(const RunResult& r, bool with_timing) {
   ordered_json j;
   j["scenario"] = r.scenario;
@@ -64,6 +89,7 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
       per_s["ttfb_p99_s"].push_back(f.ttfb_p99_s);
     }
     g["per_s"] = std::move(per_s);
+    g["stages"] = stages_json(c.stages);
     g["open_loop_rate"] = c.spec.rate;
     g["req_per_s_per_thread"] = {{"mean", c.rate_mean}, {"stdev", c.rate_stdev}, {"max", c.rate_max},
                                  {"within_stdev_frac", c.rate_within_stdev}};

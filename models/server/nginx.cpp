@@ -16,6 +16,7 @@ Nginx::Nginx(Host& host, const NginxConfig& config, const Filesystem& files, Cli
       files_(files),
       rng_(rng),
       sockets_(config),
+      stages_(clients.stages()),
       conns_(host.nic, clients, sockets_, stats_) {
   for (std::uint32_t i = 0; i < config.worker_processes; ++i) workers_.push_back(std::make_unique<Worker>(*this, i));
   for (auto& w : workers_) w->start();
@@ -37,6 +38,8 @@ bool Nginx::accept_one(Worker& w) {
 }
 
 void Nginx::request_arrived(std::uint32_t id, std::uint32_t file) {
+  // Until its worker's read event is posted (at once on a kept-alive connection).
+  if (stages_) stages_->to(id, Stage::kBacklog, host_.engine.now());
   if (const std::int32_t w = conns_.request_arrived(id, file, host_.engine.now()); w >= 0)
     workers_[static_cast<std::size_t>(w)]->post(Worker::EventKind::kRead, id);
 }
@@ -57,8 +60,17 @@ std::uint64_t Nginx::chunk_limit(const HttpConnection& c) const {
 
 void Nginx::after_chunk(Worker& w, std::uint32_t id, std::uint64_t sent, std::uint64_t limit) {
   HttpConnection& c = conns_[id];
-  models::carry_out(models::after_chunk(config_, files_.file_size(c.file), c, stats_, sent, limit), id, conns_, host_.nic,
-                    w, host_.kernel);
+  const AfterChunk next = models::after_chunk(config_, files_.file_size(c.file), c, stats_, sent, limit);
+  if (stages_ && next != AfterChunk::kNothing) {
+    // The worker's handler leaves the CPU: the response is in the socket, or
+    // waits for the 1 ms timer (split later by the loop's D time) or for EPOLLOUT.
+    const sim::Time now = host_.engine.now();
+    if (next == AfterChunk::kTimer)
+      stages_->to(id, Stage::kTimer, now, w.cpu_wait_so_far(), w.disk_wait_so_far());
+    else
+      stages_->to(id, Stage::kSocket, now, w.cpu_wait_so_far());
+  }
+  models::carry_out(next, id, conns_, host_.nic, w, host_.kernel);
 }
 
 void Nginx::on_flow_below(std::uint64_t tag) {

@@ -64,6 +64,8 @@ class Nginx final : public FlowListener, public ServerSide {
     conns_.fail(conn, reason, log_line);
   }
   std::uint64_t chunk_limit(const HttpConnection& c) const;
+  // The requests' stage clocks (null when the clients keep none).
+  RequestStages* stages() { return stages_; }
 
   std::uint32_t workers() const { return static_cast<std::uint32_t>(workers_.size()); }
   Worker& worker(std::uint32_t i) { return *workers_[i]; }
@@ -87,6 +89,7 @@ class Nginx final : public FlowListener, public ServerSide {
   ListenSockets sockets_;
   std::vector<Worker*> wake_order_;  // scratch for wake_for_connection
   ServerStats stats_;
+  RequestStages* stages_;
   ConnectionTable<Nic> conns_;  // after what it points at
 };
 

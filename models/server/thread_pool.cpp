@@ -12,14 +12,17 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
   void run(const PoolTask& task) {
     task_ = task;
     pool_.host_.tasks.set(pool_.host_.engine.now(), task_id_, TaskState::kRunning);
+    pool_.stage(task_.conn, Stage::kCpu, 0, cpu_wait_so_far());
     step();
   }
+  double cpu_wait_so_far() const { return pool_.host_.tasks.task_cpu_wait_s(task_id_, pool_.host_.engine.now()); }
   const PoolTask& task() const { return task_; }
   std::uint32_t index() const { return index_; }
   std::uint32_t task_id() const { return task_id_; }
 
   void on_page_ready(std::uint64_t) override {
     pool_.host_.tasks.set(pool_.host_.engine.now(), task_id_, TaskState::kRunning);
+    pool_.stage(task_.conn, Stage::kCpu, 0, cpu_wait_so_far());
     step();
   }
   void on_walk_done(std::uint64_t) override { pool_.finished(*this); }
@@ -33,11 +36,11 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
       if (host.walk.open(task_.keys, task_.levels, this, 0))
         pool_.finished(*this);
       else
-        host.tasks.set(host.engine.now(), task_id_, TaskState::kDiskWait, WaitCause::kDiskMetadata);
+        wait(WaitCause::kDiskMetadata);
       return;
     }
     if (!sendfile_run(host, task_.call, this, 0)) {
-      host.tasks.set(host.engine.now(), task_id_, TaskState::kDiskWait, WaitCause::kDiskData);
+      wait(WaitCause::kDiskData);
       return;
     }
     const double cpu =
@@ -48,6 +51,10 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
       pool_.finished(*this);
   }
 
+  void wait(WaitCause cause) {
+    pool_.host_.tasks.set(pool_.host_.engine.now(), task_id_, TaskState::kDiskWait, cause);
+    pool_.stage(task_.conn, disk_stage(cause), cpu_wait_so_far());
+  }
   ThreadPool& pool_;
   std::uint32_t index_;  // in the pool's queue
   std::uint32_t task_id_;
@@ -68,6 +75,8 @@ ThreadPool::~ThreadPool() {
 }
 
 bool ThreadPool::post(const PoolTask& task) {
+  // The owner's handler hands the request over (at zero cost when a thread is idle).
+  stage(task.conn, Stage::kPoolQueue, host_.tasks.task_cpu_wait_s(owner_task_, host_.engine.now()));
   const std::uint32_t t = queue_.post(host_.engine.now(), task);
   if (t == PoolQueue::kOverflow) return false;
   if (t != PoolQueue::kQueued) threads_[t]->run(task);
@@ -75,6 +84,10 @@ bool ThreadPool::post(const PoolTask& task) {
 }
 
 void ThreadPool::finished(Thread& thread) {
+  // On the done list: the request waits for its worker's loop.
+  if (stages_)
+    stage(thread.task().conn, Stage::kLoopBusy, thread.cpu_wait_so_far(),
+          host_.tasks.group_integral(owner_group_, TaskState::kDiskWait, host_.engine.now()));
   const bool was_empty = queue_.finished(thread.task());
   start_next(thread);
   if (was_empty) owner_.on_pool_done();

@@ -15,6 +15,7 @@
 #include "models/server/nginx_config.h"
 #include "models/server/pool_queue.h"
 #include "models/server/pool_task.h"
+#include "models/server/stage_hooks.h"
 
 namespace models {
 
@@ -44,16 +45,28 @@ class ThreadPool {
   const std::string& name() const { return queue_.name(); }
   std::size_t threads() const { return threads_.size(); }
   std::size_t busy() const { return queue_.busy(); }  // threads running a task
+  // Move the tasks' requests through their stages (request_stages.h); the
+  // owner worker's TaskStates group and task split the stages it hands over.
+  void record_stages(RequestStages* stages, std::uint32_t owner_group, std::uint32_t owner_task) {
+    stages_ = stages;
+    owner_group_ = owner_group;
+    owner_task_ = owner_task;
+  }
 
  private:
   class Thread;
   void finished(Thread& thread);
+  void stage(std::uint32_t conn, Stage next, double split_now, double next_mark = 0) {
+    if (stages_) stages_->to(conn, next, host_.engine.now(), split_now, next_mark);
+  }
   void start_next(Thread& thread);
 
   Host& host_;
   PoolOwner& owner_;
   std::vector<Thread*> threads_;
   PoolQueue queue_;
+  RequestStages* stages_ = nullptr;
+  std::uint32_t owner_group_ = 0, owner_task_ = 0;
 };
 
 }  // namespace models

@@ -11,9 +11,20 @@ Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(ind
   Host& host = server.host();
   task_ = host.tasks.add_task(host.engine.now(), index, TaskState::kSleeping);
   thread_ = host.cpu.add_thread(task_, index);
-  if (server.config().aio == AioMode::kThreads)
+  if (server.config().aio == AioMode::kThreads) {
     pool_ = std::make_unique<ThreadPool>(host, server.config().thread_pool, *this,
                                          server.config().worker_processes + index);
+    pool_->record_stages(server.stages(), index_, task_);
+  }
+}
+
+double Worker::cpu_wait_so_far() const {
+  Host& host = server_.host();
+  return host.tasks.task_cpu_wait_s(task_, host.engine.now());
+}
+
+void Worker::stage_current(Stage stage, double split_now, double next_mark) {
+  if (RequestStages* st = server_.stages()) st->to(current_.conn, stage, server_.host().engine.now(), split_now, next_mark);
 }
 
 double Worker::disk_wait_so_far() const {
@@ -22,12 +33,19 @@ double Worker::disk_wait_so_far() const {
 }
 
 void Worker::set_state(TaskState s, WaitCause cause) {
-  if (s == TaskState::kDiskWait) ++blocks;
+  if (s == TaskState::kDiskWait) {
+    ++blocks;
+    stage_current(disk_stage(cause), cpu_wait_so_far());  // in D for the request in hand
+  }
   server_.host().tasks.set(server_.host().engine.now(), task_, s, cause);
 }
 
 void Worker::post(EventKind kind, std::uint32_t conn) {
-  if (loop_.post(kind, conn, [this] { return disk_wait_so_far(); })) wake_now();
+  const double disk_wait = disk_wait_so_far();
+  // The request waits for this loop from now on.
+  if (kind != EventKind::kPoolDone)
+    if (RequestStages* st = server_.stages()) st->to(conn, Stage::kLoopBusy, server_.host().engine.now(), 0, disk_wait);
+  if (loop_.post(kind, conn, [disk_wait] { return disk_wait; })) wake_now();
 }
 
 void Worker::start() {
@@ -84,6 +102,8 @@ bool Worker::take_next() {
   if (!loop_.take_next([this](std::uint32_t id) -> HttpConnection& { return server_.conn(id); },
                        [this] { return disk_wait_so_far(); }, blocked_wait_s, current_))
     return false;
+  // The request's handler starts: the wait for the loop ends.
+  if (current_.kind != EventKind::kPoolDone) stage_current(Stage::kCpu, disk_wait_so_far(), cpu_wait_so_far());
   step_ = current_.kind == EventKind::kPoolDone ? Step::kPoolDone
           : current_.kind == EventKind::kRead   ? Step::kRequest
                                                 : Step::kChunk;
@@ -177,6 +197,7 @@ void Worker::resume() {
       case Step::kPoolDone: {
         loop_.pool_event_read();
         pool_->take_done(done_);
+        stage_pool_done();
         pool_tasks_done(server_, *this, *pool_, done_);
         if (use_cpu(host.costs.event * static_cast<double>(done_.size()), Step::kNextEvent)) return;
         break;
@@ -207,13 +228,25 @@ void Worker::end_turn() {
   if (timeout != sim::kNever) host.engine.schedule_in(timeout, this, wake_generation_);
 }
 
+void Worker::stage_pool_done() {
+  RequestStages* st = server_.stages();
+  if (!st) return;
+  // Each finished task's request waited on the done list for this loop.
+  const sim::Time now = server_.host().engine.now();
+  const double disk_wait = disk_wait_so_far(), cpu_wait = cpu_wait_so_far();
+  for (const PoolTask& t : done_)
+    if (server_.conn(t.conn).phase == HttpConnection::Phase::kWaitPool) st->to(t.conn, Stage::kCpu, now, disk_wait, cpu_wait);
+}
+
 void Worker::on_page_ready(std::uint64_t) {
   set_state(TaskState::kRunning);
+  stage_current(Stage::kCpu, 0, cpu_wait_so_far());
   resume();
 }
 
 void Worker::on_walk_done(std::uint64_t) {
   set_state(TaskState::kRunning);
+  stage_current(Stage::kCpu, 0, cpu_wait_so_far());
   resume();
 }
 

@@ -16,6 +16,7 @@
 
 #include "models/os/sendfile.h"
 #include "models/server/event_loop.h"
+#include "models/server/stage_hooks.h"
 #include "models/server/thread_pool.h"
 #include "sim/engine.h"
 
@@ -67,6 +68,11 @@ class Worker final : public sim::EventTarget,
   void on_pool_done() override;
   std::uint32_t submitter_task() const override { return task_; }
 
+  // This loop's time in D so far, and its task's time waiting for a CPU
+  // (seconds since the start): what splits its requests' stages.
+  double disk_wait_so_far() const;
+  double cpu_wait_so_far() const;
+
  private:
   enum class Step : std::uint8_t {
     kNextEvent,
@@ -79,7 +85,9 @@ class Worker final : public sim::EventTarget,
     kSent,
     kPoolDone,
   };
-  double disk_wait_so_far() const;
+  // The request in hand moves to `stage` (request_stages.h).
+  void stage_current(Stage stage, double split_now, double next_mark = 0);
+  void stage_pool_done();
 
   void begin_turn();
   void end_turn();

@@ -1,0 +1,176 @@
+// Where the time went (models/net/request_stages.h): the stage clock by
+// hand, the bounded aggregate, and whole runs in which every response's
+// split must sum to its latency and show the mechanism that made it.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "models/net/request_stages.h"
+#include "models/scenario/config_loader.h"
+#include "models/scenario/world.h"
+
+namespace {
+
+const std::string kData = CLERK_TEST_DATA;
+const std::string kScenarios = kData + "/../../scenarios";
+
+using models::Stage;
+
+sim::Time spent(const models::RequestStages::Clock& c, Stage s) { return c.spent[static_cast<std::size_t>(s)]; }
+double secs(const models::StageRow& r, Stage s) { return r.seconds[static_cast<std::size_t>(s)]; }
+
+models::RunResult run(const std::string& file, const std::vector<std::string>& overrides, double seconds) {
+  const models::Scenario sc = models::load_scenario(file, overrides);
+  models::World w(sc, sc.seed, seconds);
+  w.run();
+  return w.result(0);
+}
+
+const models::WrkResult& group(const models::RunResult& r, const std::string& name) {
+  for (const auto& c : r.clients)
+    if (c.spec.name == name) return c;
+  FAIL("no client group " << name);
+  throw std::logic_error("unreachable");
+}
+
+const models::StageRow& row(const models::StageTable& t, const std::string& label) {
+  for (const auto& r : t.rows)
+    if (r.label == label) return r;
+  FAIL("no row " << label);
+  throw std::logic_error("unreachable");
+}
+
+// Every response recorded, each split summing to its latency, and every
+// printed row summing to its latency within 1 us.
+void check_sums(const models::RunResult& r) {
+  for (const auto& c : r.clients) {
+    INFO("group " << c.spec.name);
+    REQUIRE(c.stages.recorded);
+    CHECK(c.stages.requests == c.raw.count());
+    CHECK(c.stages.mismatches == 0);
+    for (const auto& rows : {c.stages.rows, c.stages.worst_per_second})
+      for (const auto& row : rows) {
+        double sum = 0;
+        for (double s : row.seconds) sum += s;
+        INFO("row " << row.label);
+        CHECK(sum == Approx(row.latency_s).margin(1e-6));
+      }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the stage clock telescopes, and splits a wait by the integral's growth") {
+  models::RequestStages st;
+  st.begin(0, 100, 300);  // due at 100 ns, written at 300 ns (open loop: the connection was busy)
+  st.to(0, Stage::kBacklog, 1300);
+  st.to(0, Stage::kLoopBusy, 2000, 0, 5.0);  // posted; the loop has been in D for 5 s so far
+  // Taken 10 us later, the loop having spent 6 us of them in D for another request.
+  st.to(0, Stage::kCpu, 12000, 5.000006, 1.0);
+  // 8 us on the CPU, 2 us of them waiting in a run queue.
+  st.to(0, Stage::kDiskData, 20000, 1.000002);
+  const models::RequestStages::Clock* c = st.end(0, 30000);
+  REQUIRE(c != nullptr);
+  CHECK(spent(*c, Stage::kClient) == 200);
+  CHECK(spent(*c, Stage::kNetwork) == 1000);
+  CHECK(spent(*c, Stage::kBacklog) == 700);
+  CHECK(spent(*c, Stage::kLoopBlocked) == 6000);
+  CHECK(spent(*c, Stage::kLoopBusy) == 4000);
+  CHECK(spent(*c, Stage::kRunQueue) == 2000);
+  CHECK(spent(*c, Stage::kCpu) == 6000);
+  CHECK(spent(*c, Stage::kDiskData) == 10000);
+  CHECK(models::split_total(c->spent) == 30000 - 100);
+  CHECK_FALSE(st.active(0));
+  CHECK(st.end(0, 40000) == nullptr);  // a stopped clock records nothing more
+}
+
+TEST_CASE("a split never takes more than the time spent in the stage") {
+  models::RequestStages st;
+  st.begin(3, 0, 0);
+  st.to(3, Stage::kTimer, 1000, 0, 2.0);
+  st.to(3, Stage::kCpu, 2000, 9.0);  // the integral grew by 7 s: only the 1 us passed counts
+  const auto* c = st.end(3, 2000);
+  CHECK(spent(*c, Stage::kLoopBlocked) == 1000);
+  CHECK(spent(*c, Stage::kTimer) == 0);
+  CHECK(models::split_total(c->spent) == 2000);
+}
+
+TEST_CASE("the aggregate keeps the split of the percentile's bucket and of the worst request") {
+  models::StageAggregate agg;
+  for (int ms = 1; ms <= 1000; ++ms) {
+    models::StageSplit s{};
+    s[static_cast<std::size_t>(Stage::kCpu)] = sim::milliseconds(1);
+    s[static_cast<std::size_t>(Stage::kDiskData)] = sim::milliseconds(ms - 1);
+    agg.record(sim::milliseconds(ms), sim::milliseconds(ms), s);
+  }
+  const models::StageTable t = agg.table();
+  CHECK(t.requests == 1000);
+  CHECK(t.mismatches == 0);
+  // p99 is the 990th request: 990 ms, in a bucket at most 4.4% wide.
+  CHECK(row(t, "p99").latency_s == Approx(0.990).epsilon(0.045));
+  const models::StageRow& worst = t.rows.back();
+  CHECK(worst.label == "max");
+  CHECK(worst.latency_s == Approx(1.0));
+  CHECK(secs(worst, Stage::kDiskData) == Approx(0.999));
+  CHECK(secs(worst, Stage::kCpu) == Approx(0.001));
+  CHECK(t.worst_per_second.size() == 2);  // seconds 1 (0-1 s) and 2 (the request at exactly 1 s)
+  // A split that does not sum to its latency is counted.
+  agg.record(0, sim::milliseconds(5), models::StageSplit{});
+  CHECK(agg.mismatches() == 1);
+  agg.reset();
+  CHECK(agg.count() == 0);
+  CHECK(agg.table().rows.empty());
+  // Buckets grow with latency.
+  for (sim::Time l = 1000; l < sim::seconds(100); l = l * 3 / 2)
+    CHECK(models::StageAggregate::bucket_of(l) <= models::StageAggregate::bucket_of(l * 3 / 2));
+}
+
+TEST_CASE("a cached response with nothing competing is CPU, socket and network only") {
+  const auto r = run(kData + "/stages-one-hot.toml", {}, 2);
+  check_sums(r);
+  const auto& hot = group(r, "hot");
+  REQUIRE(hot.stages.requests > 100);
+  const models::StageRow& p50 = row(hot.stages, "p50");
+  CHECK(secs(p50, Stage::kCpu) + secs(p50, Stage::kSocket) + secs(p50, Stage::kNetwork) ==
+        Approx(p50.latency_s).margin(1e-6));
+  CHECK(secs(p50, Stage::kCpu) > 0);
+  CHECK(secs(p50, Stage::kNetwork) == Approx(2 * 50e-6));  // the default one-way latency, both ways
+  CHECK(secs(p50, Stage::kLoopBlocked) == 0);
+  CHECK(secs(p50, Stage::kDiskData) == 0);
+  // Its first request found the file cold: the worst is the disk.
+  const models::StageRow& worst = row(hot.stages, "max");
+  CHECK(secs(worst, Stage::kDiskData) + secs(worst, Stage::kDiskMetadata) > 0.5 * worst.latency_s);
+}
+
+TEST_CASE("a cached file queued behind a loop blocked on another request's read shows that wait") {
+  // One worker, blocking sendfile: the hot file is cached, the random files
+  // are not, so hot requests wait while the loop sits in D for them.
+  const auto r = run(kData + "/small-hdd.toml", {"nginx.worker_processes=1"}, 3);
+  check_sums(r);
+  const auto& hot = group(r, "hot");
+  const models::StageRow& p99 = row(hot.stages, "p99");
+  CHECK(secs(p99, Stage::kLoopBlocked) > 0.5 * p99.latency_s);
+  CHECK(secs(p99, Stage::kPoolQueue) == 0);
+  const auto& random = group(r, "random");
+  CHECK(secs(row(random.stages, "p50"), Stage::kDiskData) > 0);
+}
+
+TEST_CASE("with aio threads the split sums too and shows the pool") {
+  const auto r = run(kData + "/small-hdd.toml", {"nginx.aio=threads", "nginx.thread_pool.threads=1"}, 3);
+  check_sums(r);
+  const auto& random = group(r, "random");
+  const models::StageRow& p99 = row(random.stages, "p99");
+  CHECK(secs(p99, Stage::kPoolQueue) > 0);
+  CHECK(secs(p99, Stage::kDiskData) > 0);
+}
+
+TEST_CASE("the split sums to every response's latency on the 9x and Cloudflare blocking scenarios") {
+  for (const char* file : {"/nginx-9x/blocking.toml", "/cloudflare/blocking.toml", "/nginx-9x/threads.toml"}) {
+    INFO(file);
+    const auto r = run(kScenarios + file, {}, 3);
+    check_sums(r);
+    std::uint64_t responses = 0;
+    for (const auto& c : r.clients) responses += c.stages.requests;
+    CHECK(responses > 0);
+  }
+}
