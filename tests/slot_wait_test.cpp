@@ -107,9 +107,10 @@ TEST_CASE("the 129th reader's task is in D for a request slot until its batch wa
 TEST_CASE("a path walk's metadata read sleeps for a slot as its task") {
   Rig rig(129);
   for (std::uint32_t t = 0; t < 128; ++t) rig.read(t);
-  models::DentryCache dentries(1000);
-  models::PathWalk walk(rig.queue, dentries, 7);
-  const std::uint64_t keys[2] = {11, 12};
+  models::VfsCache vfs(models::VfsCacheSpec{}, &rig.cache);
+  models::Ext4Layout layout({1, 16}, rig.queue.capacity(), 32, sim::RandomStream(3));
+  models::PathWalk walk(rig.queue, rig.cache, vfs, layout, 7);
+  const std::uint64_t keys[2] = {(1ULL << 56) | 0, (2ULL << 56) | 3};  // "/0/3", both cold
   CHECK_FALSE(walk.open(keys, 2, &rig.readers[128], 0));
   rig.tasks.set(0, 128, TaskState::kDiskWait, WaitCause::kDiskMetadata);
   CHECK(rig.tasks.cause(128) == WaitCause::kRequestSlot);

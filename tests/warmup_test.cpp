@@ -79,12 +79,14 @@ TEST_CASE("a warm-up settles on uniform random access at the LRU's hit ratio C/N
   for (std::size_t i = w.intervals.size() - models::WarmupMonitor::kTrendIntervals; i < w.intervals.size(); ++i) {
     const models::WarmupInterval& x = w.intervals[i];
     INFO("interval ending at " << x.end_s << " s, " << x.cache_lookups << " lookups");
-    CHECK(std::fabs(x.cache_hit_ratio - kHitRatio) < bound(x.cache_lookups));
-    CHECK(x.resident_frac > 0.95);
+    // The files resident are C less what the metadata holds of the 16 MiB.
+    CHECK(std::fabs(x.cache_hit_ratio - kHitRatio * x.resident_frac) < bound(x.cache_lookups));
+    CHECK(x.resident_frac > 0.85);
   }
   // So is the measured window, which starts warm.
   INFO("window: " << r.cache_lookups << " lookups");
-  CHECK(std::fabs(r.cache_hit_ratio - kHitRatio) < bound(r.cache_lookups));
+  const double resident_frac = static_cast<double>(r.cache_resident_bytes) / static_cast<double>(r.cache_capacity_bytes);
+  CHECK(std::fabs(r.cache_hit_ratio - kHitRatio * resident_frac) < bound(r.cache_lookups));
 }
 
 TEST_CASE("the measured window excludes the warm-up") {

@@ -40,9 +40,20 @@ Knobs other_aio(Knobs k) {
 }
 }  // namespace
 
+// The visualizer starts cold unless told otherwise: a settled warm-up is
+// minutes of simulated time (the 9x runs' ~500 s) that it would have to
+// play or skip before the first frame. `clerk run` warms up; `--set
+// warmup=...` asks the visualizer to do the same.
+static std::vector<std::string> cold_unless_told(std::vector<std::string> overrides) {
+  for (const std::string& o : overrides)
+    if (o.rfind("warmup", 0) == 0) return overrides;
+  overrides.insert(overrides.begin(), "warmup=\"0s\"");
+  return overrides;
+}
+
 bool open_scenario(App& app, const std::string& path, const std::vector<std::string>& overrides) {
   try {
-    app.loaded = models::load_scenario(path, overrides);
+    app.loaded = models::load_scenario(path, cold_unless_told(overrides));
   } catch (const models::ConfigError& e) {
     app.error = e.what();
     return false;

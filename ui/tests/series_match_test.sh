@@ -13,7 +13,7 @@ mkdir -p "$out"
 rm -f "$out"/*.json
 compare() {  # NAME FILE SECONDS MIN_SERIES
   local name=$1 file=$src/scenarios/$2 seconds=$3 min=$4
-  "$clerk" run "$file" --set "duration=\"${seconds}s\"" --json "$out/$name-cli.json" --no-timing -q
+  "$clerk" run "$file" --set "duration=\"${seconds}s\"" --set 'warmup="0s"' --json "$out/$name-cli.json" --no-timing -q
   "$ui" --scenario "$file" --set "duration=\"${seconds}s\"" --series "$out/$name-ui.json"
   echo "$name:"
   "$check" "$out/$name-ui.json" "$out/$name-cli.json" "$min"

@@ -18,7 +18,7 @@ namespace {
 std::string scenario_path(const char* rel) { return std::string(CLERK_SOURCE_DIR) + "/scenarios/" + rel; }
 
 std::unique_ptr<models::World> world_at(const char* rel, double t_s, double duration_s = 0) {
-  const models::Scenario sc = models::load_scenario(scenario_path(rel));
+  const models::Scenario sc = models::load_scenario(scenario_path(rel), {"warmup=\"0s\""});  // as clerk-ui opens it
   auto w = std::make_unique<models::World>(sc, sc.seed, duration_s > 0 ? duration_s : sc.duration_s);
   w->run_until(sim::seconds(1) * static_cast<std::int64_t>(t_s));
   return w;
