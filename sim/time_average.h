@@ -22,13 +22,14 @@ class TimeAverage {
   }
   // The mean over [from, now], where `from` is the start or the last restart.
   double mean(Time from, Time now) const {
-    return now > from ? integral(now) / to_seconds(now - from) : value_;
+    return now > from ? (integral(now) - window_base_) / to_seconds(now - from) : value_;
   }
-  // Forgets the past: the integral and the maximum count from `now` on (the
-  // start of a measured window); the current value stays.
+  // Starts a measured window at `now`: mean() and the maximum count from here
+  // on; the current value stays, and integral() goes on counting from the
+  // start, since its users take differences of it across the restart (how
+  // long a loop was in D while an event waited).
   void restart(Time now) {
-    integral_ = 0;
-    since_ = now;
+    window_base_ = integral(now);
     max_ = value_;
   }
 
@@ -36,6 +37,7 @@ class TimeAverage {
   double value_ = 0;
   double max_ = 0;
   double integral_ = 0;  // value-nanoseconds
+  double window_base_ = 0;  // integral() at the last restart, in value-seconds
   Time since_ = 0;
 };
 
