@@ -50,11 +50,15 @@ void warm_caches(const Scenario& sc, const Filesystem& files, VfsCache& vfs, Pag
   for (const std::uint32_t f : loaded) instantiate_path(files, f, vfs);
 }
 
-bool data_fits(const Scenario& sc, const Filesystem& files) {
-  if (sc.hardware.disk == DiskKind::kNone) return true;
+static std::uint64_t data_bytes(const Filesystem& files) {
   std::uint64_t bytes = 0;
   for (std::uint32_t f = 0; f < files.files(); ++f) bytes += files.file_size(f);
-  return bytes <= sc.hardware.page_cache_bytes;
+  return bytes;
+}
+
+bool data_fits(const Scenario& sc, const Filesystem& files) {
+  if (sc.hardware.disk == DiskKind::kNone) return true;
+  return data_bytes(files) <= sc.hardware.page_cache_bytes;
 }
 
 bool nothing_to_settle(const Scenario& sc, const Filesystem& files) {
@@ -66,9 +70,7 @@ bool nothing_to_settle(const Scenario& sc, const Filesystem& files) {
   // Their dentries and inodes take slab memory from the same budget as the
   // data (vfs_cache.h); with room for both, nothing is ever reclaimed.
   const KernelProfile& k = sc.kernel_profile;
-  std::uint64_t data = 0;
-  for (std::uint32_t f = 0; f < files.files(); ++f) data += files.file_size(f);
-  return data + entries * (k.dentry_objsize + k.inode_objsize) <= sc.hardware.page_cache_bytes;
+  return data_bytes(files) + entries * (k.dentry_objsize + k.inode_objsize) <= sc.hardware.page_cache_bytes;
 }
 
 std::vector<std::uint64_t> response_bytes(const Scenario& sc, const Filesystem& files) {
