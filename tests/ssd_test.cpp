@@ -119,3 +119,32 @@ TEST_CASE("a drive whose throughput grows with depth transfers at the bandwidth 
   CHECK(d.at[3] - d.at[2] == Approx(mib / 1.5e9).epsilon(1e-6));
   CHECK(d.at[4] - d.at[3] == Approx(mib / 1e9).epsilon(1e-6));
 }
+
+TEST_CASE("the drive keeps iostat's await and the most reads outstanding") {
+  // Four 100 us reads on two units, submitted together: two complete at
+  // 100 us, two wait for a unit and complete at 200 us. await (submission to
+  // completion) sums to 100 + 100 + 200 + 200 = 600 us; four were outstanding.
+  models::SsdSpec s;
+  s.latency_cdf = {{100e-6, 0.0}, {100e-6, 1.0}};
+  s.bandwidth_Bps = 1e15;  // transfer negligible (4096 B: 4 ps)
+  s.parallelism = 2;
+  sim::Engine e;
+  models::Ssd ssd(e, s, sim::RandomStream(1));
+  Done d;
+  d.e = &e;
+  for (int i = 0; i < 4; ++i) ssd.submit_read(0, 4096, &d, 0);
+  e.run_until(sim::seconds(1));
+  REQUIRE(d.at.size() == 4);
+  const models::DiskStats x = ssd.stats();
+  CHECK(x.reads == 4);
+  CHECK(x.await_sum_s == Approx(600e-6).epsilon(1e-3));
+  CHECK(x.max_outstanding == 4);
+  // A reset counts from what is outstanding now (nothing); one read alone
+  // then peaks at one.
+  ssd.reset_peaks();
+  CHECK(ssd.stats().max_outstanding == 0);
+  ssd.submit_read(0, 4096, &d, 0);
+  e.run_until(sim::seconds(2));
+  CHECK(ssd.stats().max_outstanding == 1);
+  CHECK(ssd.stats().await_sum_s == Approx(700e-6).epsilon(1e-3));
+}

@@ -33,11 +33,12 @@ double Ssd::sample_access_s() {
 
 void Ssd::submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener, std::uint64_t tag) {
   if (offset + length > capacity()) throw std::out_of_range("ssd: read beyond the end of the drive");
-  const Read r{length, listener, tag};
+  const Read r{length, listener, tag, engine_.now()};
   if (busy_ < spec_.parallelism)
     start(r);
   else
     queue_.push(engine_.now(), r);
+  max_outstanding_ = std::max(max_outstanding_, static_cast<std::uint32_t>(outstanding()));
   depth_.set(engine_.now(), static_cast<double>(outstanding()));
 }
 
@@ -78,6 +79,7 @@ void Ssd::on_event(std::uint64_t arg) {
   free_slots_.push_back(slot);
   ++reads_;
   read_bytes_ += done.length;
+  await_sum_s_ += sim::to_seconds(now - done.submitted);
   if (!queue_.empty()) start(queue_.pop(now));
   depth_.set(now, static_cast<double>(outstanding()));
   done.listener->on_io_done(done.tag);
@@ -92,6 +94,8 @@ DiskStats Ssd::stats() const {
   s.busy_s = (busy_integral_s_ + now_busy) / spec_.parallelism;
   s.queue_depth_integral = depth_.integral(engine_.now());
   s.drives = 1;
+  s.await_sum_s = await_sum_s_;
+  s.max_outstanding = max_outstanding_;
   return s;
 }
 

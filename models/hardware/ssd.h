@@ -60,7 +60,11 @@ class Ssd final : public BlockDevice, public sim::EventTarget {
   void submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener, std::uint64_t tag) override;
   std::uint64_t capacity() const override { return static_cast<std::uint64_t>(spec_.capacity_bytes); }
   std::uint64_t readahead_bytes() const override { return spec_.readahead_bytes; }
+  // iostat's await (submission to completion, queue included) and the most
+  // reads outstanding since the last reset_peaks, as /proc/diskstats and
+  // the block layer's inflight count would show them.
   DiskStats stats() const override;
+  void reset_peaks() override { max_outstanding_ = static_cast<std::uint32_t>(outstanding()); }
   void on_event(std::uint64_t arg) override;
 
   // One access time, as the drive would draw it (public for tests).
@@ -77,6 +81,7 @@ class Ssd final : public BlockDevice, public sim::EventTarget {
     std::uint64_t length;
     IoListener* listener;
     std::uint64_t tag;
+    sim::Time submitted;
   };
   void start(const Read& r);
 
@@ -91,6 +96,8 @@ class Ssd final : public BlockDevice, public sim::EventTarget {
   sim::Time last_change_ = 0;
   sim::TimeAverage depth_;
   std::uint64_t reads_ = 0, read_bytes_ = 0;
+  double await_sum_s_ = 0;           // completed reads' submission-to-completion times
+  std::uint32_t max_outstanding_ = 0;
 };
 
 }  // namespace models
