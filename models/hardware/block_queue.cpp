@@ -9,7 +9,8 @@ namespace {
 // A request's entry in one of the elevator's indexes moves from `from` to
 // `to`, as unindex() then index() would move it (a key held by another
 // request stays).
-void rekey(std::map<std::uint64_t, std::uint32_t>& index, std::uint64_t from, std::uint64_t to, std::uint32_t rq) {
+template <class Index>
+void rekey(Index& index, std::uint64_t from, std::uint64_t to, std::uint32_t rq) {
   if (auto it = index.find(from); it != index.end() && it->second == rq) index.erase(it);
   index.emplace(to, rq);
 }

@@ -49,11 +49,12 @@
 #pragma once
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include <boost/container/flat_map.hpp>
 
 #include "models/hardware/block_device.h"
 #include "models/hardware/elevator.h"
@@ -182,8 +183,12 @@ class BlockQueue {
   sim::SlotPool<Submitter> submitters_;
   std::unordered_map<std::uint32_t, std::uint32_t> by_task_;
   std::uint32_t plugged_ = UINT32_MAX;  // the submitter whose plug is open
-  std::map<std::uint64_t, std::uint32_t> by_start_;  // queued in the elevator
-  std::map<std::uint64_t, std::uint32_t> by_end_;
+  // Requests queued in the elevator by start and by end (the kernel's merge
+  // hash): sorted arrays, as in elevator.h, since at most 3/2 nr_requests
+  // are queued.
+  using Index = boost::container::flat_map<std::uint64_t, std::uint32_t>;
+  Index by_start_;
+  Index by_end_;
   std::deque<std::uint32_t> waiters_;  // sleeping submitters, in order
   std::uint32_t count_ = 0;            // slots allocated
   bool full_ = false;

@@ -23,11 +23,12 @@
 // scheduler: arrival order too.
 #pragma once
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <boost/container/flat_map.hpp>
 
 #include "sim/time.h"
 
@@ -100,8 +101,12 @@ class DeadlineElevator final : public Elevator {
   std::uint32_t writes_starved_;
   std::uint32_t fifo_batch_;
   std::vector<Entry> entries_;                          // by request index
-  std::map<SortKey, std::uint32_t> sorted_[2];          // READ, WRITE
-  std::map<FifoKey, std::uint32_t> fifo_[2];
+  // Sorted arrays, not trees: a queue holds at most 3/2 nr_requests
+  // requests, so an insertion's move of the entries behind it costs less
+  // than a tree node's allocation and rebalancing, and nothing is allocated
+  // once an array has grown to the deepest queue.
+  boost::container::flat_map<SortKey, std::uint32_t> sorted_[2];  // READ, WRITE
+  boost::container::flat_map<FifoKey, std::uint32_t> fifo_[2];
   std::uint32_t queued_[2] = {0, 0};
   std::uint64_t arrivals_ = 0;
   std::uint32_t next_rq_[2] = {kNone, kNone};  // next in sector order after the last dispatched
@@ -121,7 +126,7 @@ class NoopElevator final : public Elevator {
 
  private:
   bool front_;
-  std::map<std::uint64_t, std::uint32_t> order_;  // arrival number -> request
+  boost::container::flat_map<std::uint64_t, std::uint32_t> order_;  // arrival number -> request
   std::vector<std::uint64_t> arrival_of_;         // by request index
   std::uint64_t arrivals_ = 0;
 };
