@@ -18,44 +18,46 @@ set -u
 
 tops="common sim models engines testbed ui cli tests bench fuzz"
 
-# Rank of a models/ area; an include may go to an equal or lower rank.
+# Rank of a models/ area, in `rank`; an include may go to an equal or lower rank.
 area_rank() {
   case $1 in
-    hardware) echo 1 ;; os) echo 2 ;; net) echo 3 ;; server) echo 4 ;; clients) echo 5 ;; scenario) echo 6 ;;
-    *) echo 0 ;;  # models/*.h beside the areas (task_id.h)
+    hardware) rank=1 ;; os) rank=2 ;; net) rank=3 ;; server) rank=4 ;; clients) rank=5 ;; scenario) rank=6 ;;
+    *) rank=0 ;;  # models/*.h beside the areas (task_id.h)
   esac
 }
 
-# The area of a path under models/: its folder, or "" for a file directly in models/.
+# The area of a path under models/, in `area`: its folder, or "" for a file directly in models/.
 area_of() {
   local rest=${1#models/}
-  case $rest in */*) echo "${rest%%/*}" ;; *) echo "" ;; esac
+  case $rest in */*) area=${rest%%/*} ;; *) area="" ;; esac
 }
 
-# Why `from` (a project path) may not include `to` (a project path); empty when it may.
+# Why `from` (a project path) may not include `to` (a project path), in
+# `why`; empty when it may. (Variables, not output: no subshell per include.)
 violation() {
-  local from=$1 to=$2 ftop=${1%%/*} ttop=${2%%/*}
+  local from=$1 to=$2 ftop=${1%%/*} ttop=${2%%/*} fa ta fr tr
+  why=""
   case $ftop in
-    common) [ "$ttop" = common ] || echo "common/ includes nothing of the project outside common/" ;;
-    sim) [ "$ttop" = sim ] || echo "sim/ includes nothing of the project outside sim/" ;;
+    common) [ "$ttop" = common ] || why="common/ includes nothing of the project outside common/" ;;
+    sim) [ "$ttop" = sim ] || why="sim/ includes nothing of the project outside sim/" ;;
     models)
       case $ttop in
         sim | common) ;;
         models)
-          local fa ta
-          fa=$(area_of "$from") ta=$(area_of "$to")
-          if [ "$(area_rank "$ta")" -gt "$(area_rank "$fa")" ]; then
-            echo "models/${fa:-.} may not include models/$ta (hardware < os < net < server < clients < scenario)"
-          elif [ -z "$fa" ] && [ -n "$ta" ]; then
-            echo "a file directly in models/ is beneath every area"
+          area_of "$from"; fa=$area
+          area_of "$to"; ta=$area
+          area_rank "$fa"; fr=$rank
+          area_rank "$ta"; tr=$rank
+          if [ "$tr" -gt "$fr" ]; then
+            why="models/${fa:-.} may not include models/$ta (hardware < os < net < server < clients < scenario)"
           fi
           ;;
-        *) echo "models/ includes neither engines/ nor a front end ($ttop/)" ;;
+        *) why="models/ includes neither engines/ nor a front end ($ttop/)" ;;
       esac
       ;;
-    engines) case $ttop in sim | common | models | engines) ;; *) echo "engines/ includes no front end ($ttop/)" ;; esac ;;
-    testbed) case $ttop in sim | common | models | testbed) ;; *) echo "testbed/ does not include $ttop/" ;; esac ;;
-    ui) case $ttop in cli | testbed) echo "ui/ does not include another front end ($ttop/)" ;; esac ;;
+    engines) case $ttop in sim | common | models | engines) ;; *) why="engines/ includes no front end ($ttop/)" ;; esac ;;
+    testbed) case $ttop in sim | common | models | testbed) ;; *) why="testbed/ does not include $ttop/" ;; esac ;;
+    ui) case $ttop in cli | testbed) why="ui/ does not include another front end ($ttop/)" ;; esac ;;
   esac
 }
 
@@ -75,8 +77,11 @@ project_includes() {
     if [ -e "$root/${inc%%/*}" ] && [[ " $tops " == *" ${inc%%/*} "* ]] && [[ $inc == */* ]]; then
       target=$inc                                    # "models/os/cpu.h": from the root
     elif [ -e "$root/${file%/*}/$inc" ]; then  # "unique_fd.h", "../cli/x.h": from the file's folder
-      target=$(realpath -m --relative-to="$root" "$root/${file%/*}/$inc")
-      case $target in ../*) target="" ;; esac
+      case $inc in
+        *..* | ./*) target=$(realpath -m --relative-to="$root" "$root/${file%/*}/$inc")
+                    case $target in ../*) target="" ;; esac ;;
+        *) target=${file%/*}/$inc ;;
+      esac
     fi
     [ -n "$target" ] && printf '%s\t%s\n' "$file" "$target"
   done
@@ -85,7 +90,7 @@ project_includes() {
 check_tree() {
   local root=$1 bad=0 file target why
   while IFS=$'\t' read -r file target; do
-    why=$(violation "$file" "$target")
+    violation "$file" "$target"
     if [ -n "$why" ]; then
       echo "layering: $file includes $target: $why"
       bad=1
