@@ -4,7 +4,6 @@
 
 #include "cli/commands.h"
 #include "cli/option_checks.h"
-#include "cli/output.h"
 #include "models/scenario/config_error.h"
 #include "cli/engine_choice.h"
 #include "cli/sweep/sweep_cli.h"

@@ -7,7 +7,7 @@
 #include <iostream>
 #include <new>
 
-#include "cli/output.h"
+#include "common/output_file.h"
 #include "models/scenario/config_error.h"
 #include "models/scenario/limits.h"
 
@@ -59,7 +59,7 @@ int guarded(const std::function<int()>& command) {
   } catch (const models::ConfigError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
-  } catch (const OutputError& e) {
+  } catch (const common::OutputError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
   } catch (const std::bad_alloc&) {

@@ -14,7 +14,7 @@ CLI::Validator file_name_check();
 CLI::Validator seed_check();
 
 // Runs a command and turns what it throws into a message and an exit status:
-// bad input (models::ConfigError, cli::OutputError) 2; anything else is a
+// bad input (models::ConfigError, common::OutputError) 2; anything else is a
 // bug in clerk: "internal error", a request to report it, and 3.
 int guarded(const std::function<int()>& command);
 

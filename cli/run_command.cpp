@@ -4,7 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/engine_choice.h"
-#include "cli/output.h"
+#include "common/output_file.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/resource_estimate.h"
@@ -22,7 +22,7 @@ int run_command(const RunArgs& args) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
   }
-  if (!args.json_path.empty()) check_output_path(args.json_path);  // before the run, not after it
+  if (!args.json_path.empty()) common::check_output_path(args.json_path);  // before the run, not after it
   const std::uint64_t seed = args.seed.value_or(sc.seed);
   const double duration = models::limits::check_run_duration(args.duration_s.value_or(sc.duration_s), "--duration");
   models::check_fits_machine(sc, duration, args.file);  // throws ConfigError: exit 2 (cli::guarded)
@@ -44,7 +44,7 @@ int run_command(const RunArgs& args) {
   const double wall = result.wall_s;
   if (!args.json_path.empty()) {
     std::string error;
-    if (!write_file_atomically(args.json_path, models::to_json(result, !args.no_timing).dump(2) + "\n", error)) {
+    if (!common::write_file_atomically(args.json_path, models::to_json(result, !args.no_timing).dump(2) + "\n", error)) {
       std::cerr << "clerk: " << error << "\n";
       return 2;
     }

@@ -8,7 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/engine_choice.h"
-#include "cli/output.h"
+#include "common/output_file.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/layered_toml.h"
 #include "models/scenario/result_json.h"
@@ -17,6 +17,12 @@
 namespace cli {
 
 namespace {
+
+// scenarios/ of the working folder, else of the source tree clerk was built from.
+std::string default_scenarios_dir() {
+  if (std::filesystem::is_directory("scenarios")) return "scenarios";
+  return std::string(CLERK_SOURCE_DIR) + "/scenarios";
+}
 
 std::vector<std::string> discover(const std::string& dir) {
   std::vector<std::string> out;
@@ -72,7 +78,7 @@ int validate_command(const ValidateArgs& args) {
       return 2;
     }
   }
-  if (!args.json_path.empty()) check_output_path(args.json_path);  // before any run
+  if (!args.json_path.empty()) common::check_output_path(args.json_path);  // before any run
   nlohmann::ordered_json report = nlohmann::ordered_json::array();
   int failures = 0, known = 0, checked = 0, scenarios = 0, skipped = 0;
   const bool discovered = args.files.empty();
@@ -179,7 +185,7 @@ int validate_command(const ValidateArgs& args) {
   if (skipped) std::cout << fmt::format("validate: {} scenarios skipped: the {} engine cannot run them\n", skipped, args.engine);
   if (!args.json_path.empty()) {
     std::string error;
-    if (!write_file_atomically(args.json_path, report.dump(2) + "\n", error)) {
+    if (!common::write_file_atomically(args.json_path, report.dump(2) + "\n", error)) {
       std::cerr << "clerk: " << error << "\n";
       return 2;
     }

@@ -3,15 +3,19 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/assert.h"
+
 namespace sim {
 
 void Engine::schedule_at(Time at, EventTarget* target, std::uint64_t arg) {
   if (at < now_) throw std::logic_error("sim::Engine: event scheduled in the past");
+  CLERK_ASSERT(target != nullptr, "an event without a target");
   heap_.push_back(Event{at, next_seq_++, target, arg});
   std::push_heap(heap_.begin(), heap_.end(), Later{});
 }
 
 std::uint32_t Engine::add_timer(EventTarget* target) {
+  CLERK_ASSERT(target != nullptr, "a timer without a target");
   timers_.push_back(Timer{Event{kNever, 0, target, 0}, false});
   return static_cast<std::uint32_t>(timers_.size() - 1);
 }
@@ -32,6 +36,7 @@ void Engine::supersede_at(Time at, std::uint64_t count) {
 
 void Engine::set_timer(std::uint32_t timer, Time at, std::uint64_t arg) {
   if (at < now_) throw std::logic_error("sim::Engine: timer set in the past");
+  CLERK_ASSERT(timer < timers_.size(), "set_timer of a timer never added");
   Timer& t = timers_[timer];
   supersede(t);
   t.next.at = at;
@@ -42,6 +47,7 @@ void Engine::set_timer(std::uint32_t timer, Time at, std::uint64_t arg) {
 }
 
 void Engine::cancel_timer(std::uint32_t timer) {
+  CLERK_ASSERT(timer < timers_.size(), "cancel_timer of a timer never added");
   Timer& t = timers_[timer];
   supersede(t);
   t.armed = false;
@@ -55,6 +61,8 @@ void Engine::find_first_timer() {
     if (!timers_[i].armed) continue;
     if (first_timer_ == UINT32_MAX || Later{}(timers_[first_timer_].next, timers_[i].next)) first_timer_ = i;
   }
+  // No armed timer is due before now: the clock never runs backwards.
+  CLERK_ASSERT(first_timer_ == UINT32_MAX || timers_[first_timer_].next.at >= now_, "an armed timer due in the past");
 }
 
 bool Engine::next_is_timer() const {
@@ -68,6 +76,7 @@ Time Engine::next_event_time() const {
 }
 
 void Engine::fire(const Event& e) {
+  CLERK_ASSERT(e.at >= now_, "an event delivered before the time already reached");
   now_ = e.at;
   ++processed_;
   ++delivered_;
@@ -77,6 +86,7 @@ void Engine::fire(const Event& e) {
 bool Engine::step() {
   if (next_is_timer()) {
     Timer& t = timers_[first_timer_];
+    CLERK_ASSERT(t.armed, "the first timer is not armed");
     t.armed = false;
     const Event e = t.next;
     find_first_timer();
@@ -95,7 +105,10 @@ bool Engine::step() {
 void Engine::count_superseded() {
   const auto passed =
       std::partition(superseded_.begin(), superseded_.end(), [this](const Replaced& r) { return r.at > now_; });
-  for (auto it = passed; it != superseded_.end(); ++it) processed_ += it->count;
+  for (auto it = passed; it != superseded_.end(); ++it) {
+    CLERK_ASSERT(it->count > 0, "a replaced occurrence counted as none");
+    processed_ += it->count;
+  }
   superseded_.erase(passed, superseded_.end());
 }
 

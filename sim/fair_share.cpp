@@ -4,12 +4,26 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/assert.h"
+
 namespace sim {
 
 namespace {
 // Work below this is finished: finish tags are sums of doubles.
 constexpr double kEpsilon = 1e-6;
 }  // namespace
+
+// A job a caller names is one in the heap, at the place it records.
+void FairShare::check_job(std::uint32_t j) const {
+  CLERK_ASSERT(j < jobs_.size() && jobs_[j].live, "FairShare: a job that is not running");
+  CLERK_ASSERT(jobs_[j].heap_pos < heap_.size() && heap_[jobs_[j].heap_pos] == j,
+               "FairShare: a job's heap position does not lead back to it");
+}
+
+// extend_deferred() promises a settle() before anything else uses the resource.
+void FairShare::check_settled() const {
+  CLERK_ASSERT(deferred_job_ == kNoJob, "FairShare: used between extend_deferred() and settle()");
+}
 
 FairShare::FairShare(Engine& engine, double capacity, double per_job_cap)
     : engine_(engine), capacity_(capacity), per_job_cap_(per_job_cap), timer_(engine.add_timer(this)) {
@@ -49,6 +63,8 @@ double FairShare::busy_integral() {
 }
 
 std::uint32_t FairShare::add(double work, FairShareListener* listener, std::uint64_t tag) {
+  check_settled();
+  CLERK_ASSERT(listener != nullptr, "FairShare: a job without a listener");
   advance();
   if (heap_.empty()) vtime_ = 0;  // restart virtual time when idle: keeps tags small
   const std::uint32_t j = jobs_.take();
@@ -66,6 +82,8 @@ std::uint32_t FairShare::add(double work, FairShareListener* listener, std::uint
 }
 
 void FairShare::extend(std::uint32_t j, double more) {
+  check_settled();
+  check_job(j);
   advance();
   jobs_[j].finish += more;
   sift_down(jobs_[j].heap_pos);
@@ -73,6 +91,8 @@ void FairShare::extend(std::uint32_t j, double more) {
 }
 
 void FairShare::extend_deferred(std::uint32_t j, double more) {
+  check_job(j);
+  CLERK_ASSERT(deferred_job_ == kNoJob || deferred_job_ == j, "FairShare: deferred extensions of two jobs at once");
   advance();
   const bool first = deferred_job_ == kNoJob;
   if (first) {
@@ -115,6 +135,8 @@ void FairShare::settle() {
 }
 
 void FairShare::set_threshold(std::uint32_t j, double remaining_units) {
+  check_settled();
+  check_job(j);
   advance();
   jobs_[j].threshold = std::max(remaining_units, 0.0);
   sift_up(jobs_[j].heap_pos);
@@ -123,12 +145,15 @@ void FairShare::set_threshold(std::uint32_t j, double remaining_units) {
 }
 
 void FairShare::cancel(std::uint32_t j) {
+  check_settled();
+  check_job(j);
   advance();
   heap_remove(j);
   reschedule();
 }
 
 double FairShare::remaining(std::uint32_t j) {
+  check_job(j);
   advance();
   return std::max(0.0, jobs_[j].finish - vtime_);
 }
@@ -170,6 +195,7 @@ Time FairShare::due(double dv) const {
 
 void FairShare::on_event(std::uint64_t arg) {
   if (arg != generation_) return;  // superseded by a later change
+  check_settled();
   advance();
   // Collect every milestone reached now; call listeners after the heap is
   // consistent, since they may add or extend jobs.
@@ -211,6 +237,7 @@ void FairShare::sift_up(std::uint32_t pos) {
     pos = parent;
   }
   place(pos, j);
+  CLERK_ASSERT(pos == 0 || key(heap_[(pos - 1) / 2]) <= k, "FairShare: heap out of order after sift_up");
 }
 
 void FairShare::sift_down(std::uint32_t pos) {
@@ -226,6 +253,7 @@ void FairShare::sift_down(std::uint32_t pos) {
     pos = child;
   }
   place(pos, j);
+  CLERK_ASSERT(2 * pos + 1 >= n || key(heap_[2 * pos + 1]) >= k, "FairShare: heap out of order after sift_down");
 }
 
 }  // namespace sim

@@ -71,6 +71,8 @@ class FairShare final : public EventTarget {
     bool live = false;
   };
   double key(std::uint32_t j) const { return jobs_[j].finish - jobs_[j].threshold; }
+  void check_job(std::uint32_t j) const;  // CLERK_ASSERTs (sim/assert.h)
+  void check_settled() const;
   void advance();
   void reschedule();
   Time due(double dv) const;

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/assert.h"
+
 namespace sim {
 
 template <typename T>
@@ -18,15 +20,29 @@ class Ring {
     ++size_;
   }
   void pop_front() {
+    CLERK_ASSERT(size_ > 0, "Ring::pop_front on an empty ring");
     head_ = (head_ + 1) & (buf_.size() - 1);
     --size_;
   }
-  T& front() { return buf_[head_]; }
-  const T& front() const { return buf_[head_]; }
-  T& operator[](std::size_t i) { return buf_[(head_ + i) & (buf_.size() - 1)]; }
-  const T& operator[](std::size_t i) const { return buf_[(head_ + i) & (buf_.size() - 1)]; }
+  T& front() {
+    CLERK_ASSERT(size_ > 0, "Ring::front of an empty ring");
+    return buf_[head_];
+  }
+  const T& front() const {
+    CLERK_ASSERT(size_ > 0, "Ring::front of an empty ring");
+    return buf_[head_];
+  }
+  T& operator[](std::size_t i) {
+    CLERK_ASSERT(i < size_, "Ring index past the last item");
+    return buf_[(head_ + i) & (buf_.size() - 1)];
+  }
+  const T& operator[](std::size_t i) const {
+    CLERK_ASSERT(i < size_, "Ring index past the last item");
+    return buf_[(head_ + i) & (buf_.size() - 1)];
+  }
   // Removes item i, keeping the order of the others.
   void erase(std::size_t i) {
+    CLERK_ASSERT(i < size_, "Ring::erase past the last item");
     for (std::size_t k = i; k + 1 < size_; ++k) (*this)[k] = std::move((*this)[k + 1]);
     --size_;
   }
@@ -39,6 +55,8 @@ class Ring {
     for (std::size_t i = 0; i < size_; ++i) bigger[i] = std::move((*this)[i]);
     buf_.swap(bigger);
     head_ = 0;
+    // The index arithmetic masks with size - 1.
+    CLERK_ASSERT((buf_.size() & (buf_.size() - 1)) == 0, "Ring capacity not a power of two");
   }
 
   std::vector<T> buf_;  // capacity a power of two

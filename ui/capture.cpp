@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/output.h"
+#include "common/output_file.h"
 
 namespace ui {
 
@@ -26,7 +26,7 @@ bool save_png(const std::string& path, int x, int y, int w, int h, int fb_h, std
   }
   stbi_flip_vertically_on_write(1);
   // Encoded in memory, then written by the project's one writer
-  // (cli/output.h): stbi_write_png's fopen would follow a link planted at
+  // (common/output_file.h): stbi_write_png's fopen would follow a link planted at
   // the path and truncate whatever it leads to.
   std::string png;
   const auto append = [](void* context, void* data, int size) {
@@ -36,7 +36,7 @@ bool save_png(const std::string& path, int x, int y, int w, int h, int fb_h, std
     error = "cannot encode the PNG for " + path;
     return false;
   }
-  return cli::write_file_atomically(path, png, error);
+  return common::write_file_atomically(path, png, error);
 }
 
 }  // namespace ui

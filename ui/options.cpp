@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "cli/output.h"
+#include "common/output_file.h"
 #include "models/scenario/limits.h"
 
 namespace ui {
@@ -97,12 +97,12 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     return 2;
   }
   // Before the scenario is run and a window opened (issue 21, finding 8):
-  // the rules of the writer that saves it (cli/output.h).
+  // the rules of the writer that saves it (common/output_file.h).
   for (const auto& [flag, path] : {std::pair<const char*, const std::string*>{"--screenshot", &o.screenshot}, {"--series", &o.series}}) {
     if (path->empty()) continue;
     try {
-      cli::check_output_path(*path);
-    } catch (const cli::OutputError& e) {
+      common::check_output_path(*path);
+    } catch (const common::OutputError& e) {
       std::fprintf(stderr, "clerk-ui: %s %s: %s\n", flag, path->c_str(), e.reason().c_str());
       return 2;
     }

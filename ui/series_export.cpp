@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "cli/output.h"
+#include "common/output_file.h"
 #include "ui/charts_view.h"
 
 namespace ui {
@@ -16,7 +16,7 @@ int write_series(App& app, const std::string& path, double t_s) {
   j["at_s"] = sim::to_seconds(app.a.now());
   j["charts"] = charts_json(app.a, app.ab ? &app.b : nullptr);
   std::string error;
-  if (!cli::write_file_atomically(path, j.dump(1) + "\n", error)) {
+  if (!common::write_file_atomically(path, j.dump(1) + "\n", error)) {
     std::fprintf(stderr, "clerk-ui: --series: %s\n", error.c_str());
     return 1;
   }

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/output.h"
+#include "common/output_file.h"
 #include "cli/sweep/sweep_error.h"
 
 namespace cli::sweep {
@@ -58,16 +58,16 @@ OutputPaths output_paths(const std::string& out) {
 
 void write_atomically(const std::string& path, const std::string& content) {
   try {
-    write_output_file(path, content);
-  } catch (const OutputError& e) {
+    common::write_output_file(path, content);
+  } catch (const common::OutputError& e) {
     throw SweepError(path, "", e.reason());
   }
 }
 
 void check_writable(const std::string& path) {
   try {
-    check_output_path(path);
-  } catch (const OutputError& e) {
+    common::check_output_path(path);
+  } catch (const common::OutputError& e) {
     throw SweepError(path, "", e.reason());
   }
 }

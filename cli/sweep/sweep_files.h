@@ -1,5 +1,5 @@
 // The files of a sweep and how they are written and read: whole files through
-// cli::write_output_file (output.h: an exclusive temporary file renamed into
+// common::write_output_file (common/output_file.h: an exclusive temporary file renamed into
 // place; special files written directly; links to regular files refused),
 // row files by appending whole lines, and every input read with a size limit.
 #pragma once
@@ -20,7 +20,7 @@ OutputPaths output_paths(const std::string& out);
 void write_atomically(const std::string& path, const std::string& content);
 
 // Throws SweepError when `path` could not be written by write_atomically
-// (see cli::check_output_path): called before anything is computed.
+// (see common::check_output_path): called before anything is computed.
 void check_writable(const std::string& path);
 
 // The largest results file plot, merge and --resume read: 256 MiB, about a

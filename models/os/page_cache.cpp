@@ -6,6 +6,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "sim/assert.h"
+
 namespace models {
 
 PageCache::PageCache(BlockDevice& device, const PageCacheSpec& spec) : device_(device), spec_(spec) {
@@ -411,7 +413,13 @@ void PageCache::free_entry(std::uint32_t e) {
 
 void PageCache::unlink(std::uint32_t e) {
   Entry& entry = entries_[e];
+  CLERK_ASSERT(entry.list != kNone, "PageCache: unlinking an entry on no LRU list");
   ListHead& l = lists_[entry.list];
+  CLERK_ASSERT(l.count > 0, "PageCache: unlinking from an empty LRU list");
+  CLERK_ASSERT(entry.prev == kNil ? l.head == e : entries_[entry.prev].next == e,
+               "PageCache: an LRU entry's predecessor does not lead back to it");
+  CLERK_ASSERT(entry.next == kNil ? l.tail == e : entries_[entry.next].prev == e,
+               "PageCache: an LRU entry's successor does not lead back to it");
   if (entry.prev != kNil) entries_[entry.prev].next = entry.next; else l.head = entry.next;
   if (entry.next != kNil) entries_[entry.next].prev = entry.prev; else l.tail = entry.prev;
   entry.prev = entry.next = kNil;
@@ -422,6 +430,9 @@ void PageCache::unlink(std::uint32_t e) {
 void PageCache::push_head(List list, std::uint32_t e) {
   ListHead& l = lists_[list];
   Entry& entry = entries_[e];
+  CLERK_ASSERT(list != kNone && entry.list == kNone, "PageCache: an entry put on two LRU lists");
+  CLERK_ASSERT((l.head == kNil) == (l.count == 0) && (l.tail == kNil) == (l.count == 0),
+               "PageCache: an LRU list's ends disagree with its count");
   entry.list = list;
   entry.prev = kNil;
   entry.next = l.head;

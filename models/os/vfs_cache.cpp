@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/assert.h"
+
 namespace models {
 
 VfsCache::VfsCache(const VfsCacheSpec& spec, PageCache* memory) : spec_(spec), memory_(memory) {}
@@ -197,6 +199,9 @@ void VfsCache::evict_inode(std::uint32_t o) {
 
 void VfsCache::list_add_tail(List& list, LinkOf link, std::uint32_t o) {
   Link& l = objs_[o].*link;
+  CLERK_ASSERT(!l.listed, "VfsCache: an object added to an LRU it is on");
+  CLERK_ASSERT((list.head == kNil) == (list.count == 0) && (list.tail == kNil) == (list.count == 0),
+               "VfsCache: an LRU's ends disagree with its count");
   l.listed = true;
   l.next = kNil;
   l.prev = list.tail;
@@ -207,6 +212,11 @@ void VfsCache::list_add_tail(List& list, LinkOf link, std::uint32_t o) {
 
 void VfsCache::list_del(List& list, LinkOf link, std::uint32_t o) {
   Link& l = objs_[o].*link;
+  CLERK_ASSERT(l.listed && list.count > 0, "VfsCache: removing an object from an LRU it is not on");
+  CLERK_ASSERT(l.prev == kNil ? list.head == o : (objs_[l.prev].*link).next == o,
+               "VfsCache: an LRU object's predecessor does not lead back to it");
+  CLERK_ASSERT(l.next == kNil ? list.tail == o : (objs_[l.next].*link).prev == o,
+               "VfsCache: an LRU object's successor does not lead back to it");
   if (l.prev != kNil) (objs_[l.prev].*link).next = l.next; else list.head = l.next;
   if (l.next != kNil) (objs_[l.next].*link).prev = l.prev; else list.tail = l.prev;
   l.prev = l.next = kNil;

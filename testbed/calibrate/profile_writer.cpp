@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
-#include "cli/output.h"
+#include "common/output_file.h"
 
 namespace testbed::calibrate {
 
@@ -69,7 +69,7 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   // The project's one safe writer (an exclusive temporary, fsync, rename;
   // special files written directly): issue 21, finding 2.
   std::string error;
-  if (!cli::write_file_atomically(path, text, error)) throw std::runtime_error(error);
+  if (!::common::write_file_atomically(path, text, error)) throw std::runtime_error(error);
 }
 
 }  // namespace testbed::calibrate

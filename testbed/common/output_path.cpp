@@ -2,15 +2,15 @@
 
 #include <fmt/format.h>
 
-#include "cli/output.h"
+#include "common/output_file.h"
 
 namespace testbed::common {
 
 std::string output_path_problem(const std::string& path, const std::string& option) {
   if (path.empty()) return fmt::format("{}: an empty path", option);
   try {
-    cli::check_output_path(path);
-  } catch (const cli::OutputError& e) {
+    ::common::check_output_path(path);
+  } catch (const ::common::OutputError& e) {
     return fmt::format("{} {}: {}", option, path, e.reason());
   }
   return {};

@@ -6,7 +6,7 @@
 #include <iostream>
 #include <unistd.h>
 
-#include "cli/output.h"
+#include "common/output_file.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/units.h"
@@ -199,7 +199,7 @@ int RealrunCli::run_checked() {
   }
   if (!o.json_path.empty()) {
     std::string error;
-    if (!cli::write_file_atomically(o.json_path, out.dump(2) + "\n", error)) {
+    if (!::common::write_file_atomically(o.json_path, out.dump(2) + "\n", error)) {
       std::cerr << "clerk: " << error << "\n";
       return 2;
     }

@@ -25,7 +25,7 @@ TEST_CASE("an output path must be a file name in a writable folder", "[output_pa
   CHECK(missing.find("no folder") != std::string::npos);
   CHECK(output_path_problem((base / "a-file/x.json").string(), "--json").find("not a folder") != std::string::npos);
   CHECK_FALSE(output_path_problem("", "--json").empty());
-  // The writer's rules (cli::check_output_path): a link to a regular file is
+  // The writer's rules (::common::check_output_path): a link to a regular file is
   // refused up front, not after a run that then cannot write through it.
   fs::create_symlink(base / "a-file", base / "link.json");
   CHECK(output_path_problem((base / "link.json").string(), "--json").find("symbolic link") != std::string::npos);

@@ -1,5 +1,6 @@
 // Writing result files, the one way every command does it (run, validate,
-// compare, sweep, plot, calibrate, realrun).
+// compare, sweep, plot, calibrate, realrun, clerk-ui's exports). In common/,
+// beneath every front end (cli/, ui/, testbed/): it knows nothing of clerk.
 //
 // A regular file (or a name that does not exist yet) is written to an
 // exclusive temporary file in the same folder (mkstemp: an unpredictable
@@ -20,7 +21,7 @@
 #include <string>
 #include <string_view>
 
-namespace cli {
+namespace common {
 
 // "cannot write 'PATH': REASON"; reason() is REASON alone ("is a folder",
 // "no folder 'x'"), for callers that name the option themselves.
@@ -46,6 +47,4 @@ void check_output_path(const std::string& path);
 // The same as write_output_file, for callers that report errors as text.
 bool write_file_atomically(const std::string& path, const std::string& content, std::string& error);
 
-std::string default_scenarios_dir();
-
-}  // namespace cli
+}  // namespace common

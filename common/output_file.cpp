@@ -1,4 +1,4 @@
-#include "cli/output.h"
+#include "common/output_file.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <vector>
 
-namespace cli {
+namespace common {
 
 namespace {
 
@@ -45,7 +45,7 @@ void check_folder(const std::string& path) {
   if (access(folder.c_str(), W_OK | X_OK) != 0) fail_errno(path, "cannot write in folder '" + folder + "'");
 }
 
-// What is at `path` decides how it is written (see output.h).
+// What is at `path` decides how it is written (see output_file.h).
 Target classify(const std::string& path) {
   if (path.empty()) fail(path, "no file name");
   if (path.back() == '/') fail(path, "names a folder, not a file");
@@ -186,9 +186,4 @@ bool write_file_atomically(const std::string& path, const std::string& content, 
   }
 }
 
-std::string default_scenarios_dir() {
-  if (std::filesystem::is_directory("scenarios")) return "scenarios";
-  return std::string(CLERK_SOURCE_DIR) + "/scenarios";
-}
-
-}  // namespace cli
+}  // namespace common
