@@ -71,6 +71,8 @@ int compare_command(const CompareArgs& args) {
       return g ? fmt::format("{:.1f} MB/s", static_cast<double>(g->bytes) / g->runtime_s / 1e6) : std::string("-");
     });
   }
+  row("all groups: p99 latency (merged)", [](const auto& r) { return seconds(r.latency_all.percentile(99)); });
+  row("all groups: in flight at the end", [](const auto& r) { return fmt::format("{}", r.in_flight_all); });
   row("workers R / S / D (top)", [](const auto& r) {
     return fmt::format("{:.0f}/{:.0f}/{:.0f} %", r.workers_running * 100, r.workers_sleeping * 100,
                        r.workers_disk_wait * 100);
@@ -79,7 +81,12 @@ int compare_command(const CompareArgs& args) {
   row("thread pool tasks / overflows", [](const auto& r) {
     return r.thread_pool ? fmt::format("{} / {}", r.pool_tasks, r.pool_overflows) : std::string("off");
   });
-  row("page cache hit ratio", [](const auto& r) { return fmt::format("{:.3f}", r.cache_hit_ratio); });
+  row("page cache hit ratio (lookups)", [](const auto& r) { return fmt::format("{:.3f}", r.cache_hit_ratio); });
+  row("requests without a disk wait", [](const auto& r) {
+    return r.requests_with_stages ? fmt::format("{:.3f}", static_cast<double>(r.requests_without_disk_wait) /
+                                                             static_cast<double>(r.requests_with_stages))
+                                  : std::string("-");
+  });
   row("disk read", [](const auto& r) { return fmt::format("{:.1f} MB/s", r.disk_read_bytes_per_s / 1e6); });
   row("disk queue depth per drive", [](const auto& r) { return fmt::format("{:.1f}", r.disk_mean_queue_depth); });
   std::cout << out;

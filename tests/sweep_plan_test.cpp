@@ -1,5 +1,6 @@
 // Sweep specs: axis values, how axes combine, shards, and bad specs that are
 // rejected before anything runs.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include "cli/sweep/sweep_command.h"
 #include "cli/sweep/sweep_error.h"
 #include "cli/sweep/sweep_plan.h"
+#include "cli/sweep/sweep_summary.h"
 
 namespace fs = std::filesystem;
 using namespace cli::sweep;
@@ -197,4 +199,35 @@ TEST_CASE("clerk sweep exits with 2 and writes nothing for a bad spec", "[sweep]
   args.shard = "3/2";
   CHECK(sweep_command(args) == 2);
   CHECK(fs::is_empty(dir.path));
+}
+
+TEST_CASE("--metrics picks the table's columns by path or unique ending; unknown names list the valid ones") {
+  const std::vector<std::string> metrics = main_metrics({"constant", "random"});
+  using Catch::Matchers::Contains;
+  CHECK(table_columns(metrics, "") == std::vector<std::size_t>{0, 1, 2});
+  const auto nic = static_cast<std::size_t>(
+      std::find(metrics.begin(), metrics.end(), "server.nic_out_gbps_mean") - metrics.begin());
+  CHECK(table_columns(metrics, "nic_out_gbps_mean,clients.random.latency_s.p99,constant.requests_per_s") ==
+        std::vector<std::size_t>{nic, 5, 0});
+  CHECK(table_columns(metrics, "server.disk.utilization") == std::vector<std::size_t>{metrics.size() - 1});
+  // Unknown: named, with every valid metric listed.
+  CHECK_THROWS_WITH(table_columns(metrics, "requests_per_s,bogus"),
+                    Contains("--metrics: 'requests_per_s': names more than one metric") &&
+                        Contains("clients.constant.requests_per_s") && Contains("server.disk.utilization"));
+  CHECK_THROWS_WITH(table_columns(metrics, "bogus"), Contains("--metrics: 'bogus': is not one of this sweep's metrics") &&
+                                                         Contains("server.page_cache.hit_ratio"));
+  // A part of a name is not an ending after a dot.
+  CHECK_THROWS_AS(table_columns(metrics, "utilization.x"), SweepError);
+  CHECK_THROWS_AS(table_columns(metrics, "ilization"), SweepError);
+  CHECK_THROWS_AS(table_columns(metrics, "p99,"), SweepError);
+}
+
+TEST_CASE("clerk sweep --metrics with an unknown name exits 2 before anything runs") {
+  SweepArgs args;
+  args.file = kThreads;
+  args.sets = {"nginx.thread_pool.threads=8,16", "duration=1s"};
+  args.table_metrics = "latency_s.p99x";
+  args.out = (fs::temp_directory_path() / ("clerk-metrics-" + std::to_string(getpid()) + ".csv")).string();
+  CHECK(sweep_command(args) == 2);
+  CHECK_FALSE(fs::exists(args.out));
 }

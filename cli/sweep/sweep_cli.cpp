@@ -36,6 +36,9 @@ SweepCli::SweepCli(CLI::App& app) {
   s->add_option("--sample-seed", sweep_.sample_seed, "seed of the random draw of points");
   s->add_option("--seeds", sweep_.seeds, "seeds per point: a count N (seeds 1..N), or a list 1,5,9, or a range 1..20:1");
   s->add_option("--metric", sweep_.metrics, "a metric to keep, a dotted path into a run's JSON (repeatable)");
+  s->add_option("--metrics", sweep_.table_metrics,
+                "the table's columns, comma-separated: metrics of the sweep, by dotted path or a unique ending "
+                "(default: the first three; all are in the summary file)");
   s->add_option("--confidence", sweep_.confidence, "confidence level of the intervals (default 0.95)");
   s->add_option("-j,--jobs", sweep_.jobs, "runs in parallel (default: one per core)")
       ->check(CLI::Range(0u, 1024u));  // one thread a job: 100,000 threads would fail to start, not run faster

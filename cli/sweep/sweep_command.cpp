@@ -126,6 +126,7 @@ int sweep_command(const SweepArgs& args) {
     const Shard shard = args.shard.empty() ? Shard{} : parse_shard(args.shard);
     const Plan plan = make_plan(spec, shard);
     const std::vector<RunRef> runs = plan.runs(shard);
+    const std::vector<std::size_t> table = table_columns(plan.metrics, args.table_metrics);  // before anything runs
     if (args.dry_run) {
       print_plan(plan, runs);
       return 0;
@@ -189,7 +190,7 @@ int sweep_command(const SweepArgs& args) {
       write_atomically(paths.jsonl, file_text(Format::kJsonl, columns, all));
     }
     write_atomically(paths.summary, summary_csv(columns, all, plan.confidence));
-    if (!args.quiet && plan.points.size() <= 40) std::cout << summary_text(columns, all, plan.confidence, 3);
+    if (!args.quiet && plan.points.size() <= 40) std::cout << summary_text(columns, all, plan.confidence, table);
     std::cerr << fmt::format("sweep: {} runs ({} from before, {} now) in {:.1f} s, {:.1f} runs/s on {} threads\n"
                              "sweep: rows in {} and {}, means and intervals in {}\n",
                              all.size(), kept.size(), todo.size(), progress.elapsed_s(), progress.rate(), jobs,

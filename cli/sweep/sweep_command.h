@@ -16,6 +16,7 @@ struct SweepArgs {
   std::optional<std::uint64_t> sample_seed;
   std::string seeds;                  // empty: the spec's
   std::vector<std::string> metrics;   // empty: the spec's
+  std::string table_metrics;          // --metrics a,b,c: the table's columns; empty: the first three
   std::optional<double> confidence;
   unsigned jobs = 0;                  // 0: one thread per core
   std::string out;                    // empty: named after the file (and the shard)

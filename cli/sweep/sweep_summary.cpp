@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <map>
 
+#include "cli/sweep/sweep_error.h"
 #include "cli/sweep/sweep_stats.h"
 
 namespace cli::sweep {
@@ -54,17 +55,54 @@ std::string summary_csv(const Columns& c, const std::vector<Row>& rows, double c
   return out;
 }
 
-std::string summary_text(const Columns& c, const std::vector<Row>& rows, double confidence, std::size_t max_metrics) {
-  const std::size_t shown = std::min(max_metrics, c.metrics.size());
+std::vector<std::size_t> table_columns(const std::vector<std::string>& metrics, const std::string& wanted) {
+  std::vector<std::size_t> out;
+  if (wanted.empty()) {
+    for (std::size_t m = 0; m < std::min<std::size_t>(3, metrics.size()); ++m) out.push_back(m);
+    return out;
+  }
+  std::string valid;
+  for (const std::string& m : metrics) valid += "\n  " + m;
+  const auto fail = [&](const std::string& name, const std::string& why) {
+    throw SweepError("--metrics", "'" + name + "'",
+                     why + "; the sweep's metrics are (a unique ending after a dot will do; --metric PATH adds one):" +
+                         valid);
+  };
+  std::size_t pos = 0;
+  while (pos <= wanted.size()) {
+    const std::size_t comma = std::min(wanted.find(',', pos), wanted.size());
+    const std::string name = wanted.substr(pos, comma - pos);
+    pos = comma + 1;
+    if (name.empty()) fail(name, "an empty name");
+    std::vector<std::size_t> found;
+    for (std::size_t m = 0; m < metrics.size(); ++m) {
+      const std::string& full = metrics[m];
+      if (full == name) {
+        found = {m};
+        break;
+      }
+      if (full.size() > name.size() && full.compare(full.size() - name.size(), name.size(), name) == 0 &&
+          full[full.size() - name.size() - 1] == '.')
+        found.push_back(m);
+    }
+    if (found.empty()) fail(name, "is not one of this sweep's metrics");
+    if (found.size() > 1) fail(name, "names more than one metric");
+    out.push_back(found.front());
+  }
+  return out;
+}
+
+std::string summary_text(const Columns& c, const std::vector<Row>& rows, double confidence,
+                         const std::vector<std::size_t>& shown) {
   std::vector<std::vector<std::string>> table;
   std::vector<std::string> head = c.axes;
   head.push_back("runs");
-  for (std::size_t m = 0; m < shown; ++m) head.push_back(c.metrics[m]);
+  for (const std::size_t m : shown) head.push_back(c.metrics[m]);
   table.push_back(head);
   for (const auto& [index, p] : by_point(c, rows)) {
     std::vector<std::string> line = p.first->axes;
     line.push_back(std::to_string(p.metrics.empty() ? 0 : p.metrics[0].size()));
-    for (std::size_t m = 0; m < shown; ++m) {
+    for (const std::size_t m : shown) {
       const Estimate e = estimate(p.metrics[m], confidence);
       line.push_back(std::isnan(e.low) ? short_number(e.mean)
                                        : short_number(e.mean) + " +- " + short_number((e.high - e.low) / 2));
@@ -80,7 +118,11 @@ std::string summary_text(const Columns& c, const std::vector<Row>& rows, double 
     out.erase(out.find_last_not_of(' ') + 1);
     out += "\n";
   }
-  return out + fmt::format("(mean +- half-width of the {:g}% confidence interval over the seeds)\n", confidence * 100);
+  out += fmt::format("(mean +- half-width of the {:g}% confidence interval over the seeds)\n", confidence * 100);
+  if (shown.size() < c.metrics.size())
+    out += fmt::format("({} of {} metrics shown; all are in the summary file; choose with --metrics a,b,c)\n",
+                       shown.size(), c.metrics.size());
+  return out;
 }
 
 }  // namespace cli::sweep

@@ -10,7 +10,14 @@ namespace cli::sweep {
 
 // CSV: point,<axes>,runs,<metric>.mean,<metric>.ci_low,<metric>.ci_high,...
 std::string summary_csv(const Columns& c, const std::vector<Row>& rows, double confidence);
-// A table for the terminal: the first `max_metrics` metrics as mean +- half-width.
-std::string summary_text(const Columns& c, const std::vector<Row>& rows, double confidence, std::size_t max_metrics);
+// The metrics the terminal table shows (`clerk sweep --metrics a,b,c`), as
+// indexes into `metrics` in the order given. A name is one of the sweep's
+// metrics, or the unique ending of one after a dot ("nic_out_gbps_mean",
+// "constant.latency_s.p99"). Empty: the first three. An unknown or ambiguous
+// name is a SweepError ("--metrics") that lists the valid names.
+std::vector<std::size_t> table_columns(const std::vector<std::string>& metrics, const std::string& wanted);
+// A table for the terminal: the metrics `shown` (indexes into c.metrics) as mean +- half-width.
+std::string summary_text(const Columns& c, const std::vector<Row>& rows, double confidence,
+                         const std::vector<std::size_t>& shown);
 
 }  // namespace cli::sweep

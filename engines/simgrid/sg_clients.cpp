@@ -195,11 +195,12 @@ void SgClients::tick() {
 
 // wrk's end-of-run figures and report (models::WrkGroup::result).
 std::vector<models::WrkResult> SgClients::finish() {
+  // The requests still in flight, each at its age (models::WrkResult::in_flight_age).
   std::vector<models::WrkResult> out;
-  std::vector<std::uint64_t> in_flight(groups_.size(), 0);
+  std::vector<std::vector<double>> ages(groups_.size());
   for (const Conn& c : conns_)
-    if (c.busy && c.alive) ++in_flight[c.group];
-  for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) out.push_back(groups_[gi].result(duration_, in_flight[gi]));
+    if (c.busy && c.alive) ages[c.group].push_back(sim::to_seconds(now_ns() - c.start));
+  for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) out.push_back(groups_[gi].result(duration_, ages[gi]));
   return out;
 }
 

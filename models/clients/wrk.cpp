@@ -273,12 +273,16 @@ void Wrk::on_event(std::uint64_t arg) {
 }
 
 std::vector<WrkResult> Wrk::finish() {
+  // The requests still in flight, each at its age: written and unanswered,
+  // and (open loop) due but not yet written.
+  const sim::Time now = engine_.now();
   std::vector<WrkResult> out;
-  std::vector<std::uint64_t> in_flight(groups_.size(), 0);
+  std::vector<std::vector<double>> ages(groups_.size());
   for (const Conn& c : conns_)
-    if (c.busy && c.alive) ++in_flight[c.group];
-  for (const Slot& s : slots_) in_flight[threads_[s.thread].group] += s.pending.size();
-  for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) out.push_back(groups_[gi].result(duration_, in_flight[gi]));
+    if (c.busy && c.alive) ages[c.group].push_back(sim::to_seconds(now - c.start));
+  for (const Slot& s : slots_)
+    for (const sim::Time due : s.pending) ages[threads_[s.thread].group].push_back(sim::to_seconds(now - due));
+  for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) out.push_back(groups_[gi].result(duration_, ages[gi]));
   return out;
 }
 

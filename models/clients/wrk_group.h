@@ -40,9 +40,10 @@ struct WrkGroup {
   void record_ttfb(sim::Time now, double ttfb_s);
   // record_rate() for one of this group's threads.
   void record_rate(sim::Time now, WrkThreadRate& thread);
-  // wrk's summary after `duration`, with `in_flight` requests unanswered.
-  // Applies the coordinated-omission correction: call it once.
-  WrkResult result(sim::Time duration, std::uint64_t in_flight);
+  // wrk's summary after `duration`, with requests unanswered at the ages
+  // `in_flight_ages_s` (one entry each, seconds since each was written or,
+  // open loop, due). Applies the coordinated-omission correction: call it once.
+  WrkResult result(sim::Time duration, const std::vector<double>& in_flight_ages_s);
   // The measured window begins at `now` (the end of a warm-up): every figure
   // starts again; the `in_flight` requests count as issued in the window, and
   // complete in it with their whole latency.

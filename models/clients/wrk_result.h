@@ -63,6 +63,18 @@ struct WrkResult {
   double rate_mean = 0, rate_stdev = 0, rate_max = 0, rate_within_stdev = 0;
   // Without the correction, every completed response, in seconds.
   sim::LatencyStats raw;
+  // The requests still in flight when the window ended (`in_flight` of
+  // them), each at its age then: how long it had waited so far, a lower
+  // bound on its latency (right-censored).
+  sim::LatencyStats in_flight_age;
+  // The censored tail: the completed responses and the requests still in
+  // flight at their age, pooled. Its percentiles are lower bounds on those
+  // of every request issued (a request in flight would take at least its age).
+  sim::LatencyStats with_in_flight() const {
+    sim::LatencyStats all = raw;
+    all.merge(in_flight_age);
+    return all;
+  }
   // Time to first byte: from sending (or, open loop, from when it was due) to
   // the response header's arrival.
   sim::LatencyStats ttfb;

@@ -43,9 +43,7 @@ void Ssd::submit_read(std::uint64_t offset, std::uint64_t length, IoListener* li
 }
 
 void Ssd::start(const Read& r) {
-  const sim::Time now = engine_.now();
-  busy_integral_s_ += busy_ * sim::to_seconds(now - last_change_);
-  last_change_ = now;
+  if (busy_ == 0) busy_since_ = engine_.now();
   const std::uint32_t slot = free_slots_.back();
   free_slots_.pop_back();
   in_service_[slot] = r;
@@ -73,9 +71,8 @@ void Ssd::on_event(std::uint64_t arg) {
   const sim::Time now = engine_.now();
   const auto slot = static_cast<std::uint32_t>(arg);
   const Read done = in_service_[slot];
-  busy_integral_s_ += busy_ * sim::to_seconds(now - last_change_);
-  last_change_ = now;
   --busy_;
+  if (busy_ == 0) busy_s_ += sim::to_seconds(now - busy_since_);
   free_slots_.push_back(slot);
   ++reads_;
   read_bytes_ += done.length;
@@ -89,9 +86,10 @@ DiskStats Ssd::stats() const {
   DiskStats s;
   s.reads = reads_;
   s.read_bytes = read_bytes_;
-  // Utilization as a drive with `parallelism` units: busy unit-time over all units.
-  const double now_busy = busy_ * sim::to_seconds(engine_.now() - last_change_);
-  s.busy_s = (busy_integral_s_ + now_busy) / spec_.parallelism;
+  // iostat's %util: time with a read outstanding, not the units' summed
+  // service time. A drive serving `parallelism` reads at once is at 100%
+  // with one read outstanding: %util says busy, not saturated.
+  s.busy_s = busy_s_ + (busy_ > 0 ? sim::to_seconds(engine_.now() - busy_since_) : 0.0);
   s.queue_depth_integral = depth_.integral(engine_.now());
   s.drives = 1;
   s.await_sum_s = await_sum_s_;

@@ -92,8 +92,10 @@ class Ssd final : public BlockDevice, public sim::EventTarget {
   std::vector<Read> in_service_;     // by slot
   std::vector<std::uint32_t> free_slots_;
   std::uint32_t busy_ = 0;
-  double busy_integral_s_ = 0;       // slot-seconds busy
-  sim::Time last_change_ = 0;
+  // iostat's io_ticks: time with at least one read outstanding (part_round_stats
+  // adds a tick whenever in_flight > 0), however many units serve at once.
+  double busy_s_ = 0;
+  sim::Time busy_since_ = 0;
   sim::TimeAverage depth_;
   std::uint64_t reads_ = 0, read_bytes_ = 0;
   double await_sum_s_ = 0;           // completed reads' submission-to-completion times

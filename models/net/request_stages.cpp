@@ -45,6 +45,9 @@ void StageAggregate::record(sim::Time now, sim::Time latency, const StageSplit& 
   ++bucket.count;
   for (std::size_t i = 0; i < kStages; ++i) bucket.sum[i] += split[i];
   ++count_;
+  if (split[static_cast<std::size_t>(Stage::kDiskData)] == 0 && split[static_cast<std::size_t>(Stage::kDiskMetadata)] == 0 &&
+      split[static_cast<std::size_t>(Stage::kDiskSlot)] == 0)
+    ++without_disk_wait_;
   if (latency > worst_latency_) {
     worst_latency_ = latency;
     worst_ = split;
@@ -83,6 +86,7 @@ StageTable StageAggregate::table() const {
   t.recorded = true;
   t.requests = count_;
   t.mismatches = mismatches_;
+  t.without_disk_wait = without_disk_wait_;
   if (count_ == 0) return t;
   for (const auto& [label, p] : {std::pair{"p50", 50.0}, std::pair{"p99", 99.0}, std::pair{"p99.9", 99.9}}) {
     StageRow r = percentile_row(p);

@@ -157,6 +157,11 @@ struct StageTable {
   bool recorded = false;  // false: the engine does not record stages
   std::uint64_t requests = 0;
   std::uint64_t mismatches = 0;  // requests whose split did not sum to their latency within 1 us
+  // Requests that never waited for the disk: no time in D for their own file
+  // data, metadata or a request slot (every page-cache and metadata lookup
+  // they made found its data ready). Time behind a loop blocked on another
+  // request's read is not their own wait.
+  std::uint64_t without_disk_wait = 0;
   std::vector<StageRow> rows;    // p50, p99, p99.9, max
   std::vector<StageRow> worst_per_second;  // the worst request completed in each second
 };
@@ -172,6 +177,7 @@ class StageAggregate {
     buckets_.clear();
     count_ = 0;
     mismatches_ = 0;
+    without_disk_wait_ = 0;
     worst_latency_ = -1;
     worst_ = StageSplit{};
   }
@@ -195,6 +201,7 @@ class StageAggregate {
   std::vector<Bucket> buckets_;
   std::uint64_t count_ = 0;
   std::uint64_t mismatches_ = 0;
+  std::uint64_t without_disk_wait_ = 0;
   sim::Time worst_latency_ = -1;
   StageSplit worst_{};
   std::vector<Worst> per_second_;

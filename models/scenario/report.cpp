@@ -91,6 +91,30 @@ std::string stage_table(const StageTable& t) {
   return s;
 }
 
+// A latency with its unit: us below 1 ms, ms below 1 s, else s.
+std::string span(double s) {
+  if (s < 1e-3) return fmt::format("{:.1f}us", s * 1e6);
+  if (s < 1) return fmt::format("{:.2f}ms", s * 1e3);
+  return fmt::format("{:.3f}s", s);
+}
+
+std::string percentiles(const sim::LatencyStats& l) {
+  return fmt::format("p50 {}  p90 {}  p99 {}  p99.9 {}  max {}", span(l.percentile(50)), span(l.percentile(90)),
+                     span(l.percentile(99)), span(l.percentile(99.9)), span(l.max()));
+}
+
+// Total latency of the completed responses, and the censored tail: the
+// requests still in flight at the end, counted at their age.
+std::string total_latency_lines(const sim::LatencyStats& done, const sim::LatencyStats& ages, std::uint64_t in_flight) {
+  std::string s = fmt::format("  total latency, {} completed responses (uncorrected): {}\n", done.count(),
+                              done.count() ? percentiles(done) : std::string("none"));
+  if (in_flight == 0) return s + "  in flight at the end: none\n";
+  sim::LatencyStats all = done;
+  all.merge(ages);
+  return s + fmt::format("  in flight at the end: {} (oldest {}); with them at their age, lower bounds: {}\n", in_flight,
+                         span(ages.max()), percentiles(all));
+}
+
 }  // namespace
 
 std::string text_report(const RunResult& r) {
@@ -106,8 +130,12 @@ std::string text_report(const RunResult& r) {
       s += fmt::format("  time to first byte: p50 {:.2f}ms  p99 {:.2f}ms  p99.9 {:.2f}ms  max {:.2f}ms  peak 1-s p99 {:.2f}ms\n",
                        c.ttfb.percentile(50) * 1e3, c.ttfb.percentile(99) * 1e3, c.ttfb.percentile(99.9) * 1e3,
                        c.ttfb.max() * 1e3, c.ttfb_peak_p99 * 1e3);
+    s += total_latency_lines(c.raw, c.in_flight_age, c.in_flight);
     s += stage_table(c.stages);
   }
+  s += fmt::format("\n-- all {} client group(s), merged by counts (histograms added, not percentiles averaged)\n",
+                   r.clients.size());
+  s += total_latency_lines(r.latency_all, r.in_flight_age_all, r.in_flight_all);
 
   s += "\n-- server NIC, as ifstat prints it (1 s samples)\n";
   s += fmt::format("{:>8} {:>13} {:>13} {:>10}\n", "time", "KB/s in", "KB/s out", "Gbit/s out");
@@ -149,9 +177,11 @@ std::string text_report(const RunResult& r) {
                      r.share_behind_one_block * 100, 100.0 / static_cast<double>(r.workers.size()));
 
   if (r.thread_pool) {
-    s += "\n-- thread pools\n";
-    s += fmt::format("tasks {}   overflows {}   max waiting {}   mean waiting {:.2f}\n", r.pool_tasks,
-                     r.pool_overflows, r.pool_max_waiting, r.pool_mean_waiting);
+    s += fmt::format("\n-- thread pools ({}, one per worker)\n", r.pools);
+    s += fmt::format("tasks {}   overflows {}   tasks waiting in a pool's queue: mean {:.2f} per pool, busiest pool's "
+                     "mean {:.2f}, most in one pool {}\n",
+                     r.pool_tasks, r.pool_overflows, r.pool_mean_waiting, r.pool_busiest_mean_waiting,
+                     r.pool_max_waiting);
   }
   if (r.error_log_lines) {
     s += fmt::format("\n-- error.log ({} lines, first ones)\n", r.error_log_lines);
@@ -159,9 +189,18 @@ std::string text_report(const RunResult& r) {
   }
 
   s += "\n-- page cache\n";
-  s += fmt::format("hit ratio {:.3f} of {} lookups   resident {:.2f} GiB of {:.2f} GiB   readahead windows {}   bios {}\n",
-                   r.cache_hit_ratio, r.cache_lookups, static_cast<double>(r.cache_resident_bytes) / (1 << 30),
+  s += fmt::format("hit ratio {:.3f} of {} lookups of {} KiB units (found ready without waiting)   resident {:.2f} GiB "
+                   "of {:.2f} GiB   readahead windows {}   bios {}\n",
+                   r.cache_hit_ratio, r.cache_lookups, r.cache_unit_bytes / 1024,
+                   static_cast<double>(r.cache_resident_bytes) / (1 << 30),
                    static_cast<double>(r.cache_capacity_bytes) / (1 << 30), r.readahead_windows, r.bios);
+  if (r.requests_with_stages)
+    s += fmt::format("requests that never waited for the disk (data, metadata or a request slot): {} of {} ({:.1f}%)\n",
+                     r.requests_without_disk_wait, r.requests_with_stages,
+                     100.0 * static_cast<double>(r.requests_without_disk_wait) /
+                         static_cast<double>(r.requests_with_stages));
+  else
+    s += "requests that never waited for the disk: not recorded (this engine keeps no per-request stage clocks)\n";
   s += fmt::format("dentry/inode cache: {} lookups, {} hits, {} metadata reads from disk\n", r.dentry_lookups,
                    r.dentry_hits, r.metadata_reads);
   s += fmt::format("  inode cache {} lookups, {} hits; metadata blocks {} lookups, {} hits, {} read; freed {} dentries, "
@@ -170,9 +209,10 @@ std::string text_report(const RunResult& r) {
                    r.metadata_blocks_read, r.dentries_freed, r.inodes_freed);
 
   s += "\n-- disks\n";
-  s += fmt::format("{} drive(s): {:.1f} MB/s read, {} reads, utilization {:.1f}%, mean queue depth {:.2f} per drive\n",
+  s += fmt::format("{} drive(s): {:.1f} MB/s read, {} reads; per drive, as iostat -x: %util {:.1f}% mean over the "
+                   "drives (busiest {:.1f}%), avgqu-sz {:.2f} mean over the drives\n",
                    r.drives, r.disk_read_bytes_per_s / 1e6, r.disk_reads, r.disk_utilization * 100,
-                   r.disk_mean_queue_depth);
+                   r.disk_busiest_utilization * 100, r.disk_mean_queue_depth);
   s += iostat_table(r);
   return s;
 }

@@ -34,6 +34,12 @@ struct RunResult {
   std::uint64_t events = 0;
   WarmupReport warmup;  // how the caches converged before the measured window
   std::vector<WrkResult> clients;
+  // Every group's responses merged by counts (their histograms added, never
+  // their percentiles averaged): the total latency of every completed
+  // response, uncorrected, and the censored tail with the requests still in
+  // flight at the end counted at their age.
+  sim::LatencyStats latency_all, in_flight_age_all;
+  std::uint64_t in_flight_all = 0;
   // ifstat: interface bytes per second, one entry per second of the run.
   std::vector<double> nic_out_bytes_per_s;
   std::vector<double> nic_in_bytes_per_s;
@@ -65,10 +71,21 @@ struct RunResult {
   double server_ttfb_s = 0;                // server-side time to first byte, summed over requests
   // thread pools (all workers together)
   bool thread_pool = false;
+  // Tasks waiting in a pool's queue, all over one population, the pool (one
+  // per worker): the time-averaged number in a pool (mean over the pools),
+  // the busiest pool's time average, and the most any one pool held.
   std::uint64_t pool_threads = 0, pool_tasks = 0, pool_overflows = 0, pool_max_waiting = 0;
-  double pool_mean_waiting = 0;
-  // page cache and dentry cache
+  double pool_mean_waiting = 0, pool_busiest_mean_waiting = 0;
+  std::uint32_t pools = 0;
+  // page cache and dentry cache. A lookup is of one cache unit
+  // (cache_unit_bytes: memory.cache_unit, 64 KiB unless set; 4 KiB pages when
+  // cache_unit = 4k), counted as a hit when found ready without waiting.
   double cache_hit_ratio = 0;
+  std::uint64_t cache_unit_bytes = 0;
+  // Per request: responses that never waited for the disk (StageTable::
+  // without_disk_wait), of the responses whose stages were recorded (0 of 0:
+  // the engine records none).
+  std::uint64_t requests_without_disk_wait = 0, requests_with_stages = 0;
   std::uint64_t cache_lookups = 0, cache_resident_bytes = 0, cache_capacity_bytes = 0, readahead_windows = 0, bios = 0;
   std::uint64_t dentry_lookups = 0, dentry_hits = 0, metadata_reads = 0;
   // inode cache lookups after a dentry miss; buffer-cache lookups of
@@ -79,10 +96,15 @@ struct RunResult {
   // disk
   std::uint32_t drives = 0;
   std::uint64_t disk_reads = 0;
-  double disk_read_bytes_per_s = 0, disk_mean_queue_depth = 0, disk_utilization = 0;
+  // Means over the drives of each drive's figure (iostat -x's avgqu-sz and
+  // %util; one drive: its own), and the busiest drive's %util.
+  double disk_read_bytes_per_s = 0, disk_mean_queue_depth = 0, disk_utilization = 0, disk_busiest_utilization = 0;
   // Each drive as `iostat -x` prints it (models/hardware/block_queue.h keeps
   // the counters as /proc/diskstats does), with the request-slot sleeps.
   struct DriveIostat {
+    // util: %util as iostat computes it, io_ticks over the window: the time
+    // with at least one request in flight (allocated, queued or at the
+    // drive), not the requests' summed service time.
     double r_s = 0, rkb_s = 0, rrqm_s = 0, avgrq_kb = 0, avgqu_sz = 0, await_ms = 0, util = 0;
     std::uint64_t slot_waits = 0;
     double slot_wait_ms = 0;  // mean sleep for a slot

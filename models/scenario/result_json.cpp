@@ -27,6 +27,22 @@ ordered_json stages_json(const StageTable& t) {
   return {{"recorded", true}, {"requests", t.requests}, {"sum_mismatches", t.mismatches}, {"names", names},
           {"rows", rows},      {"worst_per_second", seconds}};
 }
+
+// Total latency percentiles of `done`, and the censored tail: with the
+// requests in flight at the end counted at their age (lower bounds).
+ordered_json censored_json(const sim::LatencyStats& done, const sim::LatencyStats& ages, std::uint64_t in_flight) {
+  sim::LatencyStats all = done;
+  all.merge(ages);
+  return {{"in_flight", in_flight},       {"oldest_in_flight", ages.max()},  {"count", all.count()},
+          {"p50", all.percentile(50)},    {"p90", all.percentile(90)},       {"p99", all.percentile(99)},
+          {"p999", all.percentile(99.9)}, {"max", all.max()}};
+}
+
+ordered_json raw_json(const sim::LatencyStats& l) {
+  return {{"count", l.count()},          {"mean", l.mean()},          {"stdev", l.stdev()},
+          {"max", l.max()},              {"p50", l.percentile(50)},   {"p90", l.percentile(90)},
+          {"p99", l.percentile(99)},     {"p999", l.percentile(99.9)}};
+}
 }  // namespace
 
 ordered_json to_json(const RunResult& r, bool with_timing) {
@@ -68,13 +84,12 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
     g["latency_s"] = {{"mean", c.latency_mean}, {"stdev", c.latency_stdev}, {"max", c.latency_max},
                       {"within_stdev_frac", c.latency_within_stdev}, {"p50", c.latency_p50},
                       {"p75", c.latency_p75}, {"p90", c.latency_p90}, {"p99", c.latency_p99}};
-    g["latency_raw_s"] = {{"count", c.raw.count()}, {"mean", c.raw.mean()}, {"stdev", c.raw.stdev()},
-                          {"max", c.raw.max()}, {"p50", c.raw.percentile(50)}, {"p90", c.raw.percentile(90)},
-                          {"p99", c.raw.percentile(99)}, {"p999", c.raw.percentile(99.9)}};
+    g["latency_raw_s"] = raw_json(c.raw);
     g["ttfb_s"] = {{"count", c.ttfb.count()}, {"mean", c.ttfb.mean()}, {"p50", c.ttfb.percentile(50)},
                    {"p99", c.ttfb.percentile(99)}, {"p999", c.ttfb.percentile(99.9)}, {"max", c.ttfb.max()},
                    {"peak_p99", c.ttfb_peak_p99}};
     g["latency_raw_s"]["peak_p99"] = c.latency_peak_p99;
+    g["latency_censored_s"] = censored_json(c.raw, c.in_flight_age, c.in_flight);
     // Second by second, from every response as it completed: what clerk-ui
     // plots (null: a second without responses).
     ordered_json per_s = {{"requests", ordered_json::array()}, {"latency_mean_s", ordered_json::array()},
@@ -104,6 +119,10 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
     clients[c.spec.name] = g;
   }
   j["clients"] = clients;
+  // Every group merged by counts: histograms added, never percentiles averaged.
+  j["clients_merged"] = {{"groups", r.clients.size()},
+                         {"latency_raw_s", raw_json(r.latency_all)},
+                         {"latency_censored_s", censored_json(r.latency_all, r.in_flight_age_all, r.in_flight_all)}};
 
   ordered_json server;
   ordered_json per_s = ordered_json::array();
@@ -140,11 +159,19 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                                   {"requests_delayed_share", r.responses_delayed_share},
                                   {"requests_delayed_share_per_s", r.responses_delayed_share_per_s}};
   server["thread_pool"] = {{"enabled", r.thread_pool}, {"threads", r.pool_threads}, {"tasks", r.pool_tasks},
-                           {"overflows", r.pool_overflows}, {"max_waiting", r.pool_max_waiting},
-                           {"mean_waiting", r.pool_mean_waiting}, {"running_frac", r.pool_running},
+                           {"overflows", r.pool_overflows}, {"pools", r.pools}, {"max_waiting", r.pool_max_waiting},
+                           {"mean_waiting", r.pool_mean_waiting},
+                           {"busiest_mean_waiting", r.pool_busiest_mean_waiting}, {"running_frac", r.pool_running},
                            {"sleeping_frac", r.pool_sleeping}, {"disk_wait_frac", r.pool_disk_wait},
                            {"blocked_by_cause", by_cause(r.pool_blocked_by_cause, r.pool_cpu_wait)}};
   server["page_cache"] = {{"hit_ratio", r.cache_hit_ratio}, {"lookups", r.cache_lookups},
+                          {"lookup_unit_bytes", r.cache_unit_bytes},
+                          {"requests_without_disk_wait", r.requests_without_disk_wait},
+                          {"requests_recorded", r.requests_with_stages},
+                          {"request_hit_ratio", r.requests_with_stages
+                                                    ? static_cast<double>(r.requests_without_disk_wait) /
+                                                          static_cast<double>(r.requests_with_stages)
+                                                    : 0.0},
                           {"resident_bytes", r.cache_resident_bytes}, {"capacity_bytes", r.cache_capacity_bytes},
                           {"readahead_windows", r.readahead_windows}, {"bios", r.bios}};
   server["dentry_cache"] = {{"lookups", r.dentry_lookups}, {"hits", r.dentry_hits}, {"metadata_reads", r.metadata_reads},
@@ -154,7 +181,8 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                                {"hits", r.metadata_block_hits},
                                {"blocks_read", r.metadata_blocks_read}};
   server["disk"] = {{"drives", r.drives}, {"reads", r.disk_reads}, {"read_bytes_per_s", r.disk_read_bytes_per_s},
-                    {"mean_queue_depth", r.disk_mean_queue_depth}, {"utilization", r.disk_utilization}};
+                    {"mean_queue_depth", r.disk_mean_queue_depth}, {"utilization", r.disk_utilization},
+                    {"busiest_utilization", r.disk_busiest_utilization}};
   ordered_json iostat = ordered_json::array();
   for (const RunResult::DriveIostat& x : r.drive_iostat)
     iostat.push_back({{"r_s", x.r_s}, {"rkB_s", x.rkb_s}, {"rrqm_s", x.rrqm_s}, {"avgrq_kB", x.avgrq_kb},

@@ -116,6 +116,14 @@ RunResult run_figures(RunParts p) {
   r.seed = p.seed;
   r.duration_s = sim::to_seconds(p.duration);
   r.clients = std::move(p.clients);
+  for (const WrkResult& c : r.clients) {
+    r.latency_all.merge(c.raw);
+    r.in_flight_age_all.merge(c.in_flight_age);
+    r.in_flight_all += c.in_flight;
+    if (!c.stages.recorded) continue;
+    r.requests_with_stages += c.stages.requests;
+    r.requests_without_disk_wait += c.stages.without_disk_wait;
+  }
 
   r.nic_out_bytes_per_s = p.ifstat.out_bytes_per_s();
   r.nic_in_bytes_per_s = p.ifstat.in_bytes_per_s();
@@ -168,13 +176,15 @@ RunResult run_figures(RunParts p) {
   if (r.thread_pool) {
     const double threads = static_cast<double>(sc.nginx.thread_pool.threads) * n;
     r.pool_threads = static_cast<std::uint64_t>(threads);
-    double waiting = 0;
+    double waiting = 0, busiest = 0;
+    r.pools = n;
     for (std::uint32_t w = 0; w < n; ++w) {
       const PoolStats& pool = p.workers[w].pool;
       r.pool_tasks += pool.tasks;
       r.pool_overflows += pool.overflows;
       r.pool_max_waiting = std::max(r.pool_max_waiting, pool.max_waiting);
       waiting += pool.waiting_integral;
+      busiest = std::max(busiest, pool.waiting_integral);
       r.pool_running += tasks.group_mean(n + w, TaskState::kRunning, from, now) / threads;
       r.pool_sleeping += tasks.group_mean(n + w, TaskState::kSleeping, from, now) / threads;
       r.pool_disk_wait += tasks.group_mean(n + w, TaskState::kDiskWait, from, now) / threads;
@@ -182,7 +192,9 @@ RunResult run_figures(RunParts p) {
         r.pool_blocked_by_cause[c] += tasks.group_cause_mean(n + w, static_cast<WaitCause>(c), from, now) / threads;
       r.pool_cpu_wait += tasks.group_cpu_wait_mean(n + w, from, now) / threads;
     }
-    r.pool_mean_waiting = run_s > 0 ? waiting / run_s : 0;
+    // Per pool, as max_waiting is: the integral summed over the n pools is n pools' worth.
+    r.pool_mean_waiting = run_s > 0 ? waiting / run_s / n : 0;
+    r.pool_busiest_mean_waiting = run_s > 0 ? busiest / run_s : 0;
   }
 
   const PageCacheStats c = p.cache.stats();
@@ -191,6 +203,7 @@ RunResult run_figures(RunParts p) {
   r.cache_hit_ratio = r.cache_lookups ? static_cast<double>(hits) / static_cast<double>(r.cache_lookups) : 0;
   r.cache_resident_bytes = c.resident_units * p.cache.unit_bytes();
   r.cache_capacity_bytes = sc.hardware.page_cache_bytes;
+  r.cache_unit_bytes = p.cache.unit_bytes();
   r.readahead_windows = c.readahead_windows - base.cache.readahead_windows;
   r.bios = c.bios - base.cache.bios;
   const VfsCacheStats v = since(p.vfs.stats(), base.vfs);
@@ -215,6 +228,7 @@ RunResult run_figures(RunParts p) {
   const std::vector<DiskStats> drives = p.disk.drive_stats();
   for (std::size_t i = 0; i < drives.size(); ++i)
     r.drive_iostat.push_back(iostat_of(i < base.drives.size() ? since(drives[i], base.drives[i]) : drives[i], run_s));
+  for (const RunResult::DriveIostat& x : r.drive_iostat) r.disk_busiest_utilization = std::max(r.disk_busiest_utilization, x.util);
   if (sc.hardware.block_queue)
     if (const ElevatorChoice* e = find_elevator(sc.hardware.block.scheduler))
       r.slot_wait_channel = e->blk_mq ? "blk_mq_get_tag" : "get_request";
