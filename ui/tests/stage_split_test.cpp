@@ -67,7 +67,7 @@ TEST_CASE("the bar is one request's split, stage by stage, summing to its latenc
   CHECK(ui::stage_bar(models::StageAggregate{}, 99, false).empty());
 }
 
-TEST_CASE("a click on the curve picks the percentile under it; labels name it") {
+TEST_CASE("a click on the curve picks the percentile under it, and labels name it") {
   CHECK(ui::percentile_at(0) == 0);
   CHECK(ui::percentile_at(0.25) == Approx(90));
   CHECK(ui::percentile_at(0.5) == Approx(99));
