@@ -114,6 +114,14 @@ TEST_CASE("the aggregate keeps the split of the percentile's bucket and of the w
   CHECK(secs(worst, Stage::kDiskData) == Approx(0.999));
   CHECK(secs(worst, Stage::kCpu) == Approx(0.001));
   CHECK(t.worst_per_second.size() == 2);  // seconds 1 (0-1 s) and 2 (the request at exactly 1 s)
+  // One real request of the p99 bucket: the latest recorded there, exactly.
+  const models::StageRow ex = agg.percentile_example(99);
+  CHECK(ex.requests == 1);
+  CHECK(ex.latency_s == Approx(row(t, "p99").latency_s).epsilon(0.045));
+  CHECK(secs(ex, Stage::kCpu) == Approx(0.001));
+  CHECK(secs(ex, Stage::kDiskData) == Approx(ex.latency_s - 0.001).margin(1e-12));
+  CHECK(agg.percentile_example(50).latency_s < ex.latency_s);
+  CHECK(agg.worst().latency_s == Approx(1.0));
   // A split that does not sum to its latency is counted.
   agg.record(0, sim::milliseconds(5), models::StageSplit{});
   CHECK(agg.mismatches() == 1);

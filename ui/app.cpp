@@ -34,6 +34,8 @@ void name_configs(App& app) {
   app.b.config = app.ab ? differences(app.edit_b, app.edit_a, app.loaded) : "";
 }
 
+bool replaying_any(const App& app) { return app.a.replay_to > app.a.now() || (app.ab && app.b.replay_to > app.b.now()); }
+
 Knobs other_aio(Knobs k) {
   k.aio_threads = !k.aio_threads;
   return k;
@@ -103,10 +105,29 @@ void set_ab(App& app, bool on) {
   app.anim_b.clear();
 }
 
+namespace {
+// Fast-forward: the warm-up as fast as the budget allows, both runs in step,
+// stopping at the first fine bin of the measured window.
+void fast_forward(App& app, Clock::time_point deadline) {
+  const auto warming = [&] { return !app.a.world->measuring() || (app.ab && app.b.world && !app.b.world->measuring()); };
+  while (warming() && app.a.now() < app.a.end() && Clock::now() < deadline) {
+    const sim::Time t = (app.a.now() / kFineBin + 1) * kFineBin;
+    app.a.advance(t, Clock::time_point::max());
+    if (app.ab) app.b.advance(t, Clock::time_point::max());
+  }
+  app.sim_target = sim::to_seconds(app.a.now());
+  if (!warming()) app.to_window = false;  // then on at the chosen speed
+}
+}  // namespace
+
 void advance(App& app, double real_dt) {
   const Clock::time_point start = Clock::now();
   const auto budget = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(app.budget_ms));
-  const bool replaying = app.a.replay_to > app.a.now() || (app.ab && app.b.replay_to > app.b.now());
+  if (app.to_window && app.a.world && !replaying_any(app)) {
+    fast_forward(app, start + budget);
+    return;
+  }
+  const bool replaying = replaying_any(app);
   double asked = 0;
   if (replaying) {
     // Catching up after a replay: as fast as the budget allows.

@@ -13,6 +13,7 @@
 #include "ui/session.h"
 #include "ui/store_layout.h"
 #include "ui/store_view.h"
+#include "ui/tails_view.h"
 
 namespace ui {
 
@@ -38,10 +39,12 @@ struct App {
   double budget_ms = 10;            // simulation time allowed per frame
   double sim_target = 0;            // where playback wants the sessions (s)
   float achieved = 1;               // share of the asked speed reached lately
+  bool to_window = false;           // fast-forwarding the warm-up, as fast as the budget allows, to the window's start
 
   // Views.
   bool show_lesson = false;
   bool tails_first = false;         // open the latency percentiles tab on the first frame (--tails)
+  TailPick tail_pick;               // whose stage split the percentiles tab shows
   float zoom = 1;
   ImVec2 pan{0, 0};
   float timeline_s = 10;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -132,7 +133,9 @@ struct Headline {
 
 std::vector<Headline> headlines(Session& a, Session& b) {
   std::vector<Headline> out;
-  const double ta = sim::to_seconds(a.now()), tb = sim::to_seconds(b.now());
+  // Over the measured window: wrk's counts restart at its beginning.
+  const double ta = sim::to_seconds(a.now() - (a.world->measuring() ? a.world->window_start() : 0));
+  const double tb = sim::to_seconds(b.now() - (b.world->measuring() ? b.world->window_start() : 0));
   const auto mean = [](const std::vector<float>& v) {
     double s = 0;
     for (float x : v) s += x;
@@ -181,16 +184,38 @@ void draw_headlines(Session& a, Session& b) {
 }
 }  // namespace
 
+Shade warmup_shade(Session& a, Session* b) {
+  Shade s;
+  const double wa = a.recorder.warmup_s(), wb = b ? b->recorder.warmup_s() : 0;
+  s.until_s = static_cast<float>(std::max(wa, wb));
+  if (s.until_s <= 0) return s;
+  const bool warming = a.recorder.warming() || (b && b->recorder.warming());
+  s.label = warming ? "warm-up so far: not in the figures" : "warm-up: excluded from the figures";
+  char buf[256];
+  if (b && wa != wb)
+    std::snprintf(buf, sizeof buf, "Warm-up (A to %.0f s, B to %.0f s%s): the server serving its load before the measured "
+                  "window, as clerk run does; the run's figures (clerk run's, the table, the percentiles) leave it out.",
+                  wa, wb, warming ? " so far" : "");
+  else
+    std::snprintf(buf, sizeof buf, "Warm-up (%s%.0f s): the server serving its load before the measured window, as "
+                  "clerk run does; the run's figures (clerk run's, the percentiles) leave it out.",
+                  warming ? "so far " : "to ", wa);
+  s.why = buf;
+  return s;
+}
+
 void draw_charts(Session& a, Session* b) {
   if (b) draw_headlines(a, *b);
   const std::vector<Chart> charts = build_charts(a, b);
+  const Shade warmup = warmup_shade(a, b);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const auto n = static_cast<float>(charts.size());
   const float h = (avail.y - (n - 1) * ImGui::GetStyle().ItemSpacing.y) / n;
-  // Each chart keeps room for its plot under a two-run legend; the window
-  // scrolls rather than squeezing a latency axis to a line.
-  const ImVec2 size(avail.x, std::max(h, 130.0f));
-  for (const Chart& c : charts) plot(c, size);
+  // Each chart keeps room for its plot under a wrapped title and a two-run
+  // legend, as the text grows; the window scrolls rather than squeezing a
+  // latency axis to a line.
+  const ImVec2 size(avail.x, std::max(h, ImGui::GetTextLineHeight() * 10));
+  for (const Chart& c : charts) plot(c, size, warmup);
 }
 
 nlohmann::ordered_json charts_json(Session& a, Session* b) {

@@ -21,6 +21,8 @@ namespace ui {
 // `b` is null unless the A/B view is on; its series are drawn lighter.
 std::vector<Chart> build_charts(Session& a, Session* b);
 void draw_charts(Session& a, Session* b);
+// The warm-up the charts shade (A's, or the longer of A's and B's).
+Shade warmup_shade(Session& a, Session* b);
 // Every plotted series, as JSON (NaN, a second without responses, as null).
 nlohmann::ordered_json charts_json(Session& a, Session* b);
 

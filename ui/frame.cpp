@@ -51,7 +51,7 @@ void draw_frame(App& app, float dt, bool capture) {
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("latency percentiles", nullptr, tails_first)) {
-      draw_tails(app.a);
+      draw_tails(app.a, app.tail_pick);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();

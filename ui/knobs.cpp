@@ -20,7 +20,12 @@ template <typename Enum, std::size_t N, typename Allowed>
 bool choose(const char* label, int& index, const std::array<models::Choice<Enum>, N>& list, Allowed allowed) {
   if (index < 0 || static_cast<std::size_t>(index) >= N) index = 0;
   bool changed = false;
-  if (ImGui::BeginCombo(label, list[static_cast<std::size_t>(index)].label)) {
+  // The closed combo shows the short name (a narrow panel cut the long one
+  // off: "no disk (every fi"); the list and the hover show the whole.
+  const auto& current = list[static_cast<std::size_t>(index)];
+  const bool open = ImGui::BeginCombo(label, current.brief);
+  if (!open && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", current.label);
+  if (open) {
     for (std::size_t i = 0; i < N; ++i) {
       const bool ok = allowed(list[i].value);
       if (ImGui::Selectable(list[i].label, static_cast<std::size_t>(index) == i, ok ? 0 : ImGuiSelectableFlags_Disabled)) {

@@ -96,12 +96,21 @@ std::string format_value(double v, const std::string& unit) {
   } else if (unit == "share") {
     std::snprintf(buf, sizeof buf, "%.3g%%", v * 100);
   } else {
-    std::snprintf(buf, sizeof buf, "%.3g %s", v, unit.c_str());
+    // Thousands as "12.5k", never "1.25e+04".
+    const double a = std::fabs(v);
+    const char* suffix = a >= 1e6 ? "M" : a >= 1e3 ? "k" : "";
+    const double shown = a >= 1e6 ? v / 1e6 : a >= 1e3 ? v / 1e3 : v;
+    std::snprintf(buf, sizeof buf, "%.3g%s %s", shown, suffix, unit.c_str());
   }
   return buf;
 }
 
-void plot(const Chart& c, ImVec2 size) {
+std::string titled(const Chart& c) {
+  if (c.unit == "s" || c.unit == "share" || c.unit.empty()) return c.title;
+  return c.title + ", " + c.unit;
+}
+
+void plot(const Chart& c, ImVec2 size, const Shade& warmup) {
   ImGui::PushID(c.id.c_str());
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("plot", size);
@@ -115,16 +124,22 @@ void plot(const Chart& c, ImVec2 size) {
   std::size_t n = 0;
   for (const Series& s : c.series) n = std::max(n, s.values->size());
   float legend_bottom = 0;
-  dl->AddText(ImVec2(p0.x + 4, p0.y + 2), kInk, c.title.c_str());
-  draw_legend(dl, c, ImVec2(p0.x + 4, p0.y + 16), p1.x - 4, legend_bottom);
+  const float line = ImGui::GetTextLineHeight();
+  // The title wraps rather than running off a narrow column (1280 wide, or large text).
+  const std::string title = titled(c);
+  const float title_wrap = std::max(size.x - 8, line * 4);
+  const ImVec2 title_size = ImGui::CalcTextSize(title.c_str(), nullptr, false, title_wrap);
+  dl->AddText(nullptr, 0, ImVec2(p0.x + 4, p0.y + 2), kInk, title.c_str(), nullptr, title_wrap);
+  draw_legend(dl, c, ImVec2(p0.x + 4, p0.y + 2 + title_size.y), p1.x - 4, legend_bottom);
   const float label_w = ImGui::CalcTextSize("100 ms").x + 6;
-  const ImVec2 a(p0.x + label_w, legend_bottom + 4), b(p1.x - 6, p1.y - 14);  // the plotting area
+  // The plotting area: its top tick's label (half a line above it) clears the legend.
+  const ImVec2 a(p0.x + label_w, legend_bottom + line * 0.5f + 2), b(p1.x - 6, p1.y - line - 1);
   float peak = 0;
   const Axis ax = make_axis(c, b.y, std::min(a.y, b.y - 10), peak);
   if (!std::isnan(peak)) {  // the highest value drawn, not the top of the axis; never over the title
     const std::string text = "peak " + format_value(peak, c.unit);
     const float w = ImGui::CalcTextSize(text.c_str()).x;
-    if (p0.x + 4 + ImGui::CalcTextSize(c.title.c_str()).x + 12 + w < p1.x - 4)
+    if (title_size.y < line * 1.5f && p0.x + 4 + title_size.x + 12 + w < p1.x - 4)
       dl->AddText(ImVec2(p1.x - w - 4, p0.y + 2), kFaint, text.c_str());
   }
 
@@ -141,7 +156,7 @@ void plot(const Chart& c, ImVec2 size) {
     if (last_label - y < ImGui::GetTextLineHeight()) continue;  // labels never overlap
     last_label = y;
     const std::string text = format_value(t, c.unit == "share" ? "share" : c.unit == "s" ? "s" : "");
-    dl->AddText(ImVec2(p0.x + 2, y - 7), kFaint, text.substr(0, text.find_last_not_of(' ') + 1).c_str());
+    dl->AddText(ImVec2(p0.x + 2, y - line * 0.5f), kFaint, text.substr(0, text.find_last_not_of(' ') + 1).c_str());
   }
   dl->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, b.y), kFaint);
   const std::size_t span = std::max<std::size_t>(n, 10);
@@ -153,8 +168,18 @@ void plot(const Chart& c, ImVec2 size) {
   std::snprintf(buf, sizeof buf, "%zu s", span);
   dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(buf).x, b.y), kFaint, buf);
 
-  // Seconds with no figure in any series: shaded and labelled.
-  for (std::size_t i = 0; i < n; ++i) {
+  // The warm-up: shaded from t = 0 to the window's start, and labelled.
+  const auto warm_seconds = static_cast<std::size_t>(std::ceil(std::max(warmup.until_s, 0.0f)));
+  if (warmup.until_s > 0) {
+    const float x1 = a.x + (b.x - a.x) * std::min(warmup.until_s / static_cast<float>(span), 1.0f);
+    dl->AddRectFilled(ImVec2(a.x, a.y), ImVec2(x1, b.y), IM_COL32(110, 115, 135, 45));
+    dl->AddLine(ImVec2(x1, a.y), ImVec2(x1, b.y), kFaint);
+    const char* text = ImGui::CalcTextSize(warmup.label.c_str()).x + 4 < x1 - a.x ? warmup.label.c_str() : "warm-up";
+    if (ImGui::CalcTextSize(text).x + 4 < x1 - a.x) dl->AddText(ImVec2(a.x + 2, a.y + 1), kInk, text);
+  }
+
+  // Seconds with no figure in any series: shaded and labelled (not in the warm-up's shade).
+  for (std::size_t i = warm_seconds; i < n; ++i) {
     bool any = false, all_missing = true;
     for (const Series& s : c.series) {
       if (i >= s.values->size()) continue;
@@ -196,7 +221,8 @@ void plot(const Chart& c, ImVec2 size) {
     dl->AddLine(ImVec2(x_of(i), a.y), ImVec2(x_of(i), b.y), kFaint);
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-    ImGui::Text("%s, second %zu to %zu", c.title.c_str(), i, i + 1);
+    ImGui::Text("%s, second %zu to %zu", title.c_str(), i, i + 1);
+    if (i < warm_seconds) ImGui::TextColored(ImVec4(0.75f, 0.78f, 0.9f, 1), "%s", warmup.why.c_str());
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1), "Store: %s", c.store_words);
     ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1), "Server: %s", c.server_words);
     ImGui::Separator();

@@ -5,6 +5,8 @@
 // second under the mouse, with a sentence saying what the chart shows in the
 // store's and the server's words.
 //
+// A warm-up before the measured window is shaded and labelled as excluded.
+//
 // A NaN value is a second without a figure (no response completed): the
 // line breaks there, a cross marks it on the baseline, and a second with no
 // figure in any series is shaded and labelled "no responses". Never a zero.
@@ -35,7 +37,17 @@ struct Chart {
   const char* server_words = "";
 };
 
-void plot(const Chart& chart, ImVec2 size);
+// Seconds from t = 0 that the run's figures exclude (a warm-up): shaded and
+// labelled. until_s = 0: none.
+struct Shade {
+  float until_s = 0;
+  std::string label;  // drawn in the shade where it fits
+  std::string why;    // the hover's sentence
+};
+
+void plot(const Chart& chart, ImVec2 size, const Shade& warmup = Shade{});
+// The chart's title as drawn: with its unit when the axis does not say it.
+std::string titled(const Chart& chart);
 
 // A value with its unit, short: seconds as us/ms/s, shares as percent.
 std::string format_value(double v, const std::string& unit);

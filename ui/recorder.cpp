@@ -10,7 +10,6 @@ namespace ui {
 
 namespace {
 using models::TaskState;
-const float kNoResponses = std::nanf("");
 constexpr TaskState kStates[3] = {TaskState::kRunning, TaskState::kSleeping, TaskState::kDiskWait};
 
 double pool_integral(models::World& world, std::uint32_t w) {
@@ -58,7 +57,39 @@ void Recorder::sample(models::World& world) {
   }
   ++fine_count_;
   last_t_ = now;
+  if (window_start_s_ < 0 && world.measuring()) window_start_s_ = sim::to_seconds(world.window_start());
   if (now % kChartBin == 0) close_second(world);
+}
+
+void Recorder::hold_warmup_second(models::World& world) {
+  if (world.measuring()) return;
+  held_second_ = static_cast<std::size_t>(world.engine().now() / kChartBin);
+  held_.clear();
+  for (std::uint32_t g = 0; g < groups.size(); ++g) held_.push_back(world.clients().group_second(g, held_second_));
+}
+
+models::SecondFigures Recorder::group_figures(models::World& world, std::uint32_t g, std::size_t second) const {
+  const models::Wrk& wrk = world.clients();
+  if (!world.measuring()) return wrk.group_second(g, second);  // the warm-up: wrk's figures from t = 0
+  const auto first = static_cast<std::size_t>((world.window_start() + kChartBin - 1) / kChartBin);
+  if (second >= first) return wrk.group_second(g, second - first);  // the window's own seconds
+  // The warm-up's last second, reset by the window's start at its end: as held just before.
+  if (held_second_ == second && g < held_.size()) return held_[g];
+  return models::SecondFigures{};  // a second the window began inside (a warm-up of a fraction of a second)
+}
+
+double Recorder::delayed_figure(models::World& world, std::size_t second) {
+  const models::ServerStats& st = world.server().stats();
+  const std::uint64_t responses = st.responses - sec_responses_, delayed = st.responses_delayed - sec_delayed_;
+  sec_responses_ = st.responses;
+  sec_delayed_ = st.responses_delayed;
+  const auto first = static_cast<std::size_t>((world.window_start() + kChartBin - 1) / kChartBin);
+  if (world.measuring() && second >= first) {
+    const std::vector<double>& per_s = world.delayed_share_per_s();
+    return second - first < per_s.size() ? per_s[second - first] : std::nan("");
+  }
+  // The warm-up, which the World does not sample: the same ratio from the server's counters.
+  return responses ? static_cast<double>(delayed) / static_cast<double>(responses) : std::nan("");
 }
 
 void Recorder::close_second(models::World& world) {
@@ -89,11 +120,9 @@ void Recorder::close_second(models::World& world) {
 
   // The second that just ended, as the model's per-second statistics have it.
   const std::size_t second = out_gbps.size() - 1;
-  const std::vector<double>& delayed = world.delayed_share_per_s();
-  delayed_share.push_back(second < delayed.size() ? static_cast<float>(delayed[second]) : kNoResponses);
-  const models::Wrk& wrk = world.clients();
+  delayed_share.push_back(static_cast<float>(delayed_figure(world, second)));
   for (std::uint32_t g = 0; g < groups.size(); ++g) {
-    const models::SecondFigures f = wrk.group_second(g, second);
+    const models::SecondFigures f = group_figures(world, g, second);
     GroupSeries& s = groups[g];
     s.requests_per_s.push_back(static_cast<float>(f.responses));
     s.latency_mean_s.push_back(static_cast<float>(f.latency_mean_s));

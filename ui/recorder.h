@@ -14,6 +14,17 @@
 // response recorded as it completes), so that the charts and the CLI show
 // one set of numbers, in closed and open loops alike. A second without a
 // completed response is NaN: a gap marked "no responses", never a zero.
+//
+// A warm-up (warmup.h) runs before the measured window: its seconds are
+// recorded too, from the same statistics as they stood during the warm-up
+// (wrk's per-second figures from t = 0, the server's delayed share from its
+// counters), and the charts shade them as excluded from the run's figures.
+// From the window's first whole second on, the client series are the
+// window's seconds, as `clerk run --json` indexes them from the window's
+// start. The window begins at the end of a warm-up interval, which resets
+// wrk's figures: the session hands the recorder the figures of the second
+// that ends there just before (hold_warmup_second), so the warm-up's last
+// second is not lost.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -40,6 +51,15 @@ class Recorder {
   void reset(models::World& world);
   // Called by the session at every multiple of kFineBin.
   void sample(models::World& world);
+  // Called by the session 1 ns before a whole second while the world is
+  // warming up: wrk's figures of that second, before a window that begins
+  // at the second's end resets them.
+  void hold_warmup_second(models::World& world);
+
+  // The warm-up: seconds from t = 0 excluded from the run's figures (the
+  // window's start; 0 for a cold start), or while warming, the time so far.
+  double warmup_s() const { return window_start_s_ >= 0 ? window_start_s_ : sim::to_seconds(last_t_); }
+  bool warming() const { return window_start_s_ < 0; }
 
   std::uint32_t workers() const { return workers_; }
   bool has_pools() const { return pools_; }
@@ -65,6 +85,9 @@ class Recorder {
  private:
   std::size_t slot(std::int64_t k) const { return static_cast<std::size_t>(k % static_cast<std::int64_t>(kFineKept)); }
   void close_second(models::World& world);
+  // The client figures of chart second `second` (which is [second, second + 1) s).
+  models::SecondFigures group_figures(models::World& world, std::uint32_t g, std::size_t second) const;
+  double delayed_figure(models::World& world, std::size_t second);
 
   std::uint32_t workers_ = 0;
   bool pools_ = false;
@@ -81,6 +104,11 @@ class Recorder {
   double sec_out_bytes_ = 0;
   std::uint64_t sec_lookups_ = 0, sec_hits_ = 0;
   double sec_disk_integral_ = 0, sec_pool_integral_ = 0, sec_dwait_integral_ = 0;
+  std::uint64_t sec_responses_ = 0, sec_delayed_ = 0;  // the server's counters (the warm-up's delayed share)
+
+  double window_start_s_ = -1;  // -1 while warming up
+  std::size_t held_second_ = SIZE_MAX;           // the second hold_warmup_second() saved, if any
+  std::vector<models::SecondFigures> held_;      // per group
 };
 
 }  // namespace ui

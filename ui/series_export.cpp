@@ -14,6 +14,11 @@ int write_series(App& app, const std::string& path, double t_s) {
   j["file"] = app.path;
   j["seed"] = app.a.seed;
   j["at_s"] = sim::to_seconds(app.a.now());
+  // Seconds before this are the warm-up (clerk run --json's per_s start here).
+  if (app.a.recorder.warming())
+    j["window_start_s"] = nullptr;
+  else
+    j["window_start_s"] = app.a.recorder.warmup_s();
   j["charts"] = charts_json(app.a, app.ab ? &app.b : nullptr);
   std::string error;
   if (!common::write_file_atomically(path, j.dump(1) + "\n", error)) {

@@ -18,6 +18,11 @@ bool Session::advance(sim::Time target, Clock::time_point deadline) {
     const sim::Time now = world->engine().now();
     const sim::Time edge = (now / kFineBin + 1) * kFineBin;
     const sim::Time next = std::min(target, edge);
+    // A warm-up can end at this edge and reset wrk's figures: keep the second's first.
+    if (next == edge && edge % kChartBin == 0 && !world->measuring()) {
+      world->run_until(edge - 1);
+      recorder.hold_warmup_second(*world);
+    }
     world->run_until(next);
     if (next == edge) recorder.sample(*world);
     if (Clock::now() >= deadline) return world->engine().now() >= target;

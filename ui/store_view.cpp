@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
+#include <string>
 #include <utility>
 
 #include "ui/counter_tally.h"
@@ -38,6 +40,27 @@ ImVec2 lane_slot(const Counter& c, int k) {
 }
 
 void text(ImDrawList* dl, ImVec2 at, ImU32 col, const char* s) { dl->AddText(at, col, s); }
+
+// The first of `forms` (longest first) that fits `width` pixels, else the
+// last cut to fit with "..." (a narrow A/B pane, or large text), else "".
+std::string fitted(std::initializer_list<std::string> forms, float width) {
+  for (const std::string& f : forms)
+    if (ImGui::CalcTextSize(f.c_str()).x <= width) return f;
+  std::string s = *(forms.end() - 1);
+  while (!s.empty() && ImGui::CalcTextSize((s + "...").c_str()).x > width) s.pop_back();
+  return s.empty() ? "" : s + "...";
+}
+// Every word of `s` fits `width` (else wrapping breaks words: "shelve / s").
+bool words_fit(const char* s, float width) {
+  const std::string t(s);
+  std::size_t start = 0;
+  while (start < t.size()) {
+    const std::size_t end = std::min(t.find(' ', start), t.size());
+    if (ImGui::CalcTextSize(t.c_str() + start, t.c_str() + end).x > width) return false;
+    start = end + 1;
+  }
+  return true;
+}
 // Text wrapped at `width` pixels; returns the y below it.
 float wrapped(ImDrawList* dl, ImVec2 at, ImU32 col, const char* s, float width) {
   dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, col, s, nullptr, width);
@@ -87,9 +110,12 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   // The places.
   // Places are outlined, not filled: under software rendering every filled pixel costs.
   dl->AddRect(L.street.min, L.street.max, kPanel, 4, 0, 2);
-  text(dl, ImVec2(L.street.min.x + 3, L.street.min.y + 1), kInk, "street");
+  text(dl, ImVec2(L.street.min.x + 3, L.street.min.y + 1), kInk, fitted({"street"}, L.street.w() - 4).c_str());
   dl->AddRectFilled(L.door.min, L.door.max, IM_COL32(70, 60, 45, 255), 2);
-  text(dl, ImVec2(L.all.min.x + 2, L.all.min.y + 1), kInk, title);
+  // The title, cut to the pane with "..." where it must be; the whole on hover.
+  const std::string shown_title = fitted({title}, area.w() - 4);
+  text(dl, ImVec2(L.all.min.x + 2, L.all.min.y + 1), kInk, shown_title.c_str());
+  if (mouse_in && shown_title != title && mouse.y < L.all.min.y + lh + 2) ImGui::SetTooltip("%s", title);
   if (mouse_in) {
     if (L.street.contains(mouse)) hit = {HitKind::kStreet, 0};
     if (L.door.contains(mouse)) hit = {HitKind::kDoor, 0};
@@ -109,21 +135,28 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
     const ShelfFigures f = shelf_figures(world);
     const float wrap = b.w() - 8;
     char head[64], hits[64], waited[64];
-    std::snprintf(head, sizeof head, "shelves = page cache, %.0f%% full", fill * 100);
+    // A few files in a large cache are not "0% full".
+    char full[16];
+    if (fill > 0 && fill < 0.005f)
+      std::snprintf(full, sizeof full, "<1%%");
+    else
+      std::snprintf(full, sizeof full, "%.0f%%", static_cast<double>(fill) * 100);
+    std::snprintf(head, sizeof head, "shelves = page cache, %s full", full);
     std::snprintf(hits, sizeof hits, "%.0f%% of %llu KiB pieces on the shelf", f.hit_ratio * 100,
                   static_cast<unsigned long long>(f.unit_kib));
     std::snprintf(waited, sizeof waited, "%.0f%% of responses waited for the warehouse", f.responses_waited * 100);
     const auto tall = [&] {
       return ImGui::CalcTextSize(head, nullptr, false, wrap).y + ImGui::CalcTextSize(hits, nullptr, false, wrap).y +
-             ImGui::CalcTextSize(waited, nullptr, false, wrap).y > b.h() * 0.67f;
+                 ImGui::CalcTextSize(waited, nullptr, false, wrap).y > b.h() * 0.67f ||
+             !words_fit(head, wrap) || !words_fit(hits, wrap) || !words_fit(waited, wrap);
     };
     if (tall()) {
-      std::snprintf(head, sizeof head, "page cache, %.0f%% full", fill * 100);
+      std::snprintf(head, sizeof head, "page cache, %s full", full);
       std::snprintf(hits, sizeof hits, "%.0f%% of %lluK pieces hit", f.hit_ratio * 100, static_cast<unsigned long long>(f.unit_kib));
       std::snprintf(waited, sizeof waited, "%.0f%% of responses waited", f.responses_waited * 100);
     }
     if (tall()) {
-      std::snprintf(head, sizeof head, "shelves %.0f%% full", fill * 100);
+      std::snprintf(head, sizeof head, "shelves %s full", full);
       std::snprintf(hits, sizeof hits, "%.0f%% hits", f.hit_ratio * 100);
       std::snprintf(waited, sizeof waited, "%.0f%% waited", f.responses_waited * 100);
     }
@@ -147,9 +180,9 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   {
     const Box& b = L.warehouse;
     dl->AddRect(b.min, b.max, kCrate, 4, 0, 2);
-    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, "warehouse = disk");
+    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, fitted({"warehouse = disk", "warehouse", "disk"}, b.w() - 8).c_str());
     if (!has_disk(world))
-      wrapped(dl, ImVec2(b.min.x + 4, b.min.y + 20), kFaint, "none: every file is on the shelves (disk type \"none\")",
+      wrapped(dl, ImVec2(b.min.x + 4, b.min.y + 4 + lh), kFaint, "none: every file is on the shelves (disk type \"none\")",
               b.w() - 8);
     for (std::size_t d = 0; d < L.drives.size(); ++d) {
       const Box& bay = L.drives[d];
@@ -164,7 +197,7 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
         dl->AddRectFilled(ImVec2(x, y), ImVec2(x + crate, y + crate), kCrate);
       }
       std::snprintf(buf, sizeof buf, "%d", q);
-      text(dl, ImVec2(bay.min.x + 3, bay.min.y + 2), kInk, buf);
+      if (ImGui::CalcTextSize(buf).x <= bay.w() - 4) text(dl, ImVec2(bay.min.x + 3, bay.min.y + 2), kInk, buf);  // else the hover says
       if (mouse_in && bay.contains(mouse)) hit = {HitKind::kDrive, static_cast<std::uint32_t>(d)};
     }
   }
@@ -175,9 +208,11 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
     dl->AddRect(b.min, b.max, kDock, 4);
     const float gbps = s.recorder.out_gbps.empty() ? 0 : s.recorder.out_gbps.back();
     const float line = static_cast<float>(s.scenario.hardware.nic.line_rate_bps / 1e9);
-    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, "dock = NIC");
-    std::snprintf(buf, sizeof buf, "%.2f of %.0f Gbit/s", gbps, line);
-    text(dl, ImVec2(b.min.x + 4, b.min.y + 3 + lh), kInk, buf);
+    text(dl, ImVec2(b.min.x + 4, b.min.y + 2), kInk, fitted({"dock = NIC", "dock", "NIC"}, b.w() - 8).c_str());
+    char full[64], shorter[64];
+    std::snprintf(full, sizeof full, "%.2f of %.0f Gbit/s", static_cast<double>(gbps), static_cast<double>(line));
+    std::snprintf(shorter, sizeof shorter, "%.2f Gbit/s", static_cast<double>(gbps));
+    text(dl, ImVec2(b.min.x + 4, b.min.y + 3 + lh), kInk, fitted({full, shorter}, b.w() - 8).c_str());
     dl->AddRectFilled(ImVec2(b.min.x + 6, b.min.y + 6 + 2 * lh), ImVec2(b.min.x + 6 + (b.w() - 12) * std::min(gbps / line, 1.0f), b.min.y + 11 + 2 * lh), kDock);
     if (mouse_in && b.contains(mouse)) hit = {HitKind::kDock, 0};
   }
@@ -331,7 +366,7 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   for (std::uint32_t g = 0; g < wrk.groups(); ++g) {
     const ImVec2 at(L.street.min.x + 4, L.street.max.y - (lh + 1) * (groups - static_cast<float>(g)) - 2);
     dl->AddRectFilled(ImVec2(at.x, at.y + lh * 0.25f), ImVec2(at.x + lh * 0.55f, at.y + lh * 0.8f), group_colour(g));
-    text(dl, ImVec2(at.x + lh * 0.8f, at.y), kInk, wrk.group_spec(g).name.c_str());
+    text(dl, ImVec2(at.x + lh * 0.8f, at.y), kInk, fitted({wrk.group_spec(g).name}, L.street.w() - lh * 0.8f - 6).c_str());
   }
   if (best_conn >= 0) hit = {HitKind::kCustomer, static_cast<std::uint32_t>(best_conn)};
 
@@ -343,7 +378,7 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
                          "longest wait (10 ms to 1 s); hover for details";
     if (ImGui::CalcTextSize(legend).x > room) legend = "clerk = worker, queue = ready, bench = 1 ms timers, team = pool; colour = longest wait; hover";
     if (ImGui::CalcTextSize(legend).x > room) legend = "colour = longest wait; hover for details";
-    text(dl, ImVec2(L.shop.min.x + 2, L.all.max.y - lh - 1), kFaint, legend);
+    text(dl, ImVec2(L.shop.min.x + 2, L.all.max.y - lh - 1), kFaint, fitted({legend, "colour = longest wait"}, room).c_str());
   }
   dl->Flags = flags;
   dl->PopClipRect();

@@ -6,6 +6,11 @@
 // expected interval, runtime / (responses per connection), on a copy of
 // wrk's microsecond histogram). Open-loop groups measure from when each
 // request was due and have no correction.
+//
+// Under the curve, where one request's time went (stage_split.h): clicking
+// the curve, or p50 / p99 / p99.9 / max, picks a request of that percentile
+// and draws its latency split into stages. With a warm-up, the curve and
+// the split cover the measured window only, as `clerk run` does.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -27,6 +32,16 @@ std::vector<CurvePoint> percentile_curve(const std::function<double(double)>& qu
 // Where percentile p sits on the log axis: log10(1 / (1 - p / 100)).
 double percentile_x(double p);
 
-void draw_tails(Session& s);
+// Which request's split the tab shows.
+struct TailPick {
+  std::uint32_t group = 0;
+  double percentile = 99;
+  bool worst = false;  // the worst response instead of a percentile
+};
+
+// The percentile under a point `fx` of the way along the curve's x axis (0..1).
+double percentile_at(double fx);
+
+void draw_tails(Session& s, TailPick& pick);
 
 }  // namespace ui

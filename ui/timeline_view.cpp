@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ui/knobs.h"
+#include "ui/layout.h"
 #include "ui/palette.h"
 
 namespace ui {
@@ -131,16 +132,10 @@ struct Key {
 constexpr Key kKey[] = {{"running", kRunning}, {"sleeping", kSleeping}, {"disk wait", kDiskWait},
                         {"pool busy", kTeam}, {"pool queue", IM_COL32(255, 110, 200, 255)}};
 
-float key_width() {
-  const float gap = ImGui::GetStyle().ItemSpacing.x;
-  float w = 0;
-  for (const Key& k : kKey) w += ImGui::CalcTextSize(k.word).x + gap;
-  return w;
-}
-
+// The key's words follow the title, wrapping to the next line where they do not fit.
 void draw_key() {
   for (const Key& k : kKey) {
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize(k.word).x);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(k.colour), "%s", k.word);
   }
 }
@@ -148,21 +143,21 @@ void draw_key() {
 }  // namespace
 
 void draw_timeline(Session& a, Session* b, float window_s) {
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const int sessions = b ? 2 : 1;
-  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float width = ImGui::GetContentRegionAvail().x;
+  int left = b ? 2 : 1;
   for (Session* s : {&a, b}) {
     if (!s) continue;
     // In A/B each run is named by its own configuration, not the file both came from.
     const std::string title = (b ? s->label + ": " + s->config : s->scenario.name) + " (" + describe(s->scenario) + ")";
-    const bool key_fits = ImGui::CalcTextSize(title.c_str()).x + gap + key_width() <= avail.x;
-    const float header = ImGui::GetTextLineHeightWithSpacing() * (key_fits ? 1.0f : 2.0f);
-    const float h = (avail.y - header * static_cast<float>(sessions)) / static_cast<float>(sessions) - ImGui::GetStyle().ItemSpacing.y;
     ImGui::PushID(s->label.c_str());
-    ImGui::TextUnformatted(title.c_str());
-    if (!key_fits) ImGui::TextUnformatted("key:");
+    // The title wraps in a narrow window; the key follows it.
+    ImGui::TextWrapped("%s", title.c_str());
     draw_key();
-    draw_session(*s, ImVec2(avail.x, std::max(h, 40.0f)), window_s);
+    // The rows share what is left below the headers.
+    const float h = ImGui::GetContentRegionAvail().y / static_cast<float>(left) -
+                    (left > 1 ? ImGui::GetTextLineHeightWithSpacing() * 2 : 0) - ImGui::GetStyle().ItemSpacing.y;
+    draw_session(*s, ImVec2(width, std::max(h, 40.0f)), window_s);
+    --left;
     ImGui::PopID();
   }
 }

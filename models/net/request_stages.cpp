@@ -44,6 +44,8 @@ void StageAggregate::record(sim::Time now, sim::Time latency, const StageSplit& 
   Bucket& bucket = buckets_[b];
   ++bucket.count;
   for (std::size_t i = 0; i < kStages; ++i) bucket.sum[i] += split[i];
+  bucket.example_latency = latency;
+  bucket.example = split;
   ++count_;
   if (split[static_cast<std::size_t>(Stage::kDiskData)] == 0 && split[static_cast<std::size_t>(Stage::kDiskMetadata)] == 0 &&
       split[static_cast<std::size_t>(Stage::kDiskSlot)] == 0)
@@ -68,17 +70,33 @@ StageRow row_of(const char* label, double latency_s, std::uint64_t n, const Stag
 }
 }  // namespace
 
-StageRow StageAggregate::percentile_row(double p) const {
-  StageRow r;
-  if (count_ == 0) return r;
+const StageAggregate::Bucket* StageAggregate::bucket_at(double p) const {
+  if (count_ == 0) return nullptr;
   const auto rank = static_cast<std::uint64_t>(std::ceil(p / 100.0 * static_cast<double>(count_)));
   std::uint64_t seen = 0;
   for (const Bucket& b : buckets_) {
     seen += b.count;
     if (b.count == 0 || seen < rank) continue;
-    return row_of("", sim::to_seconds(split_total(b.sum)) / static_cast<double>(b.count), b.count, b.sum);
+    return &b;
   }
-  return r;
+  return nullptr;
+}
+
+StageRow StageAggregate::percentile_row(double p) const {
+  const Bucket* b = bucket_at(p);
+  if (!b) return StageRow{};
+  return row_of("", sim::to_seconds(split_total(b->sum)) / static_cast<double>(b->count), b->count, b->sum);
+}
+
+StageRow StageAggregate::percentile_example(double p) const {
+  const Bucket* b = bucket_at(p);
+  if (!b) return StageRow{};
+  return row_of("", sim::to_seconds(b->example_latency), 1, b->example);
+}
+
+StageRow StageAggregate::worst() const {
+  if (count_ == 0) return StageRow{};
+  return row_of("max", sim::to_seconds(worst_latency_), 1, worst_);
 }
 
 StageTable StageAggregate::table() const {
@@ -93,7 +111,7 @@ StageTable StageAggregate::table() const {
     r.label = label;
     t.rows.push_back(r);
   }
-  t.rows.push_back(row_of("max", sim::to_seconds(worst_latency_), 1, worst_));
+  t.rows.push_back(worst());
   for (std::size_t s = 0; s < per_second_.size(); ++s) {
     if (per_second_[s].latency < 0) continue;
     StageRow r = row_of("", sim::to_seconds(per_second_[s].latency), 1, per_second_[s].split);

@@ -25,8 +25,10 @@
 // disk, delivery team = thread pool).
 //
 // Memory stays bounded: a group keeps, per log-scale latency bucket (16 per
-// octave, 4.4% wide), the count and per-stage sums, the exact split of its
-// worst request, and the worst request of every second.
+// octave, 4.4% wide), the count and per-stage sums and the exact split of the
+// latest request that fell in it (an exemplar, as Prometheus keeps with a
+// histogram bucket: one real request to show for a percentile), the exact
+// split of its worst request, and the worst request of every second.
 #pragma once
 #include <array>
 #include <cmath>
@@ -186,6 +188,11 @@ class StageAggregate {
   StageTable table() const;
   // The row of the requests in the bucket that holds the p-th percentile.
   StageRow percentile_row(double p) const;
+  // One request of that bucket (its latest), with its exact split: sums to
+  // its latency. requests = 1; empty (requests = 0) before any response.
+  StageRow percentile_example(double p) const;
+  // The worst request so far, with its exact split (requests = 0: none yet).
+  StageRow worst() const;
 
   static std::size_t bucket_of(sim::Time latency);
 
@@ -193,7 +200,11 @@ class StageAggregate {
   struct Bucket {
     std::uint64_t count = 0;
     StageSplit sum{};
+    sim::Time example_latency = 0;  // the latest request in the bucket
+    StageSplit example{};
   };
+  // The bucket that holds the p-th percentile (rank ceil(p% of count)), or null.
+  const Bucket* bucket_at(double p) const;
   struct Worst {
     sim::Time latency = -1;
     StageSplit split{};

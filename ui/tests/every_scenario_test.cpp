@@ -9,7 +9,13 @@
 //
 // Runs are shortened to at most kSeconds simulated seconds to keep the
 // suite's time low: "the end" is the end of that shortened run.
+//
+// The small window a laptop gives (1280x800), with the text at 1 and at
+// 1.5 times its size and the latency percentiles tab open (with a request's
+// stage split), is drawn mid-run and in A/B, and no tile's widgets reach
+// past its right edge (a horizontal scroll is what a cut-off control was).
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <catch2/catch.hpp>
 
@@ -44,6 +50,11 @@ struct Headless {
   Headless(const Headless&) = delete;
   Headless& operator=(const Headless&) = delete;
 
+  // The display's size and the text's scale for the frames that follow.
+  void display(ImVec2 size, float font_scale) {
+    ImGui::GetIO().DisplaySize = size;
+    ImGui::GetIO().FontGlobalScale = font_scale;
+  }
   // One frame with the pointer at `at`.
   void frame(ui::App& app, ImVec2 at) {
     ImGui::GetIO().MousePos = at;
@@ -56,11 +67,29 @@ struct Headless {
   // Two frames without a pointer (the first lays the windows out), then the
   // pointer on a coarse grid over the store, the timeline and the charts, so
   // that the tooltips under it are drawn.
-  void views(ui::App& app) {
+  void views(ui::App& app, float step = 1) {
     frame(app, ImVec2(-FLT_MAX, -FLT_MAX));
     frame(app, ImVec2(-FLT_MAX, -FLT_MAX));
-    for (float x = 380; x < 1600; x += 150)
-      for (float y = 20; y < 1000; y += 110) frame(app, ImVec2(x, y));
+    const ImVec2 ds = ImGui::GetIO().DisplaySize;
+    for (float x = ds.x * 0.24f; x < ds.x; x += 150 * step)
+      for (float y = 20; y < ds.y; y += 110 * step) frame(app, ImVec2(x, y));
+  }
+  // The small window, both text sizes, the percentiles tab open.
+  void small_windows(ui::App& app) {
+    for (float scale : {1.0f, 1.5f}) {
+      INFO("1280x800, font scale " << scale);
+      display(ImVec2(1280, 800), scale);
+      app.tails_first = true;
+      views(app, 2);
+      for (const char* tile : {"controls", "store", "timeline", "charts"}) {
+        INFO(tile);
+        const ImGuiWindow* w = ImGui::FindWindowByName(tile);
+        REQUIRE(w != nullptr);
+        // Nothing reaches past the tile's right edge (its widgets' extent, last frame).
+        CHECK(w->ContentSize.x <= w->ContentRegionRect.GetWidth() + 1);
+      }
+    }
+    display(ImVec2(1600, 1000), 1);
   }
 };
 
@@ -85,9 +114,9 @@ TEST_CASE("clerk-ui lists only runnable scenarios, the loader's list") {
 }
 
 TEST_CASE("every runnable scenario opens, and every view draws at t = 0, mid-run and the end, alone and A/B") {
-  Headless ui_context;
   for (const std::string& file : runnable()) {
     INFO(file);
+    Headless ui_context;  // each scenario from ImGui's first frame (which tab is open, where windows scrolled)
     ui::App app;
     REQUIRE(ui::open_scenario(app, file, {}));
     if (app.loaded.duration_s > kSeconds) REQUIRE(ui::open_scenario(app, file, {"duration=\"2s\""}));
@@ -106,5 +135,9 @@ TEST_CASE("every runnable scenario opens, and every view draws at t = 0, mid-run
     ui::run_to(app, end / 2);
     ui_context.views(app);
     CHECK(app.a.now() == app.b.now());
+    // Last, as the percentiles tab stays open once chosen: the small window, A/B and alone.
+    ui_context.small_windows(app);
+    ui::set_ab(app, false);
+    ui_context.small_windows(app);
   }
 }
