@@ -42,6 +42,7 @@ struct App {
   // Views.
   bool show_lesson = false;
   bool tails_first = false;         // open the latency percentiles tab on the first frame (--tails)
+  bool heatmap_first = false;       // open the latency heat map tab on the first frame (--heatmap)
   float zoom = 1;
   ImVec2 pan{0, 0};
   float timeline_s = 10;

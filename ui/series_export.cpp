@@ -4,6 +4,7 @@
 
 #include "cli/output.h"
 #include "ui/charts_view.h"
+#include "ui/heatmap_view.h"
 
 namespace ui {
 
@@ -15,6 +16,7 @@ int write_series(App& app, const std::string& path, double t_s) {
   j["seed"] = app.a.seed;
   j["at_s"] = sim::to_seconds(app.a.now());
   j["charts"] = charts_json(app.a, app.ab ? &app.b : nullptr);
+  j["heatmaps"] = heatmaps_json(app.a, app.ab ? &app.b : nullptr);
   std::string error;
   if (!cli::write_file_atomically(path, j.dump(1) + "\n", error)) {
     std::fprintf(stderr, "clerk-ui: --series: %s\n", error.c_str());
