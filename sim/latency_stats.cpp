@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 namespace sim {
 
 namespace {
 // 2,400 log bins over 10 decades: each bin is 10^(1/240) = 0.96% wide.
-constexpr unsigned kBins = 2400;
-constexpr double kLow = 1e-6;
+constexpr unsigned kBins = LatencyStats::kBinsPerDecade * LatencyStats::kDecades;
+constexpr double kLow = LatencyStats::kLowest;
 constexpr double kHigh = 1e4;
 }  // namespace
 
@@ -42,6 +44,22 @@ double LatencyStats::percentile(double p) const {
     }
   }
   return max_;
+}
+
+std::vector<std::uint64_t> LatencyStats::coarse_counts(unsigned per_decade) const {
+  const unsigned fine_per_coarse = kBinsPerDecade / per_decade;
+  const auto last = static_cast<std::int64_t>(per_decade * kDecades) - 1;
+  std::vector<std::uint64_t> out(static_cast<std::size_t>(last + 1), 0);
+  if (count_ == 0) return out;
+  for (auto&& bin : boost::histogram::indexed(hist_, boost::histogram::coverage::all)) {
+    const double n = *bin;
+    if (n <= 0) continue;
+    // index() is -1 for the underflow bin and kBins for the overflow bin.
+    const std::int64_t fine = bin.index();
+    const std::int64_t k = std::clamp<std::int64_t>(fine / static_cast<std::int64_t>(fine_per_coarse), 0, last);
+    out[static_cast<std::size_t>(k)] += static_cast<std::uint64_t>(n);
+  }
+  return out;
 }
 
 void LatencyStats::merge(const LatencyStats& o) {

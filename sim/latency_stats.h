@@ -4,6 +4,7 @@
 #pragma once
 #include <boost/histogram.hpp>
 #include <cstdint>
+#include <vector>
 
 namespace sim {
 
@@ -20,6 +21,16 @@ class LatencyStats {
   // sample of that rank, clamped to the exact maximum.
   double percentile(double p) const;
   void merge(const LatencyStats& other);
+  // The counts on a coarser log axis over the same range: `per_decade` bins
+  // a decade (a divisor of kBinsPerDecade), bin k from
+  // kLowest * 10^(k / per_decade). Whole fine bins add up, so nothing is
+  // re-binned or estimated; samples below the range count in the first bin,
+  // at or above it in the last, so the counts always sum to count().
+  std::vector<std::uint64_t> coarse_counts(unsigned per_decade) const;
+
+  static constexpr unsigned kBinsPerDecade = 240;  // each bin 10^(1/240) = 0.96% wide
+  static constexpr unsigned kDecades = 10;
+  static constexpr double kLowest = 1e-6;  // seconds; the range ends at kLowest * 10^kDecades
 
  private:
   using Axis = boost::histogram::axis::regular<double, boost::histogram::axis::transform::log>;

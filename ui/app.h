@@ -45,6 +45,7 @@ struct App {
   bool show_lesson = false;
   bool tails_first = false;         // open the latency percentiles tab on the first frame (--tails)
   TailPick tail_pick;               // whose stage split the percentiles tab shows
+  bool heatmap_first = false;       // open the latency heat map tab on the first frame (--heatmap)
   float zoom = 1;
   ImVec2 pan{0, 0};
   float timeline_s = 10;

@@ -6,6 +6,7 @@
 
 #include "ui/charts_view.h"
 #include "ui/controls_panel.h"
+#include "ui/heatmap_view.h"
 #include "ui/lesson_panel.h"
 #include "ui/store_window.h"
 #include "ui/tails_view.h"
@@ -52,6 +53,12 @@ void draw_frame(App& app, float dt, bool capture) {
     }
     if (ImGui::BeginTabItem("latency percentiles", nullptr, tails_first)) {
       draw_tails(app.a, app.tail_pick);
+      ImGui::EndTabItem();
+    }
+    const ImGuiTabItemFlags heatmap_first = app.heatmap_first ? ImGuiTabItemFlags_SetSelected : 0;
+    app.heatmap_first = false;
+    if (ImGui::BeginTabItem("latency heat map", nullptr, heatmap_first)) {
+      draw_heatmaps(app.a, app.ab ? &app.b : nullptr);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();

@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   if (opt.ab) ui::set_ab(app, true);
   app.show_lesson = opt.lesson;
   app.tails_first = opt.tails;
+  app.heatmap_first = opt.heatmap;
   app.speed = opt.speed;
   app.playing = !opt.paused;
   const bool capture = !opt.screenshot.empty();

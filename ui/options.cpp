@@ -65,6 +65,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_flag("--ab", o.ab, "start with the A/B view (B toggles aio threads)");
   cli.add_flag("--lesson", o.lesson, "show the lesson panel");
   cli.add_flag("--tails", o.tails, "open the latency percentiles tab below the store");
+  cli.add_flag("--heatmap", o.heatmap, "open the latency heat map tab below the store");
   cli.add_flag("--paused", o.paused, "start paused");
   cli.add_option("--width", o.width, "window width")->check(CLI::Range(640, 8192));
   cli.add_option("--height", o.height, "window height")->check(CLI::Range(480, 8192));

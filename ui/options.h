@@ -21,6 +21,7 @@ struct Options {
   bool ab = false;                     // --ab: start with the A/B view, B toggling aio
   bool lesson = false;
   bool tails = false;                  // --tails: the latency percentiles tab first
+  bool heatmap = false;                // --heatmap: the latency heat map tab first
   bool paused = false;
   int width = 1600, height = 1000;
   bool bench = false;                  // --bench: report frame times and exit

@@ -30,7 +30,7 @@ void Recorder::reset(models::World& world) {
   last_pool_integral_.assign(workers_, 0.0);
   last_t_ = world.engine().now();
   models::Wrk& wrk = world.clients();
-  for (std::uint32_t g = 0; g < wrk.groups(); ++g) groups.push_back(GroupSeries{wrk.group_spec(g).name, {}, {}, {}, {}, {}, {}});
+  for (std::uint32_t g = 0; g < wrk.groups(); ++g) groups.push_back(GroupSeries{wrk.group_spec(g).name, {}, {}, {}, {}, {}, {}, {}});
 }
 
 void Recorder::sample(models::World& world) {
@@ -130,6 +130,7 @@ void Recorder::close_second(models::World& world) {
     s.latency_p99_s.push_back(static_cast<float>(f.latency_p99_s));
     s.ttfb_p50_s.push_back(static_cast<float>(f.ttfb_p50_s));
     s.ttfb_p99_s.push_back(static_cast<float>(f.ttfb_p99_s));
+    s.latency_bins.push_back(f.latency_bins);
   }
 }
 

@@ -8,10 +8,11 @@
 // Sampling at fixed simulated instants, never per frame, makes the pictures
 // independent of the frame rate and of the playback speed.
 //
-// Latency, time to first byte and the share of responses delayed behind a
-// blocked loop are not sampled: they are read, once a second has ended, from
-// the per-second statistics the model keeps for `clerk run --json` (every
-// response recorded as it completes), so that the charts and the CLI show
+// Latency (percentiles and the heat map's binned counts), time to first
+// byte and the share of responses delayed behind a blocked loop are not
+// sampled: they are read, once a second has ended, from the per-second
+// statistics the model keeps for `clerk run --json` (every response recorded
+// as it completes), so that the charts and the CLI show
 // one set of numbers, in closed and open loops alike. A second without a
 // completed response is NaN: a gap marked "no responses", never a zero.
 //
@@ -44,6 +45,7 @@ struct GroupSeries {
   std::vector<float> requests_per_s;
   std::vector<float> latency_p50_s, latency_p99_s, latency_mean_s;  // of responses completed that second (NaN: none)
   std::vector<float> ttfb_p50_s, ttfb_p99_s;  // time to first byte of the headers read that second (NaN: none)
+  std::vector<models::LatencyBins> latency_bins;  // the latency heat map's columns (per_s.latency_bins)
 };
 
 class Recorder {

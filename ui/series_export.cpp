@@ -4,6 +4,7 @@
 
 #include "common/output_file.h"
 #include "ui/charts_view.h"
+#include "ui/heatmap_view.h"
 
 namespace ui {
 
@@ -20,6 +21,7 @@ int write_series(App& app, const std::string& path, double t_s) {
   else
     j["window_start_s"] = app.a.recorder.warmup_s();
   j["charts"] = charts_json(app.a, app.ab ? &app.b : nullptr);
+  j["heatmaps"] = heatmaps_json(app.a, app.ab ? &app.b : nullptr);
   std::string error;
   if (!common::write_file_atomically(path, j.dump(1) + "\n", error)) {
     std::fprintf(stderr, "clerk-ui: --series: %s\n", error.c_str());

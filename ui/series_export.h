@@ -1,6 +1,7 @@
-// clerk-ui --series FILE.json: every series the charts plot, written
-// headless (no window) through the project's one safe writer (common/output_file.h),
-// as --screenshot writes its PNG. Each series names its counterpart in
+// clerk-ui --series FILE.json: every series the charts plot and every
+// latency heat map's columns, written headless (no window) through the
+// project's one safe writer (common/output_file.h), as --screenshot writes its PNG.
+// Each series and heat map names its counterpart in
 // `clerk run --json` ("source"), so a test can hold the two against each
 // other (ui/tests/series_match_test.sh).
 #pragma once

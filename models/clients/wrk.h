@@ -57,6 +57,11 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   SecondFigures group_second(std::uint32_t g, std::size_t second) const {
     return second_figures(groups_[g].latency_windows, groups_[g].ttfb_windows, second);
   }
+  // Where the group's responses' time went so far (request_stages.h); null
+  // when the engine keeps no stage clocks.
+  const StageAggregate* group_stages(std::uint32_t g) const {
+    return groups_[g].stages_recorded ? &groups_[g].stages : nullptr;
+  }
   // wrk's own microsecond histogram of the group, before the correction (applied at the end).
   const WrkHistogram& group_histogram(std::uint32_t g) const { return groups_[g].latency; }
   // Where group g's responses' time went (request_stages.h), since the window began.

@@ -24,6 +24,18 @@ double peak_p99(const std::vector<sim::LatencyStats>& windows) {
 }
 }  // namespace
 
+LatencyBins heat_column(const sim::LatencyStats& window) {
+  LatencyBins out;
+  if (window.count() == 0) return out;
+  const std::vector<std::uint64_t> all = window.coarse_counts(kHeatBinsPerDecade);
+  std::size_t lo = 0, hi = all.size();
+  while (lo < hi && all[lo] == 0) ++lo;
+  while (hi > lo && all[hi - 1] == 0) --hi;
+  out.first = static_cast<std::uint32_t>(lo);
+  out.counts.assign(all.begin() + static_cast<std::ptrdiff_t>(lo), all.begin() + static_cast<std::ptrdiff_t>(hi));
+  return out;
+}
+
 SecondFigures second_figures(const std::vector<sim::LatencyStats>& latency, const std::vector<sim::LatencyStats>& ttfb,
                              std::size_t second) {
   SecondFigures f;
@@ -33,6 +45,7 @@ SecondFigures second_figures(const std::vector<sim::LatencyStats>& latency, cons
     f.latency_mean_s = w.mean();
     f.latency_p50_s = w.percentile(50);
     f.latency_p99_s = w.percentile(99);
+    f.latency_bins = heat_column(w);
   }
   if (second < ttfb.size() && ttfb[second].count() > 0) {
     f.ttfb_count = ttfb[second].count();

@@ -25,6 +25,10 @@ struct WrkThreadRate {
   sim::Time last_record = 0;
 };
 
+// A per-second latency window as a column of the heat map (trimmed to the
+// bins that hold responses).
+LatencyBins heat_column(const sim::LatencyStats& window);
+
 // The figures of `second` from per-second windows (index = second); a second
 // past the windows' end had no responses.
 SecondFigures second_figures(const std::vector<sim::LatencyStats>& latency, const std::vector<sim::LatencyStats>& ttfb,

@@ -32,6 +32,34 @@ struct WrkGroupSpec {
   std::vector<std::uint32_t> placement;
 };
 
+// The latency heat map's bins (Gregg's latency heat maps, HdrHistogram's
+// log buckets): fixed, kHeatBinsPerDecade a decade from
+// sim::LatencyStats::kLowest (1 us) over its 10 decades. Bin k holds
+// [heat_bin_lower_s(k), heat_bin_lower_s(k + 1)), 26% wide; a latency below
+// 1 us counts in bin 0, one of 10,000 s or more in the last. They are the
+// per-second windows' own 0.96% bins added up 24 at a time, so recording a
+// response costs nothing more and nothing is re-binned.
+inline constexpr std::uint32_t kHeatBinsPerDecade = 10;
+inline constexpr std::uint32_t kHeatBins = kHeatBinsPerDecade * sim::LatencyStats::kDecades;
+static_assert(sim::LatencyStats::kBinsPerDecade % kHeatBinsPerDecade == 0);
+inline double heat_bin_lower_s(std::uint32_t k) {
+  return sim::LatencyStats::kLowest * std::pow(10.0, static_cast<double>(k) / kHeatBinsPerDecade);
+}
+
+// One second's column of the heat map: counts[i] responses in bin first + i;
+// bins outside are empty (an empty second: no counts). The counts sum to the
+// second's responses.
+struct LatencyBins {
+  std::uint32_t first = 0;
+  std::vector<std::uint64_t> counts;
+  std::uint64_t total() const {
+    std::uint64_t n = 0;
+    for (std::uint64_t c : counts) n += c;
+    return n;
+  }
+  std::uint64_t at(std::uint32_t bin) const { return bin >= first && bin - first < counts.size() ? counts[bin - first] : 0; }
+};
+
 // One second of a group's responses: those completed in [i, i+1) s, every
 // one recorded as it completed (WrkGroup's per-second windows). A second
 // with no completed response has no latency: its figures are NaN (null in
@@ -39,6 +67,7 @@ struct WrkGroupSpec {
 struct SecondFigures {
   std::uint64_t responses = 0;
   double latency_mean_s = std::nan(""), latency_p50_s = std::nan(""), latency_p99_s = std::nan("");
+  LatencyBins latency_bins;      // the heat map's column: every response of the second, binned
   std::uint64_t ttfb_count = 0;  // response headers read that second
   double ttfb_p50_s = std::nan(""), ttfb_p99_s = std::nan("");
 };

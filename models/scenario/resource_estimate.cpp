@@ -17,6 +17,9 @@ constexpr double kBytesPerConnection = 16.0 * 1024;
 // they grow (Boost.Histogram's unlimited storage), 4 bytes is the bound for
 // the counts one second can reach.
 constexpr double kWindowBytes = 2402.0 * 4 + 128;
+// The result's per-second heat-map column (wrk_result.h's LatencyBins): at
+// most kHeatBins 8-byte counts and the vector itself.
+constexpr double kHeatColumnBytes = kHeatBins * 8.0 + 32;
 constexpr double kIfstatBytesPerSecond = 16;
 constexpr double kWrkTableBytesPerMicrosecond = 4.0 / 64;  // WrkHistogram's page table
 constexpr double kPendingRequestBytes = 8;
@@ -46,7 +49,7 @@ ResourceEstimate estimate_resources(const Scenario& sc, double duration_s) {
   double connections = 0, series = 0, histograms = 0, backlog = 0;
   for (const WrkGroupSpec& g : sc.clients) {
     connections += static_cast<double>(g.connections) * kBytesPerConnection;
-    series += seconds * 2 * kWindowBytes;
+    series += seconds * (2 * kWindowBytes + kHeatColumnBytes);
     histograms += std::max(g.timeout_s, 0.0) * 1e6 * kWrkTableBytesPerMicrosecond;
     backlog += std::max(g.rate, 0.0) * std::max(duration_s, 0.0) * kPendingRequestBytes;
   }

@@ -7,7 +7,8 @@
 //     request state, buffers): kBytesPerConnection;
 //   - per simulated second and client group, two latency windows (time to
 //     first byte and response latency: a 2,402-bin histogram each, counted
-//     at 4 bytes a bin) and ifstat's two samples;
+//     at 4 bytes a bin), the result's heat-map column (up to 100 counts) and
+//     ifstat's two samples;
 //   - per client group, wrk's latency histogram: one counter per microsecond
 //     up to the timeout, in pages of 64, indexed by a table of 4 bytes a page;
 //   - per open-loop group, the requests that fell due and wait to be sent

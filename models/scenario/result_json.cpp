@@ -43,7 +43,14 @@ ordered_json raw_json(const sim::LatencyStats& l) {
           {"max", l.max()},              {"p50", l.percentile(50)},   {"p90", l.percentile(90)},
           {"p99", l.percentile(99)},     {"p999", l.percentile(99.9)}};
 }
+
+// The heat map's axis (wrk_result.h): bin k from lowest_s * 10^(k / per_decade).
+ordered_json latency_axis_json() {
+  return {{"lowest_s", sim::LatencyStats::kLowest}, {"per_decade", kHeatBinsPerDecade}, {"bins", kHeatBins}};
+}
 }  // namespace
+
+ordered_json latency_bins_json(const LatencyBins& b) { return {{"first", b.first}, {"counts", b.counts}}; }
 
 ordered_json to_json(const RunResult& r, bool with_timing) {
   ordered_json j;
@@ -94,7 +101,8 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
     // plots (null: a second without responses).
     ordered_json per_s = {{"requests", ordered_json::array()}, {"latency_mean_s", ordered_json::array()},
                           {"latency_p50_s", ordered_json::array()}, {"latency_p99_s", ordered_json::array()},
-                          {"ttfb_p50_s", ordered_json::array()}, {"ttfb_p99_s", ordered_json::array()}};
+                          {"ttfb_p50_s", ordered_json::array()}, {"ttfb_p99_s", ordered_json::array()},
+                          {"latency_bins", ordered_json::array()}};
     for (const SecondFigures& f : c.per_second) {
       per_s["requests"].push_back(f.responses);
       per_s["latency_mean_s"].push_back(f.latency_mean_s);
@@ -102,8 +110,10 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
       per_s["latency_p99_s"].push_back(f.latency_p99_s);
       per_s["ttfb_p50_s"].push_back(f.ttfb_p50_s);
       per_s["ttfb_p99_s"].push_back(f.ttfb_p99_s);
+      per_s["latency_bins"].push_back(latency_bins_json(f.latency_bins));
     }
     g["per_s"] = std::move(per_s);
+    g["latency_bins"] = latency_axis_json();
     g["stages"] = stages_json(c.stages);
     g["open_loop_rate"] = c.spec.rate;
     g["req_per_s_per_thread"] = {{"mean", c.rate_mean}, {"stdev", c.rate_stdev}, {"max", c.rate_max},

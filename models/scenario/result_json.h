@@ -11,6 +11,9 @@ namespace models {
 // `with_timing`: include wall_s, the one host-dependent figure. Without it
 // the JSON is a pure function of the scenario and seed.
 nlohmann::ordered_json to_json(const RunResult& r, bool with_timing);
+// One second's column of a latency heat map, {"first": bin, "counts": [...]}:
+// clients.NAME.per_s.latency_bins[i]; clerk-ui's --series writes the same.
+nlohmann::ordered_json latency_bins_json(const LatencyBins& b);
 std::optional<double> json_metric(const nlohmann::ordered_json& j, const std::string& dotted);
 
 }  // namespace models
