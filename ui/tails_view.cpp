@@ -133,7 +133,12 @@ void draw_tails(Session& s, TailPick& pick) {
     return;
   }
   pick_row(wrk, pick);
-  const StageBar bar = stage_bar(wrk.group_stages(pick.group), pick.percentile, pick.worst);
+  const models::StageAggregate* stages = wrk.group_stages(pick.group);
+  if (stages == nullptr) {
+    ImGui::TextDisabled("this run keeps no stage clocks, so no request's split can be shown");
+    return;
+  }
+  const StageBar bar = stage_bar(*stages, pick.percentile, pick.worst);
   const float fs = ImGui::GetFontSize(), line = ImGui::GetTextLineHeightWithSpacing();
   // Below the curve: a caption, the bar, the legend (two stages a line, about) and the sum.
   const float split_h = line * (3 + static_cast<float>((bar.segments.size() + 1) / 2)) + fs * 1.4f;

@@ -64,8 +64,6 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   }
   // wrk's own microsecond histogram of the group, before the correction (applied at the end).
   const WrkHistogram& group_histogram(std::uint32_t g) const { return groups_[g].latency; }
-  // Where group g's responses' time went (request_stages.h), since the window began.
-  const StageAggregate& group_stages(std::uint32_t g) const { return groups_[g].stages; }
   bool in_flight(std::uint32_t conn) const { return conns_[conn].busy && conns_[conn].alive; }
   sim::Time request_started(std::uint32_t conn) const { return conns_[conn].start; }
 

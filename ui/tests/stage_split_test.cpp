@@ -88,7 +88,8 @@ TEST_CASE("on the 9x and Cloudflare runs, each picked request's bar sums to its 
     const models::Wrk& wrk = app.a.world->clients();
     int bars = 0;
     for (std::uint32_t g = 0; g < wrk.groups(); ++g) {
-      const models::StageAggregate& agg = wrk.group_stages(g);
+      REQUIRE(wrk.group_stages(g) != nullptr);
+      const models::StageAggregate& agg = *wrk.group_stages(g);
       const sim::LatencyStats& raw = wrk.group_latency(g);
       INFO(wrk.group_spec(g).name);
       CHECK(agg.count() == raw.count());  // the split's requests are the curve's
