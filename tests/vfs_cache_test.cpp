@@ -158,7 +158,7 @@ TEST_CASE("evicting an inode drops its file's pages") {
   spec.files = 4;
   spec.file_size = 16384;
   spec.tree = {4};
-  spec.spread = false;
+  spec.placement = models::Placement::kPacked;
   models::Filesystem files(spec, pc, dev.capacity(), sim::RandomStream(1));
   models::VfsCache vfs(models::VfsCacheSpec{}, &pc);
   models::InodePages pages(files, pc);

@@ -9,12 +9,12 @@ namespace sgengine {
 namespace sg4 = simgrid::s4u;
 
 SgClients::SgClients(const Platform& platform, std::vector<models::WrkGroupSpec> groups, double one_way_s,
-                     sim::Time duration, const sim::RandomStreams& streams, std::uint32_t files,
+                     sim::Time duration, const sim::RandomStreams& streams, std::vector<models::FilePicker> pickers,
                      std::vector<std::uint64_t> response_bytes, const models::CpuCosts& costs)
     : platform_(platform),
       one_way_(sim::from_seconds_ceil(one_way_s)),
       duration_(duration),
-      files_(files),
+      pickers_(std::move(pickers)),
       response_bytes_(std::move(response_bytes)),
       costs_(costs) {
   for (const auto& spec : groups) groups_.emplace_back(spec);
@@ -75,7 +75,7 @@ void SgClients::send_request(std::uint32_t id) {
   models::WrkGroup& g = groups_[c.group];
   Thread& t = threads_[c.thread];
   c.file = g.spec.fixed_file >= 0 ? static_cast<std::uint32_t>(g.spec.fixed_file)
-                                  : static_cast<std::uint32_t>(t.rng.below(files_));
+                                  : pickers_[c.group].pick(t.rng);
   c.start = now_ns();
   c.busy = true;
   ++g.issued;

@@ -27,7 +27,7 @@ namespace sgengine {
 class SgClients final : public models::ClientSide {
  public:
   SgClients(const Platform& platform, std::vector<models::WrkGroupSpec> groups, double one_way_s,
-            sim::Time duration, const sim::RandomStreams& streams, std::uint32_t files,
+            sim::Time duration, const sim::RandomStreams& streams, std::vector<models::FilePicker> pickers,
             std::vector<std::uint64_t> response_bytes, const models::CpuCosts& costs);
 
   void start(models::ServerSide& server);
@@ -83,7 +83,7 @@ class SgClients final : public models::ClientSide {
   models::ServerSide* server_ = nullptr;
   sim::Time one_way_;
   sim::Time duration_;
-  std::uint32_t files_;
+  std::vector<models::FilePicker> pickers_;  // per group (models/clients/popularity.h)
   std::vector<std::uint64_t> response_bytes_;  // header and file, per file
   models::CpuCosts costs_;
   std::vector<models::WrkGroup> groups_;

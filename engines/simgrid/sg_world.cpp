@@ -65,13 +65,12 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
   tasks_ = std::make_unique<models::TaskStates>(hw.logical_cpus, 2 * workers);
   disk_->set_slot_wait_listener(tasks_.get());  // request-slot sleeps put the submitter in D
   host_ = std::make_unique<SgHost>(SgHost{platform_, *nic_, *cache_, *metadata_.walk, *tasks_, hw.costs, sc.kernel});
-  files_ = std::make_unique<models::Filesystem>(sc.filesystem, *cache_, disk_->capacity(),
-                                                streams_.stream(models::kStreamPlacement),
-                                                streams_.stream(models::kStreamSizes));
+  files_ = models::make_filesystem(sc, *cache_, disk_->capacity(), metadata_, streams_);
   models::tie_inodes_to_pages(metadata_, *files_, *cache_);
   models::warm_caches(sc, *files_, *metadata_.vfs, *cache_);
   clients_ = std::make_unique<SgClients>(platform_, sc.clients, hw.one_way_latency_s, duration_, streams_,
-                                         files_->files(), models::response_bytes(sc, *files_), hw.costs);
+                                         models::file_pickers(sc, *files_, streams_),
+                                         models::response_bytes(sc, *files_), hw.costs);
   server_ = std::make_unique<SgServer>(*host_, models::server_config(sc), *files_, *clients_,
                                        streams_.stream(models::kStreamServer));
   monitor_ = models::WarmupMonitor(sc.warmup, models::nothing_to_settle(sc, *files_),

@@ -7,12 +7,12 @@ constexpr sim::Time kRecordInterval = sim::milliseconds(100);  // RECORD_INTERVA
 }  // namespace
 
 Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s, sim::Time duration,
-         const sim::RandomStreams& streams, std::uint32_t files, std::vector<std::uint64_t> response_bytes,
+         const sim::RandomStreams& streams, std::vector<FilePicker> pickers, std::vector<std::uint64_t> response_bytes,
          const CpuCosts& costs, Cpu* host_cpu)
     : engine_(engine),
       one_way_(sim::from_seconds_ceil(one_way_s)),
       duration_(duration),
-      files_(files),
+      pickers_(std::move(pickers)),
       response_bytes_(std::move(response_bytes)),
       costs_(costs),
       cpu_(host_cpu) {
@@ -134,7 +134,7 @@ void Wrk::send_request(std::uint32_t id, sim::Time due) {
   WrkGroup& g = groups_[c.group];
   Thread& t = threads_[c.thread];
   c.file = g.spec.fixed_file >= 0 ? static_cast<std::uint32_t>(g.spec.fixed_file)
-                                  : static_cast<std::uint32_t>(t.rng.below(files_));
+                                  : pickers_[c.group].pick(t.rng);
   c.start = due;
   c.busy = true;
   stages_.begin(id, due, engine_.now());

@@ -2,8 +2,9 @@
 // connections/threads connections (rounded down). Closed loop: a connection
 // writes its next request as soon as the previous response is complete, one
 // request in flight at a time. Latency runs from writing the request to
-// reading the whole response. A random-file group picks a file uniformly per
-// request, as the reference's Lua script did.
+// reading the whole response. A random-file group picks a file per request
+// by its popularity (popularity.h; uniformly, as the reference's Lua script
+// did, unless the scenario says otherwise).
 //
 // Every request is accounted for: completed, failed with a reason, or still
 // in flight when the run ends.
@@ -35,7 +36,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
  public:
   // `host_cpu`: the server's CPUs, used by groups that run on the server host.
   Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s, sim::Time duration,
-      const sim::RandomStreams& streams, std::uint32_t files, std::vector<std::uint64_t> response_bytes,
+      const sim::RandomStreams& streams, std::vector<FilePicker> pickers, std::vector<std::uint64_t> response_bytes,
       const CpuCosts& costs, Cpu* host_cpu);
 
   // Connects to the server and opens every connection at time zero; the
@@ -121,7 +122,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   sim::Time one_way_;
   sim::Time duration_;
   sim::Time end_ = 0;  // the measured window's end, once it has begun
-  std::uint32_t files_;
+  std::vector<FilePicker> pickers_;  // per group: which file a random request asks for
   std::vector<std::uint64_t> response_bytes_;  // per file
   CpuCosts costs_;
   Cpu* cpu_;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/clients/popularity.h"
 #include "models/net/request_stages.h"
 #include "sim/latency_stats.h"
 
@@ -19,6 +20,7 @@ struct WrkGroupSpec {
   double timeout_s = 2.0;
   std::string url;
   std::int64_t fixed_file = -1;   // -1: a random file for every request
+  PopularitySpec popularity;      // which random file (popularity.h)
   std::uint32_t request_bytes = 64;
   bool on_server_host = false;     // wrk runs on the server's machine
   // Open loop (as wrk2 does): `rate` requests/s over the group's connections,

@@ -1,6 +1,8 @@
 #include "models/os/ext4_layout.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 namespace models {
@@ -175,6 +177,107 @@ InodeRead Ext4Layout::inode_read(std::uint64_t key) const {
   r.ra_count = end >= b ? end - b + 1 : 0;
   if (r.ra_first + r.ra_count > device_blocks_) r.ra_count = device_blocks_ - r.ra_first;
   return r;
+}
+
+}  // namespace models
+
+namespace models {
+
+Ext4Layout::FreeRuns Ext4Layout::free_data_runs() const {
+  FreeRuns free;
+  for (std::uint64_t f = 0; f < flex_groups_; ++f) {
+    const auto it = fill_.find(f);
+    const std::uint64_t dirs = it == fill_.end() ? 0 : it->second.dir_blocks;
+    const std::uint64_t start = std::min(flex_start(f) + 2 * G::kFlex + G::kFlex * G::kTableBlocks + dirs, device_blocks_);
+    const std::uint64_t second = std::min(flex_start(f) + G::kBlocksPerGroup, device_blocks_);
+    const std::uint64_t end = std::min(flex_start(f + 1), device_blocks_);
+    if (start < second) free.first_groups.emplace(start, second);
+    if (second < end) free.data.emplace(second, end);
+  }
+  return free;
+}
+
+std::uint64_t Ext4Layout::data_goal(std::uint32_t file) const {
+  const std::uint64_t ino = ino_[level_base_.back() + file];
+  const std::uint64_t group = (ino - 1) / G::kInodesPerGroup;
+  // The flex group's first group, and for a regular file the one after it.
+  const std::uint64_t goal = (group & ~(G::kFlex - 1)) * G::kBlocksPerGroup + G::kBlocksPerGroup;
+  // ext4_mb_new_blocks: a goal outside the device becomes the first data block.
+  return goal < device_blocks_ ? goal : 0;
+}
+
+namespace {
+// The first free run from `pos` on (wrapping once) with room for `blocks`
+// after max(its start, pos); end() when there is none.
+using Runs = std::map<std::uint64_t, std::uint64_t>;
+std::pair<Runs::iterator, std::uint64_t> first_fit(Runs& runs, std::uint64_t pos, std::uint64_t blocks) {
+  auto it = runs.upper_bound(pos);
+  if (it != runs.begin() && std::prev(it)->second > pos) --it;
+  const Runs::iterator stop = it;
+  bool wrapped = false;
+  for (;;) {
+    if (it == runs.end()) {
+      if (wrapped) return {runs.end(), 0};
+      wrapped = true;
+      it = runs.begin();
+      pos = 0;
+      continue;
+    }
+    const std::uint64_t at = std::max(it->first, pos);
+    if (it->second >= at + blocks) return {it, at};
+    if (wrapped && it == stop) return {runs.end(), 0};
+    ++it;
+  }
+}
+}  // namespace
+
+std::vector<std::uint64_t> Ext4Layout::place_files(const std::vector<std::uint64_t>& sizes, double fill) const {
+  if (sizes.size() != ino_.size() - level_base_.back()) throw std::invalid_argument("ext4 layout: one size per file");
+  if (!(fill > 0 && fill <= 1)) throw std::invalid_argument("ext4 layout: the fill factor is above 0, at most 1");
+  FreeRuns free = free_data_runs();
+  std::uint64_t free_blocks = 0, data_blocks = 0, span_blocks = 0;
+  for (const Runs* tier : {&free.data, &free.first_groups})
+    for (const auto& [start, end] : *tier) free_blocks += end - start;
+  auto blocks_of = [](std::uint64_t bytes) { return std::max<std::uint64_t>((bytes + G::kBlock - 1) / G::kBlock, 1); };
+  // The extent and the other data after it (fill factor).
+  auto span_of = [fill](std::uint64_t blocks) {
+    return std::max(blocks, static_cast<std::uint64_t>(std::ceil(static_cast<double>(blocks) / fill)));
+  };
+  for (const std::uint64_t s : sizes) {
+    data_blocks += blocks_of(s);
+    span_blocks += span_of(blocks_of(s));
+  }
+  auto too_large = [&] {
+    return DataSetTooLarge(data_blocks * G::kBlock, span_blocks * G::kBlock, free_blocks * G::kBlock,
+                           device_blocks_ * G::kBlock);
+  };
+  if (span_blocks > free_blocks) throw too_large();
+  std::vector<std::uint64_t> offsets(sizes.size());
+  std::unordered_map<std::uint64_t, std::uint64_t> next;  // per goal: where its last file ended
+  for (std::uint32_t f = 0; f < sizes.size(); ++f) {
+    const std::uint64_t goal = data_goal(f);
+    const auto cursor = next.find(goal);
+    const std::uint64_t blocks = blocks_of(sizes[f]);
+    Runs* runs = &free.data;
+    std::pair<Runs::iterator, std::uint64_t> fit =
+        first_fit(*runs, cursor == next.end() ? goal : cursor->second, blocks);
+    if (fit.first == runs->end()) {
+      // Only then the first groups of flex groups (ext4_mb_good_group's first pass skips them for data).
+      runs = &free.first_groups;
+      fit = first_fit(*runs, goal, blocks);
+      if (fit.first == runs->end()) throw too_large();  // fragmented: no run holds the file
+    }
+    const Runs::iterator run = fit.first;
+    const std::uint64_t at = fit.second;
+    const std::uint64_t start = run->first, end = run->second;
+    const std::uint64_t taken_end = std::min(end, at + span_of(blocks));
+    runs->erase(run);
+    if (start < at) runs->emplace(start, at);
+    if (taken_end < end) runs->emplace(taken_end, end);
+    offsets[f] = at * G::kBlock;
+    if (runs == &free.data) next[goal] = taken_end;
+  }
+  return offsets;
 }
 
 }  // namespace models

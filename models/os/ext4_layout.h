@@ -40,8 +40,35 @@
 // b = block & ~(inode_readahead_blks - 1) (not before the table's start) and
 // end = min(b + inode_readahead_blks, table start + used inodes / 16), the
 // used inodes being inodes_per_group less bg_itable_unused.
+//
+// File data (place_files): a data set written once, file after file in the
+// order it was created (depth first, as the inodes above). With delayed
+// allocation, ext4_inode_to_goal_block() (fs/ext4/inode.c, 3.13) gives a
+// regular file the first block of the second group of its inode's flex
+// group (the first group is kept for directories and metadata when flex_bg
+// is 16 or more, EXT4_FLEX_SIZE_DIR_ALLOC_SCHEME = 4); mballoc
+// (fs/ext4/mballoc.c) takes free blocks from that goal on, group after
+// group, wrapping at the end of the device; its first pass over the groups
+// (criterion 0 of ext4_mb_good_group) skips a flex group's first group for
+// data, so that space is used only once the others are full. Modelled as: each file's size
+// rounded up to 4 KiB blocks, one contiguous extent at the first free run
+// from its goal that holds it (groups past a flex group's first carry no
+// metadata with flex_bg, so consecutive groups are contiguous; the sparse
+// superblock backups are left out, as above); a file that does not fit in
+// what is left before the next flex group's metadata goes past it, and the
+// next file of that goal continues after it (mballoc's per-inode goal and
+// the stream allocation move on; the few blocks left behind are used only
+// once the search wraps). Small files (under s_mb_stream_request = 16
+// blocks) go through a per-CPU locality group's preallocation in mballoc;
+// written by one writer in order they end up packed in order too.
+// Fill factor f: each file's extent is followed by (1/f - 1) of its size
+// taken by other data (a file system also holding other files, or aged by
+// deletions): the data set spreads over 1/f of its size. 1 is a data set
+// written alone onto a fresh file system.
 #pragma once
 #include <cstdint>
+#include <map>
+#include <stdexcept>
 #include <unordered_map>
 #include <vector>
 
@@ -66,6 +93,17 @@ struct InodeRead {
   std::uint64_t ra_count = 0;
 };
 
+// The data set does not fit on the device: its size in 4 KiB blocks, the
+// span it needs with its fill factor, and what the device offers to file
+// data (its blocks less ext4's metadata), all in bytes.
+class DataSetTooLarge : public std::runtime_error {
+ public:
+  DataSetTooLarge(std::uint64_t data, std::uint64_t span, std::uint64_t free, std::uint64_t device)
+      : std::runtime_error("ext4 layout: the data set does not fit on the device"),
+        data_bytes(data), span_bytes(span), free_bytes(free), device_bytes(device) {}
+  std::uint64_t data_bytes, span_bytes, free_bytes, device_bytes;
+};
+
 class Ext4Layout {
  public:
   // `tree`: entries per level (Filesystem's); `device_bytes`: the device's
@@ -84,6 +122,12 @@ class Ext4Layout {
   std::uint64_t flex_groups() const { return flex_groups_; }
   // Blocks of a directory holding `entries` names 1..entries.
   static std::uint64_t dir_blocks_for(std::uint64_t entries);
+  // Where each file's data starts (bytes), for the files' sizes in file-id
+  // order, written once with fill factor `fill` (0 < fill <= 1; see above).
+  // Throws DataSetTooLarge.
+  std::vector<std::uint64_t> place_files(const std::vector<std::uint64_t>& sizes, double fill) const;
+  // The file data's goal block for a file (ext4_inode_to_goal_block).
+  std::uint64_t data_goal(std::uint32_t file) const;
 
  private:
   struct Dir {
@@ -117,6 +161,13 @@ class Ext4Layout {
   std::unordered_map<std::uint64_t, FlexFill> fill_;          // flex groups in use (looked up, never iterated)
   std::unordered_map<std::uint64_t, std::uint64_t> group_used_;  // group -> inodes used
   std::uint64_t used_in_group(std::uint64_t group) const;
+  // Free runs of blocks [start, end) once the metadata and directories are
+  // in: in the data groups, and what the first group of each flex group has
+  // left after its metadata and directories.
+  struct FreeRuns {
+    std::map<std::uint64_t, std::uint64_t> data, first_groups;
+  };
+  FreeRuns free_data_runs() const;
 };
 
 }  // namespace models

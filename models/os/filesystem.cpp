@@ -8,34 +8,61 @@
 
 namespace models {
 
-Filesystem::Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64_t capacity, sim::RandomStream rng,
-                       sim::RandomStream size_rng)
-    : spec_(spec) {
-  if (!spec.size_mix.empty()) {
-    double total = 0;
-    for (const auto& [bytes, weight] : spec.size_mix) total += weight;
-    sizes_.reserve(spec.files);
-    for (std::uint32_t f = 0; f < spec.files; ++f) {
-      double u = size_rng.uniform() * total;
-      std::uint64_t size = spec.size_mix.back().first;
-      for (const auto& [bytes, weight] : spec.size_mix) {
-        if (u < weight) {
-          size = bytes;
-          break;
-        }
-        u -= weight;
+std::vector<std::uint64_t> draw_file_sizes(const FilesystemSpec& spec, sim::RandomStream& size_rng) {
+  if (spec.size_mix.empty()) return std::vector<std::uint64_t>(spec.files, spec.file_size);
+  double total = 0;
+  for (const SizeClass& c : spec.size_mix) total += c.weight;
+  std::vector<std::uint64_t> sizes;
+  sizes.reserve(spec.files);
+  for (std::uint32_t f = 0; f < spec.files; ++f) {
+    double u = size_rng.uniform() * total;
+    const SizeClass* pick = &spec.size_mix.back();
+    for (const SizeClass& c : spec.size_mix) {
+      if (u < c.weight) {
+        pick = &c;
+        break;
       }
-      sizes_.push_back(size);
+      u -= c.weight;
     }
+    // A one-size class takes no second draw: older mixes draw as before.
+    sizes.push_back(pick->min == pick->max ? pick->min : pick->min + size_rng.below(pick->max - pick->min + 1));
   }
+  return sizes;
+}
+
+Filesystem::Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64_t capacity, sim::RandomStream rng,
+                       sim::RandomStream size_rng, const Ext4Layout* layout)
+    : spec_(spec) {
+  if (!spec.size_mix.empty()) sizes_ = draw_file_sizes(spec, size_rng);
   if (spec_.tree.empty()) spec_.tree = {spec.files};
   std::uint64_t product = 1;
   for (auto n : spec_.tree) product *= n;
   if (product != spec.files) throw std::invalid_argument("filesystem: tree does not multiply to the file count");
+  if (spec.placement != Placement::kExt4) {
+    place_in_slots(cache, capacity, rng);
+    return;
+  }
+  if (layout) {
+    offsets_ = layout->place_files(sizes(), spec.fill_factor);
+  } else {
+    // Back to back by their own sizes in 4 KiB blocks (no disk: where does not matter).
+    offsets_.resize(spec.files);
+    std::uint64_t at = 0;
+    for (std::uint32_t i = 0; i < spec.files; ++i) {
+      offsets_[i] = at;
+      at += (file_size(i) + Ext4Geometry::kBlock - 1) / Ext4Geometry::kBlock * Ext4Geometry::kBlock;
+    }
+  }
+  for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(offsets_[i], file_size(i));
+}
+
+void Filesystem::place_in_slots(PageCache& cache, std::uint64_t capacity, sim::RandomStream& rng) {
+  const FilesystemSpec& spec = spec_;
   const std::uint64_t slot = (largest_file() + PageCache::kPage - 1) / PageCache::kPage * PageCache::kPage;
   const std::uint64_t slots = capacity / slot;
   if (slots < spec.files) throw std::invalid_argument("filesystem: the files do not fit on the device");
-  if (spec.spread) {
+  offsets_.resize(spec.files);
+  if (spec.placement == Placement::kSpread) {
     // A random injection of files into slots (sampling without replacement):
     // a partial Fisher-Yates shuffle when the files fill much of the device,
     // otherwise draws with repeats rejected.
@@ -55,10 +82,16 @@ Filesystem::Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64
         order.push_back(s);
       }
     }
-    for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(order[i] * slot, file_size(i));
+    for (std::uint32_t i = 0; i < spec.files; ++i) offsets_[i] = order[i] * slot;
   } else {
-    for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(std::uint64_t{i} * slot, file_size(i));
+    for (std::uint32_t i = 0; i < spec.files; ++i) offsets_[i] = std::uint64_t{i} * slot;
   }
+  for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(offsets_[i], file_size(i));
+}
+
+std::vector<std::uint64_t> Filesystem::sizes() const {
+  if (!sizes_.empty()) return sizes_;
+  return std::vector<std::uint64_t>(spec_.files, spec_.file_size);
 }
 
 std::uint64_t Filesystem::largest_file() const {

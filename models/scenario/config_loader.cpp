@@ -52,6 +52,13 @@ class Section {
     throw ConfigError(doc_.file_of(n), LayeredToml::line_of(n), dotted(key), message);
   }
 
+  // Where the key (else this table) was given.
+  KeyOrigin origin(const std::string& key) const {
+    const toml::node* n = doc_.locate(dotted(key));
+    if (!n) n = doc_.locate(path_);
+    return KeyOrigin{doc_.file_of(n), LayeredToml::line_of(n)};
+  }
+
   const toml::node* required(const std::string& key) {
     const toml::node* n = node(key);
     if (!n) fail(key, "is required" + (path_.empty() ? std::string() : " in [" + path_ + "]"));
@@ -468,27 +475,57 @@ void read_nginx(Section& root, Scenario& sc) {
   s.done();
 }
 
-// [["8k", 0.4], ["32k", 0.3], ...]: sizes and their weights.
-std::vector<std::pair<std::uint64_t, double>> read_size_mix(Section& s, const toml::node& mix) {
+// [["8k", 0.4], ["32k", 0.3], ...]: sizes and their weights; or classes
+// with a range, [{share = 0.98, min = "20k", max = "200k"}, ...], each size
+// drawn uniformly from min to max. The two forms may be mixed.
+std::uint64_t size_value(const toml::node& n, bool& ok) {
+  std::uint64_t bytes = 0;
+  if (n.is_integer()) {
+    const std::int64_t i = n.value<std::int64_t>().value();
+    ok = i >= 1;
+    bytes = ok ? static_cast<std::uint64_t>(i) : 0;
+  } else {
+    ok = n.is_string() && parse_size(n.value<std::string>().value(), bytes);
+  }
+  ok = ok && bytes >= 1 && bytes <= limits::kMaxFileBytes;
+  return bytes;
+}
+
+SizeClass read_size_class(Section& s, const toml::table& t) {
+  const char* form = "a size class is {share = weight, min = size, max = size}, like "
+                     "{share = 0.98, min = \"20k\", max = \"200k\"}, with sizes from 1 byte to 1 TiB, min <= max "
+                     "and a finite positive share";
+  for (auto&& [k, v] : t)
+    if (k.str() != "share" && k.str() != "min" && k.str() != "max")
+      s.fail("file_sizes", "unknown key '" + std::string(k.str()) + "' in a size class: " + form);
+  const toml::node* share = t.get("share");
+  const toml::node* lo = t.get("min");
+  const toml::node* hi = t.get("max");
+  if (!share || !lo || !hi || !share->is_number()) s.fail("file_sizes", form);
+  bool ok_lo = false, ok_hi = false;
+  const std::uint64_t min = size_value(*lo, ok_lo), max = size_value(*hi, ok_hi);
+  const double weight = share->value<double>().value();
+  if (!ok_lo || !ok_hi || min > max || !std::isfinite(weight) || !(weight > 0)) s.fail("file_sizes", form);
+  return SizeClass(min, max, weight);
+}
+
+std::vector<SizeClass> read_size_mix(Section& s, const toml::node& mix) {
   const char* form = "each entry is [size, weight] with a size from 1 byte to 1 TiB and a finite positive weight, "
-                     "like [\"32k\", 0.3]";
+                     "like [\"32k\", 0.3], or a size class {share, min, max}";
   const toml::array* arr = mix.as_array();
-  if (!arr || arr->empty()) s.fail("file_sizes", "must be a list of [size, weight] pairs");
-  std::vector<std::pair<std::uint64_t, double>> out;
+  if (!arr || arr->empty()) s.fail("file_sizes", "must be a list of [size, weight] pairs or {share, min, max} classes");
+  std::vector<SizeClass> out;
   for (const toml::node& e : *arr) {
+    if (const toml::table* t = e.as_table()) {
+      out.push_back(read_size_class(s, *t));
+      continue;
+    }
     const toml::array* pair = e.as_array();
     if (!pair || pair->size() != 2 || !pair->get(1)->is_number()) s.fail("file_sizes", form);
-    const toml::node& size = *pair->get(0);
-    std::uint64_t bytes = 0;
-    if (size.is_integer()) {
-      const std::int64_t i = size.value<std::int64_t>().value();
-      if (i < 1) s.fail("file_sizes", form);
-      bytes = static_cast<std::uint64_t>(i);
-    } else if (!size.is_string() || !parse_size(size.value<std::string>().value(), bytes)) {
-      s.fail("file_sizes", form);
-    }
+    bool ok = false;
+    const std::uint64_t bytes = size_value(*pair->get(0), ok);
     const double weight = pair->get(1)->value<double>().value();
-    if (bytes == 0 || bytes > limits::kMaxFileBytes || !std::isfinite(weight) || !(weight > 0)) s.fail("file_sizes", form);
+    if (!ok || !std::isfinite(weight) || !(weight > 0)) s.fail("file_sizes", form);
     out.emplace_back(bytes, weight);
   }
   return out;
@@ -519,26 +556,67 @@ void read_dataset(Section& root, Scenario& sc) {
   FilesystemSpec& f = sc.filesystem;
   sc.root = s.string("root", "/");
   f.files = static_cast<std::uint32_t>(s.integer("files", 1, 1, 1 << 30, true));
+  sc.files_at = s.origin("files");
   if (const toml::node* mix = s.node("file_sizes")) {
     f.size_mix = read_size_mix(s, *mix);
     if (s.has("file_size")) s.fail("file_size", "give file_size or file_sizes, not both");
-    f.file_size = f.size_mix.front().first;
+    f.file_size = f.size_mix.front().min;
   } else {
     f.file_size = s.size("file_size", 0, 1, true, limits::kMaxFileBytes);
   }
-  f.spread = s.choice("placement", "spread", {"spread", "packed"}) == "spread";
+  // "ext4": each file its own size, as ext4 allocates a data set written
+  // once (models/os/ext4_layout.h); "spread" and "packed": the older slots
+  // of the largest file's size, which the committed scenarios pin.
+  const std::string placement = s.choice("placement", "ext4", {"ext4", "spread", "packed"});
+  f.placement = placement == "ext4" ? Placement::kExt4 : placement == "spread" ? Placement::kSpread : Placement::kPacked;
+  if (s.has("fill_factor") && f.placement != Placement::kExt4)
+    s.fail("fill_factor", "needs placement = \"ext4\" (spread and packed give every file a slot of the largest size)");
+  f.fill_factor = s.number("fill_factor", 1.0, 0.01, 1.0);
   if (s.has("metadata_cached"))
     s.fail("metadata_cached",
            "is gone: what the dentry, inode and buffer caches hold now follows from the load, reclaimed with "
            "the page cache (models/os/vfs_cache.h); run the load first to warm them (the warmup key) and give "
            "the kernel's vfs_cache_pressure in the hardware profile's [kernel]");
   sc.preload_fraction = s.number("preload_fraction", 0, 0, 1);
+  if (sc.preload_fraction > 0) sc.preload_at = s.origin("preload_fraction");
   if (const toml::node* t = s.node("tree")) {
     f.tree = read_tree(s, *t, f.files);
   } else {
     f.tree = {f.files};
   }
   s.done();
+}
+
+// popularity = "uniform" (the default) | "zipf" | "hot", with zipf_exponent
+// or hot = {files, share}, and popular_sizes (models/clients/popularity.h).
+PopularitySpec read_popularity(Section& g, const FilesystemSpec& fs, bool fixed_path) {
+  PopularitySpec p;
+  const std::string kind = g.choice("popularity", "uniform", {"uniform", "zipf", "hot"});
+  if (fixed_path && g.has("popularity"))
+    g.fail("popularity", "needs path = \"random\" (a group with a fixed path asks for one file)");
+  p.kind = kind == "zipf" ? PopularityKind::kZipf : kind == "hot" ? PopularityKind::kHot : PopularityKind::kUniform;
+  if (g.has("zipf_exponent") && p.kind != PopularityKind::kZipf)
+    g.fail("zipf_exponent", "needs popularity = \"zipf\"");
+  if (g.has("hot") && p.kind != PopularityKind::kHot) g.fail("hot", "needs popularity = \"hot\"");
+  if (p.kind == PopularityKind::kZipf) p.zipf_exponent = g.number("zipf_exponent", 1.0, 0, 10, true);
+  Section hot = g.sub("hot");
+  if (p.kind == PopularityKind::kHot) {
+    if (!g.has("hot")) g.fail("hot", "is required with popularity = \"hot\", like hot = {files = 0.02, share = 0.9}");
+    p.hot_files = hot.number("files", 0, 0, 1, true);
+    if (!(p.hot_files > 0)) hot.fail("files", "must be above 0 (the share of the files that is hot)");
+    p.hot_share = hot.number("share", 0, 0, 1, true);
+    hot.done();
+  }
+  const std::string sizes = g.choice("popular_sizes", "any", {"any", "small", "large"});
+  if (g.has("popular_sizes")) {
+    if (p.kind == PopularityKind::kUniform)
+      g.fail("popular_sizes", "needs popularity = \"zipf\" or \"hot\" (uniform has no ranking)");
+    bool mixed = false;
+    for (const SizeClass& c : fs.size_mix) mixed = mixed || c.min != c.max || c.min != fs.size_mix.front().min;
+    if (!mixed) g.fail("popular_sizes", "needs a data set of mixed sizes ([dataset] file_sizes)");
+  }
+  p.sizes = sizes == "small" ? PopularSizes::kSmall : sizes == "large" ? PopularSizes::kLarge : PopularSizes::kAny;
+  return p;
 }
 
 void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const FilesystemSpec& fs) {
@@ -570,6 +648,7 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
       w.fixed_file = file;
       w.url = g.string("url", "http://server" + path);
     }
+    w.popularity = read_popularity(g, fs, w.fixed_file >= 0);
     // "GET <path> HTTP/1.1\r\nHost: <host>\r\n\r\n" as wrk writes it.
     w.request_bytes = static_cast<std::uint32_t>(g.integer("request_bytes", 64, 16, 1 << 20));
     w.on_server_host = g.choice("host", "remote", {"remote", "server"}) == "server";
@@ -670,8 +749,11 @@ std::uint64_t device_capacity(const HardwareSpec& hw) {
 // start, in whole cache units, and a read that misses would have nowhere to go.
 void check_dataset_fits(Section& root, const Scenario& sc) {
   const FilesystemSpec& f = sc.filesystem;
-  std::uint64_t largest = f.file_size;
-  for (const auto& [bytes, weight] : f.size_mix) largest = std::max(largest, bytes);
+  std::uint64_t largest = f.file_size, smallest = f.file_size;
+  for (const SizeClass& c : f.size_mix) {
+    largest = std::max(largest, c.max);
+    smallest = std::min(smallest, c.min);
+  }
   Section dataset = root.sub("dataset");
   if (sc.hardware.disk == DiskKind::kNone) {
     const std::uint64_t unit = sc.hardware.cache_unit_bytes;
@@ -685,8 +767,23 @@ void check_dataset_fits(Section& root, const Scenario& sc) {
                                         sc.hardware.page_cache_bytes));
     return;
   }
-  const std::uint64_t slot = (largest + 4095) / 4096 * 4096;
   const std::uint64_t capacity = device_capacity(sc.hardware);
+  if (f.placement == Placement::kExt4) {
+    // What is certain before the sizes are drawn (they depend on the run's
+    // seed): every file takes at least its class's smallest size in 4 KiB
+    // blocks. The run checks the drawn sizes (world_files.h).
+    const double least = static_cast<double>(f.files) * static_cast<double>((smallest + 4095) / 4096 * 4096);
+    if (least / f.fill_factor > static_cast<double>(capacity))
+      dataset.fail("files", fmt::format("the data set does not fit on the disk: its {} files take at least {:.0f} bytes "
+                                        "in 4 KiB blocks{}, but the device has {} bytes",
+                                        f.files, least,
+                                        f.fill_factor < 1 ? fmt::format(" ({:.0f} with fill_factor = {:g})",
+                                                                        least / f.fill_factor, f.fill_factor)
+                                                          : std::string(),
+                                        capacity));
+    return;
+  }
+  const std::uint64_t slot = (largest + 4095) / 4096 * 4096;
   if (capacity / slot < f.files)
     dataset.fail("files", fmt::format("{} files of up to {} bytes do not fit on the disk ({} bytes; each file takes a "
                                       "slot of the largest file's size)",
@@ -730,6 +827,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   if (const toml::node* p = root.node("preload")) {
     const toml::array* arr = p->as_array();
     if (!arr) root.fail("preload", "must be a list of paths");
+    if (sc.preload_fraction == 0) sc.preload_at = root.origin("preload");
     for (const toml::node& e : *arr) {
       if (!e.is_string() || resolve_path(sc.filesystem.tree, e.value<std::string>().value()) < 0)
         root.fail("preload", "entries must be files of the dataset, like \"/1/1/1\"");

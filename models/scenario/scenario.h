@@ -54,6 +54,14 @@ struct Expectation {
   int line = 0;
 };
 
+// Where a key was given (file and line), for errors found when a run is
+// built rather than when the file is read (the sizes drawn from a mix
+// depend on the run's seed).
+struct KeyOrigin {
+  std::string file;
+  int line = 0;
+};
+
 struct Scenario {
   std::string file;
   std::string name;
@@ -69,6 +77,8 @@ struct Scenario {
   std::string root = "/";
   std::vector<std::string> preload;  // paths cached before the run starts
   double preload_fraction = 0;       // this share of the files (the first ones) cached at the start
+  KeyOrigin files_at;                // [dataset] files
+  KeyOrigin preload_at;              // [dataset] preload_fraction, else preload
   std::vector<WrkGroupSpec> clients;
   std::vector<Expectation> expect;
 };

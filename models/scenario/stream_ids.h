@@ -11,5 +11,6 @@ constexpr std::uint64_t kStreamPlacement = 2;
 constexpr std::uint64_t kStreamMetadata = 3;
 constexpr std::uint64_t kStreamDisk = 5;
 constexpr std::uint64_t kStreamSizes = 6;
+constexpr std::uint64_t kStreamPopularity = 7;  // the files' popularity ranking (models/clients/popularity.h)
 
 }  // namespace models

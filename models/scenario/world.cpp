@@ -51,12 +51,11 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   const std::uint64_t write_seed = metadata_rng.next_u64();
   metadata_ = make_metadata_caches(sc, *disk_, *cache_, metadata_rng, write_seed);
   host_ = std::make_unique<Host>(Host{engine_, *cpu_, *nic_, *cache_, *metadata_.walk, *tasks_, hw.costs, sc.kernel});
-  files_ = std::make_unique<Filesystem>(sc.filesystem, *cache_, disk_->capacity(), streams_.stream(kStreamPlacement),
-                                        streams_.stream(kStreamSizes));
+  files_ = make_filesystem(sc, *cache_, disk_->capacity(), metadata_, streams_);
   tie_inodes_to_pages(metadata_, *files_, *cache_);
   warm_caches(sc, *files_, *metadata_.vfs, *cache_);
-  clients_ = std::make_unique<Wrk>(engine_, sc.clients, hw.one_way_latency_s, duration_, streams_, files_->files(),
-                                   response_bytes(sc, *files_), hw.costs, cpu_.get());
+  clients_ = std::make_unique<Wrk>(engine_, sc.clients, hw.one_way_latency_s, duration_, streams_,
+                                   file_pickers(sc, *files_, streams_), response_bytes(sc, *files_), hw.costs, cpu_.get());
   server_ = std::make_unique<Nginx>(*host_, server_config(sc), *files_, *clients_, streams_.stream(kStreamServer));
   monitor_ = WarmupMonitor(sc.warmup, nothing_to_settle(sc, *files_), data_fits(sc, *files_));
   clients_->start(*server_, /*warm_up=*/!monitor_.over_at_start());

@@ -1,5 +1,9 @@
 #include "models/scenario/world_files.h"
 
+#include <fmt/format.h>
+
+#include "models/scenario/config_error.h"
+#include "models/scenario/stream_ids.h"
 #include "models/server/http_response.h"
 
 namespace models {
@@ -15,6 +19,25 @@ MetadataCaches make_metadata_caches(const Scenario& sc, BlockDevice& disk, PageC
   return m;
 }
 
+std::unique_ptr<Filesystem> make_filesystem(const Scenario& sc, PageCache& cache, std::uint64_t device_capacity,
+                                            const MetadataCaches& m, const sim::RandomStreams& streams) {
+  const bool disk = sc.hardware.disk != DiskKind::kNone;
+  try {
+    return std::make_unique<Filesystem>(sc.filesystem, cache, device_capacity, streams.stream(kStreamPlacement),
+                                        streams.stream(kStreamSizes), disk ? m.layout.get() : nullptr);
+  } catch (const DataSetTooLarge& e) {
+    const std::string with_fill =
+        e.span_bytes == e.data_bytes
+            ? std::string()
+            : fmt::format(" ({} bytes with fill_factor = {:g})", e.span_bytes, sc.filesystem.fill_factor);
+    throw ConfigError(sc.files_at.file, sc.files_at.line, "dataset.files",
+                      fmt::format("the data set does not fit on the disk: its {} files take {} bytes in 4 KiB blocks{}, "
+                                  "but the device has {} bytes, {} of them free for file data after ext4's metadata: "
+                                  "give a larger disk, or fewer or smaller files",
+                                  sc.filesystem.files, e.data_bytes, with_fill, e.device_bytes, e.free_bytes));
+  }
+}
+
 void tie_inodes_to_pages(MetadataCaches& m, const Filesystem& files, PageCache& cache) {
   m.inode_pages = std::make_unique<InodePages>(files, cache);
   m.vfs->set_evict_listener(m.inode_pages.get());
@@ -26,6 +49,29 @@ void instantiate_path(const Filesystem& files, std::uint32_t file, VfsCache& vfs
   std::uint64_t keys[8];
   const std::uint32_t n = files.components(file, keys);
   for (std::uint32_t i = 0; i < n; ++i) vfs.instantiate(keys[i], i == 0 ? VfsCache::kRoot : keys[i - 1]);
+}
+}  // namespace
+
+namespace {
+// The preloaded files in the page cache's units, against its capacity.
+void check_preload_fits(const Scenario& sc, const Filesystem& files, const std::vector<std::uint32_t>& loaded) {
+  if (sc.hardware.disk == DiskKind::kNone) return;  // the loader checks that everything fits
+  const std::uint64_t unit = sc.hardware.cache_unit_bytes;
+  const std::uint64_t capacity = sc.hardware.page_cache_bytes / unit * unit;
+  std::vector<bool> seen(files.files(), false);
+  std::uint64_t bytes = 0;
+  for (const std::uint32_t f : loaded) {
+    if (seen[f]) continue;
+    seen[f] = true;
+    bytes += (files.file_size(f) + unit - 1) / unit * unit;
+  }
+  if (bytes <= capacity) return;
+  const bool fraction = sc.preload_fraction > 0;
+  throw ConfigError(sc.preload_at.file, sc.preload_at.line, fraction ? "dataset.preload_fraction" : "preload",
+                    fmt::format("the preloaded files take {} bytes of page cache (in {}-byte cache units), more than "
+                                "memory.page_cache = {} bytes: a preload cannot exceed the cache (it would evict "
+                                "itself); preload less, or let a warm-up fill the cache (the warmup key)",
+                                bytes, unit, sc.hardware.page_cache_bytes));
 }
 }  // namespace
 
@@ -47,6 +93,7 @@ void warm_caches(const Scenario& sc, const Filesystem& files, VfsCache& vfs, Pag
     cache.preload(f);
     loaded.push_back(f);
   }
+  check_preload_fits(sc, files, loaded);
   for (const std::uint32_t f : loaded) instantiate_path(files, f, vfs);
 }
 
@@ -78,6 +125,24 @@ std::vector<std::uint64_t> response_bytes(const Scenario& sc, const Filesystem& 
   for (std::uint32_t f = 0; f < files.files(); ++f)
     bytes[f] = files.file_size(f) + nginx_header_bytes(sc.nginx.version, files.file_size(f));
   return bytes;
+}
+
+std::vector<FilePicker> file_pickers(const Scenario& sc, const Filesystem& files, const sim::RandomStreams& streams) {
+  std::vector<FilePicker> pickers;
+  std::shared_ptr<const std::vector<std::uint32_t>> rankings[3];  // per PopularSizes
+  for (const WrkGroupSpec& g : sc.clients) {
+    const PopularitySpec& p = g.popularity;
+    if (g.fixed_file >= 0 || p.kind == PopularityKind::kUniform) {
+      pickers.emplace_back(files.files());
+      continue;
+    }
+    auto& ranking = rankings[static_cast<int>(p.sizes)];
+    if (!ranking)
+      ranking = std::make_shared<const std::vector<std::uint32_t>>(
+          popularity_ranking(files.sizes(), p.sizes, streams.stream(kStreamPopularity)));
+    pickers.emplace_back(p, ranking);
+  }
+  return pickers;
 }
 
 NginxConfig server_config(const Scenario& sc) {

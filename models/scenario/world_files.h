@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/clients/popularity.h"
 #include "models/os/ext4_layout.h"
 #include "models/os/filesystem.h"
 #include "models/os/path_walk.h"
@@ -43,11 +44,18 @@ struct MetadataCaches {
 };
 MetadataCaches make_metadata_caches(const Scenario& sc, BlockDevice& disk, PageCache& cache,
                                     sim::RandomStream layout_rng, std::uint64_t write_seed);
+// The files of the data set on the device (filesystem.h), placed with the
+// metadata's ext4 layout; a data set that does not fit is a ConfigError
+// naming [dataset] files and both sizes.
+std::unique_ptr<Filesystem> make_filesystem(const Scenario& sc, PageCache& cache, std::uint64_t device_capacity,
+                                            const MetadataCaches& m, const sim::RandomStreams& streams);
 // Ties the inode cache to the files' pages (once the files exist).
 void tie_inodes_to_pages(MetadataCaches& m, const Filesystem& files, PageCache& cache);
 
 // Fills the page cache as the scenario says (preload_fraction, preload), and
-// the dentry and inode caches with the paths of the files preloaded.
+// the dentry and inode caches with the paths of the files preloaded. A
+// preload larger than the page cache is a ConfigError with both sizes (it
+// would evict itself as it loads).
 void warm_caches(const Scenario& sc, const Filesystem& files, VfsCache& vfs, PageCache& cache);
 
 // What a client reads for each file: NGINX's response header and the file.
@@ -58,6 +66,10 @@ bool nothing_to_settle(const Scenario& sc, const Filesystem& files);
 bool data_fits(const Scenario& sc, const Filesystem& files);
 
 std::vector<std::uint64_t> response_bytes(const Scenario& sc, const Filesystem& files);
+
+// Each client group's file picker (popularity.h): the ranking comes from
+// kStreamPopularity, drawn only when a group needs it.
+std::vector<FilePicker> file_pickers(const Scenario& sc, const Filesystem& files, const sim::RandomStreams& streams);
 
 // The server's configuration: the scenario's, with each client group's
 // recorded placement (clerk realrun) for the listen sockets.

@@ -96,24 +96,9 @@ DataSetSpec data_set_spec(const models::Scenario& scenario) {
   std::uint64_t product = 1;
   for (auto n : spec.tree) product *= n;
   if (product != fs.files) throw RealRunError("dataset.tree does not multiply to dataset.files");
-  spec.sizes.assign(fs.files, fs.file_size);
-  if (!fs.size_mix.empty()) {
-    // As models::Filesystem's constructor draws them.
-    sim::RandomStream rng = sim::RandomStreams(scenario.seed).stream(kStreamSizes);
-    double total = 0;
-    for (const auto& [bytes, weight] : fs.size_mix) total += weight;
-    for (auto& size : spec.sizes) {
-      double u = rng.uniform() * total;
-      size = fs.size_mix.back().first;
-      for (const auto& [bytes, weight] : fs.size_mix) {
-        if (u < weight) {
-          size = bytes;
-          break;
-        }
-        u -= weight;
-      }
-    }
-  }
+  // As models::Filesystem's constructor draws them.
+  sim::RandomStream rng = sim::RandomStreams(scenario.seed).stream(kStreamSizes);
+  spec.sizes = models::draw_file_sizes(fs, rng);
   return spec;
 }
 

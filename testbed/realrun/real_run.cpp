@@ -20,6 +20,8 @@
 #include <fstream>
 #include <thread>
 
+#include "models/clients/popularity.h"
+#include "models/scenario/stream_ids.h"
 #include "testbed/common/child_process.h"
 #include "testbed/common/proc_files.h"
 #include "testbed/common/stale_state.h"
@@ -163,6 +165,24 @@ void progress(const RealRunOptions& o, const std::string& line) {
   if (o.verbose) fmt::print(stderr, "realrun: {}\n", line);
 }
 
+// The group's popularity for its script: the simulation's ranking (the same
+// stream and sizes), written one file id a line.
+void set_popularity(WrkScriptParams& params, const models::PopularitySpec& p, const DataSetSpec& spec,
+                    std::uint64_t seed, const std::string& rank_path) {
+  if (p.kind == models::PopularityKind::kUniform) return;
+  params.popularity = p.kind == models::PopularityKind::kZipf ? "zipf" : "hot";
+  params.zipf_exponent = p.zipf_exponent;
+  params.hot_share = p.hot_share;
+  const std::vector<std::uint32_t> ranking =
+      models::popularity_ranking(spec.sizes, p.sizes, sim::RandomStreams(seed).stream(models::kStreamPopularity));
+  params.hot_count = models::hot_count(static_cast<std::uint32_t>(ranking.size()), p.hot_files);
+  std::string text;
+  text.reserve(ranking.size() * 8);
+  for (const std::uint32_t f : ranking) text += std::to_string(f) + "\n";
+  write_file(rank_path, text);
+  params.rank_file = rank_path;
+}
+
 void validate(const models::Scenario& sc, const RealRunOptions& o) {
   if (o.server != "nginx" && o.server != "clerk-serve")
     throw RealRunError(fmt::format("unknown server '{}': nginx or clerk-serve", o.server));
@@ -286,6 +306,7 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
     WrkScriptParams params{spec.tree, "", sc.seed * 1000003 + g * 1009};
     if (group.fixed_file >= 0) params.fixed_path = file_path(spec.tree, static_cast<std::uint64_t>(group.fixed_file));
     const std::string base = fmt::format("{}/wrk-{}-{}", dir, g, safe_name(group.name));
+    if (group.fixed_file < 0) set_popularity(params, group.popularity, spec, sc.seed, base + ".rank");
     write_file(base + ".lua", wrk_script(params));
     WrkLaunch l;
     l.binary = o.wrk_binary;

@@ -47,6 +47,9 @@ std::string wrk_script(const WrkScriptParams& p) {
   std::string tree;
   for (auto n : p.tree) tree += (tree.empty() ? "" : ", ") + std::to_string(n);
   s += fmt::format("local tree = {{{}}}\nlocal seed = {}\n", tree, p.seed);
+  s += fmt::format("local popularity = {}\nlocal rank_file = {}\nlocal zipf_exponent = {}\n"
+                   "local hot_count = {}\nlocal hot_share = {}\n",
+                   lua_quote(p.popularity), lua_quote(p.rank_file), p.zipf_exponent, p.hot_count, p.hot_share);
   s += R"(local requests_table, count = nil, 0
 local threads = 0
 
@@ -71,11 +74,41 @@ function init(args)
     end
     requests_table[f + 1] = wrk.format(nil, path)
   end
+  if popularity ~= "uniform" then
+    -- File ids (0-based) in popularity order, most popular first.
+    ranked = {}
+    for line in io.lines(rank_file) do ranked[#ranked + 1] = tonumber(line) + 1 end
+    if #ranked ~= count then error("clerk: " .. rank_file .. " ranks " .. #ranked .. " files, not " .. count) end
+  end
+  if popularity == "zipf" then
+    -- Cumulative weights 1/r^s.
+    cumulative, total = {}, 0
+    for r = 1, count do
+      total = total + r ^ (-zipf_exponent)
+      cumulative[r] = total
+    end
+  end
 end
 
--- A uniformly random file per request.
+-- The rank of the next request's file.
+local function pick_rank()
+  if popularity == "zipf" then
+    local u, lo, hi = math.random() * total, 1, count
+    while lo < hi do
+      local mid = math.floor((lo + hi) / 2)
+      if cumulative[mid] > u then hi = mid else lo = mid + 1 end
+    end
+    return lo
+  end
+  if hot_count >= count then return math.random(count) end
+  if math.random() < hot_share then return math.random(hot_count) end
+  return hot_count + math.random(count - hot_count)
+end
+
+-- A random file per request: uniformly, or by its popularity.
 function request()
-  return requests_table[math.random(count)]
+  if popularity == "uniform" then return requests_table[math.random(count)] end
+  return requests_table[ranked[pick_rank()]]
 end
 )";
   return s + kDone;

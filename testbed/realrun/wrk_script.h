@@ -12,10 +12,19 @@ struct WrkScriptParams {
   std::vector<std::uint32_t> tree;  // the data set's tree (for a random-file group)
   std::string fixed_path;           // "": a uniformly random file per request
   std::uint64_t seed = 1;           // random-file groups: thread i seeds with seed + i
+  // Request popularity (models/clients/popularity.h), the same model as the
+  // simulation's, drawn with Lua's math.random: "uniform", "zipf" or "hot".
+  std::string popularity = "uniform";
+  std::string rank_file = "";       // zipf, hot: the file ids in popularity order, one a line
+  double zipf_exponent = 1.0;
+  std::uint32_t hot_count = 0;      // hot: the first hot_count ranks are hot
+  double hot_share = 0.9;           // hot: their share of the requests
 };
 
 // random-file: init() builds every request of the set once (wrk.format),
-// request() picks one with math.random; fixed: wrk.path only, so wrk keeps
+// request() picks one with math.random (uniform, or by rank from the rank
+// file: Zipf by a binary search of the cumulative weights, the hot set by
+// two draws, as models::FilePicker); fixed: wrk.path only, so wrk keeps
 // its static request (no Lua per request). Both print the summary line.
 std::string wrk_script(const WrkScriptParams& params);
 

@@ -68,3 +68,24 @@ TEST_CASE("random-file script picks from the whole tree; fixed-path script stays
   CHECK(fixed.find("function init") == std::string::npos);
   CHECK(fixed.find("function done(summary, latency, requests)") != std::string::npos);
 }
+
+TEST_CASE("a group with popularity reads the simulation's ranking and draws by the same model", "[wrk_script]") {
+  WrkScriptParams p{{4, 8}, "", 42};
+  const std::string uniform = wrk_script(p);
+  CHECK(uniform.find("local popularity = \"uniform\"") != std::string::npos);
+  p.popularity = "hot";
+  p.rank_file = "/tmp/run/wrk-0-random.rank";
+  p.hot_count = 3;
+  p.hot_share = 0.9;
+  const std::string hot = wrk_script(p);
+  CHECK(hot.find("local popularity = \"hot\"") != std::string::npos);
+  CHECK(hot.find("local rank_file = \"/tmp/run/wrk-0-random.rank\"") != std::string::npos);
+  CHECK(hot.find("local hot_count = 3") != std::string::npos);
+  CHECK(hot.find("local hot_share = 0.9") != std::string::npos);
+  CHECK(hot.find("io.lines(rank_file)") != std::string::npos);
+  p.popularity = "zipf";
+  p.zipf_exponent = 0.8;
+  const std::string zipf = wrk_script(p);
+  CHECK(zipf.find("local zipf_exponent = 0.8") != std::string::npos);
+  CHECK(zipf.find("r ^ (-zipf_exponent)") != std::string::npos);
+}
