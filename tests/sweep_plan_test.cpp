@@ -201,7 +201,7 @@ TEST_CASE("clerk sweep exits with 2 and writes nothing for a bad spec", "[sweep]
   CHECK(fs::is_empty(dir.path));
 }
 
-TEST_CASE("--metrics picks the table's columns by path or unique ending; unknown names list the valid ones") {
+TEST_CASE("sweep --metrics picks the table's columns by path or unique ending; unknown names list the valid ones") {
   const std::vector<std::string> metrics = main_metrics({"constant", "random"});
   using Catch::Matchers::Contains;
   CHECK(table_columns(metrics, "") == std::vector<std::size_t>{0, 1, 2});
