@@ -78,6 +78,13 @@ struct WrkErrors {
   std::uint64_t connect = 0, read = 0, write = 0, timeout = 0, status = 0;
 };
 
+// The censored tail: completed responses and the requests still in flight at
+// their age, pooled by counts (per group, and over all groups merged).
+inline sim::LatencyStats censored_tail(sim::LatencyStats done, const sim::LatencyStats& ages) {
+  done.merge(ages);
+  return done;
+}
+
 struct WrkResult {
   WrkGroupSpec spec;
   std::uint32_t connections_open = 0;  // threads * floor(connections / threads)
@@ -101,11 +108,7 @@ struct WrkResult {
   // The censored tail: the completed responses and the requests still in
   // flight at their age, pooled. Its percentiles are lower bounds on those
   // of every request issued (a request in flight would take at least its age).
-  sim::LatencyStats with_in_flight() const {
-    sim::LatencyStats all = raw;
-    all.merge(in_flight_age);
-    return all;
-  }
+  sim::LatencyStats with_in_flight() const { return censored_tail(raw, in_flight_age); }
   // Time to first byte: from sending (or, open loop, from when it was due) to
   // the response header's arrival.
   sim::LatencyStats ttfb;

@@ -109,10 +109,8 @@ std::string total_latency_lines(const sim::LatencyStats& done, const sim::Latenc
   std::string s = fmt::format("  total latency, {} completed responses (uncorrected): {}\n", done.count(),
                               done.count() ? percentiles(done) : std::string("none"));
   if (in_flight == 0) return s + "  in flight at the end: none\n";
-  sim::LatencyStats all = done;
-  all.merge(ages);
   return s + fmt::format("  in flight at the end: {} (oldest {}); with them at their age, lower bounds: {}\n", in_flight,
-                         span(ages.max()), percentiles(all));
+                         span(ages.max()), percentiles(censored_tail(done, ages)));
 }
 
 }  // namespace

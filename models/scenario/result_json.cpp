@@ -31,8 +31,7 @@ ordered_json stages_json(const StageTable& t) {
 // Total latency percentiles of `done`, and the censored tail: with the
 // requests in flight at the end counted at their age (lower bounds).
 ordered_json censored_json(const sim::LatencyStats& done, const sim::LatencyStats& ages, std::uint64_t in_flight) {
-  sim::LatencyStats all = done;
-  all.merge(ages);
+  const sim::LatencyStats all = censored_tail(done, ages);
   return {{"in_flight", in_flight},       {"oldest_in_flight", ages.max()},  {"count", all.count()},
           {"p50", all.percentile(50)},    {"p90", all.percentile(90)},       {"p99", all.percentile(99)},
           {"p999", all.percentile(99.9)}, {"max", all.max()}};
