@@ -70,13 +70,19 @@ struct Done : models::IoListener {
   sim::Engine* e;
   void on_io_done(std::uint64_t) override { at.push_back(sim::to_seconds(e->now())); }
 };
+
+// Two parallel units, every access exactly 100 us, transfer at bandwidth_Bps.
+models::SsdSpec two_units_100us(double bandwidth_Bps) {
+  models::SsdSpec s;
+  s.latency_cdf = {{100e-6, 0.0}, {100e-6, 1.0}};
+  s.bandwidth_Bps = bandwidth_Bps;
+  s.parallelism = 2;
+  return s;
+}
 }  // namespace
 
 TEST_CASE("reads beyond the drive's parallel units queue") {
-  models::SsdSpec s;
-  s.latency_cdf = {{100e-6, 0.0}, {100e-6, 1.0}};  // every access exactly 100 us
-  s.bandwidth_Bps = 1e12;            // transfer negligible
-  s.parallelism = 2;
+  const models::SsdSpec s = two_units_100us(1e12);  // transfer negligible
   sim::Engine e;
   models::Ssd ssd(e, s, sim::RandomStream(1));
   Done d;
@@ -124,10 +130,7 @@ TEST_CASE("the drive keeps iostat's await and the most reads outstanding") {
   // Four 100 us reads on two units, submitted together: two complete at
   // 100 us, two wait for a unit and complete at 200 us. await (submission to
   // completion) sums to 100 + 100 + 200 + 200 = 600 us; four were outstanding.
-  models::SsdSpec s;
-  s.latency_cdf = {{100e-6, 0.0}, {100e-6, 1.0}};
-  s.bandwidth_Bps = 1e15;  // transfer negligible (4096 B: 4 ps)
-  s.parallelism = 2;
+  const models::SsdSpec s = two_units_100us(1e15);  // transfer negligible (4096 B: 4 ps)
   sim::Engine e;
   models::Ssd ssd(e, s, sim::RandomStream(1));
   Done d;
