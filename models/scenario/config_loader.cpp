@@ -9,6 +9,7 @@
 #include <set>
 
 #include "models/scenario/choices.h"
+#include "models/scenario/key_reference.h"
 #include "models/scenario/layered_toml.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/units.h"
@@ -32,17 +33,74 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 namespace {
 
+constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
+
+std::string size_text(std::uint64_t b) {
+  static const char* units[] = {"t", "g", "m", "k"};
+  for (int i = 0; i < 4; ++i) {
+    const std::uint64_t scale = std::uint64_t{1} << (10 * (4 - i));
+    if (b >= scale && b % scale == 0) return std::to_string(b / scale) + units[i];
+  }
+  return std::to_string(b);
+}
+
+std::string duration_text(double s) {
+  if (s == 0) return "0s";
+  if (s >= 1) return fmt::format("{:g}s", s);
+  if (s >= 1e-3) return fmt::format("{:g}ms", s * 1e3);
+  if (s >= 1e-6) return fmt::format("{:g}us", s * 1e6);
+  return fmt::format("{:g}ns", s * 1e9);
+}
+
+std::string rate_text(double r) {
+  if (r >= 1e9) return fmt::format("{:g}GB/s", r / 1e9);
+  if (r >= 1e6) return fmt::format("{:g}MB/s", r / 1e6);
+  if (r >= 1e3) return fmt::format("{:g}KB/s", r / 1e3);
+  return fmt::format("{:g}B/s", r);
+}
+
+std::string quoted_list(const std::vector<std::string>& options) {
+  std::string list;
+  for (const auto& o : options) list += (list.empty() ? "\"" : ", \"") + o + "\"";
+  return list;
+}
+
+// How an error names a table: "[nginx]", "the top level".
+std::string table_name(const std::string& path) { return path.empty() ? "the top level" : "[" + path + "]"; }
+
+// "; [nic] takes line_rate, mtu": what an unknown key's error lists when no
+// known key is near it.
+std::string valid_keys_text(const std::string& where, const std::vector<std::string>& keys) {
+  std::string list;
+  for (const std::string& k : keys) list += (list.empty() ? "" : ", ") + k;
+  return "; " + where + " takes " + (list.empty() ? "no keys" : list) + " (clerk keys lists them all)";
+}
+
 // One table of the scenario: typed getters that remember which keys were
-// read, and `done()` that rejects every key nobody read.
+// read, and `done()` that rejects every key nobody read. With `uses`, each
+// getter also records what it declares of its key (key_reference.h).
 class Section {
  public:
-  Section(const LayeredToml& doc, std::string path) : doc_(doc), path_(std::move(path)) {}
+  Section(const LayeredToml& doc, std::string path, std::string pattern = "", std::vector<KeyUse>* uses = nullptr)
+      : doc_(doc), path_(std::move(path)), pattern_(std::move(pattern)), uses_(uses) {}
 
   const std::string& path() const { return path_; }
   std::string dotted(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
   const toml::node* node(const std::string& key) {
     used_.insert(key);
     return doc_.find(dotted(key));
+  }
+  // A value of a form of its own (lists, "settled" or a time): read as a node.
+  const toml::node* value(const std::string& key) {
+    record(key, KeyType::kValue, "", "", false);
+    return node(key);
+  }
+  // The branch the next keys are read on, for the reference: "type = \"ssd\"".
+  void set_when(std::string when) { when_ = std::move(when); }
+  // A key the loader no longer takes: `message` says what replaced it.
+  void retired(const std::string& key, const std::string& message) {
+    record(key, KeyType::kRetired, message, "", false);
+    if (has(key)) fail(key, message);
   }
   bool has(const std::string& key) const { return doc_.find(dotted(key)) != nullptr; }
 
@@ -65,7 +123,9 @@ class Section {
     return n;
   }
 
-  std::string string(const std::string& key, const std::string& fallback, bool must = false) {
+  std::string string(const std::string& key, const std::string& fallback, bool must = false,
+                     KeyType as = KeyType::kString, const std::string& range = "any text") {
+    if (uses_) record(key, as, range, "\"" + fallback + "\"", must);
     const toml::node* n = must ? required(key) : node(key);
     if (!n) return fallback;
     if (!n->is_string()) fail(key, "must be a string");
@@ -74,6 +134,9 @@ class Section {
 
   std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi,
                        bool must = false) {
+    if (uses_)
+      record(key, KeyType::kInteger, hi >= kMaxInt ? fmt::format(">= {}", lo) : fmt::format("{} to {}", lo, hi),
+             std::to_string(fallback), must);
     const toml::node* n = must ? required(key) : node(key);
     if (!n) return fallback;
     if (!n->is_integer()) fail(key, "must be a whole number");
@@ -83,6 +146,7 @@ class Section {
   }
 
   double number(const std::string& key, double fallback, double lo, double hi, bool must = false) {
+    if (uses_) record(key, KeyType::kNumber, fmt::format("{:g} to {:g}", lo, hi), fmt::format("{:g}", fallback), must);
     const toml::node* n = must ? required(key) : node(key);
     if (!n) return fallback;
     if (!n->is_number()) fail(key, "must be a number");
@@ -92,6 +156,7 @@ class Section {
   }
 
   bool flag(const std::string& key, bool fallback) {
+    if (uses_) record(key, KeyType::kFlag, "\"on\", \"off\" (or true, false)", fallback ? "\"on\"" : "\"off\"", false);
     const toml::node* n = node(key);
     if (!n) return fallback;
     if (n->is_boolean()) return n->value<bool>().value();
@@ -105,6 +170,7 @@ class Section {
 
   std::uint64_t size(const std::string& key, std::uint64_t fallback, std::uint64_t lo, bool must = false,
                      std::uint64_t hi = limits::kMaxDeviceBytes) {
+    if (uses_) record(key, KeyType::kSize, size_text(lo) + " to " + size_text(hi), size_text(fallback), must);
     const toml::node* n = must ? required(key) : node(key);
     if (!n) return fallback;
     std::uint64_t v = 0;
@@ -122,6 +188,8 @@ class Section {
 
   double duration(const std::string& key, double fallback, double lo, bool must = false,
                   double hi = limits::kMaxSpanSeconds) {
+    if (uses_)
+      record(key, KeyType::kDuration, duration_text(lo) + " to " + duration_text(hi), duration_text(fallback), must);
     const toml::node* n = must ? required(key) : node(key);
     if (!n) return fallback;
     double v = 0;
@@ -135,6 +203,7 @@ class Section {
   }
 
   double rate(const std::string& key, double fallback, bool must = false) {
+    if (uses_) record(key, KeyType::kRate, limits::rate_range_text(), rate_text(fallback), must);
     const toml::node* n = must ? required(key) : node(key);
     if (!n) return fallback;
     double v = 0;
@@ -146,20 +215,30 @@ class Section {
   }
 
   std::string choice(const std::string& key, const std::string& fallback, const std::vector<std::string>& options) {
-    const std::string v = string(key, fallback);
-    if (std::find(options.begin(), options.end(), v) == options.end()) {
-      std::string list;
-      for (const auto& o : options) list += (list.empty() ? "\"" : ", \"") + o + "\"";
-      fail(key, "must be one of " + list + " (got \"" + v + "\")");
-    }
+    const std::string v = string(key, fallback, false, KeyType::kChoice, quoted_list(options));
+    if (std::find(options.begin(), options.end(), v) == options.end())
+      fail(key, "must be one of " + quoted_list(options) + " (got \"" + v + "\")");
     return v;
   }
 
-  Section sub(const std::string& key) {
+  // A table inside this one; `shown_as` names it in the reference when its
+  // name is the user's ("NAME" for a client group).
+  // The tables of an array of tables ([[expect]]), for the reference only.
+  Section list_of_tables(const std::string& key) {
+    return Section(doc_, dotted(key), pattern_.empty() ? key : pattern_ + "." + key, uses_);
+  }
+  // A key read by hand (not through a getter), for the reference only.
+  void declare(const std::string& key, KeyType type, const std::string& range) const {
+    record(key, type, range, "", false);
+  }
+
+  Section sub(const std::string& key, const std::string& shown_as = "") {
+    const std::string name = shown_as.empty() ? key : shown_as;
+    record(name, KeyType::kTable, "", "", false);
     used_.insert(key);
     const toml::node* n = doc_.find(dotted(key));
     if (n && !n->is_table()) fail(key, "must be a table");
-    return Section(doc_, dotted(key));
+    return Section(doc_, dotted(key), pattern_.empty() ? name : pattern_ + "." + name, uses_);
   }
 
   // Rejects keys nobody read, suggesting the nearest known one.
@@ -177,6 +256,8 @@ class Section {
       }
       std::string message = "unknown key";
       if (!best.empty() && best_d <= std::max<std::size_t>(2, k.size() / 3)) message += " (did you mean '" + best + "'?)";
+      else message += valid_keys_text(table_name(path_) + (when_.empty() ? "" : " with " + when_),
+                                      std::vector<std::string>(used_.begin(), used_.end()));
       fail(k, message);
     }
   }
@@ -193,12 +274,19 @@ class Section {
     return "must be between " + fmt(lo) + " and " + fmt(hi) + " (got " + got + ")";
   }
 
+  void record(const std::string& key, KeyType type, const std::string& range, const std::string& fallback,
+              bool must) const {
+    if (uses_) uses_->push_back(KeyUse{pattern_, when_, key, type, range, must ? "" : fallback, must});
+  }
+
   const LayeredToml& doc_;
   std::string path_;
+  std::string pattern_;  // the path with user-chosen names replaced ("clients.NAME")
+  std::string when_;
+  std::vector<KeyUse>* uses_;
   std::set<std::string> used_;
 };
 
-constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
 // Readahead, md chunks, cache units, socket and pipe buffers: 1 GiB. Linux's
 // are kilobytes to a few megabytes (readahead 128 KiB, md chunk 512 KiB,
 // tcp_wmem 4 MiB, pipe-max-size 1 MiB); the bound keeps one I/O's bookkeeping small.
@@ -217,7 +305,7 @@ HddSpec read_hdd(Section& s) {
   h.ncq_depth = static_cast<std::uint32_t>(s.integer("ncq_depth", 32, 1, 256));
   h.interface_Bps = s.rate("interface", 300e6);
   h.readahead_bytes = s.size("readahead", 128 * 1024, 4096, false, kMaxBlockBytes);
-  if (s.has("read_expire")) s.fail("read_expire", "has moved to [block] read_expire (the deadline elevator's, not the drive's)");
+  s.retired("read_expire", "has moved to [block] read_expire (the deadline elevator's, not the drive's)");
   return h;
 }
 
@@ -238,7 +326,7 @@ SsdSpec read_ssd(Section& s) {
   d.bandwidth_Bps = s.rate("bandwidth", 0, true);
   d.parallelism = static_cast<std::uint32_t>(s.integer("parallelism", 8, 1, 4096));
   d.readahead_bytes = s.size("readahead", 128 * 1024, 4096, false, kMaxBlockBytes);
-  if (const toml::node* n = s.node("depth_bandwidth")) {
+  if (const toml::node* n = s.value("depth_bandwidth")) {
     // Measured throughput by queue depth: [[1, "1.4GB/s"], [4, "1.6GB/s"], [32, "1.9GB/s"]]
     const toml::array* arr = n->as_array();
     if (!arr || arr->empty()) s.fail("depth_bandwidth", "must be a list of [depth, bandwidth] pairs");
@@ -258,7 +346,7 @@ SsdSpec read_ssd(Section& s) {
       last = depth;
     }
   }
-  if (const toml::node* n = s.node("latency_cdf")) {
+  if (const toml::node* n = s.value("latency_cdf")) {
     // A measured distribution: [["20us", 0.5], ["80us", 0.99], ..., ["1s", 1.0]]
     const toml::array* arr = n->as_array();
     if (!arr || arr->empty()) s.fail("latency_cdf", "must be a list of [time, cumulative fraction] pairs");
@@ -392,8 +480,7 @@ void read_hardware(Section& root, Scenario& sc) {
   hw.cache_unit_bytes = mem.size("cache_unit", 64 * 1024, 4096, false, kMaxBlockBytes);
   if (hw.cache_unit_bytes % 4096) mem.fail("cache_unit", "must be a multiple of 4096 (the page size)");
   if (hw.page_cache_bytes < hw.cache_unit_bytes) mem.fail("page_cache", "must hold at least one cache_unit");
-  if (mem.has("dentry_cache"))
-    mem.fail("dentry_cache",
+  mem.retired("dentry_cache",
              "is gone: dentries and inodes now share the page cache's memory and are reclaimed with it "
              "(models/os/vfs_cache.h); their sizes and vfs_cache_pressure are [kernel] dentry_objsize, "
              "inode_objsize and vfs_cache_pressure");
@@ -403,6 +490,7 @@ void read_hardware(Section& root, Scenario& sc) {
   const std::string type = disk.choice("type", "hdd", choice_keys(kDiskKinds));
   for (const auto& c : kDiskKinds)
     if (type == c.key) hw.disk = c.value;
+  disk.set_when("type = \"" + type + "\"");
   if (hw.disk == DiskKind::kSsd) {
     hw.ssd = read_ssd(disk);
   } else if (hw.disk == DiskKind::kNone) {
@@ -557,7 +645,7 @@ void read_dataset(Section& root, Scenario& sc) {
   sc.root = s.string("root", "/");
   f.files = static_cast<std::uint32_t>(s.integer("files", 1, 1, 1 << 30, true));
   sc.files_at = s.origin("files");
-  if (const toml::node* mix = s.node("file_sizes")) {
+  if (const toml::node* mix = s.value("file_sizes")) {
     f.size_mix = read_size_mix(s, *mix);
     if (s.has("file_size")) s.fail("file_size", "give file_size or file_sizes, not both");
     f.file_size = f.size_mix.front().min;
@@ -572,14 +660,13 @@ void read_dataset(Section& root, Scenario& sc) {
   if (s.has("fill_factor") && f.placement != Placement::kExt4)
     s.fail("fill_factor", "needs placement = \"ext4\" (spread and packed give every file a slot of the largest size)");
   f.fill_factor = s.number("fill_factor", 1.0, 0.01, 1.0);
-  if (s.has("metadata_cached"))
-    s.fail("metadata_cached",
+  s.retired("metadata_cached",
            "is gone: what the dentry, inode and buffer caches hold now follows from the load, reclaimed with "
            "the page cache (models/os/vfs_cache.h); run the load first to warm them (the warmup key) and give "
            "the kernel's vfs_cache_pressure in the hardware profile's [kernel]");
   sc.preload_fraction = s.number("preload_fraction", 0, 0, 1);
   if (sc.preload_fraction > 0) sc.preload_at = s.origin("preload_fraction");
-  if (const toml::node* t = s.node("tree")) {
+  if (const toml::node* t = s.value("tree")) {
     f.tree = read_tree(s, *t, f.files);
   } else {
     f.tree = {f.files};
@@ -624,7 +711,7 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
   const auto names = doc.children("clients");
   if (names.empty()) root.fail("clients", "needs at least one client group, like [clients.constant]");
   for (const std::string& name : names) {
-    Section g = clients.sub(name);
+    Section g = clients.sub(name, "NAME");
     if (!doc.find(g.path()))  // only --set clients.NAME.key=... names it
       clients.fail(name, "is no client group of the scenario: --set can change an existing group's keys, or add a "
                          "whole group as an inline table, like --set 'clients." + name +
@@ -659,7 +746,7 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
                                  1 / limits::kMaxSpanSeconds, w.rate));
     w.poisson = g.choice("arrival", "constant", {"constant", "poisson"}) == "poisson";
     if (w.poisson && w.rate == 0) g.fail("arrival", "needs a rate (an open-loop load)");
-    if (const toml::node* n = g.node("placement")) {
+    if (const toml::node* n = g.value("placement")) {
       // Written by `clerk realrun`: where a real run's connections landed.
       const toml::array* arr = n->as_array();
       if (!arr || arr->empty()) g.fail("placement", "must be a list of connection counts, one per worker");
@@ -682,11 +769,14 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
 }
 
 void read_expect(Section& root, const LayeredToml& doc, Scenario& sc) {
-  const toml::node* n = root.node("expect");
+  const toml::node* n = root.value("expect");
   if (!n) return;
   const toml::array* arr = n->as_array();
   if (!arr) root.fail("expect", "must be a list of tables: [[expect]]");
   const std::set<std::string> known = {"metric", "min", "max", "documented", "note", "known_miss", "relative_to"};
+  const Section entries = root.list_of_tables("expect");
+  for (const char* k : {"metric", "note", "known_miss", "relative_to"}) entries.declare(k, KeyType::kString, "any text");
+  for (const char* k : {"min", "max", "documented"}) entries.declare(k, KeyType::kNumber, "any number");
   for (const toml::node& item : *arr) {
     const toml::table* t = item.as_table();
     const std::string file = doc.file_of(&item);
@@ -794,7 +884,7 @@ void check_dataset_fits(Section& root, const Scenario& sc) {
 // and warmup_max, the cap of a settled warm-up (warmup.h; a fixed one runs as
 // long as it says, so that `--set warmup=0s` works on any scenario).
 void read_warmup(Section& root, WarmupSpec& w) {
-  if (const toml::node* n = root.node("warmup")) {
+  if (const toml::node* n = root.value("warmup")) {
     if (n->is_string() && n->value<std::string>().value() == "settled") {
       w.settled = true;
     } else {
@@ -808,13 +898,51 @@ void read_warmup(Section& root, WarmupSpec& w) {
   w.max_s = root.duration("warmup_max", w.max_s, 0, false, limits::kMaxRunSeconds);
 }
 
-}  // namespace
+// Every key of every table against the documented keys (key_docs.cpp),
+// before any value is read: an unknown key is reported before a missing or
+// wrong one, with the nearest documented key or the table's list.
+[[noreturn]] void unknown_key(const LayeredToml& doc, const std::string& path, const std::string& key,
+                              const std::vector<std::string>& known, const std::string& pattern) {
+  const std::string dotted = path.empty() ? key : path + "." + key;
+  const toml::node* n = doc.locate(dotted);
+  if (!n) n = doc.locate(path);
+  std::string best;
+  std::size_t best_d = std::numeric_limits<std::size_t>::max();
+  std::vector<std::string> valid;
+  for (const std::string& k : known) {
+    if (is_retired_key(pattern, k)) continue;
+    valid.push_back(k);
+    const std::size_t d = edit_distance(key, k);
+    if (d < best_d) {
+      best_d = d;
+      best = k;
+    }
+  }
+  std::string message = "unknown key";
+  if (!best.empty() && best_d <= std::max<std::size_t>(2, key.size() / 3)) message += " (did you mean '" + best + "'?)";
+  else message += valid_keys_text(table_name(path), valid);
+  throw ConfigError(doc.file_of(n), LayeredToml::line_of(n), dotted, message);
+}
 
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides, const std::string& hardware) {
-  LayeredToml doc(path, overrides, hardware);
+void check_known_keys(const LayeredToml& doc, const std::string& path, const std::string& pattern) {
+  const std::vector<std::string> known = documented_keys(pattern);
+  const bool any_name = std::find(known.begin(), known.end(), "NAME") != known.end();
+  for (const std::string& k : doc.children(path)) {
+    const std::string child = path.empty() ? k : path + "." + k;
+    std::string child_pattern;
+    if (any_name) child_pattern = pattern + ".NAME";
+    else if (std::find(known.begin(), known.end(), k) != known.end()) child_pattern = pattern.empty() ? k : pattern + "." + k;
+    else unknown_key(doc, path, k, known, pattern);
+    const toml::node* n = doc.find(child);
+    if (is_documented_table(child_pattern) && (!n || n->is_table())) check_known_keys(doc, child, child_pattern);
+  }
+}
+
+Scenario read_scenario(const LayeredToml& doc, const std::string& path, std::vector<KeyUse>* uses) {
+  if (!uses) check_known_keys(doc, "", "");
   Scenario sc;
   sc.file = path;
-  Section root(doc, "");
+  Section root(doc, "", "", uses);
   sc.name = root.string("name", path);
   sc.description = root.string("description", "");
   sc.seed = static_cast<std::uint64_t>(root.integer("seed", 1, 0, kMaxInt));
@@ -824,7 +952,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   read_nginx(root, sc);
   read_dataset(root, sc);
   check_dataset_fits(root, sc);
-  if (const toml::node* p = root.node("preload")) {
+  if (const toml::node* p = root.value("preload")) {
     const toml::array* arr = p->as_array();
     if (!arr) root.fail("preload", "must be a list of paths");
     if (sc.preload_fraction == 0) sc.preload_at = root.origin("preload");
@@ -838,6 +966,18 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   read_expect(root, doc, sc);
   root.done();
   return sc;
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides, const std::string& hardware) {
+  LayeredToml doc(path, overrides, hardware);
+  return read_scenario(doc, path, nullptr);
+}
+
+Scenario load_scenario_recording(const std::string& text, const std::string& name, std::vector<KeyUse>& uses) {
+  LayeredToml doc(LayeredToml::FromText{}, text, name);
+  return read_scenario(doc, name, &uses);
 }
 
 }  // namespace models

@@ -1,6 +1,7 @@
 #include "models/scenario/layered_toml.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include "models/scenario/config_error.h"
@@ -55,8 +56,19 @@ LayeredToml::LayeredToml(const std::string& path, const std::vector<std::string>
       throw ConfigError(hardware_, 0, "", std::string("the hardware profile ") + e.what());
     }
   }
-  load(path, stack, nullptr, "");
+  load(path, stack, nullptr, "", "");
   for (const std::string& o : overrides) apply_override(o);
+}
+
+LayeredToml::LayeredToml(FromText, const std::string& text, const std::string& name) : root_(name) {
+  auto doc = std::make_unique<toml::table>(parse_checked(text, name, name, ""));
+  overlay(*doc, "", name, nullptr);
+  documents_.push_back(std::move(doc));
+}
+
+std::string presets_dir() {
+  if (const char* env = std::getenv("CLERK_SCENARIOS"); env && *env) return env;
+  return CLERK_SCENARIOS_DIR;
 }
 
 void LayeredToml::apply_override(const std::string& assignment) {
@@ -99,66 +111,119 @@ void LayeredToml::apply_override(const std::string& assignment) {
     throw ConfigError("--set", 0, key, "an empty inline table sets nothing (--set changes keys; it cannot remove a table)");
   nodes_[key] = v;
   // An inline table (--set nginx.thread_pool={threads=8}) sets its keys one by one.
-  if (const toml::table* t = v->as_table()) overlay(*t, key);
+  if (const toml::table* t = v->as_table()) overlay(*t, key, "--set", nullptr);
   documents_.push_back(std::move(doc));
 }
 
 void LayeredToml::load(const std::string& path, std::vector<std::string>& stack, const toml::node* included_from,
-                       const std::string& from_file) {
+                       const std::string& from_file, const std::string& prefix) {
   const int from_line = line_of(included_from);
+  const std::string include_key = prefix.empty() ? "include" : prefix + ".include";
   std::error_code ec;
   const fs::path canonical = fs::weakly_canonical(path, ec);
   const std::string key = ec ? path : canonical.string();
   if (std::find(stack.begin(), stack.end(), key) != stack.end()) {
     std::string chain;
     for (const auto& s : stack) chain += fs::path(s).filename().string() + " -> ";
-    throw ConfigError(from_file, from_line, "include", "include cycle: " + chain + fs::path(key).filename().string());
+    throw ConfigError(from_file, from_line, include_key, "include cycle: " + chain + fs::path(key).filename().string());
   }
   // Each level of includes is a level of recursion here: a chain of 30,000
   // files overflowed the stack (SIGSEGV). Scenarios nest 3 deep.
   constexpr std::size_t kMaxIncludeDepth = 64;
   if (stack.size() >= kMaxIncludeDepth)
-    throw ConfigError(from_file, from_line, "include",
+    throw ConfigError(from_file, from_line, include_key,
                       "includes nested more than " + std::to_string(kMaxIncludeDepth) + " files deep");
   std::string text;
   try {
     text = read_input_file(path, kMaxScenarioFileBytes);
   } catch (const InputFileError& e) {
-    if (included_from) throw ConfigError(from_file, from_line, "include", "the included file '" + path + "' " + e.what());
+    if (included_from) throw ConfigError(from_file, from_line, include_key, "the included file '" + path + "' " + e.what());
     throw ConfigError(path, 0, "", e.what());
   }
   auto doc = std::make_unique<toml::table>(parse_checked(text, path, path, ""));
   stack.push_back(key);
-  if (const toml::node* inc = doc->get("include")) {
-    std::vector<const toml::node*> items;
-    if (inc->is_string()) {
-      items.push_back(inc);
-    } else if (const toml::array* arr = inc->as_array()) {
-      for (const toml::node& n : *arr) items.push_back(&n);
-    } else {
-      throw ConfigError(path, line_of(inc), "include", "must be a file name or a list of file names");
-    }
-    for (const toml::node* item : items) {
-      if (!item->is_string()) throw ConfigError(path, line_of(item), "include", "must be a file name");
-      fs::path target = fs::path(path).parent_path() / item->value<std::string>().value();
-      if (!hardware_.empty() && is_hardware_profile(target) && !is_hardware_profile(path)) target = hardware_;
-      load(target.string(), stack, item, path);
-    }
-  }
+  overlay(*doc, prefix, path, &stack);
   stack.pop_back();
-  overlay(*doc, "");
   documents_.push_back(std::move(doc));
 }
 
-void LayeredToml::overlay(const toml::table& table, const std::string& prefix) {
+// A table's includes first (their keys are its defaults), then its own keys.
+void LayeredToml::overlay(const toml::table& table, const std::string& prefix, const std::string& file,
+                          std::vector<std::string>* stack) {
+  if (const toml::node* inc = table.get("include")) {
+    if (!stack)
+      throw ConfigError(file, file == "--set" ? 0 : line_of(inc), prefix.empty() ? "include" : prefix + ".include",
+                        file == "--set" ? "--set cannot include files" : "a scenario given as text cannot include files");
+    load_includes(*inc, prefix, file, *stack);
+  }
   for (auto&& [k, v] : table) {
     const std::string name(k.str());
-    if (prefix.empty() && name == "include") continue;
+    if (name == "include") continue;
     const std::string dotted = prefix.empty() ? name : prefix + "." + name;
     add_child(prefix, name);
     nodes_[dotted] = &v;
-    if (const toml::table* sub = v.as_table()) overlay(*sub, dotted);
+    if (const toml::table* sub = v.as_table()) overlay(*sub, dotted, file, stack);
   }
+}
+
+void LayeredToml::load_includes(const toml::node& inc, const std::string& prefix, const std::string& file,
+                                std::vector<std::string>& stack) {
+  const std::string key = prefix.empty() ? "include" : prefix + ".include";
+  std::vector<const toml::node*> items;
+  if (inc.is_string()) {
+    items.push_back(&inc);
+  } else if (const toml::array* arr = inc.as_array()) {
+    for (const toml::node& n : *arr) items.push_back(&n);
+  } else {
+    throw ConfigError(file, line_of(&inc), key, "must be a file name or a list of file names");
+  }
+  for (const toml::node* item : items) {
+    if (!item->is_string()) throw ConfigError(file, line_of(item), key, "must be a file name");
+    load(include_target(*item, file, prefix), stack, item, file, prefix);
+  }
+}
+
+namespace {
+// The profiles under `dir`, as "@hardware/..." names them, for an error.
+std::string profile_list(const fs::path& dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".toml") names.push_back(fs::relative(it->path(), dir, ec).replace_extension().string());
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out.empty() ? "none" : out;
+}
+}  // namespace
+
+// A name relative to the including file, or "@hardware/NAME" among the presets.
+std::string LayeredToml::include_target(const toml::node& item, const std::string& file,
+                                        const std::string& prefix) const {
+  const std::string name = item.value<std::string>().value();
+  const std::string key = prefix.empty() ? "include" : prefix + ".include";
+  fs::path target;
+  if (!name.empty() && name.front() == '@') {
+    const std::string search = "@hardware/";
+    const fs::path dir = fs::path(presets_dir()) / "hardware";
+    if (name.compare(0, search.size(), search) != 0 || name.size() == search.size())
+      throw ConfigError(file, line_of(&item), key,
+                        "'" + name + "' is no preset: the one search path is @hardware/NAME, a profile in " +
+                            dir.string() + " (" + profile_list(dir) + ")");
+    target = dir / name.substr(search.size());
+    if (target.extension() != ".toml") target += ".toml";
+    std::error_code ec;
+    if (!fs::is_regular_file(target, ec))
+      throw ConfigError(file, line_of(&item), key,
+                        "no hardware profile '" + name.substr(search.size()) + "' in " + dir.string() +
+                            " (the profiles there: " + profile_list(dir) + ")");
+  } else {
+    target = fs::path(file).parent_path() / name;
+  }
+  // `clerk realrun --hardware`: a whole profile, included at the top, is swapped.
+  if (prefix.empty() && !hardware_.empty() && is_hardware_profile(target) && !is_hardware_profile(file))
+    target = hardware_;
+  return target.string();
 }
 
 const toml::node* LayeredToml::find(const std::string& dotted) const {

@@ -1,6 +1,13 @@
 // A merged view of a TOML file and the files it includes, without copying
 // nodes (a copied toml++ node forgets where it came from): every dotted key
 // maps to the node that wins, which still knows its file and line.
+//
+// `include = "file.toml"` (or a list) may stand at the top of a file or in
+// any table: the included file's keys land in that table, as defaults that
+// the including table's own keys override. A name is relative to the
+// including file, or "@hardware/NAME" (".toml" optional): a profile among
+// the hardware presets (presets_dir()/hardware). A missing file, a cycle and
+// a chain deeper than 64 files are ConfigErrors naming the include line.
 #pragma once
 #include <filesystem>
 #include <map>
@@ -26,6 +33,10 @@ toml::table parse_toml_file(const std::string& path);
 // or wherever `clerk calibrate --out` put one).
 bool is_hardware_profile(const std::filesystem::path& file);
 
+// The folder of the presets "@hardware/..." reaches: $CLERK_SCENARIOS when
+// set, else the source tree's scenarios/ (where clerk was built from).
+std::string presets_dir();
+
 class LayeredToml {
  public:
   // Parses `path` and, first, everything it includes; then applies the
@@ -36,6 +47,9 @@ class LayeredToml {
   // `clerk realrun --hardware` swaps in a calibrated profile.
   explicit LayeredToml(const std::string& path, const std::vector<std::string>& overrides = {},
                        const std::string& hardware = "");
+  // A document given as text, named `name` in errors; it may not include files.
+  struct FromText {};
+  LayeredToml(FromText, const std::string& text, const std::string& name);
 
   const toml::node* find(const std::string& dotted) const;
   // The node an error about `dotted` should point at: the node itself, or
@@ -50,8 +64,13 @@ class LayeredToml {
 
  private:
   void load(const std::string& path, std::vector<std::string>& stack, const toml::node* included_from,
-            const std::string& from_file);
-  void overlay(const toml::table& table, const std::string& prefix);
+            const std::string& from_file, const std::string& prefix);
+  // `stack` is null for --set's inline tables, which may not include.
+  void overlay(const toml::table& table, const std::string& prefix, const std::string& file,
+               std::vector<std::string>* stack);
+  void load_includes(const toml::node& include, const std::string& prefix, const std::string& file,
+                     std::vector<std::string>& stack);
+  std::string include_target(const toml::node& item, const std::string& file, const std::string& prefix) const;
   void apply_override(const std::string& assignment);
   void add_child(const std::string& table, const std::string& name);
 

@@ -1,0 +1,211 @@
+// What the key reference says of each key the loader reads (key_reference.h):
+// { table, when, key, unit, stands for, source of the default, what it models,
+//   form (lists), derived default, retired }.
+// Type, range and default come from the loader itself (config_loader.cpp);
+// a key read there and missing here, or here and no longer read there, fails
+// `clerk keys` and the tests. Each table names the model header that uses it.
+#include "models/scenario/key_reference.h"
+
+namespace models {
+
+namespace {
+
+// One drive's datasheet (models/hardware/hdd.h): a disk of type "hdd", or
+// each member of an md array.
+std::vector<KeyDoc> hdd_docs(const char* table, const char* when) {
+  return {
+      {table, when, "capacity", "", "datasheet: capacity", "", "The drive's capacity; the data set is laid out on it and seek distances follow from where files land."},
+      {table, when, "rpm", "rev/min", "datasheet: spindle speed", "", "Spindle speed: rotational latency is half a revolution on average."},
+      {table, when, "seek_average", "", "datasheet: average seek (read)", "", "Average seek time over random positions; with seek_track_to_track it fixes the seek curve."},
+      {table, when, "seek_track_to_track", "", "datasheet: track-to-track seek", "", "The shortest seek, to the next track."},
+      {table, when, "transfer_outer", "", "datasheet: sustained transfer rate (outer diameter)", "", "Media rate at the outer edge, where the first files are laid out."},
+      {table, when, "transfer_inner", "", "datasheet: sustained transfer rate (inner diameter)", "", "Media rate at the inner edge; the rate falls linearly in between."},
+      {table, when, "ncq_depth", "commands", "hdparm -I: queue depth", "SATA NCQ's 32 tags", "Commands the drive holds and reorders itself (NCQ)."},
+      {table, when, "interface", "", "SATA link speed", "SATA 3 Gbit/s: 300 MB/s", "The link between host and drive."},
+      {table, when, "readahead", "", "/sys/block/DEV/queue/read_ahead_kb", "Linux's default read_ahead_kb, 128 KiB", "How much a sequential read fetches ahead (page cache readahead)."},
+      {table, when, "read_expire", "", "", "", "", "", "", true},
+  };
+}
+
+std::vector<KeyDoc> all_docs() {
+  std::vector<KeyDoc> d = {
+      // The top level (models/scenario/scenario.h).
+      {"", "", "name", "", "", "", "The scenario's name in reports.", "", "the file's path"},
+      {"", "", "description", "", "", "", "One line on what the scenario shows, for people."},
+      {"", "", "seed", "", "", "", "The random seed: the same seed gives the same output, byte for byte (clerk run --seed overrides it)."},
+      {"", "", "duration", "", "wrk -d", "", "Simulated seconds measured, after the warm-up (clerk run --duration overrides it)."},
+      {"", "", "warmup", "", "", "", "The load run before the measured window (models/scenario/warmup.h): \"settled\" runs until the caches no longer depend on how they were filled; a time runs that long; \"0s\" is a cold start.", "\"settled\" or a time", "\"settled\""},
+      {"", "", "warmup_max", "", "", "30 minutes", "The longest a settled warm-up may run; the report says if it was cut."},
+      {"", "", "cpu", "", "", "", "The CPUs and the CPU cost of each operation (models/os/host.h, cpu.h)."},
+      {"", "", "memory", "", "", "", "The page cache (models/os/page_cache.h)."},
+      {"", "", "disk", "", "", "", "The device the files are read from (models/hardware/): type picks the model, the other keys are its datasheet."},
+      {"", "", "block", "", "", "", "The block layer's request queue in front of each drive (models/hardware/block_queue.h), defaults of Linux 3.13."},
+      {"", "", "md", "", "", "", "md's RAID10 read balancing (models/hardware/raid10_layer.h)."},
+      {"", "", "nic", "", "", "", "The server's network interface (models/hardware/nic.h)."},
+      {"", "", "network", "", "", "", "The path between clients and server."},
+      {"", "", "kernel", "", "", "", "Kernel settings: socket and pipe buffers, the CPU scheduler (models/os/sched_policy.h), the dentry and inode caches (models/os/vfs_cache.h)."},
+      {"", "", "nginx", "", "", "", "NGINX's configuration, named as in nginx.conf (models/server/nginx_config.h)."},
+      {"", "", "dataset", "", "", "", "The files served (models/os/filesystem.h, ext4_layout.h)."},
+      {"", "", "preload", "", "cat FILE > /dev/null before the run", "", "Files in the page cache (data and metadata) when the run starts.", "a list of dataset paths, like [\"/1/1/1\"]", "[]"},
+      {"", "", "clients", "", "", "", "The client groups, one table each: [clients.NAME]."},
+      {"", "", "expect", "", "", "", "Documented figures the run is held to by clerk validate: one [[expect]] table each.", "[[expect]] tables", "none"},
+
+      // [cpu] (models/os/host.h CpuCosts; cpu_scheduler.h).
+      {"cpu", "", "logical_cpus", "CPUs", "nproc", "", "CPUs the kernel schedules on (hardware threads)."},
+      {"cpu", "", "request", "", "", "0: free (give a measured cost)", "Worker CPU time per request: parse it, build the header, open/stat bookkeeping."},
+      {"cpu", "", "sendfile_byte", "", "", "0: free", "Kernel CPU time per byte sendfile() hands to TCP."},
+      {"cpu", "", "cache_fill_byte", "", "", "0: free", "Kernel time per byte read from disk into the page cache (page allocation, reclaim, I/O completion), charged to no process."},
+      {"cpu", "", "accept", "", "", "0: free", "accept() plus registering the connection with epoll."},
+      {"cpu", "", "wakeup", "", "", "0: free", "A worker woken for a connection another worker accepted."},
+      {"cpu", "", "event", "", "", "0: free", "One epoll event or thread-pool completion handled by a worker."},
+      {"cpu", "", "client_connect", "", "", "0: free", "wrk's socket() + connect() + options per connection; paces wrk's connect loop."},
+      {"cpu", "", "client_request", "", "", "0: free", "wrk's CPU per request (write it, parse the response), for clients on the server's host."},
+      {"cpu", "", "client_byte", "", "", "0: free", "wrk's read() CPU per response byte, for clients on the server's host."},
+      {"cpu", "", "sockets", "", "lscpu: Socket(s)", "one socket", "CPU sockets."},
+      {"cpu", "", "threads_per_core", "", "lscpu: Thread(s) per core", "no SMT", "Hardware threads per core."},
+      {"cpu", "", "cores_per_socket", "", "lscpu: Core(s) per socket", "", "Cores per socket; sockets x cores_per_socket x threads_per_core must equal logical_cpus.", "", "logical_cpus / (sockets x threads_per_core)"},
+
+      // [memory] (models/os/page_cache.h).
+      {"memory", "", "page_cache", "", "free -b: buff/cache available to files", "", "Memory for cached file data (and the dentries and inodes, which share it)."},
+      {"memory", "", "cache_unit", "", "", "64 KiB: a readahead-sized unit", "The unit the page cache tracks and evicts; a multiple of the 4 KiB page (\"4k\" for small files)."},
+      {"memory", "", "dentry_cache", "", "", "", "", "", "", true},
+
+      // [disk] (models/hardware/*.h).
+      {"disk", "", "type", "", "", "one drive", "The device model: \"hdd\" one drive (hdd.h), \"raid10\" an md RAID10 of drives (raid10.h), \"simple\" a latency and a bandwidth (simple_disk.h), \"ssd\" (ssd.h), \"none\" every file in the page cache."},
+      {"disk", "type = \"raid10\"", "devices", "drives", "mdadm --raid-devices", "", "Member drives of the array."},
+      {"disk", "type = \"raid10\"", "near_copies", "copies", "mdadm --layout=n2", "md's default layout n2", "Copies of each chunk, on adjacent members."},
+      {"disk", "type = \"raid10\"", "chunk", "", "mdadm --chunk", "mdadm's default chunk, 512 KiB", "The chunk a read is split at."},
+      {"disk", "type = \"raid10\"", "member", "", "", "", "Each member drive's datasheet: [disk.member], the keys of a disk of type \"hdd\"."},
+      {"disk.member", "", "type", "", "", "", "The members' model: drives only (\"hdd\")."},
+      {"disk", "type = \"simple\"", "capacity", "", "datasheet: capacity", "", "The device's capacity."},
+      {"disk", "type = \"simple\"", "latency", "", "datasheet: access time", "", "Time of every read before its transfer."},
+      {"disk", "type = \"simple\"", "bandwidth", "", "datasheet: sequential read", "", "Transfer rate."},
+      {"disk", "type = \"simple\"", "sharing", "", "", "shared", "\"shared\": reads in flight share the bandwidth; \"fcfs\": one read at a time, in arrival order."},
+      {"disk", "type = \"simple\"", "readahead", "", "/sys/block/DEV/queue/read_ahead_kb", "Linux's default read_ahead_kb, 128 KiB", "How much a sequential read fetches ahead."},
+      {"disk", "type = \"ssd\"", "capacity", "", "datasheet: capacity", "", "The drive's capacity."},
+      {"disk", "type = \"ssd\"", "bandwidth", "", "datasheet: sequential read", "", "Sustained read rate, shared by the reads in flight."},
+      {"disk", "type = \"ssd\"", "parallelism", "units", "datasheet or review: NAND channels", "8 channels (SATA SSDs such as the S3700)", "Reads served at once; more wait their turn."},
+      {"disk", "type = \"ssd\"", "readahead", "", "/sys/block/DEV/queue/read_ahead_kb", "Linux's default read_ahead_kb, 128 KiB", "How much a sequential read fetches ahead."},
+      {"disk", "type = \"ssd\"", "depth_bandwidth", "", "fio: read bandwidth by iodepth", "", "Measured throughput by queue depth, in place of one bandwidth.", "[[depth, \"rate\"], ...], depths rising from 1", "none"},
+      {"disk", "type = \"ssd\"", "latency_cdf", "", "fio: completion latency percentiles", "", "A measured read-latency distribution, in place of the lognormal keys below.", "[[\"time\", fraction], ...], rising, the last fraction 1", "none"},
+      {"disk", "type = \"ssd\"", "read_latency", "", "datasheet: read latency (typical)", "", "Median of an ordinary read's service time (lognormal)."},
+      {"disk", "type = \"ssd\"", "read_latency_sigma", "", "", "assumption: keeps the 99th percentile near 2x the median", "Spread (log-space sigma) of ordinary reads."},
+      {"disk", "type = \"ssd\"", "slow_read_probability", "", "datasheet QoS: reads above the 99.9th percentile bound", "none", "Share of reads that collide with garbage collection."},
+      {"disk", "type = \"ssd\"", "slow_read_latency", "", "", "assumption: milliseconds", "Median of a slow read."},
+      {"disk", "type = \"ssd\"", "slow_read_sigma", "", "", "assumption", "Spread (log-space sigma) of slow reads."},
+      {"disk", "type = \"ssd\"", "stall_probability", "", "", "none", "Share of reads that stall (uniform from stall_min to stall_max)."},
+      {"disk", "type = \"ssd\"", "stall_min", "", "", "assumption", "Shortest stall."},
+      {"disk", "type = \"ssd\"", "stall_max", "", "", "the slowest reads Cloudflare measured, about a second", "Longest stall."},
+
+      // [block] (models/hardware/block_queue.h, elevator.h): Linux 3.13's single-queue layer.
+      {"block", "", "request_queue", "", "", "on", "Model the block layer's request queue and elevator in front of each drive (off: the drive's own queue only)."},
+      {"block", "", "scheduler", "", "/sys/block/DEV/queue/scheduler", "deadline, the 2015 scenarios' elevator", "The I/O elevator."},
+      {"block", "", "nr_requests", "requests", "/sys/block/DEV/queue/nr_requests", "BLKDEV_MAX_RQ = 128", "Requests the queue holds before submitters sleep."},
+      {"block", "", "queue_depth", "commands", "/sys/block/DEV/device/queue_depth", "libata: ATA_MAX_QUEUE 32 less the internal tag", "Commands dispatched to the drive at once."},
+      {"block", "", "max_sectors_kb", "KiB", "/sys/block/DEV/queue/max_sectors_kb", "512 KiB, the 2015 machine's", "Largest request; longer reads are split."},
+      {"block", "", "read_expire", "", "/sys/block/DEV/queue/iosched/read_expire", "deadline-iosched.c: HZ / 2", "A read older than this is served next."},
+      {"block", "", "write_expire", "", "/sys/block/DEV/queue/iosched/write_expire", "deadline-iosched.c: 5 * HZ", "The same for writes."},
+      {"block", "", "fifo_batch", "requests", "/sys/block/DEV/queue/iosched/fifo_batch", "deadline-iosched.c: 16", "Requests dispatched in one sorted batch."},
+      {"block", "", "writes_starved", "", "/sys/block/DEV/queue/iosched/writes_starved", "deadline-iosched.c: 2", "Read batches before writes get a turn."},
+
+      // [md] (models/hardware/raid10_layer.h).
+      {"md", "", "read_balance", "", "the kernel release", "3.x", "Which kernel's raid10 read_balance() picks the copy a read goes to."},
+
+      // [nic], [network] (models/hardware/nic.h).
+      {"nic", "", "line_rate", "", "ethtool: Speed", "", "The interface's line rate; responses queue for it."},
+      {"nic", "", "mtu", "bytes", "ip link: mtu", "Ethernet's 1500", "Packet size, for per-packet overhead."},
+      {"network", "", "one_way_latency", "", "ping's RTT / 2", "a LAN: 50 us", "One-way delay between clients and server."},
+
+      // [kernel] (models/os/host.h, sched_policy.h, kernel_profile.h).
+      {"kernel", "", "tcp_wmem_max", "", "sysctl net.ipv4.tcp_wmem (third field)", "Linux's default, 4 MiB", "A socket's largest send buffer: how much of a response the kernel takes at once."},
+      {"kernel", "", "pipe_size", "", "fs.pipe-max-size / F_SETPIPE_SZ", "16 pages: 64 KiB", "The pipe sendfile() moves data through."},
+      {"kernel", "", "release", "", "uname -r", "", "The kernel the profile was measured on, for reports.", "", "\"\" (none)"},
+      {"kernel", "", "scheduler", "", "the kernel release: CFS before 6.6, EEVDF since", "processor-sharing", "The CPU scheduler model: \"processor-sharing\" (ideal sharing), \"cfs\" or \"eevdf\"."},
+      {"kernel", "", "sched_latency", "", "sysctl kernel.sched_latency_ns (before scaling by CPU count)", "normalized_sysctl_sched_latency: 6 ms", "CFS's target period."},
+      {"kernel", "", "sched_min_granularity", "", "sysctl kernel.sched_min_granularity_ns (before scaling)", "normalized_sysctl_sched_min_granularity: 0.75 ms (3.13)", "CFS's shortest slice."},
+      {"kernel", "", "sched_wakeup_granularity", "", "sysctl kernel.sched_wakeup_granularity_ns (before scaling)", "normalized_sysctl_sched_wakeup_granularity: 1 ms (3.13)", "How far ahead a waking task must be to preempt (CFS)."},
+      {"kernel", "", "sched_base_slice", "", "/sys/kernel/debug/sched/base_slice_ns (before scaling)", "normalized_sysctl_sched_base_slice: 0.75 ms (6.6)", "EEVDF's request size."},
+      {"kernel", "", "sched_nr_latency", "tasks", "sched_nr_latency", "8 (3.13)", "Runnable tasks beyond which CFS's period stretches."},
+      {"kernel", "", "hz", "Hz", "CONFIG_HZ", "250", "The scheduler tick rate."},
+      {"kernel", "", "sched_tunable_scaling", "", "sysctl kernel.sched_tunable_scaling", "SCHED_TUNABLESCALING_LOG", "How the sched_* values scale with the CPU count: \"log\" (1 + log2 of up to 8 CPUs) or \"none\"."},
+      {"kernel", "", "vfs_cache_pressure", "", "sysctl vm.vfs_cache_pressure", "Documentation/admin-guide/sysctl/vm.rst: 100", "How hard dentries and inodes are reclaimed against the page cache."},
+      {"kernel", "", "dentry_objsize", "", "/proc/slabinfo: dentry objsize", "struct dentry on x86-64: 192 bytes", "Memory one cached dentry takes."},
+      {"kernel", "", "inode_objsize", "", "/proc/slabinfo: ext4_inode_cache objsize", "about 1 KiB", "Memory one cached inode takes."},
+      {"kernel", "", "inode_readahead_blks", "blocks", "mount -o inode_readahead_blks", "EXT4_DEF_INODE_READAHEAD_BLKS: 32", "Inode-table blocks ext4 reads ahead on an inode miss."},
+
+      // [nginx] (models/server/nginx_config.h): NGINX 1.9.0's defaults.
+      {"nginx", "", "version", "", "nginx -v", "1.9.0", "The NGINX release, a label for reports: the defaults below are 1.9.0's whatever it says."},
+      {"nginx", "", "worker_processes", "processes", "worker_processes", "NGINX's default: 1", "Worker processes, each an event loop."},
+      {"nginx", "", "accept_mutex", "", "accept_mutex", "on until 1.11.3, off since", "Workers take turns listening for new connections."},
+      {"nginx", "", "reuseport", "", "listen ... reuseport (1.9.1+)", "off", "A listening socket per worker; the kernel hashes connections onto them."},
+      {"nginx", "", "accept_mutex_delay", "", "accept_mutex_delay", "NGINX's default: 500ms", "How long a worker that lost the mutex waits before trying again."},
+      {"nginx", "", "multi_accept", "", "multi_accept", "NGINX's default: off", "Accept every pending connection per event, not one."},
+      {"nginx", "", "epoll_exclusive", "", "EPOLLEXCLUSIVE (NGINX 1.11.3+, Linux 4.5+, with accept_mutex off)", "off (1.9.0 has none)", "A new connection wakes one sleeping worker instead of all."},
+      {"nginx", "", "keepalive_requests", "requests", "keepalive_requests", "100 until 1.19.10, 1000 since", "Requests on one keep-alive connection before NGINX closes it."},
+      {"nginx", "", "aio_open", "", "Cloudflare's patch (not upstream NGINX)", "off", "open() runs in the thread pool too, so a dentry or inode miss no longer blocks the event loop."},
+      {"nginx", "", "cache_fill_rate", "", "proxy_cache writes", "0", "Share of requests that also write a cache file (open(O_CREAT) and rename()), in the worker."},
+      {"nginx", "", "sendfile", "", "sendfile", "NGINX's default is off; only on is modelled", "Responses are sent with sendfile()."},
+      {"nginx", "", "sendfile_max_chunk", "", "sendfile_max_chunk", "0 (no limit) until 1.21.4, 2m since", "Most bytes one sendfile() call sends before the loop moves on; 0: no limit."},
+      {"nginx", "", "aio", "", "aio", "NGINX's default: off", "\"threads\": reads that miss the page cache go to the thread pool instead of blocking the worker."},
+      {"nginx", "", "events_per_wait", "events", "worker_connections-sized epoll_wait() batch (ngx_epoll_module)", "NGX_EVENTS default: 512", "Events one epoll_wait() returns at most."},
+      {"nginx", "", "thread_pool", "", "thread_pool NAME threads=N max_queue=M", "", "The thread pool aio threads uses."},
+      {"nginx.thread_pool", "", "name", "", "thread_pool NAME", "default", "The pool's name, for reports."},
+      {"nginx.thread_pool", "", "threads", "threads", "thread_pool ... threads=N", "NGINX's default: 32", "Threads per worker's pool."},
+      {"nginx.thread_pool", "", "max_queue", "tasks", "thread_pool ... max_queue=M", "NGINX's default: 65536", "Tasks that may wait for a thread; NGINX refuses more (\"thread pool queue overflow\")."},
+
+      // [dataset] (models/os/filesystem.h, ext4_layout.h).
+      {"dataset", "", "root", "", "root", "/", "The document root, for reports."},
+      {"dataset", "", "files", "files", "", "", "Number of files."},
+      {"dataset", "", "file_sizes", "", "", "", "A size mix, in place of file_size: sizes with weights, or classes drawn uniformly from min to max.", "[[\"8k\", 0.4], ...] or [{share = 0.98, min = \"20k\", max = \"200k\"}, ...]", "none"},
+      {"dataset", "", "file_size", "", "", "", "Every file's size (or give file_sizes)."},
+      {"dataset", "", "placement", "", "", "ext4", "Where files land on the disk: \"ext4\" each its own size, in directory order (ext4_layout.h); \"spread\" or \"packed\" a slot of the largest file's size each (the 2015 scenarios pin these)."},
+      {"dataset", "", "fill_factor", "", "", "1: packed", "With placement \"ext4\": the share of the disk the files' blocks fill, as a file system aged by writes leaves gaps."},
+      {"dataset", "", "metadata_cached", "", "", "", "", "", "", true},
+      {"dataset", "", "preload_fraction", "", "", "0", "This share of the files (the first ones) is in the page cache at the start; the warm-up makes it unnecessary."},
+      {"dataset", "", "tree", "", "", "", "Directory levels, entries per level outermost first; they multiply to files. Paths are 1-based numbers, like \"/1/1/1\".", "[16, 16, 256]", "one folder: [files]"},
+
+      // [clients.NAME] (models/clients/wrk_result.h, popularity.h).
+      {"clients", "", "NAME", "", "", "", "One wrk command: a group of connections (any name)."},
+      {"clients.NAME", "", "tool", "", "wrk or wrk2", "wrk", "The load generator, for reports: a rate makes any group open-loop as wrk2 is."},
+      {"clients.NAME", "", "threads", "threads", "wrk -t", "wrk's default: 2", "wrk threads; connections are spread over them."},
+      {"clients.NAME", "", "connections", "connections", "wrk -c", "", "Keep-alive connections the group holds open."},
+      {"clients.NAME", "", "timeout", "", "wrk --timeout", "wrk's default: 2s", "A response slower than this counts as a timeout."},
+      {"clients.NAME", "", "path", "", "the URL's path", "", "The file every request asks for (\"/1/1/1\"), or \"random\": a file per request, by popularity."},
+      {"clients.NAME", "", "url", "", "wrk's URL", "http://server + the path", "The URL, for reports."},
+      {"clients.NAME", "", "popularity", "", "", "uniform", "Which file a \"random\" request asks for: \"uniform\", \"zipf\" (zipf_exponent) or \"hot\" (hot = {files, share}); the ranking has its own random stream (popularity.h)."},
+      {"clients.NAME", "", "zipf_exponent", "", "", "", "With popularity \"zipf\": the file of rank k is asked for in proportion to 1/k^s."},
+      {"clients.NAME", "", "hot", "", "", "", "With popularity \"hot\": hot = {files = 0.02, share = 0.9}, 90% of requests to 2% of the files.", "{files = share of files, share = share of requests}"},
+      {"clients.NAME", "", "popular_sizes", "", "", "any", "With a ranking and mixed sizes: whether the popular files are the \"small\" ones, the \"large\" ones, or \"any\"."},
+      {"clients.NAME.hot", "", "files", "", "", "", "The share of the files that is hot (0 to 1, above 0)."},
+      {"clients.NAME.hot", "", "share", "", "", "", "The share of the requests that goes to them."},
+      {"clients.NAME", "", "request_bytes", "bytes", "", "\"GET /path HTTP/1.1\\r\\nHost: ...\" as wrk writes it: 64", "Request size on the wire."},
+      {"clients.NAME", "", "host", "", "", "remote", "Where wrk runs: \"remote\" (another machine) or \"server\" (taking the server's CPUs)."},
+      {"clients.NAME", "", "rate", "requests/s", "wrk2 -R", "0: closed loop", "Open loop: this many requests a second over the group's connections, latency counted from when each was due."},
+      {"clients.NAME", "", "arrival", "", "", "constant", "With a rate: \"constant\" gaps (wrk2) or \"poisson\" arrivals."},
+      {"clients.NAME", "", "placement", "", "written by clerk realrun", "", "Connections per worker as a real run placed them, in place of the accept policy.", "[n0, n1, ...], one per worker", "none: the accept policy decides"},
+
+      // [[expect]] (models/scenario/scenario.h Expectation; clerk validate).
+      {"expect", "", "metric", "", "", "", "A dotted path into clerk run --json's figures, like \"server.requests\"; required."},
+      {"expect", "", "note", "", "", "", "What was documented, in words."},
+      {"expect", "", "known_miss", "", "", "", "A documented figure the model does not reach, and why: reported, not failed."},
+      {"expect", "", "relative_to", "", "", "", "Another scenario file: min, max and documented bound the ratio of the two figures."},
+      {"expect", "", "min", "", "", "", "The lowest acceptable value (min, max or both required)."},
+      {"expect", "", "max", "", "", "", "The highest acceptable value."},
+      {"expect", "", "documented", "", "", "", "The published figure, when there is one number."},
+  };
+  // The single drive, and each member of an md array.
+  const std::vector<KeyDoc> drive = hdd_docs("disk", "type = \"hdd\"");
+  const std::vector<KeyDoc> member = hdd_docs("disk.member", "");
+  d.insert(d.end(), drive.begin(), drive.end());
+  d.insert(d.end(), member.begin(), member.end());
+  return d;
+}
+
+}  // namespace
+
+const std::vector<KeyDoc>& key_docs() {
+  static const std::vector<KeyDoc> docs = all_docs();
+  return docs;
+}
+
+}  // namespace models
