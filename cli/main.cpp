@@ -6,6 +6,8 @@
 #include "cli/option_checks.h"
 #include "models/scenario/config_error.h"
 #include "cli/engine_choice.h"
+#include "cli/keys_command.h"
+#include "cli/new_command.h"
 #include "cli/sweep/sweep_cli.h"
 #include "testbed/calibrate/calibrate_cli.h"
 #include "testbed/realrun/realrun_cli.h"
@@ -46,6 +48,8 @@ int main(int argc, char** argv) {
   cli::sweep::SweepCli sweeps(app);  // `sweep`, `sweep merge` and `plot`
   testbed::RealrunCli realrun(app);      // `realrun`: a real server and real wrk beside the prediction
   testbed::CalibrateCli calibrate(app);  // `calibrate`: measure this machine into a hardware profile
+  cli::KeysCli keys(app);                // `keys`: the scenario key reference
+  cli::NewCli new_scenario(app);         // `new`: a starter scenario
 
   try {
     app.parse(argc, argv);
@@ -64,6 +68,8 @@ int main(int argc, char** argv) {
     if (sweeps.chosen()) return sweeps.run();
     if (realrun.chosen()) return realrun.run();
     if (calibrate.chosen()) return calibrate.run();
+    if (keys.chosen()) return keys.run();
+    if (new_scenario.chosen()) return new_scenario.run();
     return 2;
   });
   return cli::flush_standard_output(status);

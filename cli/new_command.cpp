@@ -1,0 +1,238 @@
+#include "cli/new_command.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+#include "models/scenario/config_loader.h"
+#include "models/scenario/units.h"
+
+namespace cli {
+
+namespace {
+
+// "1.24.0" as a number to compare with the changelog's releases; false for
+// anything but MAJOR.MINOR.PATCH of 1.9.0 or later.
+bool nginx_release(const std::string& v, int& code) {
+  int major = 0, minor = 0, patch = 0;
+  char tail = 0;
+  if (std::sscanf(v.c_str(), "%d.%d.%d%c", &major, &minor, &patch, &tail) != 3) return false;
+  code = major * 1000000 + minor * 1000 + patch;
+  return major == 1 && minor >= 9 && minor < 1000 && patch >= 0 && patch < 1000;
+}
+
+constexpr int release(int minor, int patch) { return 1000000 + minor * 1000 + patch; }
+
+// The [nginx] lines whose defaults moved after 1.9.0 (the loader's), from
+// NGINX's CHANGES file.
+std::string nginx_defaults(const std::string& version) {
+  int v = 0;
+  if (!nginx_release(version, v))
+    throw std::invalid_argument("--nginx: a release like 1.24.0, from 1.9.0 on (got '" + version + "')");
+  const bool since_1_11_3 = v >= release(11, 3), since_1_19_10 = v >= release(19, 10), since_1_21_4 = v >= release(21, 4);
+  std::string out = fmt::format("version = \"{}\"\n", version);
+  out += since_1_11_3 ? "accept_mutex = \"off\"           # off by default since 1.11.3 (CHANGES: \"accept_mutex\" turned off)\n"
+                      : "accept_mutex = \"on\"            # on by default before 1.11.3\n";
+  out += since_1_11_3 ? "epoll_exclusive = true          # 1.11.3+: EPOLLEXCLUSIVE on Linux 4.5+ when accept_mutex is off\n"
+                      : "epoll_exclusive = false         # EPOLLEXCLUSIVE came with 1.11.3\n";
+  out += since_1_19_10 ? "keepalive_requests = 1000       # the default since 1.19.10 (100 before)\n"
+                       : "keepalive_requests = 100        # the default before 1.19.10\n";
+  out += since_1_21_4 ? "sendfile_max_chunk = \"2m\"       # the default since 1.21.4 (no limit before)\n"
+                      : "sendfile_max_chunk = 0          # no limit: the default before 1.21.4\n";
+  return out;
+}
+
+// "100k": one size; "20k-200k": one class; "20k-200k:0.99,5m-50m:0.01": classes.
+std::string file_sizes_line(const std::string& spec) {
+  const std::string form = "--file-sizes: SIZE, MIN-MAX or MIN-MAX:SHARE,... like 20k-200k:0.99,5m-50m:0.01 (got '" + spec + "')";
+  std::vector<std::string> parts;
+  std::stringstream in(spec);
+  for (std::string p; std::getline(in, p, ',');) parts.push_back(p);
+  if (parts.empty()) throw std::invalid_argument(form);
+  std::uint64_t bytes = 0;
+  if (parts.size() == 1 && parts[0].find('-') == std::string::npos) {
+    if (!models::parse_size(parts[0], bytes)) throw std::invalid_argument(form);
+    return fmt::format("file_size = \"{}\"", parts[0]);
+  }
+  std::string out = "file_sizes = [";
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::size_t dash = parts[i].find('-'), colon = parts[i].find(':');
+    std::string share = "1.0";
+    if (colon != std::string::npos) share = parts[i].substr(colon + 1);
+    else if (parts.size() > 1) throw std::invalid_argument(form);
+    const std::string lo = parts[i].substr(0, dash), hi = parts[i].substr(dash + 1, colon == std::string::npos ? std::string::npos : colon - dash - 1);
+    char* end = nullptr;
+    const double w = std::strtod(share.c_str(), &end);
+    if (dash == std::string::npos || !models::parse_size(lo, bytes) || !models::parse_size(hi, bytes) || *end || !(w > 0))
+      throw std::invalid_argument(form);
+    out += fmt::format("{}{{share = {}, min = \"{}\", max = \"{}\"}}", i ? ", " : "", share, lo, hi);
+  }
+  return out + "]";
+}
+
+// "uniform", "zipf:1.0", "hot:0.02:0.9".
+std::string popularity_lines(const std::string& spec) {
+  const std::string form = "--popularity: uniform, zipf:EXPONENT or hot:FILES:SHARE, like hot:0.02:0.9 (got '" + spec + "')";
+  if (spec == "uniform") return "popularity = \"uniform\"        # every file alike\n";
+  double a = 0, b = 0;
+  char tail = 0;
+  if (std::sscanf(spec.c_str(), "zipf:%lf%c", &a, &tail) == 1 && a >= 0 && a <= 10)
+    return fmt::format("popularity = \"zipf\"\nzipf_exponent = {:g}             # the file of rank k asked for in proportion to 1/k^s\n", a);
+  if (std::sscanf(spec.c_str(), "hot:%lf:%lf%c", &a, &b, &tail) == 2 && a > 0 && a <= 1 && b >= 0 && b <= 1)
+    return fmt::format("popularity = \"hot\"\nhot = {{files = {:g}, share = {:g}}}   # {:g}% of the requests go to {:g}% of the files\n", a,
+                       b, b * 100, a * 100);
+  throw std::invalid_argument(form);
+}
+
+std::string preset_for(const NewArgs& a) {
+  if (!a.hardware.empty()) return a.hardware;
+  if (a.disk == "ssd") return "edge-sata-ssd";        // a SATA SSD (Intel DC S3700), 24 CPUs, 10 Gbit/s
+  if (a.disk == "raid10") return "nginx-2015-raid10";  // md RAID10 of 4 HDDs, 24 CPUs, 10 Gbit/s
+  return "aws-36-core";                                // no disk: every file in memory
+}
+
+}  // namespace
+
+std::string starter_scenario(const NewArgs& a) {
+  std::string s;
+  s += "# A starter scenario written by `clerk new`. Every key is in docs/scenario-keys.md\n";
+  s += "# (`clerk keys TABLE` prints one table); change any of them, or try one with\n";
+  s += "# `clerk run THIS_FILE --set nginx.aio=off`.\n";
+  s += fmt::format("name = \"{}\"\n", std::filesystem::path(a.file).stem().string());
+  s += fmt::format("duration = \"{}\"               # simulated seconds measured, after the warm-up\n", a.duration);
+  s += "warmup = \"settled\"              # serve the load until the caches settle, then measure\n\n";
+  s += "# The machine: a hardware preset from scenarios/hardware/ (`@hardware/NAME`).\n";
+  s += fmt::format("include = \"@hardware/{}\"\n", preset_for(a));
+  if (!a.page_cache.empty()) {
+    std::uint64_t bytes = 0;
+    if (!models::parse_size(a.page_cache, bytes))
+      throw std::invalid_argument("--page-cache: a size like 48g (got '" + a.page_cache + "')");
+    s += fmt::format("\n[memory]\npage_cache = \"{}\"             # memory for cached files (free -b: buff/cache)\n", a.page_cache);
+  }
+  s += "\n[nginx]                           # nginx.conf's directives\n";
+  s += nginx_defaults(a.nginx);
+  s += fmt::format("worker_processes = {}\n", a.workers);
+  s += "sendfile = \"on\"\n";
+  s += fmt::format("aio = \"{}\"                    # threads: reads that miss the page cache go to the pool\n", a.aio);
+  s += "\n[nginx.thread_pool]                # thread_pool default threads=N max_queue=65536\n";
+  s += fmt::format("threads = {}\n", a.pool_threads);
+  s += "\n[dataset]                         # the files served\n";
+  s += fmt::format("files = {}\n", a.files);
+  s += file_sizes_line(a.file_sizes) + "\n";
+  s += "\n[clients.load]                    # one wrk command\n";
+  s += fmt::format("threads = {}                       # wrk -t\n", a.client_threads);
+  s += fmt::format("connections = {}                # wrk -c: keep-alive connections\n", a.connections);
+  s += "path = \"random\"                   # a file per request, by popularity\n";
+  s += popularity_lines(a.popularity);
+  if (a.rate > 0) s += fmt::format("rate = {:g}                       # wrk2 -R: requests a second, open loop\n", a.rate);
+  return s;
+}
+
+namespace {
+
+[[noreturn]] void os_fail(const std::string& what) {
+  throw std::runtime_error(what + ": " + std::strerror(errno));
+}
+
+// Writes `text` to a temporary beside `path`, has the loader read it, then
+// links it to `path`: never over an existing file, never half written.
+// Returns 2 with a message for bad input, 0 on success.
+int write_new(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::symlink_status(path, ec).type() != fs::file_type::not_found) {
+    std::cerr << "clerk new: '" << path << "' exists; clerk new never replaces a file\n";
+    return 2;
+  }
+  const fs::path folder = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+  std::string tmp = (folder / ".clerk-new-XXXXXX").string();
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0) {
+    std::cerr << "clerk new: cannot write in '" << folder.string() << "': " << std::strerror(errno) << "\n";
+    return 2;
+  }
+  struct Cleanup {
+    std::string file;
+    ~Cleanup() { if (!file.empty()) unlink(file.c_str()); }
+  } cleanup{tmp};
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const ssize_t n = write(fd, rest.data(), rest.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      close(fd);
+      os_fail("clerk new: writing '" + tmp + "'");
+    }
+    rest.remove_prefix(static_cast<std::size_t>(n));
+  }
+  if (fsync(fd) != 0 || close(fd) != 0) os_fail("clerk new: writing '" + tmp + "'");
+  try {
+    models::load_scenario(tmp);
+  } catch (const models::ConfigError& e) {
+    std::string message = e.what();  // named after the file it would have been
+    for (std::size_t at; (at = message.find(tmp)) != std::string::npos;) message.replace(at, tmp.size(), path);
+    std::cerr << "clerk new: the options make a scenario clerk run would refuse: " << message << "\n";
+    return 2;
+  }
+  if (link(tmp.c_str(), path.c_str()) != 0) {
+    if (errno == EEXIST) {
+      std::cerr << "clerk new: '" << path << "' exists; clerk new never replaces a file\n";
+      return 2;
+    }
+    std::cerr << "clerk new: cannot create '" << path << "': " << std::strerror(errno) << "\n";
+    return 2;
+  }
+  if (const int dir = open(folder.c_str(), O_RDONLY | O_DIRECTORY); dir >= 0) {
+    fsync(dir);
+    close(dir);
+  }
+  return 0;
+}
+
+}  // namespace
+
+NewCli::NewCli(CLI::App& app) {
+  command_ = app.add_subcommand("new", "Write a starter scenario (commented) that clerk run accepts unchanged");
+  NewArgs& a = args_;
+  command_->add_option("file", a.file, "the scenario file to create (never replaced)")->required();
+  command_->add_option("--disk", a.disk, "ssd (a SATA SSD), raid10 (md RAID10 of 4 HDDs) or none: picks the hardware preset")
+      ->check(CLI::IsMember({"ssd", "raid10", "none"}));
+  command_->add_option("--hardware", a.hardware, "a preset of scenarios/hardware/ by name, in place of --disk's");
+  command_->add_option("--nginx", a.nginx, "the NGINX release whose defaults to write out, like 1.24.0 (default 1.9.0)");
+  command_->add_option("--workers", a.workers, "worker_processes")->check(CLI::Range(1, 1024));
+  command_->add_option("--aio", a.aio, "off or threads")->check(CLI::IsMember({"off", "threads"}));
+  command_->add_option("--pool-threads", a.pool_threads, "thread_pool threads")->check(CLI::Range(1, 65536));
+  command_->add_option("--page-cache", a.page_cache, "memory for cached files, like 48g (default: the preset's)");
+  command_->add_option("--files", a.files, "number of files")->check(CLI::Range(1, 1 << 30));
+  command_->add_option("--file-sizes", a.file_sizes, "SIZE, MIN-MAX, or MIN-MAX:SHARE,... (default 20k-200k)");
+  command_->add_option("--popularity", a.popularity, "uniform, zipf:EXPONENT or hot:FILES:SHARE like hot:0.02:0.9");
+  command_->add_option("--connections", a.connections, "keep-alive connections (wrk -c)")->check(CLI::Range(1, 1 << 24));
+  command_->add_option("--client-threads", a.client_threads, "wrk threads (wrk -t)")->check(CLI::Range(1, 1 << 16));
+  command_->add_option("--rate", a.rate, "requests a second, open loop (wrk2 -R); 0: closed loop")->check(CLI::Range(0.0, 1e9));
+  command_->add_option("--duration", a.duration, "simulated seconds measured, like 10s");
+}
+
+int NewCli::run() const {
+  std::string text;
+  try {
+    text = starter_scenario(args_);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "clerk new: " << e.what() << "\n";
+    return 2;
+  }
+  const int status = write_new(args_.file, text);
+  if (status == 0) std::cout << "wrote " << args_.file << "; run it with: clerk run " << args_.file << "\n";
+  return status;
+}
+
+}  // namespace cli

@@ -1,0 +1,48 @@
+// `clerk new FILE`: writes a starter scenario, every line commented, that
+// `clerk run` accepts unchanged: a hardware preset ("@hardware/..."), NGINX
+// with the defaults of the version asked for written out (the loader's own
+// are 1.9.0's), a data set and one client group, each from the options.
+// The text is loaded with the loader before it is put in place; an existing
+// FILE is never replaced (link(2) of a finished temporary: the name appears
+// whole or not at all).
+#pragma once
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+namespace cli {
+
+struct NewArgs {
+  std::string file;
+  std::string hardware;             // a preset name; empty: from `disk`
+  std::string disk = "ssd";         // ssd | raid10 | none: picks the preset
+  std::string nginx = "1.9.0";      // whose defaults to write out
+  std::uint32_t workers = 4;
+  std::string aio = "threads";
+  std::uint32_t pool_threads = 32;
+  std::string page_cache;           // empty: the preset's
+  std::uint32_t files = 10000;
+  std::string file_sizes = "20k-200k";  // SIZE, MIN-MAX, or classes MIN-MAX:SHARE,...
+  std::string popularity = "uniform";   // uniform | zipf:S | hot:FILES:SHARE
+  std::uint32_t connections = 100;
+  std::uint32_t client_threads = 2;
+  double rate = 0;                  // requests/s; 0: wrk's closed loop
+  std::string duration = "10s";
+};
+
+// The scenario's text (for tests); throws std::invalid_argument on options
+// it cannot express, naming the option.
+std::string starter_scenario(const NewArgs& args);
+
+class NewCli {
+ public:
+  explicit NewCli(CLI::App& app);
+  bool chosen() const { return command_->parsed(); }
+  int run() const;
+
+ private:
+  CLI::App* command_;
+  NewArgs args_;
+};
+
+}  // namespace cli
