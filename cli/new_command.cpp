@@ -21,6 +21,12 @@ namespace cli {
 
 namespace {
 
+// "key = value" and its comment, the comments lined up.
+std::string line(const std::string& assignment, const std::string& comment = "") {
+  if (comment.empty()) return assignment + "\n";
+  return fmt::format("{:<34}# {}\n", assignment, comment);
+}
+
 // "1.24.0" as a number to compare with the changelog's releases; false for
 // anything but MAJOR.MINOR.PATCH of 1.9.0 or later.
 bool nginx_release(const std::string& v, int& code) {
@@ -40,15 +46,15 @@ std::string nginx_defaults(const std::string& version) {
   if (!nginx_release(version, v))
     throw std::invalid_argument("--nginx: a release like 1.24.0, from 1.9.0 on (got '" + version + "')");
   const bool since_1_11_3 = v >= release(11, 3), since_1_19_10 = v >= release(19, 10), since_1_21_4 = v >= release(21, 4);
-  std::string out = fmt::format("version = \"{}\"\n", version);
-  out += since_1_11_3 ? "accept_mutex = \"off\"           # off by default since 1.11.3 (CHANGES: \"accept_mutex\" turned off)\n"
-                      : "accept_mutex = \"on\"            # on by default before 1.11.3\n";
-  out += since_1_11_3 ? "epoll_exclusive = true          # 1.11.3+: EPOLLEXCLUSIVE on Linux 4.5+ when accept_mutex is off\n"
-                      : "epoll_exclusive = false         # EPOLLEXCLUSIVE came with 1.11.3\n";
-  out += since_1_19_10 ? "keepalive_requests = 1000       # the default since 1.19.10 (100 before)\n"
-                       : "keepalive_requests = 100        # the default before 1.19.10\n";
-  out += since_1_21_4 ? "sendfile_max_chunk = \"2m\"       # the default since 1.21.4 (no limit before)\n"
-                      : "sendfile_max_chunk = 0          # no limit: the default before 1.21.4\n";
+  std::string out = line(fmt::format("version = \"{}\"", version), "the defaults below are this release's");
+  out += since_1_11_3 ? line("accept_mutex = \"off\"", "off by default since 1.11.3 (CHANGES)")
+                      : line("accept_mutex = \"on\"", "on by default before 1.11.3");
+  out += since_1_11_3 ? line("epoll_exclusive = true", "1.11.3+: EPOLLEXCLUSIVE (Linux 4.5+) with accept_mutex off")
+                      : line("epoll_exclusive = false", "EPOLLEXCLUSIVE came with 1.11.3");
+  out += since_1_19_10 ? line("keepalive_requests = 1000", "the default since 1.19.10 (100 before)")
+                       : line("keepalive_requests = 100", "the default before 1.19.10");
+  out += since_1_21_4 ? line("sendfile_max_chunk = \"2m\"", "the default since 1.21.4 (no limit before)")
+                      : line("sendfile_max_chunk = 0", "no limit: the default before 1.21.4");
   return out;
 }
 
@@ -83,14 +89,16 @@ std::string file_sizes_line(const std::string& spec) {
 // "uniform", "zipf:1.0", "hot:0.02:0.9".
 std::string popularity_lines(const std::string& spec) {
   const std::string form = "--popularity: uniform, zipf:EXPONENT or hot:FILES:SHARE, like hot:0.02:0.9 (got '" + spec + "')";
-  if (spec == "uniform") return "popularity = \"uniform\"        # every file alike\n";
+  if (spec == "uniform") return line("popularity = \"uniform\"", "every file alike");
   double a = 0, b = 0;
   char tail = 0;
   if (std::sscanf(spec.c_str(), "zipf:%lf%c", &a, &tail) == 1 && a >= 0 && a <= 10)
-    return fmt::format("popularity = \"zipf\"\nzipf_exponent = {:g}             # the file of rank k asked for in proportion to 1/k^s\n", a);
+    return line("popularity = \"zipf\"") +
+           line(fmt::format("zipf_exponent = {:g}", a), "the file of rank k asked for in proportion to 1/k^s");
   if (std::sscanf(spec.c_str(), "hot:%lf:%lf%c", &a, &b, &tail) == 2 && a > 0 && a <= 1 && b >= 0 && b <= 1)
-    return fmt::format("popularity = \"hot\"\nhot = {{files = {:g}, share = {:g}}}   # {:g}% of the requests go to {:g}% of the files\n", a,
-                       b, b * 100, a * 100);
+    return line("popularity = \"hot\"") +
+           line(fmt::format("hot = {{files = {:g}, share = {:g}}}", a, b),
+                fmt::format("{:g}% of the requests go to {:g}% of the files", b * 100, a * 100));
   throw std::invalid_argument(form);
 }
 
@@ -108,33 +116,34 @@ std::string starter_scenario(const NewArgs& a) {
   s += "# A starter scenario written by `clerk new`. Every key is in docs/scenario-keys.md\n";
   s += "# (`clerk keys TABLE` prints one table); change any of them, or try one with\n";
   s += "# `clerk run THIS_FILE --set nginx.aio=off`.\n";
-  s += fmt::format("name = \"{}\"\n", std::filesystem::path(a.file).stem().string());
-  s += fmt::format("duration = \"{}\"               # simulated seconds measured, after the warm-up\n", a.duration);
-  s += "warmup = \"settled\"              # serve the load until the caches settle, then measure\n\n";
-  s += "# The machine: a hardware preset from scenarios/hardware/ (`@hardware/NAME`).\n";
-  s += fmt::format("include = \"@hardware/{}\"\n", preset_for(a));
+  s += line(fmt::format("name = \"{}\"", std::filesystem::path(a.file).stem().string()));
+  s += line(fmt::format("duration = \"{}\"", a.duration), "simulated seconds measured, after the warm-up");
+  s += line("warmup = \"settled\"", "serve the load until the caches settle, then measure");
+  s += "\n# The machine: a hardware preset from scenarios/hardware/ (`@hardware/NAME`).\n";
+  s += line(fmt::format("include = \"@hardware/{}\"", preset_for(a)));
   if (!a.page_cache.empty()) {
     std::uint64_t bytes = 0;
     if (!models::parse_size(a.page_cache, bytes))
       throw std::invalid_argument("--page-cache: a size like 48g (got '" + a.page_cache + "')");
-    s += fmt::format("\n[memory]\npage_cache = \"{}\"             # memory for cached files (free -b: buff/cache)\n", a.page_cache);
+    s += "\n[memory]\n";
+    s += line(fmt::format("page_cache = \"{}\"", a.page_cache), "memory for cached files (free -b: buff/cache)");
   }
-  s += "\n[nginx]                           # nginx.conf's directives\n";
+  s += "\n" + line("[nginx]", "nginx.conf's directives");
   s += nginx_defaults(a.nginx);
-  s += fmt::format("worker_processes = {}\n", a.workers);
-  s += "sendfile = \"on\"\n";
-  s += fmt::format("aio = \"{}\"                    # threads: reads that miss the page cache go to the pool\n", a.aio);
-  s += "\n[nginx.thread_pool]                # thread_pool default threads=N max_queue=65536\n";
-  s += fmt::format("threads = {}\n", a.pool_threads);
-  s += "\n[dataset]                         # the files served\n";
-  s += fmt::format("files = {}\n", a.files);
-  s += file_sizes_line(a.file_sizes) + "\n";
-  s += "\n[clients.load]                    # one wrk command\n";
-  s += fmt::format("threads = {}                       # wrk -t\n", a.client_threads);
-  s += fmt::format("connections = {}                # wrk -c: keep-alive connections\n", a.connections);
-  s += "path = \"random\"                   # a file per request, by popularity\n";
+  s += line(fmt::format("worker_processes = {}", a.workers));
+  s += line("sendfile = \"on\"");
+  s += line(fmt::format("aio = \"{}\"", a.aio), "threads: reads that miss the page cache go to the pool");
+  s += "\n" + line("[nginx.thread_pool]", "thread_pool default threads=N max_queue=65536");
+  s += line(fmt::format("threads = {}", a.pool_threads));
+  s += "\n" + line("[dataset]", "the files served");
+  s += line(fmt::format("files = {}", a.files));
+  s += line(file_sizes_line(a.file_sizes));
+  s += "\n" + line("[clients.load]", "one wrk command");
+  s += line(fmt::format("threads = {}", a.client_threads), "wrk -t");
+  s += line(fmt::format("connections = {}", a.connections), "wrk -c: keep-alive connections");
+  s += line("path = \"random\"", "a file per request, by popularity");
   s += popularity_lines(a.popularity);
-  if (a.rate > 0) s += fmt::format("rate = {:g}                       # wrk2 -R: requests a second, open loop\n", a.rate);
+  if (a.rate > 0) s += line(fmt::format("rate = {:g}", a.rate), "wrk2 -R: requests a second, open loop");
   return s;
 }
 
