@@ -90,6 +90,27 @@ TEST_CASE("open() blocks the worker even with the pool unless it is offloaded to
   CHECK(with_open.blocked_wait_s == 0);
 }
 
+TEST_CASE("each pool task costs one event in its pool thread and two in its worker") {
+  // Everyone reads the cached file through the pool, and nothing else costs
+  // CPU: the worker posts the task and handles its completion (an event
+  // each), the pool thread is woken, takes the task and writes the eventfd
+  // (one event). Few tasks run at once on 4 CPUs: running is CPU time.
+  const std::vector<std::string> common = {"nginx.aio=threads",   "clients.random.path=\"/1/1\"", "preload=[\"/1/1\"]",
+                                           "cpu.request=0",       "cpu.sendfile_byte=0"};
+  auto with = common;
+  with.push_back("cpu.event=\"50us\"");
+  const auto r = run(with);
+  const auto none = run(common);
+  CHECK(none.pool_running == 0);
+  REQUIRE(r.pool_tasks > 1000);
+  const double tasks = static_cast<double>(r.pool_tasks);
+  const double pool_cpu_s = r.pool_running * static_cast<double>(r.pool_threads) * r.duration_s;
+  const double worker_cpu_s = r.workers_running * static_cast<double>(r.workers.size()) * r.duration_s;
+  CHECK(pool_cpu_s == Approx(tasks * 50e-6).epsilon(0.02));
+  CHECK(worker_cpu_s == Approx(2 * tasks * 50e-6).epsilon(0.02));
+  check_accounting(r);
+}
+
 TEST_CASE("after each full chunk the next write waits for the 1 ms timer") {
   // One connection to the cached file on a 10 Gbit/s NIC: a 512 KiB chunk
   // leaves in 0.45 ms, so the timer between a response's two chunks shows.
