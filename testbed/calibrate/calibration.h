@@ -46,7 +46,8 @@ struct Calibration {
   FioPlan fio_plan;
   std::vector<FioJob> fio;
   SsdFit ssd;
-  SeqRead seq;      // the sequential buffered read (readahead)
+  std::vector<SeqRead> seq_runs;  // the sequential buffered read (readahead), repeated
+  SeqRead seq;                    // the median of them
   SeqFit seq_fit;
   CacheFill fill;
 

@@ -92,7 +92,13 @@ std::vector<std::string> sequential_rows(const Calibration& c) {
   const SeqRead& j = c.seq;
   const SeqFit& f = c.seq_fit;
   if (j.requests == 0) return {};
-  return {
+  std::string each;
+  for (const SeqRead& r : c.seq_runs)
+    if (r.io_ticks_s > 0) each += fmt::format("{}{:.1f}", each.empty() ? "" : ", ", static_cast<double>(r.bytes) / r.io_ticks_s / 1e6);
+  std::vector<std::string> rows;
+  if (c.seq_runs.size() > 1)
+    rows.push_back(fmt::format("  {} runs, the device's MB/s while busy: {}; the median run:", c.seq_runs.size(), each));
+  const std::vector<std::string> median{
       fmt::format("  sequential buffered read: {:.1f} MB/s to fio; the device: {} requests of {:.0f} KiB, await {:.2f} ms,",
                   j.fio_bandwidth_Bps / 1e6, j.requests, f.mean_request_bytes / 1024, f.await_s * 1e3),
       fmt::format("  {:.2f} outstanding while busy, busy {:.3f} s: {:.2f} ms a request, {:.1f} MB/s",
@@ -103,6 +109,8 @@ std::vector<std::string> sequential_rows(const Calibration& c) {
       fmt::format("  the random fit at {:.0f} KiB and depth {:.1f}: {:.2f} ms a request a unit, {:.1f} MB/s (sequential: {:.2f}x its rate)",
                   f.mean_request_bytes / 1024, f.mean_depth, f.random_service_s * 1e3, f.random_bandwidth_Bps / 1e6,
                   f.sequential_bandwidth_Bps / f.random_bandwidth_Bps)};
+  rows.insert(rows.end(), median.begin(), median.end());
+  return rows;
 }
 
 std::vector<std::string> cpu_spread_rows(const Calibration& c) {
@@ -298,7 +306,7 @@ Profile build_profile(const Calibration& c) {
   if (c.seq.requests > 0) {
     std::vector<std::string> lines{
         "a read that continues a stream (ssd.h: no access time, this rate over the units), from",
-        fmt::format("`fio --rw=read --direct=0 --ioengine=psync --bs=1m --invalidate=1` once through the {} test file",
+        fmt::format("`fio --rw=read --direct=0 --ioengine=psync --bs=1m --invalidate=1` through the {} test file",
                     mib(fp.file_bytes)),
         fmt::format("(the kernel's readahead; /sys/class/block/{}/stat before and after): bytes / busy time:", c.device.name)};
     for (const auto& row : sequential_rows(c)) lines.push_back(row.substr(2));

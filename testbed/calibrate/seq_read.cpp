@@ -1,5 +1,6 @@
 #include "testbed/calibrate/seq_read.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 #include <fstream>
@@ -70,6 +71,15 @@ SeqFit fit_sequential(const SeqRead& j, const SsdFit& random) {
   return f;
 }
 
+std::size_t median_seq_run(const std::vector<SeqRead>& runs) {
+  if (runs.empty()) throw std::invalid_argument("no sequential runs");
+  const auto rate = [](const SeqRead& r) { return r.io_ticks_s > 0 ? static_cast<double>(r.bytes) / r.io_ticks_s : 0.0; };
+  std::vector<std::size_t> order(runs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rate(runs[a]) < rate(runs[b]); });
+  return order[(order.size() - 1) / 2];
+}
+
 SeqRead run_sequential_read(const FioPlan& plan, const std::string& device, const std::string& scratch_dir) {
   throw_if_interrupted();
   const std::string stat = "/sys/class/block/" + device + "/stat";
@@ -79,9 +89,10 @@ SeqRead run_sequential_read(const FioPlan& plan, const std::string& device, cons
   const std::string after = read_all(stat);
   const SeqRead r = seq_read_from(read_all(out), before, after);
   std::remove(out.c_str());
-  fmt::print("  fio read (sequential, buffered) bs=1m: {:.1f} MB/s; the device: {} requests of {:.0f} KiB, {:.2f} s busy\n",
+  fmt::print("  fio read (sequential, buffered) bs=1m: {:.1f} MB/s; the device: {} requests of {:.0f} KiB, {:.3f} s busy: {:.1f} MB/s\n",
              r.fio_bandwidth_Bps / 1e6, r.requests,
-             r.requests ? static_cast<double>(r.bytes) / static_cast<double>(r.requests) / 1024 : 0.0, r.io_ticks_s);
+             r.requests ? static_cast<double>(r.bytes) / static_cast<double>(r.requests) / 1024 : 0.0, r.io_ticks_s,
+             r.io_ticks_s > 0 ? static_cast<double>(r.bytes) / r.io_ticks_s / 1e6 : 0.0);
   std::fflush(stdout);
   return r;
 }

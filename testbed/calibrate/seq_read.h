@@ -49,6 +49,9 @@ std::vector<std::string> fio_seq_args(const std::string& file, std::uint64_t fil
 SeqRead seq_read_from(const std::string& fio_json, const std::string& stat_before, const std::string& stat_after);
 // Throws when the device served no read over the job.
 SeqFit fit_sequential(const SeqRead& job, const SsdFit& random);
+// The run whose busy-time throughput is the median (the lower middle one of
+// an even count); throws on none.
+std::size_t median_seq_run(const std::vector<SeqRead>& runs);
 // Runs the job on `plan.file`, reading `device`'s stat (prints one line).
 SeqRead run_sequential_read(const FioPlan& plan, const std::string& device, const std::string& scratch_dir);
 

@@ -69,3 +69,17 @@ TEST_CASE("the sequential job reads the file once through the page cache, its pa
   CHECK(has("--size=1073741824"));
   CHECK_FALSE(has("--time_based"));
 }
+
+TEST_CASE("the median sequential run is the middle one by busy-time rate") {
+  std::vector<SeqRead> runs(3);
+  runs[0].bytes = 3000;  // 3000 B/s
+  runs[0].io_ticks_s = 1;
+  runs[1].bytes = 1000;  // 1000 B/s
+  runs[1].io_ticks_s = 1;
+  runs[2].bytes = 4000;  // 2000 B/s
+  runs[2].io_ticks_s = 2;
+  CHECK(median_seq_run(runs) == 2);
+  runs.pop_back();
+  CHECK(median_seq_run(runs) == 1);  // of two, the lower
+  CHECK_THROWS(median_seq_run({}));
+}
