@@ -132,6 +132,19 @@ TEST_CASE("after each full chunk the next write waits for the 1 ms timer") {
   CHECK(chunked - whole < 0.0021);
 }
 
+TEST_CASE("an SSD's sequential_bandwidth is a rate, unset by default, and a bad one names its key") {
+  const std::string cf = kData + "/../../scenarios/cloudflare/blocking.toml";
+  CHECK(models::load_scenario(cf, {}).hardware.ssd.sequential_bandwidth_Bps == 0);
+  CHECK(models::load_scenario(cf, {"disk.sequential_bandwidth=\"2GB/s\""}).hardware.ssd.sequential_bandwidth_Bps ==
+        Approx(2e9));
+  try {
+    models::load_scenario(cf, {"disk.sequential_bandwidth=\"fast\""});
+    FAIL("no error for disk.sequential_bandwidth");
+  } catch (const models::ConfigError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("disk.sequential_bandwidth") && Catch::Contains("must be a rate"));
+  }
+}
+
 TEST_CASE("bad input names the file and the line and the key") {
   auto fails = [](const std::vector<std::string>& overrides, const std::string& key, const std::string& text) {
     try {
