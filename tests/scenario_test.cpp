@@ -90,6 +90,27 @@ TEST_CASE("open() blocks the worker even with the pool unless it is offloaded to
   CHECK(with_open.blocked_wait_s == 0);
 }
 
+TEST_CASE("each pool task costs one event in its pool thread and two in its worker") {
+  // Everyone reads the cached file through the pool, and nothing else costs
+  // CPU: the worker posts the task and handles its completion (an event
+  // each), the pool thread is woken, takes the task and writes the eventfd
+  // (one event). Few tasks run at once on 4 CPUs: running is CPU time.
+  const std::vector<std::string> common = {"nginx.aio=threads",   "clients.random.path=\"/1/1\"", "preload=[\"/1/1\"]",
+                                           "cpu.request=0",       "cpu.sendfile_byte=0"};
+  auto with = common;
+  with.push_back("cpu.event=\"50us\"");
+  const auto r = run(with);
+  const auto none = run(common);
+  CHECK(none.pool_running == 0);
+  REQUIRE(r.pool_tasks > 1000);
+  const double tasks = static_cast<double>(r.pool_tasks);
+  const double pool_cpu_s = r.pool_running * static_cast<double>(r.pool_threads) * r.duration_s;
+  const double worker_cpu_s = r.workers_running * static_cast<double>(r.workers.size()) * r.duration_s;
+  CHECK(pool_cpu_s == Approx(tasks * 50e-6).epsilon(0.02));
+  CHECK(worker_cpu_s == Approx(2 * tasks * 50e-6).epsilon(0.02));
+  check_accounting(r);
+}
+
 TEST_CASE("after each full chunk the next write waits for the 1 ms timer") {
   // One connection to the cached file on a 10 Gbit/s NIC: a 512 KiB chunk
   // leaves in 0.45 ms, so the timer between a response's two chunks shows.
@@ -109,6 +130,19 @@ TEST_CASE("after each full chunk the next write waits for the 1 ms timer") {
   const double whole = group(run(without, 3, 2), "hot").raw.mean();
   CHECK(chunked - whole > 0.0005);
   CHECK(chunked - whole < 0.0021);
+}
+
+TEST_CASE("an SSD's sequential_bandwidth is a rate, unset by default, and a bad one names its key") {
+  const std::string cf = kData + "/../../scenarios/cloudflare/blocking.toml";
+  CHECK(models::load_scenario(cf, {}).hardware.ssd.sequential_bandwidth_Bps == 0);
+  CHECK(models::load_scenario(cf, {"disk.sequential_bandwidth=\"2GB/s\""}).hardware.ssd.sequential_bandwidth_Bps ==
+        Approx(2e9));
+  try {
+    models::load_scenario(cf, {"disk.sequential_bandwidth=\"fast\""});
+    FAIL("no error for disk.sequential_bandwidth");
+  } catch (const models::ConfigError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("disk.sequential_bandwidth") && Catch::Contains("must be a rate"));
+  }
 }
 
 TEST_CASE("bad input names the file and the line and the key") {

@@ -151,3 +151,51 @@ TEST_CASE("the drive keeps iostat's await and the most reads outstanding") {
   CHECK(ssd.stats().max_outstanding == 1);
   CHECK(ssd.stats().await_sum_s == Approx(700e-6).epsilon(1e-3));
 }
+
+TEST_CASE("a read that starts where a recent read ended is served as a stream's next piece") {
+  // Two units, 100 us access, 1 GB/s random bandwidth (0.5 GB/s a unit) and
+  // 4 GB/s sequential (2 GB/s a unit). Reads one at a time, so that
+  // completion times are the service times.
+  models::SsdSpec s = two_units_100us(1e9);
+  s.sequential_bandwidth_Bps = 4e9;
+  s.capacity_bytes = 64e9;
+  sim::Engine e;
+  models::Ssd ssd(e, s, sim::RandomStream(1));
+  Done d;
+  d.e = &e;
+  const std::uint64_t mib = 1 << 20, a = 1ULL << 30, b = 8ULL << 30;
+  double last = 0;
+  std::int64_t horizon = 0;
+  const auto serve = [&](std::uint64_t offset) {
+    ssd.submit_read(offset, mib, &d, 0);
+    horizon += 1;
+    e.run_until(sim::seconds(horizon));
+    const double took = d.at.back() - last;
+    last = sim::to_seconds(e.now());
+    return took;
+  };
+  const double random = 100e-6 + mib / 0.5e9, sequential = mib / 2e9;
+  CHECK(serve(a) == Approx(random).epsilon(1e-6));
+  CHECK(serve(a + mib) == Approx(sequential).epsilon(1e-6));
+  // Another stream starts; both go on, interleaved.
+  CHECK(serve(b) == Approx(random).epsilon(1e-6));
+  CHECK(serve(a + 2 * mib) == Approx(sequential).epsilon(1e-6));
+  CHECK(serve(b + mib) == Approx(sequential).epsilon(1e-6));
+  // A gap, or a read back, is random.
+  CHECK(serve(a + 4 * mib) == Approx(random).epsilon(1e-6));
+  CHECK(serve(b) == Approx(random).epsilon(1e-6));
+  CHECK(ssd.sequential_reads() == 3);
+  // An end older than the last kRememberedEnds reads is forgotten.
+  for (std::size_t i = 0; i < models::Ssd::kRememberedEnds; ++i) serve((16 + 2 * i) * mib);
+  CHECK(serve(a + 5 * mib) == Approx(random).epsilon(1e-6));
+
+  // Without sequential_bandwidth the same continuation is a random read.
+  models::Ssd plain(e, two_units_100us(1e9), sim::RandomStream(1));
+  plain.submit_read(a, mib, &d, 0);
+  e.run_until(sim::seconds(++horizon));
+  last = sim::to_seconds(e.now());
+  plain.submit_read(a + mib, mib, &d, 0);
+  e.run_until(sim::seconds(++horizon));
+  CHECK(d.at.back() - last == Approx(random).epsilon(1e-6));
+  CHECK(plain.sequential_reads() == 0);
+}

@@ -42,6 +42,9 @@ void SgPool::thread_main(std::uint32_t index) {
       sendfile(host_, t.task.call, t.disk);
       use_cpu(host_.costs.sendfile_byte * static_cast<double>(t.task.call.sent));
     }
+    // Back from the condition variable, the done list's lock, the eventfd
+    // write: one `event` a task (models/server/thread_pool.cpp).
+    if (host_.costs.event > 0) use_cpu(host_.costs.event);
     const bool was_empty = queue_.finished(t.task);
     t.has_task = queue_.next(now_ns(), index, t.task);
     if (!t.has_task) t.disk.set_state(models::TaskState::kSleeping);

@@ -33,13 +33,25 @@ double Ssd::sample_access_s() {
 
 void Ssd::submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener, std::uint64_t tag) {
   if (offset + length > capacity()) throw std::out_of_range("ssd: read beyond the end of the drive");
-  const Read r{length, listener, tag, engine_.now()};
+  const bool sequential = spec_.sequential_bandwidth_Bps > 0 && continues_stream(offset, offset + length);
+  const Read r{length, listener, tag, engine_.now(), sequential};
   if (busy_ < spec_.parallelism)
     start(r);
   else
     queue_.push(engine_.now(), r);
   max_outstanding_ = std::max(max_outstanding_, static_cast<std::uint32_t>(outstanding()));
   depth_.set(engine_.now(), static_cast<double>(outstanding()));
+}
+
+bool Ssd::continues_stream(std::uint64_t offset, std::uint64_t end) {
+  const bool found = offset > 0 && std::find(ends_.begin(), ends_.end(), offset) != ends_.end();
+  if (ends_.size() < kRememberedEnds) {
+    ends_.push_back(end);
+  } else {
+    ends_[next_end_] = end;
+    next_end_ = (next_end_ + 1) % kRememberedEnds;
+  }
+  return found;
 }
 
 void Ssd::start(const Read& r) {
@@ -49,8 +61,13 @@ void Ssd::start(const Read& r) {
   in_service_[slot] = r;
   ++busy_;
   const double depth = static_cast<double>(busy_ + queue_.size());  // outstanding, this read included
-  const double per_unit_bandwidth = bandwidth_at(depth) / spec_.parallelism;
-  const double service = sample_access_s() + static_cast<double>(r.length) / per_unit_bandwidth;
+  double service = 0;
+  if (r.sequential) {
+    ++sequential_reads_;
+    service = static_cast<double>(r.length) / (spec_.sequential_bandwidth_Bps / spec_.parallelism);
+  } else {
+    service = sample_access_s() + static_cast<double>(r.length) / (bandwidth_at(depth) / spec_.parallelism);
+  }
   engine_.schedule_in(sim::from_seconds_ceil(service), this, slot);
 }
 

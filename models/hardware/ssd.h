@@ -12,6 +12,17 @@
 // and in service, itself included), interpolated linearly between points
 // and held flat beyond the ends.
 //
+// A read that starts where a recent read ended (`sequential_bandwidth` set)
+// is a stream's next piece: it takes no access time and transfers at
+// `sequential_bandwidth` / `parallelism`. A drive's controller prefetches a
+// stream it recognises, and a virtual disk's host reads its image file
+// through its own page cache, whose readahead (mm/readahead.c) follows any
+// number of interleaved streams by their marker pages: either way the next
+// piece is already on its way. The drive remembers the ends of its last
+// kRememberedEnds reads (a bound of the model, not a measured figure: the
+// scenarios run at most a few dozen streams at once). Without
+// `sequential_bandwidth` every read is served as a random one.
+//
 // The access time is either
 //  - drawn from a measured distribution (`latency_cdf`, e.g. from fio's
 //    completion-latency percentiles), by inverting the CDF with linear
@@ -45,6 +56,8 @@ struct SsdSpec {
   std::uint32_t parallelism = 8;
   std::vector<std::pair<double, double>> depth_bandwidth;  // (outstanding reads, bytes/s), depths rising
   std::uint64_t readahead_bytes = 128 * 1024;
+  // Throughput for reads that continue a stream (0: none is told apart).
+  double sequential_bandwidth_Bps = 0;
   // Measured access-time CDF: (seconds, cumulative fraction) ascending, ending at 1.
   std::vector<std::pair<double, double>> latency_cdf;
 };
@@ -72,6 +85,9 @@ class Ssd final : public BlockDevice, public sim::EventTarget {
   // The drive's bandwidth with `depth` reads outstanding.
   double bandwidth_at(double depth) const { return bandwidth_at_depth(spec_.depth_bandwidth, spec_.bandwidth_Bps, depth); }
   std::size_t outstanding() const { return queue_.size() + busy_; }
+  // Reads served as a stream's continuation so far.
+  std::uint64_t sequential_reads() const { return sequential_reads_; }
+  static constexpr std::size_t kRememberedEnds = 64;
   // Read-only views for front ends (the visualizer).
   std::uint32_t in_service() const { return busy_; }
   const SsdSpec& spec() const { return spec_; }
@@ -82,8 +98,11 @@ class Ssd final : public BlockDevice, public sim::EventTarget {
     IoListener* listener;
     std::uint64_t tag;
     sim::Time submitted;
+    bool sequential;
   };
   void start(const Read& r);
+  // Whether a read at `offset` continues a remembered stream; remembers where it ends.
+  bool continues_stream(std::uint64_t offset, std::uint64_t end);
 
   sim::Engine& engine_;
   SsdSpec spec_;
@@ -100,6 +119,9 @@ class Ssd final : public BlockDevice, public sim::EventTarget {
   std::uint64_t reads_ = 0, read_bytes_ = 0;
   double await_sum_s_ = 0;           // completed reads' submission-to-completion times
   std::uint32_t max_outstanding_ = 0;
+  std::vector<std::uint64_t> ends_;  // a ring of the last reads' ends
+  std::size_t next_end_ = 0;
+  std::uint64_t sequential_reads_ = 0;
 };
 
 }  // namespace models

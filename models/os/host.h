@@ -20,7 +20,11 @@ struct CpuCosts {
   double sendfile_byte = 0;  // kernel time per byte sendfile() hands to TCP
   double accept = 0;         // accept() plus registering the connection
   double wakeup = 0;         // a worker woken for a connection another worker accepted
-  double event = 0;          // one epoll event or thread-pool completion
+  // One hand-over through the event loop or a thread pool. A pool task costs
+  // three: the worker posts it (ngx_thread_task_post: lock, queue, futex
+  // wake), the pool thread is woken and writes the eventfd (ngx_notify), the
+  // worker handles its completion (epoll wake-up, ngx_thread_pool_handler).
+  double event = 0;
   // Kernel time per byte read from disk into the page cache: page allocation,
   // memory-cgroup charge and reclaim, I/O completion. It runs in kworkers and
   // softirq, charged to no process, but takes CPU time from everyone.

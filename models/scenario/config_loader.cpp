@@ -326,6 +326,7 @@ SsdSpec read_ssd(Section& s) {
   d.bandwidth_Bps = s.rate("bandwidth", 0, true);
   d.parallelism = static_cast<std::uint32_t>(s.integer("parallelism", 8, 1, 4096));
   d.readahead_bytes = s.size("readahead", 128 * 1024, 4096, false, kMaxBlockBytes);
+  d.sequential_bandwidth_Bps = s.rate("sequential_bandwidth", 0, false);
   if (const toml::node* n = s.value("depth_bandwidth")) {
     // Measured throughput by queue depth: [[1, "1.4GB/s"], [4, "1.6GB/s"], [32, "1.9GB/s"]]
     const toml::array* arr = n->as_array();

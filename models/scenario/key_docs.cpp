@@ -86,6 +86,7 @@ std::vector<KeyDoc> all_docs() {
       {"disk", "type = \"ssd\"", "bandwidth", "", "datasheet: sequential read", "", "Sustained read rate, shared by the reads in flight."},
       {"disk", "type = \"ssd\"", "parallelism", "units", "datasheet or review: NAND channels", "8 channels (SATA SSDs such as the S3700)", "Reads served at once; more wait their turn."},
       {"disk", "type = \"ssd\"", "readahead", "", "/sys/block/DEV/queue/read_ahead_kb", "Linux's default read_ahead_kb, 128 KiB", "How much a sequential read fetches ahead."},
+      {"disk", "type = \"ssd\"", "sequential_bandwidth", "", "fio: sequential buffered read (--rw=read --direct=0), bytes over the device's busy time", "none: every read is served as a random one", "Rate of a read that starts where a recent read ended (a stream's next piece), with no access time."},
       {"disk", "type = \"ssd\"", "depth_bandwidth", "", "fio: read bandwidth by iodepth", "", "Measured throughput by queue depth, in place of one bandwidth.", "[[depth, \"rate\"], ...], depths rising from 1", "none"},
       {"disk", "type = \"ssd\"", "latency_cdf", "", "fio: completion latency percentiles", "", "A measured read-latency distribution, in place of the lognormal keys below.", "[[\"time\", fraction], ...], rising, the last fraction 1", "none"},
       {"disk", "type = \"ssd\"", "read_latency", "", "datasheet: read latency (typical)", "", "Median of an ordinary read's service time (lognormal)."},

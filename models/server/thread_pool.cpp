@@ -25,7 +25,7 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
     pool_.stage(task_.conn, Stage::kCpu, 0, cpu_wait_so_far());
     step();
   }
-  void on_walk_done(std::uint64_t) override { pool_.finished(*this); }
+  void on_walk_done(std::uint64_t) override { spend(0); }
   std::uint32_t submitter_task() const override { return task_id_; }
   void on_share_milestone(std::uint32_t, std::uint64_t, double) override { pool_.finished(*this); }
 
@@ -34,7 +34,7 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
     Host& host = pool_.host_;
     if (task_.open) {
       if (host.walk.open(task_.keys, task_.levels, this, 0))
-        pool_.finished(*this);
+        spend(0);
       else
         wait(WaitCause::kDiskMetadata);
       return;
@@ -43,12 +43,23 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
       wait(WaitCause::kDiskData);
       return;
     }
-    const double cpu =
-        host.costs.sendfile_byte * static_cast<double>(task_.call.sent) + reader_fill_s(host, task_.call);
-    if (cpu > 0)
-      host.cpu.run(cpu_thread_, cpu, this, 0);
-    else
+    spend(host.costs.sendfile_byte * static_cast<double>(task_.call.sent) + reader_fill_s(host, task_.call));
+  }
+
+  // The task's CPU time, then the done list. Each task also costs the
+  // thread one `event`: ngx_thread_pool_cycle() returns from its condition
+  // variable's futex wait, takes the done list's spinlock and writes the
+  // worker's eventfd (ngx_notify); the worker pays its own two (posting the
+  // task, handling the completion: worker.cpp).
+  void spend(double seconds) {
+    Host& host = pool_.host_;
+    const double cpu = seconds + host.costs.event;
+    if (cpu <= 0) {
       pool_.finished(*this);
+      return;
+    }
+    host.tasks.set(host.engine.now(), task_id_, TaskState::kRunning);  // back from an open()'s wait in D
+    host.cpu.run(cpu_thread_, cpu, this, 0);
   }
 
   void wait(WaitCause cause) {

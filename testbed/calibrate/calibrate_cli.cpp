@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -92,6 +93,9 @@ void print_table(const Calibration& c, const Profile& p) {
   fmt::print("SSD model vs fio (access {:.1f} us, bandwidth {:.1f} MB/s, parallelism {}):\n", c.ssd.access_mean_s * 1e6,
              c.ssd.bandwidth_Bps / 1e6, c.ssd.parallelism);
   for (const auto& r : fit_table(c)) fmt::print("{}\n", r);
+  for (const auto& r : sequential_rows(c)) fmt::print("{}\n", r);
+  fmt::print("CPU figures, the medians' derivation and each round's alone (lowest to highest):\n");
+  for (const auto& r : cpu_spread_rows(c)) fmt::print("{}\n", r);
   for (const auto& w : c.cpu.warnings) fmt::print("warning: {}\n", w);
   for (const auto& n : c.ssd.notes) fmt::print("note: {}\n", n);
   fmt::print("load average: {} before, {} after\n", c.load_before, c.load_after);
@@ -169,11 +173,36 @@ int calibrate_run(const Request& o) {
   fmt::print("clerk calibrate{}: {} CPUs, load average {}\n", o.quick ? " --quick" : "", c.logical_cpus, c.load_before);
 
   phase("CPU costs: nginx and wrk on loopback");
-  c.cpu_plan.seconds = o.quick ? 1 : 5;
-  c.cpu_plan.runs = 3;
+  // Five short rounds rather than three long ones: the machine's load
+  // drifts, and the median of more rounds resists it better.
+  c.cpu_plan.seconds = o.quick ? 1 : 3;
+  c.cpu_plan.runs = o.quick ? 3 : 5;
   c.cpu_plan.workers = static_cast<int>(logical_cpus());  // every CPU busy, as under load
-  c.cpu_raw = measure_cpu(c.cpu_plan, &c.nginx_version);
+  const CpuMeasurement measured = measure_cpu(c.cpu_plan, &c.nginx_version);
+  c.cpu_raw = measured.raw;
   c.cpu = derive_cpu_costs(c.cpu_raw);
+  c.cpu_rounds = derive_rounds(measured.rounds);
+
+  phase("woken for a connection another thread takes (the model's wakeup)");
+  {
+    const unsigned many = std::max(2u, c.logical_cpus);
+    const std::uint64_t n = o.quick ? 2000 : 20000;
+    std::vector<double> per_round;
+    for (int round = 0; round < (o.quick ? 3 : 5); ++round) {
+      throw_if_interrupted();
+      HerdResult h;
+      h.one = herd_run(1, n);
+      h.many = herd_run(many, n);
+      h.wakeup_s = herd_wakeup_s(h.one, h.many);
+      fmt::print("  round {}: {} connections, acceptors' CPU {:.3f} s alone, {:.3f} s with {} ({} EAGAIN): {:.2f} us\n",
+                 round + 1, n, h.one.acceptors_cpu_s, h.many.acceptors_cpu_s, many, h.many.eagain, h.wakeup_s * 1e6);
+      std::fflush(stdout);
+      c.herd.push_back(h);
+      per_round.push_back(h.wakeup_s);
+    }
+    std::sort(per_round.begin(), per_round.end());
+    c.wakeup_s = per_round[per_round.size() / 2];
+  }
 
   phase("loopback TCP");
   c.ping_round_trips = o.quick ? 2000 : 20000;
@@ -219,6 +248,13 @@ int calibrate_run(const Request& o) {
   if (!drop_caches()) throw std::runtime_error("cannot drop the page cache (/proc/sys/vm/drop_caches)");
   c.fio = run_fio(c.fio_plan, scratch.path());
   c.ssd = fit_ssd(c.fio);
+  // Readahead's sequential reads, after the random ones: the file's pages
+  // are not cached (O_DIRECT), and fio drops them anyway (--invalidate=1).
+  // Three times: the disk is shared, and its busy-time rate moves with what
+  // else reads it.
+  for (int i = 0; i < 3; ++i) c.seq_runs.push_back(run_sequential_read(c.fio_plan, c.device.name, scratch.path()));
+  c.seq = c.seq_runs[median_seq_run(c.seq_runs)];
+  c.seq_fit = fit_sequential(c.seq, c.ssd);
   phase("page cache fills: a cold read in a memory cgroup, less a cached one");
   c.fill = measure_cache_fill(c.fio_plan.file, c.fio_plan.file_bytes / 8);
   fmt::print("  cold: {} MiB, {:.2f} s busy CPU; cached: {} MiB, {:.2f} s; {:.3f} ns per byte{}\n", c.fill.cold_bytes >> 20,

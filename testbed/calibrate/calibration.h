@@ -9,9 +9,11 @@
 #include "testbed/calibrate/fio_fit.h"
 #include "testbed/calibrate/fio_json.h"
 #include "testbed/calibrate/fio_runner.h"
+#include "testbed/calibrate/herd.h"
 #include "testbed/calibrate/kernel_facts.h"
 #include "testbed/calibrate/loopback.h"
 #include "testbed/calibrate/machine_facts.h"
+#include "testbed/calibrate/seq_read.h"
 
 namespace testbed::calibrate {
 
@@ -25,8 +27,12 @@ struct Calibration {
 
   unsigned logical_cpus = 0;
   CpuPlan cpu_plan;
-  CpuRaw cpu_raw;
-  CpuCostsResult cpu;
+  CpuRaw cpu_raw;                        // the experiments' medians
+  CpuCostsResult cpu;                    // derived from them
+  std::vector<CpuCostsResult> cpu_rounds;  // each round's own derivation: the spread
+
+  std::vector<HerdResult> herd;  // by round: one acceptor, then several
+  double wakeup_s = 0;           // the median round's
 
   std::uint64_t ping_round_trips = 0;
   PingPongResult ping;
@@ -40,6 +46,9 @@ struct Calibration {
   FioPlan fio_plan;
   std::vector<FioJob> fio;
   SsdFit ssd;
+  std::vector<SeqRead> seq_runs;  // the sequential buffered read (readahead), repeated
+  SeqRead seq;                    // the median of them
+  SeqFit seq_fit;
   CacheFill fill;
 
   std::uint64_t tcp_wmem_max = 0;

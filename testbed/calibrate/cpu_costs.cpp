@@ -66,6 +66,59 @@ PerOp median_per_op(const std::vector<WrkRun>& runs) {
   return p;
 }
 
+PoolOp median_pool_op(const std::vector<WrkRun>& runs, bool pool_on) {
+  if (runs.empty()) throw std::invalid_argument("no runs");
+  std::vector<double> server, main, calls, rate;
+  for (const WrkRun& r : runs) {
+    const double n = static_cast<double>(r.requests);
+    server.push_back(r.server.all_cpu_s / n);
+    main.push_back(r.server.main_cpu_s / n);
+    calls.push_back(static_cast<double>(pool_on ? r.server.other_syscr : r.server.main_syscr) / n);
+    rate.push_back(r.seconds > 0 ? n / r.seconds : 0);
+  }
+  PoolOp p;
+  p.server_s = median(server);
+  p.main_s = median(main);
+  p.calls = median(calls);
+  p.rate = median(rate);
+  const auto it = std::min_element(runs.begin(), runs.end(), [&](const WrkRun& a, const WrkRun& b) {
+    return std::abs(a.server.all_cpu_s / static_cast<double>(a.requests) - p.server_s) <
+           std::abs(b.server.all_cpu_s / static_cast<double>(b.requests) - p.server_s);
+  });
+  p.requests = it->requests;
+  return p;
+}
+
+Spread spread_of(const std::vector<CpuCostsResult>& rounds, CostField field) {
+  Spread s;
+  if (rounds.empty()) return s;
+  s.lo = s.hi = rounds.front().*field;
+  for (const CpuCostsResult& r : rounds) {
+    s.lo = std::min(s.lo, r.*field);
+    s.hi = std::max(s.hi, r.*field);
+  }
+  return s;
+}
+
+std::vector<CpuCostsResult> derive_rounds(const std::vector<CpuRaw>& rounds) {
+  std::vector<CpuCostsResult> out;
+  for (const CpuRaw& r : rounds) out.push_back(derive_cpu_costs(r));
+  return out;
+}
+
+std::string pace_script(int delay_ms) {
+  return fmt::format("-- clerk calibrate: each connection waits {} ms before each request\n"
+                     "function delay()\n  return {}\nend\n",
+                     delay_ms, delay_ms);
+}
+
+int pace_delay_ms(int connections, double rate, double share) {
+  if (!(rate > 0) || !(share > 0)) throw std::invalid_argument("pace: no rate to pace at");
+  // Each connection sends one request per delay (its response's latency is
+  // small beside it): connections / delay = share x rate.
+  return std::max(1, static_cast<int>(std::lround(1000.0 * connections / (share * rate))));
+}
+
 CpuCostsResult derive_cpu_costs(const CpuRaw& raw) {
   CpuCostsResult c;
   auto non_negative = [&](double v, const char* name) {
@@ -82,10 +135,14 @@ CpuCostsResult derive_cpu_costs(const CpuRaw& raw) {
   c.client_byte = non_negative((raw.big.client_s - raw.small.client_s) / bytes, "client_byte");
   c.accept = non_negative(raw.close.server_s - raw.small.server_s, "accept");
   c.client_connect = non_negative(raw.close.client_s - raw.small.client_s, "client_connect");
+  // Three events a pool task (the worker's post and completion, the pool
+  // thread's wake-up and eventfd write): the pool's extra CPU over them.
+  if (raw.pool_on.calls > 0)
+    c.event = non_negative((raw.pool_on.server_s - raw.pool_off.server_s) / (3 * raw.pool_on.calls), "event");
   return c;
 }
 
-CpuRaw measure_cpu(const CpuPlan& plan, std::string* nginx_version) {
+CpuMeasurement measure_cpu(const CpuPlan& plan, std::string* nginx_version) {
   TempDir dir;
   // NGINX's worker runs as an unprivileged user: it must reach the files.
   chmod(dir.path().c_str(), 0755);
@@ -106,27 +163,64 @@ CpuRaw measure_cpu(const CpuPlan& plan, std::string* nginx_version) {
   const int workers = plan.workers > 0 ? plan.workers : static_cast<int>(logical_cpus());
   const int connections = plan.connections * workers;
   NginxProbe nginx(dir.path(), root, workers);
-  // A short run first: NGINX opens its files and fills its caches, wrk warms up.
-  run_wrk(nginx.url("/small"), connections, 1, nginx.workers(), {}, workers);
-
-  auto experiment = [&](const char* label, const std::string& path, const std::vector<std::string>& extra) {
-    std::vector<WrkRun> runs;
-    for (int i = 0; i < plan.runs; ++i) {
-      throw_if_interrupted();
-      runs.push_back(run_wrk(nginx.url(path), connections, plan.seconds, nginx.workers(), extra, workers));
-      const WrkRun& r = runs.back();
-      fmt::print("  {:<28} run {}: {:>9} requests, nginx {:.2f} s CPU, wrk {:.2f} s CPU\n", label, i + 1,
-                 r.requests, r.server_cpu_s, r.wrk_cpu_s);
-      std::fflush(stdout);
-    }
-    return median_per_op(runs);
+  // The pool experiment's two servers, each in its own prefix.
+  auto prefix = [&](const char* name) {
+    const std::string p = dir.file(name);
+    mkdir(p.c_str(), 0755);
+    return p;
   };
-  CpuRaw raw;
+  NginxProbe pool_off(prefix("pool-off"), root, workers, NginxOptions{false, plan.pool_chunk});
+  NginxProbe pool_on(prefix("pool-on"), root, workers, NginxOptions{true, plan.pool_chunk});
+  // A short run first: NGINX opens its files and fills its caches, wrk warms
+  // up, and the pool's threads start.
+  run_wrk(nginx.url("/small"), connections, 1, nginx.workers(), {}, workers);
+  run_wrk(pool_on.url("/big"), connections, 1, pool_on.workers(), {}, workers);
+
+  const std::string big_label = fmt::format("keep-alive, {} MiB file", plan.big_file_bytes >> 20);
+  const std::string pool_label = fmt::format("{} KiB chunks, paced", plan.pool_chunk >> 10);
+  const std::string script = dir.file("pace.lua");
+  std::vector<WrkRun> small, big, close, off, on;
+  CpuMeasurement m;
+  int delay_ms = 0;
+  auto once = [&](const std::string& label, const NginxProbe& server, const std::string& path,
+                  const std::vector<std::string>& extra, std::vector<WrkRun>& runs) {
+    throw_if_interrupted();
+    runs.push_back(run_wrk(server.url(path), connections, plan.seconds, server.workers(), extra, workers));
+    const WrkRun& r = runs.back();
+    fmt::print("  {:<34} run {}: {:>9} requests, nginx {:.2f} s CPU, wrk {:.2f} s CPU\n", label, runs.size(), r.requests,
+               r.server_cpu_s, r.wrk_cpu_s);
+    std::fflush(stdout);
+    return r;
+  };
+  for (int round = 0; round < plan.runs; ++round) {
+    CpuRaw r;
+    r.big_file_bytes = plan.big_file_bytes;
+    r.small = median_per_op({once("keep-alive, 2 B file", nginx, "/small", {}, small)});
+    r.big = median_per_op({once(big_label, nginx, "/big", {}, big)});
+    r.close = median_per_op({once("Connection: close, 2 B", nginx, "/small", {"-H", "Connection: close"}, close)});
+    if (round == 0) {
+      // The pace: a share of the first round's unpaced big-file rate, the same for both servers.
+      const WrkRun& b = big.front();
+      delay_ms = pace_delay_ms(connections, static_cast<double>(b.requests) / b.seconds, plan.pace_share);
+      std::ofstream out(script);
+      out << pace_script(delay_ms);
+      if (!out) throw std::runtime_error("cannot write " + script);
+    }
+    const std::vector<std::string> paced{"-s", script};
+    r.pool_off = median_pool_op({once("pool off, " + pool_label, pool_off, "/big", paced, off)}, false);
+    r.pool_on = median_pool_op({once("aio threads, " + pool_label, pool_on, "/big", paced, on)}, true);
+    r.pace_delay_ms = delay_ms;
+    m.rounds.push_back(r);
+  }
+  CpuRaw& raw = m.raw;
   raw.big_file_bytes = plan.big_file_bytes;
-  raw.small = experiment("keep-alive, 2 B file", "/small", {});
-  raw.big = experiment(fmt::format("keep-alive, {} MiB file", plan.big_file_bytes >> 20).c_str(), "/big", {});
-  raw.close = experiment("Connection: close, 2 B", "/small", {"-H", "Connection: close"});
-  return raw;
+  raw.small = median_per_op(small);
+  raw.big = median_per_op(big);
+  raw.close = median_per_op(close);
+  raw.pool_off = median_pool_op(off, false);
+  raw.pool_on = median_pool_op(on, true);
+  raw.pace_delay_ms = delay_ms;
+  return m;
 }
 
 }  // namespace testbed::calibrate

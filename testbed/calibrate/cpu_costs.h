@@ -3,7 +3,14 @@
 //   - keep-alive requests of a 2-byte cached file: per-request cost
 //   - keep-alive requests of a multi-MiB cached file: per-byte cost (minus the per-request part)
 //   - one request per connection (Connection: close): per-connection cost (minus the per-request part)
-// each figure the median of several runs.
+//   - the multi-MiB file again on two more NGINXes, both with sendfile_max_chunk, one with `aio threads`,
+//     at the same paced request rate: the pool's cost per task (`event`). The model charges three
+//     events a pool task (models/os/host.h): the worker's post, the pool thread's wake-up and eventfd
+//     write, the worker's completion; so event = (worker CPU per request with the pool - without) /
+//     (3 x tasks per request), the tasks counted as the pool threads' sendfile() calls (their syscr).
+// The experiments run in rounds, one run of each a round, so that a change of the machine's load
+// shows as spread between rounds rather than between experiments; each figure is derived from the
+// experiments' medians, and each round's own derivation gives its spread.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -24,6 +31,8 @@ struct CpuPlan {
   // differently than when both sides compete for every CPU.
   int workers = 0;
   std::uint64_t big_file_bytes = 4 << 20;
+  std::uint64_t pool_chunk = 512 << 10;  // sendfile_max_chunk of the pool experiment, as the local scenarios
+  double pace_share = 0.5;   // the pool experiment's pace: this share of the big file's unpaced rate
 };
 
 // Per-operation figures of one experiment, the median over its runs.
@@ -34,24 +43,57 @@ struct PerOp {
   double seconds = 0;
 };
 
+// The pool experiment's figures of one NGINX, per request (medians over runs).
+struct PoolOp {
+  double server_s = 0;     // the workers' CPU, all threads
+  double main_s = 0;       // their main threads' CPU
+  double calls = 0;        // sendfile() calls: the main threads' syscr (pool off), the pool threads' (on)
+  double rate = 0;         // requests per second
+  std::uint64_t requests = 0;  // of the median run (by server figure)
+};
+
 struct CpuRaw {
   PerOp small;  // keep-alive, 2-byte file
   PerOp big;    // keep-alive, big_file_bytes
   PerOp close;  // Connection: close, 2-byte file
+  PoolOp pool_off, pool_on;  // keep-alive, big_file_bytes, paced, sendfile_max_chunk pool_chunk
+  int pace_delay_ms = 0;     // wrk's delay() before each request of a connection
   std::uint64_t big_file_bytes = 0;
 };
 
 struct CpuCostsResult {
   double request = 0, sendfile_byte = 0, accept = 0;
   double client_request = 0, client_byte = 0, client_connect = 0;
+  double event = 0;
   std::vector<std::string> warnings;  // e.g. a difference that came out negative
 };
 
+// The smallest and largest of a figure over the rounds.
+struct Spread {
+  double lo = 0, hi = 0;
+};
+// What a CpuCostsResult field is, for spread_of.
+using CostField = double CpuCostsResult::*;
+Spread spread_of(const std::vector<CpuCostsResult>& rounds, CostField field);
+
 // Median of each runs' per-request figures.
 PerOp median_per_op(const std::vector<WrkRun>& runs);
+// The same for the pool experiment; `pool_on` counts the pool threads' calls.
+PoolOp median_pool_op(const std::vector<WrkRun>& runs, bool pool_on);
 // The subtraction that turns the three experiments into the model's costs.
 CpuCostsResult derive_cpu_costs(const CpuRaw& raw);
+// What measure_cpu returns: the medians, and each round's own figures.
+struct CpuMeasurement {
+  CpuRaw raw;
+  std::vector<CpuRaw> rounds;
+};
+// Each round's derivation (for the spread).
+std::vector<CpuCostsResult> derive_rounds(const std::vector<CpuRaw>& rounds);
+// wrk's Lua script that paces each connection (`delay()`, in ms).
+std::string pace_script(int delay_ms);
+// The pace that gives `connections` connections about `share` of `rate` requests/s.
+int pace_delay_ms(int connections, double rate, double share);
 // Runs the experiments (nginx and wrk), printing progress to stdout.
-CpuRaw measure_cpu(const CpuPlan& plan, std::string* nginx_version);
+CpuMeasurement measure_cpu(const CpuPlan& plan, std::string* nginx_version);
 
 }  // namespace testbed::calibrate

@@ -47,7 +47,11 @@ int free_loopback_port() {
   return ntohs(a.sin_port);
 }
 
-std::string nginx_config(const std::string& prefix, const std::string& root, int port, int workers) {
+std::string nginx_config(const std::string& prefix, const std::string& root, int port, int workers,
+                         const NginxOptions& options) {
+  std::string extra;
+  if (options.sendfile_max_chunk > 0) extra += fmt::format("  sendfile_max_chunk {}k;\n", options.sendfile_max_chunk >> 10);
+  if (options.aio_threads) extra += "  aio threads;\n";
   // master_process on as in production; `daemon off` keeps the master our
   // child, so that stopping it (and its process group) stops everything.
   // keepalive_requests is lifted so that keep-alive runs never reconnect.
@@ -62,6 +66,7 @@ std::string nginx_config(const std::string& prefix, const std::string& root, int
       "  access_log off;\n"
       "  sendfile on;\n"
       "  tcp_nopush on;\n"
+      "{4}"
       "  keepalive_requests 100000000;\n"
       "  keepalive_timeout 60s;\n"
       "  default_type application/octet-stream;\n"
@@ -73,15 +78,15 @@ std::string nginx_config(const std::string& prefix, const std::string& root, int
       "    root {1};\n"
       "  }}\n"
       "}}\n",
-      prefix, root, port, workers);
+      prefix, root, port, workers, extra);
 }
 
-NginxProbe::NginxProbe(const std::string& prefix, const std::string& root, int workers) {
+NginxProbe::NginxProbe(const std::string& prefix, const std::string& root, int workers, const NginxOptions& options) {
   port_ = free_loopback_port();
   const std::string conf = prefix + "/nginx.conf";
   {
     std::ofstream out(conf);
-    out << nginx_config(prefix, root, port_, workers);
+    out << nginx_config(prefix, root, port_, workers, options);
     if (!out) throw std::runtime_error("cannot write " + conf);
   }
   throw_if_interrupted();

@@ -9,6 +9,12 @@ namespace {
 std::string us(double s) { return fmt::format("{:.2f} us", s * 1e6); }
 std::string ns(double s) { return fmt::format("{:.4f} ns", s * 1e9); }
 std::string mib(std::uint64_t b) { return fmt::format("{} MiB", b >> 20); }
+// "rounds: 13.90-25.20 us": the figure derived from each round alone, lowest and highest.
+std::string rounds_note(const Calibration& c, CostField field, std::string (*unit)(double)) {
+  if (c.cpu_rounds.size() < 2) return "";
+  const Spread s = spread_of(c.cpu_rounds, field);
+  return fmt::format("each round alone: {} to {}", unit(s.lo), unit(s.hi));
+}
 // Per-byte figures of the big-file run and per-connection figures of the
 // close run, each said with the raw per-request figure it came from.
 }  // namespace
@@ -82,6 +88,60 @@ std::vector<std::string> fit_table(const Calibration& c) {
   return rows;
 }
 
+std::vector<std::string> sequential_rows(const Calibration& c) {
+  const SeqRead& j = c.seq;
+  const SeqFit& f = c.seq_fit;
+  if (j.requests == 0) return {};
+  std::string each;
+  for (const SeqRead& r : c.seq_runs)
+    if (r.io_ticks_s > 0) each += fmt::format("{}{:.1f}", each.empty() ? "" : ", ", static_cast<double>(r.bytes) / r.io_ticks_s / 1e6);
+  std::vector<std::string> rows;
+  if (c.seq_runs.size() > 1)
+    rows.push_back(fmt::format("  {} runs, the device's MB/s while busy: {}; the median run:", c.seq_runs.size(), each));
+  const std::vector<std::string> median{
+      fmt::format("  sequential buffered read: {:.1f} MB/s to fio; the device: {} requests of {:.0f} KiB, await {:.2f} ms,",
+                  j.fio_bandwidth_Bps / 1e6, j.requests, f.mean_request_bytes / 1024, f.await_s * 1e3),
+      fmt::format("  {:.2f} outstanding while busy, busy {:.3f} s: {:.2f} ms a request, {:.1f} MB/s",
+                  f.mean_depth, j.io_ticks_s, j.io_ticks_s / static_cast<double>(j.requests) * 1e3,
+                  f.sequential_bandwidth_Bps / 1e6),
+      fmt::format("  model, a stream's next read at sequential_bandwidth: {:.2f} ms a request, {:.1f} MB/s;",
+                  f.sequential_service_s * 1e3, f.sequential_bandwidth_Bps / 1e6),
+      fmt::format("  the random fit at {:.0f} KiB and depth {:.1f}: {:.2f} ms a request a unit, {:.1f} MB/s (sequential: {:.2f}x its rate)",
+                  f.mean_request_bytes / 1024, f.mean_depth, f.random_service_s * 1e3, f.random_bandwidth_Bps / 1e6,
+                  f.sequential_bandwidth_Bps / f.random_bandwidth_Bps)};
+  rows.insert(rows.end(), median.begin(), median.end());
+  return rows;
+}
+
+std::vector<std::string> cpu_spread_rows(const Calibration& c) {
+  struct Row {
+    const char* key;
+    CostField field;
+    std::string (*unit)(double);
+  };
+  const Row rows[] = {{"request", &CpuCostsResult::request, us},
+                      {"sendfile_byte", &CpuCostsResult::sendfile_byte, ns},
+                      {"accept", &CpuCostsResult::accept, us},
+                      {"event", &CpuCostsResult::event, us},
+                      {"client_connect", &CpuCostsResult::client_connect, us},
+                      {"client_request", &CpuCostsResult::client_request, us},
+                      {"client_byte", &CpuCostsResult::client_byte, ns}};
+  std::vector<std::string> out;
+  for (const Row& r : rows) {
+    const Spread s = spread_of(c.cpu_rounds, r.field);
+    out.push_back(fmt::format("  {:<16} {:>12}  rounds {} to {}", r.key, r.unit(c.cpu.*r.field), r.unit(s.lo), r.unit(s.hi)));
+  }
+  if (!c.herd.empty()) {
+    double lo = c.herd.front().wakeup_s, hi = lo;
+    for (const HerdResult& h : c.herd) {
+      lo = std::min(lo, h.wakeup_s);
+      hi = std::max(hi, h.wakeup_s);
+    }
+    out.push_back(fmt::format("  {:<16} {:>12}  rounds {} to {}", "wakeup", us(c.wakeup_s), us(lo), us(hi)));
+  }
+  return out;
+}
+
 Profile build_profile(const Calibration& c) {
   Profile p;
   const std::string run = c.quick ? "clerk calibrate --quick" : "clerk calibrate";
@@ -96,36 +156,82 @@ Profile build_profile(const Calibration& c) {
   const CpuRaw& r = c.cpu_raw;
   const int workers = std::max(1, c.cpu_plan.workers);
   const std::string wrk = fmt::format("wrk -t{} -c{} -d{}s", workers, c.cpu_plan.connections * workers, c.cpu_plan.seconds);
-  const std::string median = fmt::format("median of {}", c.cpu_plan.runs);
+  const std::string median = fmt::format("medians of {} rounds", c.cpu_plan.runs);
+  auto with_rounds = [&](std::vector<std::string> lines, CostField field, std::string (*unit)(double)) {
+    const std::string note = rounds_note(c, field, unit);
+    if (!note.empty()) lines.push_back(note);
+    return lines;
+  };
   const std::string big = mib(r.big_file_bytes);
   ProfileTable cpu{"cpu",
                    {fmt::format("CPU time per operation: nginx {} (Debian's, {} worker{}, sendfile on) and wrk on", c.nginx_version,
                                 workers, workers == 1 ? "" : "s"),
                     "loopback with every CPU busy (a worker and a wrk thread per CPU, as a loaded server with its",
-                    "clients on the same host); utime+stime of the workers from /proc/PID/stat, wrk's from wait4."},
+                    "clients on the same host); the workers' threads' run time from /proc/PID/task/TID/schedstat (the",
+                    "nanosecond sum_exec_runtime that utime+stime counts in ticks), wrk's from wait4. Each experiment runs",
+                    "once a round; the value is derived from the experiments' medians."},
                    {}};
   cpu.entries.push_back({"logical_cpus", std::to_string(c.logical_cpus), {"sched_getaffinity (nproc)"}});
   cpu.entries.push_back({"request", duration_value(c.cpu.request),
-                         {fmt::format("worker CPU per keep-alive request of a cached 2-byte file: {}", us(r.small.server_s)),
-                          fmt::format("(`{}`, {} requests in the median run; {})", wrk, r.small.requests, median)}});
+                         with_rounds({fmt::format("worker CPU per keep-alive request of a cached 2-byte file: {}", us(r.small.server_s)),
+                                      fmt::format("(`{}`, {} requests in the median run; {})", wrk, r.small.requests, median)},
+                                     &CpuCostsResult::request, us)});
   cpu.entries.push_back({"sendfile_byte", duration_value(c.cpu.sendfile_byte),
-                         {fmt::format("worker CPU per byte of a cached {} file: ({} per request - request) / {} B",
-                                      big, us(r.big.server_s), r.big_file_bytes),
-                          fmt::format("= {} (`{}`, {} requests; {})", ns(c.cpu.sendfile_byte), wrk, r.big.requests, median)}});
+                         with_rounds({fmt::format("worker CPU per byte of a cached {} file: ({} per request - request) / {} B",
+                                                  big, us(r.big.server_s), r.big_file_bytes),
+                                      fmt::format("= {} (`{}`, {} requests; {})", ns(c.cpu.sendfile_byte), wrk, r.big.requests, median)},
+                                     &CpuCostsResult::sendfile_byte, ns)});
   cpu.entries.push_back({"accept", duration_value(c.cpu.accept),
-                         {fmt::format("worker CPU per connection (accept, first read, close): {} per request with",
-                                      us(r.close.server_s)),
-                          fmt::format("`{} -H \"Connection: close\"` ({} connections) less request = {} ({})", wrk,
-                                      r.close.requests, us(c.cpu.accept), median)}});
+                         with_rounds({fmt::format("worker CPU per connection (accept, first read, close): {} per request with",
+                                                  us(r.close.server_s)),
+                                      fmt::format("`{} -H \"Connection: close\"` ({} connections) less request = {} ({})", wrk,
+                                                  r.close.requests, us(c.cpu.accept), median)},
+                                     &CpuCostsResult::accept, us)});
+  if (r.pool_on.calls > 0) {
+    const std::string chunk = fmt::format("sendfile_max_chunk {}k", c.cpu_plan.pool_chunk >> 10);
+    cpu.entries.push_back(
+        {"event", duration_value(c.cpu.event),
+         with_rounds({"one hand-over through the loop or a thread pool; the model charges 3 a pool task (the worker's post,",
+                      "the pool thread's wake-up and eventfd write, the worker's completion: models/os/host.h). The cached file",
+                      fmt::format("again on two NGINXes with {}, one with `aio threads`, both paced by wrk's delay() at", chunk),
+                      fmt::format("{} ms a request a connection: {:.0f} and {:.0f} req/s; worker CPU per request {} without the pool,",
+                                  r.pace_delay_ms, r.pool_off.rate, r.pool_on.rate, us(r.pool_off.server_s)),
+                      fmt::format("{} with it ({} of it in the main threads; {} without); pool tasks = the pool threads'",
+                                  us(r.pool_on.server_s), us(r.pool_on.main_s), us(r.pool_off.main_s)),
+                      fmt::format("sendfile() calls (syscr of /proc/PID/task/TID/io): {:.2f} a request ({:.2f} without the pool)",
+                                  r.pool_on.calls, r.pool_off.calls),
+                      fmt::format("event = ({} - {}) / (3 x {:.2f}) = {} ({})", us(r.pool_on.server_s),
+                                  us(r.pool_off.server_s), r.pool_on.calls, us(c.cpu.event), median)},
+                     &CpuCostsResult::event, us)});
+  }
+  if (!c.herd.empty()) {
+    const HerdResult& h = c.herd.front();
+    double lo = h.wakeup_s, hi = h.wakeup_s;
+    for (const HerdResult& x : c.herd) {
+      lo = std::min(lo, x.wakeup_s);
+      hi = std::max(hi, x.wakeup_s);
+    }
+    cpu.entries.push_back(
+        {"wakeup", duration_value(c.wakeup_s),
+         {"a worker woken for a connection another worker accepted (without EPOLLEXCLUSIVE): threads, each",
+          "with its own epoll on one listen socket, a client connecting one at a time (testbed/calibrate/herd.h);",
+          fmt::format("the acceptors' CPU per connection with {} less with 1, per extra acceptor: median of {} rounds of",
+                      h.many.acceptors, c.herd.size()),
+          fmt::format("{} connections = {} (each round alone: {} to {})", h.many.connections, us(c.wakeup_s), us(lo),
+                      us(hi))}});
+  }
   cpu.entries.push_back({"client_connect", duration_value(c.cpu.client_connect),
-                         {fmt::format("wrk CPU per connection in the same run: {} per request less client_request",
-                                      us(r.close.client_s)),
-                          fmt::format("= {}", us(c.cpu.client_connect))}});
+                         with_rounds({fmt::format("wrk CPU per connection in the same run: {} per request less client_request",
+                                                  us(r.close.client_s)),
+                                      fmt::format("= {}", us(c.cpu.client_connect))},
+                                     &CpuCostsResult::client_connect, us)});
   cpu.entries.push_back({"client_request", duration_value(c.cpu.client_request),
-                         {fmt::format("wrk CPU per keep-alive request of the 2-byte file: {} ({})", us(r.small.client_s), median)}});
+                         with_rounds({fmt::format("wrk CPU per keep-alive request of the 2-byte file: {} ({})", us(r.small.client_s), median)},
+                                     &CpuCostsResult::client_request, us)});
   cpu.entries.push_back({"client_byte", duration_value(c.cpu.client_byte),
-                         {fmt::format("wrk CPU per response byte of the {} file: ({} - client_request) / {} B = {}", big,
-                                      us(r.big.client_s), r.big_file_bytes, ns(c.cpu.client_byte))}});
+                         with_rounds({fmt::format("wrk CPU per response byte of the {} file: ({} - client_request) / {} B = {}", big,
+                                                  us(r.big.client_s), r.big_file_bytes, ns(c.cpu.client_byte))},
+                                     &CpuCostsResult::client_byte, ns)});
   if (c.fill.cold_bytes > 0) {
     const std::string where = c.fill.cgroup_limit ? fmt::format("in a {} memory cgroup", mib(c.fill.cgroup_limit))
                                                   : std::string("without a memory cgroup");
@@ -140,7 +246,8 @@ Profile build_profile(const Calibration& c) {
   // loader checks sockets x cores x threads against logical_cpus).
   if (c.kernel_facts.topology.logical == c.logical_cpus)
     for (auto& entry : topology_entries(c.kernel_facts)) cpu.entries.push_back(std::move(entry));
-  cpu.comment.push_back("`wakeup` and `event` are not measured: the model's defaults (0) apply.");
+  if (r.pool_on.calls <= 0) cpu.comment.push_back("`event` is not measured: the model's default (0) applies.");
+  if (c.herd.empty()) cpu.comment.push_back("`wakeup` is not measured: the model's default (0) applies.");
   cpu.comment.push_back("Loopback's receive side runs in softirq, charged to whichever task is on the CPU (nginx,");
   cpu.comment.push_back("wrk or ksoftirqd): the per-byte split between sendfile_byte and client_byte moves with load.");
   p.tables.push_back(cpu);
@@ -195,6 +302,15 @@ Profile build_profile(const Calibration& c) {
                             {fmt::format("by queue depth: the bandwidth that gives fio's {}k IOPS at that depth with the",
                                          f.large_block >> 10),
                              "fitted access time (the drive's throughput grows with the reads outstanding)"}});
+  }
+  if (c.seq.requests > 0) {
+    std::vector<std::string> lines{
+        "a read that continues a stream (ssd.h: no access time, this rate over the units), from",
+        fmt::format("`fio --rw=read --direct=0 --ioengine=psync --bs=1m --invalidate=1` through the {} test file",
+                    mib(fp.file_bytes)),
+        fmt::format("(the kernel's readahead; /sys/class/block/{}/stat before and after): bytes / busy time:", c.device.name)};
+    for (const auto& row : sequential_rows(c)) lines.push_back(row.substr(2));
+    disk.entries.push_back({"sequential_bandwidth", rate_value_MBps(c.seq_fit.sequential_bandwidth_Bps), lines});
   }
   disk.entries.push_back({"parallelism", std::to_string(f.parallelism),
                           {"Little's law: best IOPS over QD 1..N x QD1 mean latency = reads in service; median over",

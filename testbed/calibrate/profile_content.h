@@ -23,5 +23,10 @@ std::vector<ProfileEntry> queue_entries(const KernelFacts& k);
 // The model's figures beside fio's, one row per measured (block size, queue
 // depth), as printed and as written in the profile's comments.
 std::vector<std::string> fit_table(const Calibration& c);
+// The sequential (readahead) read: the device's figures, the model's with
+// sequential_bandwidth, and what the random fit would give at that size.
+std::vector<std::string> sequential_rows(const Calibration& c);
+// Each CPU figure: the value written and its rounds' lowest and highest.
+std::vector<std::string> cpu_spread_rows(const Calibration& c);
 
 }  // namespace testbed::calibrate

@@ -31,15 +31,15 @@ WrkRun run_wrk(const std::string& url, int connections, double seconds, const st
                                 "-d" + std::to_string(static_cast<int>(seconds + 0.5)) + "s"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.push_back(url);
-  auto server_cpu = [&] {
-    double sum = 0;
-    for (pid_t w : server_workers) sum += process_cpu_s(w);
+  auto server_sample = [&] {
+    ThreadSample sum;
+    for (pid_t w : server_workers) sum += thread_sample(w);
     return sum;
   };
-  const double before = server_cpu();
+  const ThreadSample before = server_sample();
   double wrk_cpu_s = 0;
   const std::string out = run_and_capture(argv, &wrk_cpu_s);
-  const double after = server_cpu();
+  const ThreadSample after = server_sample();
   const WrkSummary s = parse_wrk_output(out);
   // A run with errors measured something else (refused or reset connections).
   if (s.non_2xx > 0 || s.socket_errors > s.requests / 1000)
@@ -49,7 +49,8 @@ WrkRun run_wrk(const std::string& url, int connections, double seconds, const st
   r.requests = s.requests;
   r.seconds = s.seconds;
   r.wrk_cpu_s = wrk_cpu_s;
-  r.server_cpu_s = after - before;
+  r.server = after - before;
+  r.server_cpu_s = r.server.all_cpu_s;
   return r;
 }
 

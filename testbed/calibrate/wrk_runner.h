@@ -7,13 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "testbed/calibrate/proc_stat.h"
+
 namespace testbed::calibrate {
 
 struct WrkRun {
   std::uint64_t requests = 0;
   double seconds = 0;     // wrk's own report of the run's length
   double wrk_cpu_s = 0;   // user + system of wrk (all its threads)
-  double server_cpu_s = 0;  // utime + stime of the server's workers over the run
+  double server_cpu_s = 0;  // the server workers' threads' run time over the run (schedstat)
+  ThreadSample server;      // the same by thread, with their read-type system calls (all workers summed)
 };
 
 struct WrkSummary {

@@ -3,6 +3,8 @@
 
 #include "testbed/calibrate/cache_fill.h"
 #include "testbed/calibrate/cpu_costs.h"
+#include "testbed/calibrate/herd.h"
+#include "testbed/calibrate/nginx_probe.h"
 #include "testbed/calibrate/proc_stat.h"
 #include "testbed/calibrate/tools.h"
 #include "testbed/calibrate/wrk_runner.h"
@@ -36,9 +38,9 @@ TEST_CASE("/proc/PID/stat: utime + stime after a command name with spaces and pa
 
 TEST_CASE("median of runs, per request") {
   std::vector<WrkRun> runs(3);
-  runs[0] = {1000, 1, 0.010, 0.020};  // 20 us server, 10 us wrk per request
-  runs[1] = {2000, 1, 0.030, 0.036};  // 18 us, 15 us
-  runs[2] = {1000, 1, 0.012, 0.025};  // 25 us, 12 us
+  runs[0] = {1000, 1, 0.010, 0.020, {}};  // 20 us server, 10 us wrk per request
+  runs[1] = {2000, 1, 0.030, 0.036, {}};  // 18 us, 15 us
+  runs[2] = {1000, 1, 0.012, 0.025, {}};  // 25 us, 12 us
   const PerOp p = median_per_op(runs);
   CHECK(p.server_s == Approx(20e-6));
   CHECK(p.client_s == Approx(12e-6));
@@ -80,4 +82,103 @@ TEST_CASE("machine busy time counts user, nice, system, irq, softirq and steal, 
   const std::string line = "cpu  100 20 300 5000 700 10 40 30 0 0";
   CHECK(testbed::calibrate::parse_machine_busy_s(line, 100) == Approx((100 + 20 + 300 + 10 + 40 + 30) / 100.0));
   CHECK_THROWS(testbed::calibrate::parse_machine_busy_s("intr 1 2 3", 100));
+}
+
+TEST_CASE("/proc/PID/task/TID/io: syscr counts the thread's read-type calls") {
+  const std::string io =
+      "rchar: 1234\nwchar: 99\nsyscr: 42\nsyscw: 7\nread_bytes: 0\nwrite_bytes: 0\ncancelled_write_bytes: 0\n";
+  CHECK(parse_io_syscr(io) == 42);
+  CHECK_THROWS(parse_io_syscr("rchar: 1\n"));
+  CHECK(parse_schedstat_run_s("1234567890 55 7\n") == Approx(1.23456789));
+  CHECK_THROWS(parse_schedstat_run_s(""));
+  ThreadSample a{2.0, 0.5, 10, 100}, b{3.5, 0.75, 12, 190};
+  const ThreadSample d = b - a;
+  CHECK(d.all_cpu_s == Approx(1.5));
+  CHECK(d.main_cpu_s == Approx(0.25));
+  CHECK(d.main_syscr == 2);
+  CHECK(d.other_syscr == 90);
+}
+
+TEST_CASE("event: the pool's extra CPU per request over three charges a task") {
+  CpuRaw raw;
+  raw.big_file_bytes = 4 << 20;
+  raw.small = {17e-6, 11e-6, 1, 1};
+  raw.big = {500e-6, 2e-3, 1, 1};
+  raw.close = {39e-6, 40e-6, 1, 1};
+  // 9.5 sendfile() calls a request in the pool threads; 12 us an event.
+  raw.pool_off = {480e-6, 480e-6, 9.5, 300, 1};
+  raw.pool_on = {480e-6 + 3 * 12e-6 * 9.5, 200e-6, 9.5, 300, 1};
+  const CpuCostsResult c = derive_cpu_costs(raw);
+  CHECK(c.event == Approx(12e-6));
+  CHECK(c.warnings.empty());
+  raw.pool_on.server_s = 400e-6;  // noise: the pool came out cheaper
+  const CpuCostsResult n = derive_cpu_costs(raw);
+  CHECK(n.event == 0);
+  CHECK(n.warnings.size() == 1);
+  raw.pool_on.calls = 0;  // not measured: no figure, no warning
+  CHECK(derive_cpu_costs(raw).warnings.empty());
+}
+
+TEST_CASE("the pool experiment's medians count the pool threads' calls with the pool, the main threads' without") {
+  std::vector<WrkRun> runs(3);
+  for (int i = 0; i < 3; ++i) {
+    runs[i].requests = 1000;
+    runs[i].seconds = 4;
+    runs[i].server.all_cpu_s = 0.5 + 0.1 * i;
+    runs[i].server.main_cpu_s = 0.2;
+    runs[i].server.main_syscr = 9000 + 100 * i;
+    runs[i].server.other_syscr = 9500;
+    runs[i].server_cpu_s = runs[i].server.all_cpu_s;
+  }
+  const PoolOp on = median_pool_op(runs, true), off = median_pool_op(runs, false);
+  CHECK(on.server_s == Approx(600e-6));
+  CHECK(on.main_s == Approx(200e-6));
+  CHECK(on.calls == Approx(9.5));
+  CHECK(off.calls == Approx(9.1));
+  CHECK(on.rate == Approx(250));
+  CHECK(on.requests == 1000);
+}
+
+TEST_CASE("each round's own figures give the spread; the pace gives the share of a rate") {
+  std::vector<CpuCostsResult> rounds(3);
+  rounds[0].request = 15e-6;
+  rounds[1].request = 25e-6;
+  rounds[2].request = 14e-6;
+  const Spread s = spread_of(rounds, &CpuCostsResult::request);
+  CHECK(s.lo == 14e-6);
+  CHECK(s.hi == 25e-6);
+  // 20 connections at half of 400 requests/s: one request each every 100 ms.
+  CHECK(pace_delay_ms(20, 400, 0.5) == 100);
+  CHECK(pace_delay_ms(1, 1e6, 1) == 1);  // never below 1 ms
+  CHECK_THROWS(pace_delay_ms(20, 0, 0.5));
+  const std::string lua = pace_script(100);
+  CHECK(lua.find("function delay()") != std::string::npos);
+  CHECK(lua.find("return 100") != std::string::npos);
+}
+
+TEST_CASE("the pool experiment's NGINXes differ from the plain one only by their two directives") {
+  const std::string plain = nginx_config("/p", "/r", 8080, 2);
+  const std::string off = nginx_config("/p", "/r", 8080, 2, NginxOptions{false, 512 << 10});
+  const std::string on = nginx_config("/p", "/r", 8080, 2, NginxOptions{true, 512 << 10});
+  CHECK(plain.find("sendfile_max_chunk") == std::string::npos);
+  CHECK(plain.find("aio") == std::string::npos);
+  CHECK(off.find("  sendfile_max_chunk 512k;\n") != std::string::npos);
+  CHECK(off.find("aio") == std::string::npos);
+  CHECK(on.find("  aio threads;\n") != std::string::npos);
+  CHECK(on.find("worker_processes 2;") != std::string::npos);
+}
+
+TEST_CASE("wakeup: the extra acceptors' CPU per connection and per extra acceptor") {
+  const HerdRun one{1, 10000, 0.200, 0};            // 20 us an accept and close
+  const HerdRun many{3, 20000, 0.400 + 0.240, 15};  // the same, and 6 us for each of 2 losers
+  CHECK(herd_wakeup_s(one, many) == Approx(6e-6));
+  CHECK(herd_wakeup_s(many, one) == 0);                     // not more acceptors
+  CHECK(herd_wakeup_s(one, HerdRun{2, 10000, 0.1, 0}) == 0);  // cheaper with more: noise, 0
+}
+
+TEST_CASE("the herd run serves every connection on loopback") {
+  const HerdRun r = herd_run(2, 200);
+  CHECK(r.acceptors == 2);
+  CHECK(r.connections == 200);
+  CHECK(r.acceptors_cpu_s > 0);
 }

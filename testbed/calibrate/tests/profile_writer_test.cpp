@@ -109,6 +109,45 @@ TEST_CASE("profile: written, loaded by models::load_scenario, values as measured
   CHECK(hw.topology.threads_per_core == 1);
 }
 
+TEST_CASE("profile: event, wakeup and sequential_bandwidth load as measured, with each round's spread in the comments") {
+  TempDir dir;
+  std::filesystem::create_directories(dir.file("hardware"));
+  const std::string path = dir.file("hardware/local.toml");
+  Calibration c = example();
+  c.cpu_raw.pool_off = {480e-6, 480e-6, 9.5, 300, 1500};
+  c.cpu_raw.pool_on = {480e-6 + 3 * 12e-6 * 9.0, 200e-6, 9.0, 301, 1505};
+  c.cpu_raw.pace_delay_ms = 67;
+  c.cpu = derive_cpu_costs(c.cpu_raw);
+  CpuCostsResult low = c.cpu, high = c.cpu;
+  low.event = 10e-6;
+  high.event = 15e-6;
+  c.cpu_rounds = {low, c.cpu, high};
+  HerdResult h;
+  h.one = {1, 20000, 0.4, 0};
+  h.many = {2, 20000, 0.5, 12};
+  h.wakeup_s = 5e-6;
+  c.herd = {h, h, h};
+  c.wakeup_s = 5e-6;
+  c.seq.requests = 500;
+  c.seq.bytes = 500ULL * (4 << 20);
+  c.seq.io_ticks_s = 0.625;
+  c.seq.time_in_queue_s = 2.5;
+  c.seq.read_ticks_s = 2.5;
+  c.seq.fio_bandwidth_Bps = 1.5e9;
+  c.seq_fit = fit_sequential(c.seq, c.ssd);
+  const std::string text = render_profile(build_profile(c));
+  write_file_atomically(path, text);
+  const models::Scenario sc = load_profile(path, dir.path());
+  const models::HardwareSpec& hw = sc.hardware;
+  CHECK(hw.costs.event == Approx(12e-6).epsilon(1e-3));
+  CHECK(hw.costs.wakeup == Approx(5e-6).epsilon(1e-3));
+  CHECK(hw.ssd.sequential_bandwidth_Bps == Approx(500.0 * (4 << 20) / 0.625).epsilon(1e-3));
+  CHECK_THAT(text, Catch::Contains("each round alone: 10.00 us to 15.00 us"));
+  CHECK_THAT(text, Catch::Contains("event = (804.00 us - 480.00 us) / (3 x 9.00) = 12.00 us"));
+  CHECK_THAT(text, Catch::Contains("500 requests of 4096 KiB"));
+  CHECK(text.find("not measured") == std::string::npos);
+}
+
 TEST_CASE("profile: a CFS kernel's three tunables load; a topology that does not count our CPUs is left out") {
   TempDir dir;
   std::filesystem::create_directories(dir.file("hardware"));
