@@ -150,6 +150,22 @@ TEST_CASE("a cached response with nothing competing is CPU, socket and network o
   CHECK(secs(worst, Stage::kDiskData) + secs(worst, Stage::kDiskMetadata) > 0.5 * worst.latency_s);
 }
 
+TEST_CASE("a same-host wrk reads each chunk as it arrives, so only the last chunk and the parse follow the last byte") {
+  // 4 MiB in sendfile_max_chunk = 512k chunks, one connection, idle CPUs and
+  // a loopback-like NIC: the thread reads chunks 1-7 while the worker waits
+  // for its 1 ms timers, and after the last byte only the last chunk
+  // (512 KiB and the header, at 1 ns per byte) and client_request remain.
+  const auto r = run(kData + "/stages-one-hot.toml",
+                     {"dataset.file_size=4m", "clients.hot.host=server", "cpu.client_byte=1ns",
+                      "cpu.client_request=10us", "nic.line_rate=1000Gbit/s"},
+                     2);
+  check_sums(r);
+  const auto& hot = group(r, "hot");
+  REQUIRE(hot.stages.requests > 50);
+  const models::StageRow& p50 = row(hot.stages, "p50");
+  CHECK(secs(p50, Stage::kClient) == Approx(10e-6 + 524288e-9).margin(1e-6));
+}
+
 TEST_CASE("a cached file queued behind a loop blocked on another request's read shows that wait") {
   // One worker, blocking sendfile: the hot file is cached, the random files
   // are not, so hot requests wait while the loop sits in D for them.

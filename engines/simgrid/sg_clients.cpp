@@ -59,9 +59,32 @@ void SgClients::host_thread(std::uint32_t t) {
     while (th.work.empty()) th.wake->wait();
     const Work w = th.work.front();
     th.work.pop_front();
+    if (w.conn != UINT32_MAX) {
+      read_turn(w.conn);
+      continue;
+    }
     use_cpu(w.cpu_s);
     w.done->notify();
   }
+}
+
+void SgClients::readable(std::uint32_t id) {
+  Conn& c = conns_[id];
+  if (!c.reader.queue_turn()) return;
+  threads_[c.thread].work.push_back(Work{0, nullptr, id});
+  threads_[c.thread].wake->notify();
+}
+
+// The thread's turn on a readable connection; the socket hears when the
+// turn that took the last byte is over.
+void SgClients::read_turn(std::uint32_t id) {
+  const models::ResponseReader::Turn turn = conns_[id].reader.start_turn(costs_);
+  if (turn.cpu_s < 0) return;  // nothing left to read on it
+  use_cpu(turn.cpu_s);
+  if (!turn.last) return;
+  Conn& c = conns_[id];
+  c.read_done = true;
+  sockets_[c.socket].notify();
 }
 
 void SgClients::on_thread(std::uint32_t t, double cpu_s, Wakeup& wake) {
@@ -78,6 +101,8 @@ void SgClients::send_request(std::uint32_t id) {
                                   : pickers_[c.group].pick(t.rng);
   c.start = now_ns();
   c.busy = true;
+  c.reader.begin();
+  c.read_done = false;
   ++g.issued;
 }
 
@@ -113,7 +138,7 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
     if (requested && c.alive) server_->request_arrived(id, c.file);
     bool reconnect = false;
     while (!reconnect) {
-      while (c.first_byte_at < 0 && c.delivered_at < 0 && !c.closed) wake.wait();
+      while (c.first_byte_at < 0 && c.chunks.empty() && c.delivered_at < 0 && !c.closed) wake.wait();
       if (c.first_byte_at >= 0) {
         // The response's header reaches the client: time to first byte.
         sg4::this_actor::sleep_until(sim::to_seconds(c.first_byte_at + one_way_));
@@ -121,6 +146,17 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
         c.first_byte_at = -1;
         if (!c.busy || !c.alive || !running_) continue;
         groups_[group].record_ttfb(now_ns(), sim::to_seconds(now_ns() - c.start));
+        continue;
+      }
+      if (!c.chunks.empty()) {
+        // A body chunk reaches the client (the header went before it, the last byte after).
+        const auto [sent_at, bytes] = c.chunks.front();
+        c.chunks.pop_front();
+        sg4::this_actor::sleep_until(sim::to_seconds(sent_at + one_way_));
+        ++resumptions();
+        if (!c.busy || !c.alive || !running_) continue;
+        c.reader.arrived(bytes);
+        readable(id);
         continue;
       }
       if (c.closed) {
@@ -136,9 +172,12 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
       sg4::this_actor::sleep_until(sim::to_seconds(c.delivered_at + one_way_));
       ++resumptions();
       c.delivered_at = -1;
-      if (on_host)
-        on_thread(thread, costs_.client_request + costs_.client_byte * static_cast<double>(response_bytes_[c.file]),
-                  wake);
+      if (on_host) {
+        // The rest of the response is in: the thread's turns read it.
+        c.reader.ended(response_bytes_[c.file]);
+        readable(id);
+        while (!c.read_done) wake.wait();
+      }
       if (!c.busy || !c.alive || !running_) return;  // after the stop wrk reads no more
       models::WrkGroup& g = groups_[group];
       c.busy = false;
@@ -163,6 +202,13 @@ void SgClients::on_response_delivered(std::uint32_t conn, bool closes) {
   Conn& c = conns_[conn];
   c.closing = closes;
   c.delivered_at = now_ns();
+  sockets_[c.socket].notify();
+}
+
+void SgClients::on_data_sent(std::uint32_t conn, std::uint64_t bytes) {
+  Conn& c = conns_[conn];
+  if (!threads_[c.thread].on_host) return;  // a client elsewhere spends no CPU here
+  c.chunks.emplace_back(now_ns(), bytes);
   sockets_[c.socket].notify();
 }
 

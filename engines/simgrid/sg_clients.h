@@ -12,10 +12,12 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engines/simgrid/sg_clock.h"
 #include "engines/simgrid/sg_platform.h"
+#include "models/clients/response_reader.h"
 #include "models/clients/wrk.h"
 #include "models/clients/wrk_group.h"
 #include "models/net/endpoints.h"
@@ -41,6 +43,7 @@ class SgClients final : public models::ClientSide {
   void on_response_delivered(std::uint32_t conn, bool closes) override;
   void on_connection_closed(std::uint32_t conn, const std::string& reason) override;
   void on_first_byte(std::uint32_t conn) override;
+  void on_data_sent(std::uint32_t conn, std::uint64_t bytes) override;
 
  private:
   struct Conn {
@@ -57,10 +60,16 @@ class SgClients final : public models::ClientSide {
     sim::Time delivered_at = -1;
     bool closed = false;
     bool closing = false;  // the last response said Connection: close
+    // A same-host thread reads the response as it arrives: the body chunks
+    // the server sent (its clock, bytes), and what the thread has read.
+    std::deque<std::pair<sim::Time, std::uint64_t>> chunks{};
+    models::ResponseReader reader{};
+    bool read_done = false;  // the turn that took the last byte is over
   };
   struct Work {            // for a thread on the server's host
     double cpu_s;
     Wakeup* done;
+    std::uint32_t conn = UINT32_MAX;  // a turn reading this connection (cpu_s and done unused)
   };
   struct Thread {
     std::uint32_t group = 0;
@@ -75,6 +84,9 @@ class SgClients final : public models::ClientSide {
   void host_thread(std::uint32_t thread);
   // Spends `cpu_s` of the thread's CPU on the server host, in its turn.
   void on_thread(std::uint32_t thread, double cpu_s, Wakeup& wake);
+  // The connection is readable: its thread takes a turn on it (models::ResponseReader).
+  void readable(std::uint32_t conn);
+  void read_turn(std::uint32_t conn);
   void send_request(std::uint32_t conn);
   void sleep_one_way();
   void sleep_ns(sim::Time d);

@@ -64,8 +64,8 @@ std::uint64_t SgServer::chunk_limit(const models::HttpConnection& c) const {
 
 void SgServer::after_chunk(SgWorker& w, std::uint32_t id, std::uint64_t sent, std::uint64_t limit) {
   models::HttpConnection& c = conns_[id];
-  models::carry_out(models::after_chunk(config_, files_.file_size(c.file), c, stats_, sent, limit), id, conns_, host_.nic,
-                    w, host_.kernel);
+  models::carry_out(models::after_chunk(config_, files_.file_size(c.file), c, stats_, sent, limit), id, sent, conns_,
+                    host_.nic, w, host_.kernel);
 }
 
 void SgServer::on_flow_below(std::uint64_t tag) {

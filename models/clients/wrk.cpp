@@ -82,18 +82,25 @@ void Wrk::enqueue(std::uint32_t t, Work w) {
 
 void Wrk::run_next(std::uint32_t t) {
   Thread& th = threads_[t];
-  if (th.work.empty()) {
-    th.running = false;
+  while (!th.work.empty()) {
+    th.current = th.work.front();
+    th.work.pop_front();
+    double cpu = costs_.client_connect;
+    if (!th.current.connect) {
+      const ResponseReader::Turn turn = conns_[th.current.conn].reader.start_turn(costs_);
+      if (turn.cpu_s < 0) continue;  // nothing left to read on it
+      cpu = turn.cpu_s;
+      th.current.last = turn.last;
+    }
+    th.running = true;
+    cpu_->run(cpu_threads_[t], cpu, this, t);
     return;
   }
-  th.running = true;
-  th.current = th.work.front();
-  th.work.pop_front();
-  const double cpu = th.current.connect
-                         ? costs_.client_connect
-                         : costs_.client_request +
-                               costs_.client_byte * static_cast<double>(response_bytes_[conns_[th.current.conn].file]);
-  cpu_->run(cpu_threads_[t], cpu, this, t);
+  th.running = false;
+}
+
+void Wrk::readable(std::uint32_t id) {
+  if (conns_[id].reader.queue_turn()) enqueue(conns_[id].thread, Work{false, id});
 }
 
 void Wrk::on_share_milestone(std::uint32_t, std::uint64_t tag, double) {
@@ -101,7 +108,7 @@ void Wrk::on_share_milestone(std::uint32_t, std::uint64_t tag, double) {
   const Work w = threads_[t].current;
   if (w.connect) {
     if (running_) open_connection(threads_[t].group, t);
-  } else {
+  } else if (w.last) {
     read_response(w.conn);
   }
   run_next(t);
@@ -137,6 +144,7 @@ void Wrk::send_request(std::uint32_t id, sim::Time due) {
                                   : pickers_[c.group].pick(t.rng);
   c.start = due;
   c.busy = true;
+  c.reader.begin();
   stages_.begin(id, due, engine_.now());
   if (c.slot == UINT32_MAX) ++g.issued;  // open loop: counted when due
   engine_.schedule_in(one_way_, this, event(kRequestAtServer, id));
@@ -175,6 +183,12 @@ void Wrk::read_response(std::uint32_t v) {
     slot.pending.pop_front();
     send_request(v, due);
   }
+}
+
+void Wrk::on_data_sent(std::uint32_t conn, std::uint64_t bytes) {
+  if (!on_host(conns_[conn].thread)) return;  // a client elsewhere spends no CPU here
+  in_transit_.emplace_back(conn, bytes);
+  engine_.schedule_in(one_way_, this, event(kDataAtClient, conn));
 }
 
 void Wrk::on_first_byte(std::uint32_t conn) {
@@ -240,13 +254,27 @@ void Wrk::on_event(std::uint64_t arg) {
     case kRequestAtServer:
       if (conns_[v].alive) server_->request_arrived(v, conns_[v].file);
       break;
-    case kResponseAtClient:
-      stages_.to(v, Stage::kClient, engine_.now());
-      if (on_host(conns_[v].thread))
-        enqueue(conns_[v].thread, Work{false, v});
-      else
-        read_response(v);
+    case kDataAtClient: {
+      const auto [id, bytes] = in_transit_.front();
+      in_transit_.pop_front();
+      Conn& c = conns_[id];
+      if (!c.busy || !c.alive || !running_) break;
+      c.reader.arrived(bytes);
+      readable(id);
       break;
+    }
+    case kResponseAtClient: {
+      stages_.to(v, Stage::kClient, engine_.now());
+      Conn& c = conns_[v];
+      if (!on_host(c.thread)) {
+        read_response(v);
+        break;
+      }
+      // The rest of the response (its last chunk, and the header) is in.
+      c.reader.ended(response_bytes_[c.file]);
+      readable(v);
+      break;
+    }
     case kOpen:
       if (running_) open_connection(threads_[v].group, v);
       break;

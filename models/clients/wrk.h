@@ -15,13 +15,26 @@
 // reconnect. A group running on the server's own host is a set of
 // single-threaded loops that need CPU time there for every connect and every
 // response, competing with the server.
+//
+// Such a thread reads a response as it arrives (response_reader.h): each
+// chunk the server sends (sendfile_max_chunk) costs the thread client_byte
+// per byte when it arrives, interleaved with its other connections, so only
+// the last chunk and the parse lie after the response's last byte. A chunk
+// reaches the client one network delay after it went into the socket: the
+// loopback a same-host client uses has no wire to wait for (its cost is the
+// CPU per byte on both sides). The receive buffer is taken to hold whatever
+// the thread has not read yet (tcp_rmem's autotuned maximum is 6 MiB by
+// default, against responses of a few MiB), so the client's reading does
+// not hold back the server's sendfile().
 #pragma once
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "models/clients/response_reader.h"
 #include "models/clients/wrk_group.h"
 #include "models/clients/wrk_result.h"
 #include "models/net/endpoints.h"
@@ -73,11 +86,12 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   void on_event(std::uint64_t arg) override;
   void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;
   void on_first_byte(std::uint32_t conn) override;
+  void on_data_sent(std::uint32_t conn, std::uint64_t bytes) override;
   RequestStages* stages() override { return &stages_; }
   const RequestStages& request_stages() const { return stages_; }
 
  private:
-  enum Kind : std::uint64_t { kConnectAtServer = 1, kConnected, kRequestAtServer, kResponseAtClient, kClosedAtClient, kTick, kStop, kOpen, kDue, kFirstByteAtClient };
+  enum Kind : std::uint64_t { kConnectAtServer = 1, kConnected, kRequestAtServer, kResponseAtClient, kClosedAtClient, kTick, kStop, kOpen, kDue, kFirstByteAtClient, kDataAtClient };
   struct Conn {
     std::uint32_t group;
     std::uint32_t thread;
@@ -88,6 +102,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
     bool closing = false;  // the last response said Connection: close
     bool connected = false;
     std::uint32_t slot = UINT32_MAX;  // open loop: the schedule this connection serves
+    ResponseReader reader{};  // a same-host thread reading the response as it arrives
   };
   // An open-loop connection's schedule; it outlives reconnections.
   struct Slot {
@@ -97,8 +112,9 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   };
   std::uint32_t slot_thread(std::uint32_t s) const { return slots_[s].thread; }
   struct Work {
-    bool connect;        // open a connection; otherwise read the response on `conn`
+    bool connect;        // open a connection; otherwise read what arrived on `conn`
     std::uint32_t conn;
+    bool last = false;   // the read takes the response's last byte
   };
   struct Thread {
     std::uint32_t group;
@@ -114,6 +130,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   void send_request(std::uint32_t conn, sim::Time due);
   void read_response(std::uint32_t conn);
   void enqueue(std::uint32_t thread, Work w);
+  void readable(std::uint32_t conn);
   void run_next(std::uint32_t thread);
   bool on_host(std::uint32_t thread) const { return cpu_ && groups_[threads_[thread].group].spec.on_server_host; }
 
@@ -131,6 +148,9 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   std::vector<Thread> threads_;
   std::deque<Conn> conns_;
   std::vector<Slot> slots_;
+  // Body chunks on their way to same-host clients, in the order sent: each
+  // takes the same one-way delay, so they arrive in this order.
+  std::deque<std::pair<std::uint32_t, std::uint64_t>> in_transit_;
   RequestStages stages_;
   bool running_ = false;
 };

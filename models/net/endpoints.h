@@ -25,6 +25,10 @@ class ClientSide {
   virtual void on_connection_closed(std::uint32_t conn, const std::string& reason) = 0;
   // The response's first byte (its header) went into the socket.
   virtual void on_first_byte(std::uint32_t /*conn*/) {}
+  // A chunk of `bytes` of the response's body went into the socket and more
+  // follows (the last chunk is told by on_response_delivered): a client that
+  // reads as data arrives, as wrk does, can read it.
+  virtual void on_data_sent(std::uint32_t /*conn*/, std::uint64_t /*bytes*/) {}
   // The requests' stage clocks (request_stages.h), or null when this client
   // does not record where the time went.
   virtual RequestStages* stages() { return nullptr; }

@@ -14,7 +14,7 @@ namespace models {
 // `w`: the engine's worker that sent the chunk (it needs add_timer); `nic`:
 // the engine's NIC the table runs on.
 template <class NicT, class W>
-void carry_out(AfterChunk next, std::uint32_t id, ConnectionTable<NicT>& conns, NicT& nic, W& w,
+void carry_out(AfterChunk next, std::uint32_t id, std::uint64_t sent, ConnectionTable<NicT>& conns, NicT& nic, W& w,
                const KernelSpec& kernel) {
   switch (next) {
     case AfterChunk::kNothing:
@@ -23,9 +23,11 @@ void carry_out(AfterChunk next, std::uint32_t id, ConnectionTable<NicT>& conns, 
       conns.response_done(id);
       return;
     case AfterChunk::kTimer:
+      conns.chunk_sent(id, sent);
       w.add_timer(id, conns[id].timer_generation);
       return;
     case AfterChunk::kWaitWritable:
+      conns.chunk_sent(id, sent);
       nic.notify_below(conns[id].flow, writable_below(kernel));
       return;
   }

@@ -78,6 +78,9 @@ class ConnectionTable {
     clients_.on_first_byte(id);
   }
 
+  // A chunk of `bytes` went into the socket and the response goes on.
+  void chunk_sent(std::uint32_t id, std::uint64_t bytes) { clients_.on_data_sent(id, bytes); }
+
   // The response's last byte is in the socket: the client hears of it when
   // the byte leaves the NIC (flow_empty), and a closing connection closes.
   void response_done(std::uint32_t id) {

@@ -70,7 +70,7 @@ void Nginx::after_chunk(Worker& w, std::uint32_t id, std::uint64_t sent, std::ui
     else
       stages_->to(id, Stage::kSocket, now, w.cpu_wait_so_far());
   }
-  models::carry_out(next, id, conns_, host_.nic, w, host_.kernel);
+  models::carry_out(next, id, sent, conns_, host_.nic, w, host_.kernel);
 }
 
 void Nginx::on_flow_below(std::uint64_t tag) {
