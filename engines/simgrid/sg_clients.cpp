@@ -150,8 +150,7 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
         // A body chunk reaches the client (the header went before it, the last byte after).
         const auto [sent_at, bytes] = c.chunks.front();
         c.chunks.pop_front();
-        sg4::this_actor::sleep_until(sim::to_seconds(sent_at + one_way_));
-        ++resumptions();
+        sleep_until(s, sent_at + one_way_);
         if (!c.busy || !c.alive || !running_) continue;
         c.reader.arrived(bytes);
         readable(id);
