@@ -9,11 +9,18 @@
 // accounting are shared code; how time passes in the event loop, thread
 // pools, NIC, CPU, disks and clients is written twice, once as callbacks on
 // the native event heap and once as SimGrid actors and resources. On these
-// scenarios they agreed to about a microsecond, far inside the tolerances,
-// until open() read metadata through the buffer cache (issue 13): cold
-// metadata reads now end at slightly different times on the two engines, an
-// open defect that moves a few cache lookups in thousands and, on the slow
-// disk with aio threads, the hot group's mean by 9% (marked [!mayfail]).
+// scenarios they agree to about a microsecond, far inside the tolerances.
+//
+// Cold metadata reads (issue 13) once made them differ by a few cache
+// lookups in thousands, and on the slow disk with aio threads by 9% in the
+// hot group's mean: SimGrid resumed the wrk socket actors whose sleeps ended
+// at one instant last connection first, so each wrk thread's random files
+// went to its connections in the reverse of the native order, and the
+// requests reached the server reversed. Without metadata from the disk that
+// was a relabelling of equal files and changed no figure; with it, a file's
+// directory decides which metadata blocks its open() reads and shares. The
+// clients' timed waits now end in the order they began, as on the native
+// event heap (engines/simgrid/sg_alarm_clock.h).
 //
 // The page cache's figures must be equal with blocking sendfile, not just
 // close: both engines look up the same pages in the same order. They once differed on the miss
@@ -29,6 +36,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engines/simgrid/sg_run.h"
@@ -80,24 +88,14 @@ void check_agreement(const std::string& file, const std::vector<std::string>& ov
   CHECK(simgrid["server"]["nic_out_gbps_mean"].get<double>() ==
         Approx(native["server"]["nic_out_gbps_mean"].get<double>()).epsilon(0.03));
   // The page cache (see above): equal with blocking sendfile; with aio
-  // threads a few lookups in 18,000 differ (some simultaneous events of the
-  // pool are ordered differently by the two engines).
+  // threads a few lookups in 18,000 may differ (some simultaneous events of
+  // the pool are ordered differently by the two engines: misses.toml).
   const auto& nc = native["server"]["page_cache"];
   const auto& sc_cache = simgrid["server"]["page_cache"];
   CHECK(sc_cache["lookups"].get<double>() == Approx(nc["lookups"].get<double>()).epsilon(0.001));
   CHECK(sc_cache["hit_ratio"].get<double>() == Approx(nc["hit_ratio"].get<double>()).epsilon(0.001));
-  // Exactly equal with blocking sendfile, unless open() read metadata from
-  // the disk (issue 13): an open defect, not the wake-up order. A per-read
-  // trace of misses.toml on both engines first differs at 100 us, before any
-  // disk read: every connection writes its first request at that instant,
-  // and SimGrid resumes the wrk socket actors whose sleep_until ends then in
-  // reverse order (conn 31 first; native: conn 0 first), so each wrk
-  // thread's random draws go to its connections in reverse. Without
-  // metadata that is a relabelling of equal files (same size, same cold
-  // SSD), and the counts agree exactly; with metadata a file's directory
-  // decides which blocks it reads and shares (the root block's waiter list
-  // at 167 us already differs), and a few lookups in 18,000 move.
-  if (sc.nginx.aio == models::AioMode::kOff && metadata_from_disk(native) == 0) {
+  // Exactly equal with blocking sendfile, metadata from the disk included.
+  if (sc.nginx.aio == models::AioMode::kOff) {
     CHECK(sc_cache["lookups"] == nc["lookups"]);
     CHECK(sc_cache["hit_ratio"] == nc["hit_ratio"]);
   }
@@ -114,15 +112,50 @@ TEST_CASE("engines agree: cache misses on an SSD, aio threads") {
 TEST_CASE("engines agree: one slow disk, blocking (the cached file waits behind it)") {
   check_agreement("slow-disk.toml", {});
 }
-// [!mayfail]: an open defect since the metadata caches (issue 13), not a
-// tolerance: the hot group's mean is 0.269 s on SimGrid against 0.294 s
-// native (9%, beyond the 3%), from cold metadata reads that take slightly
-// different times on the two engines; the failure is still reported. The
-// cause found (see check_agreement): SimGrid resumes same-instant sleepers
-// of the wrk socket actors in reverse order, so first requests draw their
-// files in the opposite connection order from the native engine.
-TEST_CASE("engines agree: one slow disk, aio threads", "[!mayfail]") {
+TEST_CASE("engines agree: one slow disk, aio threads") {
   check_agreement("slow-disk.toml", {"nginx.aio=threads"});
+}
+
+// The first requests of every connection are written at one instant (100
+// us), and each wrk thread's connections draw their random files from the
+// thread's stream in connection order on the native engine. On SimGrid the
+// socket actors woke at that instant in reverse, so each thread's files went
+// to its connections reversed and reached the server reversed; with open()
+// reading cold metadata, which directory a file is in decides what it reads,
+// and on this scenario 2 s showed it: 3,777 page-cache lookups native, 3,779
+// on SimGrid, the slowest response 124 us apart. With the same file per
+// request, request by request, every count below is equal and every latency
+// within a microsecond (the engines' clocks differ by nanoseconds).
+TEST_CASE("engines agree request by request: same-instant requests draw their random files in connection order") {
+  models::Scenario sc = models::load_scenario(kScenarios + "/agreement/misses.toml");
+  REQUIRE(sc.clients.size() == 1);
+  REQUIRE(sc.clients[0].connections / sc.clients[0].threads > 1);  // several connections on each wrk thread
+  REQUIRE(sc.clients[0].fixed_file < 0);                          // random paths
+  sc.duration_s = 2;
+  const auto native = native_json(sc);
+  const auto simgrid = sgengine::run_in_child(sc, sc.seed, sc.duration_s);
+  REQUIRE(metadata_from_disk(native) > 0);  // cold metadata: open() reads the files' directories
+  // What the requests' files decide (the per-request figures need stage clocks, which SimGrid keeps none of).
+  const std::vector<std::pair<std::string, std::string>> counts = {
+      {"page_cache", "lookups"},      {"page_cache", "hit_ratio"},     {"page_cache", "readahead_windows"},
+      {"page_cache", "bios"},         {"page_cache", "resident_bytes"}, {"dentry_cache", "lookups"},
+      {"dentry_cache", "hits"},       {"dentry_cache", "metadata_reads"}, {"inode_cache", "lookups"},
+      {"metadata_blocks", "lookups"}, {"metadata_blocks", "hits"},     {"metadata_blocks", "blocks_read"}};
+  for (const auto& [part, key] : counts) {
+    INFO(part << "." << key);
+    CHECK(simgrid["server"][part][key] == native["server"][part][key]);
+  }
+  const auto& n = native["clients"]["random"];
+  const auto& s = simgrid["clients"]["random"];
+  CHECK(s["requests"] == n["requests"]);
+  CHECK(s["ttfb_s"]["count"] == n["ttfb_s"]["count"]);
+  for (const char* figure : {"mean", "p50", "p90", "p99", "max"}) {
+    INFO(figure);
+    CHECK(s["latency_raw_s"][figure].get<double>() ==
+          Approx(n["latency_raw_s"][figure].get<double>()).epsilon(0).margin(1e-6));
+  }
+  REQUIRE(s["per_s"]["requests"].size() == n["per_s"]["requests"].size());
+  CHECK(s["per_s"]["requests"] == n["per_s"]["requests"]);
 }
 
 TEST_CASE("engines agree after a warm-up: the same probes, the same window") {
@@ -136,9 +169,9 @@ TEST_CASE("engines agree after a warm-up: the same probes, the same window") {
   CHECK(native["warmup"]["took_s"].get<double>() == Approx(20));
   CHECK(simgrid["warmup"]["took_s"] == native["warmup"]["took_s"]);
   REQUIRE(simgrid["warmup"]["intervals"].size() == native["warmup"]["intervals"].size());
-  for (std::size_t i = 0; i < native["warmup"]["intervals"].size(); ++i)  // within 1 in 1,000: the open defect
-    CHECK(simgrid["warmup"]["intervals"][i]["page_cache_lookups"].get<double>() ==
-          Approx(native["warmup"]["intervals"][i]["page_cache_lookups"].get<double>()).epsilon(0.001));
+  for (std::size_t i = 0; i < native["warmup"]["intervals"].size(); ++i)
+    CHECK(simgrid["warmup"]["intervals"][i]["page_cache_lookups"] ==
+          native["warmup"]["intervals"][i]["page_cache_lookups"]);
   // The window is 10 s of ifstat after the warm-up, on both.
   CHECK(simgrid["server"]["nic_out_gbps_per_s"].size() == 10);
   CHECK(native["server"]["nic_out_gbps_per_s"].size() == 10);
@@ -147,12 +180,7 @@ TEST_CASE("engines agree after a warm-up: the same probes, the same window") {
     CHECK(simgrid["clients"][name]["requests_per_s"].get<double>() ==
           Approx(n["requests_per_s"].get<double>()).epsilon(0.03));
   }
-  // Equal without metadata from the disk; within 1 in 1,000 with it (the
-  // open defect above).
-  CHECK(simgrid["server"]["page_cache"]["lookups"].get<double>() ==
-        Approx(native["server"]["page_cache"]["lookups"].get<double>()).epsilon(0.001));
-  if (metadata_from_disk(native) == 0)
-    CHECK(simgrid["server"]["page_cache"]["lookups"] == native["server"]["page_cache"]["lookups"]);
+  CHECK(simgrid["server"]["page_cache"]["lookups"] == native["server"]["page_cache"]["lookups"]);
   // Hits agree to 1 in 1,000, not exactly: over 30 s the engines order a few
   // simultaneous events differently, warm-up or not (a cold 30 s run of this
   // scenario: 0.70798 native, 0.70790 SimGrid).

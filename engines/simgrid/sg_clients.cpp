@@ -31,6 +31,7 @@ SgClients::SgClients(const Platform& platform, std::vector<models::WrkGroupSpec>
 void SgClients::start(models::ServerSide& server) {
   server_ = &server;
   running_ = true;
+  alarms_.start(platform_.clients);
   for (std::uint32_t t = 0; t < threads_.size(); ++t) {
     if (threads_[t].on_host) {
       threads_[t].wake = &thread_wakes_.emplace_back();
@@ -41,17 +42,17 @@ void SgClients::start(models::ServerSide& server) {
     for (std::uint32_t i = 0; i < per_thread; ++i) {
       const auto s = static_cast<std::uint32_t>(sockets_.size());
       sockets_.emplace_back();
+      socket_alarms_.push_back(alarms_.add_sleeper());
       sg4::Actor::create("wrk", platform_.clients, [this, s, t, i] { socket(s, t, i); })->daemonize();
     }
   }
 }
 
-void SgClients::sleep_ns(sim::Time d) {
-  sg4::this_actor::sleep_until(sim::to_seconds(now_ns() + d));
-  ++resumptions();
-}
+void SgClients::sleep_until(std::uint32_t s, sim::Time at) { alarms_.sleep_until(socket_alarms_[s], at); }
 
-void SgClients::sleep_one_way() { sleep_ns(one_way_); }
+void SgClients::sleep_ns(std::uint32_t s, sim::Time d) { sleep_until(s, now_ns() + d); }
+
+void SgClients::sleep_one_way(std::uint32_t s) { sleep_ns(s, one_way_); }
 
 void SgClients::host_thread(std::uint32_t t) {
   Thread& th = threads_[t];
@@ -117,7 +118,7 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
     if (on_host)
       on_thread(thread, costs_.client_connect, wake);
     else
-      sleep_ns(sim::from_seconds_ceil(connect_delay));
+      sleep_ns(s, sim::from_seconds_ceil(connect_delay));
     connect_delay = costs_.client_connect;
     if (!running_) return;
     const auto id = static_cast<std::uint32_t>(conns_.size());
@@ -128,12 +129,10 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
     // writes its request at once; the server's accept queue gets the
     // connection with the final ACK, together with the request.
     const sim::Time opened = now_ns();
-    sg4::this_actor::sleep_until(sim::to_seconds(opened + 2 * one_way_));
-    ++resumptions();
+    sleep_until(s, opened + 2 * one_way_);
     const bool requested = running_ && c.alive;
     if (requested) send_request(id);
-    sg4::this_actor::sleep_until(sim::to_seconds(opened + 3 * one_way_));
-    ++resumptions();
+    sleep_until(s, opened + 3 * one_way_);
     server_->connection_arrived(id, group);
     if (requested && c.alive) server_->request_arrived(id, c.file);
     bool reconnect = false;
@@ -141,8 +140,7 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
       while (c.first_byte_at < 0 && c.chunks.empty() && c.delivered_at < 0 && !c.closed) wake.wait();
       if (c.first_byte_at >= 0) {
         // The response's header reaches the client: time to first byte.
-        sg4::this_actor::sleep_until(sim::to_seconds(c.first_byte_at + one_way_));
-        ++resumptions();
+        sleep_until(s, c.first_byte_at + one_way_);
         c.first_byte_at = -1;
         if (!c.busy || !c.alive || !running_) continue;
         groups_[group].record_ttfb(now_ns(), sim::to_seconds(now_ns() - c.start));
@@ -152,8 +150,7 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
         // A body chunk reaches the client (the header went before it, the last byte after).
         const auto [sent_at, bytes] = c.chunks.front();
         c.chunks.pop_front();
-        sg4::this_actor::sleep_until(sim::to_seconds(sent_at + one_way_));
-        ++resumptions();
+        sleep_until(s, sent_at + one_way_);
         if (!c.busy || !c.alive || !running_) continue;
         c.reader.arrived(bytes);
         readable(id);
@@ -161,7 +158,7 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
       }
       if (c.closed) {
         // The server dropped the connection: wrk counts a read error and reconnects.
-        sleep_one_way();
+        sleep_one_way(s);
         ++groups_[group].errors.read;
         --groups_[group].open;
         if (!running_) return;
@@ -169,8 +166,7 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
         break;
       }
       // The response's last byte reaches the client.
-      sg4::this_actor::sleep_until(sim::to_seconds(c.delivered_at + one_way_));
-      ++resumptions();
+      sleep_until(s, c.delivered_at + one_way_);
       c.delivered_at = -1;
       if (on_host) {
         // The rest of the response is in: the thread's turns read it.
@@ -192,7 +188,7 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
         break;
       }
       send_request(id);
-      sleep_one_way();
+      sleep_one_way(s);
       if (c.alive) server_->request_arrived(id, c.file);
     }
   }

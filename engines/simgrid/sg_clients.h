@@ -6,7 +6,9 @@
 // one connect() cost apart. A wrk thread that runs on the server's host is an
 // actor there too, spending that host's CPU on every connect and response,
 // one item at a time. Statistics, streams and the report are those of the
-// native wrk model.
+// native wrk model. The sockets' timed waits end in the order they began, as
+// on the native event heap (sg_alarm_clock.h): requests written at one
+// instant draw their files from their thread's stream in connection order.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -15,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "engines/simgrid/sg_alarm_clock.h"
 #include "engines/simgrid/sg_clock.h"
 #include "engines/simgrid/sg_platform.h"
 #include "models/clients/response_reader.h"
@@ -88,8 +91,10 @@ class SgClients final : public models::ClientSide {
   void readable(std::uint32_t conn);
   void read_turn(std::uint32_t conn);
   void send_request(std::uint32_t conn);
-  void sleep_one_way();
-  void sleep_ns(sim::Time d);
+  // Timed waits of socket actor `s`, in the native engine's order (sg_alarm_clock.h).
+  void sleep_until(std::uint32_t s, sim::Time at);
+  void sleep_ns(std::uint32_t s, sim::Time d);
+  void sleep_one_way(std::uint32_t s);
 
   const Platform& platform_;
   models::ServerSide* server_ = nullptr;
@@ -101,7 +106,9 @@ class SgClients final : public models::ClientSide {
   std::vector<models::WrkGroup> groups_;
   std::vector<Thread> threads_;
   std::deque<Conn> conns_;
-  std::deque<Wakeup> sockets_;
+  std::deque<Wakeup> sockets_;        // a socket actor's wait for the server
+  std::vector<AlarmClock::Sleeper> socket_alarms_;  // its timed waits
+  AlarmClock alarms_;
   std::deque<Wakeup> thread_wakes_;
   bool running_ = false;
 };
