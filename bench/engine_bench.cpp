@@ -15,16 +15,17 @@
 // measures it; allocations are counted from the end of construction to the
 // end of the run (counting_alloc.h).
 #include <benchmark/benchmark.h>
-#include <chrono>
+
 #include <cstdio>
 #include <map>
 #include <string>
 #include <sys/resource.h>
 #include <vector>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <cmath>
 
 #include "bench/counting_alloc.h"
+#include "common/child_process.h"
+#include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/world.h"
 #ifdef CLERK_HAVE_SIMGRID
@@ -33,7 +34,6 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 
 std::string scenario_path(const std::string& relative) { return std::string(CLERK_SOURCE_DIR) + "/scenarios/" + relative; }
 
@@ -57,16 +57,17 @@ std::uint64_t completed(const models::RunResult& r) {
 Figures run_native(const models::Scenario& sc) {
   Figures f;
   bench::reset_peak();
-  const auto t0 = Clock::now();
-  models::World world(sc, sc.seed, sc.duration_s);
-  const std::uint64_t before = bench::heap().allocations;
-  world.run();
-  f.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  f.run_allocations = bench::heap().allocations - before;
-  f.peak_heap = bench::heap().peak;
-  const models::RunResult r = world.result(f.wall_s);
+  std::uint64_t before = 0;
+  engines::RunRequest request = engines::as_written(sc);
+  request.hooks.built = [&before] { before = bench::heap().allocations; };
+  request.hooks.ran = [&f, &before](models::World& world) {
+    f.run_allocations = bench::heap().allocations - before;
+    f.peak_heap = bench::heap().peak;
+    f.delivered = world.engine().events_delivered();
+  };
+  const models::RunResult r = engines::run_scenario(sc, request);
+  f.wall_s = r.wall_s;
   f.events = r.events;
-  f.delivered = world.engine().events_delivered();
   f.requests = completed(r);
   f.simulated_s = r.duration_s;
   f.runs = 1;
@@ -91,23 +92,26 @@ void add(Figures& total, const Figures& f) {
 // so the figure is close to what `clerk run` holds. Unlike the heap count it sees memory that operator
 // new does not hand out (the page cache's index comes from calloc, and only
 // the pages a run touches are resident). 0 if the child failed.
-double peak_rss_mib(const std::string& file) {
-  const pid_t pid = ::fork();
-  if (pid < 0) return 0;
-  if (pid == 0) {
-    try {
-      const models::Scenario sc = models::load_scenario(scenario_path(file));
-      models::World world(sc, sc.seed, sc.duration_s);
-      world.run();
-    } catch (...) {
-      ::_exit(1);
-    }
-    ::_exit(0);
+int run_once(void* file) {
+  try {
+    const models::Scenario sc = models::load_scenario(scenario_path(*static_cast<const std::string*>(file)));
+    engines::run_scenario(sc, engines::as_written(sc));
+    return 0;
+  } catch (...) {
+    return 1;
   }
-  int status = 0;
-  rusage usage{};
-  if (::wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return 0;
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB
+}
+
+double peak_rss_mib(std::string file) {
+  try {
+    common::SpawnSpec spec;
+    spec.who = "clerk_bench";
+    common::ChildProcess child = common::ChildProcess::run_in_child(spec, run_once, &file);
+    const common::ChildExit end = *child.wait_for(INFINITY);
+    return end.ok() ? static_cast<double>(end.usage.ru_maxrss) / 1024.0 : 0;  // ru_maxrss is in KiB
+  } catch (const common::ProcessError&) {
+    return 0;
+  }
 }
 
 std::map<std::string, double> peak_rss;
@@ -155,11 +159,10 @@ void native(benchmark::State& state, const std::string& file, const std::vector<
 }
 
 void both_engines(benchmark::State& state, const std::string& file) {
-#ifdef CLERK_HAVE_SIMGRID
   // Like with like: SimGrid's CPUs share by processor sharing, so the native
   // engine runs that too here (the scheduler's own cost is in the native rows).
   const models::Scenario sc = models::load_scenario(scenario_path(file), {"kernel.scheduler=processor-sharing"});
-  for (const std::string& why : sgengine::unsupported(sc)) {
+  for (const std::string& why : engines::cannot_run(sc, engines::Engine::kSimGrid)) {
     state.SkipWithError(("the SimGrid engine cannot run it: " + why).c_str());
     return;
   }
@@ -168,7 +171,7 @@ void both_engines(benchmark::State& state, const std::string& file) {
   std::uint64_t simgrid_requests = 0, simgrid_events = 0;
   for (auto _ : state) {
     n = run_native(sc);
-    const nlohmann::ordered_json j = sgengine::run_in_child(sc, sc.seed, sc.duration_s);
+    const nlohmann::ordered_json j = engines::run_scenario_json(sc, engines::as_written(sc, engines::Engine::kSimGrid));
     simgrid_wall = j["wall_s"].get<double>();
     simgrid_events = j["events"].get<std::uint64_t>();
     simgrid_requests = 0;
@@ -186,10 +189,6 @@ void both_engines(benchmark::State& state, const std::string& file) {
   state.counters["simgrid_resumptions/s"] = Counter(static_cast<double>(simgrid_events) / simgrid_wall);
   state.counters["simgrid_peak_rss_MiB"] = Counter(static_cast<double>(children.ru_maxrss) / 1024.0);
   pair_results[file] = Pair{n.wall_s, simgrid_wall, n.requests};
-#else
-  (void)file;
-  state.SkipWithError("built without SimGrid");
-#endif
 }
 
 void summary() {
@@ -223,6 +222,9 @@ void summary() {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef CLERK_HAVE_SIMGRID
+  engines::use_simgrid(sgengine::in_process_backend());  // SimGrid runs each in a child process here
+#endif
   const char* native_files[] = {"nginx-9x/threads.toml", "bench/cache-hit-250.toml", "bench/cache-hit-2500.toml",
                                 "bench/cache-hit-25000.toml"};
   for (const char* f : native_files) peak_rss[f] = peak_rss_mib(f);  // first: see peak_rss_mib

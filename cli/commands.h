@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "engines/run_scenario.h"
+
 namespace cli {
 
 struct RunArgs {
@@ -20,7 +22,7 @@ struct RunArgs {
   std::string json_path;
   bool no_timing = false;
   bool quiet = false;
-  std::string engine = "native";  // or "simgrid" (cli/engine_choice.h)
+  engines::Engine engine = engines::Engine::kNative;
 };
 int run_command(const RunArgs& args);
 
@@ -28,7 +30,7 @@ struct ValidateArgs {
   std::vector<std::string> files;  // empty: every scenario with [expect] under the scenarios folder
   std::string scenarios_dir;
   std::string json_path;
-  std::string engine = "native";
+  engines::Engine engine = engines::Engine::kNative;
 };
 int validate_command(const ValidateArgs& args);
 

@@ -3,10 +3,10 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/resource_estimate.h"
-#include "models/scenario/world.h"
 
 namespace cli {
 
@@ -36,9 +36,7 @@ int compare_command(const CompareArgs& args) {
     const double duration =
         models::limits::check_run_duration(args.duration_s.value_or(sc.duration_s), "--duration");
     models::check_fits_machine(sc, duration, file);  // throws ConfigError: exit 2 (cli::guarded)
-    models::World world(sc, args.seed.value_or(sc.seed), duration);
-    world.run();
-    results.push_back(world.result(0));
+    results.push_back(engines::run_scenario(sc, {args.seed.value_or(sc.seed), duration, engines::Engine::kNative, {}}));
   }
   const int w = 24;
   std::string out = fmt::format("{:<34}", "");

@@ -1,97 +1,80 @@
 #include "cli/engine_choice.h"
 
-#include <cerrno>
+#include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <fmt/format.h>
+#include <map>
 #include <stdexcept>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #if defined(CLERK_HAVE_SIMGRID) || defined(CLERK_SIMGRID_HELPER)
 #include "engines/simgrid/sg_run.h"
 #endif
+#if defined(CLERK_SIMGRID_HELPER)
+#include "common/child_process.h"
+#include "common/temp_dir.h"
+#include "common/text_file.h"
+#endif
 
 namespace cli {
 
-namespace {
-std::vector<std::string> command_line;
-}
-
-void remember_command_line(int argc, char** argv) { command_line.assign(argv, argv + argc); }
-
-std::vector<std::string> engine_cannot_run(const std::string& engine, const models::Scenario& sc) {
-  if (engine != "simgrid") return {};
-#if defined(CLERK_HAVE_SIMGRID) || defined(CLERK_SIMGRID_HELPER)
-  return sgengine::unsupported(sc);
-#else
-  (void)sc;
-  return {"this clerk was built without SimGrid (install libsimgrid-dev, then rebuild)"};
-#endif
+CLI::Option* add_engine_option(CLI::App* command, engines::Engine& engine) {
+  std::map<std::string, engines::Engine> names;
+  for (std::string_view name : engines::kEngineNames) names.emplace(name, engines::parse_engine(name));
+  return command->add_option("--engine", engine, "native (default) or simgrid, the reference engine")
+      ->transform(CLI::CheckedTransformer(names));
 }
 
 #if defined(CLERK_HAVE_SIMGRID)
 
-models::RunResult run_on_simgrid(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
-  return sgengine::run(sc, seed, duration_s);
-}
-
-nlohmann::ordered_json simgrid_json(const models::Scenario& sc) {
-  return sgengine::run_in_child(sc, sc.seed, sc.duration_s);
-}
+void choose_engines(int, char**) { engines::use_simgrid(sgengine::in_process_backend()); }
 
 #elif defined(CLERK_SIMGRID_HELPER)
 
 namespace {
-std::vector<char*> c_args(std::vector<std::string>& args) {
-  std::vector<char*> out;
-  for (std::string& a : args) out.push_back(a.data());
-  out.push_back(nullptr);
-  return out;
-}
-}  // namespace
 
-models::RunResult run_on_simgrid(const models::Scenario&, std::uint64_t, double) {
+std::vector<std::string> command_line;
+
+// The whole command goes to clerk-simgrid: this process becomes it.
+models::RunResult hand_over(const models::Scenario&, std::uint64_t, double) {
   std::vector<std::string> args = command_line;
   args.at(0) = CLERK_SIMGRID_HELPER;
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
   std::fflush(nullptr);
-  ::execv(CLERK_SIMGRID_HELPER, c_args(args).data());
+  ::execv(CLERK_SIMGRID_HELPER, argv.data());
   throw std::runtime_error(std::string("cannot run ") + CLERK_SIMGRID_HELPER);
 }
 
-nlohmann::ordered_json simgrid_json(const models::Scenario& sc) {
-  char path[] = "/tmp/clerk-simgrid-XXXXXX";
-  const int fd = ::mkstemp(path);
-  if (fd < 0) throw std::runtime_error("cannot create a temporary file");
-  ::close(fd);
-  std::vector<std::string> args = {CLERK_SIMGRID_HELPER, "run", sc.file, "--engine", "simgrid", "-q", "--json", path};
+// One run in a clerk-simgrid child: the scenario's file (as the file says:
+// the helper reads it again) with this seed and duration; its JSON back.
+nlohmann::ordered_json helper_json(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
+  const common::TempDir dir("/tmp/clerk-simgrid-");
+  const std::string json = dir.file("run.json");
+  common::SpawnSpec spec;
+  spec.argv = {CLERK_SIMGRID_HELPER, "run", sc.file, "--engine", "simgrid", "-q", "--json", json,
+               "--seed", std::to_string(seed), "--duration", fmt::format("{}", duration_s)};
+  spec.output = dir.file("output.txt");
+  spec.who = "clerk";
   std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("cannot fork");
-  if (pid == 0) {
-    ::execv(CLERK_SIMGRID_HELPER, c_args(args).data());
-    ::_exit(127);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::remove(path);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("the SimGrid run failed (clerk-simgrid exit status " + std::to_string(status) + ")");
-  return nlohmann::ordered_json::parse(text.str());
+  const common::CommandResult r = common::run_command(spec, INFINITY);
+  if (!r.ok())
+    throw std::runtime_error("the SimGrid run of " + sc.file + " failed (clerk-simgrid " +
+                             common::describe_status(r.status) + "): " + r.output);
+  return nlohmann::ordered_json::parse(common::read_text(json));
+}
+
+}  // namespace
+
+void choose_engines(int argc, char** argv) {
+  command_line.assign(argv, argv + argc);
+  engines::use_simgrid({sgengine::unsupported, hand_over, helper_json});
 }
 
 #else
 
-models::RunResult run_on_simgrid(const models::Scenario&, std::uint64_t, double) {
-  throw std::logic_error("built without SimGrid");
-}
-
-nlohmann::ordered_json simgrid_json(const models::Scenario&) { throw std::logic_error("built without SimGrid"); }
+void choose_engines(int, char**) {}
 
 #endif
 

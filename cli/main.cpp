@@ -13,7 +13,7 @@
 #include "testbed/realrun/realrun_cli.h"
 
 int main(int argc, char** argv) {
-  cli::remember_command_line(argc, argv);  // a SimGrid run is passed on to clerk-simgrid
+  cli::choose_engines(argc, argv);  // how this program runs SimGrid (cli/engine_choice.h)
   CLI::App app{"clerk: simulate NGINX workers, disks, page cache, thread pools, NIC and wrk clients"};
   app.require_subcommand(1);
 
@@ -27,8 +27,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--json", run.json_path, "also write the figures as JSON to this file")->check(cli::file_name_check());
   run_cmd->add_flag("--no-timing", run.no_timing, "leave wall-clock figures out, so output depends only on the inputs");
   run_cmd->add_flag("-q,--quiet", run.quiet, "print no report");
-  run_cmd->add_option("--engine", run.engine, "native (default) or simgrid, the reference engine")
-      ->check(CLI::IsMember({"native", "simgrid"}));
+  cli::add_engine_option(run_cmd, run.engine);
 
   cli::ValidateArgs validate;
   auto* validate_cmd = app.add_subcommand("validate", "Run every scenario with an [expect] table against its documented figures");
@@ -36,8 +35,7 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--scenarios", validate.scenarios_dir, "folder to search for scenarios");
   validate_cmd->add_option("--json", validate.json_path, "write the comparison as JSON to this file")
       ->check(cli::file_name_check());
-  validate_cmd->add_option("--engine", validate.engine, "native (default) or simgrid, the reference engine")
-      ->check(CLI::IsMember({"native", "simgrid"}));
+  cli::add_engine_option(validate_cmd, validate.engine);
 
   cli::CompareArgs compare;
   auto* compare_cmd = app.add_subcommand("compare", "Run scenarios and print their main figures side by side");

@@ -1,16 +1,14 @@
-#include <chrono>
 #include <fmt/format.h>
 #include <iostream>
 
 #include "cli/commands.h"
-#include "cli/engine_choice.h"
 #include "common/output_file.h"
+#include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/resource_estimate.h"
 #include "models/scenario/report.h"
 #include "models/scenario/result_json.h"
-#include "models/scenario/world.h"
 
 namespace cli {
 
@@ -26,29 +24,17 @@ int run_command(const RunArgs& args) {
   const std::uint64_t seed = args.seed.value_or(sc.seed);
   const double duration = models::limits::check_run_duration(args.duration_s.value_or(sc.duration_s), "--duration");
   models::check_fits_machine(sc, duration, args.file);  // throws ConfigError: exit 2 (cli::guarded)
-  const std::vector<std::string> cannot = engine_cannot_run(args.engine, sc);
+  const std::vector<std::string> cannot = engines::cannot_run(sc, args.engine);
   if (!cannot.empty()) {
-    std::cerr << "clerk: " << args.file << ": the " << args.engine << " engine cannot run this scenario:\n";
+    std::cerr << "clerk: " << args.file << ": the " << engines::engine_name(args.engine)
+              << " engine cannot run this scenario:\n";
     for (const std::string& why : cannot) std::cerr << "  - " << why << "\n";
     return 2;
   }
-  models::RunResult result;
-  if (args.engine == "simgrid") {
-    result = run_on_simgrid(sc, seed, duration);
-  } else {
-    const auto t0 = std::chrono::steady_clock::now();
-    models::World world(sc, seed, duration);
-    world.run();
-    result = world.result(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
+  const models::RunResult result = engines::run_scenario(sc, {seed, duration, args.engine, {}});
   const double wall = result.wall_s;
-  if (!args.json_path.empty()) {
-    std::string error;
-    if (!common::write_file_atomically(args.json_path, models::to_json(result, !args.no_timing).dump(2) + "\n", error)) {
-      std::cerr << "clerk: " << error << "\n";
-      return 2;
-    }
-  }
+  if (!args.json_path.empty())
+    common::write_file_atomically(args.json_path, models::to_json(result, !args.no_timing).dump(2) + "\n");
   if (!args.quiet) std::cout << models::text_report(result);
   if (!args.no_timing)
     std::cerr << fmt::format("clerk: {:.0f} s simulated in {:.3f} s wall, {} events\n", result.duration_s, wall,

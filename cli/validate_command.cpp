@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
@@ -7,12 +6,11 @@
 #include <map>
 
 #include "cli/commands.h"
-#include "cli/engine_choice.h"
 #include "common/output_file.h"
+#include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/layered_toml.h"
 #include "models/scenario/result_json.h"
-#include "models/scenario/world.h"
 
 namespace cli {
 
@@ -43,20 +41,13 @@ std::string number(double v) {
   return fmt::format("{:.3f}", v);
 }
 
-// Runs a scenario on the chosen engine; its figures as JSON (no wall time).
+// Runs a scenario as written on the chosen engine; its figures as JSON
+// (wall time taken out into `wall`).
 nlohmann::ordered_json run_json(const ValidateArgs& args, const models::Scenario& sc, double& wall) {
-  nlohmann::ordered_json json;
-  if (args.engine == "simgrid") {
-    json = simgrid_json(sc);
-    wall = json.value("wall_s", 0.0);
-    json.erase("wall_s");
-    return json;
-  }
-  const auto t0 = std::chrono::steady_clock::now();
-  models::World world(sc, sc.seed, sc.duration_s);
-  world.run();
-  wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return models::to_json(world.result(wall), false);
+  nlohmann::ordered_json json = engines::run_scenario_json(sc, engines::as_written(sc, args.engine));
+  wall = json.value("wall_s", 0.0);
+  json.erase("wall_s");
+  return json;
 }
 
 }  // namespace
@@ -99,9 +90,10 @@ int validate_command(const ValidateArgs& args) {
       std::cerr << "clerk: " << file << ": no documented figures ([[expect]]) to validate\n";
       return 2;
     }
-    const std::vector<std::string> cannot = engine_cannot_run(args.engine, sc);
+    const std::vector<std::string> cannot = engines::cannot_run(sc, args.engine);
     if (!cannot.empty()) {
-      std::cout << fmt::format("\n{}  ({}): skipped, the {} engine cannot run it:\n", sc.name, file, args.engine);
+      std::cout << fmt::format("\n{}  ({}): skipped, the {} engine cannot run it:\n", sc.name, file,
+                               engines::engine_name(args.engine));
       for (const std::string& why : cannot) std::cout << "  - " << why << "\n";
       ++skipped;
       continue;
@@ -182,14 +174,9 @@ int validate_command(const ValidateArgs& args) {
   }
   std::cout << fmt::format("\nvalidate: {} scenarios, {} figures: {} outside tolerance, {} known misses\n", scenarios,
                            checked, failures, known);
-  if (skipped) std::cout << fmt::format("validate: {} scenarios skipped: the {} engine cannot run them\n", skipped, args.engine);
-  if (!args.json_path.empty()) {
-    std::string error;
-    if (!common::write_file_atomically(args.json_path, report.dump(2) + "\n", error)) {
-      std::cerr << "clerk: " << error << "\n";
-      return 2;
-    }
-  }
+  if (skipped) std::cout << fmt::format("validate: {} scenarios skipped: the {} engine cannot run them\n", skipped,
+                                        engines::engine_name(args.engine));
+  if (!args.json_path.empty()) common::write_file_atomically(args.json_path, report.dump(2) + "\n");
   return failures ? 1 : 0;
 }
 

@@ -171,19 +171,9 @@ void write_replacing(const std::string& path, std::string_view content) {
 
 void check_output_path(const std::string& path) { classify(path); }
 
-void write_output_file(const std::string& path, std::string_view content) {
+void write_file_atomically(const std::string& path, std::string_view content) {
   if (classify(path) == Target::kDirect) write_direct(path, content);
   else write_replacing(path, content);
-}
-
-bool write_file_atomically(const std::string& path, const std::string& content, std::string& error) {
-  try {
-    write_output_file(path, content);
-    return true;
-  } catch (const OutputError& e) {
-    error = e.what();
-    return false;
-  }
 }
 
 }  // namespace common

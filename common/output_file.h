@@ -35,16 +35,16 @@ class OutputError : public std::runtime_error {
   std::string reason_;
 };
 
-// Throws OutputError naming the path and the reason.
-void write_output_file(const std::string& path, std::string_view content);
+// The one way to write a file (the contract above: a temporary file in the
+// same folder, fsync, rename, fsync of the folder; nothing half-written
+// under the target's name). Throws OutputError naming the path and the
+// reason; cli::guarded turns it into "clerk: cannot write ..." and exit 2.
+void write_file_atomically(const std::string& path, std::string_view content);
 
 // Checks, before any work is done, that `path` could be written as above
 // (its folder exists and is writable, it is not a folder or a link to a
 // regular file). Throws OutputError. Commands call it on every output path
 // before they measure or simulate anything.
 void check_output_path(const std::string& path);
-
-// The same as write_output_file, for callers that report errors as text.
-bool write_file_atomically(const std::string& path, const std::string& content, std::string& error);
 
 }  // namespace common

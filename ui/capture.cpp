@@ -36,7 +36,13 @@ bool save_png(const std::string& path, int x, int y, int w, int h, int fb_h, std
     error = "cannot encode the PNG for " + path;
     return false;
   }
-  return common::write_file_atomically(path, png, error);
+  try {
+    common::write_file_atomically(path, png);
+  } catch (const common::OutputError& e) {
+    error = e.what();
+    return false;
+  }
+  return true;
 }
 
 }  // namespace ui

@@ -22,9 +22,10 @@ int write_series(App& app, const std::string& path, double t_s) {
     j["window_start_s"] = app.a.recorder.warmup_s();
   j["charts"] = charts_json(app.a, app.ab ? &app.b : nullptr);
   j["heatmaps"] = heatmaps_json(app.a, app.ab ? &app.b : nullptr);
-  std::string error;
-  if (!common::write_file_atomically(path, j.dump(1) + "\n", error)) {
-    std::fprintf(stderr, "clerk-ui: --series: %s\n", error.c_str());
+  try {
+    common::write_file_atomically(path, j.dump(1) + "\n");
+  } catch (const common::OutputError& e) {
+    std::fprintf(stderr, "clerk-ui: --series: %s\n", e.what());
     return 1;
   }
   return 0;

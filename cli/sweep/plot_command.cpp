@@ -1,23 +1,19 @@
 #include "cli/sweep/plot_command.h"
 
 #include <atomic>
-#include <cerrno>
 #include <csignal>
-#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <iterator>
-#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
 #include "cli/sweep/plot_data.h"
 #include "cli/sweep/plot_script.h"
 #include "cli/sweep/sweep_error.h"
 #include "cli/sweep/sweep_files.h"
-
-extern char** environ;
+#include "common/child_process.h"
+#include "common/temp_dir.h"
 
 namespace cli::sweep {
 
@@ -36,31 +32,16 @@ std::string default_prefix(const PlotArgs& a) {
 // A private folder (mkdtemp: mode 0700, an unpredictable name) in the
 // system's temporary folder, where gnuplot reads its script and draws; it is
 // removed with everything in it when the plot ends, however it ends.
-class WorkFolder {
- public:
-  WorkFolder() {
-    std::error_code ec;
-    fs::path base = fs::temp_directory_path(ec);
-    if (ec) base = "/tmp";
-    std::string pattern = (base / "clerk-plot-XXXXXX").string();
-    std::vector<char> name(pattern.begin(), pattern.end());
-    name.push_back('\0');
-    if (!mkdtemp(name.data()))
-      throw SweepError("clerk plot", "", "cannot create a temporary folder in " + base.string() + ": " + std::strerror(errno));
-    path_ = name.data();
+common::TempDir work_folder() {
+  std::error_code ec;
+  fs::path base = fs::temp_directory_path(ec);
+  if (ec) base = "/tmp";
+  try {
+    return common::TempDir((base / "clerk-plot-").string());
+  } catch (const std::runtime_error& e) {
+    throw SweepError("clerk plot", "", e.what());
   }
-  ~WorkFolder() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  WorkFolder(const WorkFolder&) = delete;
-  WorkFolder& operator=(const WorkFolder&) = delete;
-  const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
+}
 
 // SIGINT, SIGTERM and SIGHUP (a closed terminal), while a plot is drawn, are
 // noted instead of ending clerk at once: gnuplot (in its own process group,
@@ -77,7 +58,7 @@ class SignalGuard {
     struct sigaction sa {};
     sa.sa_handler = note_signal;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;  // no SA_RESTART: waitpid returns EINTR
+    sa.sa_flags = 0;
     for (std::size_t i = 0; i < kStopCount; ++i) {
       sigaction(kStopSignals[i], &sa, &old_[i]);
       if (old_[i].sa_handler == SIG_IGN) sigaction(kStopSignals[i], &old_[i], nullptr);  // nohup and background jobs
@@ -93,33 +74,6 @@ class SignalGuard {
   struct sigaction old_[kStopCount] {};
 };
 
-// Posix spawn attributes and file actions, destroyed when done.
-struct SpawnSetup {
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_t actions;
-  explicit SpawnSetup(const std::string& folder) {
-    posix_spawnattr_init(&attr);
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_setpgroup(&attr, 0);  // its own group: a terminal's ^C reaches clerk, which stops it
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attr, &none);
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    for (const int sig : kStopSignals) sigaddset(&defaults, sig);
-    sigaddset(&defaults, SIGPIPE);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
-  }
-  ~SpawnSetup() {
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-  }
-  SpawnSetup(const SpawnSetup&) = delete;
-  SpawnSetup& operator=(const SpawnSetup&) = delete;
-};
-
 // A program named by a relative path is found from clerk's folder, not gnuplot's.
 std::string program_path(const std::string& program) {
   if (program.find('/') == std::string::npos) return program;
@@ -128,34 +82,26 @@ std::string program_path(const std::string& program) {
   return ec ? program : abs.string();
 }
 
-// Stops gnuplot's whole group and reaps it.
-void stop(pid_t pid) {
-  kill(-pid, SIGTERM);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-}
-
-// Runs gnuplot on plot.gp in `folder` (no shell in between); returns its exit
-// status, 127 when it cannot be started, -1 when it died or was stopped.
+// Runs gnuplot on plot.gp in `folder` (no shell in between), in its own
+// process group (a terminal's ^C reaches clerk, which stops it); returns its
+// exit status, 127 when it cannot be started, -1 when it died or was stopped.
 int run_gnuplot(const std::string& program, const std::string& folder) {
-  std::string path = program_path(program);
-  std::string script = "plot.gp";
-  std::vector<char*> argv = {path.data(), script.data(), nullptr};
-  SpawnSetup setup(folder);
-  pid_t pid = 0;
-  if (posix_spawnp(&pid, path.c_str(), &setup.actions, &setup.attr, argv.data(), environ) != 0) return 127;
-  int status = 0;
-  for (;;) {
+  const std::string path = common::find_program(program_path(program));
+  if (path.empty()) return 127;
+  common::SpawnSpec spec;
+  spec.argv = {path, "plot.gp"};
+  spec.keep_output = true;  // gnuplot's own complaints reach the user
+  spec.cwd = folder;
+  spec.who = "clerk plot";
+  common::ChildProcess gnuplot = common::ChildProcess::spawn(spec);
+  while (!gnuplot.wait_for(0.05)) {
     if (g_signal) {
-      stop(pid);
+      gnuplot.stop(SIGTERM, 5);
       return -1;
     }
-    const pid_t r = waitpid(pid, &status, 0);
-    if (r == pid) break;
-    if (r < 0 && errno != EINTR) return -1;
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const int status = gnuplot.exit()->status;
+  return !gnuplot.exit()->lost && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 // A heat map has x values times --by values cells (gather caps the lines).
@@ -189,7 +135,7 @@ PlotData read_data(const PlotArgs& args) {
 // the outputs, through write_atomically like every result file.
 int draw(const PlotArgs& args, const PlotData& data, const std::string& png, const std::string& svg) {
   const PlotLook look{args.x, args.y, args.by, args.title, args.heatmap, args.log_x, args.log_y, args.confidence};
-  const WorkFolder work;
+  const common::TempDir work = work_folder();
   write_atomically(work.file("plot.gp"), gnuplot_script(data, look, "plot.png", "plot.svg"));
   const int status = run_gnuplot(args.gnuplot, work.path());
   if (g_signal) return -1;

@@ -58,7 +58,7 @@ OutputPaths output_paths(const std::string& out) {
 
 void write_atomically(const std::string& path, const std::string& content) {
   try {
-    common::write_output_file(path, content);
+    common::write_file_atomically(path, content);
   } catch (const common::OutputError& e) {
     throw SweepError(path, "", e.reason());
   }

@@ -1,5 +1,5 @@
 // The files of a sweep and how they are written and read: whole files through
-// common::write_output_file (common/output_file.h: an exclusive temporary file renamed into
+// common::write_file_atomically (common/output_file.h: an exclusive temporary file renamed into
 // place; special files written directly; links to regular files refused),
 // row files by appending whole lines, and every input read with a size limit.
 #pragma once

@@ -7,18 +7,16 @@
 #include <mutex>
 #include <thread>
 
+#include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/result_json.h"
-#include "models/scenario/world.h"
 
 namespace cli::sweep {
 
 Row run_one(const Plan& plan, const RunRef& run) {
   const Point& point = plan.points[run.point];
   const models::Scenario sc = models::load_scenario(plan.scenario, plan.overrides(point));
-  models::World world(sc, run.seed, sc.duration_s);
-  world.run();
-  const auto json = models::to_json(world.result(0), false);
+  const auto json = models::to_json(engines::run_scenario(sc, {run.seed, sc.duration_s, engines::Engine::kNative, {}}), false);
   Row row;
   row.sweep = plan.fingerprint;
   row.run = run.id;

@@ -1,12 +1,15 @@
 #include "engines/simgrid/sg_run.h"
 
-#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "common/child_process.h"
+#include "common/output_file.h"
+#include "common/temp_dir.h"
+#include "common/text_file.h"
 #include "engines/simgrid/sg_world.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/result_json.h"
@@ -26,55 +29,54 @@ models::RunResult run(const models::Scenario& sc, std::uint64_t seed, double dur
 
 namespace {
 
-bool write_all(int fd, const std::string& s) {
-  std::size_t done = 0;
-  while (done < s.size()) {
-    const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
+// What the child of run_in_child runs, and where it leaves the outcome.
+struct ChildRun {
+  const models::Scenario* scenario;
+  std::uint64_t seed;
+  double duration_s;
+  std::string result_file;  // models::to_json of the result
+  std::string error_file;   // what it threw
+};
+
+// In the child (this process has one thread: SimGrid's actors are not threads
+// of ours): the run, its JSON written whole, or the error.
+int run_and_write(void* arg) {
+  const ChildRun& r = *static_cast<const ChildRun*>(arg);
+  try {
+    common::write_file_atomically(r.result_file, models::to_json(run(*r.scenario, r.seed, r.duration_s), true).dump());
+    return 0;
+  } catch (const std::exception& e) {
+    try {
+      common::write_file_atomically(r.error_file, e.what());
+    } catch (...) {
+    }
+    return 4;
   }
-  return true;
+}
+
+std::string temp_prefix() {
+  std::error_code ec;
+  const std::filesystem::path base = std::filesystem::temp_directory_path(ec);
+  return ((ec ? std::filesystem::path("/tmp") : base) / "clerk-simgrid-").string();
 }
 
 }  // namespace
 
 nlohmann::ordered_json run_in_child(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw std::runtime_error("simgrid engine: cannot create a pipe");
+  const common::TempDir dir(temp_prefix());
+  ChildRun r{&sc, seed, duration_s, dir.file("result.json"), dir.file("error.txt")};
   std::fflush(nullptr);  // nothing buffered may be written twice
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("simgrid engine: cannot fork");
-  if (pid == 0) {
-    ::close(fds[0]);
-    int status = 0;
-    try {
-      const std::string json = models::to_json(run(sc, seed, duration_s), true).dump();
-      if (!write_all(fds[1], json)) status = 3;
-    } catch (const std::exception& e) {
-      write_all(fds[1], std::string("\x01") + e.what());
-      status = 4;
-    }
-    ::close(fds[1]);
-    ::_exit(status);
-  }
-  ::close(fds[1]);
-  std::string out;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = ::read(fds[0], buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!out.empty() && out[0] == '\x01') throw std::runtime_error("simgrid engine: " + out.substr(1));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("simgrid engine: the run's process failed (status " + std::to_string(status) + ")");
-  return nlohmann::ordered_json::parse(out);
+  common::SpawnSpec spec;
+  spec.who = "clerk (SimGrid run)";
+  common::ChildProcess child = common::ChildProcess::run_in_child(spec, run_and_write, &r);
+  const common::ChildExit end = *child.wait_for(INFINITY);
+  if (end.ok()) return nlohmann::ordered_json::parse(common::read_text(r.result_file));
+  if (const std::string why = common::read_text(r.error_file); !why.empty())
+    throw std::runtime_error("simgrid engine: " + why);
+  throw std::runtime_error("simgrid engine: the run's process " +
+                           (end.lost ? std::string("was reaped elsewhere") : common::describe_status(end.status)));
 }
+
+engines::SimGridBackend in_process_backend() { return {unsupported, run, run_in_child}; }
 
 }  // namespace sgengine

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/run_scenario.h"
 #include "models/scenario/result.h"
 #include "models/scenario/scenario.h"
 
@@ -23,8 +24,12 @@ std::vector<std::string> unsupported(const models::Scenario& scenario);
 // Runs the scenario in this process; wall_s covers building and running.
 models::RunResult run(const models::Scenario& scenario, std::uint64_t seed, double duration_s);
 
-// Runs it in a child process and returns models::to_json of its result
-// (with wall_s). Throws std::runtime_error when the child fails.
+// Runs it in a child process (common/child_process.h) and returns
+// models::to_json of its result (with wall_s). Throws std::runtime_error
+// when the child fails, with the child's own error when it said one.
 nlohmann::ordered_json run_in_child(const models::Scenario& scenario, std::uint64_t seed, double duration_s);
+
+// The three above, for engines::use_simgrid in a program that links SimGrid.
+engines::SimGridBackend in_process_backend();
 
 }  // namespace sgengine

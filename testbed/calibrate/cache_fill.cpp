@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "testbed/calibrate/machine_facts.h"
-#include "testbed/common/stale_state.h"
-#include "testbed/realrun/cache_cgroup.h"
+#include "common/stale_state.h"
+#include "common/cache_cgroup.h"
+#include "common/control_file.h"
 
 namespace testbed::calibrate {
 
@@ -33,10 +34,8 @@ std::uint64_t read_through(const std::string& path, std::uint64_t bytes) {
   return done;
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out.flush()) throw std::runtime_error("cannot write " + path);
+void write_control(const std::string& path, const std::string& text) {
+  if (const std::string error = common::write_control_file(path, text); !error.empty()) throw std::runtime_error(error);
 }
 
 }  // namespace
@@ -64,12 +63,12 @@ CacheFill measure_cache_fill(const std::string& file, std::uint64_t cgroup_limit
   CacheFill r;
   const std::uint64_t size = std::filesystem::file_size(file);
   if (size < 4 * cgroup_limit) throw std::invalid_argument("cache fill: the file must be at least 4x the cgroup limit");
-  auto cg = realrun::CacheCgroup::create({}, cgroup_limit, common::own_state_name("clerk-calibrate") + "-fill");
+  auto cg = common::CacheCgroup::create({}, cgroup_limit, common::own_state_name("clerk-calibrate") + "-fill");
   const std::string self = std::to_string(getpid());
   std::string home;  // where this process goes back to
-  if (cg.kind() != realrun::CacheControlKind::kEvictOnly) {
+  if (cg.kind() != common::CacheControlKind::kEvictOnly) {
     home = std::filesystem::path(cg.path()).parent_path().string() + "/cgroup.procs";
-    write_text(cg.procs_file(), self);
+    write_control(cg.procs_file(), self);
     r.cgroup_limit = cgroup_limit;
   } else {
     r.note = "no memory cgroup (" + cg.why_not() + "): measured without reclaim";
@@ -78,15 +77,12 @@ CacheFill measure_cache_fill(const std::string& file, std::uint64_t cgroup_limit
     const std::string& home;
     const std::string& self;
     ~Leave() {
-      if (!home.empty()) {
-        std::ofstream out(home);
-        out << self;
-      }
+      if (!home.empty()) common::write_control_file(home, self);
     }
   } leave{home, self};
 
   sync();
-  write_text("/proc/sys/vm/drop_caches", "3");
+  write_control("/proc/sys/vm/drop_caches", "3");
   double t0 = machine_busy_s();
   r.cold_bytes = read_through(file, size);
   r.cold_busy_s = machine_busy_s() - t0;

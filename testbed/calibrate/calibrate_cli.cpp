@@ -13,16 +13,16 @@
 #include <iostream>
 
 #include "models/scenario/config_error.h"
-#include "testbed/common/output_path.h"
-#include "testbed/common/stale_state.h"
+#include "common/output_path.h"
+#include "common/stale_state.h"
 #include "testbed/calibrate/calibration.h"
 #include "testbed/calibrate/interrupt.h"
 #include "testbed/calibrate/profile_check.h"
 #include "testbed/calibrate/profile_content.h"
 #include "testbed/calibrate/profile_writer.h"
-#include "testbed/calibrate/temp_dir.h"
+#include "common/output_file.h"
 #include "testbed/calibrate/tools.h"
-#include "testbed/realrun/cache_cgroup.h"
+#include "common/cache_cgroup.h"
 
 namespace testbed {
 
@@ -55,7 +55,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::vector<std::string> remove_stale_calibrations() {
-  const realrun::CgroupRoots roots;
+  const common::CgroupRoots roots;
   return common::remove_stale_state({"clerk-calibrate-", {roots.v2, roots.v1}, {"/tmp"}});
 }
 
@@ -163,7 +163,7 @@ int CalibrateCli::run_checked() {
 namespace {
 int calibrate_run(const Request& o) {
   const auto t0 = Clock::now();
-  TempDir scratch;
+  const common::TempDir scratch = calibrate_temp_dir();
   Calibration c;
   c.quick = o.quick;
   c.date = today_utc();
@@ -267,7 +267,7 @@ int calibrate_run(const Request& o) {
   // Check that the simulator loads it before it replaces anything.
   const std::string trial = std::filesystem::absolute(o.out).parent_path().string() + "/.calibrate-check-" +
                             std::to_string(getpid()) + ".toml";
-  write_file_atomically(trial, text);
+  common::write_file_atomically(trial, text);
   try {
     load_profile(trial, scratch.path());
   } catch (const models::ConfigError& e) {
@@ -275,7 +275,7 @@ int calibrate_run(const Request& o) {
     throw std::runtime_error(std::string("the profile does not load (a bug in calibrate): ") + e.what());
   }
   std::remove(trial.c_str());
-  write_file_atomically(o.out, text);
+  common::write_file_atomically(o.out, text);
 
   print_table(c, profile);
   const double took = std::chrono::duration<double>(Clock::now() - t0).count();

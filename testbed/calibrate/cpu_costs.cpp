@@ -1,5 +1,6 @@
 #include "testbed/calibrate/cpu_costs.h"
 
+#include "common/output_file.h"
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -13,7 +14,6 @@
 #include "testbed/calibrate/interrupt.h"
 #include "testbed/calibrate/machine_facts.h"
 #include "testbed/calibrate/nginx_probe.h"
-#include "testbed/calibrate/temp_dir.h"
 #include "testbed/calibrate/tools.h"
 
 namespace testbed::calibrate {
@@ -25,15 +25,9 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// A file of `bytes` 'x's for NGINX to serve (a few MiB: held in memory).
 void write_file(const std::string& path, std::uint64_t bytes) {
-  std::ofstream out(path, std::ios::binary);
-  std::string block(1 << 16, 'x');
-  for (std::uint64_t left = bytes; left > 0;) {
-    const std::uint64_t n = std::min<std::uint64_t>(left, block.size());
-    out.write(block.data(), static_cast<std::streamsize>(n));
-    left -= n;
-  }
-  if (!out) throw std::runtime_error("cannot write " + path);
+  common::write_file_atomically(path, std::string(static_cast<std::size_t>(bytes), 'x'));
 }
 
 // Reads a file once so that NGINX serves it from the page cache.
@@ -143,7 +137,7 @@ CpuCostsResult derive_cpu_costs(const CpuRaw& raw) {
 }
 
 CpuMeasurement measure_cpu(const CpuPlan& plan, std::string* nginx_version) {
-  TempDir dir;
+  const common::TempDir dir = calibrate_temp_dir();
   // NGINX's worker runs as an unprivileged user: it must reach the files.
   chmod(dir.path().c_str(), 0755);
   const std::string root = dir.file("www");
@@ -202,9 +196,7 @@ CpuMeasurement measure_cpu(const CpuPlan& plan, std::string* nginx_version) {
       // The pace: a share of the first round's unpaced big-file rate, the same for both servers.
       const WrkRun& b = big.front();
       delay_ms = pace_delay_ms(connections, static_cast<double>(b.requests) / b.seconds, plan.pace_share);
-      std::ofstream out(script);
-      out << pace_script(delay_ms);
-      if (!out) throw std::runtime_error("cannot write " + script);
+      common::write_file_atomically(script, pace_script(delay_ms));
     }
     const std::vector<std::string> paced{"-s", script};
     r.pool_off = median_pool_op({once("pool off, " + pool_label, pool_off, "/big", paced, off)}, false);

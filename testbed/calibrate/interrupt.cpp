@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-#include "testbed/common/child_process.h"
+#include "common/child_process.h"
 
 namespace testbed::calibrate {
 

@@ -33,7 +33,7 @@
 #include <cstdint>
 #include <string>
 
-#include "testbed/common/proc_files.h"
+#include "common/proc_files.h"
 
 namespace testbed::calibrate {
 

@@ -13,6 +13,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/control_file.h"
+
 namespace testbed::calibrate {
 
 namespace {
@@ -130,11 +132,7 @@ std::string kernel_release() {
 
 bool drop_caches() {
   sync();
-  std::ofstream out("/proc/sys/vm/drop_caches");
-  if (!out) return false;
-  out << "3\n";
-  out.flush();
-  return static_cast<bool>(out);
+  return common::write_control_file("/proc/sys/vm/drop_caches", "3\n").empty();
 }
 
 }  // namespace testbed::calibrate

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "common/output_file.h"
 #include "testbed/calibrate/interrupt.h"
 #include "testbed/calibrate/tools.h"
 
@@ -84,11 +85,7 @@ std::string nginx_config(const std::string& prefix, const std::string& root, int
 NginxProbe::NginxProbe(const std::string& prefix, const std::string& root, int workers, const NginxOptions& options) {
   port_ = free_loopback_port();
   const std::string conf = prefix + "/nginx.conf";
-  {
-    std::ofstream out(conf);
-    out << nginx_config(prefix, root, port_, workers, options);
-    if (!out) throw std::runtime_error("cannot write " + conf);
-  }
+  common::write_file_atomically(conf, nginx_config(prefix, root, port_, workers, options));
   throw_if_interrupted();
   common::SpawnSpec spec =
       tool_child({nginx_tool().path, "-p", prefix, "-c", conf, "-e", prefix + "/error.log"}, prefix + "/nginx.out");

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "testbed/common/child_process.h"
+#include "common/child_process.h"
 
 namespace testbed::calibrate {
 

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
-#include "common/output_file.h"
 
 namespace testbed::calibrate {
 
@@ -63,13 +62,6 @@ std::string render_profile(const Profile& p) {
     }
   }
   return out;
-}
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  // The project's one safe writer (an exclusive temporary, fsync, rename;
-  // special files written directly): issue 21, finding 2.
-  std::string error;
-  if (!::common::write_file_atomically(path, text, error)) throw std::runtime_error(error);
 }
 
 }  // namespace testbed::calibrate

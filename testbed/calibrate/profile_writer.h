@@ -35,8 +35,5 @@ std::string size_value(std::uint64_t bytes);  // "\"1m\"", "\"128k\"" or a plain
 std::string rate_value_MBps(double bytes_per_s);  // "\"2345.6MB/s\""
 
 std::string render_profile(const Profile& p);
-// Writes `text` to `path` through common::write_file_atomically (common/output_file.h);
-// throws std::runtime_error with its message on failure.
-void write_file_atomically(const std::string& path, const std::string& text);
 
 }  // namespace testbed::calibrate

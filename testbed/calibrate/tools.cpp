@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "common/stale_state.h"
 #include "testbed/calibrate/interrupt.h"
 
 namespace testbed::calibrate {
@@ -34,23 +35,23 @@ std::vector<Tool> missing_tools(const std::vector<Tool>& tools) {
 }
 
 common::SpawnSpec tool_child(const std::vector<std::string>& argv, const std::string& output_file) {
-  return {argv, "", output_file, "clerk calibrate", true};
+  common::SpawnSpec spec;
+  spec.argv = argv;
+  spec.output = output_file;
+  spec.who = "clerk calibrate";
+  spec.die_with_parent = true;
+  return spec;
 }
+
+common::TempDir calibrate_temp_dir() { return common::TempDir("/tmp/" + common::own_state_name("clerk-calibrate") + "-"); }
 
 std::string run_and_capture(const std::vector<std::string>& argv, double* cpu_s) {
   throw_if_interrupted();
-  char name[] = "/tmp/clerk-calibrate-out-XXXXXX";
-  const int fd = mkstemp(name);
-  if (fd < 0) throw std::runtime_error("cannot create a temporary file");
-  close(fd);
   common::CommandResult r;
-  try {
-    r = common::run_command(tool_child(argv, name), INFINITY);
-  } catch (...) {
-    std::remove(name);
-    throw;
+  {
+    const common::TempDir dir = calibrate_temp_dir();
+    r = common::run_command(tool_child(argv, dir.file("out")), INFINITY);
   }
-  std::remove(name);
   throw_if_interrupted();
   if (cpu_s) *cpu_s = r.cpu_s;
   if (!r.ok()) {

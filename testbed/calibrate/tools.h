@@ -4,7 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "testbed/common/child_process.h"
+#include "common/child_process.h"
+#include "common/temp_dir.h"
 
 namespace testbed::calibrate {
 
@@ -25,6 +26,11 @@ std::vector<Tool> missing_tools(const std::vector<Tool>& tools);
 // /dev/null when empty), killed if clerk dies, even by SIGKILL. Call
 // throw_if_interrupted() before starting it.
 common::SpawnSpec tool_child(const std::vector<std::string>& argv, const std::string& output_file = {});
+
+// A temporary folder named after this calibrate,
+// /tmp/clerk-calibrate-<pid>-XXXXXX, so that a later calibrate can tell it
+// stale once this one is gone (common/stale_state.h).
+common::TempDir calibrate_temp_dir();
 
 // Runs a command to completion and returns its stdout+stderr (and its own
 // CPU time, wait4's rusage, in `cpu_s`); throws on failure, with the

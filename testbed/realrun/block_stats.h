@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "testbed/common/proc_files.h"
+#include "common/proc_files.h"
 
 namespace testbed::realrun {
 

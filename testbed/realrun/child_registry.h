@@ -1,6 +1,6 @@
 // What stop_all_real_runs() stops: every process group run_real starts (kept
-// by testbed/common/child_process, which every realrun child goes through)
-// and the cgroup it made, in fixed storage, so that it can be done from a
+// by common/child_process, which every realrun child goes through) and the
+// cgroup it made (kept by common/cache_cgroup), in fixed storage, so that it can be done from a
 // signal handler: no allocation, no locks, only kill(), rmdir() and
 // nanosleep().
 #pragma once
@@ -12,8 +12,6 @@ namespace testbed::realrun {
 // cannot join the cgroup): SpawnSpec::who.
 inline const std::string kChildName = "clerk realrun";
 
-// The cgroup directory to remove on stop (one at a time; "" clears it).
-void register_cgroup(const std::string& path);
 // True once stop_all_real_runs() was called (until clear_stop_request()).
 bool stop_requested();
 void clear_stop_request();

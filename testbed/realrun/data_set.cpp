@@ -15,7 +15,8 @@
 #include <fmt/format.h>
 
 #include "sim/random.h"
-#include "testbed/common/text_file.h"
+#include "common/output_file.h"
+#include "common/text_file.h"
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/real_run.h"
 
@@ -79,6 +80,15 @@ bool files_match(const std::string& dir, const DataSetSpec& spec) {
     if (!S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) != spec.sizes[f]) return false;
   }
   return true;
+}
+
+// The manifest, whole or not at all: an interrupted write leaves the old one.
+void write_manifest(const std::string& path, const std::string& text) {
+  try {
+    common::write_file_atomically(path, text);
+  } catch (const common::OutputError& e) {
+    throw RealRunError(e.what());
+  }
 }
 
 }  // namespace
@@ -168,11 +178,7 @@ DataSetReport ensure_data_set(const std::string& dir, const DataSetSpec& spec) {
 
   // Mark the directory ours before filling it: an interrupted build leaves a
   // manifest that matches nothing, so the next run rebuilds instead of refusing.
-  {
-    std::ofstream out(manifest_path, std::ios::trunc);
-    out << "{\"building\": true}\n";
-    if (!out) throw RealRunError(fmt::format("cannot write {}", manifest_path));
-  }
+  write_manifest(manifest_path, "{\"building\": true}\n");
   const auto buf = random_buffer(0xc1e2c0de);
   const std::uint64_t per_dir = spec.tree.back();
   for (std::uint64_t f = 0; f < spec.files(); ++f) {
@@ -186,11 +192,7 @@ DataSetReport ensure_data_set(const std::string& dir, const DataSetSpec& spec) {
     // at the same offsets (a deduplicating layer would otherwise merge them).
     write_file(path, spec.sizes[f], buf, static_cast<std::size_t>((f * 4099 * 4096) % buf.size()));
   }
-  {
-    std::ofstream out(manifest_path, std::ios::trunc);
-    out << wanted;
-    if (!out) throw RealRunError(fmt::format("cannot write {}", manifest_path));
-  }
+  write_manifest(manifest_path, wanted);
   ::sync();
   DataSetReport r{false, elapsed(), {}};
   r.note = fmt::format("data set created in {} ({} files, {} bytes) in {:.1f} s", dir, spec.files(),

@@ -1,5 +1,5 @@
 #include "testbed/realrun/placement.h"
-#include "testbed/common/text_file.h"
+#include "common/text_file.h"
 
 #include <dirent.h>
 #include <unistd.h>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "models/scenario/world.h"
+#include "engines/run_scenario.h"
 
 namespace testbed {
 
@@ -27,9 +27,7 @@ models::Scenario as_run(const models::Scenario& scenario, const RealRunResult& r
 models::RunResult predict(const models::Scenario& scenario, const RealRunResult& real, std::uint64_t seed,
                           std::uint64_t cache_limit_bytes) {
   const models::Scenario sc = as_run(scenario, real, cache_limit_bytes);
-  models::World world(sc, seed, sc.duration_s);
-  world.run();
-  return world.result(0);
+  return engines::run_scenario(sc, {seed, sc.duration_s, engines::Engine::kNative, {}});
 }
 
 }  // namespace testbed

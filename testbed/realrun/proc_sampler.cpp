@@ -1,5 +1,5 @@
 #include "testbed/realrun/proc_sampler.h"
-#include "testbed/common/text_file.h"
+#include "common/text_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -22,10 +22,11 @@
 
 #include "models/clients/popularity.h"
 #include "models/scenario/stream_ids.h"
-#include "testbed/common/child_process.h"
-#include "testbed/common/proc_files.h"
-#include "testbed/common/stale_state.h"
-#include "testbed/realrun/cache_cgroup.h"
+#include "common/child_process.h"
+#include "common/output_file.h"
+#include "common/proc_files.h"
+#include "common/stale_state.h"
+#include "common/cache_cgroup.h"
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/data_set.h"
 #include "testbed/realrun/nginx_conf.h"
@@ -103,9 +104,11 @@ struct RunningFlag {
 };
 
 void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  if (!out) throw RealRunError(fmt::format("cannot write {}", path));
+  try {
+    common::write_file_atomically(path, text);
+  } catch (const common::OutputError& e) {
+    throw RealRunError(e.what());
+  }
 }
 
 void require_executable(const std::string& path, const char* what, const char* fix) {
@@ -260,10 +263,10 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
 
   // 3. Page cache confinement, then the preload inside it.
   if (!drop_caches()) notes.push_back("could not drop caches (not root?): pages cached before the run remain");
-  CacheCgroup cgroup = CacheCgroup::create({}, cache_bytes + server_memory_allowance(workers),
+  common::CacheCgroup cgroup = common::CacheCgroup::create({}, cache_bytes + common::server_memory_allowance(workers),
                                            common::own_state_name("clerk-realrun"));
   result.cache_control = cgroup.describe(cache_bytes);
-  if (cgroup.kind() == CacheControlKind::kEvictOnly) {
+  if (cgroup.kind() == common::CacheControlKind::kEvictOnly) {
     evict_data_set(data_dir, spec);
     notes.push_back("no memory cgroup (" + cgroup.why_not() +
                     "): the data set was evicted before the run, but the page cache is not confined to " +
@@ -448,7 +451,7 @@ RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
 }
 
 std::vector<std::string> remove_stale_real_runs() {
-  const CgroupRoots roots;
+  const common::CgroupRoots roots;
   return common::remove_stale_state({"clerk-realrun-", {roots.v2, roots.v1}, {"/tmp"}});
 }
 

@@ -10,7 +10,7 @@
 #include "models/scenario/config_loader.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/units.h"
-#include "testbed/common/output_path.h"
+#include "common/output_path.h"
 #include "testbed/realrun/comparison.h"
 #include "testbed/realrun/prediction.h"
 
@@ -197,13 +197,7 @@ int RealrunCli::run_checked() {
     }
     out["servers"][server] = js;
   }
-  if (!o.json_path.empty()) {
-    std::string error;
-    if (!::common::write_file_atomically(o.json_path, out.dump(2) + "\n", error)) {
-      std::cerr << "clerk: " << error << "\n";
-      return 2;
-    }
-  }
+  if (!o.json_path.empty()) common::write_file_atomically(o.json_path, out.dump(2) + "\n");
   return o.check && !all_within ? 1 : 0;
 }
 

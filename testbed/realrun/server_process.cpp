@@ -14,7 +14,7 @@
 #include <sstream>
 #include <thread>
 
-#include "testbed/common/text_file.h"
+#include "common/text_file.h"
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/real_run.h"
 

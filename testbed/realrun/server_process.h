@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "models/scenario/scenario.h"
-#include "testbed/common/child_process.h"
+#include "common/child_process.h"
 
 namespace testbed::realrun {
 

@@ -32,7 +32,7 @@
 #include <utility>
 #include <vector>
 
-#include "testbed/common/proc_files.h"
+#include "common/proc_files.h"
 #include "testbed/realrun/wait_causes.h"
 
 namespace testbed::realrun {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
-#include "testbed/common/text_file.h"
+#include "common/text_file.h"
 #include "testbed/realrun/child_registry.h"
 
 namespace testbed::realrun {

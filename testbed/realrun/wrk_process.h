@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "models/clients/wrk.h"
-#include "testbed/common/child_process.h"
+#include "common/child_process.h"
 #include "testbed/realrun/real_run.h"
 #include "testbed/realrun/wrk_script.h"
 

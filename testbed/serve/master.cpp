@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "common/output_file.h"
 #include "listener.h"
 #include "worker.h"
 
@@ -33,10 +34,16 @@ constexpr int kWorkerFatal = 2;
 
 void on_sigchld(int) {}  // a handler, so SIGCHLD is never discarded while blocked
 
+// Whole or not at all (common/output_file.h): a reader polling for the
+// port or pid file never sees it half-written. Says why not on stderr.
 bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text << '\n';
-  return static_cast<bool>(out.flush());
+  try {
+    common::write_file_atomically(path, text + '\n');
+    return true;
+  } catch (const common::OutputError& e) {
+    std::fprintf(stderr, "clerk-serve: %s\n", e.what());
+    return false;
+  }
 }
 
 using Clock = std::chrono::steady_clock;
@@ -214,14 +221,8 @@ int run_master(const ServeOptions& options) {
     return 1;
   }
   const std::uint16_t port = bound_port(listen_fd.get());
-  if (!options.port_file.empty() && !write_file(options.port_file, std::to_string(port))) {
-    std::fprintf(stderr, "clerk-serve: cannot write %s\n", options.port_file.c_str());
-    return 1;
-  }
-  if (!options.pid_file.empty() && !write_file(options.pid_file, std::to_string(::getpid()))) {
-    std::fprintf(stderr, "clerk-serve: cannot write %s\n", options.pid_file.c_str());
-    return 1;
-  }
+  if (!options.port_file.empty() && !write_file(options.port_file, std::to_string(port))) return 1;
+  if (!options.pid_file.empty() && !write_file(options.pid_file, std::to_string(::getpid()))) return 1;
   const bool v6 = options.listen_host.find(':') != std::string::npos;
   std::fprintf(stderr,
                "clerk-serve: listening on %s%s%s:%u (%s), %d workers, aio %s%s, sendfile_max_chunk %zu, "

@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 
 #include "testbed/calibrate/kernel_facts.h"
-#include "testbed/common/tests/fake_tree.h"
+#include "common/tests/fake_tree.h"
 
 using namespace testbed::calibrate;
-using testbed::common::test::FakeTree;
+using common::test::FakeTree;
 
 namespace {
 
@@ -68,7 +68,7 @@ TEST_CASE("a 6.18 kernel with debugfs locked down: EEVDF, slice from /proc/self/
   tree.write("/sys/block/vda/queue/max_sectors_kb", "1280\n");
   tree.write("/sys/block/vda/queue/scheduler", "none [mq-deadline] kyber bfq\n");
   tree.write("/sys/fs/ext4/vda/inode_readahead_blks", "32\n");
-  const auto files = testbed::common::files_under(tree.root());
+  const auto files = common::files_under(tree.root());
   const KernelFacts k = read_kernel_facts(*files, "vda", "vda");
   CHECK(k.release == "6.18.44-fc-v782");
   CHECK(k.sched.policy == "eevdf");
@@ -103,7 +103,7 @@ TEST_CASE("a 3.13 kernel: CFS from its sysctls, HZ from /boot, two sockets with 
   tree.write("/proc/sys/vm/vfs_cache_pressure", "50\n");
   tree.write("/sys/block/sda/queue/nr_requests", "128\n");
   tree.write("/sys/block/sda/queue/scheduler", "noop [deadline] cfq\n");
-  const auto files = testbed::common::files_under(tree.root());
+  const auto files = common::files_under(tree.root());
   tree.write("/sys/fs/ext4/sda2/inode_readahead_blks", "64\n");  // the partition's, not the disk's
   const KernelFacts k = read_kernel_facts(*files, "sda", "sda2");
   CHECK(k.sched.policy == "cfs");
@@ -127,7 +127,7 @@ TEST_CASE("a kernel that shows nothing: fair.c's defaults for its version, HZ un
   FakeTree tree;
   tree.write("/proc/sys/kernel/osrelease", "6.8.0-31-generic\n");
   put_topology(tree, 4, 4, 4);
-  const auto files = testbed::common::files_under(tree.root());
+  const auto files = common::files_under(tree.root());
   const KernelFacts k = read_kernel_facts(*files, "nvme0n1", "nvme0n1p1");
   CHECK(k.sched.policy == "eevdf");
   CHECK(k.sched.factor == 3);
@@ -139,7 +139,7 @@ TEST_CASE("a kernel that shows nothing: fair.c's defaults for its version, HZ un
   CHECK(k.inode_readahead_blks == 0);
   // 6.15 on: 0.70 ms.
   FakeTree newer;
-  const auto none = testbed::common::files_under(newer.root());
+  const auto none = common::files_under(newer.root());
   CHECK(read_sched(*none, 6, 15, 8).base_slice_ns == 700000);
   CHECK(read_sched(*none, 6, 5, 8).policy == "cfs");
   CHECK(read_sched(*none, 6, 5, 8).latency_ns == 6000000);

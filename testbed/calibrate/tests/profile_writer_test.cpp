@@ -9,7 +9,8 @@
 #include "testbed/calibrate/profile_check.h"
 #include "testbed/calibrate/profile_content.h"
 #include "testbed/calibrate/profile_writer.h"
-#include "testbed/calibrate/temp_dir.h"
+#include "common/output_file.h"
+#include "testbed/calibrate/tools.h"
 
 using namespace testbed::calibrate;
 
@@ -58,11 +59,11 @@ Calibration example() {
 }  // namespace
 
 TEST_CASE("profile: written, loaded by models::load_scenario, values as measured") {
-  TempDir dir;
+  const common::TempDir dir = calibrate_temp_dir();
   std::filesystem::create_directories(dir.file("hardware"));
   const std::string path = dir.file("hardware/local.toml");
   const Calibration c = example();
-  write_file_atomically(path, render_profile(build_profile(c)));
+  common::write_file_atomically(path, render_profile(build_profile(c)));
   const models::Scenario sc = load_profile(path, dir.path());
   const models::HardwareSpec& hw = sc.hardware;
   CHECK(hw.logical_cpus == 2);
@@ -149,7 +150,7 @@ TEST_CASE("profile: event, wakeup and sequential_bandwidth load as measured, wit
 }
 
 TEST_CASE("profile: a CFS kernel's three tunables load; a topology that does not count our CPUs is left out") {
-  TempDir dir;
+  const common::TempDir dir = calibrate_temp_dir();
   std::filesystem::create_directories(dir.file("hardware"));
   const std::string path = dir.file("hardware/local.toml");
   Calibration c = example();
@@ -159,7 +160,7 @@ TEST_CASE("profile: a CFS kernel's three tunables load; a topology that does not
   c.kernel_facts.topology = {4, 1, 4, 1, "topology"};  // 4 online, but this process may use 2
   c.kernel_facts.sched.tunable_scaling = "linear";  // the loader takes log or none: not written
   const std::string text = render_profile(build_profile(c));
-  write_file_atomically(path, text);
+  common::write_file_atomically(path, text);
   const models::Scenario sc = load_profile(path, dir.path());
   const models::SchedSpec& s = sc.kernel.sched;
   CHECK(s.policy == "cfs");
@@ -181,10 +182,10 @@ TEST_CASE("profile: every value carries a comment, the header the load average")
 }
 
 TEST_CASE("atomic write: replaces the file, leaves no temporary behind") {
-  TempDir dir;
+  const common::TempDir dir = calibrate_temp_dir();
   const std::string path = dir.file("p.toml");
-  write_file_atomically(path, "a = 1\n");
-  write_file_atomically(path, "a = 2\n");
+  common::write_file_atomically(path, "a = 1\n");
+  common::write_file_atomically(path, "a = 2\n");
   std::ifstream in(path);
   std::string line;
   std::getline(in, line);
@@ -192,19 +193,19 @@ TEST_CASE("atomic write: replaces the file, leaves no temporary behind") {
   std::size_t files = 0;
   for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++files;
   CHECK(files == 1);
-  CHECK_THROWS(write_file_atomically(dir.file("missing/p.toml"), "a = 1\n"));
+  CHECK_THROWS(common::write_file_atomically(dir.file("missing/p.toml"), "a = 1\n"));
 }
 
 // The profile goes through the project's one safe writer (issue 21, finding
 // 2): a symlink planted where the old writer put its temporary file
 // ("<out>.tmp.<pid>") must not have its target overwritten.
 TEST_CASE("atomic write: a symlink planted at the temporary name is not followed") {
-  TempDir dir;
+  const common::TempDir dir = calibrate_temp_dir();
   const std::string path = dir.file("p.toml");
   const std::string victim = dir.file("victim");
   { std::ofstream(victim) << "precious\n"; }
   std::filesystem::create_symlink(victim, path + ".tmp." + std::to_string(::getpid()));
-  write_file_atomically(path, "a = 1\n");
+  common::write_file_atomically(path, "a = 1\n");
   std::ifstream in(victim);
   std::string line;
   std::getline(in, line);

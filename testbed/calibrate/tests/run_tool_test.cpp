@@ -12,11 +12,11 @@
 
 #include "testbed/calibrate/interrupt.h"
 #include "testbed/calibrate/tools.h"
-#include "testbed/common/tests/no_children.h"
+#include "common/tests/no_children.h"
 
 using namespace testbed::calibrate;
-using testbed::common::ChildProcess;
-using testbed::common::test::no_children;
+using common::ChildProcess;
+using common::test::no_children;
 
 TEST_CASE("run_and_capture returns a tool's output and its CPU time", "[calibrate][run_tool]") {
   double cpu_s = -1;
@@ -49,7 +49,7 @@ namespace {
 // The interrupt scenario, in the forked process: 0 when every step held,
 // otherwise the number of the first step that failed.
 int interrupt_scenario() {
-  testbed::common::SubreaperScope reaper;
+  common::SubreaperScope reaper;
   install_interrupt_handlers();
   if (interrupted()) return 1;
   ChildProcess server = ChildProcess::spawn(tool_child({"/bin/sh", "-c", "sleep 60 & sleep 60 & wait"}));

@@ -2,11 +2,11 @@
 // and iostat -x's figures from two readings, against hand-worked numbers.
 #include <catch2/catch.hpp>
 
-#include "testbed/common/tests/fake_tree.h"
+#include "common/tests/fake_tree.h"
 #include "testbed/realrun/block_stats.h"
 
 using namespace testbed::realrun;
-using testbed::common::test::FakeTree;
+using common::test::FakeTree;
 
 namespace {
 // As block/genhd.c prints it: 11 fields of %8lu (4.18+ appends discards, 5.5+ flushes).
@@ -58,7 +58,7 @@ TEST_CASE("the data device: a partition's disk, an md array's members", "[block_
   tree.write("/sys/block/md0/stat", kStat0);
   tree.write("/sys/block/md0/slaves/sdb1", "");
   tree.write("/sys/block/md0/slaves/sda1", "");
-  const auto files = testbed::common::files_under(tree.root());
+  const auto files = common::files_under(tree.root());
   CHECK(data_block_devices(*files, "sda1") == std::vector<std::string>{"sda"});
   CHECK(data_block_devices(*files, "sdb") == std::vector<std::string>{"sdb"});
   CHECK(data_block_devices(*files, "md0") == std::vector<std::string>{"md0", "sda", "sdb"});
@@ -69,7 +69,7 @@ TEST_CASE("the sampler: figures from the first sample to the last, inflight's ma
   FakeTree tree;
   tree.write("/sys/block/sda/stat", kStat0);
   tree.write("/sys/block/sda/inflight", "       3        0\n");
-  const auto files = testbed::common::files_under(tree.root());
+  const auto files = common::files_under(tree.root());
   BlockSampler sampler(*files, {"sda", "gone"});
   sampler.sample(5 * kSecond);
   tree.write("/sys/block/sda/inflight", "       7        1\n");

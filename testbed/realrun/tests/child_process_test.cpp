@@ -1,5 +1,5 @@
 // stop_all_real_runs: every child realrun started (testbed/common's
-// ChildProcess, tested in testbed/common/tests) is killed from a signal-safe
+// ChildProcess, tested in common/tests) is killed from a signal-safe
 // call, and the stop is remembered for run_real.
 #include <signal.h>
 #include <sys/wait.h>
@@ -7,17 +7,17 @@
 
 #include <catch2/catch.hpp>
 
-#include "testbed/common/child_process.h"
-#include "testbed/common/tests/no_children.h"
+#include "common/child_process.h"
+#include "common/tests/no_children.h"
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/real_run.h"
 
 using namespace testbed::realrun;
-using testbed::common::ChildProcess;
-using testbed::common::test::no_children;
+using common::ChildProcess;
+using common::test::no_children;
 
 TEST_CASE("stop_all_real_runs kills every registered group; the owner reaps", "[child_process]") {
-  testbed::common::SubreaperScope reaper;
+  common::SubreaperScope reaper;
   clear_stop_request();
   ChildProcess a = ChildProcess::spawn({{"/bin/sleep", "60"}, "", "", kChildName});
   ChildProcess b = ChildProcess::spawn({{"/bin/sh", "-c", "sleep 60 & wait"}, "", "", kChildName});

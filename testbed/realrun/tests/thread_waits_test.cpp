@@ -2,13 +2,13 @@
 // and the sampler over a hand-made /proc tree.
 #include <catch2/catch.hpp>
 
-#include "testbed/common/proc_files.h"
-#include "testbed/common/tests/fake_tree.h"
+#include "common/proc_files.h"
+#include "common/tests/fake_tree.h"
 #include "testbed/realrun/thread_waits.h"
 #include "testbed/realrun/wait_causes.h"
 
 using namespace testbed::realrun;
-using testbed::common::test::FakeTree;
+using common::test::FakeTree;
 
 namespace {
 
@@ -142,7 +142,7 @@ TEST_CASE("every row of the mapping decides its own function (none shadowed by a
 
 TEST_CASE("the sampler on a fake /proc: states, causes, run-queue wait, pool threads in turn", "[thread_waits]") {
   FakeTree tree;
-  const auto files = testbed::common::files_under(tree.root());
+  const auto files = common::files_under(tree.root());
   // Worker 100: its main thread and two pool threads.
   put_thread(tree, 100, 100, 'D', "1000000000 500000000 10\n", "folio_wait_bit_common", kSendfileDataWait);
   put_thread(tree, 100, 101, 'S', "0 0 0\n", "futex_wait_queue", "");
@@ -198,7 +198,7 @@ TEST_CASE("the sampler on a fake /proc: states, causes, run-queue wait, pool thr
 
 TEST_CASE("a gone worker is no sample; the wchan read in D counts beside a stack read too late", "[thread_waits]") {
   FakeTree tree;
-  const auto files = testbed::common::files_under(tree.root());
+  const auto files = common::files_under(tree.root());
   put_thread(tree, 200, 200, 'D', "0 0 0\n", "filemap_fault", "");  // stack unreadable
   // Woke between the wchan and the stack: the stack shows its next sleep.
   put_thread(tree, 400, 400, 'D', "0 0 0\n", "folio_wait_bit_common",

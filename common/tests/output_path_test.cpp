@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "testbed/common/output_path.h"
+#include "common/output_path.h"
 
-using testbed::common::output_path_problem;
+using common::output_path_problem;
 namespace fs = std::filesystem;
 
 TEST_CASE("an output path must be a file name in a writable folder", "[output_path]") {

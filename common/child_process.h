@@ -1,5 +1,6 @@
-// Child processes of the testbed's commands (`clerk realrun`, `clerk
-// calibrate`): each child leads its own process group (so a terminal's SIGINT
+// Child processes, the one way clerk starts them (`clerk realrun`'s servers
+// and wrk, `clerk calibrate`'s tools, `clerk plot`'s gnuplot, a SimGrid run
+// in a process of its own, the benchmark's memory probe): each child leads its own process group (so a terminal's SIGINT
 // reaches only clerk, and killing the group reaches every descendant: NGINX's
 // workers go with their master), may join a cgroup before exec (so everything
 // it and its children touch is charged there from the start), and is recorded
@@ -20,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace testbed::common {
+namespace common {
 
 // A child could not be started (fork failed, the cgroup or the output file
 // cannot be opened, too many children). The commands turn it into their own
@@ -42,6 +43,8 @@ struct SpawnSpec {
   // children along (NGINX's master stops its workers on SIGTERM; a SIGKILLed
   // master leaves them running, holding the port) asks for SIGTERM.
   int parent_death_signal = SIGKILL;
+  bool keep_output = false;  // stdout and stderr stay ours (`output` unused)
+  std::string cwd{};         // the folder the program starts in ("": ours)
 };
 
 struct ChildExit {
@@ -61,9 +64,12 @@ class ChildProcess {
   // ProcessError when it cannot; an exec failure shows as exit status 127
   // with the reason in `output`.
   static ChildProcess spawn(const SpawnSpec& spec);
-  // Forks a child that joins the cgroup (if any) and runs `body`, which
-  // must only make async-signal-safe calls (we may have threads), then
-  // _exit()s with body's return value. `spec.argv` and `spec.output` are unused.
+  // Forks a child that joins the cgroup (if any) and runs `body`, then
+  // _exit()s with body's return value. In a process with other threads,
+  // `body` must only make async-signal-safe calls (POSIX: after fork, only
+  // the forking thread exists, and a lock another held stays held); a
+  // single-threaded process (a SimGrid run, the benchmark's memory probe)
+  // may do anything. `spec.argv`, `output` and `cwd` are unused.
   static ChildProcess run_in_child(const SpawnSpec& spec, int (*body)(void*), void* arg);
 
   ChildProcess(ChildProcess&& other) noexcept;
@@ -111,6 +117,11 @@ class SubreaperScope {
   int previous_ = 0;
 };
 
+// The program execv would run for `name`: `name` itself when it holds a
+// '/', else the first executable file of that name in $PATH (as execvp
+// searches, but before fork: execvp may allocate); "" when there is none.
+std::string find_program(const std::string& name);
+
 // "exited with status 1", "killed by signal 9 (Killed)".
 std::string describe_status(int status);
 // Waits until no process of group `pgid` remains, reaping those reparented
@@ -130,4 +141,4 @@ struct CommandResult {
 };
 CommandResult run_command(const SpawnSpec& spec, double timeout_s);
 
-}  // namespace testbed::common
+}  // namespace common

@@ -1,4 +1,4 @@
-#include "testbed/common/proc_files.h"
+#include "common/proc_files.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <vector>
 
-namespace testbed::common {
+namespace common {
 namespace {
 
 std::string read_file(const std::string& path) {
@@ -52,4 +52,4 @@ class FilesUnder final : public ProcFiles {
 
 std::unique_ptr<ProcFiles> files_under(const std::string& root) { return std::make_unique<FilesUnder>(root); }
 
-}  // namespace testbed::common
+}  // namespace common

@@ -12,12 +12,12 @@
 #include <cmath>
 #include <filesystem>
 
-#include "testbed/common/child_process.h"
-#include "testbed/common/tests/no_children.h"
-#include "testbed/common/text_file.h"
+#include "common/child_process.h"
+#include "common/tests/no_children.h"
+#include "common/text_file.h"
 
-using namespace testbed::common;
-using testbed::common::test::no_children;
+using namespace common;
+using common::test::no_children;
 
 namespace {
 std::string out_file(const char* tag) {

@@ -11,11 +11,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "testbed/common/child_process.h"
-#include "testbed/common/stale_state.h"
-#include "testbed/common/tests/no_children.h"
+#include "common/child_process.h"
+#include "common/stale_state.h"
+#include "common/tests/no_children.h"
 
-using namespace testbed::common;
+using namespace common;
 namespace fs = std::filesystem;
 
 namespace {

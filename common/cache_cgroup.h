@@ -1,11 +1,14 @@
 // Confining the server's page cache to the scenario's size: a memory cgroup
 // (v2 preferred, else v1) whose limit is the cache plus an allowance for the
 // server's own memory; without one, only eviction before the run.
+//
+// The class realrun runs its server in and calibrate measures reclaim in;
+// every write to a cgroup file goes through common/control_file.h.
 #pragma once
 #include <cstdint>
 #include <string>
 
-namespace testbed::realrun {
+namespace common {
 
 enum class CacheControlKind { kCgroupV2, kCgroupV1, kEvictOnly };
 
@@ -59,4 +62,10 @@ class CacheCgroup {
   std::uint64_t limit_ = 0;
 };
 
-}  // namespace testbed::realrun
+// Removes the most recently created CacheCgroup that still exists, if any.
+// Async-signal-safe (rmdir and nanosleep over fixed storage): for a SIGINT
+// handler that has just killed the tasks in it (kill_all_child_groups in
+// common/child_process.h); retries for up to a second while they exit.
+void remove_live_cgroup();
+
+}  // namespace common

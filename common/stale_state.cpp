@@ -1,4 +1,4 @@
-#include "testbed/common/stale_state.h"
+#include "common/stale_state.h"
 
 #include <linux/magic.h>
 #include <signal.h>
@@ -14,9 +14,9 @@
 #include <set>
 #include <thread>
 
-#include "testbed/common/text_file.h"
+#include "common/text_file.h"
 
-namespace testbed::common {
+namespace common {
 
 namespace fs = std::filesystem;
 
@@ -181,4 +181,4 @@ std::vector<std::string> remove_stale_state(const StaleScan& scan) {
 
 std::string own_state_name(const std::string& base) { return fmt::format("{}-{}", base, ::getpid()); }
 
-}  // namespace testbed::common
+}  // namespace common

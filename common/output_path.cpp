@@ -1,10 +1,10 @@
-#include "testbed/common/output_path.h"
+#include "common/output_path.h"
 
 #include <fmt/format.h>
 
 #include "common/output_file.h"
 
-namespace testbed::common {
+namespace common {
 
 std::string output_path_problem(const std::string& path, const std::string& option) {
   if (path.empty()) return fmt::format("{}: an empty path", option);
@@ -16,4 +16,4 @@ std::string output_path_problem(const std::string& path, const std::string& opti
   return {};
 }
 
-}  // namespace testbed::common
+}  // namespace common

@@ -1,29 +1,36 @@
-#include "testbed/realrun/cache_cgroup.h"
+#include "common/cache_cgroup.h"
 
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fmt/format.h>
-#include <fstream>
 #include <sstream>
 
-#include "testbed/common/text_file.h"
-#include "testbed/realrun/child_registry.h"
+#include "common/control_file.h"
+#include "common/text_file.h"
 
-namespace testbed::realrun {
+namespace common {
 namespace {
 
-// Writes a control file; "" on success, else the error.
-std::string write_control(const std::string& path, const std::string& value) {
-  std::ofstream out(path);
-  if (!out) return fmt::format("cannot open {}: {}", path, std::strerror(errno));
-  out << value;
-  out.flush();
-  if (!out) return fmt::format("cannot write {} to {}: {}", value, path, std::strerror(errno));
-  return {};
+// The live cgroup's path, for remove_live_cgroup() from a signal handler:
+// double-buffered so the handler never reads a half-written string (the
+// writer fills the inactive buffer, then publishes its index).
+constexpr std::size_t kPathMax = 256;
+char g_cgroup[2][kPathMax];
+std::atomic<int> g_cgroup_index{-1};  // -1: none
+
+void register_cgroup(const std::string& path) {
+  if (path.empty() || path.size() >= kPathMax) {
+    g_cgroup_index.store(-1);
+    return;
+  }
+  const int next = g_cgroup_index.load() == 0 ? 1 : 0;
+  std::memcpy(g_cgroup[next], path.c_str(), path.size() + 1);
+  g_cgroup_index.store(next);
 }
 
 bool exists(const std::string& path) {
@@ -56,7 +63,7 @@ CacheCgroup CacheCgroup::create(const CgroupRoots& roots, std::uint64_t limit_by
       return {};
     }
     if (exists(path + "/" + limit_file)) {
-      const std::string err = write_control(path + "/" + limit_file, std::to_string(limit_bytes));
+      const std::string err = write_control_file(path + "/" + limit_file, std::to_string(limit_bytes));
       if (err.empty()) return path;
       why += err + "; ";
     } else {
@@ -74,7 +81,7 @@ CacheCgroup CacheCgroup::create(const CgroupRoots& roots, std::uint64_t limit_by
   // enabled for its children; the child then has memory.max.
   if (lists_word(common::read_text(roots.v2 + "/cgroup.controllers"), "memory")) {
     if (!lists_word(common::read_text(roots.v2 + "/cgroup.subtree_control"), "memory"))
-      write_control(roots.v2 + "/cgroup.subtree_control", "+memory");
+      write_control_file(roots.v2 + "/cgroup.subtree_control", "+memory");
     if (const std::string path = make(roots.v2, "memory.max"); !path.empty()) {
       take(CacheControlKind::kCgroupV2, path);
       return cg;
@@ -157,4 +164,16 @@ bool CacheCgroup::remove() {
   return false;
 }
 
-}  // namespace testbed::realrun
+void remove_live_cgroup() {
+  // A cgroup can only be removed once its tasks have exited: SIGKILL is
+  // asynchronous, so retry for up to a second.
+  const int index = g_cgroup_index.load();
+  if (index < 0) return;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    if (::rmdir(g_cgroup[index]) == 0 || errno == ENOENT) return;
+    const timespec pause{0, 10'000'000};
+    ::nanosleep(&pause, nullptr);
+  }
+}
+
+}  // namespace common

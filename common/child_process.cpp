@@ -1,9 +1,10 @@
-#include "testbed/common/child_process.h"
+#include "common/child_process.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,14 +12,15 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
 #include <set>
 #include <sstream>
 
-#include "testbed/common/text_file.h"
+#include "common/text_file.h"
 
-namespace testbed::common {
+namespace common {
 namespace {
 
 // The live children's groups (each leader's pid). Lock-free atomics only: a
@@ -145,6 +147,15 @@ void close_if_open(int fd) {
   if (fd >= 0) ::close(fd);
 }
 
+// In the child: "<what><errno's text>" on stderr, and exit status 127.
+[[noreturn]] void exit_saying(const std::string& what) {
+  write_all(what);
+  const char* why = ::strerror(errno);  // not formally async-signal-safe; a static table in glibc
+  [[maybe_unused]] auto n = ::write(2, why, ::strlen(why));
+  n = ::write(2, "\n", 1);
+  ::_exit(127);
+}
+
 }  // namespace
 
 bool ChildExit::ok() const { return !lost && WIFEXITED(status) && WEXITSTATUS(status) == 0; }
@@ -160,10 +171,11 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec) {
   for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   const std::string exec_error = spec.who + ": exec failed: ";
+  const std::string cwd_error = spec.who + ": cannot enter " + spec.cwd + ": ";
   const ChildSetup setup = prepare(spec);
   const std::string out = spec.output.empty() ? "/dev/null" : spec.output;
-  const int out_fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (out_fd < 0) {
+  const int out_fd = spec.keep_output ? -1 : ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out_fd < 0 && !spec.keep_output) {
     close_if_open(setup.cgroup_fd);
     throw ProcessError(fmt::format("cannot create {}: {}", out, std::strerror(errno)));
   }
@@ -176,25 +188,24 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec) {
     pid = fork_or_throw();
   } catch (...) {
     close_if_open(setup.cgroup_fd);
-    ::close(out_fd);
+    close_if_open(out_fd);
     close_if_open(null_fd);
     throw;
   }
   if (pid == 0) {
     enter_group_and_cgroup(setup);
     ::dup2(null_fd, 0);
-    ::dup2(out_fd, 1);
-    ::dup2(out_fd, 2);
+    if (out_fd >= 0) {
+      ::dup2(out_fd, 1);
+      ::dup2(out_fd, 2);
+    }
+    if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) exit_saying(cwd_error);
     default_signals(none);  // a program starts with nothing blocked
     ::execv(argv[0], argv.data());
-    write_all(exec_error);
-    const char* why = ::strerror(errno);  // not formally async-signal-safe; a static table in glibc
-    [[maybe_unused]] auto n = ::write(2, why, ::strlen(why));
-    n = ::write(2, "\n", 1);
-    ::_exit(127);
+    exit_saying(exec_error);
   }
   close_if_open(setup.cgroup_fd);
-  ::close(out_fd);
+  close_if_open(out_fd);
   close_if_open(null_fd);
   adopt(pid);
   return ChildProcess(pid);
@@ -316,6 +327,21 @@ SubreaperScope::SubreaperScope() {
 }
 SubreaperScope::~SubreaperScope() { ::prctl(PR_SET_CHILD_SUBREAPER, previous_); }
 
+std::string find_program(const std::string& name) {
+  if (name.empty()) return {};
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + name;
+    struct stat st {};
+    if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
+      return candidate;
+  }
+  return {};
+}
+
 std::string describe_status(int status) {
   if (WIFEXITED(status)) return fmt::format("exited with status {}", WEXITSTATUS(status));
   if (WIFSIGNALED(status)) return fmt::format("killed by signal {} ({})", WTERMSIG(status), ::strsignal(WTERMSIG(status)));
@@ -356,4 +382,4 @@ CommandResult run_command(const SpawnSpec& spec, double timeout_s) {
   return r;
 }
 
-}  // namespace testbed::common
+}  // namespace common

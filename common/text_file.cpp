@@ -1,9 +1,9 @@
-#include "testbed/common/text_file.h"
+#include "common/text_file.h"
 
 #include <fstream>
 #include <sstream>
 
-namespace testbed::common {
+namespace common {
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -13,4 +13,4 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-}  // namespace testbed::common
+}  // namespace common

@@ -3,8 +3,8 @@
 #pragma once
 #include <string>
 
-namespace testbed::common {
+namespace common {
 
 std::string read_text(const std::string& path);
 
-}  // namespace testbed::common
+}  // namespace common

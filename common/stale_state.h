@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace testbed::common {
+namespace common {
 
 struct StaleScan {
   std::string prefix;                     // "clerk-realrun-"
@@ -42,4 +42,4 @@ std::vector<std::string> remove_stale_state(const StaleScan& scan);
 // The name prefix of this process's own state: "<base>-<getpid()>".
 std::string own_state_name(const std::string& base);
 
-}  // namespace testbed::common
+}  // namespace common

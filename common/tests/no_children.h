@@ -5,8 +5,8 @@
 
 #include <cerrno>
 
-namespace testbed::common::test {
+namespace common::test {
 
 inline bool no_children() { return ::waitpid(-1, nullptr, WNOHANG) == -1 && errno == ECHILD; }
 
-}  // namespace testbed::common::test
+}  // namespace common::test

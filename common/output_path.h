@@ -7,10 +7,10 @@
 #pragma once
 #include <string>
 
-namespace testbed::common {
+namespace common {
 
 // "" when `path` can be written, else why not, naming `option`:
 // "--json /x/y.json: no folder '/x'".
 std::string output_path_problem(const std::string& path, const std::string& option);
 
-}  // namespace testbed::common
+}  // namespace common

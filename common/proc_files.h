@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-namespace testbed::common {
+namespace common {
 
 class ProcFiles {
  public:
@@ -21,4 +21,4 @@ class ProcFiles {
 // a file, no iostream: the wait sampler reads hundreds a second.
 std::unique_ptr<ProcFiles> files_under(const std::string& root);
 
-}  // namespace testbed::common
+}  // namespace common

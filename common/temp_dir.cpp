@@ -1,22 +1,21 @@
-#include "testbed/calibrate/temp_dir.h"
+#include "common/temp_dir.h"
 
 #include <stdlib.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 #include <vector>
 
-#include "testbed/common/stale_state.h"
-
-namespace testbed::calibrate {
-
-TempDir::TempDir() : TempDir("/tmp/" + common::own_state_name("clerk-calibrate") + "-") {}
+namespace common {
 
 TempDir::TempDir(const std::string& prefix) {
   std::vector<char> name(prefix.begin(), prefix.end());
   for (char c : std::string("XXXXXX")) name.push_back(c);
   name.push_back('\0');
-  if (!mkdtemp(name.data())) throw std::runtime_error("cannot create a directory " + prefix + "XXXXXX");
+  if (!mkdtemp(name.data()))
+    throw std::runtime_error("cannot create a temporary folder " + prefix + "XXXXXX: " + std::strerror(errno));
   path_ = name.data();
 }
 
@@ -26,4 +25,4 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
-}  // namespace testbed::calibrate
+}  // namespace common

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-namespace testbed::common::test {
+namespace common::test {
 
 class FakeTree {
  public:
@@ -39,4 +39,4 @@ class FakeTree {
   std::filesystem::path root_;
 };
 
-}  // namespace testbed::common::test
+}  // namespace common::test

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "testbed/realrun/cache_cgroup.h"
+#include "common/cache_cgroup.h"
 
-using namespace testbed::realrun;
+using namespace common;
 namespace fs = std::filesystem;
 
 namespace {
