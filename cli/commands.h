@@ -1,4 +1,6 @@
-// The clerk command's subcommands. Each returns the process exit status:
+// The clerk command's subcommands, each registered by its add_*_command
+// (the shape is in cli/command.h; main.cpp lists them), and the commands
+// that run them. Each returns the process exit status:
 // 0 success, 1 a figure outside its tolerance, 2 bad input (a ConfigError:
 // the file, line and key; an option out of range; a run that would not fit
 // the machine), 3 an internal error (cli::guarded in cli/option_checks.h asks
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command.h"
 #include "engines/run_scenario.h"
 
 namespace cli {
@@ -25,6 +28,7 @@ struct RunArgs {
   engines::Engine engine = engines::Engine::kNative;
 };
 int run_command(const RunArgs& args);
+void add_run_command(CLI::App& clerk, Commands& commands);
 
 struct ValidateArgs {
   std::vector<std::string> files;  // empty: every scenario with [expect] under the scenarios folder
@@ -33,6 +37,7 @@ struct ValidateArgs {
   engines::Engine engine = engines::Engine::kNative;
 };
 int validate_command(const ValidateArgs& args);
+void add_validate_command(CLI::App& clerk, Commands& commands);
 
 struct CompareArgs {
   std::vector<std::string> files;
@@ -40,5 +45,17 @@ struct CompareArgs {
   std::optional<double> duration_s;
 };
 int compare_command(const CompareArgs& args);
+void add_compare_command(CLI::App& clerk, Commands& commands);
+
+// `sweep`, `sweep merge` and `plot` (cli/sweep/sweep_cli.cpp).
+void add_sweep_commands(CLI::App& clerk, Commands& commands);
+// `realrun`: real servers and real wrk beside the prediction (testbed/realrun).
+void add_realrun_command(CLI::App& clerk, Commands& commands);
+// `calibrate`: measure this machine into a hardware profile (testbed/calibrate).
+void add_calibrate_command(CLI::App& clerk, Commands& commands);
+// `keys`: the scenario key reference (cli/keys_command.h).
+void add_keys_command(CLI::App& clerk, Commands& commands);
+// `new`: a starter scenario (cli/new_command.h).
+void add_new_command(CLI::App& clerk, Commands& commands);
 
 }  // namespace cli

@@ -1,8 +1,10 @@
 #include <fmt/format.h>
 #include <functional>
 #include <iostream>
+#include <memory>
 
 #include "cli/commands.h"
+#include "cli/option_checks.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/limits.h"
@@ -89,6 +91,16 @@ int compare_command(const CompareArgs& args) {
   row("disk queue depth per drive", [](const auto& r) { return fmt::format("{:.1f}", r.disk_mean_queue_depth); });
   std::cout << out;
   return 0;
+}
+
+void add_compare_command(CLI::App& clerk, Commands& commands) {
+  auto args = std::make_shared<CompareArgs>();
+  CompareArgs& a = *args;
+  CLI::App* cmd = clerk.add_subcommand("compare", "Run scenarios and print their main figures side by side");
+  cmd->add_option("files", a.files, "scenario files")->required();
+  cmd->add_option("--seed", a.seed, "random seed for every scenario")->check(seed_check());
+  cmd->add_option("--duration", a.duration_s, "simulated seconds")->check(duration_check());
+  commands.add(cmd, [args] { return compare_command(*args); });
 }
 
 }  // namespace cli

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fmt/format.h>
-#include <map>
+#include <iterator>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -19,10 +19,12 @@
 namespace cli {
 
 CLI::Option* add_engine_option(CLI::App* command, engines::Engine& engine) {
-  std::map<std::string, engines::Engine> names;
-  for (std::string_view name : engines::kEngineNames) names.emplace(name, engines::parse_engine(name));
-  return command->add_option("--engine", engine, "native (default) or simgrid, the reference engine")
-      ->transform(CLI::CheckedTransformer(names));
+  std::vector<std::string> names(std::begin(engines::kEngineNames), std::end(engines::kEngineNames));
+  return command
+      ->add_option_function<std::string>(
+          "--engine", [&engine](const std::string& name) { engine = engines::parse_engine(name); },
+          "native (default) or simgrid, the reference engine")
+      ->check(CLI::IsMember(names));
 }
 
 #if defined(CLERK_HAVE_SIMGRID)

@@ -1,37 +1,33 @@
 #include "cli/keys_command.h"
+#include "cli/commands.h"
 
 #include <algorithm>
 #include <iostream>
+#include <memory>
 #include <vector>
 
 #include "models/scenario/key_reference.h"
 
 namespace cli {
 
-KeysCli::KeysCli(CLI::App& app) {
-  command_ = app.add_subcommand("keys", "List every scenario key: type, range, default, unit, what it models");
-  command_->add_option("table", table_, "one table, like nginx, disk or clients.NAME ('top' for the top level)");
-  command_->add_flag("--markdown", markdown_, "print the whole reference as Markdown (docs/scenario-keys.md)");
-}
-
-int KeysCli::run() const {
+int keys_command(const KeysArgs& args) {
   const models::KeyReference ref = models::build_key_reference();
   if (!ref.problems.empty()) {
     // The loader and its documentation disagree: a defect of clerk, not of the input.
     for (const std::string& p : ref.problems) std::cerr << "clerk keys: " << p << "\n";
     return 3;
   }
-  if (markdown_) {
-    if (!table_.empty()) {
-      std::cerr << "clerk keys: --markdown prints every table; leave out '" << table_ << "'\n";
+  if (args.markdown) {
+    if (!args.table.empty()) {
+      std::cerr << "clerk keys: --markdown prints every table; leave out '" << args.table << "'\n";
       return 2;
     }
     std::cout << models::key_reference_markdown(ref);
     return 0;
   }
   std::string out;
-  if (!models::key_reference_text(ref, table_, out)) {
-    std::cerr << "clerk keys: no table '" << table_ << "'; the tables are: top";
+  if (!models::key_reference_text(ref, args.table, out)) {
+    std::cerr << "clerk keys: no table '" << args.table << "'; the tables are: top";
     std::vector<std::string> tables;
     for (const models::KeyEntry& e : ref.entries)
       if (!e.use.table.empty() && std::find(tables.begin(), tables.end(), e.use.table) == tables.end())
@@ -42,6 +38,14 @@ int KeysCli::run() const {
   }
   std::cout << out;
   return 0;
+}
+
+void add_keys_command(CLI::App& clerk, Commands& commands) {
+  auto args = std::make_shared<KeysArgs>();
+  CLI::App* cmd = clerk.add_subcommand("keys", "List every scenario key: type, range, default, unit, what it models");
+  cmd->add_option("table", args->table, "one table, like nginx, disk or clients.NAME ('top' for the top level)");
+  cmd->add_flag("--markdown", args->markdown, "print the whole reference as Markdown (docs/scenario-keys.md)");
+  commands.add(cmd, [args] { return keys_command(*args); });
 }
 
 }  // namespace cli

@@ -2,21 +2,14 @@
 // (models/scenario/key_reference.h), generated from the loader's own
 // declarations. --markdown prints docs/scenario-keys.md.
 #pragma once
-#include <CLI/CLI.hpp>
 #include <string>
 
 namespace cli {
 
-class KeysCli {
- public:
-  explicit KeysCli(CLI::App& app);
-  bool chosen() const { return command_->parsed(); }
-  int run() const;
-
- private:
-  CLI::App* command_;
-  std::string table_;
-  bool markdown_ = false;
+struct KeysArgs {
+  std::string table;  // empty: every table
+  bool markdown = false;
 };
+int keys_command(const KeysArgs& args);
 
 }  // namespace cli

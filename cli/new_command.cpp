@@ -1,4 +1,5 @@
 #include "cli/new_command.h"
+#include "cli/commands.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -210,38 +212,40 @@ int write_new(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-NewCli::NewCli(CLI::App& app) {
-  command_ = app.add_subcommand("new", "Write a starter scenario (commented) that clerk run accepts unchanged");
-  NewArgs& a = args_;
-  command_->add_option("file", a.file, "the scenario file to create (never replaced)")->required();
-  command_->add_option("--disk", a.disk, "ssd (a SATA SSD), raid10 (md RAID10 of 4 HDDs) or none: picks the hardware preset")
-      ->check(CLI::IsMember({"ssd", "raid10", "none"}));
-  command_->add_option("--hardware", a.hardware, "a preset of scenarios/hardware/ by name, in place of --disk's");
-  command_->add_option("--nginx", a.nginx, "the NGINX release whose defaults to write out, like 1.24.0 (default 1.9.0)");
-  command_->add_option("--workers", a.workers, "worker_processes")->check(CLI::Range(1, 1024));
-  command_->add_option("--aio", a.aio, "off or threads")->check(CLI::IsMember({"off", "threads"}));
-  command_->add_option("--pool-threads", a.pool_threads, "thread_pool threads")->check(CLI::Range(1, 65536));
-  command_->add_option("--page-cache", a.page_cache, "memory for cached files, like 48g (default: the preset's)");
-  command_->add_option("--files", a.files, "number of files")->check(CLI::Range(1, 1 << 30));
-  command_->add_option("--file-sizes", a.file_sizes, "SIZE, MIN-MAX, or MIN-MAX:SHARE,... (default 20k-200k)");
-  command_->add_option("--popularity", a.popularity, "uniform, zipf:EXPONENT or hot:FILES:SHARE like hot:0.02:0.9");
-  command_->add_option("--connections", a.connections, "keep-alive connections (wrk -c)")->check(CLI::Range(1, 1 << 24));
-  command_->add_option("--client-threads", a.client_threads, "wrk threads (wrk -t)")->check(CLI::Range(1, 1 << 16));
-  command_->add_option("--rate", a.rate, "requests a second, open loop (wrk2 -R); 0: closed loop")->check(CLI::Range(0.0, 1e9));
-  command_->add_option("--duration", a.duration, "simulated seconds measured, like 10s");
-}
-
-int NewCli::run() const {
+int new_command(const NewArgs& args) {
   std::string text;
   try {
-    text = starter_scenario(args_);
+    text = starter_scenario(args);
   } catch (const std::invalid_argument& e) {
     std::cerr << "clerk new: " << e.what() << "\n";
     return 2;
   }
-  const int status = write_new(args_.file, text);
-  if (status == 0) std::cout << "wrote " << args_.file << "; run it with: clerk run " << args_.file << "\n";
+  const int status = write_new(args.file, text);
+  if (status == 0) std::cout << "wrote " << args.file << "; run it with: clerk run " << args.file << "\n";
   return status;
+}
+
+void add_new_command(CLI::App& clerk, Commands& commands) {
+  auto args = std::make_shared<NewArgs>();
+  CLI::App* cmd = clerk.add_subcommand("new", "Write a starter scenario (commented) that clerk run accepts unchanged");
+  NewArgs& a = *args;
+  cmd->add_option("file", a.file, "the scenario file to create (never replaced)")->required();
+  cmd->add_option("--disk", a.disk, "ssd (a SATA SSD), raid10 (md RAID10 of 4 HDDs) or none: picks the hardware preset")
+      ->check(CLI::IsMember({"ssd", "raid10", "none"}));
+  cmd->add_option("--hardware", a.hardware, "a preset of scenarios/hardware/ by name, in place of --disk's");
+  cmd->add_option("--nginx", a.nginx, "the NGINX release whose defaults to write out, like 1.24.0 (default 1.9.0)");
+  cmd->add_option("--workers", a.workers, "worker_processes")->check(CLI::Range(1, 1024));
+  cmd->add_option("--aio", a.aio, "off or threads")->check(CLI::IsMember({"off", "threads"}));
+  cmd->add_option("--pool-threads", a.pool_threads, "thread_pool threads")->check(CLI::Range(1, 65536));
+  cmd->add_option("--page-cache", a.page_cache, "memory for cached files, like 48g (default: the preset's)");
+  cmd->add_option("--files", a.files, "number of files")->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--file-sizes", a.file_sizes, "SIZE, MIN-MAX, or MIN-MAX:SHARE,... (default 20k-200k)");
+  cmd->add_option("--popularity", a.popularity, "uniform, zipf:EXPONENT or hot:FILES:SHARE like hot:0.02:0.9");
+  cmd->add_option("--connections", a.connections, "keep-alive connections (wrk -c)")->check(CLI::Range(1, 1 << 24));
+  cmd->add_option("--client-threads", a.client_threads, "wrk threads (wrk -t)")->check(CLI::Range(1, 1 << 16));
+  cmd->add_option("--rate", a.rate, "requests a second, open loop (wrk2 -R); 0: closed loop")->check(CLI::Range(0.0, 1e9));
+  cmd->add_option("--duration", a.duration, "simulated seconds measured, like 10s");
+  commands.add(cmd, [args] { return new_command(*args); });
 }
 
 }  // namespace cli

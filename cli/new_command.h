@@ -6,7 +6,6 @@
 // FILE is never replaced (link(2) of a finished temporary: the name appears
 // whole or not at all).
 #pragma once
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 
@@ -34,15 +33,7 @@ struct NewArgs {
 // it cannot express, naming the option.
 std::string starter_scenario(const NewArgs& args);
 
-class NewCli {
- public:
-  explicit NewCli(CLI::App& app);
-  bool chosen() const { return command_->parsed(); }
-  int run() const;
-
- private:
-  CLI::App* command_;
-  NewArgs args_;
-};
+// Writes the scenario; the exit status (cli/commands.h).
+int new_command(const NewArgs& args);
 
 }  // namespace cli

@@ -1,7 +1,10 @@
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 
 #include "cli/commands.h"
+#include "cli/engine_choice.h"
+#include "cli/option_checks.h"
 #include "common/output_file.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
@@ -40,6 +43,22 @@ int run_command(const RunArgs& args) {
     std::cerr << fmt::format("clerk: {:.0f} s simulated in {:.3f} s wall, {} events\n", result.duration_s, wall,
                              result.events);
   return 0;
+}
+
+void add_run_command(CLI::App& clerk, Commands& commands) {
+  auto args = std::make_shared<RunArgs>();
+  RunArgs& a = *args;
+  CLI::App* cmd = clerk.add_subcommand("run", "Run one scenario and print wrk's, ifstat's and top's view of it");
+  cmd->add_option("file", a.file, "scenario file (TOML)")->required();
+  cmd->add_option("--seed", a.seed, "random seed (default: the scenario's)")->check(seed_check());
+  cmd->add_option("--duration", a.duration_s, "simulated seconds (default: the scenario's)")->check(duration_check());
+  cmd->add_option("--set", a.overrides, "override a scenario key: --set nginx.aio=threads (repeatable)");
+  cmd->add_option("--hardware", a.hardware, "a hardware profile to use in place of the one the scenario includes");
+  cmd->add_option("--json", a.json_path, "also write the figures as JSON to this file")->check(file_name_check());
+  cmd->add_flag("--no-timing", a.no_timing, "leave wall-clock figures out, so output depends only on the inputs");
+  cmd->add_flag("-q,--quiet", a.quiet, "print no report");
+  add_engine_option(cmd, a.engine);
+  commands.add(cmd, [args] { return run_command(*args); });
 }
 
 }  // namespace cli

@@ -3,9 +3,12 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <memory>
 #include <map>
 
 #include "cli/commands.h"
+#include "cli/engine_choice.h"
+#include "cli/option_checks.h"
 #include "common/output_file.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
@@ -178,6 +181,18 @@ int validate_command(const ValidateArgs& args) {
                                         engines::engine_name(args.engine));
   if (!args.json_path.empty()) common::write_file_atomically(args.json_path, report.dump(2) + "\n");
   return failures ? 1 : 0;
+}
+
+void add_validate_command(CLI::App& clerk, Commands& commands) {
+  auto args = std::make_shared<ValidateArgs>();
+  ValidateArgs& a = *args;
+  CLI::App* cmd =
+      clerk.add_subcommand("validate", "Run every scenario with an [expect] table against its documented figures");
+  cmd->add_option("files", a.files, "scenario files (default: all under scenarios/)");
+  cmd->add_option("--scenarios", a.scenarios_dir, "folder to search for scenarios");
+  cmd->add_option("--json", a.json_path, "write the comparison as JSON to this file")->check(file_name_check());
+  add_engine_option(cmd, a.engine);
+  commands.add(cmd, [args] { return validate_command(*args); });
 }
 
 }  // namespace cli

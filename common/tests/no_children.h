@@ -1,4 +1,4 @@
-// For the tests of anything that starts children (testbed/common, realrun,
+// For the tests of anything that starts children (common/, realrun,
 // calibrate): true when this process has no child left, zombie or not.
 #pragma once
 #include <sys/wait.h>

@@ -1,5 +1,5 @@
 // SIGINT, SIGTERM and SIGHUP during `clerk calibrate`: every child it started
-// (nginx and its workers, wrk, fio: testbed/common's ChildProcess, each in its
+// (nginx and its workers, wrk, fio: common/'s ChildProcess, each in its
 // own process group) is killed at once, and the run unwinds.
 #pragma once
 

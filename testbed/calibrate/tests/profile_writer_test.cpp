@@ -111,7 +111,7 @@ TEST_CASE("profile: written, loaded by models::load_scenario, values as measured
 }
 
 TEST_CASE("profile: event, wakeup and sequential_bandwidth load as measured, with each round's spread in the comments") {
-  TempDir dir;
+  const common::TempDir dir = calibrate_temp_dir();
   std::filesystem::create_directories(dir.file("hardware"));
   const std::string path = dir.file("hardware/local.toml");
   Calibration c = example();
@@ -137,7 +137,7 @@ TEST_CASE("profile: event, wakeup and sequential_bandwidth load as measured, wit
   c.seq.fio_bandwidth_Bps = 1.5e9;
   c.seq_fit = fit_sequential(c.seq, c.ssd);
   const std::string text = render_profile(build_profile(c));
-  write_file_atomically(path, text);
+  common::write_file_atomically(path, text);
   const models::Scenario sc = load_profile(path, dir.path());
   const models::HardwareSpec& hw = sc.hardware;
   CHECK(hw.costs.event == Approx(12e-6).epsilon(1e-3));

@@ -1,4 +1,4 @@
-// How calibrate runs its tools (testbed/common's ChildProcess with
+// How calibrate runs its tools (common/'s ChildProcess with
 // calibrate's settings): output captured, failures reported with the output,
 // the child's CPU time, and an interrupt that kills every child at once.
 // The interrupt case runs in a forked process of its own: its handlers and

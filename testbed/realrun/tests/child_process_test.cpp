@@ -1,4 +1,4 @@
-// stop_all_real_runs: every child realrun started (testbed/common's
+// stop_all_real_runs: every child realrun started (common/'s
 // ChildProcess, tested in common/tests) is killed from a signal-safe
 // call, and the stop is remembered for run_real.
 #include <signal.h>

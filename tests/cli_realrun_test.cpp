@@ -10,7 +10,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "testbed/realrun/realrun_cli.h"
+#include "cli/commands.h"
 
 namespace fs = std::filesystem;
 
@@ -30,7 +30,8 @@ Outcome realrun(std::vector<std::string> args) {
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   CLI::App app;
-  testbed::RealrunCli cli(app);
+  cli::Commands commands;
+  cli::add_realrun_command(app, commands);
   Outcome out;
   try {
     app.parse(static_cast<int>(argv.size()), argv.data());
@@ -42,7 +43,7 @@ Outcome realrun(std::vector<std::string> args) {
   }
   std::ostringstream err;
   auto* old = std::cerr.rdbuf(err.rdbuf());
-  out.status = cli.run();
+  out.status = commands.run_chosen();
   std::cerr.rdbuf(old);
   out.error = err.str();
   fs::remove(not_a_folder);

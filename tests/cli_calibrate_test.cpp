@@ -7,7 +7,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "testbed/calibrate/calibrate_cli.h"
+#include "cli/commands.h"
 
 namespace fs = std::filesystem;
 
@@ -23,12 +23,13 @@ Outcome calibrate(std::vector<std::string> args) {
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   CLI::App app;
-  testbed::CalibrateCli cli(app);
+  cli::Commands commands;
+  cli::add_calibrate_command(app, commands);
   app.parse(static_cast<int>(argv.size()), argv.data());
   std::ostringstream err;
   auto* old = std::cerr.rdbuf(err.rdbuf());
   Outcome out;
-  out.status = cli.run();
+  out.status = commands.run_chosen();
   std::cerr.rdbuf(old);
   out.error = err.str();
   return out;

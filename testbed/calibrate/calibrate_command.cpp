@@ -1,4 +1,4 @@
-#include "testbed/calibrate/calibrate_cli.h"
+#include "testbed/calibrate/calibrate_command.h"
 #include "testbed/calibrate/machine_facts.h"
 
 #include <sys/stat.h>
@@ -29,27 +29,8 @@ namespace testbed {
 using namespace calibrate;
 
 namespace calibrate {
-// What the command line asked for.
-struct Request {
-  std::string out = "scenarios/hardware/local.toml";
-  std::string data = "/var/tmp/clerk-data";
-  bool quick = false;
-  bool keep = false;
-};
+using Request = CalibrateRequest;
 }  // namespace calibrate
-
-struct CalibrateCli::Options : calibrate::Request {};
-
-CalibrateCli::CalibrateCli(CLI::App& app) : options_(std::make_unique<Options>()) {
-  cmd_ = app.add_subcommand("calibrate",
-                            "Measure this machine (nginx + wrk CPU costs, loopback, fio on the data disk) into a hardware profile");
-  cmd_->add_option("--out", options_->out, "profile to write (relative to the current directory)")->capture_default_str();
-  cmd_->add_option("--data", options_->data, "directory on the data disk for fio's test file")->capture_default_str();
-  cmd_->add_flag("--quick", options_->quick, "short measurements (about a minute in all), as CI runs it");
-  cmd_->add_flag("--keep", options_->keep, "keep fio's test file in --data for the next run");
-}
-CalibrateCli::~CalibrateCli() = default;
-bool CalibrateCli::chosen() const { return cmd_->parsed(); }
 
 namespace {
 using Clock = std::chrono::steady_clock;
@@ -102,13 +83,14 @@ void print_table(const Calibration& c, const Profile& p) {
 }
 
 int calibrate_run(const Request& o);
+int run_checked(const Request& o);
 }  // namespace
 
 // Exit statuses: 0 written, 1 a measurement failed or was interrupted, 2 bad
 // input, 3 an internal error (a bug). Every exception is caught here.
-int CalibrateCli::run() {
+int calibrate_command(const CalibrateRequest& request) {
   try {
-    return run_checked();
+    return run_checked(request);
   } catch (const models::ConfigError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
@@ -120,8 +102,8 @@ int CalibrateCli::run() {
   return 3;
 }
 
-int CalibrateCli::run_checked() {
-  const Options& o = *options_;
+namespace {
+int run_checked(const Request& o) {
   // Refusals first, before anything is started or written: bad input, then
   // what the machine lacks.
   const std::string out_problem = common::output_path_problem(o.out, "--out");
@@ -159,6 +141,7 @@ int CalibrateCli::run_checked() {
     return 1;
   }
 }
+}  // namespace
 
 namespace {
 int calibrate_run(const Request& o) {

@@ -1,4 +1,4 @@
-#include "testbed/realrun/realrun_cli.h"
+#include "testbed/realrun/realrun_command.h"
 
 #include <atomic>
 #include <csignal>
@@ -8,7 +8,6 @@
 
 #include "common/output_file.h"
 #include "models/scenario/config_loader.h"
-#include "models/scenario/limits.h"
 #include "models/scenario/units.h"
 #include "common/output_path.h"
 #include "testbed/realrun/comparison.h"
@@ -33,86 +32,19 @@ std::string default_serve_binary() {
   return "clerk-serve";
 }
 
-// --duration: finite, from models::limits::kMinRunSeconds to kMaxRunSeconds
-// (CLI11's PositiveNumber lets "nan" and "inf" through).
-CLI::Validator run_duration_check() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        double seconds = 0;
-        try {
-          std::size_t used = 0;
-          seconds = std::stod(text, &used);
-          if (used != text.size()) return "not a number of seconds: " + text;
-        } catch (const std::exception&) {
-          return "not a number of seconds: " + text;
-        }
-        try {
-          models::limits::check_run_duration(seconds, "--duration");
-        } catch (const models::ConfigError& e) {
-          // CLI11 names the option itself.
-          std::string message = e.what();
-          const std::string named = "--duration: ";
-          if (message.rfind(named, 0) == 0) message.erase(0, named.size());
-          return message;
-        }
-        return {};
-      },
-      "SECONDS");
-}
+int run_checked(const RealrunRequest& o);
 
 }  // namespace
 
-struct RealrunCli::Options {
-  std::vector<std::string> files;
-  std::string server = "nginx";
-  unsigned repeat = 3;
-  double duration_s = 0;
-  std::string hardware;
-  std::string data_dir = "/var/tmp/clerk-data";
-  std::uint16_t port = 18080;
-  std::string json_path;
-  std::vector<std::string> overrides;
-  std::string serve_binary;
-  bool check = false;
-  bool verbose = false;
-};
-
-RealrunCli::RealrunCli(CLI::App& app) : options_(std::make_unique<Options>()) {
-  Options& o = *options_;
-  cmd_ = app.add_subcommand("realrun",
-                            "Run scenarios for real (nginx or clerk-serve, real wrk, a memory cgroup) and print them "
-                            "beside the simulator's prediction");
-  cmd_->add_option("files", o.files, "scenario files; with two, also the effect of going from the first to the second")
-      ->required();
-  cmd_->add_option("--server", o.server, "the real server: nginx (Debian's nginx-light), clerk-serve, or both")
-      ->check(CLI::IsMember({"nginx", "clerk-serve", "both"}));
-  cmd_->add_option("--repeat", o.repeat, "real runs per scenario (medians and spreads are over these)")
-      ->check(CLI::Range(1u, 100u));
-  cmd_->add_option("--duration", o.duration_s, "seconds per run (default: the scenario's), from 0.001 to 100000")
-      ->check(run_duration_check());
-  cmd_->add_option("--hardware", o.hardware,
-                   "hardware profile for the prediction, in place of the one the scenario includes (clerk calibrate's)");
-  cmd_->add_option("--data", o.data_dir, "where the data set is made (reused while it matches)");
-  // Port 0 is refused rather than picked: wrk, the NGINX configuration and
-  // the busy-port check all need the port before the server starts.
-  cmd_->add_option("--port", o.port, "loopback port for the server (1-65535; 0 is refused)")
-      ->check(CLI::Range(1, 65535));
-  cmd_->add_option("--json", o.json_path, "also write every run, both sides, as JSON to this file");
-  cmd_->add_option("--set", o.overrides, "override a scenario key for both sides: --set clients.random.connections=8");
-  cmd_->add_option("--serve-binary", o.serve_binary, "the clerk-serve to run (default: the one built with clerk)");
-  cmd_->add_flag("--check", o.check, "exit 1 if a prediction misses its tolerance");
-  cmd_->add_flag("-v,--verbose", o.verbose, "progress on stderr; keep each run's directory");
-}
-
-RealrunCli::~RealrunCli() = default;
-bool RealrunCli::chosen() const { return cmd_->parsed(); }
-
 // Exit statuses: 0 done, 1 a run failed (or --check missed), 2 bad input,
 // 3 an internal error (a bug), 130 interrupted.
-int RealrunCli::run() {
+int realrun_command(const RealrunRequest& request) {
   try {
-    return run_checked();
+    return run_checked(request);
   } catch (const models::ConfigError& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  } catch (const common::OutputError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
   } catch (const RealRunError& e) {
@@ -126,8 +58,8 @@ int RealrunCli::run() {
   return 3;
 }
 
-int RealrunCli::run_checked() {
-  const Options& o = *options_;
+namespace {
+int run_checked(const RealrunRequest& o) {
   // Every refusal before anything is measured or started.
   if (!o.json_path.empty()) {
     const std::string problem = common::output_path_problem(o.json_path, "--json");
@@ -200,5 +132,6 @@ int RealrunCli::run_checked() {
   if (!o.json_path.empty()) common::write_file_atomically(o.json_path, out.dump(2) + "\n");
   return o.check && !all_within ? 1 : 0;
 }
+}  // namespace
 
 }  // namespace testbed

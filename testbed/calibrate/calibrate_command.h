@@ -1,0 +1,19 @@
+// `clerk calibrate` without its command line (cli/calibrate_command.cpp
+// parses that): measure this machine into a hardware profile.
+#pragma once
+#include <string>
+
+namespace testbed {
+
+struct CalibrateRequest {
+  std::string out = "scenarios/hardware/local.toml";
+  std::string data = "/var/tmp/clerk-data";
+  bool quick = false;
+  bool keep = false;
+};
+
+// Exit status: 0 written, 1 a measurement failed or was interrupted, 2 bad
+// input, 3 internal error; every exception is caught here.
+int calibrate_command(const CalibrateRequest& request);
+
+}  // namespace testbed
