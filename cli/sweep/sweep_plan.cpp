@@ -8,7 +8,7 @@
 #include "cli/sweep/sweep_error.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/result_json.h"
-#include "models/scenario/world.h"
+#include "engines/run_scenario.h"
 #include "sim/random.h"
 
 namespace cli::sweep {
@@ -137,9 +137,7 @@ std::string describe(const Plan& plan, const Point& p) {
 // minutes.
 nlohmann::ordered_json json_layout(models::Scenario sc) {
   sc.warmup = models::WarmupSpec{false, 0, 0};
-  models::World probe(sc, sc.seed, 1e-3);
-  probe.run();
-  return models::to_json(probe.result(0), false);
+  return models::to_json(engines::run_scenario(sc, {sc.seed, 1e-3, engines::Engine::kNative, {}}), false);
 }
 
 }  // namespace
