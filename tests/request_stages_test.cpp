@@ -166,6 +166,29 @@ TEST_CASE("a same-host wrk reads each chunk as it arrives, so only the last chun
   CHECK(secs(p50, Stage::kClient) == Approx(10e-6 + 524288e-9).margin(1e-6));
 }
 
+TEST_CASE("a full sendfile_max_chunk waits for a 1 ms timer up to NGINX 1.21.3 and only for the next loop turn from 1.21.4") {
+  // One connection, a cached 4 MiB file in 512k chunks: 7 deferrals per
+  // response. Each 1 ms timer fires at the first turn after the cached
+  // millisecond has passed (between 1 and 2 ms, ngx_add_timer's rounding);
+  // a posted write runs in the very next turn, which nothing else delays.
+  const std::vector<std::string> one_file{"dataset.file_size=4m", "nic.line_rate=1000Gbit/s"};
+  auto with = [&](const char* version) {
+    std::vector<std::string> o = one_file;
+    o.push_back(std::string("nginx.version=\"") + version + "\"");
+    return run(kData + "/stages-one-hot.toml", o, 2);
+  };
+  const auto timer = with("1.21.3");
+  const auto posted = with("1.21.4");
+  check_sums(timer);
+  check_sums(posted);
+  const models::StageRow& t50 = row(group(timer, "hot").stages, "p50");
+  const models::StageRow& p50 = row(group(posted, "hot").stages, "p50");
+  CHECK(secs(t50, Stage::kTimer) >= 7 * 1e-3 - 1e-9);
+  CHECK(secs(t50, Stage::kTimer) <= 7 * 2e-3);
+  CHECK(secs(p50, Stage::kTimer) < 1e-6);
+  CHECK(p50.latency_s < t50.latency_s - 6e-3);
+}
+
 TEST_CASE("a cached file queued behind a loop blocked on another request's read shows that wait") {
   // One worker, blocking sendfile: the hot file is cached, the random files
   // are not, so hot requests wait while the loop sits in D for them.

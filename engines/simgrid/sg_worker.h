@@ -31,6 +31,7 @@ class SgWorker final : public DiskWaiter {
   bool sleeping() const { return sleeping_; }
   sim::Time idle_since() const { return idle_since_; }  // when it last entered epoll_wait
   void add_timer(std::uint32_t conn, std::uint64_t generation) { loop_.add_timer(conn, generation); }
+  void post_next(std::uint32_t conn, std::uint64_t generation) { loop_.post_next(conn, generation); }
   void on_pool_done() { post(EventKind::kPoolDone, 0); }
 
   std::uint32_t index() const { return index_; }

@@ -1,12 +1,14 @@
 #include "models/scenario/config_loader.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <functional>
 #include <limits>
 #include <set>
+#include <sstream>
 
 #include "models/scenario/choices.h"
 #include "models/scenario/key_reference.h"
@@ -532,10 +534,23 @@ void read_hardware(Section& root, Scenario& sc) {
   kernel.done();
 }
 
+// Whether `version` ("1.22.1") is `least` or later; a version that is not
+// three numbers is refused.
+bool nginx_release_at_least(Section& s, const std::string& version, const std::array<int, 3>& least) {
+  std::array<int, 3> v{};
+  char dot1 = 0, dot2 = 0, rest = 0;
+  std::istringstream in(version);
+  if (!(in >> v[0] >> dot1 >> v[1] >> dot2 >> v[2]) || dot1 != '.' || dot2 != '.' || (in >> rest) || v[0] < 0 ||
+      v[1] < 0 || v[2] < 0)
+    s.fail("version", "must be an NGINX release as MAJOR.MINOR.PATCH, such as 1.22.1");
+  return v >= least;
+}
+
 void read_nginx(Section& root, Scenario& sc) {
   Section s = root.sub("nginx");
   NginxConfig& n = sc.nginx;
   n.version = s.string("version", "1.9.0");
+  n.write_posted_next = nginx_release_at_least(s, n.version, {1, 21, 4});
   n.worker_processes = static_cast<std::uint32_t>(s.integer("worker_processes", 1, 1, 1024));
   const bool mutex = s.flag("accept_mutex", true);
   const bool reuseport = s.flag("reuseport", false);

@@ -1,6 +1,7 @@
 // What follows a sendfile() chunk (after_chunk in response_steps.h decides),
 // carried out the same way on both engines: the response is done, or the
-// 1 ms timer of sendfile_max_chunk is set, or the worker waits for EPOLLOUT.
+// 1 ms timer of sendfile_max_chunk is set (1.21.4+: the write is posted to
+// the loop's next turn), or the worker waits for EPOLLOUT.
 // A template over the engine's NIC and worker: no virtual call.
 #pragma once
 #include <cstdint>
@@ -25,6 +26,10 @@ void carry_out(AfterChunk next, std::uint32_t id, std::uint64_t sent, Connection
     case AfterChunk::kTimer:
       conns.chunk_sent(id, sent);
       w.add_timer(id, conns[id].timer_generation);
+      return;
+    case AfterChunk::kPostedNext:
+      conns.chunk_sent(id, sent);
+      w.post_next(id, conns[id].timer_generation);
       return;
     case AfterChunk::kWaitWritable:
       conns.chunk_sent(id, sent);

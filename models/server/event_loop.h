@@ -6,7 +6,10 @@
 //
 // Each turn epoll_wait returns at most `epoll_events` ready events; NGINX
 // handles them one after another, then runs the timers due by the turn's
-// cached time. Time is cached once per turn at millisecond resolution
+// cached time, then the events posted to this turn by the one before
+// (1.21.4+: ngx_posted_next_events, moved to the posted queue at the start of
+// a turn by ngx_event_move_posted_next; epoll_wait does not sleep while
+// there are any). Time is cached once per turn at millisecond resolution
 // (ngx_current_msec), so a 1 ms timer set during a turn fires in the next.
 //
 // The member templates take the engine's connection table and its clock of
@@ -55,9 +58,17 @@ class EventLoop {
     timers_.push(Timer{cached_ms_ + 1, timer_seq_++, conn, generation});
   }
 
-  // A turn begins at `now`: the time is cached and epoll_wait's batch taken.
+  // ngx_post_event(wev, &ngx_posted_next_events): the write runs in the next
+  // turn, after that turn's epoll batch and timers.
+  void post_next(std::uint32_t conn, std::uint64_t generation) { next_.push_back(Deferred{conn, generation}); }
+
+  // A turn begins at `now`: the time is cached, the events posted for it
+  // taken aside and epoll_wait's batch taken.
   void begin_turn(sim::Time now, std::uint32_t epoll_events) {
     cached_ms_ = now / kMs;
+    posted_.insert(posted_.end(), next_.begin(), next_.end());
+    next_.clear();
+    posted_phase_ = false;
     batch_.clear();
     const std::size_t n = std::min<std::size_t>(ready_.size(), epoll_events);
     for (std::size_t i = 0; i < n; ++i) {
@@ -89,24 +100,29 @@ class EventLoop {
         blocked_wait_s += blocked;
         return true;
       }
-      if (timers_phase_) return false;
-      // ngx_event_expire_timers: every timer due by the cached time.
-      timers_phase_ = true;
+      if (posted_phase_) return false;
       batch_.clear();
       batch_pos_ = 0;
-      while (!timers_.empty() && timers_.top().deadline_ms <= cached_ms_) {
-        const Timer t = timers_.top();
-        timers_.pop();
-        HttpConnection& c = conn(t.conn);
-        if (c.phase != HttpConnection::Phase::kDelayed || c.timer_generation != t.generation) continue;
-        c.phase = HttpConnection::Phase::kQueued;
-        batch_.push_back(Ready{LoopEvent::kWrite, t.conn, disk_wait()});
+      if (!timers_phase_) {
+        // ngx_event_expire_timers: every timer due by the cached time.
+        timers_phase_ = true;
+        while (!timers_.empty() && timers_.top().deadline_ms <= cached_ms_) {
+          const Timer t = timers_.top();
+          timers_.pop();
+          queue_deferred(conn, disk_wait, Deferred{t.conn, t.generation});
+        }
+        continue;
       }
+      // ngx_event_process_posted: the writes the previous turn posted.
+      posted_phase_ = true;
+      for (const Deferred& d : posted_) queue_deferred(conn, disk_wait, d);
+      posted_.clear();
     }
   }
 
-  // Whether epoll_wait has events to return at once.
-  bool ready() const { return !ready_.empty(); }
+  // Whether the next turn comes at once: epoll_wait has events to return, or
+  // events are posted for the next turn (its timeout is then 0).
+  bool ready() const { return !ready_.empty() || !next_.empty(); }
   // epoll_wait's timeout: the next timer, and with accept_mutex on, the
   // accept_mutex_delay of a worker that could not take the mutex.
   sim::Time epoll_timeout(const NginxConfig& cfg, bool holds_mutex) const {
@@ -123,6 +139,19 @@ class EventLoop {
 
  private:
   static constexpr sim::Time kMs = sim::milliseconds(1);
+  // A write deferred by a timer or a posted event; stale once the
+  // connection moved on (another generation, or no longer kDelayed).
+  struct Deferred {
+    std::uint32_t conn;
+    std::uint64_t generation;
+  };
+  template <class ConnAt, class DiskWait>
+  void queue_deferred(ConnAt&& conn, DiskWait&& disk_wait, Deferred d) {
+    HttpConnection& c = conn(d.conn);
+    if (c.phase != HttpConnection::Phase::kDelayed || c.timer_generation != d.generation) return;
+    c.phase = HttpConnection::Phase::kQueued;
+    batch_.push_back(Ready{LoopEvent::kWrite, d.conn, disk_wait()});
+  }
   struct Timer {
     std::int64_t deadline_ms;
     std::uint64_t seq;
@@ -140,6 +169,9 @@ class EventLoop {
   std::vector<Ready> batch_;
   std::size_t batch_pos_ = 0;
   bool timers_phase_ = false;
+  std::vector<Deferred> next_;    // posted during this turn, for the next
+  std::vector<Deferred> posted_;  // posted by the previous turn, run at the end of this one
+  bool posted_phase_ = false;
   std::int64_t cached_ms_ = 0;
 };
 

@@ -65,7 +65,7 @@ void Nginx::after_chunk(Worker& w, std::uint32_t id, std::uint64_t sent, std::ui
     // The worker's handler leaves the CPU: the response is in the socket, or
     // waits for the 1 ms timer (split later by the loop's D time) or for EPOLLOUT.
     const sim::Time now = host_.engine.now();
-    if (next == AfterChunk::kTimer)
+    if (next == AfterChunk::kTimer || next == AfterChunk::kPostedNext)
       stages_->to(id, Stage::kTimer, now, w.cpu_wait_so_far(), w.disk_wait_so_far());
     else
       stages_->to(id, Stage::kSocket, now, w.cpu_wait_so_far());

@@ -35,6 +35,12 @@ struct NginxConfig {
   double cache_fill_rate = 0;
   bool sendfile = true;
   std::uint64_t sendfile_max_chunk = 0;            // 0: no limit (the 1.9.0 default)
+  // After a chunk that reached sendfile_max_chunk, NGINX 1.21.4 and later
+  // post the connection's next write to the loop's next turn
+  // (ngx_post_event(wev, &ngx_posted_next_events) in
+  // ngx_http_write_filter_module.c); 1.9.0 to 1.21.3 set a 1 ms timer
+  // (ngx_add_timer(wev, 1)). Set from `version`.
+  bool write_posted_next = false;
   AioMode aio = AioMode::kOff;
   ThreadPoolConfig thread_pool;
   std::uint32_t epoll_events = 512;                // events per epoll_wait (NGX_EVENTS default 512)

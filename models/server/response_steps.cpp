@@ -38,12 +38,13 @@ AfterChunk after_chunk(const NginxConfig& config, std::uint64_t file_size, HttpC
     return AfterChunk::kResponseDone;
   }
   // ngx_http_write_filter: a chunk that reached sendfile_max_chunk (less two
-  // pages) defers the next write by a 1 ms timer; a short one means the
-  // socket was full, so wait until it is writable.
+  // pages) defers the next write, by a 1 ms timer or (1.21.4+) to the loop's
+  // next turn; a short one means the socket was full, so wait until it is
+  // writable.
   if (config.sendfile_max_chunk && limit == config.sendfile_max_chunk && sent + 2 * kPage >= limit) {
     c.phase = HttpConnection::Phase::kDelayed;
     ++c.timer_generation;
-    return AfterChunk::kTimer;
+    return config.write_posted_next ? AfterChunk::kPostedNext : AfterChunk::kTimer;
   }
   c.phase = HttpConnection::Phase::kWaitWritable;
   return AfterChunk::kWaitWritable;

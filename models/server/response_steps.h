@@ -26,6 +26,7 @@ enum class AfterChunk : std::uint8_t {
   kResponseDone,  // the whole response is in the socket (phase kIdle, or kClosed
                   // once keepalive_requests responses were served)
   kTimer,         // a full chunk: the next write after a 1 ms timer (phase kDelayed)
+  kPostedNext,    // a full chunk, NGINX 1.21.4+: the next write in the loop's next turn (phase kDelayed)
   kWaitWritable,  // a short chunk, the socket is full: wait for EPOLLOUT
 };
 AfterChunk after_chunk(const NginxConfig& config, std::uint64_t file_size, HttpConnection& c, ServerStats& stats,

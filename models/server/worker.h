@@ -44,6 +44,7 @@ class Worker final : public sim::EventTarget,
   // When this worker last entered epoll_wait (for the order of wake-ups).
   sim::Time idle_since() const { return idle_since_; }
   void add_timer(std::uint32_t conn, std::uint64_t generation) { loop_.add_timer(conn, generation); }
+  void post_next(std::uint32_t conn, std::uint64_t generation) { loop_.post_next(conn, generation); }
 
   std::uint32_t index() const { return index_; }
   std::uint32_t task() const { return task_; }
