@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 namespace common {
 
@@ -10,6 +11,14 @@ std::string read_text(const std::string& path) {
   if (!in) return {};
   std::ostringstream s;
   s << in.rdbuf();
+  return s.str();
+}
+
+std::string read_text_or_throw(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (!in) throw std::runtime_error("cannot read " + path);
   return s.str();
 }
 

@@ -6,5 +6,7 @@
 namespace common {
 
 std::string read_text(const std::string& path);
+// The same, for a file that must be there: throws std::runtime_error naming the path.
+std::string read_text_or_throw(const std::string& path);
 
 }  // namespace common

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/text_file.h"
+
 namespace testbed::calibrate {
 
 double parse_stat_cpu_ticks(const std::string& line) {
@@ -32,15 +34,6 @@ double process_cpu_s(pid_t pid) {
   return parse_stat_cpu_ticks(line) / static_cast<double>(sysconf(_SC_CLK_TCK));
 }
 
-namespace {
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (!in) throw std::runtime_error("cannot read " + path);
-  return ss.str();
-}
-}  // namespace
 
 double parse_schedstat_run_s(const std::string& text) {
   std::istringstream in(text);
@@ -83,8 +76,8 @@ ThreadSample thread_sample(pid_t pid) {
   while (const dirent* e = readdir(d)) {
     if (e->d_name[0] == '.') continue;
     const std::string task = dir + "/" + e->d_name;
-    const std::uint64_t syscr = parse_io_syscr(read_all(task + "/io"));
-    const double cpu = parse_schedstat_run_s(read_all(task + "/schedstat"));
+    const std::uint64_t syscr = parse_io_syscr(common::read_text_or_throw(task + "/io"));
+    const double cpu = parse_schedstat_run_s(common::read_text_or_throw(task + "/schedstat"));
     s.all_cpu_s += cpu;
     if (std::to_string(pid) == e->d_name) {
       s.main_syscr = syscr;

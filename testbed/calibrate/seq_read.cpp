@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "common/text_file.h"
 #include "testbed/calibrate/fio_json.h"
 #include "testbed/calibrate/interrupt.h"
 #include "testbed/calibrate/tools.h"
@@ -14,15 +15,6 @@
 
 namespace testbed::calibrate {
 
-namespace {
-std::string read_all(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (!in) throw std::runtime_error("cannot read " + path);
-  return ss.str();
-}
-}  // namespace
 
 std::vector<std::string> fio_seq_args(const std::string& file, std::uint64_t file_bytes, const std::string& output_file) {
   return {fio_tool().path,
@@ -84,10 +76,10 @@ SeqRead run_sequential_read(const FioPlan& plan, const std::string& device, cons
   throw_if_interrupted();
   const std::string stat = "/sys/class/block/" + device + "/stat";
   const std::string out = scratch_dir + "/fio-seq.json";
-  const std::string before = read_all(stat);
+  const std::string before = common::read_text_or_throw(stat);
   run_and_capture(fio_seq_args(plan.file, plan.file_bytes, out));
-  const std::string after = read_all(stat);
-  const SeqRead r = seq_read_from(read_all(out), before, after);
+  const std::string after = common::read_text_or_throw(stat);
+  const SeqRead r = seq_read_from(common::read_text_or_throw(out), before, after);
   std::remove(out.c_str());
   fmt::print("  fio read (sequential, buffered) bs=1m: {:.1f} MB/s; the device: {} requests of {:.0f} KiB, {:.3f} s busy: {:.1f} MB/s\n",
              r.fio_bandwidth_Bps / 1e6, r.requests,
