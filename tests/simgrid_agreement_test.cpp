@@ -37,6 +37,7 @@
 #include <cmath>
 #include <string>
 #include <utility>
+#include <numeric>
 #include <vector>
 
 #include "engines/simgrid/sg_run.h"
@@ -55,11 +56,20 @@ nlohmann::ordered_json native_json(const models::Scenario& sc) {
   return models::to_json(world.result(0), false);
 }
 
+std::vector<std::uint64_t> connections_per_worker(const nlohmann::ordered_json& run) {
+  std::vector<std::uint64_t> out;
+  for (const auto& w : run["server"]["workers"]["per_worker"]) out.push_back(w["connections"].get<std::uint64_t>());
+  return out;
+}
+
 std::uint64_t metadata_from_disk(const nlohmann::ordered_json& run) {
   return run["server"]["metadata_blocks"]["blocks_read"].get<std::uint64_t>();
 }
 
-void check_agreement(const std::string& file, const std::vector<std::string>& overrides) {
+// `exact_cache`: with blocking sendfile the page cache's figures must be
+// equal to the lookup; false where same-instant events are known to be
+// ordered differently by the two engines (then within 1 in 1,000).
+void check_agreement(const std::string& file, const std::vector<std::string>& overrides, bool exact_cache = true) {
   const models::Scenario sc = models::load_scenario(kScenarios + "/agreement/" + file, overrides);
   REQUIRE(sgengine::unsupported(sc).empty());
   const auto native = native_json(sc);
@@ -95,7 +105,7 @@ void check_agreement(const std::string& file, const std::vector<std::string>& ov
   CHECK(sc_cache["lookups"].get<double>() == Approx(nc["lookups"].get<double>()).epsilon(0.001));
   CHECK(sc_cache["hit_ratio"].get<double>() == Approx(nc["hit_ratio"].get<double>()).epsilon(0.001));
   // Exactly equal with blocking sendfile, metadata from the disk included.
-  if (sc.nginx.aio == models::AioMode::kOff) {
+  if (sc.nginx.aio == models::AioMode::kOff && exact_cache) {
     CHECK(sc_cache["lookups"] == nc["lookups"]);
     CHECK(sc_cache["hit_ratio"] == nc["hit_ratio"]);
   }
@@ -109,6 +119,24 @@ TEST_CASE("engines agree: cache misses on an SSD, blocking") { check_agreement("
 TEST_CASE("engines agree: cache misses on an SSD, aio threads") {
   check_agreement("misses.toml", {"nginx.aio=threads"});
 }
+TEST_CASE("engines agree: a wrk on the server's own host opens every connection and reads as the data arrives") {
+  // Same-host threads spend CPU on the server's CPUs for each connect and
+  // each chunk they read (models/clients/response_reader.h). With no client
+  // costs a connect's burst is zero-length: SimGrid lost the first
+  // connection of each thread (its notify came before the socket waited).
+  const std::vector<std::string> same_host{"clients.hot.host=\"server\""};
+  check_agreement("hits.toml", same_host);
+  const models::Scenario sc = models::load_scenario(kScenarios + "/agreement/hits.toml", same_host);
+  const auto per_worker = connections_per_worker(sgengine::run_in_child(sc, sc.seed, 1));
+  CHECK(std::accumulate(per_worker.begin(), per_worker.end(), std::uint64_t{0}) == 32);
+  // With client CPU, the wrk threads' bursts end at the same instants as
+  // server events, which the engines order differently: 4 lookups in 18,167.
+  check_agreement("misses.toml",
+                  {"clients.random.host=\"server\"", "cpu.client_byte=0.5ns", "cpu.client_request=10us",
+                   "cpu.client_connect=40us", "nginx.sendfile_max_chunk=\"512k\""},
+                  false);
+}
+
 TEST_CASE("engines agree: one slow disk, blocking (the cached file waits behind it)") {
   check_agreement("slow-disk.toml", {});
 }
@@ -215,14 +243,6 @@ TEST_CASE("the SimGrid engine refuses a run longer than the models' clock holds"
     CHECK_THROWS_AS(sgengine::run(sc, sc.seed, duration), models::ConfigError);
   }
 }
-
-namespace {
-std::vector<std::uint64_t> connections_per_worker(const nlohmann::ordered_json& run) {
-  std::vector<std::uint64_t> out;
-  for (const auto& w : run["server"]["workers"]["per_worker"]) out.push_back(w["connections"].get<std::uint64_t>());
-  return out;
-}
-}  // namespace
 
 TEST_CASE("both engines honour a recorded placement, connection by connection") {
   // accept_mutex on alone gives every connection to the worker holding the

@@ -65,6 +65,7 @@ void SgClients::host_thread(std::uint32_t t) {
       continue;
     }
     use_cpu(w.cpu_s);
+    *w.finished = true;
     w.done->notify();
   }
 }
@@ -72,7 +73,7 @@ void SgClients::host_thread(std::uint32_t t) {
 void SgClients::readable(std::uint32_t id) {
   Conn& c = conns_[id];
   if (!c.reader.queue_turn()) return;
-  threads_[c.thread].work.push_back(Work{0, nullptr, id});
+  threads_[c.thread].work.push_back(Work{0, nullptr, nullptr, id});
   threads_[c.thread].wake->notify();
 }
 
@@ -89,9 +90,12 @@ void SgClients::read_turn(std::uint32_t id) {
 }
 
 void SgClients::on_thread(std::uint32_t t, double cpu_s, Wakeup& wake) {
-  threads_[t].work.push_back(Work{cpu_s, &wake});
+  // Waits on a flag, not on the notify alone: a zero-length burst can end
+  // before this actor reaches its wait, and Wakeup drops a notify nobody waits for.
+  bool finished = false;
+  threads_[t].work.push_back(Work{cpu_s, &wake, &finished});
   threads_[t].wake->notify();
-  wake.wait();
+  while (!finished) wake.wait();
 }
 
 void SgClients::send_request(std::uint32_t id) {

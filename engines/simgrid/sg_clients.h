@@ -72,6 +72,8 @@ class SgClients final : public models::ClientSide {
   struct Work {            // for a thread on the server's host
     double cpu_s;
     Wakeup* done;
+    bool* finished = nullptr;         // set before `done` is notified: a notify that
+                                      // comes before the wait is not lost
     std::uint32_t conn = UINT32_MAX;  // a turn reading this connection (cpu_s and done unused)
   };
   struct Thread {
