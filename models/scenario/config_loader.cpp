@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -15,6 +16,7 @@
 #include "models/scenario/layered_toml.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/units.h"
+#include "models/server/nginx_versions.h"
 
 namespace models {
 
@@ -534,42 +536,42 @@ void read_hardware(Section& root, Scenario& sc) {
   kernel.done();
 }
 
-// Whether `version` ("1.22.1") is `least` or later; a version that is not
-// three numbers is refused.
-bool nginx_release_at_least(Section& s, const std::string& version, const std::array<int, 3>& least) {
-  std::array<int, 3> v{};
-  char dot1 = 0, dot2 = 0, rest = 0;
-  std::istringstream in(version);
-  if (!(in >> v[0] >> dot1 >> v[1] >> dot2 >> v[2]) || dot1 != '.' || dot2 != '.' || (in >> rest) || v[0] < 0 ||
-      v[1] < 0 || v[2] < 0)
-    s.fail("version", "must be an NGINX release as MAJOR.MINOR.PATCH, such as 1.22.1");
-  return v >= least;
+// The release's defaults (nginx_versions.h); a version that is not a known
+// release is refused, naming them all. No version: the current stable line.
+NginxReleaseDefaults nginx_release(Section& s) {
+  const std::string version = s.string("version", kNginxCurrentStable);
+  const std::optional<NginxReleaseDefaults> d = nginx_release_defaults(version);
+  if (!d) s.fail("version", "must be a known NGINX release (" + nginx_known_releases_text() + "), got \"" + version + "\"");
+  return *d;
 }
 
 void read_nginx(Section& root, Scenario& sc) {
   Section s = root.sub("nginx");
   NginxConfig& n = sc.nginx;
-  n.version = s.string("version", "1.9.0");
-  n.write_posted_next = nginx_release_at_least(s, n.version, {1, 21, 4});
+  const NginxReleaseDefaults d = nginx_release(s);
+  n.version = d.version;
+  n.write_posted_next = d.write_posted_next;
   n.worker_processes = static_cast<std::uint32_t>(s.integer("worker_processes", 1, 1, 1024));
-  const bool mutex = s.flag("accept_mutex", true);
+  const bool mutex = s.flag("accept_mutex", d.accept_mutex);
   const bool reuseport = s.flag("reuseport", false);
   n.accept = reuseport ? AcceptPolicy::kReuseport : mutex ? AcceptPolicy::kMutexOn : AcceptPolicy::kMutexOff;
   n.accept_mutex_delay_s = s.duration("accept_mutex_delay", 0.5, 0);
   n.multi_accept = s.flag("multi_accept", false);
-  n.epoll_exclusive = s.flag("epoll_exclusive", false);
+  // EPOLLEXCLUSIVE is no directive: the release uses it whenever accept_mutex is off.
+  n.epoll_exclusive = s.flag("epoll_exclusive", d.epoll_exclusive && n.accept == AcceptPolicy::kMutexOff);
   if (n.epoll_exclusive && n.accept != AcceptPolicy::kMutexOff)
     s.fail("epoll_exclusive", "applies only with accept_mutex off and without reuseport (as NGINX uses it)");
-  n.keepalive_requests = static_cast<std::uint32_t>(s.integer("keepalive_requests", 100, 1, 4294967295LL));
+  n.keepalive_requests = static_cast<std::uint32_t>(s.integer("keepalive_requests", d.keepalive_requests, 1, 4294967295LL));
   n.aio_open = s.flag("aio_open", false);
   n.cache_fill_rate = s.number("cache_fill_rate", 0, 0, 1);
   n.sendfile = s.flag("sendfile", false);
   if (!n.sendfile) s.fail("sendfile", "only \"sendfile on\" is modelled (read()+write() is not yet)");
-  n.sendfile_max_chunk = s.size("sendfile_max_chunk", 0, 0, false, limits::kMaxFileBytes);
+  n.sendfile_max_chunk = s.size("sendfile_max_chunk", d.sendfile_max_chunk, 0, false, limits::kMaxFileBytes);
   const std::string aio = s.choice("aio", "off", choice_keys(kAioModes));
   for (const auto& c : kAioModes)
     if (aio == c.key) n.aio = c.value;
   n.epoll_events = static_cast<std::uint32_t>(s.integer("events_per_wait", 512, 1, 1 << 20));
+  if (n.aio == AioMode::kThreads && !d.thread_pools) s.fail("aio", "threads needs NGINX 1.7.11 or later (thread pools)");
   if (n.aio_open && n.aio != AioMode::kThreads) s.fail("aio_open", "needs aio = \"threads\" (it uses the same pool)");
   Section pool = s.sub("thread_pool");
   n.thread_pool.name = pool.string("name", "default");

@@ -15,6 +15,8 @@ struct ThreadPoolConfig {
   std::uint32_t max_queue = 65536; // thread_pool default max_queue=65536
 };
 
+// The member defaults are NGINX 1.9.0's; the scenario loader sets them from
+// `version` and the release table (nginx_versions.h) instead.
 struct NginxConfig {
   std::string version = "1.9.0";
   std::uint32_t worker_processes = 1;
@@ -39,7 +41,7 @@ struct NginxConfig {
   // post the connection's next write to the loop's next turn
   // (ngx_post_event(wev, &ngx_posted_next_events) in
   // ngx_http_write_filter_module.c); 1.9.0 to 1.21.3 set a 1 ms timer
-  // (ngx_add_timer(wev, 1)). Set from `version`.
+  // (ngx_add_timer(wev, 1)). Set from `version` (nginx_versions.h).
   bool write_posted_next = false;
   AioMode aio = AioMode::kOff;
   ThreadPoolConfig thread_pool;

@@ -1,0 +1,60 @@
+// NGINX releases the model knows, and the defaults each gives the directives
+// the model reads (nginx_config.h). One place: the scenario loader, `clerk
+// new --nginx` and the key reference all read this table.
+//
+// Known releases are every release tag of nginx's repository from 1.9.0 to
+// the current stable line (release-1.9.0 ... release-1.30.4) plus the
+// mainline after it (1.31.0 ... 1.31.4); tags have no gaps, so a line and
+// its last patch name them all. A version between or beyond them ("1.22.2",
+// "1.9", "9.9") is refused: it names no release whose defaults are known.
+//
+// Defaults that moved, from nginx's CHANGES (docs/xml/nginx/changes.xml):
+//   1.11.3  "now the "accept_mutex" directive is turned off by default"
+//           (ngx_event_core_init_conf: ngx_conf_init_value(ecf->accept_mutex, 0));
+//   1.11.3  "now nginx uses EPOLLEXCLUSIVE on Linux" (ngx_enable_accept_events /
+//           ngx_event_process_init under NGX_HAVE_EPOLLEXCLUSIVE; Linux 4.5+;
+//           only with accept_mutex off and without reuseport);
+//   1.19.10 "the default value of the "keepalive_requests" directive was
+//           changed to 1000" (100 before);
+//   1.21.4  "the default value of the "sendfile_max_chunk" directive was
+//           changed to 2 megabytes" (0, no limit, before), and in the same
+//           release ngx_http_write_filter_module.c posts the next write to
+//           ngx_posted_next_events instead of ngx_add_timer(wev, 1).
+// Unchanged over all known releases (checked in src/ at release-1.9.0 and
+// release-1.30.4): multi_accept off, accept_mutex_delay 500ms, sendfile off,
+// aio off, epoll events 512, thread_pool threads=32 max_queue=65536, and
+// `aio threads` with thread pools (CHANGES 1.7.11: "experimental thread
+// support"), available in every known release built --with-threads.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace models {
+
+// The release a scenario without nginx.version models: the newest tag of
+// the current stable line (even minor), release-1.30.4.
+inline constexpr const char* kNginxCurrentStable = "1.30.4";
+
+struct NginxReleaseDefaults {
+  std::string version;
+  bool accept_mutex = true;                  // on before 1.11.3
+  bool epoll_exclusive = false;              // with accept_mutex off, 1.11.3+
+  std::uint32_t keepalive_requests = 100;    // 1000 from 1.19.10
+  std::uint64_t sendfile_max_chunk = 0;      // 2m from 1.21.4; 0: no limit
+  bool write_posted_next = false;            // from 1.21.4; a 1 ms timer before
+  bool thread_pools = true;                  // aio threads, from 1.7.11
+};
+
+// The defaults of `version` ("1.22.1"); nothing for a version that is not a
+// known release.
+std::optional<NginxReleaseDefaults> nginx_release_defaults(const std::string& version);
+
+// Every known release, oldest first.
+std::vector<std::string> nginx_known_releases();
+
+// The known releases in short, for error messages: "1.9.0-1.9.15, 1.10.0-1.10.3, ...".
+std::string nginx_known_releases_text();
+
+}  // namespace models
