@@ -118,6 +118,7 @@ std::string total_latency_lines(const sim::LatencyStats& done, const sim::Latenc
 std::string text_report(const RunResult& r) {
   std::string s;
   s += fmt::format("== {}  (seed {}, {:.0f} s simulated)\n", r.scenario, r.seed, r.duration_s);
+  s += fmt::format("   modelled: NGINX {} with that release's defaults (nginx.version)\n", r.nginx_version);
   s += warmup_table(r.warmup);
   for (const WrkResult& c : r.clients) {
     s += fmt::format("\n-- client group \"{}\": wrk\n", c.spec.name);

@@ -29,6 +29,7 @@ struct RunResult {
   std::string scenario;
   std::string file;
   std::uint64_t seed = 0;
+  std::string nginx_version;  // the release whose defaults were modelled (nginx_versions.h)
   double duration_s = 0;
   double wall_s = 0;
   std::uint64_t events = 0;

@@ -56,6 +56,7 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
   j["scenario"] = r.scenario;
   j["file"] = r.file;
   j["seed"] = r.seed;
+  j["nginx_version"] = r.nginx_version;
   j["duration_s"] = r.duration_s;
   if (with_timing) j["wall_s"] = r.wall_s;
   j["events"] = r.events;

@@ -114,6 +114,7 @@ RunResult run_figures(RunParts p) {
   r.scenario = sc.name;
   r.file = sc.file;
   r.seed = p.seed;
+  r.nginx_version = sc.nginx.version;
   r.duration_s = sim::to_seconds(p.duration);
   r.clients = std::move(p.clients);
   for (const WrkResult& c : r.clients) {
