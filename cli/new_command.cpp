@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <sys/stat.h>
@@ -18,6 +19,7 @@
 
 #include "models/scenario/config_loader.h"
 #include "models/scenario/units.h"
+#include "models/server/nginx_versions.h"
 
 namespace cli {
 
@@ -29,34 +31,24 @@ std::string line(const std::string& assignment, const std::string& comment = "")
   return fmt::format("{:<34}# {}\n", assignment, comment);
 }
 
-// "1.24.0" as a number to compare with the changelog's releases; false for
-// anything but MAJOR.MINOR.PATCH of 1.9.0 or later.
-bool nginx_release(const std::string& v, int& code) {
-  int major = 0, minor = 0, patch = 0;
-  char tail = 0;
-  if (std::sscanf(v.c_str(), "%d.%d.%d%c", &major, &minor, &patch, &tail) != 3) return false;
-  code = major * 1000000 + minor * 1000 + patch;
-  return major == 1 && minor >= 9 && minor < 1000 && patch >= 0 && patch < 1000;
-}
-
-constexpr int release(int minor, int patch) { return 1000000 + minor * 1000 + patch; }
-
-// The [nginx] lines whose defaults moved after 1.9.0 (the loader's), from
-// NGINX's CHANGES file.
+// The [nginx] lines whose defaults differ between known releases, from the
+// release table the loader reads (models/server/nginx_versions.h), with the
+// CHANGES entry that moved each.
 std::string nginx_defaults(const std::string& version) {
-  int v = 0;
-  if (!nginx_release(version, v))
-    throw std::invalid_argument("--nginx: a release like 1.24.0, from 1.9.0 on (got '" + version + "')");
-  const bool since_1_11_3 = v >= release(11, 3), since_1_19_10 = v >= release(19, 10), since_1_21_4 = v >= release(21, 4);
+  const std::optional<models::NginxReleaseDefaults> d = models::nginx_release_defaults(version);
+  if (!d)
+    throw std::invalid_argument("--nginx: a release like 1.24.0, one of " + models::nginx_known_releases_text() +
+                                " (got '" + version + "')");
   std::string out = line(fmt::format("version = \"{}\"", version), "the defaults below are this release's");
-  out += since_1_11_3 ? line("accept_mutex = \"off\"", "off by default since 1.11.3 (CHANGES)")
-                      : line("accept_mutex = \"on\"", "on by default before 1.11.3");
-  out += since_1_11_3 ? line("epoll_exclusive = true", "1.11.3+: EPOLLEXCLUSIVE (Linux 4.5+) with accept_mutex off")
-                      : line("epoll_exclusive = false", "EPOLLEXCLUSIVE came with 1.11.3");
-  out += since_1_19_10 ? line("keepalive_requests = 1000", "the default since 1.19.10 (100 before)")
-                       : line("keepalive_requests = 100", "the default before 1.19.10");
-  out += since_1_21_4 ? line("sendfile_max_chunk = \"2m\"", "the default since 1.21.4 (no limit before)")
-                      : line("sendfile_max_chunk = 0", "no limit: the default before 1.21.4");
+  out += d->accept_mutex ? line("accept_mutex = \"on\"", "on by default before 1.11.3")
+                         : line("accept_mutex = \"off\"", "off by default since 1.11.3 (CHANGES)");
+  out += d->epoll_exclusive ? line("epoll_exclusive = true", "1.11.3+: EPOLLEXCLUSIVE (Linux 4.5+) with accept_mutex off")
+                            : line("epoll_exclusive = false", "EPOLLEXCLUSIVE came with 1.11.3");
+  out += line(fmt::format("keepalive_requests = {}", d->keepalive_requests),
+              d->keepalive_requests == 1000 ? "the default since 1.19.10 (100 before)" : "the default before 1.19.10");
+  out += d->sendfile_max_chunk ? line(fmt::format("sendfile_max_chunk = \"{}m\"", d->sendfile_max_chunk >> 20),
+                                      "the default since 1.21.4 (no limit before)")
+                               : line("sendfile_max_chunk = 0", "no limit: the default before 1.21.4");
   return out;
 }
 
@@ -233,7 +225,7 @@ void add_new_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--disk", a.disk, "ssd (a SATA SSD), raid10 (md RAID10 of 4 HDDs) or none: picks the hardware preset")
       ->check(CLI::IsMember({"ssd", "raid10", "none"}));
   cmd->add_option("--hardware", a.hardware, "a preset of scenarios/hardware/ by name, in place of --disk's");
-  cmd->add_option("--nginx", a.nginx, "the NGINX release whose defaults to write out, like 1.24.0 (default 1.9.0)");
+  cmd->add_option("--nginx", a.nginx, "the NGINX release whose defaults to write out, like 1.24.0 (default: the current stable release)");
   cmd->add_option("--workers", a.workers, "worker_processes")->check(CLI::Range(1, 1024));
   cmd->add_option("--aio", a.aio, "off or threads")->check(CLI::IsMember({"off", "threads"}));
   cmd->add_option("--pool-threads", a.pool_threads, "thread_pool threads")->check(CLI::Range(1, 65536));

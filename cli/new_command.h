@@ -1,7 +1,7 @@
 // `clerk new FILE`: writes a starter scenario, every line commented, that
 // `clerk run` accepts unchanged: a hardware preset ("@hardware/..."), NGINX
-// with the defaults of the version asked for written out (the loader's own
-// are 1.9.0's), a data set and one client group, each from the options.
+// with the defaults of the version asked for written out (from the release
+// table the loader reads, models/server/nginx_versions.h), a data set and one client group, each from the options.
 // The text is loaded with the loader before it is put in place; an existing
 // FILE is never replaced (link(2) of a finished temporary: the name appears
 // whole or not at all).
@@ -9,13 +9,15 @@
 #include <cstdint>
 #include <string>
 
+#include "models/server/nginx_versions.h"
+
 namespace cli {
 
 struct NewArgs {
   std::string file;
   std::string hardware;             // a preset name; empty: from `disk`
   std::string disk = "ssd";         // ssd | raid10 | none: picks the preset
-  std::string nginx = "1.9.0";      // whose defaults to write out
+  std::string nginx = models::kNginxCurrentStable;  // whose defaults to write out
   std::uint32_t workers = 4;
   std::string aio = "threads";
   std::uint32_t pool_threads = 32;

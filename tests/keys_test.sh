@@ -55,7 +55,7 @@ cmp -s starter.toml before.toml || fail "new changed an existing file"
 ln -s nowhere dangling.toml
 expect_status 2 "new over a dangling link" "$clerk" new dangling.toml
 expect_status 2 "new with a bad version" "$clerk" new v.toml --nginx 9.9
-expect_message "new with a bad version" "--nginx: a release like 1.24.0"
+expect_message "new with a bad version" "--nginx: a release like 1.24.0, one of 1.9.0-1.9.15, .*1.30.0-1.30.4"
 expect_status 2 "new with a bad size mix" "$clerk" new m.toml --file-sizes 20k-
 expect_status 2 "new with a data set that does not fit" "$clerk" new big.toml --disk none --files 100000 --file-sizes 1m
 expect_message "new with a data set that does not fit" "big.toml.*key 'dataset.files'"
