@@ -258,8 +258,6 @@ const char* const kNotModelled = R"(
 ## Not modelled yet
 
 What an nginx.conf or a machine may have that no key expresses yet (issue 25 and the README):
-- `nginx.version` is a label: every default is NGINX 1.9.0's (`accept_mutex on`,
-  `keepalive_requests 100`), whatever the version says.
 - `sendfile off` (read() and write() through a buffer), `output_buffers`, `directio`, `open_file_cache`,
   gzip, TLS, HTTP/2 and proxying to upstreams.
 - Writes: access logs, temporary files, the page cache's dirty pages.
