@@ -35,6 +35,17 @@ cmp -s "$tmp/a.txt" "$tmp/out" || fail "same seed, different report"
 grep -q '"requests_per_s"' "$tmp/a.json" || fail "JSON lacks clients.*.requests_per_s"
 grep -q "Requests/sec:" "$tmp/a.txt" || fail "report lacks wrk's Requests/sec line"
 
+# nginx.version (models/server/nginx_versions.h): the run says which release it modelled; with no
+# version, the current stable line's newest; an unknown one is exit 2 naming the known releases.
+grep -q "modelled: NGINX 1.9.0 " "$tmp/a.txt" || fail "report does not say it modelled the pinned NGINX 1.9.0"
+grep -q '"nginx_version": "1.9.0"' "$tmp/a.json" || fail "JSON lacks nginx_version 1.9.0"
+expect_status 0 "run without a version" "$clerk" run "$data/keys/preset.toml" --duration 0.2 --no-timing --json "$tmp/v.json"
+grep -q "modelled: NGINX 1.30.4 " "$tmp/out" || fail "no version: report does not say NGINX 1.30.4"
+grep -q '"nginx_version": "1.30.4"' "$tmp/v.json" || fail "no version: JSON nginx_version is not 1.30.4"
+expect_status 2 "unknown NGINX version" "$clerk" run "$data/small-hdd.toml" --set nginx.version=\"1.22.2\"
+grep -q "key 'nginx.version': must be a known NGINX release (1.9.0-1.9.15, .*1.30.0-1.30.4, 1.31.0-1.31.4), got \"1.22.2\"" "$tmp/err" \
+  || fail "message for an unknown NGINX version: $(cat "$tmp/err")"
+
 expect_status 1 "validate with a figure out of range" "$clerk" validate "$data/expect-fails.toml"
 expect_status 0 "validate with a known miss" "$clerk" validate "$data/expect-known-miss.toml"
 grep -q "known miss" "$tmp/out" || fail "a known miss is not reported as one"
