@@ -121,7 +121,11 @@ void explain_bench(models::World& world, std::uint32_t w) {
   const models::Worker& wk = std::as_const(world.server()).worker(w);
   ImGui::Text("Bench of clerk %u / timers of worker %u", w, w);
   store("after handing over a big piece of an order, the customer steps aside for a moment so others get a turn.");
-  server_words("after a full sendfile_max_chunk, NGINX 1.9.0 defers the connection's next write by a 1 ms timer.");
+  server_words(world.server().config().write_posted_next
+                   ? "after a full sendfile_max_chunk, NGINX (1.21.4 and later) posts the connection's next write to "
+                     "the loop's next turn."
+                   : "after a full sendfile_max_chunk, NGINX (up to 1.21.3) defers the connection's next write by a "
+                     "1 ms timer.");
   ImGui::Separator();
   ImGui::Text("%zu timers pending", wk.timers());
 }
