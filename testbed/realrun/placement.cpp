@@ -6,6 +6,7 @@
 
 #include <charconv>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -90,8 +91,14 @@ Placement compute_placement(const std::vector<TcpSocket>& sockets, std::uint16_t
   for (const auto& s : sockets)
     if (s.state == kEstablished && s.remote_port == port && s.local_port != port)
       client_inode[{s.local_addr, s.local_port, s.remote_addr}] = s.inode;
+  // /proc/net/tcp is read a page at a time while the hash table changes
+  // (tcp4_seq_show() resumes from a bucket and offset after each read), so
+  // a socket can be listed twice while others connect or close: count each
+  // connection, named by its endpoints, once.
+  std::set<std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint16_t>> counted;
   for (const auto& s : sockets) {
     if (s.state != kEstablished || s.local_port != port) continue;
+    if (!counted.insert({s.local_addr, s.local_port, s.remote_addr, s.remote_port}).second) continue;
     const auto w = inode_worker.find(s.inode);
     const auto c = client_inode.find({s.remote_addr, s.remote_port, s.local_addr});
     const auto g = c == client_inode.end() ? inode_group.end() : inode_group.find(c->second);

@@ -64,6 +64,20 @@ TEST_CASE("placement maps each connection to its worker and group", "[placement]
   CHECK(p.unmatched == 1);  // the connection not yet accepted
 }
 
+TEST_CASE("a connection that /proc/net/tcp lists twice is placed once", "[placement]") {
+  // Reading the table while others connect can repeat a row (the reader
+  // resumes at a bucket offset); rows 1-2 again, as such a read shows them.
+  const std::string twice = std::string(kTcp) +
+      "  11: 0100007F:4E98 0100007F:C350 01 00000000:00000000 00:00000000 00000000     0        0 2001 1 0 20 4 30 10 -1\n"
+      "  12: 0100007F:C350 0100007F:4E98 01 00000000:00000000 00:00000000 00000000     0        0 3001 1 0 20 4 30 10 -1\n";
+  const std::map<std::uint64_t, std::size_t> worker{{2001, 0}, {2002, 1}, {2003, 1}};
+  const std::map<std::uint64_t, std::size_t> group{{3001, 0}, {3002, 0}, {3003, 1}, {3004, 1}};
+  const Placement p = compute_placement(parse_proc_net_tcp(twice), 20120, worker, group, 2, 2);
+  CHECK(p.per_group[0] == std::vector<std::uint32_t>{1, 1});
+  CHECK(p.per_group[1] == std::vector<std::uint32_t>{0, 1});
+  CHECK(p.unmatched == 1);
+}
+
 TEST_CASE("placement of live loopback connections held by this process", "[placement]") {
   const LoopbackListener l = listen_on_loopback(16);
   const int listener = l.fd;
