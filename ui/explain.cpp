@@ -48,13 +48,18 @@ bool has_disk(models::World& world) { return dynamic_cast<const models::NoDisk*>
 
 ShelfFigures shelf_figures(models::World& world) {
   ShelfFigures f;
-  const models::PageCacheStats c = world.cache().stats();
+  // The measured window's counters, as `clerk run` reports them: since the
+  // warm-up ended, or since t = 0 while it runs.
+  const models::WindowStart& base = world.window();
+  const models::PageCacheStats now = world.cache().stats();
   const models::ServerStats& s = world.server().stats();
+  const std::uint64_t hits = now.hits - base.cache.hits;
+  const std::uint64_t delayed = s.responses_delayed - base.server.responses_delayed;
   f.unit_kib = world.cache().unit_bytes() / 1024;
-  f.lookups = c.lookups;
-  f.responses = s.responses;
-  f.hit_ratio = c.lookups ? static_cast<double>(c.hits) / static_cast<double>(c.lookups) : 0.0;
-  f.responses_waited = s.responses ? static_cast<double>(s.responses_delayed) / static_cast<double>(s.responses) : 0.0;
+  f.lookups = now.lookups - base.cache.lookups;
+  f.responses = s.responses - base.server.responses;
+  f.hit_ratio = f.lookups ? static_cast<double>(hits) / static_cast<double>(f.lookups) : 0.0;
+  f.responses_waited = f.responses ? static_cast<double>(delayed) / static_cast<double>(f.responses) : 0.0;
   return f;
 }
 

@@ -13,7 +13,8 @@ std::vector<std::size_t> drive_queues(models::World& world);
 // False for a scenario with `disk.type = "none"` (everything in RAM).
 bool has_disk(models::World& world);
 
-// The shelves' two figures, since t = 0, as `clerk run` reports them.
+// The shelves' two figures over the measured window (since t = 0 while the
+// warm-up runs), as `clerk run` reports them.
 struct ShelfFigures {
   std::uint64_t unit_kib = 0;       // the page cache's lookup unit
   std::uint64_t lookups = 0, responses = 0;

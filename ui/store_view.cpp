@@ -128,8 +128,8 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
     const models::PageCacheStats c = world.cache().stats();
     const double cap = static_cast<double>(s.scenario.hardware.page_cache_bytes);
     const float fill = cap > 0 ? static_cast<float>(static_cast<double>(c.resident_units * world.cache().unit_bytes()) / cap) : 0;
-    // Two figures that answer different questions, both since t = 0 as
-    // `clerk run` prints them: how many pieces were on the shelves, and how
+    // Two figures that answer different questions, both over the measured
+    // window as `clerk run` prints them: how many pieces were on the shelves, and how
     // many responses waited in line while their clerk was at the warehouse.
     // Short forms when the long ones would fill more than two thirds of the box.
     const ShelfFigures f = shelf_figures(world);

@@ -37,6 +37,8 @@ class World final : public sim::EventTarget {
   sim::Time duration() const;
   bool measuring() const { return measuring_; }
   sim::Time window_start() const { return window_.at; }
+  // The counters when the measured window began (zeros before it).
+  const WindowStart& window() const { return window_; }
   const WarmupReport& warmup() const { return monitor_.report(); }
   RunResult result(double wall_s);
 

@@ -88,6 +88,22 @@ TEST_CASE("the shelves show clerk run's hit ratio and share of responses that wa
   CHECK(f.responses_waited > 0.5);
 }
 
+TEST_CASE("after a warm-up the shelves count the measured window only, as clerk run does") {
+  // 9x without a pool, 3 s of warm-up: the cold start's misses are in the
+  // warm-up, so counting from t = 0 would give a lower hit ratio.
+  const models::Scenario sc = models::load_scenario(scenario_path("nginx-9x/blocking.toml"), {"warmup=\"3s\""});
+  models::World w(sc, sc.seed, 4);
+  w.run();
+  REQUIRE(w.window_start() > 0);
+  const ui::ShelfFigures f = ui::shelf_figures(w);
+  const models::RunResult r = w.result(0);
+  CHECK(f.hit_ratio == r.cache_hit_ratio);
+  CHECK(f.lookups == r.cache_lookups);
+  CHECK(f.responses_waited == r.responses_delayed_share);
+  CHECK(f.responses == r.server_responses);
+  CHECK(f.lookups < w.cache().stats().lookups);
+}
+
 TEST_CASE("every disk kind has a warehouse: RAID10 bays, an SSD bay, or none") {
   CHECK(ui::drive_queues(*world_at("nginx-9x/blocking.toml", 0)).size() == 4);
   auto ssd = world_at("local/blocking.toml", 1);
