@@ -3,20 +3,6 @@
 # finding 2; finding 7 for plot): FIFOs and character devices written
 # directly and never replaced, links to regular files refused, links planted
 # at predictable temporary names never followed, a folder or "dir/" refused,
-# The report on standard output lost (a full disk, a closed stdout) is an
-# error, not exit 0.
-expect_status 2 "run with its report onto /dev/full" bash -c '"$0" run "$1" --duration 1 --no-timing >/dev/full' "$clerk" "$s"
-expect_message "run with its report onto /dev/full" "cannot write the report to standard output"
-expect_status 2 "run with stdout closed" bash -c '"$0" run "$1" --duration 1 --no-timing >&-' "$clerk" "$s"
-expect_status 0 "run -q with stdout closed (nothing to write)" bash -c '"$0" run "$1" --duration 1 -q >&-' "$clerk" "$s"
-
-# validate that validates nothing is no pass.
-expect_status 2 "validate of a file with no [[expect]]" "$clerk" validate "$s"
-expect_message "validate of a file with no [[expect]]" "no documented figures"
-mkdir -p "$tmp/no-expect"
-cp "$s" "$tmp/no-expect/"
-expect_status 2 "validate --scenarios of a folder with no [[expect]]" "$clerk" validate --scenarios "$tmp/no-expect"
-
 # fsync before the rename, a read-only folder refused before any run.
 # Each check says what it keeps closed.
 set -u
@@ -41,6 +27,20 @@ s=$data/small-hdd.toml
 v=$data/expect-known-miss.toml  # validate passes it (exit 0) in about a second
 run=("$clerk" run "$s" --duration 1 -q --no-timing --json)
 validate=("$clerk" validate "$v" --json)
+
+# The report on standard output lost (a full disk, a closed stdout) is an
+# error, not exit 0.
+expect_status 2 "run with its report onto /dev/full" bash -c '"$0" run "$1" --duration 1 --no-timing >/dev/full' "$clerk" "$s"
+expect_message "run with its report onto /dev/full" "cannot write the report to standard output"
+expect_status 2 "run with stdout closed" bash -c '"$0" run "$1" --duration 1 --no-timing >&-' "$clerk" "$s"
+expect_status 0 "run -q with stdout closed (nothing to write)" bash -c '"$0" run "$1" --duration 1 -q >&-' "$clerk" "$s"
+
+# validate that validates nothing is no pass.
+expect_status 2 "validate of a file with no [[expect]]" "$clerk" validate "$s"
+expect_message "validate of a file with no [[expect]]" "no documented figures"
+mkdir -p "$tmp/no-expect"
+cp "$s" "$tmp/no-expect/"
+expect_status 2 "validate --scenarios of a folder with no [[expect]]" "$clerk" validate --scenarios "$tmp/no-expect"
 
 for cmd in run validate; do
   if [ $cmd = run ]; then args=("${run[@]}"); else args=("${validate[@]}"); fi
