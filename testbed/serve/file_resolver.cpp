@@ -42,6 +42,11 @@ static int open_with_openat2(int root_fd, const std::string& relative) {
   return fd;
 }
 
+static bool is_symlink(int at, const std::string& name) {
+  struct stat st;
+  return ::fstatat(at, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode);
+}
+
 // Older kernels: walk one component at a time with O_NOFOLLOW, checking each
 // directory. The path has no ".." (target_to_relative_path refused it).
 static int open_by_walking(int root_fd, const std::string& relative) {
@@ -53,7 +58,13 @@ static int open_by_walking(int root_fd, const std::string& relative) {
     const std::string name = relative.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
     if (slash == std::string::npos) return ::openat(at, name.c_str(), kOpenFlags | O_NOFOLLOW);
     UniqueFd next(::openat(at, name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (!next.valid()) return -1;
+    if (!next.valid()) {
+      // O_DIRECTORY fails with ENOTDIR on a symbolic link before O_NOFOLLOW
+      // is looked at: a link is ELOOP (403), as openat2's RESOLVE_NO_SYMLINKS
+      // says, and a regular file in the middle of the path stays ENOTDIR (404).
+      if (errno == ENOTDIR && is_symlink(at, name)) errno = ELOOP;
+      return -1;
+    }
     struct stat st;
     if (::fstat(next.get(), &st) != 0) return -1;
     if (S_ISLNK(st.st_mode)) {

@@ -117,7 +117,7 @@ TEST_CASE("files open only beneath the root, never through a symlink", "[serve][
     CHECK(resolve_file(root.get(), "link", fallback).status == 403);
     CHECK(resolve_file(root.get(), "passwd", fallback).status == 403);
     auto through = resolve_file(root.get(), "dirlink/secret.txt", fallback);
-    CHECK(through.status != 200);
+    CHECK(through.status == 403);  // a link in the middle of the path, as at its end (found by fuzz_http)
     CHECK_FALSE(through.fd.valid());
   }
   // openat2 itself refuses ".." out of the root (the parser never passes one).
