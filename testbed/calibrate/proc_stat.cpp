@@ -19,12 +19,11 @@ double parse_stat_cpu_ticks(const std::string& line) {
   if (close == std::string::npos) throw std::runtime_error("unreadable /proc stat line");
   std::istringstream in(line.substr(close + 1));
   std::string field;
-  double utime = 0, stime = 0;
-  for (int i = 3; i <= 15 && in >> field; ++i) {
-    if (i == 14) utime = std::stod(field);
-    if (i == 15) stime = std::stod(field);
-  }
-  return utime + stime;
+  for (int i = 3; i <= 13; ++i)
+    if (!(in >> field)) throw std::runtime_error("a /proc stat line with fewer than 15 fields");
+  std::uint64_t utime = 0, stime = 0;
+  if (!(in >> utime >> stime)) throw std::runtime_error("a /proc stat line whose utime and stime are not counts");
+  return static_cast<double>(utime) + static_cast<double>(stime);
 }
 
 double process_cpu_s(pid_t pid) {

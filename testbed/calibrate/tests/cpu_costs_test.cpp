@@ -34,6 +34,9 @@ TEST_CASE("wrk output: requests, duration, errors") {
 TEST_CASE("/proc/PID/stat: utime + stime after a command name with spaces and parentheses") {
   const std::string line = "4242 (nginx: (worker) x) S 4241 4241 4241 0 -1 4194624 300 0 0 0 125 37 0 0 20 0 1 0";
   CHECK(parse_stat_cpu_ticks(line) == Approx(162));
+  // Short or not counts: a runtime_error that says so (fuzz_proc found std::stod's invalid_argument).
+  CHECK_THROWS_AS(parse_stat_cpu_ticks("1 (x) S 1 2"), std::runtime_error);
+  CHECK_THROWS_AS(parse_stat_cpu_ticks("4242 (x) S 4241 4241 4241 0 -1 4194624 300 0 0 0 a b"), std::runtime_error);
 }
 
 TEST_CASE("median of runs, per request") {

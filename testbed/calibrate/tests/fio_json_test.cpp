@@ -43,4 +43,10 @@ TEST_CASE("fio JSON: notes before the document are skipped, other text is refuse
   CHECK(jobs.size() == 1);
   CHECK_THROWS(parse_fio_json("fio: failed to open file"));
   CHECK_THROWS(parse_fio_json("{\"fio version\": \"fio-3.33\"}"));
+  // Not fio's: every error is a runtime_error saying so (fuzz_fio found
+  // nlohmann's parse_error and std::stoul's invalid_argument escaping).
+  CHECK_THROWS_AS(parse_fio_json("{\"jobs\": [{\"jobname\": \"x\", "), std::runtime_error);
+  CHECK_THROWS_AS(parse_fio_json("{\"jobs\": [{\"job options\": {\"iodepth\": \"deep\"}, \"read\": {}}]}"), std::runtime_error);
+  CHECK_THROWS_AS(parse_fio_json("{\"jobs\": [{\"read\": {\"iops\": -1, \"clat_ns\": {}}}]}"), std::runtime_error);
+  CHECK_THROWS_AS(parse_fio_json("{\"jobs\": [{\"read\": {\"clat_ns\": {\"percentile\": {\"p99\": 1}}}}]}"), std::runtime_error);
 }
