@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include <set>
+#include <charconv>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -20,12 +21,17 @@ std::string trimmed(std::string s) {
   return s.substr(b);
 }
 
-// A file holding one non-negative number; nullopt-like 0 and false when absent or malformed.
-bool read_number(const common::ProcFiles& files, const std::string& path, std::uint64_t& out) {
-  const std::string s = trimmed(files.read(path));
+// Digits only, within T; false for anything else (empty, a sign, too large).
+template <class T>
+bool whole_number(const std::string& s, T& out) {
   if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) return false;
-  out = std::stoull(s);
-  return true;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && end == s.data() + s.size();
+}
+
+// A file holding one non-negative number; false when absent or malformed.
+bool read_number(const common::ProcFiles& files, const std::string& path, std::uint64_t& out) {
+  return whole_number(trimmed(files.read(path)), out);
 }
 
 std::vector<unsigned> expand_cpu_list(const std::string& list) {
@@ -34,13 +40,15 @@ std::vector<unsigned> expand_cpu_list(const std::string& list) {
   for (std::string part; std::getline(in, part, ',');) {
     unsigned a = 0, b = 0;
     const std::size_t dash = part.find('-');
-    try {
-      a = static_cast<unsigned>(std::stoul(part.substr(0, dash)));
-      b = dash == std::string::npos ? a : static_cast<unsigned>(std::stoul(part.substr(dash + 1)));
-    } catch (const std::exception&) {
+    if (!whole_number(trimmed(part.substr(0, dash)), a)) return {};
+    if (dash == std::string::npos)
+      b = a;
+    else if (!whole_number(trimmed(part.substr(dash + 1)), b))
       return {};
-    }
-    for (unsigned c = a; c <= b && b - a < 65536; ++c) cpus.push_back(c);
+    // At most 65,536 CPUs in a range; the counter is wider than `b`, so a
+    // range ending at the largest unsigned still ends.
+    if (b >= a && b - a < 65536)
+      for (std::uint64_t c = a; c <= b; ++c) cpus.push_back(static_cast<unsigned>(c));
   }
   return cpus;
 }
@@ -49,7 +57,7 @@ std::vector<unsigned> expand_cpu_list(const std::string& list) {
 unsigned config_hz(const std::string& config) {
   std::istringstream in(config);
   for (std::string line; std::getline(in, line);)
-    if (line.rfind("CONFIG_HZ=", 0) == 0) return static_cast<unsigned>(std::stoul(line.substr(10)));
+    if (unsigned hz = 0; line.rfind("CONFIG_HZ=", 0) == 0) return whole_number(trimmed(line.substr(10)), hz) ? hz : 0;
   return 0;
 }
 
@@ -60,10 +68,7 @@ bool sched_slice(const std::string& text, std::uint64_t& out) {
     if (line.rfind("se.slice", 0) != 0) continue;
     const std::size_t colon = line.find(':');
     if (colon == std::string::npos) return false;
-    const std::string v = trimmed(line.substr(colon + 1));
-    if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos) return false;
-    out = std::stoull(v);
-    return true;
+    return whole_number(trimmed(line.substr(colon + 1)), out);
   }
   return false;
 }

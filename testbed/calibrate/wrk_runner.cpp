@@ -1,5 +1,6 @@
 #include "testbed/calibrate/wrk_runner.h"
 
+#include <charconv>
 #include <regex>
 #include <stdexcept>
 
@@ -8,20 +9,32 @@
 
 namespace testbed::calibrate {
 
+namespace {
+// A count or a decimal from wrk's text; a runtime_error rather than
+// std::stoull's out_of_range for 30 digits, or std::stod's invalid_argument for ".".
+template <class T>
+T wrk_number(const std::string& text) {
+  T out{};
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  if (ec != std::errc() || end != text.data() + text.size()) throw std::runtime_error("wrk's output has '" + text + "' for a number");
+  return out;
+}
+}  // namespace
+
 WrkSummary parse_wrk_output(const std::string& text) {
   WrkSummary s;
   std::smatch m;
   static const std::regex done(R"((\d+) requests in ([0-9.]+)(us|ms|s|m))");
   if (!std::regex_search(text, m, done)) throw std::runtime_error("wrk's output has no request count: " + text);
-  s.requests = std::stoull(m[1]);
-  const double v = std::stod(m[2]);
+  s.requests = wrk_number<std::uint64_t>(m[1]);
+  const double v = wrk_number<double>(m[2]);
   const std::string unit = m[3];
   s.seconds = unit == "us" ? v * 1e-6 : unit == "ms" ? v * 1e-3 : unit == "m" ? v * 60 : v;
   static const std::regex errors(R"(Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+))");
   if (std::regex_search(text, m, errors))
-    s.socket_errors = std::stoull(m[1]) + std::stoull(m[2]) + std::stoull(m[3]) + std::stoull(m[4]);
+    for (std::size_t i = 1; i <= 4; ++i) s.socket_errors += wrk_number<std::uint64_t>(m[i]);
   static const std::regex non2xx(R"(Non-2xx or 3xx responses: (\d+))");
-  if (std::regex_search(text, m, non2xx)) s.non_2xx = std::stoull(m[1]);
+  if (std::regex_search(text, m, non2xx)) s.non_2xx = wrk_number<std::uint64_t>(m[1]);
   return s;
 }
 

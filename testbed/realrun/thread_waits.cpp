@@ -1,6 +1,7 @@
 #include "testbed/realrun/thread_waits.h"
 
 #include <algorithm>
+#include <charconv>
 #include <sstream>
 
 namespace testbed::realrun {
@@ -91,7 +92,9 @@ void WaitSampler::relist() {
     std::istringstream names(files_.read("/proc/" + std::to_string(pid) + "/task/"));
     std::vector<pid_t> listed;
     for (std::string name; std::getline(names, name);)
-      if (!name.empty() && name.find_first_not_of("0123456789") == std::string::npos) listed.push_back(std::stoi(name));
+      if (pid_t tid = 0; !name.empty() && name.find_first_not_of("0123456789") == std::string::npos &&
+                         std::from_chars(name.data(), name.data() + name.size(), tid).ec == std::errc())
+        listed.push_back(tid);
     for (pid_t tid : listed) {
       auto& list = tid == pid ? main_ : pool_;
       const bool known = std::any_of(list.begin(), list.end(), [&](const Thread& t) { return t.tid == tid && t.pid == pid; });

@@ -47,6 +47,12 @@ TEST_CASE("sysctl factor: 1 + ilog2(min(CPUs, 8)), or linear, or none", "[kernel
   CHECK(sysctl_factor(36, "none") == 1);
   CHECK(count_cpu_list("0-3,8,10-11\n") == 7);
   CHECK(count_cpu_list("") == 0);
+  // Hostile lists end, and name nothing (fuzz_proc): a range to the largest
+  // unsigned wrapped its counter, numbers too large threw out_of_range.
+  CHECK(count_cpu_list("4294967294-4294967295") == 2);
+  CHECK(count_cpu_list("99999999999999999999") == 0);
+  CHECK(count_cpu_list("3-1") == 0);
+  CHECK(count_cpu_list("0-x") == 0);
   int major = 0, minor = 0;
   CHECK(parse_release("6.18.44-fc-v782", major, minor));
   CHECK(major == 6);
