@@ -4,9 +4,10 @@
 
 #include <charconv>
 #include <cmath>
-#include <type_traits>
+#include <limits>
 #include <map>
 #include <sstream>
+#include <type_traits>
 
 namespace testbed::realrun {
 namespace {
@@ -141,14 +142,21 @@ std::optional<WrkSummary> parse_wrk_summary(const std::string& output, std::stri
     kv[token.substr(0, eq)] = v;
   }
   WrkSummary s;
-  std::string missing;
+  std::string missing, too_large;
   auto take = [&](const char* key, auto& field) {
+    using Field = std::remove_reference_t<decltype(field)>;
     auto it = kv.find(key);
     if (it == kv.end()) {
       missing += std::string(missing.empty() ? "" : ", ") + key;
       return;
     }
-    field = static_cast<std::remove_reference_t<decltype(field)>>(it->second);
+    // A count past its type's range would be undefined to convert (found by fuzz_proc).
+    if constexpr (std::is_integral_v<Field>)
+      if (!(it->second < std::ldexp(1.0, std::numeric_limits<Field>::digits))) {
+        too_large += std::string(too_large.empty() ? "" : ", ") + key;
+        return;
+      }
+    field = static_cast<Field>(it->second);
   };
   take("requests", s.requests);
   take("bytes", s.bytes);
@@ -166,6 +174,7 @@ std::optional<WrkSummary> parse_wrk_summary(const std::string& output, std::stri
   take("p90_us", s.p90_us);
   take("p99_us", s.p99_us);
   if (!missing.empty()) return fail("the summary line lacks " + missing);
+  if (!too_large.empty()) return fail("the summary line's " + too_large + " out of range");
   return s;
 }
 

@@ -51,6 +51,12 @@ TEST_CASE("summary line: missing, incomplete, malformed, nan", "[wrk_script]") {
   REQUIRE(s);
   CHECK(s->latency_stdev_us == 0);
   CHECK(s->connect == 4);
+  // A count too large for its field is refused, not converted (undefined; found by fuzz_proc).
+  CHECK_FALSE(parse_wrk_summary(
+      "CLERK requests=1e300 bytes=0 duration_us=1000000 connect=0 read=0 write=0 status=0 timeout=0 "
+      "latency_mean_us=0 latency_stdev_us=0 latency_max_us=0 p50_us=0 p75_us=0 p90_us=0 p99_us=0",
+      &why));
+  CHECK(why.find("requests") != std::string::npos);
 }
 
 TEST_CASE("random-file script picks from the whole tree; fixed-path script stays static", "[wrk_script]") {
