@@ -1,0 +1,94 @@
+// libFuzzer target: every reader of /proc and /sys text that `clerk
+// calibrate` and `clerk realrun` use, and wrk's output, on hostile text.
+//
+// The first byte picks the reader; the rest is the file's text. The kernel
+// facts and block-device readers go through common::ProcFiles, so here every
+// file they ask for holds the fuzzed text (a directory listing too).
+//
+// Contract on every input: a reader returns (a value, nullopt, ok = false) or
+// throws a std::runtime_error with a message; anything else thrown (e.g.
+// std::invalid_argument or std::out_of_range from std::stoul on a field that
+// is not a number) is a finding, as is a crash or a sanitizer report.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <typeinfo>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "common/proc_files.h"
+#include "fuzz/contract.h"
+#include "testbed/calibrate/cache_fill.h"
+#include "testbed/calibrate/kernel_facts.h"
+#include "testbed/calibrate/proc_stat.h"
+#include "testbed/calibrate/wrk_runner.h"
+#include "testbed/realrun/block_stats.h"
+#include "testbed/realrun/placement.h"
+#include "testbed/realrun/proc_sampler.h"
+#include "testbed/realrun/thread_waits.h"
+#include "testbed/realrun/wrk_script.h"
+
+namespace {
+
+// Every path holds the same text.
+class SameText final : public common::ProcFiles {
+ public:
+  explicit SameText(std::string text) : text_(std::move(text)) {}
+  std::string read(const std::string&) const override { return text_; }
+
+ private:
+  std::string text_;
+};
+
+using Reader = std::function<void(const std::string&)>;
+
+const std::vector<std::pair<const char*, Reader>>& readers() {
+  namespace cal = testbed::calibrate;
+  namespace rr = testbed::realrun;
+  static const std::vector<std::pair<const char*, Reader>> all = {
+      {"calibrate stat", [](const std::string& t) { cal::parse_stat_cpu_ticks(t); }},
+      {"calibrate schedstat", [](const std::string& t) { cal::parse_schedstat_run_s(t); }},
+      {"calibrate io", [](const std::string& t) { cal::parse_io_syscr(t); }},
+      {"calibrate machine busy", [](const std::string& t) { cal::parse_machine_busy_s(t, 100); }},
+      {"calibrate wrk output", [](const std::string& t) { cal::parse_wrk_output(t); }},
+      {"calibrate release",
+       [](const std::string& t) {
+         int major = 0, minor = 0;
+         cal::parse_release(t, major, minor);
+       }},
+      {"calibrate cpu list", [](const std::string& t) { cal::count_cpu_list(t); }},
+      {"calibrate kernel facts", [](const std::string& t) { cal::read_kernel_facts(SameText(t), "vda", "vda1"); }},
+      {"realrun stat state", [](const std::string& t) { rr::parse_stat_state(t); }},
+      {"realrun stat ticks", [](const std::string& t) { rr::parse_stat_cpu_ticks(t); }},
+      {"realrun /proc/stat", [](const std::string& t) { rr::parse_proc_stat(t); }},
+      {"realrun diskstats", [](const std::string& t) { rr::parse_diskstats(t, 253, 0); }},
+      {"realrun task stat", [](const std::string& t) { rr::parse_task_stat(t); }},
+      {"realrun schedstat", [](const std::string& t) { rr::parse_schedstat(t); }},
+      {"realrun wchan", [](const std::string& t) { rr::parse_wchan(t); }},
+      {"realrun block stat", [](const std::string& t) { rr::parse_block_stat(t); }},
+      {"realrun inflight", [](const std::string& t) { rr::parse_inflight(t); }},
+      {"realrun block devices", [](const std::string& t) { rr::data_block_devices(SameText(t), "vda1"); }},
+      {"realrun /proc/net/tcp", [](const std::string& t) { rr::parse_proc_net_tcp(t); }},
+      {"realrun socket link", [](const std::string& t) { rr::parse_socket_link(t); }},
+      {"realrun wrk summary", [](const std::string& t) { rr::parse_wrk_summary(t); }},
+  };
+  return all;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const auto& [name, read] = readers()[data[0] % readers().size()];
+  const std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
+  try {
+    read(text);
+  } catch (const std::runtime_error& e) {
+    if (std::string(e.what()).empty()) fuzz::breach(fmt::format("{}: an error with no message", name));
+  } catch (const std::exception& e) {
+    fuzz::breach(fmt::format("{} threw {} (not a runtime_error): {}", name, typeid(e).name(), e.what()));
+  }
+  return 0;
+}
