@@ -66,12 +66,47 @@ bool open_scenario(App& app, const std::string& path, const std::vector<std::str
   app.lesson = read_lesson(path);
   app.edit_a = knobs_of(app.loaded, app.loaded.seed);
   app.edit_b = other_aio(app.edit_a);
-  restart_sessions(app, false);
+  app.a.world.reset();  // a new file: nothing of the old one to go back to
+  app.b.world.reset();
+  try {
+    restart_sessions(app, false);
+  } catch (const models::ConfigError& e) {
+    app.error = e.what();
+    return false;
+  }
   return true;
 }
 
-void restart_sessions(App& app, bool replay_to_now) {
-  const sim::Time now = app.a.now();
+namespace {
+// What the sessions ran, to go back to when the model refuses new settings.
+struct Running {
+  models::Scenario a, b;
+  std::uint64_t seed_a = 0, seed_b = 0;
+  bool a_built = false, b_built = false;
+};
+Running running(const App& app) {
+  return {app.a.scenario, app.b.scenario, app.a.seed, app.b.seed, app.a.world != nullptr, app.b.world != nullptr};
+}
+// Back to `r`, replayed to the instant `now`; the knobs keep what the user set.
+void restore(App& app, const Running& r, sim::Time now, const models::ConfigError& why) {
+  app.error = std::string("not applied: ") + why.what();
+  app.a.scenario = r.a;
+  app.b.scenario = r.b;
+  app.a.seed = r.seed_a;
+  app.b.seed = r.seed_b;
+  for (Session* s : {&app.a, &app.b}) {
+    const bool built = s == &app.a ? r.a_built : r.b_built;
+    if (!built) {
+      s->world.reset();
+      continue;
+    }
+    s->restart();
+    s->replay_to = std::min(now, s->end());
+  }
+  if (!r.b_built) app.ab = false;
+}
+
+void rebuild(App& app, bool replay_to_now, sim::Time now) {
   for (Session* s : {&app.a, &app.b}) {
     if (s == &app.b && !app.ab) {
       s->world.reset();
@@ -82,6 +117,23 @@ void restart_sessions(App& app, bool replay_to_now) {
     s->seed = static_cast<std::uint64_t>(app.edit_a.seed);  // A/B: the same random draws
     s->restart();
     if (replay_to_now) s->replay_to = std::min(now, s->end());
+  }
+}
+}  // namespace
+
+// The model refuses some combinations of the knobs (a preload that no longer
+// fits a smaller cache, for one): the error is shown in the controls and the
+// sessions go on with what they ran, rather than clerk-ui ending.
+void restart_sessions(App& app, bool replay_to_now) {
+  const sim::Time now = app.a.now();
+  const Running before = running(app);
+  try {
+    rebuild(app, replay_to_now, now);
+    app.error.clear();
+  } catch (const models::ConfigError& e) {
+    if (!before.a_built) throw;  // nothing ran before: the caller says why
+    restore(app, before, now, e);
+    replay_to_now = true;
   }
   name_configs(app);
   app.anim_a.clear();
@@ -99,7 +151,15 @@ void set_ab(App& app, bool on) {
   app.edit_b.seed = app.edit_a.seed;
   app.b.scenario = apply(app.loaded, app.edit_b);
   app.b.seed = static_cast<std::uint64_t>(app.edit_a.seed);
-  app.b.restart();
+  try {
+    app.b.restart();
+  } catch (const models::ConfigError& e) {
+    app.error = std::string("B not started: ") + e.what();
+    app.b.world.reset();
+    app.ab = false;
+    name_configs(app);
+    return;
+  }
   app.b.replay_to = app.a.now();  // catch up with A, then run in step with it
   name_configs(app);
   app.anim_b.clear();

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -108,15 +109,17 @@ std::string differences(const Knobs& m, const Knobs& o, const models::Scenario& 
 }
 
 bool edit_knobs(Knobs& k, const models::Scenario& sc) {
+  using L = KnobLimits;
   bool changed = false;
-  changed |= ImGui::SliderInt("worker_processes", &k.workers, 1, 64);
+  changed |= ImGui::SliderInt("worker_processes", &k.workers, L::kWorkers[0], L::kWorkers[1]);
   changed |= ImGui::Checkbox("aio threads", &k.aio_threads);
   if (k.aio_threads) {
-    changed |= ImGui::SliderInt("pool threads", &k.pool_threads, 1, 128);
-    changed |= ImGui::SliderInt("pool max_queue", &k.max_queue, 0, 65536, "%d", ImGuiSliderFlags_Logarithmic);
+    changed |= ImGui::SliderInt("pool threads", &k.pool_threads, L::kPoolThreads[0], L::kPoolThreads[1]);
+    changed |= ImGui::SliderInt("pool max_queue", &k.max_queue, L::kMaxQueue[0], L::kMaxQueue[1], "%d", ImGuiSliderFlags_Logarithmic);
   }
-  static const int chunks[] = {0, 128, 256, 512, 1024, 2048};
+  const auto& chunks = L::kChunksKib;
   static const char* chunk_names[] = {"off (no limit)", "128k", "256k", "512k", "1m", "2m"};
+  static_assert(std::size(chunk_names) == std::size(L::kChunksKib));
   int ci = static_cast<int>(std::find(std::begin(chunks), std::end(chunks), k.chunk_kib) - std::begin(chunks));
   if (ci >= 6) ci = 0;
   if (ImGui::Combo("sendfile_max_chunk", &ci, chunk_names, 6)) {
@@ -131,13 +134,13 @@ bool edit_knobs(Knobs& k, const models::Scenario& sc) {
   const auto hdd_family = [](models::DiskKind d) { return d == models::DiskKind::kHdd || d == models::DiskKind::kRaid10; };
   changed |= choose("disk", k.disk, models::kDiskKinds,
                     [&](models::DiskKind d) { return d == loaded || (hdd_family(d) && hdd_family(loaded)); });
-  changed |= ImGui::SliderFloat("page cache GiB", &k.cache_gib, 0.25f, 64.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  changed |= ImGui::SliderFloat("page cache GiB", &k.cache_gib, L::kCacheGib[0], L::kCacheGib[1], "%.2f", ImGuiSliderFlags_Logarithmic);
   for (std::size_t g = 0; g < k.connections.size() && g < sc.clients.size(); ++g) {
     const std::string label = "conns " + sc.clients[g].name;
-    changed |= ImGui::SliderInt(label.c_str(), &k.connections[g], static_cast<int>(sc.clients[g].threads), 20000, "%d",
+    changed |= ImGui::SliderInt(label.c_str(), &k.connections[g], static_cast<int>(sc.clients[g].threads), L::kMaxConnections, "%d",
                                 ImGuiSliderFlags_Logarithmic);
   }
-  changed |= ImGui::SliderFloat("duration s", &k.duration_s, 1.0f, 600.0f, "%.0f", ImGuiSliderFlags_Logarithmic);
+  changed |= ImGui::SliderFloat("duration s", &k.duration_s, L::kDurationS[0], L::kDurationS[1], "%.0f", ImGuiSliderFlags_Logarithmic);
   changed |= ImGui::InputInt("seed", &k.seed);
   k.seed = std::max(k.seed, 0);
   return changed;

@@ -27,6 +27,17 @@ struct Knobs {
   bool operator==(const Knobs&) const = default;
 };
 
+// The widgets' ranges (edit_knobs), for a test that drives each to both ends.
+struct KnobLimits {
+  static constexpr int kWorkers[2] = {1, 64};
+  static constexpr int kPoolThreads[2] = {1, 128};
+  static constexpr int kMaxQueue[2] = {0, 65536};
+  static constexpr int kChunksKib[6] = {0, 128, 256, 512, 1024, 2048};  // sendfile_max_chunk's choices (0: no limit)
+  static constexpr float kCacheGib[2] = {0.25f, 64.0f};
+  static constexpr int kMaxConnections = 20000;  // per group; the least is the group's wrk threads
+  static constexpr float kDurationS[2] = {1.0f, 600.0f};
+};
+
 Knobs knobs_of(const models::Scenario& sc, std::uint64_t seed);
 models::Scenario apply(models::Scenario sc, const Knobs& k);
 // One line saying what runs: workers, aio, chunk, disk, cache, load.
