@@ -58,6 +58,14 @@ marked() {  # marker
     echo "${p#/proc/} $(cat "$p/comm" 2>/dev/null) $(awk '{print $3}' "$p/stat" 2>/dev/null)"
   done
 }
+# Zombies (their environment is gone with their memory, so the marker cannot
+# name them): pid and command of every process in state Z.
+zombies() {
+  local p
+  for p in /proc/[0-9]*; do
+    [ "$(awk '{print $3}' "$p/stat" 2>/dev/null)" = Z ] && echo "${p#/proc/}:$(cat "$p/comm" 2>/dev/null)"
+  done
+}
 # Cgroups and folders named after `pid`.
 state_of() {  # prefix, pid
   ls -d /sys/fs/cgroup/"$1$2" /sys/fs/cgroup/"$1$2"-* /sys/fs/cgroup/memory/"$1$2" /sys/fs/cgroup/memory/"$1$2"-* \
@@ -100,6 +108,7 @@ for subject in calibrate realrun sweep; do
     r=$RANDOM  # here, not inside $(...): bash reseeds RANDOM in a subshell
     delay=$(awk -v r=$r 'BEGIN { printf "%.1f", 0.5 + r / 32767 * 6 }')
     mark=$subject-$sig-$$
+    zombies_before=$(zombies)
     # shellcheck disable=SC2046
     CLERK_KILL_MARK=$mark $(command_for $subject "$out") >"$out.log" 2>&1 &
     pid=$!
@@ -115,6 +124,8 @@ for subject in calibrate realrun sweep; do
     sleep 1  # children killed by PR_SET_PDEATHSIG or by the clean-up need a moment to be reaped
     left=$(marked "$mark")
     [ -z "$left" ] || fail "$what: processes left (pid comm state): $(echo $left)"
+    new_zombies=$(comm -13 <(echo "$zombies_before" | sort) <(zombies | sort) | grep -E ':(fio|nginx|wrk|clerk-serve|clerk)$')
+    [ -z "$new_zombies" ] || fail "$what: zombies left (an init that does not reap keeps them): $(echo $new_zombies)"
     prefix=$(state_prefix $subject)
     if [ "$sig" != KILL ]; then
       state=$(state_of "$prefix" "$pid")
