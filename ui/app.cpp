@@ -206,9 +206,16 @@ void advance(App& app, double real_dt) {
   app.sim_target = std::min(app.sim_target + asked, end);
   const auto target = static_cast<sim::Time>(app.sim_target * 1e9 + 0.5);
   const double before = sim::to_seconds(app.a.now());
-  // A gets half the budget first so that B never falls far behind it.
-  app.a.advance(target, app.ab ? start + budget / 2 : start + budget);
-  if (app.ab) app.b.advance(target, start + budget);
+  // In step: B, when behind, catches up before A goes on (as fast as
+  // possible A ran ahead of a slower B for good); otherwise A gets half the
+  // budget and B follows A to where it got.
+  const bool b_behind = app.ab && app.b.world && app.b.now() < app.a.now();
+  if (b_behind) {
+    app.b.advance(app.a.now(), start + budget);
+  } else {
+    app.a.advance(target, app.ab ? start + budget / 2 : start + budget);
+    if (app.ab) app.b.advance(app.a.now(), start + budget);
+  }
   const double reached = sim::to_seconds(std::min(app.a.now(), app.ab ? app.b.now() : app.a.now()));
   // Never build up a debt: what the budget did not allow is dropped.
   app.sim_target = reached;
