@@ -471,6 +471,13 @@ void read_hardware(Section& root, Scenario& sc) {
   hw.costs.request = cpu.duration("request", 0, 0);
   hw.costs.sendfile_byte = cpu.duration("sendfile_byte", 0, 0, false, limits::kMaxPerByteSeconds);
   hw.costs.cache_fill_byte = cpu.duration("cache_fill_byte", 0, 0, false, limits::kMaxPerByteSeconds);
+  // Not given: all of cache_fill_byte in the reader (-1, so that SimGrid can refuse the key by name).
+  const bool reader_split = cpu.has("cache_fill_reader_byte");
+  const double reader_byte =
+      cpu.duration("cache_fill_reader_byte", hw.costs.cache_fill_byte, 0, false, limits::kMaxPerByteSeconds);
+  if (reader_byte > hw.costs.cache_fill_byte)
+    cpu.fail("cache_fill_reader_byte", "must not exceed cache_fill_byte (the reader's part of it)");
+  hw.costs.cache_fill_reader_byte = reader_split ? reader_byte : -1;
   hw.costs.accept = cpu.duration("accept", 0, 0);
   hw.costs.wakeup = cpu.duration("wakeup", 0, 0);
   hw.costs.event = cpu.duration("event", 0, 0);
