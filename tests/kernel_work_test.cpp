@@ -76,11 +76,11 @@ struct OneRead {
   At hog_starts;
   std::uint32_t hog = 0;
 
-  explicit OneRead(double reader_byte) {
+  explicit OneRead(double reader_byte, std::uint32_t irq_cpu = models::kAnyCpu) {
     costs.cache_fill_byte = 2e-9;
     costs.cache_fill_reader_byte = reader_byte;
     cache.defer_wakeups(e);
-    work = std::make_unique<models::KernelWork>(*cpu, tasks, cache, costs);
+    work = std::make_unique<models::KernelWork>(*cpu, tasks, cache, costs, irq_cpu);
     cache.set_fill_sink(work.get());
     const std::uint32_t file = cache.add_file(0, 64 * 1024);
     reader.engine = &e;
@@ -161,4 +161,14 @@ TEST_CASE("all of the fill outside the reader: the reader's wait in D is the dis
   r.e.run_until(sim::seconds(1));
   CHECK(r.reader.ready_at == Approx(0.002 + 2e-9 * OneRead::kBytes));
   CHECK(r.work->completion_s() == Approx(r.work->total_s()));
+}
+
+TEST_CASE("a device whose IRQ goes to one CPU ([block] irq_cpu) completes there, whoever submitted") {
+  OneRead r(0.5e-9, 0);
+  r.e.run_until(sim::seconds(1));
+  const double completion = (2e-9 - 0.5e-9) * OneRead::kBytes;
+  CHECK(r.cpu->irq_s(0) == Approx(completion));
+  CHECK(r.cpu->irq_s(1) == 0);
+  CHECK(r.reader.ready_at == Approx(0.002 + completion));  // the reader still waits for it
+  CHECK(r.rec.ended[1][0] == Approx(0.0105));               // the task on the submitting CPU loses nothing
 }

@@ -258,3 +258,18 @@ TEST_CASE("the reader's share of the fill cannot exceed the whole") {
     CHECK_THAT(e.what(), Catch::Contains("cpu.cache_fill_reader_byte") && Catch::Contains("must not exceed cache_fill_byte"));
   }
 }
+
+TEST_CASE("[block] irq_cpu names one of the profile's CPUs, or -1 for the submitting one") {
+  const std::string f = kData + "/small-hdd.toml";
+  CHECK(models::load_scenario(f, {}).hardware.block_irq_cpu == -1);
+  const auto two = models::load_scenario(f, {}).hardware.logical_cpus;
+  REQUIRE(two >= 1);
+  CHECK(models::load_scenario(f, {"block.irq_cpu=" + std::to_string(two - 1)}).hardware.block_irq_cpu ==
+        static_cast<std::int32_t>(two - 1));
+  try {
+    models::load_scenario(f, {"block.irq_cpu=" + std::to_string(two)});
+    FAIL("no error for block.irq_cpu");
+  } catch (const models::ConfigError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("block.irq_cpu"));
+  }
+}

@@ -19,9 +19,14 @@
 //    submitting CPU (rq->mq_ctx->cpu) when that CPU shares no cache with
 //    the IRQ's (QUEUE_FLAG_SAME_COMP, rq_affinity = 1). With one queue per
 //    CPU and managed IRQ affinity (NVMe, multi-queue virtio-blk) the IRQ
-//    comes to the submitting CPU, which is where the model runs it: the CPU
-//    the submitting task was on when it submitted (a single-queue device's
-//    fixed IRQ CPU is not modelled). blk_done_softirq() -> the driver's
+//    comes to the submitting CPU, which is where the model runs it by
+//    default: the CPU the submitting task was on when it submitted. With one
+//    hardware queue ([block] irq_cpu names the CPU its IRQ's
+//    effective_affinity_list holds) the completion stays on that CPU when it
+//    shares a last-level cache with the submitter (one socket), so the model
+//    runs it there (rq_affinity = 2, QUEUE_FLAG_SAME_FORCE, and CPUs on
+//    other sockets would send it back to the submitter: not modelled).
+//    blk_done_softirq() -> the driver's
 //    complete -> blk_mq_end_request() -> bio_endio() -> the filesystem's
 //    read end_io (mpage_end_io() / mpage_read_end_io()) -> folio_end_read(),
 //    which marks the folios uptodate and unlocks them, waking the tasks
@@ -43,17 +48,22 @@
 
 namespace models {
 
+// KernelWork's irq_cpu: the completion runs where each read was submitted.
+inline constexpr std::uint32_t kAnyCpu = UINT32_MAX;
+
 class KernelWork final : public CacheFillSink, public sim::FairShareListener {
  public:
-  KernelWork(Cpu& cpu, TaskStates& tasks, PageCache& cache, const CpuCosts& costs)
+  KernelWork(Cpu& cpu, TaskStates& tasks, PageCache& cache, const CpuCosts& costs, std::uint32_t irq_cpu = kAnyCpu)
       : cpu_(cpu),
         tasks_(tasks),
         cache_(cache),
         cache_fill_byte_(costs.cache_fill_byte),
-        outside_byte_(costs.cache_fill_byte - reader_fill_byte(costs)) {}
+        outside_byte_(costs.cache_fill_byte - reader_fill_byte(costs)),
+        irq_cpu_(irq_cpu) {}
 
-  // blk-mq's software queue of the submitting CPU (rq->mq_ctx->cpu).
+  // The device's IRQ CPU, or blk-mq's software queue of the submitting CPU (rq->mq_ctx->cpu).
   std::uint32_t submitted(std::uint32_t task) override {
+    if (irq_cpu_ != kAnyCpu) return irq_cpu_;
     const std::uint32_t cpu = task == kNoTask ? UINT32_MAX : tasks_.cpu_of(task);
     return cpu == UINT32_MAX ? 0 : cpu;
   }
@@ -84,6 +94,7 @@ class KernelWork final : public CacheFillSink, public sim::FairShareListener {
   PageCache& cache_;
   double cache_fill_byte_;
   double outside_byte_;
+  std::uint32_t irq_cpu_;
   double total_s_ = 0;
   double completion_s_ = 0;
 };

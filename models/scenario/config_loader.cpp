@@ -436,6 +436,9 @@ void read_block(Section& root, HardwareSpec& hw) {
   q.deadline.write_expire_s = b.duration("write_expire", 5.0, 0);
   q.deadline.fifo_batch = static_cast<std::uint32_t>(b.integer("fifo_batch", 16, 1, limits::kMaxQueueRequests));
   q.deadline.writes_starved = static_cast<std::uint32_t>(b.integer("writes_starved", 2, 0, limits::kMaxQueueRequests));
+  hw.block_irq_cpu = static_cast<std::int32_t>(b.integer("irq_cpu", -1, -1, 4095));
+  if (hw.block_irq_cpu >= static_cast<std::int32_t>(hw.logical_cpus))
+    b.fail("irq_cpu", "must name one of the [cpu] logical_cpus (0 to logical_cpus - 1), or be -1");
   b.done();
   // Without the request queue the drive keeps the old approximation: it
   // serves an expired read first itself. With it, the elevator does.

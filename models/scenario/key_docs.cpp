@@ -109,6 +109,7 @@ std::vector<KeyDoc> all_docs() {
       {"block", "", "write_expire", "", "/sys/block/DEV/queue/iosched/write_expire", "deadline-iosched.c: 5 * HZ", "The same for writes."},
       {"block", "", "fifo_batch", "requests", "/sys/block/DEV/queue/iosched/fifo_batch", "deadline-iosched.c: 16", "Requests dispatched in one sorted batch."},
       {"block", "", "writes_starved", "", "/sys/block/DEV/queue/iosched/writes_starved", "deadline-iosched.c: 2", "Read batches before writes get a turn."},
+      {"block", "", "irq_cpu", "CPU", "/proc/irq/N/effective_affinity_list", "-1: the submitting CPU (a hardware queue per CPU)", "The CPU that takes the data device's completions when it has one hardware queue (/sys/block/DEV/mq holds one) and every CPU shares its last-level cache: the part of cache_fill_byte outside the reader runs there."},
 
       // [md] (models/hardware/raid10_layer.h).
       {"md", "", "read_balance", "", "the kernel release", "3.x", "Which kernel's raid10 read_balance() picks the copy a read goes to."},
