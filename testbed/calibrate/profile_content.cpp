@@ -73,6 +73,13 @@ std::vector<ProfileEntry> queue_entries(const KernelFacts& k) {
     e.push_back({"scheduler", toml_string(k.queue.scheduler), {dir + "scheduler (the active elevator)"}});
   if (k.queue.max_sectors_kb >= 4)
     e.push_back({"max_sectors_kb", std::to_string(k.queue.max_sectors_kb), {dir + "max_sectors_kb"}});
+  // One hardware queue, its IRQ on one CPU, every CPU in one socket (one
+  // last-level cache) and rq_affinity 1: blk_mq_complete_request_remote()
+  // completes on the IRQ's CPU, not the submitter's (models/os/kernel_work.h).
+  if (k.queue.hw_queues == 1 && k.queue.irq_cpu >= 0 && k.topology.sockets == 1 && k.queue.rq_affinity == 1)
+    e.push_back({"irq_cpu", std::to_string(k.queue.irq_cpu),
+                 {"the completions' CPU: one hardware queue (/sys/block/" + k.queue.device + "/mq), one socket,",
+                  dir + "rq_affinity = 1; " + k.queue.irq_source}});
   return e;
 }
 
