@@ -228,3 +228,48 @@ TEST_CASE("with a kernel scheduler the page-cache fill runs in the reading worke
   // Processor sharing runs it as a job of no task: the workers' own CPU time is far less.
   CHECK(on_cpu_s(ps) < 0.5 * ps.kernel_cpu_s);
 }
+
+TEST_CASE("a reader's share of the fill equal to the whole runs as if the profile did not split it") {
+  const std::vector<std::string> base{"cpu.cache_fill_byte=2ns", "kernel.scheduler=\"eevdf\""};
+  auto with = base;
+  with.push_back("cpu.cache_fill_reader_byte=2ns");
+  CHECK(models::to_json(run(base), false).dump(2) == models::to_json(run(with), false).dump(2));
+}
+
+TEST_CASE("the fill outside the reader leaves the workers' own CPU time and is still counted whole") {
+  const auto on_cpu_s = [](const models::RunResult& r) {
+    return (r.workers_running - r.workers_cpu_wait) * r.workers.size() * r.duration_s;
+  };
+  const auto all = run({"cpu.cache_fill_byte=2ns", "kernel.scheduler=\"eevdf\""});
+  const auto none = run({"cpu.cache_fill_byte=2ns", "cpu.cache_fill_reader_byte=0ns", "kernel.scheduler=\"eevdf\""});
+  const double bytes_read = none.disk_read_bytes_per_s * none.duration_s;
+  REQUIRE(bytes_read > 0);
+  CHECK(none.kernel_cpu_s == Approx(2e-9 * bytes_read).epsilon(0.02));
+  // All of it in the completion: the workers run far less than the fill (as with processor sharing).
+  CHECK(on_cpu_s(none) < 0.5 * none.kernel_cpu_s);
+  CHECK(on_cpu_s(all) >= all.kernel_cpu_s);
+}
+
+TEST_CASE("the reader's share of the fill cannot exceed the whole") {
+  try {
+    run({"cpu.cache_fill_byte=1ns", "cpu.cache_fill_reader_byte=2ns"});
+    FAIL("no error for cpu.cache_fill_reader_byte");
+  } catch (const models::ConfigError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("cpu.cache_fill_reader_byte") && Catch::Contains("must not exceed cache_fill_byte"));
+  }
+}
+
+TEST_CASE("[block] irq_cpu names one of the profile's CPUs, or -1 for the submitting one") {
+  const std::string f = kData + "/small-hdd.toml";
+  CHECK(models::load_scenario(f, {}).hardware.block_irq_cpu == -1);
+  const auto two = models::load_scenario(f, {}).hardware.logical_cpus;
+  REQUIRE(two >= 1);
+  CHECK(models::load_scenario(f, {"block.irq_cpu=" + std::to_string(two - 1)}).hardware.block_irq_cpu ==
+        static_cast<std::int32_t>(two - 1));
+  try {
+    models::load_scenario(f, {"block.irq_cpu=" + std::to_string(two)});
+    FAIL("no error for block.irq_cpu");
+  } catch (const models::ConfigError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("block.irq_cpu"));
+  }
+}

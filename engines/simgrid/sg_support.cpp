@@ -26,6 +26,9 @@ std::vector<std::string> unsupported(const models::Scenario& sc) {
                   "by processor sharing; set kernel.scheduler = \"processor-sharing\")");
   if (sc.hardware.costs.cache_fill_byte > 0)
     out.push_back("cpu.cache_fill_byte: the kernel's CPU time for reads into the page cache (not expressed on SimGrid yet)");
+  if (sc.hardware.costs.cache_fill_reader_byte >= 0)
+    out.push_back("cpu.cache_fill_reader_byte: the reader's part of the page cache's fill, the rest in the block completion "
+                  "(not expressed on SimGrid yet)");
   return out;
 }
 

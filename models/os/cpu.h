@@ -43,6 +43,10 @@ class Cpu {
   virtual void run(std::uint32_t thread, double seconds, sim::FairShareListener* listener, std::uint64_t tag) = 0;
   // Processor sharing serves several bursts of one thread side by side.
   virtual bool bursts_overlap() const = 0;
+  // Work in interrupt context (hardirq or softirq) of `seconds` on CPU
+  // `cpu` (modulo the CPU count), ahead of any thread there;
+  // listener->on_share_milestone(kNoEntity, tag, 0) once it is done.
+  virtual void run_irq(std::uint32_t cpu, double seconds, sim::FairShareListener* listener, std::uint64_t tag) = 0;
 };
 
 // kernel.scheduler = "processor-sharing": the former model, unchanged.
@@ -54,6 +58,10 @@ class ProcessorSharingCpu final : public Cpu {
     share_.add(seconds, listener, tag);
   }
   bool bursts_overlap() const override { return true; }
+  // No CPU is told apart: a job of its own, beside the threads'.
+  void run_irq(std::uint32_t, double seconds, sim::FairShareListener* listener, std::uint64_t tag) override {
+    share_.add(seconds, listener, tag);
+  }
 
  private:
   sim::FairShare share_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <stdexcept>
 
 namespace models {
@@ -11,8 +12,19 @@ namespace {
 constexpr double kDone = 1e-10;
 }  // namespace
 
+// A CPU's interrupt work, in the order it came: each ends at an event of its
+// own, and works on one CPU end in order.
+struct CpuScheduler::IrqLine final : public sim::EventTarget {
+  IrqLine(CpuScheduler& o, std::uint32_t i) : owner(o), index(i) {}
+  void on_event(std::uint64_t) override { owner.irq_done(index); }
+
+  CpuScheduler& owner;
+  std::uint32_t index;
+  std::deque<IrqWork> pending;
+};
+
 struct CpuScheduler::PerCpu final : public sim::EventTarget {
-  PerCpu(CpuScheduler& o, std::uint32_t i) : owner(o), index(i) {}
+  PerCpu(CpuScheduler& o, std::uint32_t i) : owner(o), index(i), irq(o, i) {}
   void on_event(std::uint64_t arg) override {
     if (arg != generation) return;  // superseded by an earlier setting
     armed_at = sim::kNever;
@@ -30,6 +42,8 @@ struct CpuScheduler::PerCpu final : public sim::EventTarget {
   std::uint64_t generation = 0;
   bool busy = false;
   bool need_resched = false;  // the policy asked for a reschedule (EEVDF's update_deadline())
+  sim::Time irq_until = 0;    // interrupt work runs until here; no thread runs before (since >= irq_until)
+  IrqLine irq;
 };
 
 CpuScheduler::CpuScheduler(sim::Engine& engine, std::unique_ptr<FairPolicy> policy, const CpuTopology& topology,
@@ -44,6 +58,7 @@ CpuScheduler::CpuScheduler(sim::Engine& engine, std::unique_ptr<FairPolicy> poli
     cpus_.push_back(std::make_unique<PerCpu>(*this, c));
   }
   idle_cpus_ = topology.cpus();
+  irq_s_.assign(topology.cpus(), 0.0);
   if (tasks_) tasks_->use_per_cpu();
 }
 
@@ -97,7 +112,38 @@ void CpuScheduler::sync(std::uint32_t cpu) {
       if (policy_->charge(c.rq, entities_, used)) c.need_resched = true;
     }
   }
-  c.since = now;
+  c.since = std::max(now, c.irq_until);
+}
+
+// irq_exit() -> invoke_softirq(): the work runs before any thread on the
+// CPU goes on. The running thread has been charged up to now; it is
+// charged again only after the work.
+void CpuScheduler::run_irq(std::uint32_t cpu, double seconds, sim::FairShareListener* listener, std::uint64_t tag) {
+  cpu %= cpus();
+  PerCpu& c = *cpus_[cpu];
+  sync(cpu);
+  const sim::Time start = std::max(engine_.now(), c.irq_until);
+  c.irq_until = sim::later(start, sim::from_seconds_ceil(std::max(seconds, 0.0)));
+  c.since = std::max(c.since, c.irq_until);
+  irq_s_[cpu] += std::max(seconds, 0.0);
+  c.irq.pending.push_back(IrqWork{listener, tag});
+  engine_.schedule_at(c.irq_until, &c.irq, 0);
+  report_busy(cpu);
+  rearm(cpu);  // the running thread's burst ends that much later
+}
+
+void CpuScheduler::irq_done(std::uint32_t cpu) {
+  IrqLine& line = cpus_[cpu]->irq;
+  const IrqWork w = line.pending.front();
+  line.pending.pop_front();
+  report_busy(cpu);
+  w.listener->on_share_milestone(kNoEntity, w.tag, 0);
+}
+
+// What /proc/stat would count: a thread on the CPU, or interrupt work.
+void CpuScheduler::report_busy(std::uint32_t cpu) {
+  const PerCpu& c = *cpus_[cpu];
+  if (tasks_) tasks_->set_cpu_busy(engine_.now(), cpu, c.busy || c.irq_until > engine_.now());
 }
 
 bool CpuScheduler::take_resched(std::uint32_t cpu) {
@@ -221,7 +267,7 @@ void CpuScheduler::put_to_sleep(std::uint32_t cpu) {
   }
   c.busy = false;
   ++idle_cpus_;
-  if (tasks_) tasks_->set_cpu_busy(engine_.now(), cpu, false);
+  report_busy(cpu);
   idle_balance(cpu);
 }
 
@@ -244,7 +290,7 @@ void CpuScheduler::set_running(std::uint32_t cpu, std::uint32_t thread) {
   if (!c.busy) {
     c.busy = true;
     --idle_cpus_;
-    if (tasks_) tasks_->set_cpu_busy(engine_.now(), cpu, true);
+    report_busy(cpu);
   }
 }
 

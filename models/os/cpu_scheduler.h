@@ -45,6 +45,18 @@
 //  - the nohz idle balance: a tick on a CPU with threads waiting while some
 //    CPU is idle moves them to idle CPUs (nohz_balancer_kick() ->
 //    rebalance_domains()); periodic balancing between busy CPUs is not modelled.
+//  - interrupt work (run_irq(): the block layer's completion, blk_done_softirq()
+//    after the device's IRQ) runs on its CPU ahead of whatever thread is
+//    there, as a softirq does on irq_exit(): the running thread makes no
+//    progress until it is done (its burst ends that much later), works on
+//    one CPU run one after another, and a CPU that was idle is busy for it.
+//    The thread's vruntime is not charged for it, as with
+//    CONFIG_IRQ_TIME_ACCOUNTING (update_rq_clock_task() subtracts irq time
+//    from clock_task); without it the kernel charges the interrupted task,
+//    which moves only whom the tick prefers next. A thread woken while
+//    the CPU is in interrupt context starts once it has left it. The
+//    model's interrupt work wakes nobody from its CPU (wake_affine() is not
+//    consulted), as the disk's other wake-ups.
 // A thread whose burst ends and that asks for more CPU at the same instant
 // (the next turn of an event loop, the next item of wrk's thread) keeps its
 // CPU: it is only put to sleep when the instant passes without a new burst.
@@ -67,6 +79,7 @@ class CpuScheduler final : public Cpu {
   std::uint32_t add_thread(std::uint32_t task, std::uint32_t home) override;
   void run(std::uint32_t thread, double seconds, sim::FairShareListener* listener, std::uint64_t tag) override;
   bool bursts_overlap() const override { return false; }
+  void run_irq(std::uint32_t cpu, double seconds, sim::FairShareListener* listener, std::uint64_t tag) override;
 
   // Views for tests and reports.
   std::uint32_t cpus() const { return static_cast<std::uint32_t>(cpus_.size()); }
@@ -74,6 +87,7 @@ class CpuScheduler final : public Cpu {
   std::uint32_t cpu_of(std::uint32_t thread) const { return threads_[thread].cpu; }
   std::uint32_t waiting_on(std::uint32_t cpu) const;  // threads queued behind the running one
   double cpu_wait_s(std::uint32_t thread) const;      // time spent runnable, waiting for a CPU
+  double irq_s(std::uint32_t cpu) const { return irq_s_[cpu]; }  // interrupt work run on the CPU so far (begun)
   const SchedEntity& entity(std::uint32_t thread) const { return entities_[thread]; }
   std::uint64_t switches() const { return switches_; }
   std::uint64_t migrations() const { return migrations_; }
@@ -92,6 +106,11 @@ class CpuScheduler final : public Cpu {
     double waited_s = 0;
   };
   struct PerCpu;
+  struct IrqWork {
+    sim::FairShareListener* listener;
+    std::uint64_t tag;
+  };
+  struct IrqLine;
 
   void on_cpu_event(std::uint32_t cpu);
   bool due_now(std::uint32_t cpu) const;
@@ -105,6 +124,8 @@ class CpuScheduler final : public Cpu {
   void remove_queued(std::uint32_t cpu, std::uint32_t thread);
   void set_running(std::uint32_t cpu, std::uint32_t thread);
   void set_waiting(std::uint32_t thread, bool waiting);
+  void report_busy(std::uint32_t cpu);
+  void irq_done(std::uint32_t cpu);
   void idle_balance(std::uint32_t cpu);
   void nohz_balance(std::uint32_t cpu);
   void migrate(std::uint32_t from, std::uint32_t to, std::uint32_t thread);
@@ -133,6 +154,7 @@ class CpuScheduler final : public Cpu {
   TaskStates* tasks_;
   sim::Time tick_;
   std::vector<std::unique_ptr<PerCpu>> cpus_;
+  std::vector<double> irq_s_;
   std::vector<Thread> threads_;
   std::vector<SchedEntity> entities_;
   std::uint32_t idle_cpus_ = 0;

@@ -26,15 +26,23 @@ struct CpuCosts {
   // worker handles its completion (epoll wake-up, ngx_thread_pool_handler).
   double event = 0;
   // Kernel time per byte read from disk into the page cache: page allocation,
-  // memory-cgroup charge and reclaim, I/O completion. It runs in kworkers and
-  // softirq, charged to no process, but takes CPU time from everyone.
+  // memory-cgroup charge and reclaim, I/O completion, all of it
+  // (kernel_work.h says where each part runs).
   double cache_fill_byte = 0;
+  // The part of cache_fill_byte that runs in the task whose read starts the
+  // fill (allocation, memcg charge and reclaim, building the bios); the rest
+  // runs in the block completion. Below 0: not given, all of it in the reader.
+  double cache_fill_reader_byte = -1;
   // wrk's own CPU time, for clients that run on this host (and the pace of
   // wrk's connect loop anywhere).
   double client_connect = 0;  // socket() + non-blocking connect() + options, per connection
   double client_request = 0;  // write a request, parse its response
   double client_byte = 0;     // read() per response byte
 };
+
+inline double reader_fill_byte(const CpuCosts& c) {
+  return c.cache_fill_reader_byte < 0 ? c.cache_fill_byte : c.cache_fill_reader_byte;
+}
 
 struct KernelSpec {
   double tcp_wmem_max = 4194304;          // net.ipv4.tcp_wmem max: a socket's send buffer

@@ -168,11 +168,12 @@ bool PageCache::submit_window_plugged(std::uint32_t file, std::int64_t start_pag
       total_units, (static_cast<std::uint64_t>(start_page + pages) + pages_per_unit_ - 1) / pages_per_unit_);
   const std::uint64_t marker_unit =
       marker_page < 0 ? UINT64_MAX : static_cast<std::uint64_t>(marker_page) / pages_per_unit_;
+  const std::uint32_t task = reader_ ? reader_->submitter_task() : kNoTask;
   std::uint64_t run_start = 0, run_len = 0;
   bool any = false;
   for (std::uint64_t u = first; u < last; ++u) {
     if (find(file, u) != kNil) {
-      if (run_len) submit_run(file, run_start, run_len);
+      if (run_len) submit_run(file, run_start, run_len, task);
       run_len = 0;
       continue;
     }
@@ -182,7 +183,7 @@ bool PageCache::submit_window_plugged(std::uint32_t file, std::int64_t start_pag
     ++run_len;
     any = true;
   }
-  if (run_len) submit_run(file, run_start, run_len);
+  if (run_len) submit_run(file, run_start, run_len, task);
   return any;
 }
 
@@ -256,7 +257,7 @@ void PageCache::submit_blocks(std::uint64_t block, std::uint64_t ra_first, std::
   std::uint64_t run_start = 0, run_len = 0;
   auto consider = [&](std::uint64_t b) {
     if (find(kBlockFile, b) != kNil) {
-      if (run_len) submit_run(kBlockFile, run_start, run_len);
+      if (run_len) submit_run(kBlockFile, run_start, run_len, task);
       run_len = 0;
       return;
     }
@@ -266,11 +267,11 @@ void PageCache::submit_blocks(std::uint64_t block, std::uint64_t ra_first, std::
   };
   if (block < ra_first || block >= ra_first + ra_count) {
     consider(block);
-    if (run_len) submit_run(kBlockFile, run_start, run_len);
+    if (run_len) submit_run(kBlockFile, run_start, run_len, task);
     run_len = 0;
   }
   for (std::uint64_t b = ra_first; b < ra_first + ra_count; ++b) consider(b);
-  if (run_len) submit_run(kBlockFile, run_start, run_len);
+  if (run_len) submit_run(kBlockFile, run_start, run_len, task);
   device_.finish_plug();
 }
 
@@ -279,7 +280,7 @@ void PageCache::access_block_after_wait(std::uint64_t block) {
   if (e != kNil && entries_[e].uptodate) touch(e);
 }
 
-void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::uint64_t units) {
+void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::uint64_t units, std::uint32_t task) {
   const std::uint64_t unit = file == kBlockFile ? kPage : spec_.unit_bytes;
   const std::uint64_t units_per_bio = std::max<std::uint64_t>(1, spec_.max_bio_bytes / unit);
   while (units > 0) {
@@ -295,6 +296,7 @@ void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::ui
       bytes += unit_length(file, u);
     }
     bios_[b].bytes = bytes;
+    bios_[b].fill_note = fill_sink_ ? fill_sink_->submitted(task) : 0;
     submitted_bytes_ += bytes;
     ++stats_.bios;
     device_.submit_read(device_offset(file, first_unit), bytes, this, b);
@@ -305,8 +307,14 @@ void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::ui
 
 void PageCache::on_io_done(std::uint64_t tag) {
   const auto b = static_cast<std::uint32_t>(tag);
+  const Bio& bio = bios_[b];
+  if (fill_sink_ && fill_sink_->filled(bio.bytes, bio.fill_note, b)) return;  // fill_done() when the completion has run
+  finish_read(b);
+}
+
+// The read's pages are uptodate and its waiters are woken (folio_end_read()).
+void PageCache::finish_read(std::uint32_t b) {
   Bio& bio = bios_[b];
-  if (fill_sink_) fill_sink_->filled(bio.bytes);
   for (std::uint64_t u = bio.first_unit; u < bio.first_unit + bio.units; ++u) {
     const std::uint32_t e = find(bio.file, u);
     if (e == kNil) continue;

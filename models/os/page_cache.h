@@ -83,11 +83,18 @@ struct PageCacheStats {
   std::uint64_t active_units = 0;
 };
 
-// Told of every read the page cache completes (the kernel's work to take
-// the data in).
+// Told of every read the page cache submits and of every one the device
+// completes (the kernel's work to take the data in).
 class CacheFillSink {
  public:
-  virtual void filled(std::uint64_t bytes) = 0;
+  // `task` (kNoTask: unknown) submits a read: the sink's note of it (where
+  // its completion will run), handed back to filled().
+  virtual std::uint32_t submitted(std::uint32_t task) = 0;
+  // The device has read `bytes`. false: its pages are uptodate now. true:
+  // the completion still has work to do first, and the pages are uptodate
+  // (and their waiters woken, as folio_end_read() does at the end of
+  // bio_endio()) only when the sink calls PageCache::fill_done(tag).
+  virtual bool filled(std::uint64_t bytes, std::uint32_t note, std::uint64_t tag) = 0;
 
  protected:
   ~CacheFillSink() = default;
@@ -168,6 +175,8 @@ class PageCache final : public IoListener, public sim::EventTarget {
   void on_io_done(std::uint64_t tag) override;
   void on_event(std::uint64_t waiters) override;
   void set_fill_sink(CacheFillSink* sink) { fill_sink_ = sink; }
+  // The completion of the read `tag` (CacheFillSink::filled) has run.
+  void fill_done(std::uint64_t tag) { finish_read(static_cast<std::uint32_t>(tag)); }
   // Bytes submitted to the device so far (every bio's length).
   std::uint64_t submitted_bytes() const { return submitted_bytes_; }
 
@@ -202,6 +211,7 @@ class PageCache final : public IoListener, public sim::EventTarget {
     std::uint64_t first_unit;
     std::uint64_t units;
     std::uint64_t bytes;  // what the device reads (the file's last unit may be short)
+    std::uint32_t fill_note;  // CacheFillSink::submitted()'s
     std::vector<Waiter> waiters;
   };
   static constexpr std::uint32_t kNil = UINT32_MAX;
@@ -230,7 +240,8 @@ class PageCache final : public IoListener, public sim::EventTarget {
   void submit_blocks(std::uint64_t block, std::uint64_t ra_first, std::uint64_t ra_count, std::uint32_t task);
   std::uint64_t entry_pages(std::uint32_t e) const { return entries_[e].block ? 1 : pages_per_unit_; }
   std::uint64_t device_offset(std::uint32_t file, std::uint64_t unit) const;
-  void submit_run(std::uint32_t file, std::uint64_t first_unit, std::uint64_t units);
+  void submit_run(std::uint32_t file, std::uint64_t first_unit, std::uint64_t units, std::uint32_t task);
+  void finish_read(std::uint32_t bio);
   void reclaim_one();
   void touch(std::uint32_t e);
   void unlink(std::uint32_t e);

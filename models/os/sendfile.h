@@ -23,18 +23,19 @@ struct SendfileCall {
   std::uint64_t filled = 0;    // bytes its reads sent to the disk (readahead included): sendfile_run counts them
 };
 
-// With a kernel scheduler the CPU time of filling the page cache runs in the
-// task whose read() or sendfile() starts the read: page_cache_ra_unbounded()
-// allocates the pages and charges them to the memory cgroup
-// (filemap_add_folio() -> mem_cgroup_charge()), which reclaims in that task
-// when the cgroup is at its limit (try_charge() -> try_to_free_mem_cgroup_pages()),
-// and the block request is built and the virtio queue kicked in it too. Only
-// the completion (the block softirq) runs elsewhere; the calibrated
-// cache_fill_byte is not split, so all of it is charged to the reader, in
-// the same burst as its sendfile_byte. Processor sharing keeps it a job of
-// its own (kernel_work.h).
+// With a kernel scheduler the reader's part of filling the page cache runs
+// in the task whose read() or sendfile() starts the read:
+// page_cache_ra_unbounded() allocates the pages and charges them to the
+// memory cgroup (filemap_add_folio() -> mem_cgroup_charge()), which reclaims
+// in that task when the cgroup is at its limit (try_charge() ->
+// try_to_free_mem_cgroup_pages()), and the block request is built and the
+// virtio queue kicked in it too. That part (cpu.cache_fill_reader_byte; all
+// of cache_fill_byte when the profile does not split it) is charged in the
+// same burst as its sendfile_byte; the rest is the completion's, on the
+// CPU that takes it (kernel_work.h). Processor sharing keeps the whole a
+// job of its own (kernel_work.h).
 inline double reader_fill_s(const Host& host, const SendfileCall& call) {
-  return host.cpu.bursts_overlap() ? 0.0 : host.costs.cache_fill_byte * static_cast<double>(call.filled);
+  return host.cpu.bursts_overlap() ? 0.0 : reader_fill_byte(host.costs) * static_cast<double>(call.filled);
 }
 
 // The steps of one sendfile() call, the same in both engines, which differ

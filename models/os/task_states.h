@@ -71,6 +71,8 @@ class TaskStates final : public SlotWaitListener {
   void use_per_cpu();
   // The CPU `task` runs on or last ran on (whose nr_iowait it raises in D).
   void set_cpu(sim::Time now, std::uint32_t task, std::uint32_t cpu);
+  // The CPU set_cpu() last named for `task`; UINT32_MAX if none yet.
+  std::uint32_t cpu_of(std::uint32_t task) const { return tasks_[task].cpu; }
   void set_cpu_busy(sim::Time now, std::uint32_t cpu, bool busy);
   // `task` is runnable and waits for a CPU (or no longer does).
   void set_cpu_wait(sim::Time now, std::uint32_t task, bool waiting);

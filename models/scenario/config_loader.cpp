@@ -436,6 +436,9 @@ void read_block(Section& root, HardwareSpec& hw) {
   q.deadline.write_expire_s = b.duration("write_expire", 5.0, 0);
   q.deadline.fifo_batch = static_cast<std::uint32_t>(b.integer("fifo_batch", 16, 1, limits::kMaxQueueRequests));
   q.deadline.writes_starved = static_cast<std::uint32_t>(b.integer("writes_starved", 2, 0, limits::kMaxQueueRequests));
+  hw.block_irq_cpu = static_cast<std::int32_t>(b.integer("irq_cpu", -1, -1, 4095));
+  if (hw.block_irq_cpu >= static_cast<std::int32_t>(hw.logical_cpus))
+    b.fail("irq_cpu", "must name one of the [cpu] logical_cpus (0 to logical_cpus - 1), or be -1");
   b.done();
   // Without the request queue the drive keeps the old approximation: it
   // serves an expired read first itself. With it, the elevator does.
@@ -471,6 +474,13 @@ void read_hardware(Section& root, Scenario& sc) {
   hw.costs.request = cpu.duration("request", 0, 0);
   hw.costs.sendfile_byte = cpu.duration("sendfile_byte", 0, 0, false, limits::kMaxPerByteSeconds);
   hw.costs.cache_fill_byte = cpu.duration("cache_fill_byte", 0, 0, false, limits::kMaxPerByteSeconds);
+  // Not given: all of cache_fill_byte in the reader (-1, so that SimGrid can refuse the key by name).
+  const bool reader_split = cpu.has("cache_fill_reader_byte");
+  const double reader_byte =
+      cpu.duration("cache_fill_reader_byte", hw.costs.cache_fill_byte, 0, false, limits::kMaxPerByteSeconds);
+  if (reader_byte > hw.costs.cache_fill_byte)
+    cpu.fail("cache_fill_reader_byte", "must not exceed cache_fill_byte (the reader's part of it)");
+  hw.costs.cache_fill_reader_byte = reader_split ? reader_byte : -1;
   hw.costs.accept = cpu.duration("accept", 0, 0);
   hw.costs.wakeup = cpu.duration("wakeup", 0, 0);
   hw.costs.event = cpu.duration("event", 0, 0);

@@ -54,7 +54,8 @@ std::vector<KeyDoc> all_docs() {
       {"cpu", "", "logical_cpus", "CPUs", "nproc", "", "CPUs the kernel schedules on (hardware threads)."},
       {"cpu", "", "request", "", "", "0: free (give a measured cost)", "Worker CPU time per request: parse it, build the header, open/stat bookkeeping."},
       {"cpu", "", "sendfile_byte", "", "", "0: free", "Kernel CPU time per byte sendfile() hands to TCP."},
-      {"cpu", "", "cache_fill_byte", "", "", "0: free", "Kernel time per byte read from disk into the page cache (page allocation, reclaim, I/O completion), charged to no process."},
+      {"cpu", "", "cache_fill_byte", "", "", "0: free", "Kernel time per byte read from disk into the page cache (page allocation, reclaim, I/O completion), all of it. Processor sharing runs it as a job of no process; a kernel scheduler runs cache_fill_reader_byte of it in the reader and the rest as the block completion."},
+      {"cpu", "", "cache_fill_reader_byte", "", "", "all of cache_fill_byte", "The part of cache_fill_byte run by the task whose read starts the fill (page allocation, memory-cgroup charge and reclaim, building the bios). With a kernel scheduler the rest runs as the block completion, in interrupt context on the submitting CPU ahead of its threads, and the reader waits in D until it has run."},
       {"cpu", "", "accept", "", "", "0: free", "accept() plus registering the connection with epoll."},
       {"cpu", "", "wakeup", "", "", "0: free", "A worker woken for a connection another worker accepted."},
       {"cpu", "", "event", "", "", "0: free", "One epoll event or thread-pool completion handled by a worker."},
@@ -108,6 +109,7 @@ std::vector<KeyDoc> all_docs() {
       {"block", "", "write_expire", "", "/sys/block/DEV/queue/iosched/write_expire", "deadline-iosched.c: 5 * HZ", "The same for writes."},
       {"block", "", "fifo_batch", "requests", "/sys/block/DEV/queue/iosched/fifo_batch", "deadline-iosched.c: 16", "Requests dispatched in one sorted batch."},
       {"block", "", "writes_starved", "", "/sys/block/DEV/queue/iosched/writes_starved", "deadline-iosched.c: 2", "Read batches before writes get a turn."},
+      {"block", "", "irq_cpu", "CPU", "/proc/irq/N/effective_affinity_list", "-1: the submitting CPU (a hardware queue per CPU)", "The CPU that takes the data device's completions when it has one hardware queue (/sys/block/DEV/mq holds one) and every CPU shares its last-level cache: the part of cache_fill_byte outside the reader runs there."},
 
       // [md] (models/hardware/raid10_layer.h).
       {"md", "", "read_balance", "", "the kernel release", "3.x", "Which kernel's raid10 read_balance() picks the copy a read goes to."},

@@ -36,6 +36,9 @@ struct HardwareSpec {
   // [block]: a request queue in front of the drive, or of each array member
   // (hdd and raid10 disks; the other devices model their own queueing).
   bool block_queue = true;
+  // [block] irq_cpu: the CPU that takes the data device's completions
+  // (kernel_work.h); -1: the CPU that submitted each read.
+  std::int32_t block_irq_cpu = -1;
   BlockQueueSpec block;
   NicSpec nic;
   double one_way_latency_s = 50e-6;

@@ -44,7 +44,8 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   cache_ = std::make_unique<PageCache>(*disk_, PageCacheSpec{hw.page_cache_bytes, hw.cache_unit_bytes, 1024 * 1024});
   cache_->defer_wakeups(engine_);
   if (hw.costs.cache_fill_byte > 0) {
-    kernel_work_ = std::make_unique<KernelWork>(*cpu_, hw.costs.cache_fill_byte);
+    kernel_work_ = std::make_unique<KernelWork>(
+        *cpu_, *tasks_, *cache_, hw.costs, hw.block_irq_cpu < 0 ? kAnyCpu : static_cast<std::uint32_t>(hw.block_irq_cpu));
     cache_->set_fill_sink(kernel_work_.get());
   }
   sim::RandomStream metadata_rng = streams_.stream(kStreamMetadata);

@@ -1,6 +1,7 @@
 #include "testbed/calibrate/cache_fill.h"
 
 #include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -59,6 +60,24 @@ double machine_busy_s() {
   return parse_machine_busy_s(line, sysconf(_SC_CLK_TCK));
 }
 
+double thread_cpu_s() {
+  timespec ts{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) throw std::runtime_error("clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+void fit_cache_fill(CacheFill& r) {
+  if (r.cold_bytes == 0 || r.warm_bytes == 0) throw std::invalid_argument("cache fill: a pass read nothing");
+  const auto per_byte = [](double s, std::uint64_t bytes) { return s / static_cast<double>(bytes); };
+  r.per_byte_s = std::max(0.0, per_byte(r.cold_busy_s, r.cold_bytes) - per_byte(r.warm_busy_s, r.warm_bytes));
+  const double reader = std::max(0.0, per_byte(r.cold_reader_s, r.cold_bytes) - per_byte(r.warm_reader_s, r.warm_bytes));
+  r.reader_per_byte_s = std::min(reader, r.per_byte_s);
+  if (reader > r.per_byte_s) {
+    if (!r.note.empty()) r.note += "; ";
+    r.note += "the reader's own share came out above the machine's whole: capped at it";
+  }
+}
+
 CacheFill measure_cache_fill(const std::string& file, std::uint64_t cgroup_limit) {
   CacheFill r;
   const std::uint64_t size = std::filesystem::file_size(file);
@@ -84,7 +103,9 @@ CacheFill measure_cache_fill(const std::string& file, std::uint64_t cgroup_limit
   sync();
   write_control("/proc/sys/vm/drop_caches", "3");
   double t0 = machine_busy_s();
+  double own0 = thread_cpu_s();
   r.cold_bytes = read_through(file, size);
+  r.cold_reader_s = thread_cpu_s() - own0;
   r.cold_busy_s = machine_busy_s() - t0;
 
   const std::uint64_t part = cgroup_limit / 2;
@@ -92,13 +113,13 @@ CacheFill measure_cache_fill(const std::string& file, std::uint64_t cgroup_limit
   // Cached reads are fast: repeat them until as many bytes as the cold pass
   // went by, so that the clock ticks /proc/stat counts in are many.
   t0 = machine_busy_s();
+  own0 = thread_cpu_s();
   r.warm_bytes = 0;
   while (r.warm_bytes < r.cold_bytes) r.warm_bytes += read_through(file, part);
+  r.warm_reader_s = thread_cpu_s() - own0;
   r.warm_busy_s = machine_busy_s() - t0;
 
-  const double cold = r.cold_busy_s / static_cast<double>(r.cold_bytes);
-  const double warm = r.warm_busy_s / static_cast<double>(r.warm_bytes);
-  r.per_byte_s = std::max(0.0, cold - warm);
+  fit_cache_fill(r);
   return r;
 }
 

@@ -4,6 +4,25 @@
 // inside a memory cgroup smaller than the file (so reclaim runs as under a
 // server's cache cap), less the same for a read of cached data (the copy
 // to user space, which a server's sendfile() does not make).
+//
+// The reader's own share: the reading thread's CPU time over the same two
+// passes (clock_gettime(CLOCK_THREAD_CPUTIME_ID): task_sched_runtime(), the
+// thread's se.sum_exec_runtime up to now, which is /proc/thread-self/schedstat's
+// first field plus the running slice), fitted the same way. It is what runs
+// in the reader's context: readahead's page allocation, the memory cgroup's
+// charge and the direct reclaim it triggers (filemap_add_folio() ->
+// mem_cgroup_charge() -> try_charge()), building and submitting the bios.
+// What it leaves out runs elsewhere: the block completion (the device's IRQ
+// and BLOCK_SOFTIRQ, blk_done_softirq() -> bio_endio() -> folio_end_read()),
+// kworkers, kswapd. One caveat, from kernel/sched/core.c
+// update_rq_clock_task(): only with CONFIG_IRQ_TIME_ACCOUNTING is the time
+// of an interrupt or softirq taken while the reader is on its CPU
+// subtracted from the reader's clock_task; without it (this machine's
+// 6.18 kernel: /proc/config.gz, TICK_CPU_ACCOUNTING) that time is counted
+// in the reader's sum_exec_runtime, so completions that land on the
+// reader's CPU while it runs count as the reader's. A synchronous reader
+// is mostly asleep in D when its completions come, so this share is an
+// upper bound that is close when the device's IRQ is on another CPU.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -14,6 +33,9 @@ struct CacheFill {
   double per_byte_s = 0;        // the fitted cost
   double cold_busy_s = 0;       // machine busy CPU time over the cold pass
   double warm_busy_s = 0;       // ... over the cached pass
+  double reader_per_byte_s = 0; // the reading thread's own share of per_byte_s
+  double cold_reader_s = 0;     // the reading thread's CPU time over the cold pass
+  double warm_reader_s = 0;     // ... over the cached pass
   std::uint64_t cold_bytes = 0, warm_bytes = 0;
   std::uint64_t cgroup_limit = 0;  // 0: no memory cgroup could be made
   std::string note;
@@ -22,6 +44,14 @@ struct CacheFill {
 // Machine-wide busy CPU seconds so far (/proc/stat: all but idle and iowait).
 double machine_busy_s();
 double parse_machine_busy_s(const std::string& proc_stat_first_line, long ticks_per_s);
+
+// Fits per_byte_s and reader_per_byte_s from the passes' figures: cold per
+// byte less warm per byte, never below 0; the reader's share never above
+// the whole (noise between two clocks: `note` says so).
+void fit_cache_fill(CacheFill& r);
+
+// The calling thread's CPU time so far (CLOCK_THREAD_CPUTIME_ID).
+double thread_cpu_s();
 
 // Reads `file` (at least 4x `cgroup_limit` bytes) cold inside a memory cgroup
 // of `cgroup_limit`, then its first `cgroup_limit / 2` bytes twice, timing

@@ -240,8 +240,10 @@ int calibrate_run(const Request& o) {
   c.seq_fit = fit_sequential(c.seq, c.ssd);
   phase("page cache fills: a cold read in a memory cgroup, less a cached one");
   c.fill = measure_cache_fill(c.fio_plan.file, c.fio_plan.file_bytes / 8);
-  fmt::print("  cold: {} MiB, {:.2f} s busy CPU; cached: {} MiB, {:.2f} s; {:.3f} ns per byte{}\n", c.fill.cold_bytes >> 20,
-             c.fill.cold_busy_s, c.fill.warm_bytes >> 20, c.fill.warm_busy_s, c.fill.per_byte_s * 1e9,
+  fmt::print("  cold: {} MiB, {:.2f} s busy CPU ({:.2f} s the reader's); cached: {} MiB, {:.2f} s ({:.2f} s); "
+             "{:.3f} ns per byte, {:.3f} ns in the reader{}\n",
+             c.fill.cold_bytes >> 20, c.fill.cold_busy_s, c.fill.cold_reader_s, c.fill.warm_bytes >> 20, c.fill.warm_busy_s,
+             c.fill.warm_reader_s, c.fill.per_byte_s * 1e9, c.fill.reader_per_byte_s * 1e9,
              c.fill.note.empty() ? "" : " (" + c.fill.note + ")");
   c.load_after = load_average();
 

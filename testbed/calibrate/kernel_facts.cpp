@@ -216,6 +216,43 @@ TopologyFacts read_topology(const common::ProcFiles& files) {
   return t;
 }
 
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!trimmed(line).empty()) out.push_back(trimmed(line));
+  return out;
+}
+
+// The virtio device holding `disk`, its one queue's IRQ and that IRQ's CPU.
+void find_irq_cpu(const common::ProcFiles& files, const std::string& disk, QueueFacts& q) {
+  const std::string bus = "/sys/bus/virtio/devices/";
+  std::string virtio;
+  for (const std::string& v : lines_of(files.read(bus)))
+    for (const std::string& b : lines_of(files.read(bus + v + "/block/")))
+      if (b == disk) virtio = v;
+  if (virtio.empty()) return;
+  const std::string name = virtio + "-req.0";
+  for (const std::string& line : lines_of(files.read("/proc/interrupts"))) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos || line.size() < name.size() ||
+        line.compare(line.size() - name.size(), name.size(), name) != 0)
+      continue;
+    const std::string irq = trimmed(line.substr(0, colon));
+    const std::string path = "/proc/irq/" + irq + "/effective_affinity_list";
+    const std::vector<unsigned> cpus = expand_cpu_list(trimmed(files.read(path)));
+    if (cpus.size() != 1) return;
+    q.irq_cpu = static_cast<int>(cpus[0]);
+    q.irq_source = fmt::format("{}: IRQ {} ({}) of /proc/interrupts, {} = {}", bus + virtio + "/block/" + disk, irq,
+                               name, path, cpus[0]);
+    return;
+  }
+}
+
+}  // namespace
+
 QueueFacts read_queue(const common::ProcFiles& files, const std::string& disk) {
   QueueFacts q;
   q.device = disk;
@@ -226,6 +263,9 @@ QueueFacts read_queue(const common::ProcFiles& files, const std::string& disk) {
   const std::string sched = trimmed(files.read(dir + "scheduler"));
   const auto open = sched.find('['), close = sched.find(']');
   q.scheduler = open != std::string::npos && close > open ? sched.substr(open + 1, close - open - 1) : sched;
+  read_number(files, dir + "rq_affinity", q.rq_affinity);
+  q.hw_queues = static_cast<unsigned>(lines_of(files.read("/sys/block/" + disk + "/mq/")).size());
+  if (q.hw_queues == 1) find_irq_cpu(files, disk, q);
   return q;
 }
 

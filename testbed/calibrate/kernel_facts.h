@@ -23,8 +23,15 @@
 //                  A value read scaled is divided by the factor.
 //   hz             CONFIG_HZ of /boot/config-<release>, else /proc/config.gz
 //   vfs_cache_pressure  /proc/sys/vm/vfs_cache_pressure
-//   nr_requests, read_ahead_kb, max_sectors_kb, scheduler of the data device's queue
+//   nr_requests, read_ahead_kb, max_sectors_kb, scheduler, rq_affinity of the data device's queue
 //                  /sys/block/<disk>/queue/
+//   irq_cpu        for a virtio-blk device with one hardware queue
+//                  (/sys/block/<disk>/mq/ holds one entry): the virtio
+//                  device whose block/ holds <disk>
+//                  (/sys/bus/virtio/devices/virtioN/block/), its queue's
+//                  IRQ in /proc/interrupts ("virtioN-req.0", the name
+//                  virtio_blk's init_vq() gives it) and that IRQ's
+//                  /proc/irq/<n>/effective_affinity_list when it is one CPU
 //   inode_readahead_blks  /sys/fs/ext4/<fs device>/inode_readahead_blks
 //   topology       sockets (distinct physical_package_id), cores (distinct
 //                  package:core_id pairs), threads per core, over the online
@@ -56,6 +63,10 @@ struct QueueFacts {
   std::string device;          // "vda"
   std::uint64_t nr_requests = 0, read_ahead_kb = 0, max_sectors_kb = 0;
   std::string scheduler;       // the active one, "mq-deadline"
+  std::uint64_t rq_affinity = 0;  // 0: unreadable
+  unsigned hw_queues = 0;      // 0: unreadable
+  int irq_cpu = -1;            // -1: not one queue, or not found
+  std::string irq_source;      // where irq_cpu came from
 };
 
 struct KernelFacts {

@@ -73,6 +73,13 @@ std::vector<ProfileEntry> queue_entries(const KernelFacts& k) {
     e.push_back({"scheduler", toml_string(k.queue.scheduler), {dir + "scheduler (the active elevator)"}});
   if (k.queue.max_sectors_kb >= 4)
     e.push_back({"max_sectors_kb", std::to_string(k.queue.max_sectors_kb), {dir + "max_sectors_kb"}});
+  // One hardware queue, its IRQ on one CPU, every CPU in one socket (one
+  // last-level cache) and rq_affinity 1: blk_mq_complete_request_remote()
+  // completes on the IRQ's CPU, not the submitter's (models/os/kernel_work.h).
+  if (k.queue.hw_queues == 1 && k.queue.irq_cpu >= 0 && k.topology.sockets == 1 && k.queue.rq_affinity == 1)
+    e.push_back({"irq_cpu", std::to_string(k.queue.irq_cpu),
+                 {"the completions' CPU: one hardware queue (/sys/block/" + k.queue.device + "/mq), one socket,",
+                  dir + "rq_affinity = 1; " + k.queue.irq_source}});
   return e;
 }
 
@@ -241,6 +248,13 @@ Profile build_profile(const Calibration& c) {
           fmt::format("read() of {} {} ({:.2f} s), less a cached read of {} ({:.2f} s), per byte", mib(c.fill.cold_bytes),
                       where, c.fill.cold_busy_s, mib(c.fill.warm_bytes), c.fill.warm_busy_s),
           fmt::format("= {}", ns(c.fill.per_byte_s))}});
+    cpu.entries.push_back(
+        {"cache_fill_reader_byte", duration_value(c.fill.reader_per_byte_s),
+         {fmt::format("the part of cache_fill_byte that runs in the reading thread: its own CPU time"),
+          fmt::format("(CLOCK_THREAD_CPUTIME_ID) over the same cold read ({:.2f} s), less over the cached one ({:.2f} s),",
+                      c.fill.cold_reader_s, c.fill.warm_reader_s),
+          fmt::format("per byte = {}; the rest runs outside it (block completion, kworkers). Without", ns(c.fill.reader_per_byte_s)),
+          "CONFIG_IRQ_TIME_ACCOUNTING an interrupt taken while the reader runs counts as the reader's"}});
   }
   // The topology only when it counts the CPUs this process may use (the
   // loader checks sockets x cores x threads against logical_cpus).

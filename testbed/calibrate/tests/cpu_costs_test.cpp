@@ -185,3 +185,47 @@ TEST_CASE("the herd run serves every connection on loopback") {
   CHECK(r.connections == 200);
   CHECK(r.acceptors_cpu_s > 0);
 }
+
+TEST_CASE("page-cache fill: the machine's and the reader's per-byte costs, cold less cached") {
+  CacheFill r;
+  r.cold_bytes = 4ull << 30;  // 4 GiB cold, 4 GiB cached
+  r.warm_bytes = 4ull << 30;
+  r.cold_busy_s = 2.56;       // all CPUs
+  r.warm_busy_s = 0.47;
+  r.cold_reader_s = 1.50;     // the reading thread alone
+  r.warm_reader_s = 0.45;
+  fit_cache_fill(r);
+  const double bytes = 4294967296.0;
+  CHECK(r.per_byte_s == Approx((2.56 - 0.47) / bytes));
+  CHECK(r.reader_per_byte_s == Approx((1.50 - 0.45) / bytes));
+  CHECK(r.note.empty());
+
+  // Passes of different lengths are compared per byte.
+  r.warm_bytes = 8ull << 30;
+  r.warm_busy_s = 0.94;
+  r.warm_reader_s = 0.90;
+  fit_cache_fill(r);
+  CHECK(r.per_byte_s == Approx((2.56 - 0.47) / bytes));
+  CHECK(r.reader_per_byte_s == Approx((1.50 - 0.45) / bytes));
+
+  // The reader above the whole (two clocks' noise): capped, and said.
+  r.cold_reader_s = 2.80;
+  fit_cache_fill(r);
+  CHECK(r.reader_per_byte_s == r.per_byte_s);
+  CHECK_THAT(r.note, Catch::Contains("capped"));
+
+  // A cached pass dearer than the cold one: 0, not negative.
+  r.warm_busy_s = r.warm_reader_s = 100;
+  fit_cache_fill(r);
+  CHECK(r.per_byte_s == 0);
+  CHECK(r.reader_per_byte_s == 0);
+  r.cold_bytes = 0;
+  CHECK_THROWS(fit_cache_fill(r));
+}
+
+TEST_CASE("the calling thread's CPU clock moves with its own work only") {
+  const double t0 = thread_cpu_s();
+  volatile double x = 0;
+  for (int i = 0; i < 2000000; ++i) x = x + 1e-9 * i;
+  CHECK(thread_cpu_s() > t0);
+}

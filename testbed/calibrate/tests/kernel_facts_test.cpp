@@ -151,3 +151,39 @@ TEST_CASE("a kernel that shows nothing: fair.c's defaults for its version, HZ un
   CHECK(read_sched(*none, 6, 5, 8).latency_ns == 6000000);
   CHECK(gunzip("not gzip").empty());
 }
+
+TEST_CASE("a one-queue virtio-blk device: its completions' CPU is its queue IRQ's effective affinity", "[kernel_facts]") {
+  FakeTree tree;
+  tree.write("/sys/block/vda/mq/0/cpu_list", "0, 1\n");
+  tree.write("/sys/block/vda/queue/rq_affinity", "1\n");
+  tree.write("/sys/bus/virtio/devices/virtio0/features", "0\n");  // a balloon: no block/
+  tree.write("/sys/bus/virtio/devices/virtio1/block/vda/size", "0\n");
+  tree.write("/proc/interrupts", "           CPU0       CPU1\n"
+                                 " 35:          0          1 PCI-MSIX-0000:00:02.0   0-edge      virtio1-config\n"
+                                 " 36:          0    1259632 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n"
+                                 " 39:        632          0 PCI-MSIX-0000:00:03.0   2-edge      virtio2-output.0\n");
+  tree.write("/proc/irq/36/effective_affinity_list", "1\n");
+  const auto files = common::files_under(tree.root());
+  QueueFacts q = read_queue(*files, "vda");
+  CHECK(q.hw_queues == 1);
+  CHECK(q.rq_affinity == 1);
+  CHECK(q.irq_cpu == 1);
+  CHECK(q.irq_source.find("IRQ 36 (virtio1-req.0)") != std::string::npos);
+  // Two hardware queues: each CPU's own, no single IRQ CPU.
+  tree.write("/sys/block/vda/mq/1/cpu_list", "1\n");
+  q = read_queue(*files, "vda");
+  CHECK(q.hw_queues == 2);
+  CHECK(q.irq_cpu == -1);
+}
+
+TEST_CASE("a one-queue device whose IRQ spans CPUs, or is not virtio: no completions' CPU", "[kernel_facts]") {
+  FakeTree tree;
+  tree.write("/sys/block/vda/mq/0/cpu_list", "0, 1\n");
+  tree.write("/sys/bus/virtio/devices/virtio1/block/vda/size", "0\n");
+  tree.write("/proc/interrupts", " 36:          0    1259632 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0\n");
+  tree.write("/proc/irq/36/effective_affinity_list", "0-1\n");
+  const auto files = common::files_under(tree.root());
+  CHECK(read_queue(*files, "vda").irq_cpu == -1);
+  CHECK(read_queue(*files, "sda").irq_cpu == -1);
+  CHECK(read_queue(*files, "sda").hw_queues == 0);
+}

@@ -51,7 +51,14 @@ Calibration example() {
   c.kernel_facts.hz = 250;
   c.kernel_facts.hz_source = "/proc/config.gz CONFIG_HZ";
   c.kernel_facts.vfs_cache_pressure = 100;
-  c.kernel_facts.queue = {"vda", 256, 8192, 1280, "mq-deadline"};
+  c.kernel_facts.queue = {"vda", 256, 8192, 1280, "mq-deadline", 1, 1, 1, "IRQ 36 (virtio1-req.0)"};
+  c.fill.cold_bytes = c.fill.warm_bytes = 4ULL << 30;
+  c.fill.cgroup_limit = 512ULL << 20;
+  c.fill.cold_busy_s = 2.56;
+  c.fill.warm_busy_s = 0.47;
+  c.fill.cold_reader_s = 0.60;
+  c.fill.warm_reader_s = 0.24;
+  fit_cache_fill(c.fill);
   c.kernel_facts.inode_readahead_blks = 32;
   c.kernel_facts.topology = {2, 1, 2, 1, "topology"};
   return c;
@@ -102,6 +109,9 @@ TEST_CASE("profile: written, loaded by models::load_scenario, values as measured
   CHECK(hw.block.nr_requests == 256);  // [block], the request queue's keys
   CHECK(hw.block.scheduler == "mq-deadline");
   CHECK(hw.block.max_sectors_kb == 1280);
+  CHECK(hw.block_irq_cpu == 1);  // one queue, one socket, rq_affinity 1: its IRQ's CPU
+  CHECK(hw.costs.cache_fill_byte == Approx((2.56 - 0.47) / 4294967296.0).epsilon(1e-3));
+  CHECK(hw.costs.cache_fill_reader_byte == Approx((0.60 - 0.24) / 4294967296.0).epsilon(1e-3));
   CHECK(k.dentry_objsize == 192);   // c.memory's slab object sizes
   CHECK(k.inode_objsize == 1080);
   CHECK(k.inode_readahead_blks == 32);
