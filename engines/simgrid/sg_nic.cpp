@@ -9,7 +9,8 @@ namespace sgengine {
 
 namespace sg4 = simgrid::s4u;
 
-std::uint32_t SgNic::open_flow(models::FlowListener* listener, std::uint64_t tag) {
+std::uint32_t SgNic::open_flow(models::FlowListener* listener, std::uint64_t tag, const models::TcpPath* path) {
+  CLERK_ASSERT(path == nullptr, "SimGrid engine: internet clients are refused before the run (sg_support.cpp)");
   std::uint32_t f;
   if (!free_.empty()) {
     f = free_.back();

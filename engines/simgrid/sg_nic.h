@@ -26,6 +26,7 @@
 #include "engines/simgrid/sg_clock.h"
 #include "engines/simgrid/sg_platform.h"
 #include "models/hardware/nic.h"
+#include "models/os/tcp_sender.h"
 
 namespace sgengine {
 
@@ -33,10 +34,12 @@ class SgNic {
  public:
   SgNic(const Platform& platform, const models::NicSpec& spec) : platform_(platform), spec_(spec) {}
 
-  std::uint32_t open_flow(models::FlowListener* listener, std::uint64_t tag);
+  // `path`: an internet client's, which this engine refuses (sg_support.cpp); always null here.
+  std::uint32_t open_flow(models::FlowListener* listener, std::uint64_t tag, const models::TcpPath* path = nullptr);
   void close_flow(std::uint32_t flow);  // drops whatever is still queued
   void send(std::uint32_t flow, double bytes);
   double backlog(std::uint32_t flow);
+  bool drained(std::uint32_t flow) { return backlog(flow) <= 0; }
   // Calls on_flow_below once when the backlog falls to `bytes` (now, if it is there already).
   void notify_below(std::uint32_t flow, double bytes);
 

@@ -9,6 +9,10 @@ std::vector<std::string> unsupported(const models::Scenario& sc) {
   for (const models::WrkGroupSpec& g : sc.clients)
     if (g.rate > 0)
       out.push_back("clients." + g.name + ".rate: wrk2's open-loop schedules (not expressed on SimGrid yet)");
+  for (const models::WrkGroupSpec& g : sc.clients)
+    if (g.network.internet)
+      out.push_back("clients." + g.name + ".rtt and bandwidth: internet clients, with TCP slow start per connection "
+                    "(models/os/tcp_sender.h; not expressed on SimGrid yet)");
   switch (sc.hardware.disk) {
     case models::DiskKind::kSimple:
     case models::DiskKind::kNone:

@@ -1,5 +1,8 @@
 #include "models/clients/wrk.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace models {
 
 namespace {
@@ -17,7 +20,12 @@ Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s
       costs_(costs),
       cpu_(host_cpu) {
   for (const auto& spec : groups) groups_.emplace_back(spec);
-  for (WrkGroup& g : groups_) g.stages_recorded = true;
+  for (WrkGroup& g : groups_) {
+    g.stages_recorded = true;
+    const std::uint64_t index = group_stream_index(g.spec.name);
+    rtt_rng_.push_back(streams.stream(kRttStreams, index));
+    rate_rng_.push_back(streams.stream(kRateStreams, index));
+  }
   for (std::uint32_t g = 0; g < groups_.size(); ++g)
     for (std::uint32_t t = 0; t < groups_[g].spec.threads; ++t) {
       Thread th;
@@ -117,6 +125,16 @@ void Wrk::on_share_milestone(std::uint32_t, std::uint64_t tag, double) {
 void Wrk::open_connection(std::uint32_t group, std::uint32_t thread) {
   const auto id = static_cast<std::uint32_t>(conns_.size());
   conns_.push_back(Conn{group, thread});
+  Conn& c = conns_.back();
+  c.one_way = one_way_;
+  if (const NetworkPathSpec& net = groups_[group].spec.network; net.internet) {
+    // This connection's path: its RTT (in whole nanoseconds, even, so that
+    // each way is half of it) and its bottleneck rate.
+    c.internet = true;
+    c.one_way = std::max<sim::Time>(1, std::llround(net.rtt_s.draw(rtt_rng_[group]) * 1e9 / 2));
+    c.path.rtt = 2 * c.one_way;
+    c.path.rate_Bps = net.rate_Bps.draw(rate_rng_[group]);
+  }
   if (groups_[group].spec.rate > 0) {
     // The first schedule of this thread's group without a live connection.
     for (std::uint32_t s = 0; s < slots_.size(); ++s) {
@@ -132,8 +150,8 @@ void Wrk::open_connection(std::uint32_t group, std::uint32_t thread) {
   // Three-way handshake: the client's connect() completes after one round
   // trip; the server's accept queue gets the connection when the final ACK
   // arrives, together with the request written right after connect.
-  engine_.schedule_in(3 * one_way_, this, event(kConnectAtServer, id));
-  engine_.schedule_in(2 * one_way_, this, event(kConnected, id));
+  engine_.schedule_in(3 * c.one_way, this, event(kConnectAtServer, id));
+  engine_.schedule_in(2 * c.one_way, this, event(kConnected, id));
 }
 
 void Wrk::send_request(std::uint32_t id, sim::Time due) {
@@ -147,13 +165,13 @@ void Wrk::send_request(std::uint32_t id, sim::Time due) {
   c.reader.begin();
   stages_.begin(id, due, engine_.now());
   if (c.slot == UINT32_MAX) ++g.issued;  // open loop: counted when due
-  engine_.schedule_in(one_way_, this, event(kRequestAtServer, id));
+  engine_.schedule_in(c.one_way, this, event(kRequestAtServer, id));
 }
 
 void Wrk::on_response_delivered(std::uint32_t conn, bool closes) {
   conns_[conn].closing = closes;
   stages_.to(conn, Stage::kNetwork, engine_.now());
-  engine_.schedule_in(one_way_, this, event(kResponseAtClient, conn));
+  engine_.schedule_in(conns_[conn].one_way, this, event(kResponseAtClient, conn));
 }
 
 void Wrk::read_response(std::uint32_t v) {
@@ -191,8 +209,14 @@ void Wrk::on_data_sent(std::uint32_t conn, std::uint64_t bytes) {
   engine_.schedule_in(one_way_, this, event(kDataAtClient, conn));
 }
 
+void Wrk::on_request_logged(std::uint32_t conn, sim::Time request_time) {
+  const Conn& c = conns_[conn];
+  if (!c.internet || !running_) return;
+  groups_[c.group].request_time.record(sim::to_seconds(request_time));
+}
+
 void Wrk::on_first_byte(std::uint32_t conn) {
-  engine_.schedule_in(one_way_, this, event(kFirstByteAtClient, conn));
+  engine_.schedule_in(conns_[conn].one_way, this, event(kFirstByteAtClient, conn));
 }
 
 void Wrk::on_connection_closed(std::uint32_t conn, const std::string& reason) {
@@ -201,7 +225,7 @@ void Wrk::on_connection_closed(std::uint32_t conn, const std::string& reason) {
   stages_.drop(conn);
   c.busy = false;
   c.alive = false;
-  engine_.schedule_in(one_way_, this, event(kClosedAtClient, conn));
+  engine_.schedule_in(c.one_way, this, event(kClosedAtClient, conn));
 }
 
 void Wrk::on_event(std::uint64_t arg) {

@@ -26,6 +26,14 @@
 // the thread has not read yet (tcp_rmem's autotuned maximum is 6 MiB by
 // default, against responses of a few MiB), so the client's reading does
 // not hold back the server's sendfile().
+//
+// A group of internet clients (its spec's network.internet) draws each
+// connection's RTT and bottleneck rate when the connection opens
+// (network_path.h); the connection's one-way delay is half its RTT, in place
+// of the LAN's, for the handshake, the request and the response, and the
+// server's socket sends to it with slow start (ClientSide::path). Such a
+// group also records NGINX's $request_time for its requests, to report
+// beside the latency the client saw.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -88,6 +96,10 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   void on_first_byte(std::uint32_t conn) override;
   void on_data_sent(std::uint32_t conn, std::uint64_t bytes) override;
   RequestStages* stages() override { return &stages_; }
+  const TcpPath* path(std::uint32_t conn) const override {
+    return conns_[conn].internet ? &conns_[conn].path : nullptr;
+  }
+  void on_request_logged(std::uint32_t conn, sim::Time request_time) override;
   const RequestStages& request_stages() const { return stages_; }
 
  private:
@@ -103,6 +115,9 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
     bool connected = false;
     std::uint32_t slot = UINT32_MAX;  // open loop: the schedule this connection serves
     ResponseReader reader{};  // a same-host thread reading the response as it arrives
+    sim::Time one_way = 0;    // to the server and back, each way
+    bool internet = false;    // across the internet: `path` is its own
+    TcpPath path{};
   };
   // An open-loop connection's schedule; it outlives reconnections.
   struct Slot {
@@ -148,6 +163,8 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   std::vector<Thread> threads_;
   std::deque<Conn> conns_;
   std::vector<Slot> slots_;
+  // Per group: the streams its connections' RTTs and rates are drawn from.
+  std::vector<sim::RandomStream> rtt_rng_, rate_rng_;
   // Body chunks on their way to same-host clients, in the order sent: each
   // takes the same one-way delay, so they arrive in this order.
   std::deque<std::pair<std::uint32_t, std::uint64_t>> in_transit_;

@@ -108,6 +108,7 @@ WrkResult WrkGroup::result(sim::Time duration, const std::vector<double>& in_fli
   r.errors = errors;
   r.raw = raw;
   r.ttfb = ttfb;
+  r.request_time = request_time;
   r.ttfb_peak_p99 = peak_p99(ttfb_windows);
   r.latency_peak_p99 = peak_p99(latency_windows);
   // Whole seconds of the run: a response at exactly the end opens no second.

@@ -62,6 +62,8 @@ struct WrkGroup {
   WrkErrors errors;
   std::uint32_t open = 0;
   sim::LatencyStats ttfb;
+  // NGINX's $request_time of the group's requests (internet groups only).
+  sim::LatencyStats request_time;
   std::vector<sim::LatencyStats> ttfb_windows, latency_windows;  // per second of the window
   sim::Time origin = 0;  // the window's start
   // Where the responses' time went; recorded only by an engine that keeps

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/clients/network_path.h"
 #include "models/clients/popularity.h"
 #include "models/net/request_stages.h"
 #include "sim/latency_stats.h"
@@ -32,6 +33,8 @@ struct WrkGroupSpec {
   // each worker held in a real run, worker by worker. Empty: the accept
   // policy decides, as in a real server.
   std::vector<std::uint32_t> placement;
+  // Internet clients: each connection's RTT and bottleneck rate (network_path.h).
+  NetworkPathSpec network;
 };
 
 // The latency heat map's bins (Gregg's latency heat maps, HdrHistogram's
@@ -112,6 +115,12 @@ struct WrkResult {
   // Time to first byte: from sending (or, open loop, from when it was due) to
   // the response header's arrival.
   sim::LatencyStats ttfb;
+  // Internet groups (spec.network.internet): NGINX's $request_time of the
+  // requests logged in the window, from the worker reading the request to
+  // the last byte handed to the kernel. The rest of the client's latency is
+  // the network and the socket: the handshake's and the request's way in,
+  // slow start, and the response's bytes still in the send buffer.
+  sim::LatencyStats request_time;
   double ttfb_peak_p99 = 0;     // the highest p99 of any one-second window
   double latency_peak_p99 = 0;
   std::vector<SecondFigures> per_second;  // one per second of the run

@@ -46,6 +46,11 @@ class Nic final : public sim::FairShareListener {
 
   std::uint32_t open_flow(FlowListener* listener, std::uint64_t tag);
   void close_flow(std::uint32_t flow);  // drops whatever is still queued
+  // The flow's events go to `listener` with `tag` from now on.
+  void set_listener(std::uint32_t flow, FlowListener* listener, std::uint64_t tag) {
+    flows_[flow].listener = listener;
+    flows_[flow].tag = tag;
+  }
   void send(std::uint32_t flow, double bytes);
   // send() for a caller sending several pieces at one instant (sendfile()):
   // the same result, with the share recomputed once, by flush().

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "models/net/request_stages.h"
+#include "models/os/tcp_sender.h"
+#include "sim/time.h"
 
 namespace models {
 
@@ -32,6 +34,14 @@ class ClientSide {
   // The requests' stage clocks (request_stages.h), or null when this client
   // does not record where the time went.
   virtual RequestStages* stages() { return nullptr; }
+  // The connection's path across the internet (tcp_sender.h), or null for a
+  // client on the LAN.
+  virtual const TcpPath* path(std::uint32_t /*conn*/) const { return nullptr; }
+  // NGINX logged the connection's request: its $request_time, from the
+  // worker reading the request to handing the response's last byte to the
+  // kernel (ngx_http_log_module's "time elapsed between the first bytes were
+  // read from the client and the log write after the last bytes were sent").
+  virtual void on_request_logged(std::uint32_t /*conn*/, sim::Time /*request_time*/) {}
 
  protected:
   ~ClientSide() = default;

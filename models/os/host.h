@@ -9,6 +9,7 @@
 #include "models/os/cpu.h"
 #include "models/os/page_cache.h"
 #include "models/os/path_walk.h"
+#include "models/os/sockets.h"
 #include "models/os/task_states.h"
 #include "sim/engine.h"
 
@@ -47,6 +48,12 @@ inline double reader_fill_byte(const CpuCosts& c) {
 struct KernelSpec {
   double tcp_wmem_max = 4194304;          // net.ipv4.tcp_wmem max: a socket's send buffer
   std::uint64_t pipe_bytes = 64 * 1024;   // sendfile() moves data through a 64 KiB pipe
+  // TCP towards internet clients (tcp_sender.h): the initial congestion
+  // window in segments (TCP_INIT_CWND in include/net/tcp.h, RFC 6928; ip
+  // route's initcwnd overrides it) and net.ipv4.tcp_slow_start_after_idle
+  // (default 1: Documentation/networking/ip-sysctl.rst).
+  std::uint32_t initial_cwnd = 10;
+  bool tcp_slow_start_after_idle = true;
   // The kernel the profile names, and its CPU scheduler ([kernel] scheduler keys).
   std::string release;                    // as uname -r
   SchedSpec sched;
@@ -56,6 +63,7 @@ struct Host {
   sim::Engine& engine;
   Cpu& cpu;
   Nic& nic;
+  Sockets& sockets;  // the connections' sockets over the NIC (LAN flows: the NIC alone)
   PageCache& cache;
   PathWalk& walk;
   TaskStates& tasks;

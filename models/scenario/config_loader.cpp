@@ -541,6 +541,8 @@ void read_hardware(Section& root, Scenario& sc) {
   Section kernel = root.sub("kernel");
   sc.kernel.tcp_wmem_max = static_cast<double>(kernel.size("tcp_wmem_max", 4194304, 4096, false, kMaxBlockBytes));
   sc.kernel.pipe_bytes = kernel.size("pipe_size", 65536, 4096, false, kMaxBlockBytes);
+  sc.kernel.initial_cwnd = static_cast<std::uint32_t>(kernel.integer("initial_cwnd", 10, 1, 1000));
+  sc.kernel.tcp_slow_start_after_idle = kernel.flag("tcp_slow_start_after_idle", true);
   read_scheduler(kernel, sc.kernel);
   read_profile_kernel(kernel, sc.kernel_profile);
   kernel.done();
@@ -734,6 +736,82 @@ PopularitySpec read_popularity(Section& g, const FilesystemSpec& fs, bool fixed_
   return p;
 }
 
+// One value of a path quantity: a time (rtt) or a rate (bandwidth), by hand
+// so that the key is declared once, as a value of three forms.
+double path_value(Section& g, const std::string& key, const toml::node& n, bool is_time, const std::string& what) {
+  double v = 0;
+  const bool ok = n.is_string() && (is_time ? parse_duration(n.value<std::string>().value(), v)
+                                            : parse_rate(n.value<std::string>().value(), v));
+  if (!ok) g.fail(key, what + (is_time ? " must be a time, like \"40ms\"" : " must be a rate, like \"20Mbit/s\""));
+  if (!(v > 0) || (is_time && v > limits::kMaxSpanSeconds) ||
+      (!is_time && !(v >= limits::kMinRateBytesPerSecond && v <= limits::kMaxRateBytesPerSecond)))
+    g.fail(key, what + (is_time ? fmt::format(" must be above 0 and at most {:g} s", limits::kMaxSpanSeconds)
+                                : " must be " + limits::rate_range_text()));
+  return v;
+}
+
+// rtt or bandwidth of an internet group (models/clients/network_path.h):
+// "40ms" (every connection), {median = "40ms", sigma = 0.7} (lognormal), or
+// [["10ms", 0.1], ["40ms", 0.5], ["150ms", 0.9]] (percentiles: [value,
+// share of connections at or below it]).
+std::optional<Distribution> read_path_quantity(Section& g, const std::string& key, bool is_time) {
+  g.declare(key, KeyType::kValue, is_time ? "a time, {median, sigma} or [[time, share], ...]"
+                                          : "a rate, {median, sigma} or [[rate, share], ...]");
+  const toml::node* n = g.node(key);
+  if (!n) return std::nullopt;
+  Distribution d;
+  if (n->is_string()) {
+    d.kind = Distribution::Kind::kFixed;
+    d.value = path_value(g, key, *n, is_time, "its value");
+    return d;
+  }
+  if (n->is_table()) {
+    Section t = g.sub(key);
+    d.kind = Distribution::Kind::kLognormal;
+    const toml::node* m = t.node("median");
+    if (is_time) t.duration("median", 0, 0, true); else t.rate("median", 0, true);
+    d.median = path_value(t, "median", *m, is_time, "median");
+    d.sigma = t.number("sigma", 0, 0, 5, true);
+    t.done();
+    return d;
+  }
+  const toml::array* arr = n->as_array();
+  const std::string form = is_time ? "[[\"10ms\", 0.1], [\"40ms\", 0.5], [\"150ms\", 0.9]]"
+                                   : "[[\"2Mbit/s\", 0.1], [\"20Mbit/s\", 0.5], [\"100Mbit/s\", 0.9]]";
+  if (!arr || arr->size() < 2)
+    g.fail(key, "must be one value, {median, sigma} or a list of two or more [value, share] pairs, like " + form);
+  double last_v = 0, last_p = 0;
+  for (const toml::node& e : *arr) {
+    const toml::array* pair = e.as_array();
+    if (!pair || pair->size() != 2 || !pair->get(1)->is_number())
+      g.fail(key, "each entry is [value, share of connections at or below it], like " + form);
+    const double v = path_value(g, key, *pair->get(0), is_time, "each entry's value");
+    const double p = pair->get(1)->value<double>().value();
+    if (!(p > last_p && p < 1) || !(v > last_v))
+      g.fail(key, "values and shares must rise, shares above 0 and below 1 (a lognormal or a fixed value has no bounds to give)");
+    d.table.emplace_back(p * 100, v);
+    last_v = v;
+    last_p = p;
+  }
+  d.kind = Distribution::Kind::kPercentiles;
+  return d;
+}
+
+// rtt and bandwidth make a group internet clients.
+NetworkPathSpec read_network_path(Section& g, const WrkGroupSpec& w) {
+  NetworkPathSpec net;
+  const std::optional<Distribution> rtt = read_path_quantity(g, "rtt", true);
+  const std::optional<Distribution> rate = read_path_quantity(g, "bandwidth", false);
+  if (!rtt && rate) g.fail("bandwidth", "needs rtt (internet clients have both; without rtt the group is on the LAN)");
+  if (!rtt) return net;
+  if (w.on_server_host) g.fail("rtt", "needs host = \"remote\" (a client on the server's host has no internet path)");
+  net.internet = true;
+  net.rtt_s = *rtt;
+  if (rate) net.rate_Bps = *rate;
+  else net.rate_Bps.value = std::numeric_limits<double>::infinity();
+  return net;
+}
+
 void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const FilesystemSpec& fs) {
   Section clients = root.sub("clients");
   const auto names = doc.children("clients");
@@ -767,6 +845,7 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
     // "GET <path> HTTP/1.1\r\nHost: <host>\r\n\r\n" as wrk writes it.
     w.request_bytes = static_cast<std::uint32_t>(g.integer("request_bytes", 64, 16, 1 << 20));
     w.on_server_host = g.choice("host", "remote", {"remote", "server"}) == "server";
+    w.network = read_network_path(g, w);
     w.rate = g.number("rate", 0, 0, 1e9);
     // Open loop: one request each 1/rate s, a span like any other.
     if (w.rate > 0 && w.rate < 1 / limits::kMaxSpanSeconds)

@@ -120,6 +120,8 @@ std::vector<KeyDoc> all_docs() {
       {"network", "", "one_way_latency", "", "ping's RTT / 2", "a LAN: 50 us", "One-way delay between clients and server."},
 
       // [kernel] (models/os/host.h, sched_policy.h, kernel_profile.h).
+      {"kernel", "", "initial_cwnd", "segments", "ip route ... initcwnd", "TCP_INIT_CWND in include/net/tcp.h: 10 (RFC 6928)", "The congestion window a connection to an internet client (clients.NAME.rtt) starts with."},
+      {"kernel", "", "tcp_slow_start_after_idle", "", "sysctl net.ipv4.tcp_slow_start_after_idle", "Linux's default, 1", "Towards internet clients: a keep-alive connection idle for more than an RTO (RTT + 200 ms) halves its window per RTO, down to initial_cwnd (tcp_cwnd_restart)."},
       {"kernel", "", "tcp_wmem_max", "", "sysctl net.ipv4.tcp_wmem (third field)", "Linux's default, 4 MiB", "A socket's largest send buffer: how much of a response the kernel takes at once."},
       {"kernel", "", "pipe_size", "", "fs.pipe-max-size / F_SETPIPE_SZ", "16 pages: 64 KiB", "The pipe sendfile() moves data through."},
       {"kernel", "", "release", "", "uname -r", "", "The kernel the profile was measured on, for reports.", "", "\"\" (none)"},
@@ -185,6 +187,12 @@ std::vector<KeyDoc> all_docs() {
       {"clients.NAME", "", "host", "", "", "remote", "Where wrk runs: \"remote\" (another machine) or \"server\" (taking the server's CPUs)."},
       {"clients.NAME", "", "rate", "requests/s", "wrk2 -R", "0: closed loop", "Open loop: this many requests a second over the group's connections, latency counted from when each was due."},
       {"clients.NAME", "", "arrival", "", "", "constant", "With a rate: \"constant\" gaps (wrk2) or \"poisson\" arrivals."},
+      {"clients.NAME", "", "rtt", "", "ping's RTT from the clients", "none: a LAN client ([network] one_way_latency)", "Internet clients: each connection's round-trip time, drawn when it opens from the group's own stream; the handshake, request and response take half of it each way, and the server's socket sends with TCP slow start (models/os/tcp_sender.h).", "\"40ms\", {median = \"40ms\", sigma = 0.7} (lognormal) or [[\"10ms\", 0.1], [\"40ms\", 0.5], [\"150ms\", 0.9]] (percentiles: [value, share at or below])"},
+      {"clients.NAME", "", "bandwidth", "", "the client's access rate", "none: unlimited", "With rtt: each connection's bottleneck rate (payload), drawn when it opens from the group's own stream.", "\"20Mbit/s\", {median = \"20Mbit/s\", sigma = 1.0} or [[\"2Mbit/s\", 0.1], ...]"},
+      {"clients.NAME.rtt", "", "median", "", "", "", "The lognormal's median RTT."},
+      {"clients.NAME.rtt", "", "sigma", "", "", "", "The standard deviation of the RTT's logarithm."},
+      {"clients.NAME.bandwidth", "", "median", "", "", "", "The lognormal's median rate."},
+      {"clients.NAME.bandwidth", "", "sigma", "", "", "", "The standard deviation of the rate's logarithm."},
       {"clients.NAME", "", "placement", "", "written by clerk realrun", "", "Connections per worker as a real run placed them, in place of the accept policy.", "[n0, n1, ...], one per worker", "none: the accept policy decides"},
 
       // [[expect]] (models/scenario/scenario.h Expectation; clerk validate).

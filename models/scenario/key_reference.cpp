@@ -38,6 +38,11 @@ connections = 4
 path = "random"
 popularity = "hot"
 hot = {files = 0.1, share = 0.9}
+[clients.c]
+connections = 4
+path = "random"
+rtt = {median = "40ms", sigma = 0.5}
+bandwidth = {median = "20Mbit/s", sigma = 1.0}
 [[expect]]
 metric = "server.requests"
 min = 0

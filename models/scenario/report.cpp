@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cmath>
 
 namespace models {
 
@@ -113,6 +114,17 @@ std::string total_latency_lines(const sim::LatencyStats& done, const sim::Latenc
                          span(ages.max()), percentiles(censored_tail(done, ages)));
 }
 
+// An internet group: its paths, and NGINX's $request_time beside the
+// latency the clients saw.
+std::string internet_lines(const WrkResult& c) {
+  const NetworkPathSpec& n = c.spec.network;
+  std::string s = fmt::format("  internet clients: RTT {}; bandwidth {}\n", n.rtt_s.describe(1e3, "ms"),
+                              n.rate_Bps.describe(8e-6, "Mbit/s"));
+  return s + fmt::format("  nginx $request_time, {} requests logged (reading the request to the last byte handed to the "
+                         "kernel): {}\n",
+                         c.request_time.count(), c.request_time.count() ? percentiles(c.request_time) : std::string("none"));
+}
+
 }  // namespace
 
 std::string text_report(const RunResult& r) {
@@ -130,6 +142,7 @@ std::string text_report(const RunResult& r) {
                        c.ttfb.percentile(50) * 1e3, c.ttfb.percentile(99) * 1e3, c.ttfb.percentile(99.9) * 1e3,
                        c.ttfb.max() * 1e3, c.ttfb_peak_p99 * 1e3);
     s += total_latency_lines(c.raw, c.in_flight_age, c.in_flight);
+    if (c.spec.network.internet) s += internet_lines(c);
     s += stage_table(c.stages);
   }
   s += fmt::format("\n-- all {} client group(s), merged by counts (histograms added, not percentiles averaged)\n",

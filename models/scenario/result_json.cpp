@@ -97,6 +97,12 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                    {"peak_p99", c.ttfb_peak_p99}};
     g["latency_raw_s"]["peak_p99"] = c.latency_peak_p99;
     g["latency_censored_s"] = censored_json(c.raw, c.in_flight_age, c.in_flight);
+    if (c.spec.network.internet) {
+      // Internet clients: NGINX's $request_time beside the latency they saw.
+      g["network"] = {{"rtt", c.spec.network.rtt_s.describe(1e3, "ms")},
+                      {"bandwidth", c.spec.network.rate_Bps.describe(8e-6, "Mbit/s")}};
+      g["request_time_s"] = raw_json(c.request_time);
+    }
     // Second by second, from every response as it completed: what clerk-ui
     // plots (null: a second without responses).
     ordered_json per_s = {{"requests", ordered_json::array()}, {"latency_mean_s", ordered_json::array()},

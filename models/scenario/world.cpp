@@ -24,6 +24,12 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   // The CPUs as the kernel.scheduler key says (models/os/cpu.h's registry).
   cpu_ = make_cpu(engine_, sc.kernel.sched, hw.topology, hw.logical_cpus, *tasks_);
   nic_ = std::make_unique<Nic>(engine_, hw.nic);
+  sockets_ = std::make_unique<Sockets>(engine_, *nic_,
+                                       TcpSenderSpec{.mss = hw.nic.mss(),
+                                                     .initial_window = sc.kernel.initial_cwnd,
+                                                     .slow_start_after_idle = sc.kernel.tcp_slow_start_after_idle,
+                                                     .rto_min = sim::milliseconds(200),
+                                                     .send_buffer = sc.kernel.tcp_wmem_max});
   if (hw.disk == DiskKind::kRaid10) {
     Raid10Spec raid = hw.raid;
     raid.member = hw.hdd;
@@ -51,7 +57,7 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   sim::RandomStream metadata_rng = streams_.stream(kStreamMetadata);
   const std::uint64_t write_seed = metadata_rng.next_u64();
   metadata_ = make_metadata_caches(sc, *disk_, *cache_, metadata_rng, write_seed);
-  host_ = std::make_unique<Host>(Host{engine_, *cpu_, *nic_, *cache_, *metadata_.walk, *tasks_, hw.costs, sc.kernel});
+  host_ = std::make_unique<Host>(Host{engine_, *cpu_, *nic_, *sockets_, *cache_, *metadata_.walk, *tasks_, hw.costs, sc.kernel});
   files_ = make_filesystem(sc, *cache_, disk_->capacity(), metadata_, streams_);
   tie_inodes_to_pages(metadata_, *files_, *cache_);
   warm_caches(sc, *files_, *metadata_.vfs, *cache_);

@@ -75,6 +75,7 @@ class World final : public sim::EventTarget {
   sim::RandomStreams streams_;
   std::unique_ptr<Cpu> cpu_;
   std::unique_ptr<Nic> nic_;
+  std::unique_ptr<Sockets> sockets_;
   std::unique_ptr<BlockDevice> disk_;
   std::unique_ptr<PageCache> cache_;
   std::unique_ptr<KernelWork> kernel_work_;

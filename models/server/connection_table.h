@@ -4,7 +4,7 @@
 // own one and call it; they differ only in who wakes a worker and how.
 //
 // A template over the engine's NIC (models::Nic, or the SimGrid one), which
-// needs open_flow, close_flow, send and backlog: no virtual call on the way.
+// needs open_flow, close_flow, send, backlog and drained: no virtual call on the way.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -40,7 +40,7 @@ class ConnectionTable {
     c = HttpConnection{};
     c.phase = HttpConnection::Phase::kBacklog;
     c.group = group;
-    c.flow = nic_.open_flow(listener, id);
+    c.flow = nic_.open_flow(listener, id, clients_.path(id));
     ++stats_.connections;
     return c;
   }
@@ -78,6 +78,9 @@ class ConnectionTable {
     clients_.on_first_byte(id);
   }
 
+  // NGINX logged the request at `now` (the whole response is in the socket).
+  void request_logged(std::uint32_t id, sim::Time now) { clients_.on_request_logged(id, now - conns_[id].started_at); }
+
   // A chunk of `bytes` went into the socket and the response goes on.
   void chunk_sent(std::uint32_t id, std::uint64_t bytes) { clients_.on_data_sent(id, bytes); }
 
@@ -86,7 +89,7 @@ class ConnectionTable {
   void response_done(std::uint32_t id) {
     HttpConnection& c = conns_[id];
     closing_[id] = c.phase == HttpConnection::Phase::kClosed;
-    if (nic_.backlog(c.flow) <= 0)
+    if (nic_.drained(c.flow))
       deliver(id);
     else
       delivering_[id] = true;

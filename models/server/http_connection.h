@@ -30,6 +30,7 @@ struct HttpConnection {
   std::uint32_t served = 0;      // responses on this connection (keepalive_requests)
   double blocked_s = 0;          // this request's events' waits while their loop was in D state
   std::int64_t arrived_at = 0;   // when the request reached the server (ns)
+  std::int64_t started_at = 0;   // when a worker began reading it: $request_time's start (ns)
   ReadaheadState ra;
 };
 

@@ -17,7 +17,7 @@ Nginx::Nginx(Host& host, const NginxConfig& config, const Filesystem& files, Cli
       rng_(rng),
       sockets_(config),
       stages_(clients.stages()),
-      conns_(host.nic, clients, sockets_, stats_) {
+      conns_(host.sockets, clients, sockets_, stats_) {
   for (std::uint32_t i = 0; i < config.worker_processes; ++i) workers_.push_back(std::make_unique<Worker>(*this, i));
   for (auto& w : workers_) w->start();
 }
@@ -44,7 +44,10 @@ void Nginx::request_arrived(std::uint32_t id, std::uint32_t file) {
     workers_[static_cast<std::size_t>(w)]->post(Worker::EventKind::kRead, id);
 }
 
-void Nginx::begin_request(std::uint32_t id) { models::begin_request(conns_[id], stats_); }
+void Nginx::begin_request(std::uint32_t id) {
+  models::begin_request(conns_[id], stats_);
+  conns_[id].started_at = host_.engine.now();
+}
 
 void Nginx::start_response(std::uint32_t id) {
   conns_.header_sent(id, nginx_header_bytes(config_.version, files_.file_size(conns_[id].file)), host_.engine.now());
@@ -70,7 +73,9 @@ void Nginx::after_chunk(Worker& w, std::uint32_t id, std::uint64_t sent, std::ui
     else
       stages_->to(id, Stage::kSocket, now, w.cpu_wait_so_far());
   }
-  models::carry_out(next, id, sent, conns_, host_.nic, w, host_.kernel);
+  // The log phase runs once the last byte is in the socket: $request_time ends.
+  if (next == AfterChunk::kResponseDone) conns_.request_logged(id, host_.engine.now());
+  models::carry_out(next, id, sent, conns_, host_.sockets, w, host_.kernel);
 }
 
 void Nginx::on_flow_below(std::uint64_t tag) {

@@ -90,7 +90,7 @@ class Nginx final : public FlowListener, public ServerSide {
   std::vector<Worker*> wake_order_;  // scratch for wake_for_connection
   ServerStats stats_;
   RequestStages* stages_;
-  ConnectionTable<Nic> conns_;  // after what it points at
+  ConnectionTable<Sockets> conns_;  // after what it points at
 };
 
 }  // namespace models
