@@ -232,6 +232,16 @@ TEST_CASE("the SimGrid engine refuses what it cannot express, naming it") {
   CHECK(why[0].find("clients.hot.rate") != std::string::npos);
 }
 
+TEST_CASE("the SimGrid engine refuses internet clients by their keys") {
+  const models::Scenario lan = models::load_scenario(kScenarios + "/agreement/hits.toml");
+  REQUIRE(sgengine::unsupported(lan).empty());
+  const models::Scenario sc =
+      models::load_scenario(kScenarios + "/agreement/hits.toml", {"clients.hot.rtt=\"40ms\"", "clients.hot.bandwidth=\"20Mbit/s\""});
+  const auto why = sgengine::unsupported(sc);
+  REQUIRE(why.size() == 1);
+  CHECK(why[0].find("clients.hot.rtt and bandwidth") != std::string::npos);
+}
+
 // SimGrid's clock is a double in seconds: a run longer than int64
 // nanoseconds hold ended at a wrapped time, "-9223372037 s simulated" with
 // exit 0 (issue 21, finding 4). Refused before any actor starts, as the
