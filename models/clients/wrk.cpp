@@ -130,10 +130,14 @@ void Wrk::open_connection(std::uint32_t group, std::uint32_t thread) {
   if (const NetworkPathSpec& net = groups_[group].spec.network; net.internet) {
     // This connection's path: its RTT (in whole nanoseconds, even, so that
     // each way is half of it) and its bottleneck rate.
+    // A lognormal's far tail is bounded to what the loader accepts as one
+    // value (limits.h: an RTT of 1e5 s at most, a rate of 1 kB/s at least),
+    // so that every time stays inside the clock's range.
     c.internet = true;
-    c.one_way = std::max<sim::Time>(1, std::llround(net.rtt_s.draw(rtt_rng_[group]) * 1e9 / 2));
+    const double rtt_s = std::min(net.rtt_s.draw(rtt_rng_[group]), 1e5);
+    c.one_way = std::max<sim::Time>(1, std::llround(rtt_s * 1e9 / 2));
     c.path.rtt = 2 * c.one_way;
-    c.path.rate_Bps = net.rate_Bps.draw(rate_rng_[group]);
+    c.path.rate_Bps = std::max(net.rate_Bps.draw(rate_rng_[group]), 1e3);
   }
   if (groups_[group].spec.rate > 0) {
     // The first schedule of this thread's group without a live connection.
