@@ -267,8 +267,8 @@ What an nginx.conf or a machine may have that no key expresses yet (issue 25 and
   gzip, TLS, HTTP/2 and proxying to upstreams.
 - Writes: access logs, temporary files, the page cache's dirty pages.
 - md RAID1 and RAID0, and SSDs as members of an md array (`type = "raid10"` takes HDD members only).
-- Internet clients: round-trip times and bandwidths as distributions, TCP slow start. Clients sit
-  `[network] one_way_latency` away on a LAN.
+- Of internet clients (clients.NAME rtt and bandwidth): packet loss and congestion avoidance, the
+  clients' receive windows, delayed ACKs, pacing; on the SimGrid engine, internet clients at all.
 )";
 
 }  // namespace
