@@ -6,24 +6,17 @@
 #include "models/scenario/config_loader.h"
 #include "models/scenario/result_json.h"
 #include "models/scenario/world.h"
+#include "tests/whole_run.h"
 
 namespace {
 
 const std::string kData = CLERK_TEST_DATA;
 
 models::RunResult run(const std::vector<std::string>& overrides = {}, std::uint64_t seed = 3, double seconds = 5) {
-  const models::Scenario sc = models::load_scenario(kData + "/small-hdd.toml", overrides);
-  models::World w(sc, seed, seconds);
-  w.run();
-  return w.result(0);
+  return tests::run_file(kData + "/small-hdd.toml", overrides, seconds, seed);
 }
 
-const models::WrkResult& group(const models::RunResult& r, const std::string& name) {
-  for (const auto& c : r.clients)
-    if (c.spec.name == name) return c;
-  FAIL("no client group " << name);
-  throw std::logic_error("unreachable");
-}
+using tests::group;
 
 void check_accounting(const models::RunResult& r) {
   for (const auto& c : r.clients) {
