@@ -17,6 +17,7 @@
 // somewhere other than the folder the user named (the planted-symlink
 // attack). A folder, a block device or a missing parent folder is refused.
 #pragma once
+#include "common/bad_input.h"
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -25,10 +26,10 @@ namespace common {
 
 // "cannot write 'PATH': REASON"; reason() is REASON alone ("is a folder",
 // "no folder 'x'"), for callers that name the option themselves.
-class OutputError : public std::runtime_error {
+class OutputError : public BadInput {
  public:
   OutputError(const std::string& path, const std::string& reason)
-      : std::runtime_error("cannot write '" + path + "': " + reason), reason_(reason) {}
+      : BadInput("cannot write '" + path + "': " + reason), reason_(reason) {}
   const std::string& reason() const { return reason_; }
 
  private:
