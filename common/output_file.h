@@ -39,7 +39,7 @@ class OutputError : public BadInput {
 // The one way to write a file (the contract above: a temporary file in the
 // same folder, fsync, rename, fsync of the folder; nothing half-written
 // under the target's name). Throws OutputError naming the path and the
-// reason; cli::guarded turns it into "clerk: cannot write ..." and exit 2.
+// reason; common::guarded turns it into "clerk: cannot write ..." and exit 2.
 void write_file_atomically(const std::string& path, std::string_view content);
 
 // Checks, before any work is done, that `path` could be written as above
