@@ -8,7 +8,7 @@
 // and hands the runner to `commands`. A new subcommand is that file, its
 // declaration in cli/commands.h and one row in main.cpp's kSubcommands.
 // The runner returns the exit status (cli/commands.h); what it throws,
-// cli::guarded turns into one.
+// common::guarded turns into one.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>

@@ -3,7 +3,7 @@
 // that run them. Each returns the process exit status:
 // 0 success, 1 a figure outside its tolerance, 2 bad input (a ConfigError:
 // the file, line and key; an option out of range; a run that would not fit
-// the machine), 3 an internal error (cli::guarded in cli/option_checks.h asks
+// the machine), 3 an internal error (common::guarded in common/guarded.h asks
 // for a bug report).
 #pragma once
 #include <cstdint>

@@ -37,7 +37,7 @@ int compare_command(const CompareArgs& args) {
     }
     const double duration =
         models::limits::check_run_duration(args.duration_s.value_or(sc.duration_s), "--duration");
-    models::check_fits_machine(sc, duration, file);  // throws ConfigError: exit 2 (cli::guarded)
+    models::check_fits_machine(sc, duration, file);  // throws ConfigError: exit 2 (common::guarded)
     results.push_back(engines::run_scenario(sc, {args.seed.value_or(sc.seed), duration, engines::Engine::kNative, {}}));
   }
   const int w = 24;

@@ -1,6 +1,7 @@
 // clerk: a simulator of event-loop blocking in NGINX-style servers.
 #include <CLI/CLI.hpp>
 
+#include "common/guarded.h"
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/engine_choice.h"
@@ -39,5 +40,5 @@ int main(int argc, char** argv) {
     app.exit(e);
     return 2;
   }
-  return cli::flush_standard_output(cli::guarded([&] { return commands.run_chosen(); }));
+  return cli::flush_standard_output(common::guarded([&] { return commands.run_chosen(); }));
 }

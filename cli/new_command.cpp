@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include "models/scenario/disk_kinds.h"
+#include "models/server/aio_modes.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/units.h"
 #include "models/server/nginx_versions.h"
@@ -96,11 +98,44 @@ std::string popularity_lines(const std::string& spec) {
   throw std::invalid_argument(form);
 }
 
+// Without --disk or --hardware: a SATA SSD (Intel DC S3700), 24 CPUs, 10 Gbit/s.
+constexpr const char* kDefaultPreset = "edge-sata-ssd";
+
 std::string preset_for(const NewArgs& a) {
   if (!a.hardware.empty()) return a.hardware;
-  if (a.disk == "ssd") return "edge-sata-ssd";        // a SATA SSD (Intel DC S3700), 24 CPUs, 10 Gbit/s
-  if (a.disk == "raid10") return "nginx-2015-raid10";  // md RAID10 of 4 HDDs, 24 CPUs, 10 Gbit/s
-  return "aws-36-core";                                // no disk: every file in memory
+  if (a.disk.empty()) return kDefaultPreset;
+  return models::find_disk_kind(a.disk)->preset;  // the option checks it has one
+}
+
+// The aio mode written: --aio's, else the first with a thread pool.
+std::string aio_of(const NewArgs& a) {
+  if (!a.aio.empty()) return a.aio;
+  for (const models::AioMode* m : models::aio_modes())
+    if (m->thread_pool) return m->name;
+  return models::aio_modes().front()->name;
+}
+
+// The disk kinds with a preset, for --disk: their names, and the help's words.
+std::vector<std::string> disks_with_presets() {
+  std::vector<std::string> out;
+  for (const models::DiskKind* k : models::disk_kinds())
+    if (k->preset) out.emplace_back(k->name);
+  return out;
+}
+
+std::string disk_option_help() {
+  std::string s;
+  const std::vector<std::string> names = disks_with_presets();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i] + " (" +
+         models::find_disk_kind(names[i])->preset_words + ")";
+  return s + ": picks the hardware preset (default " + kDefaultPreset + ")";
+}
+
+std::vector<std::string> aio_mode_names() {
+  std::vector<std::string> out;
+  for (const models::AioMode* m : models::aio_modes()) out.emplace_back(m->name);
+  return out;
 }
 
 }  // namespace
@@ -126,7 +161,7 @@ std::string starter_scenario(const NewArgs& a) {
   s += nginx_defaults(a.nginx);
   s += line(fmt::format("worker_processes = {}", a.workers));
   s += line("sendfile = \"on\"");
-  s += line(fmt::format("aio = \"{}\"", a.aio), "threads: reads that miss the page cache go to the pool");
+  s += line(fmt::format("aio = \"{}\"", aio_of(a)), "threads: reads that miss the page cache go to the pool");
   s += "\n" + line("[nginx.thread_pool]", "thread_pool default threads=N max_queue=65536");
   s += line(fmt::format("threads = {}", a.pool_threads));
   s += "\n" + line("[dataset]", "the files served");
@@ -222,12 +257,12 @@ void add_new_command(CLI::App& clerk, Commands& commands) {
   CLI::App* cmd = clerk.add_subcommand("new", "Write a starter scenario (commented) that clerk run accepts unchanged");
   NewArgs& a = *args;
   cmd->add_option("file", a.file, "the scenario file to create (never replaced)")->required();
-  cmd->add_option("--disk", a.disk, "ssd (a SATA SSD), raid10 (md RAID10 of 4 HDDs) or none: picks the hardware preset")
-      ->check(CLI::IsMember({"ssd", "raid10", "none"}));
+  cmd->add_option("--disk", a.disk, disk_option_help())->check(CLI::IsMember(disks_with_presets()));
   cmd->add_option("--hardware", a.hardware, "a preset of scenarios/hardware/ by name, in place of --disk's");
   cmd->add_option("--nginx", a.nginx, "the NGINX release whose defaults to write out, like 1.24.0 (default: the current stable release)");
   cmd->add_option("--workers", a.workers, "worker_processes")->check(CLI::Range(1, 1024));
-  cmd->add_option("--aio", a.aio, "off or threads")->check(CLI::IsMember({"off", "threads"}));
+  cmd->add_option("--aio", a.aio, "an aio mode (default: the first with a thread pool)")
+      ->check(CLI::IsMember(aio_mode_names()));
   cmd->add_option("--pool-threads", a.pool_threads, "thread_pool threads")->check(CLI::Range(1, 65536));
   cmd->add_option("--page-cache", a.page_cache, "memory for cached files, like 48g (default: the preset's)");
   cmd->add_option("--files", a.files, "number of files")->check(CLI::Range(1, 1 << 30));

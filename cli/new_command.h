@@ -16,10 +16,10 @@ namespace cli {
 struct NewArgs {
   std::string file;
   std::string hardware;             // a preset name; empty: from `disk`
-  std::string disk = "ssd";         // ssd | raid10 | none: picks the preset
+  std::string disk;                 // a disk kind with a preset (disk_kinds.h); empty: kDefaultPreset
   std::string nginx = models::kNginxCurrentStable;  // whose defaults to write out
   std::uint32_t workers = 4;
-  std::string aio = "threads";
+  std::string aio;                  // an aio mode (aio_modes.h); empty: the first with a thread pool
   std::uint32_t pool_threads = 32;
   std::string page_cache;           // empty: the preset's
   std::uint32_t files = 10000;

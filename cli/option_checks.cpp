@@ -53,26 +53,4 @@ int flush_standard_output(int status) {
   return status == 0 ? 2 : status;
 }
 
-int guarded(const std::function<int()>& command) {
-  try {
-    return command();
-  } catch (const models::ConfigError& e) {
-    std::cerr << "clerk: " << e.what() << "\n";
-    return 2;
-  } catch (const common::OutputError& e) {
-    std::cerr << "clerk: " << e.what() << "\n";
-    return 2;
-  } catch (const std::bad_alloc&) {
-    std::cerr << "clerk: out of memory; please report this bug with the command line and the scenario\n";
-    return 3;
-  } catch (const std::exception& e) {
-    std::cerr << "clerk: internal error: " << e.what()
-              << "; please report this bug with the command line and the scenario\n";
-    return 3;
-  } catch (...) {
-    std::cerr << "clerk: internal error; please report this bug with the command line and the scenario\n";
-    return 3;
-  }
-}
-
 }  // namespace cli

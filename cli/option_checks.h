@@ -1,5 +1,5 @@
-// Checks shared by the clerk command's options, and the one place where a
-// command's exceptions become exit statuses.
+// Checks shared by the clerk command's options (a command's exceptions
+// become exit statuses in common/guarded.h).
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
@@ -12,11 +12,6 @@ CLI::Validator duration_check();
 CLI::Validator file_name_check();
 // --seed: a whole number from 0 to 2^63-1 (a scenario's `seed` key allows the same).
 CLI::Validator seed_check();
-
-// Runs a command and turns what it throws into a message and an exit status:
-// bad input (models::ConfigError, common::OutputError) 2; anything else is a
-// bug in clerk: "internal error", a request to report it, and 3.
-int guarded(const std::function<int()>& command);
 
 // The report on standard output, flushed: a report lost to a full disk
 // (/dev/full), a closed stdout or an I/O error is said, and a run that

@@ -26,7 +26,7 @@ int run_command(const RunArgs& args) {
   if (!args.json_path.empty()) common::check_output_path(args.json_path);  // before the run, not after it
   const std::uint64_t seed = args.seed.value_or(sc.seed);
   const double duration = models::limits::check_run_duration(args.duration_s.value_or(sc.duration_s), "--duration");
-  models::check_fits_machine(sc, duration, args.file);  // throws ConfigError: exit 2 (cli::guarded)
+  models::check_fits_machine(sc, duration, args.file);  // throws ConfigError: exit 2 (common::guarded)
   const std::vector<std::string> cannot = engines::cannot_run(sc, args.engine);
   if (!cannot.empty()) {
     std::cerr << "clerk: " << args.file << ": the " << engines::engine_name(args.engine)

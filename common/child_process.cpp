@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <initializer_list>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -147,6 +148,20 @@ void close_if_open(int fd) {
   if (fd >= 0) ::close(fd);
 }
 
+void close_all(std::initializer_list<int> fds) {
+  for (const int fd : fds) close_if_open(fd);
+}
+
+// fork_or_throw, closing the descriptors meant for the child when it fails.
+pid_t fork_or_close(std::initializer_list<int> fds) {
+  try {
+    return fork_or_throw();
+  } catch (...) {
+    close_all(fds);
+    throw;
+  }
+}
+
 // In the child: "<what><errno's text>" on stderr, and exit status 127.
 [[noreturn]] void exit_saying(const std::string& what) {
   write_all(what);
@@ -183,15 +198,7 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec) {
   sigset_t none;
   ::sigemptyset(&none);
   const SignalsHeld held;
-  pid_t pid = -1;
-  try {
-    pid = fork_or_throw();
-  } catch (...) {
-    close_if_open(setup.cgroup_fd);
-    close_if_open(out_fd);
-    close_if_open(null_fd);
-    throw;
-  }
+  const pid_t pid = fork_or_close({setup.cgroup_fd, out_fd, null_fd});
   if (pid == 0) {
     enter_group_and_cgroup(setup);
     ::dup2(null_fd, 0);
@@ -204,9 +211,7 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec) {
     ::execv(argv[0], argv.data());
     exit_saying(exec_error);
   }
-  close_if_open(setup.cgroup_fd);
-  close_if_open(out_fd);
-  close_if_open(null_fd);
+  close_all({setup.cgroup_fd, out_fd, null_fd});
   adopt(pid);
   return ChildProcess(pid);
 }
@@ -214,13 +219,7 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec) {
 ChildProcess ChildProcess::run_in_child(const SpawnSpec& spec, int (*body)(void*), void* arg) {
   const ChildSetup setup = prepare(spec);
   const SignalsHeld held;
-  pid_t pid = -1;
-  try {
-    pid = fork_or_throw();
-  } catch (...) {
-    close_if_open(setup.cgroup_fd);
-    throw;
-  }
+  const pid_t pid = fork_or_close({setup.cgroup_fd});
   if (pid == 0) {
     enter_group_and_cgroup(setup);
     default_signals(held.saved());

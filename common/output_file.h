@@ -17,6 +17,7 @@
 // somewhere other than the folder the user named (the planted-symlink
 // attack). A folder, a block device or a missing parent folder is refused.
 #pragma once
+#include "common/bad_input.h"
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -25,10 +26,10 @@ namespace common {
 
 // "cannot write 'PATH': REASON"; reason() is REASON alone ("is a folder",
 // "no folder 'x'"), for callers that name the option themselves.
-class OutputError : public std::runtime_error {
+class OutputError : public BadInput {
  public:
   OutputError(const std::string& path, const std::string& reason)
-      : std::runtime_error("cannot write '" + path + "': " + reason), reason_(reason) {}
+      : BadInput("cannot write '" + path + "': " + reason), reason_(reason) {}
   const std::string& reason() const { return reason_; }
 
  private:
@@ -38,7 +39,7 @@ class OutputError : public std::runtime_error {
 // The one way to write a file (the contract above: a temporary file in the
 // same folder, fsync, rename, fsync of the folder; nothing half-written
 // under the target's name). Throws OutputError naming the path and the
-// reason; cli::guarded turns it into "clerk: cannot write ..." and exit 2.
+// reason; common::guarded turns it into "clerk: cannot write ..." and exit 2.
 void write_file_atomically(const std::string& path, std::string_view content);
 
 // Checks, before any work is done, that `path` could be written as above

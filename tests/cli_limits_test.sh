@@ -4,20 +4,9 @@
 # exit 2 with a short message naming the option or key.
 set -u
 clerk=$1 data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/lib.sh"
+expect_timeout=60
 
-expect_status() {  # expected, description, command...
-  local want=$1 what=$2; shift 2
-  timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  [ "$got" -eq "$want" ] || fail "$what: exit $got, wanted $want ($(head -c 300 "$tmp/err"))"
-}
-expect_message() {  # description, extended regular expression the error output must match
-  grep -Eq -e "$2" "$tmp/err" || fail "$1: message '$(head -c 300 "$tmp/err")' does not match '$2'"
-}
 short_message() {  # description: no 309-digit numbers (finding 9)
   [ "$(wc -c <"$tmp/err")" -lt 400 ] || fail "$1: message of $(wc -c <"$tmp/err") bytes"
 }

@@ -3,17 +3,7 @@
 # files, byte-identical output for one seed.
 set -u
 clerk=$1 data=$2 scenarios=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-expect_status() {  # expected, description, command...
-  local want=$1 what=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  [ "$got" -eq "$want" ] || fail "$what: exit $got, wanted $want ($(head -c 300 "$tmp/err"))"
-}
+. "$(dirname "$0")/lib.sh"
 
 expect_status 2 "unknown key" "$clerk" run "$data/bad-key.toml" --json "$tmp/bad.json"
 grep -q "bad-key.toml:4: key 'nginx.sendfile_max_chunks': unknown key (did you mean 'sendfile_max_chunk'?)" "$tmp/err" \

@@ -160,6 +160,6 @@ TEST_CASE("scenario: a data set larger than its disk under ext4 placement is a C
     CHECK(e.line() > 0);
     CHECK_THAT(e.what(), Catch::Contains("does not fit") && Catch::Contains("314572800 bytes"));
   }
-  sc.hardware.hdd.capacity_bytes = 2e9;
+  std::get<models::HddSpec>(sc.hardware.disk).capacity_bytes = 2e9;
   CHECK_NOTHROW(models::World(sc, sc.seed, 0.1));
 }

@@ -112,15 +112,15 @@ TEST_CASE("keys: an unknown key with no near match lists the table's keys") {
 
 TEST_CASE("keys: an include inside a table gives that table's defaults, which the table overrides") {
   const models::Scenario sc = models::load_scenario(kKeys + "/ssd-in-table.toml");
-  CHECK(sc.hardware.disk == models::DiskKind::kSsd);
-  CHECK(sc.hardware.ssd.capacity_bytes == 100.0 * (1ull << 30));       // the table's own key
-  CHECK(sc.hardware.ssd.read_median_s == Approx(50e-6));              // from the included file
-  CHECK(sc.hardware.ssd.bandwidth_Bps == Approx(500e6));
+  CHECK(std::holds_alternative<models::SsdSpec>(sc.hardware.disk));
+  CHECK(std::get<models::SsdSpec>(sc.hardware.disk).capacity_bytes == 100.0 * (1ull << 30));       // the table's own key
+  CHECK(std::get<models::SsdSpec>(sc.hardware.disk).read_median_s == Approx(50e-6));              // from the included file
+  CHECK(std::get<models::SsdSpec>(sc.hardware.disk).bandwidth_Bps == Approx(500e6));
 }
 
 TEST_CASE("keys: @hardware/NAME reaches the presets from anywhere; missing presets and files name the include") {
   const models::Scenario sc = models::load_scenario(kKeys + "/preset.toml");
-  CHECK(sc.hardware.disk == models::DiskKind::kSsd);
+  CHECK(std::holds_alternative<models::SsdSpec>(sc.hardware.disk));
   CHECK(sc.hardware.logical_cpus == 24);
 
   const models::ConfigError missing = load_error(kKeys + "/preset-missing.toml");

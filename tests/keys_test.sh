@@ -4,20 +4,8 @@
 # scenario runs unchanged, is never written over a file and never half-written.
 set -u
 clerk=$1 root=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-expect_status() {  # expected, description, command...
-  local want=$1 what=$2; shift 2
-  timeout 120 "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  [ "$got" -eq "$want" ] || fail "$what: exit $got, wanted $want ($(head -c 300 "$tmp/err"))"
-}
-expect_message() {  # description, extended regular expression the error output must match
-  grep -Eq -e "$2" "$tmp/err" || fail "$1: message '$(head -c 300 "$tmp/err")' does not match '$2'"
-}
+. "$(dirname "$0")/lib.sh"
+expect_timeout=120
 
 # The reference: docs/scenario-keys.md is `clerk keys --markdown`, byte for byte.
 expect_status 0 "keys --markdown" "$clerk" keys --markdown

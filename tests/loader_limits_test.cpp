@@ -147,7 +147,7 @@ TEST_CASE("loader: a scenario file above the size limit is refused before it is 
 TEST_CASE("loader: --set with an inline table sets each of its keys") {
   const models::Scenario sc = models::load_scenario(kSmall, {"nginx={worker_processes=3, aio=\"threads\"}"});
   CHECK(sc.nginx.worker_processes == 3);
-  CHECK(sc.nginx.aio == models::AioMode::kThreads);
+  CHECK(sc.nginx.aio == models::find_aio_mode("threads"));
   CHECK(sc.nginx.sendfile_max_chunk == 512 * 1024);  // the file's other keys stay
   const models::ConfigError e = load_error(kSmall, {"nginx={workers=3}"});
   CHECK(e.file() == "--set");

@@ -70,7 +70,7 @@ TEST_CASE("nginx versions: the loader takes its defaults from the release") {
     const models::NginxConfig n =
         models::load_scenario(kKeys + "/preset.toml", {std::string("nginx.version=\"") + r.version + "\""}).nginx;
     CHECK(n.version == r.version);
-    CHECK((n.accept == models::AcceptPolicy::kMutexOn) == r.accept_mutex);
+    CHECK(n.accept->accept_mutex == r.accept_mutex);
     CHECK(n.epoll_exclusive == r.epoll_exclusive);
     CHECK(n.keepalive_requests == r.keepalive_requests);
     CHECK(n.sendfile_max_chunk == r.sendfile_max_chunk);
@@ -80,7 +80,7 @@ TEST_CASE("nginx versions: the loader takes its defaults from the release") {
   const models::NginxConfig on = models::load_scenario(kKeys + "/preset.toml",
                                                        {"nginx.version=\"1.22.1\"", "nginx.accept_mutex=on",
                                                         "nginx.keepalive_requests=7"}).nginx;
-  CHECK(on.accept == models::AcceptPolicy::kMutexOn);
+  CHECK((on.accept->accept_mutex && !on.accept->reuseport));
   CHECK_FALSE(on.epoll_exclusive);
   CHECK(on.keepalive_requests == 7);
   CHECK_FALSE(models::load_scenario(kKeys + "/preset.toml", {"nginx.version=\"1.22.1\"", "nginx.reuseport=on"})
@@ -91,7 +91,7 @@ TEST_CASE("nginx versions: without a version, the current stable line's newest r
   const models::NginxConfig n = models::load_scenario(kKeys + "/preset.toml").nginx;
   CHECK(n.version == "1.30.4");
   CHECK(std::string(models::kNginxCurrentStable) == "1.30.4");
-  CHECK(n.accept == models::AcceptPolicy::kMutexOff);
+  CHECK(n.accept->shared_without_mutex());
   CHECK(n.epoll_exclusive);
   CHECK(n.keepalive_requests == 1000);
   CHECK(n.sendfile_max_chunk == 2u << 20);

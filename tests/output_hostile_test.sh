@@ -7,21 +7,9 @@
 # Each check says what it keeps closed.
 set -u
 clerk=$1 data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/lib.sh"
+expect_timeout=60
 skip() { echo "cli_output_hostile: skipped: $*"; }
-
-expect_status() {  # expected, description, command...
-  local want=$1 what=$2; shift 2
-  timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  [ "$got" -eq "$want" ] || fail "$what: exit $got, wanted $want ($(head -c 300 "$tmp/err"))"
-}
-expect_message() {  # description, text
-  grep -qF -- "$2" "$tmp/err" || fail "$1: message lacks '$2': $(head -c 300 "$tmp/err")"
-}
 
 s=$data/small-hdd.toml
 v=$data/expect-known-miss.toml  # validate passes it (exit 0) in about a second
@@ -31,13 +19,13 @@ validate=("$clerk" validate "$v" --json)
 # The report on standard output lost (a full disk, a closed stdout) is an
 # error, not exit 0.
 expect_status 2 "run with its report onto /dev/full" bash -c '"$0" run "$1" --duration 1 --no-timing >/dev/full' "$clerk" "$s"
-expect_message "run with its report onto /dev/full" "cannot write the report to standard output"
+expect_text "run with its report onto /dev/full" "cannot write the report to standard output"
 expect_status 2 "run with stdout closed" bash -c '"$0" run "$1" --duration 1 --no-timing >&-' "$clerk" "$s"
 expect_status 0 "run -q with stdout closed (nothing to write)" bash -c '"$0" run "$1" --duration 1 -q >&-' "$clerk" "$s"
 
 # validate that validates nothing is no pass.
 expect_status 2 "validate of a file with no [[expect]]" "$clerk" validate "$s"
-expect_message "validate of a file with no [[expect]]" "no documented figures"
+expect_text "validate of a file with no [[expect]]" "no documented figures"
 mkdir -p "$tmp/no-expect"
 cp "$s" "$tmp/no-expect/"
 expect_status 2 "validate --scenarios of a folder with no [[expect]]" "$clerk" validate --scenarios "$tmp/no-expect"
@@ -74,7 +62,7 @@ for cmd in run validate; do
   echo "keep me" >"$d/victim"
   ln -s "$d/victim" "$d/link.json"
   expect_status 2 "$cmd --json onto a link to a regular file" "${args[@]}" "$d/link.json"
-  expect_message "$cmd --json onto a link to a regular file" "symbolic link"
+  expect_text "$cmd --json onto a link to a regular file" "symbolic link"
   [ "$(cat "$d/victim")" = "keep me" ] && [ -L "$d/link.json" ] || fail "$cmd --json wrote through or replaced a link"
   ! grep -q "simulated in" "$tmp/out" || fail "$cmd ran before refusing its --json link"
 
@@ -98,7 +86,7 @@ for cmd in run validate; do
   # A socket cannot be opened: refused before the run, not after it.
   python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('$d/sock.json')"
   expect_status 2 "$cmd --json onto a socket" "${args[@]}" "$d/sock.json"
-  expect_message "$cmd --json onto a socket" "is a socket"
+  expect_text "$cmd --json onto a socket" "is a socket"
   ! grep -q "simulated in" "$tmp/out" || fail "$cmd ran before refusing its --json socket"
   # An empty name was taken as no --json at all.
   expect_status 2 "$cmd --json ''" "${args[@]}" ""
@@ -107,7 +95,7 @@ for cmd in run validate; do
   mkdir "$d/folder.json"
   expect_status 2 "$cmd --json onto a folder" "${args[@]}" "$d/folder.json"
   expect_status 2 "$cmd --json dir/" "${args[@]}" "$d/"
-  expect_message "$cmd --json dir/" "names a folder"
+  expect_text "$cmd --json dir/" "names a folder"
 done
 
 # fsync before the rename: a crash leaves the old file or the whole new one.
@@ -138,7 +126,7 @@ if [ "$(id -u)" -ne 0 ] || [ ${#as_user[@]} -gt 0 ]; then
   chmod 777 "$tmp/plot-tmp"
   if "${as_user[@]}" test -x "$clerk" && "${as_user[@]}" test -r "$s" && ! "${as_user[@]}" test -w "$ro"; then
     expect_status 2 "run --json into a read-only folder" "${as_user[@]}" "${run[@]}" "$ro/x.json"
-    expect_message "run --json into a read-only folder" "Permission denied"
+    expect_text "run --json into a read-only folder" "Permission denied"
     ! grep -q "simulated in" "$tmp/out" || fail "run ran before refusing its --json folder"
     expect_status 2 "validate --json into a read-only folder" "${as_user[@]}" "${validate[@]}" "$ro/x.json"
     printf '{"sweep":"abc","run":%d,"point":%d,"axes":{"x":%d},"seed":1,"metrics":{"m":%d.5}}\n' 0 0 0 0 1 1 1 1 >"$tmp/good.jsonl"

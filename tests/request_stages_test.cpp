@@ -8,6 +8,7 @@
 #include "models/net/request_stages.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/world.h"
+#include "tests/whole_run.h"
 
 namespace {
 
@@ -20,18 +21,10 @@ sim::Time spent(const models::RequestStages::Clock& c, Stage s) { return c.spent
 double secs(const models::StageRow& r, Stage s) { return r.seconds[static_cast<std::size_t>(s)]; }
 
 models::RunResult run(const std::string& file, const std::vector<std::string>& overrides, double seconds) {
-  const models::Scenario sc = models::load_scenario(file, overrides);
-  models::World w(sc, sc.seed, seconds);
-  w.run();
-  return w.result(0);
+  return tests::run_file(file, overrides, seconds);
 }
 
-const models::WrkResult& group(const models::RunResult& r, const std::string& name) {
-  for (const auto& c : r.clients)
-    if (c.spec.name == name) return c;
-  FAIL("no client group " << name);
-  throw std::logic_error("unreachable");
-}
+using tests::group;
 
 const models::StageRow& row(const models::StageTable& t, const std::string& label) {
   for (const auto& r : t.rows)

@@ -6,24 +6,17 @@
 #include "models/scenario/config_loader.h"
 #include "models/scenario/result_json.h"
 #include "models/scenario/world.h"
+#include "tests/whole_run.h"
 
 namespace {
 
 const std::string kData = CLERK_TEST_DATA;
 
 models::RunResult run(const std::vector<std::string>& overrides = {}, std::uint64_t seed = 3, double seconds = 5) {
-  const models::Scenario sc = models::load_scenario(kData + "/small-hdd.toml", overrides);
-  models::World w(sc, seed, seconds);
-  w.run();
-  return w.result(0);
+  return tests::run_file(kData + "/small-hdd.toml", overrides, seconds, seed);
 }
 
-const models::WrkResult& group(const models::RunResult& r, const std::string& name) {
-  for (const auto& c : r.clients)
-    if (c.spec.name == name) return c;
-  FAIL("no client group " << name);
-  throw std::logic_error("unreachable");
-}
+using tests::group;
 
 void check_accounting(const models::RunResult& r) {
   for (const auto& c : r.clients) {
@@ -134,8 +127,8 @@ TEST_CASE("after each full chunk the next write waits for the 1 ms timer") {
 
 TEST_CASE("an SSD's sequential_bandwidth is a rate, unset by default, and a bad one names its key") {
   const std::string cf = kData + "/../../scenarios/cloudflare/blocking.toml";
-  CHECK(models::load_scenario(cf, {}).hardware.ssd.sequential_bandwidth_Bps == 0);
-  CHECK(models::load_scenario(cf, {"disk.sequential_bandwidth=\"2GB/s\""}).hardware.ssd.sequential_bandwidth_Bps ==
+  CHECK(std::get<models::SsdSpec>(models::load_scenario(cf, {}).hardware.disk).sequential_bandwidth_Bps == 0);
+  CHECK(std::get<models::SsdSpec>(models::load_scenario(cf, {"disk.sequential_bandwidth=\"2GB/s\""}).hardware.disk).sequential_bandwidth_Bps ==
         Approx(2e9));
   try {
     models::load_scenario(cf, {"disk.sequential_bandwidth=\"fast\""});
@@ -195,7 +188,7 @@ TEST_CASE("a hardware profile can be swapped in for the one a scenario includes"
   CHECK(base.hardware.logical_cpus == 24);
   CHECK(swapped.hardware.logical_cpus == 2);                // the swapped-in profile's
   CHECK(swapped.nginx.worker_processes == 16);              // the scenario's own keys stay
-  CHECK(swapped.nginx.aio == models::AioMode::kThreads);
+  CHECK(swapped.nginx.aio == models::find_aio_mode("threads"));
   CHECK_THROWS_AS(models::load_scenario(scenarios + "/nginx-9x/threads.toml", {}, kData + "/no-such-profile.toml"),
                   models::ConfigError);
   // A profile with no disk and 1 GiB of page cache cannot hold the 9x data

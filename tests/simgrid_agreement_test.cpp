@@ -40,9 +40,11 @@
 #include <numeric>
 #include <vector>
 
+#include "engines/simgrid/sg_disks.h"
 #include "engines/simgrid/sg_run.h"
 #include "models/scenario/config_error.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/disk_kinds.h"
 #include "models/scenario/result_json.h"
 #include "models/scenario/world.h"
 
@@ -105,7 +107,7 @@ void check_agreement(const std::string& file, const std::vector<std::string>& ov
   CHECK(sc_cache["lookups"].get<double>() == Approx(nc["lookups"].get<double>()).epsilon(0.001));
   CHECK(sc_cache["hit_ratio"].get<double>() == Approx(nc["hit_ratio"].get<double>()).epsilon(0.001));
   // Exactly equal with blocking sendfile, metadata from the disk included.
-  if (sc.nginx.aio == models::AioMode::kOff && exact_cache) {
+  if (sc.nginx.aio == models::find_aio_mode("off") && exact_cache) {
     CHECK(sc_cache["lookups"] == nc["lookups"]);
     CHECK(sc_cache["hit_ratio"] == nc["hit_ratio"]);
   }
@@ -264,4 +266,19 @@ TEST_CASE("both engines honour a recorded placement, connection by connection") 
   const auto native = connections_per_worker(native_json(sc));
   CHECK(native == std::vector<std::uint64_t>{22, 10});
   CHECK(connections_per_worker(sgengine::run_in_child(sc, sc.seed, 2)) == native);
+}
+
+// The two halves of the disk registry: a kind the SimGrid engine does not
+// refuse (models/scenario/disk_kinds.h) has a factory there
+// (engines/simgrid/sg_disks.h), and every factory there is a kind's.
+TEST_CASE("every disk kind is built on SimGrid or refused by name") {
+  for (const models::DiskKind* kind : models::disk_kinds()) {
+    INFO(kind->name);
+    CHECK((sgengine::find_sg_disk_kind(kind->name) != nullptr) == (kind->simgrid_refusal == nullptr));
+  }
+  for (const char* name : {"hdd", "raid10", "simple", "none"}) {
+    const models::DiskKind* kind = models::find_disk_kind(name);
+    REQUIRE(kind != nullptr);
+    CHECK(kind->simgrid_refusal == nullptr);
+  }
 }

@@ -5,22 +5,9 @@
 # Each check names the finding it keeps closed.
 set -u
 clerk=$1 data=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 export TMPDIR=$tmp/tmpdir  # plot's work folders: checked for leftovers below
 mkdir -p "$TMPDIR"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-
-expect_status() {  # expected, description, command...
-  local want=$1 what=$2; shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  [ "$got" -eq "$want" ] || fail "$what: exit $got, wanted $want ($(head -c 300 "$tmp/err"))"
-}
-expect_message() {  # description, text
-  grep -qF -- "$2" "$tmp/err" || fail "$1: message lacks '$2': $(head -c 300 "$tmp/err")"
-}
 
 # A results file as a colleague might send it: an axis name and values with
 # newlines followed by gnuplot commands, quotes, backslashes, control bytes.
@@ -56,22 +43,22 @@ fi
 
 # Finding 5: endless and huge inputs are refused, not read until memory runs out.
 expect_status 2 "plot /dev/zero" "$clerk" plot /dev/zero --x x --y m
-expect_message "plot /dev/zero" "is a character device, not a results file"
+expect_text "plot /dev/zero" "is a character device, not a results file"
 truncate -s 257M "$tmp/huge.jsonl"
 expect_status 2 "plot of a 257 MiB file" "$clerk" plot "$tmp/huge.jsonl" --x x --y m
-expect_message "plot of a 257 MiB file" "is larger than 256 MiB"
+expect_text "plot of a 257 MiB file" "is larger than 256 MiB"
 rm -f "$tmp/huge.jsonl"
 # A FIFO with no writer: refused at once, not an open() that waits for ever.
 mkfifo "$tmp/in.jsonl"
 expect_status 2 "plot of a FIFO" timeout 20 "$clerk" plot "$tmp/in.jsonl" --x x --y m
-expect_message "plot of a FIFO" "is a FIFO"
+expect_text "plot of a FIFO" "is a FIFO"
 expect_status 2 "merge of a FIFO" timeout 20 "$clerk" sweep merge "$tmp/in.jsonl" -o "$tmp/m-fifo.csv"
 mkfifo "$tmp/resumed.jsonl"
 expect_status 2 "--resume onto a FIFO" timeout 20 "$clerk" sweep "$data/small-hdd.toml" --set duration=1s -o "$tmp/resumed" --resume
-expect_message "--resume onto a FIFO" "is a FIFO"
+expect_text "--resume onto a FIFO" "is a FIFO"
 mkfifo "$tmp/spec.toml"
 expect_status 2 "a sweep spec that is a FIFO" timeout 20 "$clerk" sweep "$tmp/spec.toml" --dry-run
-expect_message "a sweep spec that is a FIFO" "is a FIFO"
+expect_text "a sweep spec that is a FIFO" "is a FIFO"
 # A sweep spec with a key of 50,000 parts: toml++ overflowed its stack (SIGSEGV).
 python3 -c "print('.'.join(['a'] * 50000) + ' = 1')" >"$tmp/deep-spec.toml"
 expect_status 2 "a sweep spec with a 50,000-part key" "$clerk" sweep "$tmp/deep-spec.toml" --dry-run
@@ -79,23 +66,23 @@ expect_status 2 "a sweep spec with a 50,000-part key" "$clerk" sweep "$tmp/deep-
 # a number out of range (1e999) was an internal error (exit 3).
 python3 -c "print('{\"sweep\":\"abc\",\"run\":0,\"point\":0,\"axes\":{\"x\":' + '['*100000 + ']'*100000 + '},\"seed\":1,\"metrics\":{\"m\":1}}')" >"$tmp/deep.jsonl"
 expect_status 2 "plot of a row nested 100,000 deep" "$clerk" plot "$tmp/deep.jsonl" --x x --y m -o "$tmp/deep"
-expect_message "plot of a row nested 100,000 deep" "nested more than 16 levels"
+expect_text "plot of a row nested 100,000 deep" "nested more than 16 levels"
 expect_status 2 "merge of a row nested 100,000 deep" "$clerk" sweep merge "$tmp/deep.jsonl" -o "$tmp/deep.csv"
 printf '{"sweep":"abc","run":0,"point":0,"axes":{"x":1},"seed":1,"metrics":{"m":1e999}}\n' >"$tmp/inf.jsonl"
 expect_status 2 "plot of a metric of 1e999" "$clerk" plot "$tmp/inf.jsonl" --x x --y m -o "$tmp/inf"
-expect_message "plot of a metric of 1e999" "not JSON"
+expect_text "plot of a metric of 1e999" "not JSON"
 # Sizes: more --by lines than a plot draws; more threads than can start; empty names.
 python3 -c "
 import json
 for i in range(20000): print(json.dumps({'sweep':'abc','run':i,'point':i,'axes':{'x':i,'b':'v%d' % i},'seed':1,'metrics':{'m':i}}))" >"$tmp/many.jsonl"
 expect_status 2 "plot of 20,000 --by lines" timeout 60 "$clerk" plot "$tmp/many.jsonl" --x x --y m --by b -o "$tmp/many"
-expect_message "plot of 20,000 --by lines" "at most 1000 lines"
+expect_text "plot of 20,000 --by lines" "at most 1000 lines"
 expect_status 2 "heat map of 20,000 x 20,000" timeout 60 "$clerk" plot "$tmp/many.jsonl" --x x --y m --by b --heatmap -o "$tmp/many"
 expect_status 2 "sweep --samples 0" "$clerk" sweep "$data/small-hdd.toml" --set 'nginx.worker_processes=1..4' --mode random --samples 0 --dry-run
-expect_message "sweep --samples 0" "--samples: must be a whole number of at least 1"
+expect_text "sweep --samples 0" "--samples: must be a whole number of at least 1"
 [ "$(wc -c <"$tmp/err")" -lt 200 ] || fail "sweep --samples 0: a message of $(wc -c <"$tmp/err") bytes"
 expect_status 2 "sweep --seeds 1e5" "$clerk" sweep "$data/small-hdd.toml" --seeds 1e5 --dry-run
-expect_message "sweep --seeds 1e5" "'1e5': each seed must be a whole number"
+expect_text "sweep --seeds 1e5" "'1e5': each seed must be a whole number"
 expect_status 2 "sweep -j 100000" "$clerk" sweep "$data/small-hdd.toml" --dry-run -j 100000
 for cmd in "sweep $data/small-hdd.toml --dry-run" "sweep merge $good" "plot $good --x x --y m"; do
   # shellcheck disable=SC2086
@@ -103,19 +90,19 @@ for cmd in "sweep $data/small-hdd.toml --dry-run" "sweep merge $good" "plot $goo
 done
 printf '{"sweep":"abc","run":-1,"point":0,"axes":{"x":1},"seed":1,"metrics":{"m":1}}\n' >"$tmp/neg.jsonl"
 expect_status 2 "merge of run -1" "$clerk" sweep merge "$tmp/neg.jsonl" -o "$tmp/merged.csv"
-expect_message "merge of run -1" "'run' must be a whole number of at least 0"
+expect_text "merge of run -1" "'run' must be a whole number of at least 0"
 printf '{"sweep":"abc","run":18446744073709551615,"point":0,"axes":{"x":1},"seed":1,"metrics":{"m":1}}\n' >"$tmp/big.jsonl"
 expect_status 0 "merge of run 2^64-1" "$clerk" sweep merge "$tmp/big.jsonl" -o "$tmp/big-merged.csv"
-expect_message "merge of run 2^64-1" "18446744073709551615 runs missing before the last one: 0 1 2"
+expect_text "merge of run 2^64-1" "18446744073709551615 runs missing before the last one: 0 1 2"
 expect_status 2 "seed count above the cap" "$clerk" sweep "$data/small-hdd.toml" --seeds 99999999999 -o "$tmp/seeds"
-expect_message "seed count above the cap" "is more than the cap of 100000"
+expect_text "seed count above the cap" "is more than the cap of 100000"
 [ ! -e "$tmp/seeds.csv" ] || fail "a refused sweep left its CSV"
 expect_status 2 "samples above the cap" "$clerk" sweep "$data/small-hdd.toml" --set 'nginx.worker_processes=1..4' \
   --mode random --samples 99999999999 --dry-run
-expect_message "samples above the cap" "is more than the cap of 1000000"
+expect_text "samples above the cap" "is more than the cap of 1000000"
 expect_status 2 "a whole-number range as wide as int64" "$clerk" sweep "$data/small-hdd.toml" --dry-run \
   --set 'nginx.worker_processes=-9223372036854775807..9223372036854775807:1'
-expect_message "a whole-number range as wide as int64" "more than 100000 values"
+expect_text "a whole-number range as wide as int64" "more than 100000 values"
 expect_status 2 "a whole-number range that would step past int64" "$clerk" sweep "$data/small-hdd.toml" --dry-run \
   --set 'nginx.worker_processes=1..9223372036854775807:4611686018427387904'
 grep -q "(--resume continues it)" "$tmp/err" && fail "'--resume continues it' printed for bad input"
@@ -123,18 +110,18 @@ grep -q "(--resume continues it)" "$tmp/err" && fail "'--resume continues it' pr
 # Finding 6: -o naming a folder writes no hidden ".csv".
 mkdir -p "$tmp/outdir"
 expect_status 2 "sweep -o dir/" "$clerk" sweep "$data/small-hdd.toml" --set duration=1s -o "$tmp/outdir/"
-expect_message "sweep -o dir/" "names a folder"
+expect_text "sweep -o dir/" "names a folder"
 [ -z "$(ls -A "$tmp/outdir")" ] || fail "sweep -o dir/ wrote $(ls -A "$tmp/outdir")"
 
 # Finding 9 and 7: plot of a folder says so; an unwritable output is exit 2, not an abort.
 expect_status 2 "plot of a folder" "$clerk" plot "$tmp" --x x --y m
-expect_message "plot of a folder" "is a folder"
+expect_text "plot of a folder" "is a folder"
 expect_status 2 "plot into an unwritable folder" "$clerk" plot "$good" --x x --y m -o /proc/clerk-plot-test
 expect_status 2 "plot into a missing folder" "$clerk" plot "$good" --x x --y m -o "$tmp/none/p"
 # Finding 6 for plot: -o naming a folder wrote "dir/.png" and "dir/.svg".
 mkdir -p "$tmp/plotdir"
 expect_status 2 "plot -o dir/" "$clerk" plot "$good" --x x --y m -o "$tmp/plotdir/"
-expect_message "plot -o dir/" "names a folder"
+expect_text "plot -o dir/" "names a folder"
 expect_status 2 "plot -o an existing folder" "$clerk" plot "$good" --x x --y m -o "$tmp/plotdir"
 [ -z "$(ls -A "$tmp/plotdir")" ] || fail "plot -o dir/ wrote $(ls -A "$tmp/plotdir")"
 

@@ -37,7 +37,7 @@ void name_configs(App& app) {
 bool replaying_any(const App& app) { return app.a.replay_to > app.a.now() || (app.ab && app.b.replay_to > app.b.now()); }
 
 Knobs other_aio(Knobs k) {
-  k.aio_threads = !k.aio_threads;
+  k.aio = (k.aio + 1) % static_cast<int>(models::aio_modes().size());
   return k;
 }
 }  // namespace

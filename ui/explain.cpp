@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "models/scenario/disk_kinds.h"
 #include "models/hardware/hdd.h"
 #include "models/hardware/no_disk.h"
 #include "models/hardware/queued_device.h"
@@ -44,7 +45,7 @@ std::vector<std::size_t> drive_queues(models::World& world) {
   return q;
 }
 
-bool has_disk(models::World& world) { return dynamic_cast<const models::NoDisk*>(&world.disk()) == nullptr; }
+bool has_disk(models::World& world) { return !models::disk_kind(world.scenario().hardware.disk).in_memory; }
 
 ShelfFigures shelf_figures(models::World& world) {
   ShelfFigures f;

@@ -10,7 +10,7 @@ namespace ui {
 
 // Requests queued or in service at each drive of the disk (one for a single drive).
 std::vector<std::size_t> drive_queues(models::World& world);
-// False for a scenario with `disk.type = "none"` (everything in RAM).
+// False for a scenario whose disk kind keeps everything in RAM (disk_kinds.h's in_memory).
 bool has_disk(models::World& world);
 
 // The shelves' two figures over the measured window (since t = 0 while the

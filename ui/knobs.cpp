@@ -10,26 +10,27 @@
 #include <string>
 #include <vector>
 
-#include "models/scenario/choices.h"
+#include "models/scenario/disk_kinds.h"
 
 namespace ui {
 
 namespace {
-// A combo over one of the model's lists (models/scenario/choices.h); entries
-// `allowed` refuses are shown greyed.
-template <typename Enum, std::size_t N, typename Allowed>
-bool choose(const char* label, int& index, const std::array<models::Choice<Enum>, N>& list, Allowed allowed) {
-  if (index < 0 || static_cast<std::size_t>(index) >= N) index = 0;
+// A combo over one of the model's registries (disk_kinds.h, aio_modes.h,
+// accept_policies.h); entries `allowed` refuses are shown greyed.
+template <typename Row, typename Allowed>
+bool choose(const char* label, int& index, const std::vector<const Row*>& rows, Allowed allowed) {
+  const std::size_t n = rows.size();
+  if (index < 0 || static_cast<std::size_t>(index) >= n) index = 0;
   bool changed = false;
   // The closed combo shows the short name (a narrow panel cut the long one
   // off: "no disk (every fi"); the list and the hover show the whole.
-  const auto& current = list[static_cast<std::size_t>(index)];
+  const Row& current = *rows[static_cast<std::size_t>(index)];
   const bool open = ImGui::BeginCombo(label, current.brief);
   if (!open && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", current.label);
   if (open) {
-    for (std::size_t i = 0; i < N; ++i) {
-      const bool ok = allowed(list[i].value);
-      if (ImGui::Selectable(list[i].label, static_cast<std::size_t>(index) == i, ok ? 0 : ImGuiSelectableFlags_Disabled)) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const bool ok = allowed(*rows[i]);
+      if (ImGui::Selectable(rows[i]->label, static_cast<std::size_t>(index) == i, ok ? 0 : ImGuiSelectableFlags_Disabled)) {
         changed = static_cast<std::size_t>(index) != i;
         index = static_cast<int>(i);
       }
@@ -38,17 +39,40 @@ bool choose(const char* label, int& index, const std::array<models::Choice<Enum>
   }
   return changed;
 }
+
+template <typename Row>
+const Row& row_at(const std::vector<const Row*>& rows, int index) {
+  return *rows.at(static_cast<std::size_t>(index));
+}
+
+std::size_t disk_index(const models::DiskKind& kind) {
+  const auto& rows = models::disk_kinds();
+  return static_cast<std::size_t>(std::find(rows.begin(), rows.end(), &kind) - rows.begin());
+}
+
+// Only disks whose figures the scenario gives: the kinds built of the same
+// drive share its datasheet; an SSD, a simple disk or no disk has figures
+// (or a data set) of its own that no other kind provides.
+bool disk_allowed(const models::DiskKind& kind, const models::DiskSpec& loaded) {
+  const models::DiskKind& own = models::disk_kind(loaded);
+  return &kind == &own || (own.drive && kind.of_drive);
+}
+
+models::DiskSpec disk_of(const models::DiskKind& kind, const models::DiskSpec& loaded) {
+  if (&kind == &models::disk_kind(loaded) || !disk_allowed(kind, loaded)) return loaded;
+  return kind.of_drive(*models::disk_kind(loaded).drive(loaded));
+}
 }  // namespace
 
 Knobs knobs_of(const models::Scenario& sc, std::uint64_t seed) {
   Knobs k;
   k.workers = static_cast<int>(sc.nginx.worker_processes);
-  k.aio_threads = sc.nginx.aio == models::AioMode::kThreads;
+  k.aio = static_cast<int>(models::aio_mode_index(sc.nginx.aio));
   k.pool_threads = static_cast<int>(sc.nginx.thread_pool.threads);
   k.max_queue = static_cast<int>(sc.nginx.thread_pool.max_queue);
   k.chunk_kib = static_cast<int>(sc.nginx.sendfile_max_chunk / 1024);
-  k.accept = static_cast<int>(sc.nginx.accept);
-  k.disk = static_cast<int>(sc.hardware.disk);
+  k.accept = static_cast<int>(models::accept_policy_index(sc.nginx.accept));
+  k.disk = static_cast<int>(disk_index(models::disk_kind(sc.hardware.disk)));
   k.cache_gib = static_cast<float>(static_cast<double>(sc.hardware.page_cache_bytes) / (1ULL << 30));
   for (const auto& g : sc.clients) k.connections.push_back(static_cast<int>(g.connections));
   k.duration_s = static_cast<float>(sc.duration_s);
@@ -58,12 +82,12 @@ Knobs knobs_of(const models::Scenario& sc, std::uint64_t seed) {
 
 models::Scenario apply(models::Scenario sc, const Knobs& k) {
   sc.nginx.worker_processes = static_cast<std::uint32_t>(k.workers);
-  sc.nginx.aio = k.aio_threads ? models::AioMode::kThreads : models::AioMode::kOff;
+  sc.nginx.aio = &row_at(models::aio_modes(), k.aio);
   sc.nginx.thread_pool.threads = static_cast<std::uint32_t>(k.pool_threads);
   sc.nginx.thread_pool.max_queue = static_cast<std::uint32_t>(k.max_queue);
   sc.nginx.sendfile_max_chunk = static_cast<std::uint64_t>(k.chunk_kib) * 1024;
-  sc.nginx.accept = models::kAcceptPolicies.at(static_cast<std::size_t>(k.accept)).value;
-  sc.hardware.disk = models::kDiskKinds.at(static_cast<std::size_t>(k.disk)).value;
+  sc.nginx.accept = &row_at(models::accept_policies(), k.accept);
+  sc.hardware.disk = disk_of(row_at(models::disk_kinds(), k.disk), sc.hardware.disk);
   const auto unit = sc.hardware.cache_unit_bytes;
   const auto bytes = static_cast<std::uint64_t>(static_cast<double>(k.cache_gib) * (1ULL << 30));
   sc.hardware.page_cache_bytes = std::max(unit, bytes / unit * unit);
@@ -76,10 +100,10 @@ models::Scenario apply(models::Scenario sc, const Knobs& k) {
 std::string describe(const models::Scenario& sc) {
   const std::uint32_t n = sc.nginx.worker_processes;
   std::string s = std::to_string(n) + (n == 1 ? " worker, " : " workers, ");
-  s += models::choice_of(models::kAioModes, sc.nginx.aio).brief;
-  if (sc.nginx.aio == models::AioMode::kThreads) s += " x" + std::to_string(sc.nginx.thread_pool.threads);
+  s += sc.nginx.aio->brief;
+  if (sc.nginx.aio->thread_pool) s += " x" + std::to_string(sc.nginx.thread_pool.threads);
   if (sc.nginx.sendfile_max_chunk) s += ", chunk " + std::to_string(sc.nginx.sendfile_max_chunk / 1024) + "k";
-  s += std::string(", ") + models::choice_of(models::kDiskKinds, sc.hardware.disk).brief;
+  s += std::string(", ") + models::disk_kind(sc.hardware.disk).brief;
   std::uint32_t conns = 0;
   for (const auto& g : sc.clients) conns += g.connections;
   return s + ", " + std::to_string(conns) + " conns";
@@ -87,13 +111,14 @@ std::string describe(const models::Scenario& sc) {
 
 std::string differences(const Knobs& m, const Knobs& o, const models::Scenario& sc) {
   std::vector<std::string> d;
-  if (m.aio_threads != o.aio_threads) d.emplace_back(m.aio_threads ? "aio threads" : "aio off");
-  if (m.aio_threads && o.aio_threads && m.pool_threads != o.pool_threads) d.push_back("threads=" + std::to_string(m.pool_threads));
-  if (m.aio_threads && o.aio_threads && m.max_queue != o.max_queue) d.push_back("max_queue=" + std::to_string(m.max_queue));
+  const bool pools = row_at(models::aio_modes(), m.aio).thread_pool && row_at(models::aio_modes(), o.aio).thread_pool;
+  if (m.aio != o.aio) d.emplace_back(row_at(models::aio_modes(), m.aio).brief);
+  if (pools && m.pool_threads != o.pool_threads) d.push_back("threads=" + std::to_string(m.pool_threads));
+  if (pools && m.max_queue != o.max_queue) d.push_back("max_queue=" + std::to_string(m.max_queue));
   if (m.workers != o.workers) d.push_back(std::to_string(m.workers) + " workers");
   if (m.chunk_kib != o.chunk_kib) d.push_back(m.chunk_kib ? "chunk " + std::to_string(m.chunk_kib) + "k" : "no chunk");
-  if (m.accept != o.accept) d.emplace_back(models::kAcceptPolicies.at(static_cast<std::size_t>(m.accept)).brief);
-  if (m.disk != o.disk) d.emplace_back(models::kDiskKinds.at(static_cast<std::size_t>(m.disk)).brief);
+  if (m.accept != o.accept) d.emplace_back(row_at(models::accept_policies(), m.accept).brief);
+  if (m.disk != o.disk) d.emplace_back(row_at(models::disk_kinds(), m.disk).brief);
   if (m.cache_gib != o.cache_gib) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "cache %.3g GiB", static_cast<double>(m.cache_gib));
@@ -112,8 +137,8 @@ bool edit_knobs(Knobs& k, const models::Scenario& sc) {
   using L = KnobLimits;
   bool changed = false;
   changed |= ImGui::SliderInt("worker_processes", &k.workers, L::kWorkers[0], L::kWorkers[1]);
-  changed |= ImGui::Checkbox("aio threads", &k.aio_threads);
-  if (k.aio_threads) {
+  changed |= choose("aio", k.aio, models::aio_modes(), [](const models::AioMode&) { return true; });
+  if (row_at(models::aio_modes(), k.aio).thread_pool) {
     changed |= ImGui::SliderInt("pool threads", &k.pool_threads, L::kPoolThreads[0], L::kPoolThreads[1]);
     changed |= ImGui::SliderInt("pool max_queue", &k.max_queue, L::kMaxQueue[0], L::kMaxQueue[1], "%d", ImGuiSliderFlags_Logarithmic);
   }
@@ -126,14 +151,9 @@ bool edit_knobs(Knobs& k, const models::Scenario& sc) {
     k.chunk_kib = chunks[ci];
     changed = true;
   }
-  changed |= choose("accept", k.accept, models::kAcceptPolicies, [](models::AcceptPolicy) { return true; });
-  // Only disks whose figures the scenario gives: a drive and an array of
-  // such drives share the drive's datasheet; an SSD, a simple disk or no disk
-  // has figures (or a data set) of its own that no other kind provides.
-  const models::DiskKind loaded = sc.hardware.disk;
-  const auto hdd_family = [](models::DiskKind d) { return d == models::DiskKind::kHdd || d == models::DiskKind::kRaid10; };
-  changed |= choose("disk", k.disk, models::kDiskKinds,
-                    [&](models::DiskKind d) { return d == loaded || (hdd_family(d) && hdd_family(loaded)); });
+  changed |= choose("accept", k.accept, models::accept_policies(), [](const models::AcceptPolicy&) { return true; });
+  changed |= choose("disk", k.disk, models::disk_kinds(),
+                    [&](const models::DiskKind& kind) { return disk_allowed(kind, sc.hardware.disk); });
   changed |= ImGui::SliderFloat("page cache GiB", &k.cache_gib, L::kCacheGib[0], L::kCacheGib[1], "%.2f", ImGuiSliderFlags_Logarithmic);
   for (std::size_t g = 0; g < k.connections.size() && g < sc.clients.size(); ++g) {
     const std::string label = "conns " + sc.clients[g].name;

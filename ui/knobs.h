@@ -13,12 +13,12 @@ namespace ui {
 
 struct Knobs {
   int workers = 1;            // worker_processes
-  bool aio_threads = false;   // aio threads;
+  int aio = 0;                // aio: index in models::aio_modes()
   int pool_threads = 32;      // thread_pool default threads=
   int max_queue = 65536;      // thread_pool default max_queue=
   int chunk_kib = 0;          // sendfile_max_chunk (0: no limit)
-  int accept = 0;             // index in models::kAcceptPolicies
-  int disk = 1;               // index in models::kDiskKinds
+  int accept = 0;             // index in models::accept_policies()
+  int disk = 1;               // [disk] type: index in models::disk_kinds()
   float cache_gib = 44;       // page cache size
   std::vector<int> connections;  // per wrk group
   float duration_s = 60;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/unique_fd.h"
 #include "common/output_file.h"
 #include "cli/sweep/sweep_error.h"
 
@@ -17,20 +18,7 @@ namespace {
 
 std::string errno_text(const std::string& step) { return step + ": " + std::strerror(errno); }
 
-// A file descriptor closed when it goes out of scope.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using Fd = common::UniqueFd;  // closed when it goes out of scope
 
 // "dir/", "dir/.csv", ".csv" or an existing folder.
 bool names_folder(const std::string& out, const std::string& stem) {

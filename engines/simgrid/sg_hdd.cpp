@@ -2,6 +2,10 @@
 
 #include <simgrid/s4u/Actor.hpp>
 
+#include "engines/simgrid/sg_disks.h"
+#include "models/hardware/queued_device.h"
+#include "models/scenario/disks/hdd.h"
+
 namespace sgengine {
 
 namespace sg4 = simgrid::s4u;
@@ -29,6 +33,13 @@ void SgHdd::run() {
     if (drive_.busy()) done_at_ = now + drive_.service();
     done.listener->on_io_done(done.tag);
   }
+}
+
+// The "hdd" kind (models/scenario/disks/hdd.h), behind its request queue unless [block] request_queue is off.
+std::unique_ptr<models::BlockDevice> make_sg_hdd(const Platform& platform, const models::HardwareSpec& hw) {
+  const models::HddSpec drive = models::hdd_as_built(std::get<models::HddSpec>(hw.disk), hw);
+  if (!hw.block_queue) return std::make_unique<SgHdd>(platform.server, drive);
+  return std::make_unique<models::QueuedDevice>(std::make_unique<SgHdd>(platform.server, drive), hw.block, now_ns);
 }
 
 }  // namespace sgengine

@@ -5,6 +5,9 @@
 #include <string>
 #include <xbt/log.h>
 
+#include "engines/simgrid/sg_disks.h"
+#include "models/scenario/disk_kinds.h"
+
 namespace sgengine {
 
 namespace sg4 = simgrid::s4u;
@@ -33,9 +36,9 @@ Platform build_platform(const models::HardwareSpec& hw) {
   zone->add_route(p.server->get_netpoint(), p.clients->get_netpoint(), nullptr, nullptr,
                   {sg4::LinkInRoute(nic, sg4::LinkInRoute::Direction::UP)}, true);
   p.nic = nic->get_link_up();
-  if (hw.disk == models::DiskKind::kSimple) {
-    p.disks.push_back(p.server->create_disk("disk", hw.simple.bandwidth_Bps, hw.simple.bandwidth_Bps)->seal());
-  }
+  // The disk kind's own resources (sg_disks.h).
+  if (const SgDiskKind* disk = find_sg_disk_kind(models::disk_kind(hw.disk).name); disk && disk->add_resources)
+    disk->add_resources(p, hw.disk);
   zone->seal();
   return p;
 }

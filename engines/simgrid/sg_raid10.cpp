@@ -1,5 +1,8 @@
 #include "engines/simgrid/sg_raid10.h"
 
+#include "engines/simgrid/sg_disks.h"
+#include "models/scenario/disks/raid10.h"
+
 namespace sgengine {
 
 SgRaid10::SgRaid10(simgrid::s4u::Host* host, const models::Raid10Spec& spec, const models::BlockQueueSpec* block)
@@ -13,6 +16,12 @@ std::vector<std::unique_ptr<SgHdd>> SgRaid10::make_members(simgrid::s4u::Host* h
   std::vector<std::unique_ptr<SgHdd>> members;
   for (std::uint32_t i = 0; i < spec.devices; ++i) members.push_back(std::make_unique<SgHdd>(host, spec.member));
   return members;
+}
+
+// The "raid10" kind (models/scenario/disks/raid10.h).
+std::unique_ptr<models::BlockDevice> make_sg_raid10(const Platform& platform, const models::HardwareSpec& hw) {
+  return std::make_unique<SgRaid10>(platform.server, models::raid10_as_built(std::get<models::Raid10Spec>(hw.disk), hw),
+                                    hw.block_queue ? &hw.block : nullptr);
 }
 
 }  // namespace sgengine

@@ -3,6 +3,8 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <stdexcept>
 
+#include "engines/simgrid/sg_disks.h"
+
 namespace sgengine {
 
 namespace sg4 = simgrid::s4u;
@@ -43,5 +45,15 @@ void SgSimpleDisk::serve(const Read& r) {
 }
 
 models::DiskStats SgSimpleDisk::stats() const { return activity_.stats(now_ns()); }
+
+// The "simple" kind: a SimGrid disk of its bandwidth, and the device over it.
+void add_sg_simple_disk(Platform& platform, const models::DiskSpec& spec) {
+  const double bandwidth = std::get<models::SimpleDiskSpec>(spec).bandwidth_Bps;
+  platform.disks.push_back(platform.server->create_disk("disk", bandwidth, bandwidth)->seal());
+}
+
+std::unique_ptr<models::BlockDevice> make_sg_simple_disk(const Platform& platform, const models::HardwareSpec& hw) {
+  return std::make_unique<SgSimpleDisk>(platform.server, platform.disks.at(0), std::get<models::SimpleDiskSpec>(hw.disk));
+}
 
 }  // namespace sgengine

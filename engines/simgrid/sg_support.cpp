@@ -2,6 +2,8 @@
 // from SimGrid itself so that clerk can answer it without loading SimGrid.
 #include "engines/simgrid/sg_run.h"
 
+#include "models/scenario/disk_kinds.h"
+
 namespace sgengine {
 
 std::vector<std::string> unsupported(const models::Scenario& sc) {
@@ -13,17 +15,8 @@ std::vector<std::string> unsupported(const models::Scenario& sc) {
     if (g.network.internet)
       out.push_back("clients." + g.name + ".rtt and bandwidth: internet clients, with TCP slow start per connection "
                     "(models/os/tcp_sender.h; not expressed on SimGrid yet)");
-  switch (sc.hardware.disk) {
-    case models::DiskKind::kSimple:
-    case models::DiskKind::kNone:
-    case models::DiskKind::kHdd:
-    case models::DiskKind::kRaid10:
-      break;
-    case models::DiskKind::kSsd:
-      out.push_back("disk.type = \"ssd\": drawn access times with rare slow reads over parallel units "
-                    "(not expressed on SimGrid yet)");
-      break;
-  }
+  const models::DiskKind& disk = models::disk_kind(sc.hardware.disk);
+  if (disk.simgrid_refusal) out.push_back("disk.type = \"" + std::string(disk.name) + "\": " + disk.simgrid_refusal);
   if (sc.kernel.sched.policy != "processor-sharing")
     out.push_back("kernel.scheduler = \"" + sc.kernel.sched.policy +
                   "\": per-CPU run queues with the kernel's policy (not expressed on SimGrid, whose CPUs share "

@@ -18,7 +18,7 @@ SgWorker::SgWorker(SgServer& server, std::uint32_t index)
       server_(server),
       index_(index) {
   const models::NginxConfig& cfg = server.config();
-  if (cfg.aio == models::AioMode::kThreads)
+  if (cfg.aio->thread_pool)
     pool_ = std::make_unique<SgPool>(server.host(), cfg.thread_pool, *this, cfg.worker_processes + index);
   sg4::Actor::create("worker", server.host().platform.server, [this] { main(); })->daemonize();
 }
@@ -47,7 +47,7 @@ void SgWorker::main() {
     for (;;) {
       turn();
       // ngx_trylock_accept_mutex comes before epoll_wait; a holder keeps it while it sleeps.
-      if (server_.config().accept == models::AcceptPolicy::kMutexOn) mutex_held_ = server_.try_accept_mutex(*this);
+      if (server_.config().accept->accept_mutex) mutex_held_ = server_.try_accept_mutex(*this);
       if (!loop_.ready() && !server_.listen_ready_for(*this)) break;
       sg4::this_actor::yield();  // epoll_wait returns at once: another turn
       ++resumptions();

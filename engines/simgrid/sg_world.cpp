@@ -4,11 +4,8 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <stdexcept>
 
-#include "engines/simgrid/sg_hdd.h"
-#include "engines/simgrid/sg_raid10.h"
-#include "engines/simgrid/sg_simple_disk.h"
+#include "engines/simgrid/sg_disks.h"
 #include "engines/simgrid/sg_worker.h"
-#include "models/hardware/no_disk.h"
 #include "models/scenario/run_figures.h"
 #include "models/scenario/stream_ids.h"
 #include "models/scenario/world_files.h"
@@ -33,29 +30,7 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
   const models::HardwareSpec& hw = sc.hardware;
   platform_ = build_platform(hw);
   nic_ = std::make_unique<SgNic>(platform_, hw.nic);
-  switch (hw.disk) {
-    case models::DiskKind::kNone:
-      disk_ = std::make_unique<models::NoDisk>();
-      break;
-    case models::DiskKind::kSimple:
-      disk_ = std::make_unique<SgSimpleDisk>(platform_.server, platform_.disks.at(0), hw.simple);
-      break;
-    case models::DiskKind::kHdd:
-      if (hw.block_queue)
-        disk_ = std::make_unique<models::QueuedDevice>(std::make_unique<SgHdd>(platform_.server, hw.hdd), hw.block,
-                                                       now_ns);
-      else
-        disk_ = std::make_unique<SgHdd>(platform_.server, hw.hdd);
-      break;
-    case models::DiskKind::kRaid10: {
-      models::Raid10Spec raid = hw.raid;
-      raid.member = hw.hdd;
-      disk_ = std::make_unique<SgRaid10>(platform_.server, raid, hw.block_queue ? &hw.block : nullptr);
-      break;
-    }
-    default:
-      throw std::logic_error("SimGrid engine: disk type not set up (sg_run.cpp unsupported() should refuse it)");
-  }
+  disk_ = make_sg_disk(platform_, hw);  // as [disk] type says (sg_disks.h)
   cache_ = std::make_unique<models::PageCache>(
       *disk_, models::PageCacheSpec{hw.page_cache_bytes, hw.cache_unit_bytes, 1024 * 1024});
   sim::RandomStream metadata_rng = streams_.stream(models::kStreamMetadata);

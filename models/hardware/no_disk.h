@@ -8,6 +8,9 @@
 
 namespace models {
 
+// It has no figures.
+struct NoDiskSpec {};
+
 class NoDisk final : public BlockDevice {
  public:
   void submit_read(std::uint64_t, std::uint64_t, IoListener*, std::uint64_t) override {

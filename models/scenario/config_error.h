@@ -3,12 +3,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/bad_input.h"
+
 namespace models {
 
-class ConfigError : public std::runtime_error {
+// Bad input (common/bad_input.h): every command exits 2 on it.
+class ConfigError : public common::BadInput {
  public:
   ConfigError(std::string file, int line, std::string key, const std::string& message)
-      : std::runtime_error(compose(file, line, key, message)),
+      : common::BadInput(compose(file, line, key, message)),
         file_(std::move(file)),
         line_(line),
         key_(std::move(key)) {}

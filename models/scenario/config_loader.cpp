@@ -11,10 +11,11 @@
 #include <set>
 #include <sstream>
 
-#include "models/scenario/choices.h"
+#include "models/scenario/disk_kinds.h"
 #include "models/scenario/key_reference.h"
 #include "models/scenario/layered_toml.h"
 #include "models/scenario/limits.h"
+#include "models/scenario/section.h"
 #include "models/scenario/units.h"
 #include "models/server/nginx_versions.h"
 
@@ -37,353 +38,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 namespace {
 
-constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
-
-std::string size_text(std::uint64_t b) {
-  static const char* units[] = {"t", "g", "m", "k"};
-  for (int i = 0; i < 4; ++i) {
-    const std::uint64_t scale = std::uint64_t{1} << (10 * (4 - i));
-    if (b >= scale && b % scale == 0) return std::to_string(b / scale) + units[i];
-  }
-  return std::to_string(b);
-}
-
-std::string duration_text(double s) {
-  if (s == 0) return "0s";
-  if (s >= 1) return fmt::format("{:g}s", s);
-  if (s >= 1e-3) return fmt::format("{:g}ms", s * 1e3);
-  if (s >= 1e-6) return fmt::format("{:g}us", s * 1e6);
-  return fmt::format("{:g}ns", s * 1e9);
-}
-
-std::string rate_text(double r) {
-  if (r >= 1e9) return fmt::format("{:g}GB/s", r / 1e9);
-  if (r >= 1e6) return fmt::format("{:g}MB/s", r / 1e6);
-  if (r >= 1e3) return fmt::format("{:g}KB/s", r / 1e3);
-  return fmt::format("{:g}B/s", r);
-}
-
-std::string quoted_list(const std::vector<std::string>& options) {
-  std::string list;
-  for (const auto& o : options) list += (list.empty() ? "\"" : ", \"") + o + "\"";
-  return list;
-}
-
-// How an error names a table: "[nginx]", "the top level".
-std::string table_name(const std::string& path) { return path.empty() ? "the top level" : "[" + path + "]"; }
-
-// "; [nic] takes line_rate, mtu": what an unknown key's error lists when no
-// known key is near it.
-std::string valid_keys_text(const std::string& where, const std::vector<std::string>& keys) {
-  std::string list;
-  for (const std::string& k : keys) list += (list.empty() ? "" : ", ") + k;
-  return "; " + where + " takes " + (list.empty() ? "no keys" : list) + " (clerk keys lists them all)";
-}
-
-// One table of the scenario: typed getters that remember which keys were
-// read, and `done()` that rejects every key nobody read. With `uses`, each
-// getter also records what it declares of its key (key_reference.h).
-class Section {
- public:
-  Section(const LayeredToml& doc, std::string path, std::string pattern = "", std::vector<KeyUse>* uses = nullptr)
-      : doc_(doc), path_(std::move(path)), pattern_(std::move(pattern)), uses_(uses) {}
-
-  const std::string& path() const { return path_; }
-  std::string dotted(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-  const toml::node* node(const std::string& key) {
-    used_.insert(key);
-    return doc_.find(dotted(key));
-  }
-  // A value of a form of its own (lists, "settled" or a time): read as a node.
-  const toml::node* value(const std::string& key) {
-    record(key, KeyType::kValue, "", "", false);
-    return node(key);
-  }
-  // The branch the next keys are read on, for the reference: "type = \"ssd\"".
-  void set_when(std::string when) { when_ = std::move(when); }
-  // A key the loader no longer takes: `message` says what replaced it.
-  void retired(const std::string& key, const std::string& message) {
-    record(key, KeyType::kRetired, message, "", false);
-    if (has(key)) fail(key, message);
-  }
-  bool has(const std::string& key) const { return doc_.find(dotted(key)) != nullptr; }
-
-  [[noreturn]] void fail(const std::string& key, const std::string& message) const {
-    const toml::node* n = doc_.locate(dotted(key));
-    if (!n) n = doc_.locate(path_);
-    throw ConfigError(doc_.file_of(n), LayeredToml::line_of(n), dotted(key), message);
-  }
-
-  // Where the key (else this table) was given.
-  KeyOrigin origin(const std::string& key) const {
-    const toml::node* n = doc_.locate(dotted(key));
-    if (!n) n = doc_.locate(path_);
-    return KeyOrigin{doc_.file_of(n), LayeredToml::line_of(n)};
-  }
-
-  const toml::node* required(const std::string& key) {
-    const toml::node* n = node(key);
-    if (!n) fail(key, "is required" + (path_.empty() ? std::string() : " in [" + path_ + "]"));
-    return n;
-  }
-
-  std::string string(const std::string& key, const std::string& fallback, bool must = false,
-                     KeyType as = KeyType::kString, const std::string& range = "any text") {
-    if (uses_) record(key, as, range, "\"" + fallback + "\"", must);
-    const toml::node* n = must ? required(key) : node(key);
-    if (!n) return fallback;
-    if (!n->is_string()) fail(key, "must be a string");
-    return n->value<std::string>().value();
-  }
-
-  std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi,
-                       bool must = false) {
-    if (uses_)
-      record(key, KeyType::kInteger, hi >= kMaxInt ? fmt::format(">= {}", lo) : fmt::format("{} to {}", lo, hi),
-             std::to_string(fallback), must);
-    const toml::node* n = must ? required(key) : node(key);
-    if (!n) return fallback;
-    if (!n->is_integer()) fail(key, "must be a whole number");
-    const std::int64_t v = n->value<std::int64_t>().value();
-    if (v < lo || v > hi) fail(key, range_message(static_cast<double>(lo), static_cast<double>(hi), std::to_string(v)));
-    return v;
-  }
-
-  double number(const std::string& key, double fallback, double lo, double hi, bool must = false) {
-    if (uses_) record(key, KeyType::kNumber, fmt::format("{:g} to {:g}", lo, hi), fmt::format("{:g}", fallback), must);
-    const toml::node* n = must ? required(key) : node(key);
-    if (!n) return fallback;
-    if (!n->is_number()) fail(key, "must be a number");
-    const double v = n->value<double>().value();
-    if (!(v >= lo && v <= hi)) fail(key, range_message(lo, hi, std::to_string(v)));
-    return v;
-  }
-
-  bool flag(const std::string& key, bool fallback) {
-    if (uses_) record(key, KeyType::kFlag, "\"on\", \"off\" (or true, false)", fallback ? "\"on\"" : "\"off\"", false);
-    const toml::node* n = node(key);
-    if (!n) return fallback;
-    if (n->is_boolean()) return n->value<bool>().value();
-    if (n->is_string()) {
-      const std::string s = n->value<std::string>().value();
-      if (s == "on") return true;
-      if (s == "off") return false;
-    }
-    fail(key, "must be \"on\" or \"off\" (or true/false)");
-  }
-
-  std::uint64_t size(const std::string& key, std::uint64_t fallback, std::uint64_t lo, bool must = false,
-                     std::uint64_t hi = limits::kMaxDeviceBytes) {
-    if (uses_) record(key, KeyType::kSize, size_text(lo) + " to " + size_text(hi), size_text(fallback), must);
-    const toml::node* n = must ? required(key) : node(key);
-    if (!n) return fallback;
-    std::uint64_t v = 0;
-    if (n->is_integer()) {
-      const std::int64_t i = n->value<std::int64_t>().value();
-      if (i < 0) fail(key, "must not be negative (got " + std::to_string(i) + ")");
-      v = static_cast<std::uint64_t>(i);
-    } else if (!n->is_string() || !parse_size(n->value<std::string>().value(), v)) {
-      fail(key, "must be a size in bytes, like 4096, \"512k\", \"4m\" or \"44g\"");
-    }
-    if (v < lo) fail(key, "must be at least " + std::to_string(lo) + " bytes (got " + std::to_string(v) + ")");
-    if (v > hi) fail(key, "must be at most " + std::to_string(hi) + " bytes (got " + std::to_string(v) + ")");
-    return v;
-  }
-
-  double duration(const std::string& key, double fallback, double lo, bool must = false,
-                  double hi = limits::kMaxSpanSeconds) {
-    if (uses_)
-      record(key, KeyType::kDuration, duration_text(lo) + " to " + duration_text(hi), duration_text(fallback), must);
-    const toml::node* n = must ? required(key) : node(key);
-    if (!n) return fallback;
-    double v = 0;
-    if (n->is_number()) {
-      v = n->value<double>().value();
-    } else if (!n->is_string() || !parse_duration(n->value<std::string>().value(), v)) {
-      fail(key, "must be a time, like \"8.9ms\", \"50us\" or \"60s\"");
-    }
-    if (!(v >= lo && v <= hi)) fail(key, fmt::format("must be a time from {:g} s to {:g} s (got {:.6g} s)", lo, hi, v));
-    return v;
-  }
-
-  double rate(const std::string& key, double fallback, bool must = false) {
-    if (uses_) record(key, KeyType::kRate, limits::rate_range_text(), rate_text(fallback), must);
-    const toml::node* n = must ? required(key) : node(key);
-    if (!n) return fallback;
-    double v = 0;
-    if (!n->is_string() || !parse_rate(n->value<std::string>().value(), v))
-      fail(key, "must be a rate, like \"128MB/s\" or \"10Gbit/s\"");
-    if (!(v >= limits::kMinRateBytesPerSecond && v <= limits::kMaxRateBytesPerSecond))
-      fail(key, "must be " + limits::rate_range_text() + fmt::format(" (got {:.6g} B/s)", v));
-    return v;
-  }
-
-  std::string choice(const std::string& key, const std::string& fallback, const std::vector<std::string>& options) {
-    const std::string v = string(key, fallback, false, KeyType::kChoice, quoted_list(options));
-    if (std::find(options.begin(), options.end(), v) == options.end())
-      fail(key, "must be one of " + quoted_list(options) + " (got \"" + v + "\")");
-    return v;
-  }
-
-  // A table inside this one; `shown_as` names it in the reference when its
-  // name is the user's ("NAME" for a client group).
-  // The tables of an array of tables ([[expect]]), for the reference only.
-  Section list_of_tables(const std::string& key) {
-    return Section(doc_, dotted(key), pattern_.empty() ? key : pattern_ + "." + key, uses_);
-  }
-  // A key read by hand (not through a getter), for the reference only.
-  void declare(const std::string& key, KeyType type, const std::string& range) const {
-    record(key, type, range, "", false);
-  }
-
-  Section sub(const std::string& key, const std::string& shown_as = "") {
-    const std::string name = shown_as.empty() ? key : shown_as;
-    record(name, KeyType::kTable, "", "", false);
-    used_.insert(key);
-    const toml::node* n = doc_.find(dotted(key));
-    if (n && !n->is_table()) fail(key, "must be a table");
-    return Section(doc_, dotted(key), pattern_.empty() ? name : pattern_ + "." + name, uses_);
-  }
-
-  // Rejects keys nobody read, suggesting the nearest known one.
-  void done(const std::vector<std::string>& also_known = {}) const {
-    for (const std::string& k : doc_.children(path_)) {
-      if (used_.count(k) || std::find(also_known.begin(), also_known.end(), k) != also_known.end()) continue;
-      std::string best;
-      std::size_t best_d = std::numeric_limits<std::size_t>::max();
-      for (const std::string& u : used_) {
-        const std::size_t d = edit_distance(k, u);
-        if (d < best_d) {
-          best_d = d;
-          best = u;
-        }
-      }
-      std::string message = "unknown key";
-      if (!best.empty() && best_d <= std::max<std::size_t>(2, k.size() / 3)) message += " (did you mean '" + best + "'?)";
-      else message += valid_keys_text(table_name(path_) + (when_.empty() ? "" : " with " + when_),
-                                      std::vector<std::string>(used_.begin(), used_.end()));
-      fail(k, message);
-    }
-  }
-
- private:
-  static std::string range_message(double lo, double hi, const std::string& got) {
-    auto fmt = [](double v) {
-      std::string s = std::to_string(v);
-      s.erase(s.find_last_not_of('0') + 1);
-      if (!s.empty() && s.back() == '.') s.pop_back();
-      return s;
-    };
-    if (hi >= 9e18) return "must be at least " + fmt(lo) + " (got " + got + ")";
-    return "must be between " + fmt(lo) + " and " + fmt(hi) + " (got " + got + ")";
-  }
-
-  void record(const std::string& key, KeyType type, const std::string& range, const std::string& fallback,
-              bool must) const {
-    if (uses_) uses_->push_back(KeyUse{pattern_, when_, key, type, range, must ? "" : fallback, must});
-  }
-
-  const LayeredToml& doc_;
-  std::string path_;
-  std::string pattern_;  // the path with user-chosen names replaced ("clients.NAME")
-  std::string when_;
-  std::vector<KeyUse>* uses_;
-  std::set<std::string> used_;
-};
-
-// Readahead, md chunks, cache units, socket and pipe buffers: 1 GiB. Linux's
-// are kilobytes to a few megabytes (readahead 128 KiB, md chunk 512 KiB,
-// tcp_wmem 4 MiB, pipe-max-size 1 MiB); the bound keeps one I/O's bookkeeping small.
-constexpr std::uint64_t kMaxBlockBytes = std::uint64_t{1} << 30;
-
-HddSpec read_hdd(Section& s) {
-  HddSpec h;
-  h.capacity_bytes = static_cast<double>(s.size("capacity", 0, 1 << 20, true));
-  h.rpm = s.number("rpm", 7200, 1, 100000, true);
-  h.seek_average_s = s.duration("seek_average", 0, 0, true);
-  h.seek_track_s = s.duration("seek_track_to_track", 0, 0, true);
-  if (h.seek_track_s > h.seek_average_s) s.fail("seek_track_to_track", "must not exceed seek_average");
-  h.rate_outer_Bps = s.rate("transfer_outer", 0, true);
-  h.rate_inner_Bps = s.rate("transfer_inner", 0, true);
-  if (h.rate_inner_Bps > h.rate_outer_Bps) s.fail("transfer_inner", "must not exceed transfer_outer");
-  h.ncq_depth = static_cast<std::uint32_t>(s.integer("ncq_depth", 32, 1, 256));
-  h.interface_Bps = s.rate("interface", 300e6);
-  h.readahead_bytes = s.size("readahead", 128 * 1024, 4096, false, kMaxBlockBytes);
-  s.retired("read_expire", "has moved to [block] read_expire (the deadline elevator's, not the drive's)");
-  return h;
-}
-
-// A device of two datasheet figures (models/hardware/simple_disk.h).
-SimpleDiskSpec read_simple_disk(Section& s) {
-  SimpleDiskSpec d;
-  d.capacity_bytes = static_cast<double>(s.size("capacity", 0, 1 << 20, true));
-  d.latency_s = s.duration("latency", 0, 0, true);
-  d.bandwidth_Bps = s.rate("bandwidth", 0, true);
-  d.shared = s.choice("sharing", "shared", {"shared", "fcfs"}) == "shared";
-  d.readahead_bytes = s.size("readahead", 128 * 1024, 4096, false, kMaxBlockBytes);
-  return d;
-}
-
-SsdSpec read_ssd(Section& s) {
-  SsdSpec d;
-  d.capacity_bytes = static_cast<double>(s.size("capacity", 0, 1 << 20, true));
-  d.bandwidth_Bps = s.rate("bandwidth", 0, true);
-  d.parallelism = static_cast<std::uint32_t>(s.integer("parallelism", 8, 1, 4096));
-  d.readahead_bytes = s.size("readahead", 128 * 1024, 4096, false, kMaxBlockBytes);
-  d.sequential_bandwidth_Bps = s.rate("sequential_bandwidth", 0, false);
-  if (const toml::node* n = s.value("depth_bandwidth")) {
-    // Measured throughput by queue depth: [[1, "1.4GB/s"], [4, "1.6GB/s"], [32, "1.9GB/s"]]
-    const toml::array* arr = n->as_array();
-    if (!arr || arr->empty()) s.fail("depth_bandwidth", "must be a list of [depth, bandwidth] pairs");
-    double last = 0;
-    for (const toml::node& e : *arr) {
-      const toml::array* pair = e.as_array();
-      double rate = 0;
-      if (!pair || pair->size() != 2 || !pair->get(0)->is_number() || !pair->get(1)->is_string() ||
-          !parse_rate(pair->get(1)->value<std::string>().value(), rate) || rate <= 0)
-        s.fail("depth_bandwidth", "each entry is [depth, \"bandwidth\"], like [4, \"1.6GB/s\"]");
-      const double depth = pair->get(0)->value<double>().value();
-      if (!std::isfinite(depth) || depth < 1 || depth <= last || depth > 1e6)
-        s.fail("depth_bandwidth", "depths must rise, from 1 up to 1e6");
-      if (rate < limits::kMinRateBytesPerSecond || rate > limits::kMaxRateBytesPerSecond)
-        s.fail("depth_bandwidth", "bandwidths must be " + limits::rate_range_text());
-      d.depth_bandwidth.emplace_back(depth, rate);
-      last = depth;
-    }
-  }
-  if (const toml::node* n = s.value("latency_cdf")) {
-    // A measured distribution: [["20us", 0.5], ["80us", 0.99], ..., ["1s", 1.0]]
-    const toml::array* arr = n->as_array();
-    if (!arr || arr->empty()) s.fail("latency_cdf", "must be a list of [time, cumulative fraction] pairs");
-    double last_t = 0, last_p = 0;
-    for (const toml::node& e : *arr) {
-      const toml::array* pair = e.as_array();
-      double t = 0;
-      if (!pair || pair->size() != 2 || !pair->get(0)->is_string() || !pair->get(1)->is_number() ||
-          !parse_duration(pair->get(0)->value<std::string>().value(), t))
-        s.fail("latency_cdf", "each entry is [\"time\", fraction], like [\"80us\", 0.99]");
-      const double p = pair->get(1)->value<double>().value();
-      if (!(t >= last_t && t <= limits::kMaxSpanSeconds) || !(p >= last_p && p <= 1))
-        s.fail("latency_cdf", "times and fractions must rise, times up to 1e5 s and fractions up to 1");
-      d.latency_cdf.emplace_back(t, p);
-      last_t = t;
-      last_p = p;
-    }
-    if (last_p != 1.0) s.fail("latency_cdf", "the last fraction must be 1");
-    return d;
-  }
-  d.read_median_s = s.duration("read_latency", 0, 1e-9, true);
-  d.read_sigma = s.number("read_latency_sigma", 0.3, 0, 5);
-  d.slow_probability = s.number("slow_read_probability", 0, 0, 1);
-  d.slow_median_s = s.duration("slow_read_latency", 2e-3, 0);
-  d.slow_sigma = s.number("slow_read_sigma", 1.0, 0, 5);
-  d.stall_probability = s.number("stall_probability", 0, 0, 1);
-  d.stall_min_s = s.duration("stall_min", 0.1, 0);
-  d.stall_max_s = s.duration("stall_max", 1.0, 0);
-  if (d.stall_max_s < d.stall_min_s) s.fail("stall_max", "must not be below stall_min");
-  if (d.slow_probability + d.stall_probability > 1) s.fail("stall_probability", "with slow_read_probability exceeds 1");
-  return d;
-}
+using namespace section_text;
+using limits::kMaxBlockBytes;
 
 // The CPU topology: sockets x cores x SMT threads, as lscpu reports them;
 // one socket of single-thread cores when not given.
@@ -440,15 +96,12 @@ void read_block(Section& root, HardwareSpec& hw) {
   if (hw.block_irq_cpu >= static_cast<std::int32_t>(hw.logical_cpus))
     b.fail("irq_cpu", "must name one of the [cpu] logical_cpus (0 to logical_cpus - 1), or be -1");
   b.done();
-  // Without the request queue the drive keeps the old approximation: it
-  // serves an expired read first itself. With it, the elevator does.
-  hw.hdd.read_expire_s = hw.block_queue ? limits::kMaxSpanSeconds : q.deadline.read_expire_s;
-  hw.raid.member.read_expire_s = hw.hdd.read_expire_s;
+  // read_expire reaches each drive through disks/hdd.h's hdd_as_built.
 
   Section md = root.sub("md");
   std::vector<std::string> versions;
   for (const ReadBalanceChoice& c : read_balance_choices()) versions.emplace_back(c.name);
-  hw.raid.read_balance = md.choice("read_balance", "3.x", versions);
+  hw.md_read_balance = md.choice("read_balance", "3.x", versions);
   md.done();
 }
 
@@ -502,29 +155,9 @@ void read_hardware(Section& root, Scenario& sc) {
   mem.done();
 
   Section disk = root.sub("disk");
-  const std::string type = disk.choice("type", "hdd", choice_keys(kDiskKinds));
-  for (const auto& c : kDiskKinds)
-    if (type == c.key) hw.disk = c.value;
-  disk.set_when("type = \"" + type + "\"");
-  if (hw.disk == DiskKind::kSsd) {
-    hw.ssd = read_ssd(disk);
-  } else if (hw.disk == DiskKind::kNone) {
-    // responses from memory: every file cached from the start
-  } else if (hw.disk == DiskKind::kHdd) {
-    hw.hdd = read_hdd(disk);
-  } else if (hw.disk == DiskKind::kSimple) {
-    hw.simple = read_simple_disk(disk);
-  } else {
-    hw.raid.devices = static_cast<std::uint32_t>(disk.integer("devices", 4, 1, 256, true));
-    hw.raid.near_copies = static_cast<std::uint32_t>(disk.integer("near_copies", 2, 1, 8));
-    if (hw.raid.near_copies > hw.raid.devices) disk.fail("near_copies", "must not exceed devices");
-    hw.raid.chunk_bytes = disk.size("chunk", 512 * 1024, 4096, false, kMaxBlockBytes);
-    Section member = disk.sub("member");
-    const std::string mtype = member.choice("type", "hdd", {"hdd"});
-    hw.hdd = read_hdd(member);
-    hw.raid.member = hw.hdd;
-    member.done();
-  }
+  const DiskKind& kind = *find_disk_kind(disk.choice("type", disk_kinds().front()->name, disk_kind_names()));
+  disk.set_when("type = \"" + std::string(kind.name) + "\"");
+  hw.disk = kind.read(disk);
   disk.done();
 
   read_block(root, hw);
@@ -548,6 +181,21 @@ void read_hardware(Section& root, Scenario& sc) {
   kernel.done();
 }
 
+// [nginx] aio: a mode of the registry (aio_modes.h).
+const AioMode* read_aio_mode(Section& s) {
+  std::vector<std::string> names;
+  for (const AioMode* m : aio_modes()) names.emplace_back(m->name);
+  return find_aio_mode(s.choice("aio", aio_modes().front()->name, names));
+}
+
+// "aio = \"threads\"": the modes with a thread pool, for aio_open's error.
+std::string pool_aio_modes_text() {
+  std::string out;
+  for (const AioMode* m : aio_modes())
+    if (m->thread_pool) out += std::string(out.empty() ? "" : " or ") + "aio = \"" + m->name + "\"";
+  return out;
+}
+
 // The release's defaults (nginx_versions.h); a version that is not a known
 // release is refused, naming them all. No version: the current stable line.
 NginxReleaseDefaults nginx_release(Section& s) {
@@ -566,12 +214,12 @@ void read_nginx(Section& root, Scenario& sc) {
   n.worker_processes = static_cast<std::uint32_t>(s.integer("worker_processes", 1, 1, 1024));
   const bool mutex = s.flag("accept_mutex", d.accept_mutex);
   const bool reuseport = s.flag("reuseport", false);
-  n.accept = reuseport ? AcceptPolicy::kReuseport : mutex ? AcceptPolicy::kMutexOn : AcceptPolicy::kMutexOff;
+  n.accept = &accept_policy(mutex, reuseport);
   n.accept_mutex_delay_s = s.duration("accept_mutex_delay", 0.5, 0);
   n.multi_accept = s.flag("multi_accept", false);
   // EPOLLEXCLUSIVE is no directive: the release uses it whenever accept_mutex is off.
-  n.epoll_exclusive = s.flag("epoll_exclusive", d.epoll_exclusive && n.accept == AcceptPolicy::kMutexOff);
-  if (n.epoll_exclusive && n.accept != AcceptPolicy::kMutexOff)
+  n.epoll_exclusive = s.flag("epoll_exclusive", d.epoll_exclusive && n.accept->shared_without_mutex());
+  if (n.epoll_exclusive && !n.accept->shared_without_mutex())
     s.fail("epoll_exclusive", "applies only with accept_mutex off and without reuseport (as NGINX uses it)");
   n.keepalive_requests = static_cast<std::uint32_t>(s.integer("keepalive_requests", d.keepalive_requests, 1, 4294967295LL));
   n.aio_open = s.flag("aio_open", false);
@@ -579,12 +227,11 @@ void read_nginx(Section& root, Scenario& sc) {
   n.sendfile = s.flag("sendfile", false);
   if (!n.sendfile) s.fail("sendfile", "only \"sendfile on\" is modelled (read()+write() is not yet)");
   n.sendfile_max_chunk = s.size("sendfile_max_chunk", d.sendfile_max_chunk, 0, false, limits::kMaxFileBytes);
-  const std::string aio = s.choice("aio", "off", choice_keys(kAioModes));
-  for (const auto& c : kAioModes)
-    if (aio == c.key) n.aio = c.value;
+  n.aio = read_aio_mode(s);
   n.epoll_events = static_cast<std::uint32_t>(s.integer("events_per_wait", 512, 1, 1 << 20));
-  if (n.aio == AioMode::kThreads && !d.thread_pools) s.fail("aio", "threads needs NGINX 1.7.11 or later (thread pools)");
-  if (n.aio_open && n.aio != AioMode::kThreads) s.fail("aio_open", "needs aio = \"threads\" (it uses the same pool)");
+  if (n.aio->thread_pool && !d.thread_pools)
+    s.fail("aio", std::string(n.aio->name) + " needs NGINX 1.7.11 or later (thread pools)");
+  if (n.aio_open && !n.aio->thread_pool) s.fail("aio_open", "needs " + pool_aio_modes_text() + " (it uses the same pool)");
   Section pool = s.sub("thread_pool");
   n.thread_pool.name = pool.string("name", "default");
   n.thread_pool.threads = static_cast<std::uint32_t>(pool.integer("threads", 32, 1, 1 << 16));
@@ -926,21 +573,6 @@ void read_expect(Section& root, const LayeredToml& doc, Scenario& sc) {
   }
 }
 
-// The bytes the device offers to files (as each disk model computes its capacity).
-std::uint64_t device_capacity(const HardwareSpec& hw) {
-  switch (hw.disk) {
-    case DiskKind::kHdd: return static_cast<std::uint64_t>(hw.hdd.capacity_bytes);
-    case DiskKind::kSimple: return static_cast<std::uint64_t>(hw.simple.capacity_bytes);
-    case DiskKind::kSsd: return static_cast<std::uint64_t>(hw.ssd.capacity_bytes);
-    case DiskKind::kRaid10: {  // Raid10Layer: whole chunks per device, near_copies of each
-      const std::uint64_t chunks = static_cast<std::uint64_t>(hw.hdd.capacity_bytes) / hw.raid.chunk_bytes;
-      return chunks * hw.raid.devices / hw.raid.near_copies * hw.raid.chunk_bytes;
-    }
-    case DiskKind::kNone: return 0;
-  }
-  return 0;
-}
-
 // Every file gets a slot as large as the largest file, rounded up to a page
 // (Filesystem); with no disk, every file lives in the page cache from the
 // start, in whole cache units, and a read that misses would have nowhere to go.
@@ -952,19 +584,20 @@ void check_dataset_fits(Section& root, const Scenario& sc) {
     smallest = std::min(smallest, c.min);
   }
   Section dataset = root.sub("dataset");
-  if (sc.hardware.disk == DiskKind::kNone) {
+  const DiskKind& disk = disk_kind(sc.hardware.disk);
+  if (disk.in_memory) {
     const std::uint64_t unit = sc.hardware.cache_unit_bytes;
     const std::uint64_t units = sc.hardware.page_cache_bytes / unit;
     const std::uint64_t per_file = (largest + unit - 1) / unit;
     if (per_file > units || f.files > units / per_file)
-      dataset.fail("files", fmt::format("with disk.type = \"none\" every file is served from the page cache, and {} "
+      dataset.fail("files", fmt::format("with disk.type = \"{}\" every file is served from the page cache, and {} "
                                         "files of up to {} bytes need {} bytes of it, but memory.page_cache is {}: "
                                         "give the data set a disk, or make it smaller",
-                                        f.files, largest, static_cast<double>(f.files) * per_file * unit,
+                                        disk.name, f.files, largest, static_cast<double>(f.files) * per_file * unit,
                                         sc.hardware.page_cache_bytes));
     return;
   }
-  const std::uint64_t capacity = device_capacity(sc.hardware);
+  const std::uint64_t capacity = disk.capacity(sc.hardware.disk);
   if (f.placement == Placement::kExt4) {
     // What is certain before the sizes are drawn (they depend on the run's
     // seed): every file takes at least its class's smallest size in 4 KiB

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/unique_fd.h"
+
 namespace models {
 
 namespace {
@@ -25,19 +27,7 @@ std::string size_text(std::uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+using Fd = common::UniqueFd;  // closed when it goes out of scope
 
 }  // namespace
 

@@ -6,25 +6,34 @@
 // `clerk keys` and the tests. Each table names the model header that uses it.
 #include "models/scenario/key_reference.h"
 
+#include <string>
+
+#include "models/scenario/disk_kinds.h"
+#include "models/server/aio_modes.h"
+
 namespace models {
 
 namespace {
 
-// One drive's datasheet (models/hardware/hdd.h): a disk of type "hdd", or
-// each member of an md array.
-std::vector<KeyDoc> hdd_docs(const char* table, const char* when) {
-  return {
-      {table, when, "capacity", "", "datasheet: capacity", "", "The drive's capacity; the data set is laid out on it and seek distances follow from where files land."},
-      {table, when, "rpm", "rev/min", "datasheet: spindle speed", "", "Spindle speed: rotational latency is half a revolution on average."},
-      {table, when, "seek_average", "", "datasheet: average seek (read)", "", "Average seek time over random positions; with seek_track_to_track it fixes the seek curve."},
-      {table, when, "seek_track_to_track", "", "datasheet: track-to-track seek", "", "The shortest seek, to the next track."},
-      {table, when, "transfer_outer", "", "datasheet: sustained transfer rate (outer diameter)", "", "Media rate at the outer edge, where the first files are laid out."},
-      {table, when, "transfer_inner", "", "datasheet: sustained transfer rate (inner diameter)", "", "Media rate at the inner edge; the rate falls linearly in between."},
-      {table, when, "ncq_depth", "commands", "hdparm -I: queue depth", "SATA NCQ's 32 tags", "Commands the drive holds and reorders itself (NCQ)."},
-      {table, when, "interface", "", "SATA link speed", "SATA 3 Gbit/s: 300 MB/s", "The link between host and drive."},
-      {table, when, "readahead", "", "/sys/block/DEV/queue/read_ahead_kb", "Linux's default read_ahead_kb, 128 KiB", "How much a sequential read fetches ahead (page cache readahead)."},
-      {table, when, "read_expire", "", "", "", "", "", "", true},
-  };
+// [disk] type: the kinds of the registry, each in its row's words.
+const char* disk_type_doc() {
+  static const std::string doc = [] {
+    std::string s = "The device model: ";
+    for (const DiskKind* kind : disk_kinds()) s += std::string(kind == disk_kinds().front() ? "" : ", ") + kind->doc;
+    return s + ".";
+  }();
+  return doc.c_str();
+}
+
+// [nginx] aio: the modes of the registry (aio_modes.h) that say something.
+const char* aio_doc() {
+  static const std::string doc = [] {
+    std::string s;
+    for (const AioMode* m : aio_modes())
+      if (*m->doc) s += std::string(s.empty() ? "" : "; ") + "\"" + m->name + "\": " + m->doc;
+    return s + ".";
+  }();
+  return doc.c_str();
 }
 
 std::vector<KeyDoc> all_docs() {
@@ -72,32 +81,8 @@ std::vector<KeyDoc> all_docs() {
       {"memory", "", "dentry_cache", "", "", "", "", "", "", true},
 
       // [disk] (models/hardware/*.h).
-      {"disk", "", "type", "", "", "one drive", "The device model: \"hdd\" one drive (hdd.h), \"raid10\" an md RAID10 of drives (raid10.h), \"simple\" a latency and a bandwidth (simple_disk.h), \"ssd\" (ssd.h), \"none\" every file in the page cache."},
-      {"disk", "type = \"raid10\"", "devices", "drives", "mdadm --raid-devices", "", "Member drives of the array."},
-      {"disk", "type = \"raid10\"", "near_copies", "copies", "mdadm --layout=n2", "md's default layout n2", "Copies of each chunk, on adjacent members."},
-      {"disk", "type = \"raid10\"", "chunk", "", "mdadm --chunk", "mdadm's default chunk, 512 KiB", "The chunk a read is split at."},
-      {"disk", "type = \"raid10\"", "member", "", "", "", "Each member drive's datasheet: [disk.member], the keys of a disk of type \"hdd\"."},
-      {"disk.member", "", "type", "", "", "", "The members' model: drives only (\"hdd\")."},
-      {"disk", "type = \"simple\"", "capacity", "", "datasheet: capacity", "", "The device's capacity."},
-      {"disk", "type = \"simple\"", "latency", "", "datasheet: access time", "", "Time of every read before its transfer."},
-      {"disk", "type = \"simple\"", "bandwidth", "", "datasheet: sequential read", "", "Transfer rate."},
-      {"disk", "type = \"simple\"", "sharing", "", "", "shared", "\"shared\": reads in flight share the bandwidth; \"fcfs\": one read at a time, in arrival order."},
-      {"disk", "type = \"simple\"", "readahead", "", "/sys/block/DEV/queue/read_ahead_kb", "Linux's default read_ahead_kb, 128 KiB", "How much a sequential read fetches ahead."},
-      {"disk", "type = \"ssd\"", "capacity", "", "datasheet: capacity", "", "The drive's capacity."},
-      {"disk", "type = \"ssd\"", "bandwidth", "", "datasheet: sequential read", "", "Sustained read rate, shared by the reads in flight."},
-      {"disk", "type = \"ssd\"", "parallelism", "units", "datasheet or review: NAND channels", "8 channels (SATA SSDs such as the S3700)", "Reads served at once; more wait their turn."},
-      {"disk", "type = \"ssd\"", "readahead", "", "/sys/block/DEV/queue/read_ahead_kb", "Linux's default read_ahead_kb, 128 KiB", "How much a sequential read fetches ahead."},
-      {"disk", "type = \"ssd\"", "sequential_bandwidth", "", "fio: sequential buffered read (--rw=read --direct=0), bytes over the device's busy time", "none: every read is served as a random one", "Rate of a read that starts where a recent read ended (a stream's next piece), with no access time."},
-      {"disk", "type = \"ssd\"", "depth_bandwidth", "", "fio: read bandwidth by iodepth", "", "Measured throughput by queue depth, in place of one bandwidth.", "[[depth, \"rate\"], ...], depths rising from 1", "none"},
-      {"disk", "type = \"ssd\"", "latency_cdf", "", "fio: completion latency percentiles", "", "A measured read-latency distribution, in place of the lognormal keys below.", "[[\"time\", fraction], ...], rising, the last fraction 1", "none"},
-      {"disk", "type = \"ssd\"", "read_latency", "", "datasheet: read latency (typical)", "", "Median of an ordinary read's service time (lognormal)."},
-      {"disk", "type = \"ssd\"", "read_latency_sigma", "", "", "assumption: keeps the 99th percentile near 2x the median", "Spread (log-space sigma) of ordinary reads."},
-      {"disk", "type = \"ssd\"", "slow_read_probability", "", "datasheet QoS: reads above the 99.9th percentile bound", "none", "Share of reads that collide with garbage collection."},
-      {"disk", "type = \"ssd\"", "slow_read_latency", "", "", "assumption: milliseconds", "Median of a slow read."},
-      {"disk", "type = \"ssd\"", "slow_read_sigma", "", "", "assumption", "Spread (log-space sigma) of slow reads."},
-      {"disk", "type = \"ssd\"", "stall_probability", "", "", "none", "Share of reads that stall (uniform from stall_min to stall_max)."},
-      {"disk", "type = \"ssd\"", "stall_min", "", "", "assumption", "Shortest stall."},
-      {"disk", "type = \"ssd\"", "stall_max", "", "", "the slowest reads Cloudflare measured, about a second", "Longest stall."},
+      {"disk", "", "type", "", "", "one drive", disk_type_doc()},
+      // Each kind's own keys: disk_kinds.h's registry (models/scenario/disks/).
 
       // [block] (models/hardware/block_queue.h, elevator.h): Linux 3.13's single-queue layer.
       {"block", "", "request_queue", "", "", "on", "Model the block layer's request queue and elevator in front of each drive (off: the drive's own queue only)."},
@@ -151,7 +136,7 @@ std::vector<KeyDoc> all_docs() {
       {"nginx", "", "cache_fill_rate", "", "proxy_cache writes", "0", "Share of requests that also write a cache file (open(O_CREAT) and rename()), in the worker."},
       {"nginx", "", "sendfile", "", "sendfile", "NGINX's default is off; only on is modelled", "Responses are sent with sendfile()."},
       {"nginx", "", "sendfile_max_chunk", "", "sendfile_max_chunk", "CHANGES 1.21.4: 0 (no limit) until 1.21.4, 2m since", "Most bytes one sendfile() call sends before the loop moves on; 0: no limit.", "", "the release's"},
-      {"nginx", "", "aio", "", "aio", "NGINX's default: off", "\"threads\": reads that miss the page cache go to the thread pool instead of blocking the worker."},
+      {"nginx", "", "aio", "", "aio", "NGINX's default: off", aio_doc()},
       {"nginx", "", "events_per_wait", "events", "worker_connections-sized epoll_wait() batch (ngx_epoll_module)", "NGX_EVENTS default: 512", "Events one epoll_wait() returns at most."},
       {"nginx", "", "thread_pool", "", "thread_pool NAME threads=N max_queue=M", "", "The thread pool aio threads uses."},
       {"nginx.thread_pool", "", "name", "", "thread_pool NAME", "default", "The pool's name, for reports."},
@@ -204,11 +189,10 @@ std::vector<KeyDoc> all_docs() {
       {"expect", "", "max", "", "", "", "The highest acceptable value."},
       {"expect", "", "documented", "", "", "", "The published figure, when there is one number."},
   };
-  // The single drive, and each member of an md array.
-  const std::vector<KeyDoc> drive = hdd_docs("disk", "type = \"hdd\"");
-  const std::vector<KeyDoc> member = hdd_docs("disk.member", "");
-  d.insert(d.end(), drive.begin(), drive.end());
-  d.insert(d.end(), member.begin(), member.end());
+  for (const DiskKind* kind : disk_kinds()) {
+    const std::vector<KeyDoc> own = kind->docs();
+    d.insert(d.end(), own.begin(), own.end());
+  }
   return d;
 }
 

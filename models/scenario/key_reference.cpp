@@ -8,6 +8,7 @@
 
 #include "models/scenario/config_error.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/disk_kinds.h"
 
 namespace models {
 
@@ -16,7 +17,8 @@ namespace {
 // The probe scenarios: together they take every branch of the loader that
 // reads keys of its own (each disk type; an SSD of two figures and one of a
 // measured distribution; one size and a size mix; each popularity), so that
-// what they record is every key the loader reads. A branch added without a
+// what they record is every key the loader reads. Each disk kind gives its
+// own probes (disk_kinds.h). A branch added without a
 // probe shows up as documented keys nobody read (a problem below).
 const char* const kProbeCommon = R"(
 name = "probe"
@@ -48,26 +50,16 @@ metric = "server.requests"
 min = 0
 )";
 
-const char* const kHdd = R"(
-rpm = 7200
-seek_average = "8ms"
-seek_track_to_track = "1ms"
-transfer_outer = "150MB/s"
-transfer_inner = "80MB/s"
-)";
-
 std::vector<std::string> probe_texts() {
   const std::string one_size = "[dataset]\nfiles = 100\nfile_size = \"100k\"\n";
   const std::string mixed = "[dataset]\nfiles = 100\nfile_sizes = [[\"8k\", 0.5], [\"64k\", 0.5]]\n";
-  const std::string ssd = "[disk]\ntype = \"ssd\"\ncapacity = \"1t\"\nbandwidth = \"500MB/s\"\n";
-  return {
-      kProbeCommon + one_size + "[disk]\ntype = \"hdd\"\ncapacity = \"1t\"\n" + kHdd,
-      kProbeCommon + one_size + "[disk]\ntype = \"raid10\"\ndevices = 4\n[disk.member]\ncapacity = \"1t\"\n" + kHdd,
-      kProbeCommon + one_size + "[disk]\ntype = \"simple\"\ncapacity = \"1t\"\nlatency = \"1ms\"\nbandwidth = \"100MB/s\"\n",
-      kProbeCommon + one_size + "[disk]\ntype = \"none\"\n",
-      kProbeCommon + mixed + ssd + "read_latency = \"50us\"\n",
-      kProbeCommon + mixed + ssd + "latency_cdf = [[\"50us\", 0.5], [\"1ms\", 1.0]]\n",
-  };
+  std::vector<std::string> out;
+  for (const DiskKind* kind : disk_kinds())
+    for (const std::string& keys : kind->probes)
+      out.push_back(kProbeCommon + one_size + "[disk]\ntype = \"" + kind->name + "\"\n" + keys);
+  const DiskKind& first = *disk_kinds().front();
+  out.push_back(kProbeCommon + mixed + "[disk]\ntype = \"" + first.name + "\"\n" + first.probes.front());
+  return out;
 }
 
 using Slot = std::tuple<std::string, std::string, std::string>;  // table, when, key

@@ -22,6 +22,11 @@
 
 namespace models::limits {
 
+// Readahead, md chunks, cache units, socket and pipe buffers: 1 GiB. Linux's
+// are kilobytes to a few megabytes (readahead 128 KiB, md chunk 512 KiB,
+// tcp_wmem 4 MiB, pipe-max-size 1 MiB); the bound keeps one I/O's bookkeeping small.
+inline constexpr std::uint64_t kMaxBlockBytes = std::uint64_t{1} << 30;
+
 // One simulated day and more: the documented runs last 60 s. Memory grows
 // with simulated time (per-second series), which resource_estimate checks.
 inline constexpr double kMaxRunSeconds = 1e5;

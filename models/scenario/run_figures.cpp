@@ -173,7 +173,7 @@ RunResult run_figures(RunParts p) {
       for (const WorkerFigures& f : r.workers)
         r.share_behind_one_block += static_cast<double>(f.blocks) / blocks * static_cast<double>(f.requests) / sum;
   }
-  r.thread_pool = sc.nginx.aio == AioMode::kThreads;
+  r.thread_pool = sc.nginx.aio->thread_pool;
   if (r.thread_pool) {
     const double threads = static_cast<double>(sc.nginx.thread_pool.threads) * n;
     r.pool_threads = static_cast<std::uint64_t>(threads);

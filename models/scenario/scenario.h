@@ -10,36 +10,32 @@
 #include "models/clients/wrk.h"
 #include "models/hardware/block_queue.h"
 #include "models/hardware/nic.h"
-#include "models/hardware/raid10.h"
-#include "models/hardware/simple_disk.h"
-#include "models/hardware/ssd.h"
 #include "models/os/filesystem.h"
 #include "models/os/host.h"
+#include "models/scenario/disk_spec.h"
 #include "models/scenario/kernel_profile.h"
 #include "models/scenario/warmup.h"
 #include "models/server/nginx_config.h"
 
 namespace models {
 
-enum class DiskKind { kHdd, kRaid10, kSimple, kNone, kSsd };
-
 struct HardwareSpec {
   std::uint32_t logical_cpus = 1;
   CpuCosts costs;
   std::uint64_t page_cache_bytes = 1ULL << 30;
   std::uint64_t cache_unit_bytes = 64 * 1024;
-  DiskKind disk = DiskKind::kHdd;
-  HddSpec hdd;       // the drive, or each member of the array
-  Raid10Spec raid;   // when disk == kRaid10 (member = hdd)
-  SimpleDiskSpec simple;  // when disk == kSimple
-  SsdSpec ssd;            // when disk == kSsd
-  // [block]: a request queue in front of the drive, or of each array member
-  // (hdd and raid10 disks; the other devices model their own queueing).
+  // [disk]: the spec of its `type` (disk_kinds.h's registry).
+  DiskSpec disk;
+  // [block]: a request queue in front of each spinning drive (of the kinds
+  // built of them; the other devices model their own queueing).
   bool block_queue = true;
   // [block] irq_cpu: the CPU that takes the data device's completions
   // (kernel_work.h); -1: the CPU that submitted each read.
   std::int32_t block_irq_cpu = -1;
   BlockQueueSpec block;
+  // [md] read_balance: which kernel's raid10 read_balance() an md array of
+  // the scenario follows (read_balance_choices(), raid10_layer.h).
+  std::string md_read_balance = "3.x";
   NicSpec nic;
   double one_way_latency_s = 50e-6;
   CpuTopology topology;  // [cpu] sockets, cores_per_socket, threads_per_core

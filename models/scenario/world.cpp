@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "models/hardware/no_disk.h"
-#include "models/hardware/queued_device.h"
+#include "models/scenario/disk_kinds.h"
 #include "models/scenario/run_figures.h"
 #include "models/scenario/stream_ids.h"
 #include "models/scenario/world_files.h"
@@ -30,22 +29,8 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
                                                      .slow_start_after_idle = sc.kernel.tcp_slow_start_after_idle,
                                                      .rto_min = sim::milliseconds(200),
                                                      .send_buffer = sc.kernel.tcp_wmem_max});
-  if (hw.disk == DiskKind::kRaid10) {
-    Raid10Spec raid = hw.raid;
-    raid.member = hw.hdd;
-    disk_ = std::make_unique<Raid10>(engine_, raid, hw.block_queue ? &hw.block : nullptr);
-  } else if (hw.disk == DiskKind::kSsd) {
-    disk_ = std::make_unique<Ssd>(engine_, hw.ssd, streams_.stream(kStreamDisk));
-  } else if (hw.disk == DiskKind::kNone) {
-    disk_ = std::make_unique<NoDisk>();
-  } else if (hw.disk == DiskKind::kSimple) {
-    disk_ = std::make_unique<SimpleDisk>(engine_, hw.simple);
-  } else if (hw.block_queue) {
-    disk_ = std::make_unique<QueuedDevice>(std::make_unique<Hdd>(engine_, hw.hdd), hw.block,
-                                           [this] { return engine_.now(); });
-  } else {
-    disk_ = std::make_unique<Hdd>(engine_, hw.hdd);
-  }
+  // The device as [disk] type says (disk_kinds.h's registry).
+  disk_ = disk_kind(hw.disk).make(hw.disk, DiskBuild{engine_, hw, streams_});
   disk_->set_slot_wait_listener(tasks_.get());  // request-slot sleeps put the submitter in D
   cache_ = std::make_unique<PageCache>(*disk_, PageCacheSpec{hw.page_cache_bytes, hw.cache_unit_bytes, 1024 * 1024});
   cache_->defer_wakeups(engine_);

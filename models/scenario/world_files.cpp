@@ -1,8 +1,10 @@
 #include "models/scenario/world_files.h"
 
+#include "models/scenario/disk_kinds.h"
 #include <fmt/format.h>
 
 #include "models/scenario/config_error.h"
+#include "models/scenario/disk_kinds.h"
 #include "models/scenario/stream_ids.h"
 #include "models/server/http_response.h"
 
@@ -21,7 +23,7 @@ MetadataCaches make_metadata_caches(const Scenario& sc, BlockDevice& disk, PageC
 
 std::unique_ptr<Filesystem> make_filesystem(const Scenario& sc, PageCache& cache, std::uint64_t device_capacity,
                                             const MetadataCaches& m, const sim::RandomStreams& streams) {
-  const bool disk = sc.hardware.disk != DiskKind::kNone;
+  const bool disk = !disk_kind(sc.hardware.disk).in_memory;
   try {
     return std::make_unique<Filesystem>(sc.filesystem, cache, device_capacity, streams.stream(kStreamPlacement),
                                         streams.stream(kStreamSizes), disk ? m.layout.get() : nullptr);
@@ -55,7 +57,7 @@ void instantiate_path(const Filesystem& files, std::uint32_t file, VfsCache& vfs
 namespace {
 // The preloaded files in the page cache's units, against its capacity.
 void check_preload_fits(const Scenario& sc, const Filesystem& files, const std::vector<std::uint32_t>& loaded) {
-  if (sc.hardware.disk == DiskKind::kNone) return;  // the loader checks that everything fits
+  if (disk_kind(sc.hardware.disk).in_memory) return;  // the loader checks that everything fits
   const std::uint64_t unit = sc.hardware.cache_unit_bytes;
   const std::uint64_t capacity = sc.hardware.page_cache_bytes / unit * unit;
   std::vector<bool> seen(files.files(), false);
@@ -76,7 +78,7 @@ void check_preload_fits(const Scenario& sc, const Filesystem& files, const std::
 }  // namespace
 
 void warm_caches(const Scenario& sc, const Filesystem& files, VfsCache& vfs, PageCache& cache) {
-  const bool no_disk = sc.hardware.disk == DiskKind::kNone;
+  const bool no_disk = disk_kind(sc.hardware.disk).in_memory;
   // Cache the first files (the file order is unrelated to placement and to
   // which files clients ask for), or all of them when there is no disk,
   // then the files named. Their paths' dentries and inodes are cached
@@ -104,12 +106,12 @@ static std::uint64_t data_bytes(const Filesystem& files) {
 }
 
 bool data_fits(const Scenario& sc, const Filesystem& files) {
-  if (sc.hardware.disk == DiskKind::kNone) return true;
+  if (disk_kind(sc.hardware.disk).in_memory) return true;
   return data_bytes(files) <= sc.hardware.page_cache_bytes;
 }
 
 bool nothing_to_settle(const Scenario& sc, const Filesystem& files) {
-  if (sc.hardware.disk == DiskKind::kNone) return true;
+  if (disk_kind(sc.hardware.disk).in_memory) return true;
   // Entries: every file's inode and every directory of the tree.
   std::uint64_t entries = files.files(), dirs = 1;
   const std::vector<std::uint32_t>& tree = sc.filesystem.tree;

@@ -128,7 +128,7 @@ class EventLoop {
   sim::Time epoll_timeout(const NginxConfig& cfg, bool holds_mutex) const {
     sim::Time timeout = sim::kNever;
     if (!timers_.empty()) timeout = std::max<std::int64_t>(0, timers_.top().deadline_ms - cached_ms_) * kMs;
-    if (cfg.accept == AcceptPolicy::kMutexOn && !holds_mutex)
+    if (cfg.accept->accept_mutex && !holds_mutex)
       timeout = std::min(timeout, static_cast<sim::Time>(cfg.accept_mutex_delay_s * 1e9));
     return timeout;
   }

@@ -3,7 +3,7 @@
 namespace models {
 
 ListenSockets::ListenSockets(const NginxConfig& config)
-    : accept_(config.accept),
+    : accept_(*config.accept),
       workers_(config.worker_processes),
       placement_(config.placement),
       own_(config.worker_processes),
@@ -18,7 +18,7 @@ std::int32_t ListenSockets::queue(std::uint32_t conn, std::uint32_t group, sim::
     own_[static_cast<std::size_t>(w)].push_back(conn);
     return w;
   }
-  if (accept_ == AcceptPolicy::kReuseport) {
+  if (accept_.reuseport) {
     const auto w = static_cast<std::uint32_t>(rng.below(workers_));
     own_[w].push_back(conn);
     return static_cast<std::int32_t>(w);
@@ -48,7 +48,7 @@ std::int32_t ListenSockets::placed_worker(std::uint32_t group) const {
 
 bool ListenSockets::accept(std::uint32_t w, std::uint32_t& conn) {
   auto& own = own_[w];
-  auto& q = accept_ == AcceptPolicy::kReuseport || !own.empty() ? own : shared_;
+  auto& q = accept_.reuseport || !own.empty() ? own : shared_;
   if (q.empty()) return false;
   conn = q.front();
   q.pop_front();

@@ -34,12 +34,9 @@ class ListenSockets {
   bool ready_for(std::uint32_t w, bool holds_mutex) const {
     // The worker's own queue: its reuseport socket's, or connections placed on it.
     if (!own_[w].empty()) return true;
-    switch (accept_) {
-      case AcceptPolicy::kReuseport: return false;
-      case AcceptPolicy::kMutexOn: return holds_mutex && !shared_.empty();
-      case AcceptPolicy::kMutexOff: return !shared_.empty();
-    }
-    return false;
+    // Without a socket of its own, the shared one, if the worker may listen on it.
+    if (accept_.reuseport) return false;
+    return (holds_mutex || !accept_.accept_mutex) && !shared_.empty();
   }
   // accept() by worker `w`: false when its queues are empty (EAGAIN).
   bool accept(std::uint32_t w, std::uint32_t& conn);
@@ -69,7 +66,7 @@ class ListenSockets {
     std::uint32_t group = 0;
   };
 
-  AcceptPolicy accept_;
+  const AcceptPolicy& accept_;
   std::uint32_t workers_;
   std::vector<std::vector<std::uint32_t>> placement_;  // per group: the recorded count per worker
   std::deque<std::uint32_t> shared_;

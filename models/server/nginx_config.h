@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-namespace models {
+#include "models/server/accept_policies.h"
+#include "models/server/aio_modes.h"
 
-enum class AcceptPolicy { kMutexOff, kMutexOn, kReuseport };
-enum class AioMode { kOff, kThreads };
+namespace models {
 
 struct ThreadPoolConfig {
   std::string name = "default";
@@ -20,7 +20,7 @@ struct ThreadPoolConfig {
 struct NginxConfig {
   std::string version = "1.9.0";
   std::uint32_t worker_processes = 1;
-  AcceptPolicy accept = AcceptPolicy::kMutexOn;    // accept_mutex on (the 1.9.0 default)
+  const AcceptPolicy* accept = &accept_policy(true, false);  // accept_mutex on (the 1.9.0 default)
   double accept_mutex_delay_s = 0.5;               // accept_mutex_delay 500ms
   bool multi_accept = false;
   // EPOLLEXCLUSIVE (NGINX >= 1.11.3 on Linux >= 4.5, with accept_mutex off):
@@ -43,7 +43,7 @@ struct NginxConfig {
   // ngx_http_write_filter_module.c); 1.9.0 to 1.21.3 set a 1 ms timer
   // (ngx_add_timer(wev, 1)). Set from `version` (nginx_versions.h).
   bool write_posted_next = false;
-  AioMode aio = AioMode::kOff;
+  const AioMode* aio = aio_modes().front();      // aio off (aio_modes.h)
   ThreadPoolConfig thread_pool;
   std::uint32_t epoll_events = 512;                // events per epoll_wait (NGX_EVENTS default 512)
   // A recorded placement (clerk realrun), per client group: that group's

@@ -11,7 +11,7 @@ Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(ind
   Host& host = server.host();
   task_ = host.tasks.add_task(host.engine.now(), index, TaskState::kSleeping);
   thread_ = host.cpu.add_thread(task_, index);
-  if (server.config().aio == AioMode::kThreads) {
+  if (server.config().aio->thread_pool) {
     pool_ = std::make_unique<ThreadPool>(host, server.config().thread_pool, *this,
                                          server.config().worker_processes + index);
     pool_->record_stages(server.stages(), index_, task_);
@@ -213,7 +213,7 @@ void Worker::end_turn() {
   const NginxConfig& cfg = server_.config();
   // ngx_trylock_accept_mutex comes before epoll_wait, and a holder keeps the
   // mutex while it sleeps.
-  if (cfg.accept == AcceptPolicy::kMutexOn) mutex_held_ = server_.try_accept_mutex(*this);
+  if (cfg.accept->accept_mutex) mutex_held_ = server_.try_accept_mutex(*this);
   if (loop_.ready() || server_.listen_ready_for(*this)) {
     // epoll_wait returns at once: another turn.
     ++wake_generation_;

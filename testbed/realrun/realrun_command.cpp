@@ -6,6 +6,7 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "common/guarded.h"
 #include "common/output_file.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/units.h"
@@ -39,23 +40,15 @@ int run_checked(const RealrunRequest& o);
 // Exit statuses: 0 done, 1 a run failed (or --check missed), 2 bad input,
 // 3 an internal error (a bug), 130 interrupted.
 int realrun_command(const RealrunRequest& request) {
-  try {
-    return run_checked(request);
-  } catch (const models::ConfigError& e) {
-    std::cerr << "clerk: " << e.what() << "\n";
-    return 2;
-  } catch (const common::OutputError& e) {
-    std::cerr << "clerk: " << e.what() << "\n";
-    return 2;
-  } catch (const RealRunError& e) {
-    std::cerr << "clerk realrun: " << e.what() << "\n";
-    return g_interrupted ? 130 : 1;
-  } catch (const std::exception& e) {
-    std::cerr << "clerk realrun: internal error: " << e.what() << "\nPlease report this as a bug.\n";
-  } catch (...) {
-    std::cerr << "clerk realrun: internal error (unknown exception)\nPlease report this as a bug.\n";
-  }
-  return 3;
+  // Bad input and bugs as every command has them (common/guarded.h).
+  return common::guarded([&] {
+    try {
+      return run_checked(request);
+    } catch (const RealRunError& e) {
+      std::cerr << "clerk realrun: " << e.what() << "\n";
+      return g_interrupted ? 130 : 1;
+    }
+  });
 }
 
 namespace {

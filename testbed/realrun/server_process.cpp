@@ -76,11 +76,11 @@ std::vector<std::string> serve_argv(const models::Scenario& scenario, const Serv
           "--root", p.data_dir,
           "--listen", fmt::format("127.0.0.1:{}", p.port),
           "--workers", std::to_string(n.worker_processes),
-          "--reuseport", n.accept == models::AcceptPolicy::kReuseport ? "on" : "off",
+          "--reuseport", n.accept->reuseport ? "on" : "off",
           "--sendfile-max-chunk", std::to_string(n.sendfile_max_chunk),
-          "--aio", n.aio == models::AioMode::kThreads ? "threads" : "off",
+          "--aio", n.aio->name,  // clerk-serve's modes have the scenario's names
           // clerk-serve refuses aio_open without aio threads (the open runs in the pool).
-          "--aio-open", n.aio_open && n.aio == models::AioMode::kThreads ? "on" : "off",
+          "--aio-open", n.aio_open && n.aio->thread_pool ? "on" : "off",
           "--threads", std::to_string(n.thread_pool.threads),
           "--max-queue", std::to_string(n.thread_pool.max_queue),
           "--keepalive-requests", std::to_string(n.keepalive_requests),
@@ -91,9 +91,9 @@ std::vector<std::string> serve_argv(const models::Scenario& scenario, const Serv
 std::vector<std::string> serve_notes(const models::Scenario& scenario) {
   const models::NginxConfig& n = scenario.nginx;
   std::vector<std::string> notes;
-  if (n.aio_open && n.aio != models::AioMode::kThreads)
+  if (n.aio_open && !n.aio->thread_pool)
     notes.push_back("nginx.aio_open without aio threads: clerk-serve runs with --aio-open off");
-  if (n.accept == models::AcceptPolicy::kMutexOn)
+  if (n.accept->accept_mutex)
     notes.push_back("clerk-serve has no accept mutex: its workers share one listening socket (accept_mutex off)");
   if (!n.sendfile) notes.push_back("sendfile off is not reproduced: clerk-serve always uses sendfile()");
   if (n.cache_fill_rate > 0) notes.push_back("nginx.cache_fill_rate is not reproduced by clerk-serve");

@@ -1,36 +1,10 @@
-// A file descriptor that closes itself: every fd clerk-serve opens is owned
-// by one of these, so no error path can leak one.
+// clerk-serve's file descriptors: common/unique_fd.h's.
 #pragma once
 
-#include <unistd.h>
-
-#include <utility>
+#include "common/unique_fd.h"
 
 namespace clerk::serve {
 
-class UniqueFd {
- public:
-  UniqueFd() = default;
-  explicit UniqueFd(int fd) : fd_(fd) {}
-  UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  UniqueFd& operator=(UniqueFd&& other) noexcept {
-    if (this != &other) reset(std::exchange(other.fd_, -1));
-    return *this;
-  }
-  UniqueFd(const UniqueFd&) = delete;
-  UniqueFd& operator=(const UniqueFd&) = delete;
-  ~UniqueFd() { reset(); }
-
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  int release() { return std::exchange(fd_, -1); }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_ = -1;
-};
+using UniqueFd = common::UniqueFd;
 
 }  // namespace clerk::serve

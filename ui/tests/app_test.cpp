@@ -63,7 +63,7 @@ TEST_CASE("apply now replays the same seed with the new settings up to the prese
   ui::App app;
   REQUIRE(ui::open_scenario(app, kBlocking, {}));
   ui::run_to(app, 2.0);
-  app.edit_a.aio_threads = true;
+  app.edit_a.aio = static_cast<int>(models::aio_mode_index(models::find_aio_mode("threads")));
   ui::restart_sessions(app, true);
   CHECK(app.a.now() == 0);
   CHECK(app.a.replay_to == sim::seconds(2));
@@ -71,7 +71,7 @@ TEST_CASE("apply now replays the same seed with the new settings up to the prese
   CHECK(frames < 100000);
   CHECK(app.a.now() == sim::seconds(2));
   CHECK(app.a.recorder.fine_count() == 200);
-  CHECK(app.a.scenario.nginx.aio == models::AioMode::kThreads);
+  CHECK(app.a.scenario.nginx.aio->thread_pool);
   CHECK(std::as_const(app.a.world->server()).worker(0).pool() != nullptr);
   // (Whether the workers sleep with the pool is not checked at 2 s: from a
   // cold start every worker is in D in open()'s metadata reads either way.)

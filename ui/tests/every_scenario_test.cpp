@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "models/scenario/choices.h"
+#include "models/server/nginx_config.h"
 #include "models/scenario/scenario_files.h"
 #include "ui/app.h"
 #include "ui/frame.h"
@@ -156,11 +156,11 @@ ui::Knobs at_end(ui::Knobs k, const models::Scenario& sc, bool top) {
   using L = ui::KnobLimits;
   const int end = top ? 1 : 0;
   k.workers = L::kWorkers[end];
-  k.aio_threads = true;
+  k.aio = static_cast<int>(models::aio_mode_index(models::find_aio_mode("threads")));
   k.pool_threads = L::kPoolThreads[end];
   k.max_queue = L::kMaxQueue[end];
   k.chunk_kib = top ? L::kChunksKib[std::size(L::kChunksKib) - 1] : L::kChunksKib[0];
-  k.accept = top ? static_cast<int>(models::kAcceptPolicies.size()) - 1 : 0;
+  k.accept = top ? static_cast<int>(models::accept_policies().size()) - 1 : 0;
   k.cache_gib = L::kCacheGib[end];
   for (std::size_t g = 0; g < k.connections.size() && g < sc.clients.size(); ++g)
     k.connections[g] = top ? L::kMaxConnections : static_cast<int>(sc.clients[g].threads);
@@ -202,7 +202,7 @@ TEST_CASE("every knob at both ends of its range, on every runnable scenario, alo
       REQUIRE(ui::open_scenario(app, file, {}));
       app.edit_a = at_end(app.edit_a, app.loaded, top);
       app.edit_b = app.edit_a;
-      app.edit_b.aio_threads = false;
+      app.edit_b.aio = static_cast<int>(models::aio_mode_index(models::find_aio_mode("off")));
       ui::restart_sessions(app, false);
       REQUIRE(app.a.world);
       // Settings the model refuses (a preload larger than the smallest

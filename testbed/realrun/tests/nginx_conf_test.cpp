@@ -49,7 +49,7 @@ TEST_CASE("nginx.conf from nginx-9x/threads carries every directive", "[nginx_co
 
 TEST_CASE("nginx.conf: blocking, reuseport, mutex on, no chunk limit, many connections", "[nginx_conf]") {
   auto sc = models::load_scenario(CLERK_SCENARIOS "/nginx-9x/blocking.toml");
-  sc.nginx.accept = models::AcceptPolicy::kReuseport;
+  sc.nginx.accept = &models::accept_policy(false, true);
   sc.nginx.sendfile_max_chunk = 0;
   sc.nginx.sendfile = false;
   sc.nginx.keepalive_requests = 7;
@@ -68,7 +68,7 @@ TEST_CASE("nginx.conf: blocking, reuseport, mutex on, no chunk limit, many conne
   CHECK(has(c, "listen 127.0.0.1:20000 reuseport backlog=3048;"));  // 3000 + 48
   CHECK(has(c, "worker_connections 6352;"));                         // 2 * 3048 + 256
 
-  sc.nginx.accept = models::AcceptPolicy::kMutexOn;
+  sc.nginx.accept = &models::accept_policy(true, false);
   const std::string on = nginx_conf(sc, {"/d", "/r", 20000, false}).text;
   CHECK(has(on, "accept_mutex on;"));
   CHECK_FALSE(has(on, "reuseport"));
@@ -84,7 +84,7 @@ TEST_CASE("nginx -t accepts the generated configuration", "[nginx_conf][nginx]")
   fs::create_directories(dir);
   for (const char* name : {"threads.toml", "blocking.toml"}) {
     auto sc = models::load_scenario(std::string(CLERK_SCENARIOS "/nginx-9x/") + name);
-    sc.nginx.accept = models::AcceptPolicy::kReuseport;
+    sc.nginx.accept = &models::accept_policy(false, true);
     std::ofstream(dir / "nginx.conf") << nginx_conf(sc, {dir.string(), dir.string(), 18097, true}).text;
     CHECK_NOTHROW(check_nginx_config("/usr/sbin/nginx", dir.string(), (dir / "nginx.conf").string()));
   }

@@ -29,8 +29,8 @@ models::Scenario tiny_scenario() {
   sc.filesystem.file_size = 64 * 1024;
   sc.preload = {"/1/1"};
   sc.nginx.worker_processes = 2;
-  sc.nginx.accept = models::AcceptPolicy::kReuseport;  // both workers get connections
-  sc.nginx.aio = models::AioMode::kThreads;
+  sc.nginx.accept = &models::accept_policy(false, true);  // both workers get connections
+  sc.nginx.aio = models::find_aio_mode("threads");
   sc.nginx.thread_pool.threads = 4;
   sc.nginx.sendfile_max_chunk = 512 * 1024;
   sc.nginx.keepalive_requests = 100000;  // few reconnections: a steady placement

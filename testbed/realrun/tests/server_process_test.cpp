@@ -36,13 +36,13 @@ TEST_CASE("clerk-serve flags mirror the scenario's directives", "[server_process
   CHECK(flag(argv, "--keepalive-requests") == "100");
   CHECK(flag(argv, "--pid-file") == "/run/serve.pid");
 
-  sc.nginx.accept = models::AcceptPolicy::kReuseport;
+  sc.nginx.accept = &models::accept_policy(false, true);
   sc.nginx.aio_open = true;
   argv = serve_argv(sc, {"/x", "/d", "/p", 1});
   CHECK(flag(argv, "--reuseport") == "on");
   CHECK(flag(argv, "--aio-open") == "on");
   // aio_open without aio threads: clerk-serve would refuse it; off, and said.
-  sc.nginx.aio = models::AioMode::kOff;
+  sc.nginx.aio = models::find_aio_mode("off");
   argv = serve_argv(sc, {"/x", "/d", "/p", 1});
   CHECK(flag(argv, "--aio") == "off");
   CHECK(flag(argv, "--aio-open") == "off");

@@ -1,18 +1,17 @@
-#include "models/hardware/ssd.h"
+#include "models/hardware/ssd_drive.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace models {
 
-Ssd::Ssd(sim::Engine& engine, const SsdSpec& spec, sim::RandomStream rng)
-    : engine_(engine), spec_(spec), rng_(rng) {
+SsdDrive::SsdDrive(const SsdSpec& spec, sim::RandomStream rng) : spec_(spec), rng_(rng) {
   if (spec.parallelism == 0) throw std::invalid_argument("ssd: parallelism must be at least 1");
   in_service_.resize(spec.parallelism);
   for (std::uint32_t i = spec.parallelism; i > 0; --i) free_slots_.push_back(i - 1);
 }
 
-double Ssd::sample_access_s() {
+double SsdDrive::sample_access_s() {
   const double u = rng_.uniform();
   if (!spec_.latency_cdf.empty()) {
     const auto& cdf = spec_.latency_cdf;
@@ -31,19 +30,22 @@ double Ssd::sample_access_s() {
   return rng_.lognormal(spec_.read_median_s, spec_.read_sigma);
 }
 
-void Ssd::submit_read(std::uint64_t offset, std::uint64_t length, IoListener* listener, std::uint64_t tag) {
+std::optional<SsdDrive::Started> SsdDrive::submit(sim::Time now, std::uint64_t offset, std::uint64_t length,
+                                                   IoListener* listener, std::uint64_t tag) {
   if (offset + length > capacity()) throw std::out_of_range("ssd: read beyond the end of the drive");
   const bool sequential = spec_.sequential_bandwidth_Bps > 0 && continues_stream(offset, offset + length);
-  const Read r{length, listener, tag, engine_.now(), sequential};
+  const Read r{length, listener, tag, now, sequential};
+  std::optional<Started> started;
   if (busy_ < spec_.parallelism)
-    start(r);
+    started = start(now, r);
   else
-    queue_.push(engine_.now(), r);
+    queue_.push(now, r);
   max_outstanding_ = std::max(max_outstanding_, static_cast<std::uint32_t>(outstanding()));
-  depth_.set(engine_.now(), static_cast<double>(outstanding()));
+  depth_.set(now, static_cast<double>(outstanding()));
+  return started;
 }
 
-bool Ssd::continues_stream(std::uint64_t offset, std::uint64_t end) {
+bool SsdDrive::continues_stream(std::uint64_t offset, std::uint64_t end) {
   const bool found = offset > 0 && std::find(ends_.begin(), ends_.end(), offset) != ends_.end();
   if (ends_.size() < kRememberedEnds) {
     ends_.push_back(end);
@@ -54,8 +56,8 @@ bool Ssd::continues_stream(std::uint64_t offset, std::uint64_t end) {
   return found;
 }
 
-void Ssd::start(const Read& r) {
-  if (busy_ == 0) busy_since_ = engine_.now();
+SsdDrive::Started SsdDrive::start(sim::Time now, const Read& r) {
+  if (busy_ == 0) busy_since_ = now;
   const std::uint32_t slot = free_slots_.back();
   free_slots_.pop_back();
   in_service_[slot] = r;
@@ -68,7 +70,7 @@ void Ssd::start(const Read& r) {
   } else {
     service = sample_access_s() + static_cast<double>(r.length) / (bandwidth_at(depth) / spec_.parallelism);
   }
-  engine_.schedule_in(sim::from_seconds_ceil(service), this, slot);
+  return Started{slot, sim::from_seconds_ceil(service)};
 }
 
 double bandwidth_at_depth(const std::vector<std::pair<double, double>>& points, double flat, double depth) {
@@ -84,9 +86,7 @@ double bandwidth_at_depth(const std::vector<std::pair<double, double>>& points, 
   return points.back().second;
 }
 
-void Ssd::on_event(std::uint64_t arg) {
-  const sim::Time now = engine_.now();
-  const auto slot = static_cast<std::uint32_t>(arg);
+SsdDrive::Read SsdDrive::complete(sim::Time now, std::uint32_t slot, std::optional<Started>& next) {
   const Read done = in_service_[slot];
   --busy_;
   if (busy_ == 0) busy_s_ += sim::to_seconds(now - busy_since_);
@@ -94,20 +94,20 @@ void Ssd::on_event(std::uint64_t arg) {
   ++reads_;
   read_bytes_ += done.length;
   await_sum_s_ += sim::to_seconds(now - done.submitted);
-  if (!queue_.empty()) start(queue_.pop(now));
+  if (!queue_.empty()) next = start(now, queue_.pop(now));
   depth_.set(now, static_cast<double>(outstanding()));
-  done.listener->on_io_done(done.tag);
+  return done;
 }
 
-DiskStats Ssd::stats() const {
+DiskStats SsdDrive::stats(sim::Time now) const {
   DiskStats s;
   s.reads = reads_;
   s.read_bytes = read_bytes_;
   // iostat's %util: time with a read outstanding, not the units' summed
   // service time. A drive serving `parallelism` reads at once is at 100%
   // with one read outstanding: %util says busy, not saturated.
-  s.busy_s = busy_s_ + (busy_ > 0 ? sim::to_seconds(engine_.now() - busy_since_) : 0.0);
-  s.queue_depth_integral = depth_.integral(engine_.now());
+  s.busy_s = busy_s_ + (busy_ > 0 ? sim::to_seconds(now - busy_since_) : 0.0);
+  s.queue_depth_integral = depth_.integral(now);
   s.drives = 1;
   s.await_sum_s = await_sum_s_;
   s.max_outstanding = max_outstanding_;

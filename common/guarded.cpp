@@ -1,0 +1,29 @@
+#include "common/guarded.h"
+
+#include <iostream>
+#include <new>
+
+#include "common/bad_input.h"
+
+namespace common {
+
+int guarded(const std::function<int()>& command) {
+  try {
+    return command();
+  } catch (const BadInput& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "clerk: out of memory; please report this bug with the command line and the scenario\n";
+    return 3;
+  } catch (const std::exception& e) {
+    std::cerr << "clerk: internal error: " << e.what()
+              << "; please report this bug with the command line and the scenario\n";
+    return 3;
+  } catch (...) {
+    std::cerr << "clerk: internal error; please report this bug with the command line and the scenario\n";
+    return 3;
+  }
+}
+
+}  // namespace common

@@ -1,0 +1,124 @@
+// The disk kind "ssd" (disk_kinds.h): drawn access times over parallel
+// units (models/hardware/ssd.h).
+#include <cmath>
+
+#include "models/hardware/ssd.h"
+#include "models/scenario/disk_kinds.h"
+#include "models/scenario/limits.h"
+#include "models/scenario/section.h"
+#include "models/scenario/stream_ids.h"
+#include "models/scenario/units.h"
+
+namespace models {
+
+namespace {
+
+using limits::kMaxBlockBytes;
+constexpr const char* kWhen = "type = \"ssd\"";
+
+SsdSpec read_ssd(Section& s) {
+  SsdSpec d;
+  d.capacity_bytes = static_cast<double>(s.size("capacity", 0, 1 << 20, true));
+  d.bandwidth_Bps = s.rate("bandwidth", 0, true);
+  d.parallelism = static_cast<std::uint32_t>(s.integer("parallelism", 8, 1, 4096));
+  d.readahead_bytes = s.size("readahead", 128 * 1024, 4096, false, kMaxBlockBytes);
+  d.sequential_bandwidth_Bps = s.rate("sequential_bandwidth", 0, false);
+  if (const toml::node* n = s.value("depth_bandwidth")) {
+    // Measured throughput by queue depth: [[1, "1.4GB/s"], [4, "1.6GB/s"], [32, "1.9GB/s"]]
+    const toml::array* arr = n->as_array();
+    if (!arr || arr->empty()) s.fail("depth_bandwidth", "must be a list of [depth, bandwidth] pairs");
+    double last = 0;
+    for (const toml::node& e : *arr) {
+      const toml::array* pair = e.as_array();
+      double rate = 0;
+      if (!pair || pair->size() != 2 || !pair->get(0)->is_number() || !pair->get(1)->is_string() ||
+          !parse_rate(pair->get(1)->value<std::string>().value(), rate) || rate <= 0)
+        s.fail("depth_bandwidth", "each entry is [depth, \"bandwidth\"], like [4, \"1.6GB/s\"]");
+      const double depth = pair->get(0)->value<double>().value();
+      if (!std::isfinite(depth) || depth < 1 || depth <= last || depth > 1e6)
+        s.fail("depth_bandwidth", "depths must rise, from 1 up to 1e6");
+      if (rate < limits::kMinRateBytesPerSecond || rate > limits::kMaxRateBytesPerSecond)
+        s.fail("depth_bandwidth", "bandwidths must be " + limits::rate_range_text());
+      d.depth_bandwidth.emplace_back(depth, rate);
+      last = depth;
+    }
+  }
+  if (const toml::node* n = s.value("latency_cdf")) {
+    // A measured distribution: [["20us", 0.5], ["80us", 0.99], ..., ["1s", 1.0]]
+    const toml::array* arr = n->as_array();
+    if (!arr || arr->empty()) s.fail("latency_cdf", "must be a list of [time, cumulative fraction] pairs");
+    double last_t = 0, last_p = 0;
+    for (const toml::node& e : *arr) {
+      const toml::array* pair = e.as_array();
+      double t = 0;
+      if (!pair || pair->size() != 2 || !pair->get(0)->is_string() || !pair->get(1)->is_number() ||
+          !parse_duration(pair->get(0)->value<std::string>().value(), t))
+        s.fail("latency_cdf", "each entry is [\"time\", fraction], like [\"80us\", 0.99]");
+      const double p = pair->get(1)->value<double>().value();
+      if (!(t >= last_t && t <= limits::kMaxSpanSeconds) || !(p >= last_p && p <= 1))
+        s.fail("latency_cdf", "times and fractions must rise, times up to 1e5 s and fractions up to 1");
+      d.latency_cdf.emplace_back(t, p);
+      last_t = t;
+      last_p = p;
+    }
+    if (last_p != 1.0) s.fail("latency_cdf", "the last fraction must be 1");
+    return d;
+  }
+  d.read_median_s = s.duration("read_latency", 0, 1e-9, true);
+  d.read_sigma = s.number("read_latency_sigma", 0.3, 0, 5);
+  d.slow_probability = s.number("slow_read_probability", 0, 0, 1);
+  d.slow_median_s = s.duration("slow_read_latency", 2e-3, 0);
+  d.slow_sigma = s.number("slow_read_sigma", 1.0, 0, 5);
+  d.stall_probability = s.number("stall_probability", 0, 0, 1);
+  d.stall_min_s = s.duration("stall_min", 0.1, 0);
+  d.stall_max_s = s.duration("stall_max", 1.0, 0);
+  if (d.stall_max_s < d.stall_min_s) s.fail("stall_max", "must not be below stall_min");
+  if (d.slow_probability + d.stall_probability > 1) s.fail("stall_probability", "with slow_read_probability exceeds 1");
+  return d;
+}
+
+std::vector<KeyDoc> ssd_docs() {
+  return {
+      {"disk", kWhen, "capacity", "", "datasheet: capacity", "", "The drive's capacity."},
+      {"disk", kWhen, "bandwidth", "", "datasheet: sequential read", "", "Sustained read rate, shared by the reads in flight."},
+      {"disk", kWhen, "parallelism", "units", "datasheet or review: NAND channels", "8 channels (SATA SSDs such as the S3700)", "Reads served at once; more wait their turn."},
+      {"disk", kWhen, "readahead", "", "/sys/block/DEV/queue/read_ahead_kb", "Linux's default read_ahead_kb, 128 KiB", "How much a sequential read fetches ahead."},
+      {"disk", kWhen, "sequential_bandwidth", "", "fio: sequential buffered read (--rw=read --direct=0), bytes over the device's busy time", "none: every read is served as a random one", "Rate of a read that starts where a recent read ended (a stream's next piece), with no access time."},
+      {"disk", kWhen, "depth_bandwidth", "", "fio: read bandwidth by iodepth", "", "Measured throughput by queue depth, in place of one bandwidth.", "[[depth, \"rate\"], ...], depths rising from 1", "none"},
+      {"disk", kWhen, "latency_cdf", "", "fio: completion latency percentiles", "", "A measured read-latency distribution, in place of the lognormal keys below.", "[[\"time\", fraction], ...], rising, the last fraction 1", "none"},
+      {"disk", kWhen, "read_latency", "", "datasheet: read latency (typical)", "", "Median of an ordinary read's service time (lognormal)."},
+      {"disk", kWhen, "read_latency_sigma", "", "", "assumption: keeps the 99th percentile near 2x the median", "Spread (log-space sigma) of ordinary reads."},
+      {"disk", kWhen, "slow_read_probability", "", "datasheet QoS: reads above the 99.9th percentile bound", "none", "Share of reads that collide with garbage collection."},
+      {"disk", kWhen, "slow_read_latency", "", "", "assumption: milliseconds", "Median of a slow read."},
+      {"disk", kWhen, "slow_read_sigma", "", "", "assumption", "Spread (log-space sigma) of slow reads."},
+      {"disk", kWhen, "stall_probability", "", "", "none", "Share of reads that stall (uniform from stall_min to stall_max)."},
+      {"disk", kWhen, "stall_min", "", "", "assumption", "Shortest stall."},
+      {"disk", kWhen, "stall_max", "", "", "the slowest reads Cloudflare measured, about a second", "Longest stall."},
+  };
+}
+
+}  // namespace
+
+const DiskKind& ssd_disk_kind() {
+  static const DiskKind row{
+      .name = "ssd",
+      .label = "SSD",
+      .brief = "SSD",
+      .doc = "\"ssd\" drawn access times over parallel units (ssd.h)",
+      .read = [](Section& disk) -> DiskSpec { return read_ssd(disk); },
+      .docs = ssd_docs,
+      // A drive of two figures, and one of a measured distribution.
+      .probes = {"capacity = \"1t\"\nbandwidth = \"500MB/s\"\nread_latency = \"50us\"\n",
+                 "capacity = \"1t\"\nbandwidth = \"500MB/s\"\nlatency_cdf = [[\"50us\", 0.5], [\"1ms\", 1.0]]\n"},
+      .capacity = stated_capacity<SsdSpec>,
+      .make = [](const DiskSpec& s, const DiskBuild& b) -> std::unique_ptr<BlockDevice> {
+        return std::make_unique<Ssd>(b.engine, std::get<SsdSpec>(s), b.streams.stream(kStreamDisk));
+      },
+      .simgrid_refusal = "drawn access times with rare slow reads over parallel units (not expressed on SimGrid yet)",
+      .preset = "edge-sata-ssd",
+      .preset_words = "a SATA SSD",
+  };
+  return row;
+}
+
+}  // namespace models

@@ -1,0 +1,36 @@
+// The `aio` modes: one registry row each (as disk kinds are, in
+// models/scenario/disk_kinds.h), saying everything the rest of clerk needs of
+// a mode. A mode is its row in aio_modes.cpp and the mechanism its flags
+// select; nothing else names it (tests/registry_test.sh checks that).
+//  - aio off: a worker reads a file that misses the page cache itself,
+//    blocking its event loop (ngx_http_core_module, sendfile in the worker);
+//  - aio threads: such reads go to the worker's thread pool (thread_pool.h;
+//    ngx_thread_pool.c, NGINX 1.7.11+).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace models {
+
+struct AioMode {
+  const char* name;   // [nginx] aio = "NAME", and clerk-serve's --aio
+  const char* label;  // clerk-ui's menu
+  const char* brief;  // a title's words
+  const char* doc;    // the key reference's words on `aio = "NAME"`
+  // Reads that miss the page cache (and, with aio_open, open()) go to the
+  // worker's thread pool (thread_pool.h on the native engine, sg_pool.h on
+  // SimGrid); the release must have thread pools.
+  bool thread_pool = false;
+  // nginx.conf's `aio` value a real run writes (testbed/realrun); null: no directive.
+  const char* conf = nullptr;
+  // Why the SimGrid engine cannot run this mode; null when it can.
+  const char* simgrid_refusal = nullptr;
+};
+
+// Every mode; the first is the default.
+const std::vector<const AioMode*>& aio_modes();
+const AioMode* find_aio_mode(const std::string& name);
+// The index of `mode` in aio_modes().
+std::size_t aio_mode_index(const AioMode* mode);
+
+}  // namespace models
