@@ -104,6 +104,43 @@ TEST_CASE("each pool task costs one event in its pool thread and two in its work
   check_accounting(r);
 }
 
+TEST_CASE("pool_worker and pool_thread split a pool task's CPU between the worker and its pool thread") {
+  // The same run as above, each side given its own cost: 30 us in the
+  // worker's main thread (15 posting, 15 completing), 70 us in the pool
+  // thread, and nothing else costs CPU. With the worker this cheap, more
+  // pool threads run at once than 4 CPUs hold (running would count their
+  // wait for a CPU too): 16 CPUs, so that running is CPU time.
+  const std::vector<std::string> split = {"nginx.aio=threads",     "clients.random.path=\"/1/1\"",
+                                          "preload=[\"/1/1\"]",    "cpu.request=0",
+                                          "cpu.sendfile_byte=0",   "cpu.logical_cpus=16",
+                                          "cpu.pool_worker=\"30us\"", "cpu.pool_thread=\"70us\""};
+  const auto r = run(split);
+  REQUIRE(r.pool_tasks > 1000);
+  const double tasks = static_cast<double>(r.pool_tasks);
+  const double pool_cpu_s = r.pool_running * static_cast<double>(r.pool_threads) * r.duration_s;
+  const double worker_cpu_s = r.workers_running * static_cast<double>(r.workers.size()) * r.duration_s;
+  CHECK(pool_cpu_s == Approx(tasks * 70e-6).epsilon(0.02));
+  CHECK(worker_cpu_s == Approx(tasks * 30e-6).epsilon(0.02));
+  check_accounting(r);
+}
+
+TEST_CASE("without pool_worker and pool_thread a pool task costs three events, byte for byte") {
+  // Profiles written before the split keep their results exactly: the
+  // defaults are 2 x event in the worker and event in the pool thread.
+  const std::vector<std::string> common = {"nginx.aio=threads", "cpu.event=\"17.2us\""};
+  auto explicit_split = common;
+  explicit_split.insert(explicit_split.end(), {"cpu.pool_worker=\"34.4us\"", "cpu.pool_thread=\"17.2us\""});
+  const models::Scenario sc = models::load_scenario(kData + "/small-hdd.toml", common);
+  CHECK(sc.hardware.costs.pool_worker == 2 * sc.hardware.costs.event);
+  CHECK(sc.hardware.costs.pool_thread == sc.hardware.costs.event);
+  CHECK(sc.hardware.costs.pool_post() == sc.hardware.costs.event);
+  CHECK(sc.hardware.costs.pool_complete() == sc.hardware.costs.event);
+  const auto a = run(common), b = run(explicit_split);
+  CHECK(models::to_json(a, false).dump(2) == models::to_json(b, false).dump(2));
+  const auto c = run({"nginx.aio=threads", "cpu.event=\"17.2us\"", "cpu.pool_worker=\"13us\""});
+  CHECK(models::to_json(a, false).dump(2) != models::to_json(c, false).dump(2));  // the keys are read
+}
+
 TEST_CASE("after each full chunk the next write waits for the 1 ms timer") {
   // One connection to the cached file on a 10 Gbit/s NIC: a 512 KiB chunk
   // leaves in 0.45 ms, so the timer between a response's two chunks shows.

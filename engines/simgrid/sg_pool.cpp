@@ -43,8 +43,8 @@ void SgPool::thread_main(std::uint32_t index) {
       use_cpu(host_.costs.sendfile_byte * static_cast<double>(t.task.call.sent));
     }
     // Back from the condition variable, the done list's lock, the eventfd
-    // write: one `event` a task (models/server/thread_pool.cpp).
-    if (host_.costs.event > 0) use_cpu(host_.costs.event);
+    // write: `pool_thread` a task (models/server/thread_pool.cpp).
+    if (host_.costs.pool_thread > 0) use_cpu(host_.costs.pool_thread);
     const bool was_empty = queue_.finished(t.task);
     t.has_task = queue_.next(now_ns(), index, t.task);
     if (!t.has_task) t.disk.set_state(models::TaskState::kSleeping);

@@ -96,7 +96,7 @@ void SgWorker::handle(const Ready& ev) {
       loop_.pool_event_read();
       pool_->take_done(done_);
       models::pool_tasks_done(server_, *this, *pool_, done_);
-      use_cpu(host.costs.event * static_cast<double>(done_.size()));
+      use_cpu(host.costs.pool_complete() * static_cast<double>(done_.size()));
       return;
     }
     case EventKind::kRead: {
@@ -107,7 +107,7 @@ void SgWorker::handle(const Ready& ev) {
       if (server_.draw_cache_fill() && !host.walk.metadata_writes(2, this, 0)) wait_for_disk(models::WaitCause::kDiskMetadata);
       if (pool_ && server_.config().aio_open) {
         post_to_pool(ev.conn, true);
-        use_cpu(host.costs.event);
+        use_cpu(host.costs.pool_post());
         return;
       }
       // open() walks the path in this process: upstream NGINX never offloads it.
@@ -131,7 +131,7 @@ void SgWorker::send_chunk(std::uint32_t id) {
   if (c.phase == Phase::kClosed) return;
   if (pool_) {
     post_to_pool(id, false);
-    use_cpu(host.costs.event);
+    use_cpu(host.costs.pool_post());
     return;
   }
   const std::uint64_t limit = server_.chunk_limit(c);

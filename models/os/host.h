@@ -21,11 +21,26 @@ struct CpuCosts {
   double sendfile_byte = 0;  // kernel time per byte sendfile() hands to TCP
   double accept = 0;         // accept() plus registering the connection
   double wakeup = 0;         // a worker woken for a connection another worker accepted
-  // One hand-over through the event loop or a thread pool. A pool task costs
-  // three: the worker posts it (ngx_thread_task_post: lock, queue, futex
-  // wake), the pool thread is woken and writes the eventfd (ngx_notify), the
-  // worker handles its completion (epoll wake-up, ngx_thread_pool_handler).
+  // One epoll event handled for nothing: a turn woken for a connection it
+  // did not get. Also the default of the pool's costs below: a pool task
+  // used to cost three `event`s, two in the worker and one in the pool thread.
   double event = 0;
+  // A thread-pool task (NGINX's ngx_thread_pool.c) costs each side its own:
+  //  - pool_worker: the worker's main thread, per task. Half when it posts
+  //    the task (the write handler's output-filter pass that ends in
+  //    ngx_thread_task_post: mutex, queue, cond_signal's futex wake), half
+  //    when it handles the completion (epoll_wait returning the eventfd,
+  //    ngx_epoll_notify_handler, ngx_thread_pool_handler taking the done
+  //    list, the task's event handler and its output-filter pass). The
+  //    calibration measures the sum only (the main thread's CPU time).
+  //  - pool_thread: the pool thread, per task beyond its sendfile() work
+  //    (sendfile_byte): back from pthread_cond_wait's futex, the queue's
+  //    mutex, the done list's spinlock, the eventfd write (ngx_notify).
+  // The loader defaults them to 2 x event and event (config_loader.cpp).
+  double pool_worker = 0;
+  double pool_thread = 0;
+  double pool_post() const { return pool_worker / 2; }
+  double pool_complete() const { return pool_worker / 2; }
   // Kernel time per byte read from disk into the page cache: page allocation,
   // memory-cgroup charge and reclaim, I/O completion, all of it
   // (kernel_work.h says where each part runs).

@@ -137,6 +137,10 @@ void read_hardware(Section& root, Scenario& sc) {
   hw.costs.accept = cpu.duration("accept", 0, 0);
   hw.costs.wakeup = cpu.duration("wakeup", 0, 0);
   hw.costs.event = cpu.duration("event", 0, 0);
+  // Without them a pool task costs what it did before they existed: an
+  // event when posted and one when completed, in the worker; one in the pool thread.
+  hw.costs.pool_worker = cpu.duration("pool_worker", 2 * hw.costs.event, 0);
+  hw.costs.pool_thread = cpu.duration("pool_thread", hw.costs.event, 0);
   hw.costs.client_connect = cpu.duration("client_connect", 0, 0);
   hw.costs.client_request = cpu.duration("client_request", 0, 0);
   hw.costs.client_byte = cpu.duration("client_byte", 0, 0, false, limits::kMaxPerByteSeconds);

@@ -47,13 +47,13 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
   }
 
   // The task's CPU time, then the done list. Each task also costs the
-  // thread one `event`: ngx_thread_pool_cycle() returns from its condition
+  // thread `pool_thread`: ngx_thread_pool_cycle() returns from its condition
   // variable's futex wait, takes the done list's spinlock and writes the
-  // worker's eventfd (ngx_notify); the worker pays its own two (posting the
-  // task, handling the completion: worker.cpp).
+  // worker's eventfd (ngx_notify); the worker pays its own `pool_worker`
+  // (half posting the task, half handling the completion: worker.cpp).
   void spend(double seconds) {
     Host& host = pool_.host_;
-    const double cpu = seconds + host.costs.event;
+    const double cpu = seconds + host.costs.pool_thread;
     if (cpu <= 0) {
       pool_.finished(*this);
       return;

@@ -145,7 +145,7 @@ void Worker::resume() {
       case Step::kOpen: {
         if (pool_ && server_.config().aio_open) {
           post_to_pool(current_.conn, true);
-          if (use_cpu(host.costs.event, Step::kNextEvent)) return;
+          if (use_cpu(host.costs.pool_post(), Step::kNextEvent)) return;
           break;
         }
         // open() walks the path in this process: upstream NGINX never offloads it.
@@ -173,7 +173,7 @@ void Worker::resume() {
         const std::uint64_t limit = server_.chunk_limit(c);
         if (pool_) {
           post_to_pool(current_.conn, false);
-          if (use_cpu(host.costs.event, Step::kNextEvent)) return;
+          if (use_cpu(host.costs.pool_post(), Step::kNextEvent)) return;
           break;
         }
         call_ = SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false, 0};
@@ -199,7 +199,8 @@ void Worker::resume() {
         pool_->take_done(done_);
         stage_pool_done();
         pool_tasks_done(server_, *this, *pool_, done_);
-        if (use_cpu(host.costs.event * static_cast<double>(done_.size()), Step::kNextEvent)) return;
+        // One eventfd wake-up hands over every task done by then; each costs its completion.
+        if (use_cpu(host.costs.pool_complete() * static_cast<double>(done_.size()), Step::kNextEvent)) return;
         break;
       }
     }
