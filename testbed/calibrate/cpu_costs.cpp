@@ -62,17 +62,19 @@ PerOp median_per_op(const std::vector<WrkRun>& runs) {
 
 PoolOp median_pool_op(const std::vector<WrkRun>& runs, bool pool_on) {
   if (runs.empty()) throw std::invalid_argument("no runs");
-  std::vector<double> server, main, calls, rate;
+  std::vector<double> server, main, main_runs, calls, rate;
   for (const WrkRun& r : runs) {
     const double n = static_cast<double>(r.requests);
     server.push_back(r.server.all_cpu_s / n);
     main.push_back(r.server.main_cpu_s / n);
+    main_runs.push_back(static_cast<double>(r.server.main_runs) / n);
     calls.push_back(static_cast<double>(pool_on ? r.server.other_syscr : r.server.main_syscr) / n);
     rate.push_back(r.seconds > 0 ? n / r.seconds : 0);
   }
   PoolOp p;
   p.server_s = median(server);
   p.main_s = median(main);
+  p.main_runs = median(main_runs);
   p.calls = median(calls);
   p.rate = median(rate);
   const auto it = std::min_element(runs.begin(), runs.end(), [&](const WrkRun& a, const WrkRun& b) {
@@ -113,6 +115,22 @@ int pace_delay_ms(int connections, double rate, double share) {
   return std::max(1, static_cast<int>(std::lround(1000.0 * connections / (share * rate))));
 }
 
+namespace {
+// Each side's CPU per pool task (cpu_costs.h): the pool threads' beyond the
+// sendfile() work they took over from the main thread, and the rest of the
+// pool's extra CPU in the main thread. They add up to the extra CPU.
+template <class NonNegative>
+void derive_pool_costs(const CpuRaw& raw, CpuCostsResult& c, NonNegative non_negative) {
+  const double tasks = raw.pool_on.calls;
+  const double extra = raw.pool_on.server_s - raw.pool_off.server_s;
+  const double sendfile_work = c.sendfile_byte * static_cast<double>(raw.big_file_bytes);
+  const double pool_threads = raw.pool_on.server_s - raw.pool_on.main_s;
+  c.event = non_negative(extra / (3 * tasks), "event");
+  c.pool_thread = non_negative((pool_threads - sendfile_work) / tasks, "pool_thread");
+  c.pool_worker = non_negative(extra / tasks - c.pool_thread, "pool_worker");
+}
+}  // namespace
+
 CpuCostsResult derive_cpu_costs(const CpuRaw& raw) {
   CpuCostsResult c;
   auto non_negative = [&](double v, const char* name) {
@@ -129,10 +147,7 @@ CpuCostsResult derive_cpu_costs(const CpuRaw& raw) {
   c.client_byte = non_negative((raw.big.client_s - raw.small.client_s) / bytes, "client_byte");
   c.accept = non_negative(raw.close.server_s - raw.small.server_s, "accept");
   c.client_connect = non_negative(raw.close.client_s - raw.small.client_s, "client_connect");
-  // Three events a pool task (the worker's post and completion, the pool
-  // thread's wake-up and eventfd write): the pool's extra CPU over them.
-  if (raw.pool_on.calls > 0)
-    c.event = non_negative((raw.pool_on.server_s - raw.pool_off.server_s) / (3 * raw.pool_on.calls), "event");
+  if (raw.pool_on.calls > 0) derive_pool_costs(raw, c, non_negative);
   return c;
 }
 

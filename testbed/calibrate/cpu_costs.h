@@ -4,10 +4,23 @@
 //   - keep-alive requests of a multi-MiB cached file: per-byte cost (minus the per-request part)
 //   - one request per connection (Connection: close): per-connection cost (minus the per-request part)
 //   - the multi-MiB file again on two more NGINXes, both with sendfile_max_chunk, one with `aio threads`,
-//     at the same paced request rate: the pool's cost per task (`event`). The model charges three
-//     events a pool task (models/os/host.h): the worker's post, the pool thread's wake-up and eventfd
-//     write, the worker's completion; so event = (worker CPU per request with the pool - without) /
-//     (3 x tasks per request), the tasks counted as the pool threads' sendfile() calls (their syscr).
+//     at the same paced request rate: the pool's cost per task, each side's own (models/os/host.h),
+//     from each thread's schedstat. The tasks are the pool threads' sendfile() calls (their syscr).
+//     - pool_thread: the pool threads' CPU per request, less the sendfile() work they took over
+//       (sendfile_byte x the file's bytes, which the model charges them besides), per task: the
+//       wake-up from pthread_cond_wait, the queue's mutex, the done list's spinlock, the eventfd
+//       write (ngx_thread_pool_cycle, ngx_epoll_notify).
+//     - pool_worker: the rest of the pool's extra CPU, per task: what the main thread spends posting
+//       (ngx_thread_task_post from the write handler's output-filter pass) and completing
+//       (ngx_epoll_notify_handler, ngx_thread_pool_handler, the task's event handler). Without the
+//       pool the same main thread did the sendfile() work itself, so
+//       pool_worker = (main CPU with the pool - worker CPU without + sendfile work) / tasks.
+//     One eventfd wake-up hands the worker every task done by then (the eventfd is edge-triggered
+//     and ngx_thread_pool_handler drains the done list), so a wake-up's own part of pool_worker is
+//     shared by the tasks of a batch: the figure holds at the experiment's batching, which the
+//     comment reports as the main threads' extra runs (schedstat's timeslices) per task.
+//     `event` keeps its former derivation, a third of the pool's extra CPU per task: the model now
+//     charges it only for a turn woken for a connection it does not get.
 // The experiments run in rounds, one run of each a round, so that a change of the machine's load
 // shows as spread between rounds rather than between experiments; each figure is derived from the
 // experiments' medians, and each round's own derivation gives its spread.
@@ -50,6 +63,7 @@ struct PoolOp {
   double calls = 0;        // sendfile() calls: the main threads' syscr (pool off), the pool threads' (on)
   double rate = 0;         // requests per second
   std::uint64_t requests = 0;  // of the median run (by server figure)
+  double main_runs = 0;    // times their main threads were put on a CPU (schedstat's timeslices)
 };
 
 struct CpuRaw {
@@ -65,6 +79,7 @@ struct CpuCostsResult {
   double request = 0, sendfile_byte = 0, accept = 0;
   double client_request = 0, client_byte = 0, client_connect = 0;
   double event = 0;
+  double pool_worker = 0, pool_thread = 0;  // per pool task, the main thread's and the pool thread's
   std::vector<std::string> warnings;  // e.g. a difference that came out negative
 };
 

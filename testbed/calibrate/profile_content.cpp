@@ -130,6 +130,8 @@ std::vector<std::string> cpu_spread_rows(const Calibration& c) {
                       {"sendfile_byte", &CpuCostsResult::sendfile_byte, ns},
                       {"accept", &CpuCostsResult::accept, us},
                       {"event", &CpuCostsResult::event, us},
+                      {"pool_worker", &CpuCostsResult::pool_worker, us},
+                      {"pool_thread", &CpuCostsResult::pool_thread, us},
                       {"client_connect", &CpuCostsResult::client_connect, us},
                       {"client_request", &CpuCostsResult::client_request, us},
                       {"client_byte", &CpuCostsResult::client_byte, ns}};
@@ -196,17 +198,37 @@ Profile build_profile(const Calibration& c) {
                                      &CpuCostsResult::accept, us)});
   if (r.pool_on.calls > 0) {
     const std::string chunk = fmt::format("sendfile_max_chunk {}k", c.cpu_plan.pool_chunk >> 10);
+    const double sendfile_work = c.cpu.sendfile_byte * static_cast<double>(r.big_file_bytes);
+    cpu.entries.push_back(
+        {"pool_worker", duration_value(c.cpu.pool_worker),
+         with_rounds({"the worker's main thread per thread-pool task: posting it and handling its completion (half each in",
+                      "the model: models/os/host.h). The cached file again on two NGINXes with " + chunk + ", one with",
+                      fmt::format("`aio threads`, both paced by wrk's delay() at {} ms a request a connection: {:.0f} and {:.0f} req/s;",
+                                  r.pace_delay_ms, r.pool_off.rate, r.pool_on.rate),
+                      fmt::format("worker CPU per request {} without the pool, {} with it, {} of it in the main threads;",
+                                  us(r.pool_off.server_s), us(r.pool_on.server_s), us(r.pool_on.main_s)),
+                      fmt::format("pool tasks = the pool threads' sendfile() calls (syscr of /proc/PID/task/TID/io): {:.2f} a request.",
+                                  r.pool_on.calls),
+                      fmt::format("The main thread no longer does the sendfile() work, sendfile_byte x {} B = {}:",
+                                  r.big_file_bytes, us(sendfile_work)),
+                      fmt::format("pool_worker = ({} - {} + {}) / {:.2f} = {} ({})", us(r.pool_on.main_s),
+                                  us(r.pool_off.server_s), us(sendfile_work), r.pool_on.calls, us(c.cpu.pool_worker), median),
+                      fmt::format("main threads put on a CPU {:.2f} times a request with the pool, {:.2f} without: one eventfd",
+                                  r.pool_on.main_runs, r.pool_off.main_runs),
+                      "wake-up hands over every task done by then, so under more load a task's share of it is less"},
+                     &CpuCostsResult::pool_worker, us)});
+    cpu.entries.push_back(
+        {"pool_thread", duration_value(c.cpu.pool_thread),
+         with_rounds({"a pool thread per task beyond its sendfile() bytes (the model charges it sendfile_byte besides): the",
+                      "wake-up from the condition variable, the queue's mutex, the done list's lock, the eventfd write;",
+                      fmt::format("pool_thread = (pool threads' CPU per request {} - {}) / {:.2f} = {} ({})",
+                                  us(r.pool_on.server_s - r.pool_on.main_s), us(sendfile_work), r.pool_on.calls,
+                                  us(c.cpu.pool_thread), median)},
+                     &CpuCostsResult::pool_thread, us)});
     cpu.entries.push_back(
         {"event", duration_value(c.cpu.event),
-         with_rounds({"one hand-over through the loop or a thread pool; the model charges 3 a pool task (the worker's post,",
-                      "the pool thread's wake-up and eventfd write, the worker's completion: models/os/host.h). The cached file",
-                      fmt::format("again on two NGINXes with {}, one with `aio threads`, both paced by wrk's delay() at", chunk),
-                      fmt::format("{} ms a request a connection: {:.0f} and {:.0f} req/s; worker CPU per request {} without the pool,",
-                                  r.pace_delay_ms, r.pool_off.rate, r.pool_on.rate, us(r.pool_off.server_s)),
-                      fmt::format("{} with it ({} of it in the main threads; {} without); pool tasks = the pool threads'",
-                                  us(r.pool_on.server_s), us(r.pool_on.main_s), us(r.pool_off.main_s)),
-                      fmt::format("sendfile() calls (syscr of /proc/PID/task/TID/io): {:.2f} a request ({:.2f} without the pool)",
-                                  r.pool_on.calls, r.pool_off.calls),
+         with_rounds({"an epoll event handled for nothing (a turn woken for a connection it does not get): no experiment",
+                      "of its own; a third of the pool's extra CPU per task, as before pool_worker and pool_thread:",
                       fmt::format("event = ({} - {}) / (3 x {:.2f}) = {} ({})", us(r.pool_on.server_s),
                                   us(r.pool_off.server_s), r.pool_on.calls, us(c.cpu.event), median)},
                      &CpuCostsResult::event, us)});
@@ -260,7 +282,7 @@ Profile build_profile(const Calibration& c) {
   // loader checks sockets x cores x threads against logical_cpus).
   if (c.kernel_facts.topology.logical == c.logical_cpus)
     for (auto& entry : topology_entries(c.kernel_facts)) cpu.entries.push_back(std::move(entry));
-  if (r.pool_on.calls <= 0) cpu.comment.push_back("`event` is not measured: the model's default (0) applies.");
+  if (r.pool_on.calls <= 0) cpu.comment.push_back("`event`, `pool_worker` and `pool_thread` are not measured: the model's defaults (0) apply.");
   if (c.herd.empty()) cpu.comment.push_back("`wakeup` is not measured: the model's default (0) applies.");
   cpu.comment.push_back("Loopback's receive side runs in softirq, charged to whichever task is on the CPU (nginx,");
   cpu.comment.push_back("wrk or ksoftirqd): the per-byte split between sendfile_byte and client_byte moves with load.");

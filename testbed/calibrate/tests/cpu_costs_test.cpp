@@ -94,32 +94,55 @@ TEST_CASE("/proc/PID/task/TID/io: syscr counts the thread's read-type calls") {
   CHECK_THROWS(parse_io_syscr("rchar: 1\n"));
   CHECK(parse_schedstat_run_s("1234567890 55 7\n") == Approx(1.23456789));
   CHECK_THROWS(parse_schedstat_run_s(""));
-  ThreadSample a{2.0, 0.5, 10, 100}, b{3.5, 0.75, 12, 190};
+  CHECK(parse_schedstat_runs("1234567890 55 7\n") == 7);
+  CHECK_THROWS(parse_schedstat_runs("1234567890 55\n"));
+  ThreadSample a{2.0, 0.5, 10, 100, 40}, b{3.5, 0.75, 12, 190, 65};
   const ThreadSample d = b - a;
   CHECK(d.all_cpu_s == Approx(1.5));
   CHECK(d.main_cpu_s == Approx(0.25));
   CHECK(d.main_syscr == 2);
   CHECK(d.other_syscr == 90);
+  CHECK(d.main_runs == 25);
 }
 
-TEST_CASE("event: the pool's extra CPU per request over three charges a task") {
+TEST_CASE("pool costs: the pool threads' CPU beyond their sendfile work, the rest in the main thread") {
+  // Hand-made: 4 MiB at 0.25 ns a byte is 1048.576 us of sendfile() work a
+  // request, 8 tasks a request, each 13 us in the main thread and 40 us in
+  // its pool thread. Without the pool the main thread does it all: 1100 us.
   CpuRaw raw;
   raw.big_file_bytes = 4 << 20;
   raw.small = {17e-6, 11e-6, 1, 1};
-  raw.big = {500e-6, 2e-3, 1, 1};
+  raw.big = {17e-6 + 1048.576e-6, 2e-3, 1, 1};  // sendfile_byte = 0.25 ns
   raw.close = {39e-6, 40e-6, 1, 1};
-  // 9.5 sendfile() calls a request in the pool threads; 12 us an event.
-  raw.pool_off = {480e-6, 480e-6, 9.5, 300, 1};
-  raw.pool_on = {480e-6 + 3 * 12e-6 * 9.5, 200e-6, 9.5, 300, 1};
+  raw.pool_off = {1100e-6, 1100e-6, 8, 300, 1};
+  // With it: 1100 + 8 x (13 + 40) = 1524 us; the pool threads 1048.576 + 8 x 40 = 1368.576 us of it.
+  raw.pool_on = {1524e-6, 1524e-6 - 1368.576e-6, 8, 300, 1};
   const CpuCostsResult c = derive_cpu_costs(raw);
-  CHECK(c.event == Approx(12e-6));
+  CHECK(c.sendfile_byte == Approx(0.25e-9));
+  CHECK(c.pool_thread == Approx(40e-6));
+  CHECK(c.pool_worker == Approx(13e-6));
+  CHECK(c.event == Approx(424e-6 / 24));  // a third of the extra 53 us a task, as before the split
+  CHECK(c.pool_worker + c.pool_thread == Approx(3 * c.event));
   CHECK(c.warnings.empty());
-  raw.pool_on.server_s = 400e-6;  // noise: the pool came out cheaper
+
+  // Noise: the pool threads' CPU came out below the sendfile work. The
+  // extra CPU stays whole, all of it in the main thread.
+  raw.pool_on.main_s = 1524e-6 - 1000e-6;
+  const CpuCostsResult low = derive_cpu_costs(raw);
+  CHECK(low.pool_thread == 0);
+  CHECK(low.pool_worker == Approx(53e-6));
+  CHECK(low.warnings.size() == 1);
+
+  raw.pool_on = {1090e-6, 10e-6, 8, 300, 1};  // noise: the pool came out cheaper
   const CpuCostsResult n = derive_cpu_costs(raw);
   CHECK(n.event == 0);
-  CHECK(n.warnings.size() == 1);
+  CHECK(n.pool_worker == 0);
+  CHECK(n.warnings.size() == 2);  // event and pool_worker
   raw.pool_on.calls = 0;  // not measured: no figure, no warning
-  CHECK(derive_cpu_costs(raw).warnings.empty());
+  const CpuCostsResult none = derive_cpu_costs(raw);
+  CHECK(none.warnings.empty());
+  CHECK(none.pool_worker == 0);
+  CHECK(none.pool_thread == 0);
 }
 
 TEST_CASE("the pool experiment's medians count the pool threads' calls with the pool, the main threads' without") {
@@ -131,11 +154,13 @@ TEST_CASE("the pool experiment's medians count the pool threads' calls with the 
     runs[i].server.main_cpu_s = 0.2;
     runs[i].server.main_syscr = 9000 + 100 * i;
     runs[i].server.other_syscr = 9500;
+    runs[i].server.main_runs = 12000 + 1000 * static_cast<std::uint64_t>(i);
     runs[i].server_cpu_s = runs[i].server.all_cpu_s;
   }
   const PoolOp on = median_pool_op(runs, true), off = median_pool_op(runs, false);
   CHECK(on.server_s == Approx(600e-6));
   CHECK(on.main_s == Approx(200e-6));
+  CHECK(on.main_runs == Approx(13));
   CHECK(on.calls == Approx(9.5));
   CHECK(off.calls == Approx(9.1));
   CHECK(on.rate == Approx(250));

@@ -121,13 +121,16 @@ TEST_CASE("profile: written, loaded by models::load_scenario, values as measured
   CHECK(hw.topology.threads_per_core == 1);
 }
 
-TEST_CASE("profile: event, wakeup and sequential_bandwidth load as measured, with each round's spread in the comments") {
+TEST_CASE("profile: event, pool_worker, pool_thread, wakeup and sequential_bandwidth load as measured, with each round's spread in the comments") {
   const common::TempDir dir = calibrate_temp_dir();
   std::filesystem::create_directories(dir.file("hardware"));
   const std::string path = dir.file("hardware/local.toml");
   Calibration c = example();
-  c.cpu_raw.pool_off = {480e-6, 480e-6, 9.5, 300, 1500};
-  c.cpu_raw.pool_on = {480e-6 + 3 * 12e-6 * 9.0, 200e-6, 9.0, 301, 1505};
+  // 9 tasks a request, 12 us an event: 324 us more with the pool. Its
+  // threads took over the sendfile work (example()'s 0.235 ns x 4 MiB =
+  // 985.66144 us) and spend 25 us a task besides; the main threads 11 us.
+  c.cpu_raw.pool_off = {1100e-6, 1100e-6, 9.5, 300, 1500, 4};
+  c.cpu_raw.pool_on = {1424e-6, 1424e-6 - 985.66144e-6 - 225e-6, 9.0, 301, 1505, 13};
   c.cpu_raw.pace_delay_ms = 67;
   c.cpu = derive_cpu_costs(c.cpu_raw);
   CpuCostsResult low = c.cpu, high = c.cpu;
@@ -152,10 +155,15 @@ TEST_CASE("profile: event, wakeup and sequential_bandwidth load as measured, wit
   const models::Scenario sc = load_profile(path, dir.path());
   const models::HardwareSpec& hw = sc.hardware;
   CHECK(hw.costs.event == Approx(12e-6).epsilon(1e-3));
+  CHECK(hw.costs.pool_thread == Approx(25e-6).epsilon(1e-3));
+  CHECK(hw.costs.pool_worker == Approx(11e-6).epsilon(1e-3));
   CHECK(hw.costs.wakeup == Approx(5e-6).epsilon(1e-3));
   CHECK(std::get<models::SsdSpec>(hw.disk).sequential_bandwidth_Bps == Approx(500.0 * (4 << 20) / 0.625).epsilon(1e-3));
   CHECK_THAT(text, Catch::Contains("each round alone: 10.00 us to 15.00 us"));
-  CHECK_THAT(text, Catch::Contains("event = (804.00 us - 480.00 us) / (3 x 9.00) = 12.00 us"));
+  CHECK_THAT(text, Catch::Contains("event = (1424.00 us - 1100.00 us) / (3 x 9.00) = 12.00 us"));
+  CHECK_THAT(text, Catch::Contains("pool_worker = (213.34 us - 1100.00 us + 985.66 us) / 9.00 = 11.00 us"));
+  CHECK_THAT(text, Catch::Contains("pool_thread = (pool threads' CPU per request 1210.66 us - 985.66 us) / 9.00 = 25.00 us"));
+  CHECK_THAT(text, Catch::Contains("13.00 times a request with the pool, 4.00 without"));
   CHECK_THAT(text, Catch::Contains("500 requests of 4096 KiB"));
   CHECK(text.find("not measured") == std::string::npos);
 }
