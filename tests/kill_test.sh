@@ -124,8 +124,14 @@ for subject in calibrate realrun sweep; do
     sleep 1  # children killed by PR_SET_PDEATHSIG or by the clean-up need a moment to be reaped
     left=$(marked "$mark")
     [ -z "$left" ] || fail "$what: processes left (pid comm state): $(echo $left)"
-    new_zombies=$(comm -13 <(echo "$zombies_before" | sort) <(zombies | sort) | grep -E ':(fio|nginx|wrk|clerk-serve|clerk)$')
-    [ -z "$new_zombies" ] || fail "$what: zombies left (an init that does not reap keeps them): $(echo $new_zombies)"
+    # A clerk that is stopped must reap what it started (the fio zombie
+    # after Ctrl-C). One killed by SIGKILL cannot: its children, killed by
+    # PR_SET_PDEATHSIG, go to init, which reaps them when it will (CI's
+    # container init did not within a second): not clerk's to check.
+    if [ "$sig" != KILL ]; then
+      new_zombies=$(comm -13 <(echo "$zombies_before" | sort) <(zombies | sort) | grep -E ':(fio|nginx|wrk|clerk-serve|clerk)$')
+      [ -z "$new_zombies" ] || fail "$what: zombies left behind: $(echo $new_zombies)"
+    fi
     prefix=$(state_prefix $subject)
     if [ "$sig" != KILL ]; then
       state=$(state_of "$prefix" "$pid")
