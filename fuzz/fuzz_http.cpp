@@ -26,6 +26,8 @@
 
 #include <fmt/format.h>
 
+#include "common/temp_dir.h"
+#include "common/unique_fd.h"
 #include "fuzz/contract.h"
 #include "file_resolver.h"
 #include "http_request.h"
@@ -38,42 +40,33 @@ using clerk::serve::RequestHead;
 // The root: files, a directory, and every way out that resolve_file refuses.
 class ServeRoot {
  public:
-  ServeRoot() {
-    std::string templ = (fs::temp_directory_path() / "clerk-fuzz-http-XXXXXX").string();
-    if (!::mkdtemp(templ.data())) fuzz::breach("mkdtemp failed");
-    base_ = templ;
-    root_ = base_ / "root";
+  ServeRoot() : base_((fs::temp_directory_path() / "clerk-fuzz-http-").string()), root_(fs::path(base_.path()) / "root") {
     fs::create_directories(root_ / "dir" / "sub");
     write(root_ / "a.txt");
     write(root_ / "dir" / "b.txt");
     write(root_ / "dir" / "sub" / "c 1.txt");
-    write(base_ / "outside.txt");
-    fs::create_symlink(base_ / "outside.txt", root_ / "out");
+    write(fs::path(base_.path()) / "outside.txt");
+    fs::create_symlink(fs::path(base_.path()) / "outside.txt", root_ / "out");
     fs::create_symlink("../outside.txt", root_ / "dir" / "up");
     fs::create_directory_symlink("..", root_ / "dir" / "parent");
     ::mkfifo((root_ / "fifo").c_str(), 0600);
-    fd_ = ::open(root_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (fd_ < 0) fuzz::breach("cannot open the root");
+    fd_.reset(::open(root_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!fd_.valid()) fuzz::breach("cannot open the root");
     char real[PATH_MAX];
     if (!::realpath(root_.c_str(), real)) fuzz::breach("realpath of the root failed");
     real_root_ = std::string(real) + "/";
   }
-  ~ServeRoot() {
-    ::close(fd_);
-    std::error_code ec;
-    fs::remove_all(base_, ec);
-  }
-  int fd() const { return fd_; }
+  int fd() const { return fd_.get(); }
   const std::string& real_root() const { return real_root_; }
 
  private:
   static void write(const fs::path& p) {
-    const int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd < 0 || ::write(fd, "x", 1) != 1) fuzz::breach("cannot write " + p.string());
-    ::close(fd);
+    common::UniqueFd fd(::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600));
+    if (!fd.valid() || ::write(fd.get(), "x", 1) != 1) fuzz::breach("cannot write " + p.string());
   }
-  fs::path base_, root_;
-  int fd_ = -1;
+  common::TempDir base_;  // removed with everything in it at exit
+  fs::path root_;
+  common::UniqueFd fd_;
   std::string real_root_;
 };
 
