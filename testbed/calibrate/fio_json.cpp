@@ -1,11 +1,11 @@
 #include "testbed/calibrate/fio_json.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "common/number_text.h"
 #include "models/scenario/units.h"
 
 namespace testbed::calibrate {
@@ -22,11 +22,8 @@ std::string option(const nlohmann::json& job, const nlohmann::json& global, cons
 // A whole number or a decimal written as text ("32", "99.000000"), or an error naming it.
 template <class T>
 T number_in_text(const std::string& text, const char* what) {
-  T out{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  if (ec != std::errc() || end != text.data() + text.size())
-    throw std::runtime_error(std::string("fio JSON: ") + what + " is not a number: '" + text + "'");
-  return out;
+  if (const auto v = common::number_text<T>(text)) return *v;
+  throw std::runtime_error(std::string("fio JSON: ") + what + " is not a number: '" + text + "'");
 }
 
 // A figure fio prints as a number, 0 when absent; negative is not fio's.

@@ -6,10 +6,11 @@
 
 #include <fmt/format.h>
 #include <set>
-#include <charconv>
 #include <sstream>
 #include <utility>
 #include <vector>
+
+#include "common/number_text.h"
 
 namespace testbed::calibrate {
 namespace {
@@ -24,9 +25,9 @@ std::string trimmed(std::string s) {
 // Digits only, within T; false for anything else (empty, a sign, too large).
 template <class T>
 bool whole_number(const std::string& s, T& out) {
-  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) return false;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && end == s.data() + s.size();
+  const auto v = common::number_text<T>(s);
+  if (v) out = *v;
+  return v.has_value();
 }
 
 // A file holding one non-negative number; false when absent or malformed.

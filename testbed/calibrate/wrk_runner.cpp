@@ -1,9 +1,9 @@
 #include "testbed/calibrate/wrk_runner.h"
 
-#include <charconv>
 #include <regex>
 #include <stdexcept>
 
+#include "common/number_text.h"
 #include "testbed/calibrate/proc_stat.h"
 #include "testbed/calibrate/tools.h"
 
@@ -14,10 +14,8 @@ namespace {
 // std::stoull's out_of_range for 30 digits, or std::stod's invalid_argument for ".".
 template <class T>
 T wrk_number(const std::string& text) {
-  T out{};
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  if (ec != std::errc() || end != text.data() + text.size()) throw std::runtime_error("wrk's output has '" + text + "' for a number");
-  return out;
+  if (const auto v = common::number_text<T>(text)) return *v;
+  throw std::runtime_error("wrk's output has '" + text + "' for a number");
 }
 }  // namespace
 

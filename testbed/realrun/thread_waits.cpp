@@ -1,8 +1,9 @@
 #include "testbed/realrun/thread_waits.h"
 
 #include <algorithm>
-#include <charconv>
 #include <sstream>
+
+#include "common/number_text.h"
 
 namespace testbed::realrun {
 namespace {
@@ -92,9 +93,7 @@ void WaitSampler::relist() {
     std::istringstream names(files_.read("/proc/" + std::to_string(pid) + "/task/"));
     std::vector<pid_t> listed;
     for (std::string name; std::getline(names, name);)
-      if (pid_t tid = 0; !name.empty() && name.find_first_not_of("0123456789") == std::string::npos &&
-                         std::from_chars(name.data(), name.data() + name.size(), tid).ec == std::errc())
-        listed.push_back(tid);
+      if (const auto tid = common::number_text<pid_t>(name)) listed.push_back(*tid);
     for (pid_t tid : listed) {
       auto& list = tid == pid ? main_ : pool_;
       const bool known = std::any_of(list.begin(), list.end(), [&](const Thread& t) { return t.tid == tid && t.pid == pid; });
