@@ -57,5 +57,7 @@ void add_calibrate_command(CLI::App& clerk, Commands& commands);
 void add_keys_command(CLI::App& clerk, Commands& commands);
 // `new`: a starter scenario (cli/new_command.h).
 void add_new_command(CLI::App& clerk, Commands& commands);
+// `import`: a scenario from an nginx.conf (cli/import_command.h).
+void add_import_command(CLI::App& clerk, Commands& commands);
 
 }  // namespace cli

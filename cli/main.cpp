@@ -19,6 +19,7 @@ constexpr cli::Registration kSubcommands[] = {
     cli::add_calibrate_command,  // measure this machine into a hardware profile
     cli::add_keys_command,       // the scenario key reference
     cli::add_new_command,        // a starter scenario
+    cli::add_import_command,     // a scenario from an nginx.conf
 };
 
 }  // namespace

@@ -107,6 +107,14 @@ std::string preset_for(const NewArgs& a) {
   return models::find_disk_kind(a.disk)->preset;  // the option checks it has one
 }
 
+// The include line's file: a preset as "@hardware/NAME", or a profile
+// file named by its path (clerk calibrate's), made absolute.
+std::string include_of(const NewArgs& a) {
+  const std::string h = preset_for(a);
+  if (h.find('/') == std::string::npos && !h.ends_with(".toml")) return "@hardware/" + h;
+  return std::filesystem::absolute(h).lexically_normal().string();
+}
+
 // The aio mode written: --aio's, else the first with a thread pool.
 std::string aio_of(const NewArgs& a) {
   if (!a.aio.empty()) return a.aio;
@@ -140,16 +148,13 @@ std::vector<std::string> aio_mode_names() {
 
 }  // namespace
 
-std::string starter_scenario(const NewArgs& a) {
+std::string starter_head(const NewArgs& a) {
   std::string s;
-  s += "# A starter scenario written by `clerk new`. Every key is in docs/scenario-keys.md\n";
-  s += "# (`clerk keys TABLE` prints one table); change any of them, or try one with\n";
-  s += "# `clerk run THIS_FILE --set nginx.aio=off`.\n";
   s += line(fmt::format("name = \"{}\"", std::filesystem::path(a.file).stem().string()));
   s += line(fmt::format("duration = \"{}\"", a.duration), "simulated seconds measured, after the warm-up");
   s += line("warmup = \"settled\"", "serve the load until the caches settle, then measure");
   s += "\n# The machine: a hardware preset from scenarios/hardware/ (`@hardware/NAME`).\n";
-  s += line(fmt::format("include = \"@hardware/{}\"", preset_for(a)));
+  s += line(fmt::format("include = \"{}\"", include_of(a)));
   if (!a.page_cache.empty()) {
     std::uint64_t bytes = 0;
     if (!models::parse_size(a.page_cache, bytes))
@@ -157,14 +162,13 @@ std::string starter_scenario(const NewArgs& a) {
     s += "\n[memory]\n";
     s += line(fmt::format("page_cache = \"{}\"", a.page_cache), "memory for cached files (free -b: buff/cache)");
   }
-  s += "\n" + line("[nginx]", "nginx.conf's directives");
-  s += nginx_defaults(a.nginx);
-  s += line(fmt::format("worker_processes = {}", a.workers));
-  s += line("sendfile = \"on\"");
-  s += line(fmt::format("aio = \"{}\"", aio_of(a)), "threads: reads that miss the page cache go to the pool");
-  s += "\n" + line("[nginx.thread_pool]", "thread_pool default threads=N max_queue=65536");
-  s += line(fmt::format("threads = {}", a.pool_threads));
+  return s;
+}
+
+std::string starter_tail(const NewArgs& a, const std::string& dataset_lines) {
+  std::string s;
   s += "\n" + line("[dataset]", "the files served");
+  s += dataset_lines;
   s += line(fmt::format("files = {}", a.files));
   s += line(file_sizes_line(a.file_sizes));
   s += "\n" + line("[clients.load]", "one wrk command");
@@ -176,27 +180,44 @@ std::string starter_scenario(const NewArgs& a) {
   return s;
 }
 
+std::string starter_scenario(const NewArgs& a) {
+  std::string s;
+  s += "# A starter scenario written by `clerk new`. Every key is in docs/scenario-keys.md\n";
+  s += "# (`clerk keys TABLE` prints one table); change any of them, or try one with\n";
+  s += "# `clerk run THIS_FILE --set nginx.aio=off`.\n";
+  s += starter_head(a);
+  s += "\n" + line("[nginx]", "nginx.conf's directives");
+  s += nginx_defaults(a.nginx);
+  s += line(fmt::format("worker_processes = {}", a.workers));
+  s += line("sendfile = \"on\"");
+  s += line(fmt::format("aio = \"{}\"", aio_of(a)), "threads: reads that miss the page cache go to the pool");
+  s += "\n" + line("[nginx.thread_pool]", "thread_pool default threads=N max_queue=65536");
+  s += line(fmt::format("threads = {}", a.pool_threads));
+  s += starter_tail(a, "");
+  return s;
+}
+
 namespace {
 
 [[noreturn]] void os_fail(const std::string& what) {
   throw std::runtime_error(what + ": " + std::strerror(errno));
 }
 
-// Writes `text` to a temporary beside `path`, has the loader read it, then
-// links it to `path`: never over an existing file, never half written.
-// Returns 2 with a message for bad input, 0 on success.
-int write_new(const std::string& path, const std::string& text) {
+}  // namespace
+
+int write_scenario(const std::string& path, const std::string& text, const WriteMode& mode) {
   namespace fs = std::filesystem;
+  const std::string who = "clerk " + mode.command;
   std::error_code ec;
-  if (fs::symlink_status(path, ec).type() != fs::file_type::not_found) {
-    std::cerr << "clerk new: '" << path << "' exists; clerk new never replaces a file\n";
+  if (!mode.replace && fs::symlink_status(path, ec).type() != fs::file_type::not_found) {
+    std::cerr << who << ": '" << path << "' exists; " << who << " never replaces a file\n";
     return 2;
   }
   const fs::path folder = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
-  std::string tmp = (folder / ".clerk-new-XXXXXX").string();
+  std::string tmp = (folder / (".clerk-" + mode.command + "-XXXXXX")).string();
   const int fd = mkstemp(tmp.data());
   if (fd < 0) {
-    std::cerr << "clerk new: cannot write in '" << folder.string() << "': " << std::strerror(errno) << "\n";
+    std::cerr << who << ": cannot write in '" << folder.string() << "': " << std::strerror(errno) << "\n";
     return 2;
   }
   struct Cleanup {
@@ -209,25 +230,31 @@ int write_new(const std::string& path, const std::string& text) {
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       close(fd);
-      os_fail("clerk new: writing '" + tmp + "'");
+      os_fail(who + ": writing '" + tmp + "'");
     }
     rest.remove_prefix(static_cast<std::size_t>(n));
   }
-  if (fsync(fd) != 0 || close(fd) != 0) os_fail("clerk new: writing '" + tmp + "'");
+  if (fsync(fd) != 0 || close(fd) != 0) os_fail(who + ": writing '" + tmp + "'");
   try {
     models::load_scenario(tmp);
   } catch (const models::ConfigError& e) {
     std::string message = e.what();  // named after the file it would have been
     for (std::size_t at; (at = message.find(tmp)) != std::string::npos;) message.replace(at, tmp.size(), path);
-    std::cerr << "clerk new: the options make a scenario clerk run would refuse: " << message << "\n";
+    std::cerr << who << ": " << mode.refused << ": " << message << "\n";
     return 2;
   }
-  if (link(tmp.c_str(), path.c_str()) != 0) {
-    if (errno == EEXIST) {
-      std::cerr << "clerk new: '" << path << "' exists; clerk new never replaces a file\n";
+  if (mode.replace) {
+    if (rename(tmp.c_str(), path.c_str()) != 0) {
+      std::cerr << who << ": cannot create '" << path << "': " << std::strerror(errno) << "\n";
       return 2;
     }
-    std::cerr << "clerk new: cannot create '" << path << "': " << std::strerror(errno) << "\n";
+    cleanup.file.clear();
+  } else if (link(tmp.c_str(), path.c_str()) != 0) {
+    if (errno == EEXIST) {
+      std::cerr << who << ": '" << path << "' exists; " << who << " never replaces a file\n";
+      return 2;
+    }
+    std::cerr << who << ": cannot create '" << path << "': " << std::strerror(errno) << "\n";
     return 2;
   }
   if (const int dir = open(folder.c_str(), O_RDONLY | O_DIRECTORY); dir >= 0) {
@@ -237,8 +264,6 @@ int write_new(const std::string& path, const std::string& text) {
   return 0;
 }
 
-}  // namespace
-
 int new_command(const NewArgs& args) {
   std::string text;
   try {
@@ -247,7 +272,7 @@ int new_command(const NewArgs& args) {
     std::cerr << "clerk new: " << e.what() << "\n";
     return 2;
   }
-  const int status = write_new(args.file, text);
+  const int status = write_scenario(args.file, text, WriteMode{"new", false, "the options make a scenario clerk run would refuse"});
   if (status == 0) std::cout << "wrote " << args.file << "; run it with: clerk run " << args.file << "\n";
   return status;
 }

@@ -35,6 +35,25 @@ struct NewArgs {
 // it cannot express, naming the option.
 std::string starter_scenario(const NewArgs& args);
 
+// Its parts, for front ends that write their own [nginx] (clerk import):
+// the top-level keys and the hardware preset; [dataset] (after `dataset_lines`) and the client group.
+std::string starter_head(const NewArgs& args);
+std::string starter_tail(const NewArgs& args, const std::string& dataset_lines);
+
+// How write_scenario puts a file in place: the command named in messages,
+// whether an existing file is replaced (rename(2)) or refused (link(2)), and
+// what a text the loader refuses is called.
+struct WriteMode {
+  std::string command;
+  bool replace = false;
+  std::string refused;
+};
+
+// Writes `text` to a temporary beside `path`, has the loader read it, then
+// puts it at `path`: never half written. Returns 2 with a message for bad
+// input, 0 on success.
+int write_scenario(const std::string& path, const std::string& text, const WriteMode& mode);
+
 // Writes the scenario; the exit status (cli/commands.h).
 int new_command(const NewArgs& args);
 

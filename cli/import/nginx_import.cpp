@@ -1,0 +1,455 @@
+#include "cli/import/nginx_import.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace cli {
+
+namespace {
+
+using nginx_conf::Directive;
+using nginx_conf::SyntaxError;
+
+std::string where(const Directive& d) { return d.file + ":" + std::to_string(d.line); }
+
+std::string as_written(const Directive& d) {
+  std::string s = d.name;
+  for (const std::string& a : d.args) s += " " + a;
+  return s;
+}
+
+[[noreturn]] void invalid(const Directive& d, const std::string& token, const std::string& why) {
+  throw SyntaxError(d.file, d.line, token, "invalid value \"" + token + "\" in \"" + d.name + "\": " + why);
+}
+
+const std::string& one_arg(const Directive& d) {
+  if (d.args.size() != 1)
+    throw SyntaxError(d.file, d.line, d.name, "invalid number of arguments in \"" + d.name + "\" directive");
+  return d.args.front();
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// ngx_conf_set_flag_slot: "on" or "off", in any case.
+bool flag(const Directive& d) {
+  const std::string v = lower(one_arg(d));
+  if (v != "on" && v != "off") invalid(d, one_arg(d), "it must be \"on\" or \"off\"");
+  return v == "on";
+}
+
+// ngx_atoi: digits only.
+std::optional<std::uint64_t> digits(const std::string& s) {
+  if (s.empty() || s.size() > 18 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  return std::stoull(s);
+}
+
+std::uint64_t number(const Directive& d, const std::string& s, std::uint64_t lo, std::uint64_t hi) {
+  const std::optional<std::uint64_t> n = digits(s);
+  if (!n || *n < lo || *n > hi) invalid(d, s, fmt::format("a whole number from {} to {}", lo, hi));
+  return *n;
+}
+
+// ngx_parse_size: a number with k, m or g (powers of 1024) or none.
+std::uint64_t size(const Directive& d, const std::string& s) {
+  std::string n = s;
+  std::uint64_t scale = 1;
+  if (!n.empty()) {
+    const char u = static_cast<char>(std::tolower(static_cast<unsigned char>(n.back())));
+    if (u == 'k' || u == 'm' || u == 'g') {
+      scale = u == 'k' ? 1u << 10 : u == 'm' ? 1u << 20 : 1u << 30;
+      n.pop_back();
+    }
+  }
+  const std::optional<std::uint64_t> v = digits(n);
+  if (!v || *v > (std::uint64_t{1} << 40) / scale) invalid(d, s, "a size like 512k or 2m");
+  return *v * scale;
+}
+
+// ngx_parse_time: numbers with ms, s, m, h, d, w, M, y, combined ("1m30s");
+// a number without a unit is seconds. In milliseconds.
+std::uint64_t msec(const Directive& d, const std::string& s) {
+  std::uint64_t total = 0;
+  std::size_t i = 0;
+  bool any = false;
+  while (i < s.size()) {
+    std::size_t j = i;
+    while (j < s.size() && s[j] >= '0' && s[j] <= '9') ++j;
+    const std::optional<std::uint64_t> v = digits(s.substr(i, j - i));
+    if (!v) invalid(d, s, "a time like 500ms, 75s or 1m30s");
+    std::uint64_t scale = 1000;  // no unit: seconds
+    if (s.compare(j, 2, "ms") == 0) scale = 1, j += 2;
+    else if (j < s.size()) {
+      switch (s[j]) {
+        case 's': scale = 1000; break;
+        case 'm': scale = 60'000; break;
+        case 'h': scale = 3'600'000; break;
+        case 'd': scale = 86'400'000; break;
+        case 'w': scale = 604'800'000; break;
+        case 'M': scale = 2'592'000'000; break;
+        case 'y': scale = 31'536'000'000; break;
+        default: invalid(d, s, "a time like 500ms, 75s or 1m30s");
+      }
+      ++j;
+    }
+    if (*v > (std::uint64_t{1} << 40)) invalid(d, s, "too long");
+    total += *v * scale;
+    any = true;
+    i = j;
+  }
+  if (!any) invalid(d, s, "a time like 500ms, 75s or 1m30s");
+  return total;
+}
+
+std::string toml_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char c : s) {
+    if (c == '"' || c == '\\') out += '\\', out += c;
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+    else out += c;
+  }
+  return out + "\"";
+}
+
+// A comment's text on one line (a directive's argument may hold a newline).
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  return s;
+}
+
+// "key = value" and the directive it came from, lined up as clerk new lines up its comments.
+std::string key_line(const std::string& assignment, const Directive& d, const std::string& note = "") {
+  return fmt::format("{:<34}# {}: {}{}\n", assignment, one_line(where(d)), one_line(as_written(d)),
+                     note.empty() ? "" : " (" + note + ")");
+}
+
+const Directive* first(const std::vector<Directive>& in, const std::string& name) {
+  for (const Directive& d : in)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
+const Directive* last(const std::vector<Directive>& in, const std::string& name) {
+  const Directive* found = nullptr;
+  for (const Directive& d : in)
+    if (d.name == name) found = &d;
+  return found;
+}
+
+// The blocks whose contents are not directives (a MIME table, a map's pairs...).
+bool opaque_block(const std::string& name) {
+  return name == "types" || name == "map" || name == "geo" || name == "split_clients" || name == "charset_map" ||
+         name == "match" || name == "perl_set" || name == "js_set" || (name.size() > 6 && name.ends_with("_block"));
+}
+
+void walk(const std::vector<Directive>& in, const std::function<void(const Directive&)>& visit) {
+  for (const Directive& d : in) {
+    visit(d);
+    if (!opaque_block(d.name)) walk(d.children, visit);
+  }
+}
+
+// Blocks that only hold others: their directives are listed, not they.
+bool structural(const std::string& name) {
+  return name == "http" || name == "events" || name == "server" || name == "location" || name == "if" ||
+         name == "limit_except";
+}
+
+// What NGINX does with a directive clerk does not model: the answer it would change.
+std::optional<std::string> unmodelled(const Directive& d) {
+  const std::string a0 = d.args.empty() ? "" : lower(d.args.front());
+  if (d.name == "open_file_cache" && a0 != "off")
+    return "keeps open file descriptors and stat() results: a hit skips open() and stat() in the worker, so fewer "
+           "dentry and inode misses block the event loop; clerk opens and stats every file";
+  if (d.name == "directio" && a0 != "off")
+    return "reads of files at least this large bypass the page cache (O_DIRECT): every such read goes to the disk; "
+           "clerk reads every file through the page cache";
+  if (d.name == "proxy_cache_path") {
+    std::string levels = "none", max_size = "no limit";
+    for (const std::string& a : d.args) {
+      if (a.starts_with("levels=")) levels = a.substr(7);
+      if (a.starts_with("max_size=")) max_size = a.substr(9);
+    }
+    return "a disk cache (levels=" + levels + ", max_size=" + max_size + ": the cache manager deletes past it): "
+           "each miss writes a cache file (open(O_CREAT) and rename() in the worker), each hit reads it from this "
+           "disk; clerk models the writes only as nginx.cache_fill_rate, the share of requests that write one, "
+           "which the file cannot tell: set it from your cache's miss ratio";
+  }
+  if (d.name == "split_clients")
+    return "serves variants of requests by a hash of a variable; clerk serves every request alike: write one "
+           "scenario per variant";
+  if (d.name == "keepalive_timeout")
+    return "closes keep-alive connections idle that long; clerk's clients never leave a connection idle, so it "
+           "changes the answer only for traffic that does";
+  if (d.name == "worker_connections")
+    return "caps each worker's connections (NGINX refuses the rest: \"worker_connections are not enough\"); clerk "
+           "caps none";
+  if (d.name == "worker_cpu_affinity")
+    return "pins each worker to CPUs; clerk's scheduler places workers freely";
+  if (d.name == "use" && a0 != "epoll") return "another event method than epoll; clerk models epoll";
+  if (d.name == "gzip" && a0 == "on") return "compresses responses: CPU time per byte in the worker, not modelled";
+  if (d.name == "ssl_certificate" || (d.name == "listen" && std::find(d.args.begin(), d.args.end(), "ssl") != d.args.end()))
+    return "TLS: handshakes and encryption cost CPU in the worker, and sendfile needs kTLS; not modelled";
+  if (d.name == "http2" && a0 == "on") return "HTTP/2 streams share a connection; clerk models HTTP/1.1";
+  if (d.name == "proxy_pass" || d.name == "fastcgi_pass" || d.name == "uwsgi_pass" || d.name == "grpc_pass")
+    return "answers from an upstream instead of the disk; clerk serves files only";
+  if (d.name == "access_log" && a0 != "off")
+    return "writes a line per request (buffered writes in the worker); writes are not modelled";
+  if (d.name == "limit_rate" && a0 != "0") return "paces each response; not modelled";
+  if (d.name == "output_buffers") return "the buffers of read()+write() without sendfile; clerk models sendfile only";
+  return std::nullopt;
+}
+
+// The scope chain of the modelled location: http, its first server, and that server's location /.
+struct Scopes {
+  const Directive* http = nullptr;
+  const Directive* server = nullptr;
+  const Directive* location = nullptr;
+
+  // The innermost directive `name` of the chain (NGINX's loc_conf merge).
+  const Directive* effective(const std::string& name) const {
+    for (const Directive* scope : {location, server, http})
+      if (scope)
+        if (const Directive* d = last(scope->children, name)) return d;
+    return nullptr;
+  }
+};
+
+Scopes modelled_scopes(const std::vector<Directive>& conf) {
+  Scopes s;
+  s.http = first(conf, "http");
+  if (!s.http) return s;
+  s.server = first(s.http->children, "server");
+  if (!s.server) return s;
+  for (const Directive& d : s.server->children)
+    if (d.name == "location" && (d.args == std::vector<std::string>{"/"} || d.args == std::vector<std::string>{"=", "/"}))
+      return s.location = &d, s;
+  s.location = first(s.server->children, "location");
+  return s;
+}
+
+class Importer {
+ public:
+  Importer(const std::vector<Directive>& conf, const ImportOptions& o) : conf_(conf), options_(o) {}
+
+  ImportedNginx run() {
+    scopes_ = modelled_scopes(conf_);
+    out_.nginx_toml = "[nginx]                           # nginx.conf's directives, each from the line named\n";
+    out_.nginx_toml += fmt::format("{:<34}# --nginx: the release whose defaults fill what the file does not set\n",
+                                   fmt::format("version = {}", toml_string(options_.version)));
+    main_level();
+    events();
+    http();
+    thread_pool();
+    dataset_root();
+    list_others();
+    return out_;
+  }
+
+ private:
+  void mapped(const Directive& d) { handled_.insert(&d); }
+  void add(const std::string& assignment, const Directive& d, const std::string& note = "") {
+    out_.nginx_toml += key_line(assignment, d, note);
+    mapped(d);
+  }
+
+  void main_level() {
+    if (const Directive* d = last(conf_, "worker_processes")) {
+      const std::string& v = one_arg(*d);
+      if (v == "auto") add(fmt::format("worker_processes = {}", options_.logical_cpus), *d, "the profile's CPUs");
+      else add(fmt::format("worker_processes = {}", number(*d, v, 1, 1024)), *d);
+    } else {
+      out_.nginx_toml += "worker_processes = 1              # not set: NGINX's default, 1\n";
+    }
+  }
+
+  void events() {
+    const Directive* ev = first(conf_, "events");
+    if (!ev) return;
+    mapped(*ev);
+    const auto& in = ev->children;
+    if (const Directive* d = last(in, "accept_mutex")) add(fmt::format("accept_mutex = \"{}\"", flag(*d) ? "on" : "off"), *d);
+    if (const Directive* d = last(in, "accept_mutex_delay"))
+      add(fmt::format("accept_mutex_delay = \"{}ms\"", msec(*d, one_arg(*d))), *d);
+    if (const Directive* d = last(in, "multi_accept")) add(fmt::format("multi_accept = \"{}\"", flag(*d) ? "on" : "off"), *d);
+    if (const Directive* d = last(in, "epoll_events"))
+      add(fmt::format("events_per_wait = {}", number(*d, one_arg(*d), 1, 1 << 20)), *d);
+    if (const Directive* d = last(in, "use"); d && lower(one_arg(*d)) == "epoll") mapped(*d);  // what clerk models
+  }
+
+  // An http-context directive as the modelled location sees it; other values
+  // elsewhere are a warning.
+  const Directive* http_value(const std::string& name) {
+    const Directive* d = scopes_.effective(name);
+    if (!scopes_.http) return d;
+    walk(scopes_.http->children, [&](const Directive& other) {
+      if (other.name == name && &other != d && (!d || other.args != d->args)) {
+        out_.warnings.push_back(fmt::format("{} {}: differs from the modelled location's ({}); clerk models one "
+                                            "location, {}", where(other), as_written(other),
+                                            d ? where(*d) : "NGINX's default", location_words()));
+        handled_.insert(&other);
+      }
+    });
+    return d;
+  }
+
+  std::string location_words() const {
+    if (scopes_.location) return "the location at " + where(*scopes_.location);
+    if (scopes_.server) return "the server at " + where(*scopes_.server);
+    return "the http block";
+  }
+
+  void http() {
+    if (!scopes_.http) {
+      out_.warnings.push_back("no http block: the scenario has NGINX's defaults");
+    } else {
+      mapped(*scopes_.http);
+      if (scopes_.server) mapped(*scopes_.server);
+      if (scopes_.location) mapped(*scopes_.location);
+    }
+    reuseport();
+    sendfile();
+    if (const Directive* d = http_value("sendfile_max_chunk"))
+      add(fmt::format("sendfile_max_chunk = {}", size(*d, one_arg(*d))), *d, size(*d, one_arg(*d)) ? "" : "no limit");
+    if (const Directive* d = http_value("keepalive_requests"))
+      add(fmt::format("keepalive_requests = {}", number(*d, one_arg(*d), 1, 4294967295ULL)), *d);
+    aio();
+  }
+
+  void reuseport() {
+    if (!scopes_.http) return;
+    const Directive* with = nullptr;
+    walk(scopes_.http->children, [&](const Directive& d) {
+      if (d.name == "listen" && std::find(d.args.begin(), d.args.end(), "reuseport") != d.args.end() && !with) with = &d;
+    });
+    if (with) add("reuseport = \"on\"", *with, "a listening socket per worker");
+  }
+
+  void sendfile() {
+    const Directive* d = http_value("sendfile");
+    if (d && flag(*d)) return add("sendfile = \"on\"", *d);
+    out_.nginx_toml += "sendfile = \"on\"                  # clerk models sendfile on only\n";
+    if (d) mapped(*d);
+    out_.warnings.push_back(fmt::format("{}: sendfile is off{}: NGINX reads with read() into output_buffers and "
+                                        "writes; clerk models sendfile on only, so the scenario says on",
+                                        d ? where(*d) + " " + as_written(*d) : "sendfile",
+                                        d ? "" : " (NGINX's default)"));
+  }
+
+  void aio() {
+    const Directive* d = http_value("aio");
+    if (!d) return;
+    const std::string v = one_arg(*d);
+    if (v == "off") return add("aio = \"off\"", *d);
+    if (v == "on") {
+      add("aio = \"off\"", *d, "aio on reads without blocking only with directio");
+      out_.warnings.push_back(where(*d) + " aio on: Linux native AIO reads without blocking only files read with "
+                                          "directio (O_DIRECT); without it reads block the worker as with aio off, "
+                                          "which the scenario says");
+      return;
+    }
+    if (v == "threads" || v.starts_with("threads=")) {
+      pool_name_ = v == "threads" ? "default" : v.substr(8);
+      if (pool_name_.empty()) invalid(*d, v, "threads=POOL names a pool");
+      if (pool_name_.find('$') != std::string::npos)
+        invalid(*d, v, "a pool chosen by a variable is not modelled: name one pool");
+      pool_at_ = d;
+      return add("aio = \"threads\"", *d);
+    }
+    invalid(*d, v, "it must be \"on\", \"off\", \"threads\" or \"threads=POOL\"");
+  }
+
+  void thread_pool() {
+    for (const Directive& d : conf_)
+      if (d.name == "thread_pool") mapped(d);
+    if (!pool_at_) return;
+    const Directive* pool = nullptr;
+    for (const Directive& d : conf_)
+      if (d.name == "thread_pool" && !d.args.empty() && d.args.front() == pool_name_) pool = &d;
+    out_.nginx_toml += "\n[nginx.thread_pool]\n";
+    if (!pool) {
+      // ngx_thread_pool_init_conf: "default" exists without a directive; any other name must be declared.
+      if (pool_name_ != "default")
+        throw SyntaxError(pool_at_->file, pool_at_->line, pool_name_, "unknown thread pool \"" + pool_name_ + "\"");
+      out_.nginx_toml += "name = \"default\"                  # no thread_pool default: NGINX's own, 32 threads\n";
+      out_.nginx_toml += "threads = 32\nmax_queue = 65536\n";
+      return;
+    }
+    std::uint64_t threads = 32, max_queue = 65536;
+    for (std::size_t i = 1; i < pool->args.size(); ++i) {
+      const std::string& a = pool->args[i];
+      if (a.starts_with("threads=")) threads = number(*pool, a.substr(8), 1, 65536);
+      else if (a.starts_with("max_queue=")) max_queue = number(*pool, a.substr(10), 0, 1 << 30);
+      else invalid(*pool, a, "threads=N or max_queue=M");
+    }
+    add(fmt::format("name = {}", toml_string(pool_name_)), *pool);
+    add(fmt::format("threads = {}", threads), *pool);
+    add(fmt::format("max_queue = {}", max_queue), *pool);
+  }
+
+  // root, or alias in the location (the location's prefix replaced by it).
+  void dataset_root() {
+    const Directive* alias = scopes_.location ? last(scopes_.location->children, "alias") : nullptr;
+    const Directive* root = http_value("root");
+    const Directive* d = alias ? alias : root;
+    if (!d) return;
+    if (alias && root) mapped(*root);
+    const std::string& path = one_arg(*d);
+    out_.dataset_toml += key_line("root = " + toml_string(path), *d, alias ? "the location's alias" : "");
+    mapped(*d);
+    if (scopes_.http)
+      walk(scopes_.http->children, [&](const Directive& other) {
+        if (other.name == "alias" && &other != d) {
+          out_.warnings.push_back(where(other) + " " + as_written(other) + ": another location's files; clerk models one "
+                                  "location, " + location_words());
+          handled_.insert(&other);
+        }
+      });
+  }
+
+  void list_others() {
+    std::map<std::string, std::pair<const Directive*, std::size_t>> ignored;
+    std::vector<std::string> order;
+    walk(conf_, [&](const Directive& d) {
+      if (handled_.count(&d) || structural(d.name)) return;
+      if (const std::optional<std::string> what = unmodelled(d)) {
+        out_.warnings.push_back(where(d) + " " + as_written(d) + ": " + *what);
+        return;
+      }
+      auto [it, fresh] = ignored.try_emplace(d.name, &d, 0);
+      if (fresh) order.push_back(d.name);
+      ++it->second.second;
+    });
+    for (const std::string& name : order) {
+      const auto& [d, n] = ignored[name];
+      out_.ignored.push_back(n == 1 ? fmt::format("{} ({})", name, where(*d))
+                                    : fmt::format("{} ({}, {} times)", name, where(*d), n));
+    }
+  }
+
+  const std::vector<Directive>& conf_;
+  const ImportOptions& options_;
+  Scopes scopes_;
+  ImportedNginx out_;
+  std::set<const Directive*> handled_;
+  std::string pool_name_;
+  const Directive* pool_at_ = nullptr;
+};
+
+}  // namespace
+
+ImportedNginx import_nginx(const std::vector<Directive>& conf, const ImportOptions& options) {
+  return Importer(conf, options).run();
+}
+
+}  // namespace cli

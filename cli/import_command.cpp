@@ -1,0 +1,111 @@
+// `clerk import nginx.conf [--hardware PROFILE] -o scenario.toml`: an
+// nginx.conf (includes read as NGINX reads them, cli/import/nginx_conf_parser.h)
+// as a scenario: its [nginx] keys from the directives (cli/import/nginx_import.h),
+// each with the file and line it came from; the machine, the data set and
+// the load as `clerk new` writes them (cli/new_command.h), to be described
+// next. The text is loaded before it is put in place (rename(2) of a
+// finished temporary); a syntax error names file, line and token, exit 2.
+#include "cli/import_command.h"
+#include "cli/commands.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "cli/import/nginx_conf_parser.h"
+#include "cli/import/nginx_import.h"
+#include "common/temp_dir.h"
+#include "models/scenario/config_error.h"
+#include "models/scenario/config_loader.h"
+#include "models/server/nginx_versions.h"
+
+namespace cli {
+
+namespace {
+
+// The comment lines of a list, under a heading.
+std::string comment_list(const std::string& heading, const std::vector<std::string>& items) {
+  if (items.empty()) return "";
+  std::string s = "\n# " + heading + "\n";
+  for (std::string item : items) {
+    for (char& c : item)
+      if (c == '\n' || c == '\r') c = ' ';
+    s += "#   " + item + "\n";
+  }
+  return s;
+}
+
+// The CPUs of the machine the scenario includes (worker_processes auto):
+// the head loaded with a stand-in [nginx].
+std::uint32_t profile_cpus(const NewArgs& args) {
+  common::TempDir dir("/tmp/clerk-import-");
+  const std::string file = dir.file("cpus.toml");
+  std::ofstream(file) << starter_head(args) << "\n[nginx]\nsendfile = \"on\"\n" << starter_tail(args, "");
+  return models::load_scenario(file).hardware.logical_cpus;
+}
+
+}  // namespace
+
+std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* warnings) {
+  if (!models::nginx_release_defaults(a.scenario.nginx))
+    throw std::invalid_argument("--nginx: a release like 1.24.0, one of " + models::nginx_known_releases_text() +
+                                " (got '" + a.scenario.nginx + "')");
+  const std::vector<nginx_conf::Directive> conf = nginx_conf::parse_file(a.conf);
+  ImportOptions options;
+  options.logical_cpus = profile_cpus(a.scenario);
+  options.version = a.scenario.nginx;
+  const ImportedNginx n = import_nginx(conf, options);
+  if (warnings) *warnings = n.warnings;
+  std::string s;
+  s += "# Imported by `clerk import` from " + a.conf + ": [nginx] is that file's, each key with\n";
+  s += "# the line it came from; the machine, [dataset] and the load are `clerk new`'s defaults:\n";
+  s += "# describe yours (docs/scenario-keys.md, `clerk keys TABLE`).\n";
+  s += starter_head(a.scenario);
+  s += "\n" + n.nginx_toml;
+  s += starter_tail(a.scenario, n.dataset_toml);
+  s += comment_list("Not modelled (what each would change):", n.warnings);
+  s += comment_list("Ignored (they do not change what clerk models):", n.ignored);
+  return s;
+}
+
+int import_command(const ImportArgs& args) {
+  std::string text;
+  std::vector<std::string> warnings;
+  try {
+    text = imported_scenario(args, &warnings);
+  } catch (const nginx_conf::SyntaxError& e) {
+    std::cerr << "clerk import: " << e.what() << " (at \"" << e.token() << "\")\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "clerk import: " << e.what() << "\n";
+    return 2;
+  } catch (const models::ConfigError& e) {
+    std::cerr << "clerk import: the hardware profile: " << e.what() << "\n";
+    return 2;
+  }
+  const int status =
+      write_scenario(args.scenario.file, text, WriteMode{"import", true, "the imported scenario is one clerk run would refuse"});
+  if (status != 0) return status;
+  std::cout << "wrote " << args.scenario.file << " from " << args.conf << "; run it with: clerk run "
+            << args.scenario.file << "\n";
+  for (const std::string& w : warnings) std::cerr << "clerk import: not modelled: " << w << "\n";
+  return 0;
+}
+
+void add_import_command(CLI::App& clerk, Commands& commands) {
+  auto args = std::make_shared<ImportArgs>();
+  CLI::App* cmd = clerk.add_subcommand("import", "Write a scenario from an nginx.conf (its includes too)");
+  ImportArgs& a = *args;
+  cmd->add_option("conf", a.conf, "the nginx.conf to read")->required();
+  cmd->add_option("-o,--output", a.scenario.file, "the scenario file to write (replaced if it exists)")->required();
+  cmd->add_option("--hardware", a.scenario.hardware,
+                  "a preset of scenarios/hardware/ by name, or a profile file (clerk calibrate's); default: clerk new's");
+  cmd->add_option("--nginx", a.scenario.nginx, "the NGINX release whose defaults fill what the file does not set");
+  commands.add(cmd, [args] { return import_command(*args); });
+}
+
+}  // namespace cli

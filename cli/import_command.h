@@ -1,0 +1,23 @@
+// `clerk import nginx.conf -o scenario.toml` (cli/import_command.cpp).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "cli/new_command.h"
+
+namespace cli {
+
+struct ImportArgs {
+  std::string conf;   // the nginx.conf
+  NewArgs scenario;   // file: the scenario written; hardware and nginx: the options; the rest: clerk new's defaults
+};
+
+// The scenario's text (for tests), with the directives not modelled in
+// `warnings`; throws nginx_conf::SyntaxError, std::invalid_argument (an
+// option) or models::ConfigError (the hardware profile).
+std::string imported_scenario(const ImportArgs& args, std::vector<std::string>* warnings = nullptr);
+
+// Writes the scenario; the exit status (cli/commands.h).
+int import_command(const ImportArgs& args);
+
+}  // namespace cli
