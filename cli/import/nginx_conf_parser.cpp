@@ -162,6 +162,8 @@ class Lexer {
     }
   }
 
+  std::size_t line() const { return line_; }
+
   [[noreturn]] void fail(std::size_t line, const std::string& token, const std::string& message) const {
     throw SyntaxError(file_, line, token, message);
   }
@@ -220,13 +222,15 @@ class Parser {
   }
 
   // A block's directives, up to its `}`.
-  void parse_block(Lexer& lexer, const std::string& file, std::vector<Directive>& into, const std::string& parent,
-                   std::size_t depth) {
+  void parse_block(Lexer& lexer, const std::string& file, Directive& block, std::size_t depth) {
     for (;;) {
       Statement st = lexer.next();
       if (st.end == End::kBlockEnd) return;
-      if (st.end == End::kEof) lexer.fail(st.line, "end of file", "unexpected end of file, expecting \"}\"");
-      read_directive(lexer, file, std::move(st), into, parent, depth);
+      if (st.end == End::kEof)
+        lexer.fail(lexer.line(), "end of file",
+                   "unexpected end of file, expecting \"}\" to close \"" + block.name + "\" of line " +
+                       std::to_string(block.line));
+      read_directive(lexer, file, std::move(st), block.children, block.name, depth);
     }
   }
 
@@ -255,7 +259,7 @@ class Parser {
     if (d.name == "include" && !d.block) return include(d, into, parent, depth);
     if (d.block) {
       if (depth + 1 >= kMaxDepth) lexer.fail(d.line, "{", "blocks nested deeper than " + std::to_string(kMaxDepth));
-      parse_block(lexer, file, d.children, d.name, depth + 1);
+      parse_block(lexer, file, d, depth + 1);
     }
     into.push_back(std::move(d));
   }

@@ -11,6 +11,8 @@
 //    \" \' \\ become the character, \t \r \n the control, any other pair is
 //    kept as written;
 //  - `${` inside a word does not open a block (a variable name in braces);
+//    at a word's start it does, as in NGINX (its `$` flag is set only after
+//    a word's first character);
 //  - `include FILE` reads FILE, relative to the main file's directory (NGINX's
 //    conf prefix, not the including file's), in place; a name with * ? or [
 //    is a glob(3) pattern, read in sorted order, and may match nothing; a

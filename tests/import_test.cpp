@@ -1,0 +1,336 @@
+// `clerk import` (issue 18): nginx.conf read as NGINX reads it
+// (cli/import/nginx_conf_parser.h), its directives as scenario keys
+// (cli/import/nginx_import.h), and the round trip with realrun's generator:
+// a committed scenario's nginx.conf (testbed/realrun/nginx_conf.h), imported
+// back, loads with the same [nginx] values.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "cli/import/nginx_conf_parser.h"
+#include "cli/import/nginx_import.h"
+#include "cli/import_command.h"
+#include "common/temp_dir.h"
+#include "models/scenario/config_loader.h"
+#include "testbed/realrun/nginx_conf.h"
+
+namespace fs = std::filesystem;
+using nginx_conf::Directive;
+using nginx_conf::SyntaxError;
+
+namespace {
+
+// Parses `text` as FILE "t.conf"; includes come from `files` (name -> text).
+std::vector<Directive> parse_text(const std::string& text, const std::map<std::string, std::string>& files = {}) {
+  const nginx_conf::IncludeResolver includes = [&files](const std::string& pattern, const Directive& at) {
+    const auto it = files.find(pattern);
+    if (it == files.end()) throw SyntaxError(at.file, at.line, pattern, "cannot open \"" + pattern + "\"");
+    return std::vector<nginx_conf::Source>{{pattern, pattern, it->second}};
+  };
+  return nginx_conf::parse({"t.conf", "t.conf", text}, includes);
+}
+
+// The SyntaxError parsing `text` throws (fails the test if none).
+SyntaxError error_of(const std::string& text, const std::map<std::string, std::string>& files = {}) {
+  try {
+    parse_text(text, files);
+  } catch (const SyntaxError& e) {
+    return e;
+  }
+  FAIL("no syntax error in: " << text);
+  throw std::logic_error("unreachable");
+}
+
+// A scenario file written from `text` and loaded.
+models::Scenario load_text(const std::string& text) {
+  common::TempDir dir("/tmp/clerk-import-test-");
+  std::ofstream(dir.file("s.toml")) << text;
+  return models::load_scenario(dir.file("s.toml"));
+}
+
+cli::ImportArgs import_args(const std::string& conf, const std::string& out, const std::string& version = "1.30.4") {
+  cli::ImportArgs a;
+  a.conf = conf;
+  a.scenario.file = out;
+  a.scenario.nginx = version;
+  return a;
+}
+
+bool has(const std::vector<std::string>& lines, const std::string& part) {
+  for (const std::string& l : lines)
+    if (l.find(part) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("nginx.conf words: quotes, escapes, comments and variables as ngx_conf_read_token reads them") {
+  const auto conf = parse_text(
+      "# a comment line\n"
+      "a \"two words\" 'single \\' quote' x\\;y a#b;   # a comment after\n"
+      "b \"tab\\there\" \"back\\\\slash\" \"keep\\qthis\";\n"
+      "location x${host}y{ d; }\n");
+  REQUIRE(conf.size() == 3);
+  CHECK(conf[0].name == "a");
+  CHECK(conf[0].line == 2);
+  CHECK(conf[0].args == std::vector<std::string>{"two words", "single ' quote", "x\\;y", "a#b"});
+  CHECK(conf[1].args == std::vector<std::string>{"tab\there", "back\\slash", "keep\\qthis"});
+  // `${` inside a word does not open a block; the `{` after `y` does.
+  CHECK(conf[2].name == "location");
+  CHECK(conf[2].args == std::vector<std::string>{"x${host}y"});
+  REQUIRE(conf[2].block);
+  CHECK(conf[2].children.front().name == "d");
+}
+
+TEST_CASE("nginx.conf syntax errors name the file, the line and the token") {
+  SECTION("an unclosed block") {
+    const SyntaxError e = error_of("http {\n  server {\n    listen 80;\n  }\n");
+    CHECK(e.line() == 5);
+    CHECK(e.token() == "end of file");
+    CHECK(std::string(e.what()).find("expecting \"}\" to close \"http\" of line 1") != std::string::npos);
+  }
+  SECTION("an unterminated quote") {
+    const SyntaxError e = error_of("events {}\nroot \"/var/www;\nsendfile on;\n");
+    CHECK(e.file() == "t.conf");
+    CHECK(e.line() == 2);
+    CHECK(e.token() == "\"");
+  }
+  SECTION("a missing semicolon before a block") {
+    const SyntaxError e = error_of("worker_processes 4\nevents {\n}\n");
+    CHECK(e.line() == 1);
+    CHECK(e.token() == "events");
+    CHECK(std::string(e.what()).find("\"worker_processes\" is not terminated by \";\"") != std::string::npos);
+  }
+  SECTION("a missing semicolon before a closing brace") {
+    const SyntaxError e = error_of("events {\n  accept_mutex off\n}\n");
+    CHECK(e.line() == 3);
+    CHECK(e.token() == "}");
+  }
+  SECTION("a stray closing brace") {
+    const SyntaxError e = error_of("events {}\n}\n");
+    CHECK(e.line() == 2);
+    CHECK(e.token() == "}");
+  }
+  SECTION("text after a quoted word") {
+    const SyntaxError e = error_of("root \"/a\"b;\n");
+    CHECK(e.token() == "b");
+  }
+  SECTION("a block directive without its block") {
+    const SyntaxError e = error_of("http;\n");
+    CHECK(e.token() == "http");
+  }
+  SECTION("an include loop") {
+    const SyntaxError e = error_of("include a.conf;\n", {{"a.conf", "sendfile on;\ninclude b.conf;\n"},
+                                                         {"b.conf", "include a.conf;\n"}});
+    CHECK(e.file() == "b.conf");
+    CHECK(e.line() == 1);
+    CHECK(std::string(e.what()).find("include loop: a.conf -> b.conf -> a.conf") != std::string::npos);
+  }
+  SECTION("an include of a missing file") {
+    const SyntaxError e = error_of("http {\n  include missing.conf;\n}\n");
+    CHECK(e.line() == 2);
+    CHECK(e.token() == "missing.conf");
+  }
+}
+
+TEST_CASE("nginx.conf includes are read in place, in the including block") {
+  const auto conf = parse_text("http {\n  include site.conf;\n  sendfile on;\n}\n",
+                               {{"site.conf", "server {\n  listen 80;\n}\n"}});
+  REQUIRE(conf.size() == 1);
+  REQUIRE(conf[0].children.size() == 2);
+  CHECK(conf[0].children[0].name == "server");
+  CHECK(conf[0].children[0].file == "site.conf");
+  CHECK(conf[0].children[0].children[0].line == 2);
+  CHECK(conf[0].children[1].name == "sendfile");
+  // A `}` in an included file closes nothing (ngx_conf_parse of a file).
+  CHECK(error_of("http {\n  include bad.conf;\n}\n", {{"bad.conf", "}\n"}}).file() == "bad.conf");
+}
+
+TEST_CASE("nginx.conf includes on disk: globs relative to the main file's folder, sorted, and none is no error") {
+  common::TempDir dir("/tmp/clerk-import-test-");
+  fs::create_directories(dir.file("conf.d"));
+  fs::create_directories(dir.file("sub"));
+  std::ofstream(dir.file("nginx.conf")) << "include sub/first.conf;\ninclude none.d/*.conf;\n";
+  // Relative to the main file's folder (NGINX's conf prefix), not sub/'s.
+  std::ofstream(dir.file("sub/first.conf")) << "include conf.d/*.conf;\n";
+  std::ofstream(dir.file("conf.d/b.conf")) << "b_directive 2;\n";
+  std::ofstream(dir.file("conf.d/a.conf")) << "a_directive 1;\n";
+  const auto conf = nginx_conf::parse_file(dir.file("nginx.conf"));
+  REQUIRE(conf.size() == 2);
+  CHECK(conf[0].name == "a_directive");
+  CHECK(conf[1].name == "b_directive");
+  CHECK(conf[1].file == dir.file("conf.d/b.conf"));
+}
+
+TEST_CASE("nginx.conf directives become [nginx] keys, each with the line it came from") {
+  const auto conf = parse_text(
+      "worker_processes auto;\n"
+      "thread_pool io threads=8 max_queue=100;\n"
+      "events { accept_mutex on; accept_mutex_delay 1s; multi_accept on; epoll_events 64; use epoll; }\n"
+      "http {\n"
+      "  sendfile off;\n"
+      "  aio threads;\n"
+      "  server {\n"
+      "    listen 80 reuseport;\n"
+      "    root /srv;\n"
+      "    location /a/ { root /elsewhere; }\n"
+      "    location / { sendfile on; sendfile_max_chunk 1m; aio threads=io; keepalive_requests 7; }\n"
+      "  }\n"
+      "}\n");
+  cli::ImportOptions options;
+  options.logical_cpus = 6;
+  const cli::ImportedNginx n = cli::import_nginx(conf, options);
+  const models::Scenario sc = load_text("include = \"@hardware/edge-sata-ssd\"\n" + n.nginx_toml + "\n[dataset]\n" +
+                                        n.dataset_toml + "files = 10\nfile_size = 4096\n" +
+                                        "[clients.c]\nthreads = 1\nconnections = 1\npath = \"random\"\n");
+  CHECK(sc.nginx.worker_processes == 6);
+  CHECK(sc.nginx.accept->reuseport);
+  CHECK(sc.nginx.accept_mutex_delay_s == Approx(1.0));
+  CHECK(sc.nginx.multi_accept);
+  CHECK(sc.nginx.epoll_events == 64);
+  CHECK(sc.nginx.sendfile);
+  CHECK(sc.nginx.sendfile_max_chunk == 1 << 20);
+  CHECK(sc.nginx.keepalive_requests == 7);
+  CHECK(sc.nginx.aio->thread_pool);
+  CHECK(sc.nginx.thread_pool.name == "io");
+  CHECK(sc.nginx.thread_pool.threads == 8);
+  CHECK(sc.nginx.thread_pool.max_queue == 100);
+  CHECK(sc.root == "/srv");
+  CHECK(n.nginx_toml.find("t.conf:1: worker_processes auto (the profile's CPUs)") != std::string::npos);
+  CHECK(n.dataset_toml.find("t.conf:9: root /srv") != std::string::npos);
+  // Values elsewhere than the modelled location are warnings.
+  CHECK(has(n.warnings, "t.conf:5 sendfile off: differs"));
+  CHECK(has(n.warnings, "t.conf:6 aio threads: differs"));
+  CHECK(has(n.warnings, "t.conf:10 root /elsewhere: differs"));
+}
+
+TEST_CASE("nginx.conf values NGINX would refuse are errors naming the token") {
+  cli::ImportOptions options;
+  const auto refuse = [&](const std::string& text) {
+    try {
+      cli::import_nginx(parse_text(text), options);
+    } catch (const SyntaxError& e) {
+      return e.token();
+    }
+    return std::string("no error");
+  };
+  CHECK(refuse("worker_processes many;\n") == "many");
+  CHECK(refuse("events { multi_accept maybe; }\n") == "maybe");
+  CHECK(refuse("http { sendfile_max_chunk 2q; }\n") == "2q");
+  CHECK(refuse("http { server { location / { aio threads=nowhere; } } }\n") == "nowhere");
+  CHECK(refuse("thread_pool p threads=0;\nhttp { aio threads=p; }\n") == "0");
+}
+
+TEST_CASE("clerk import reads Debian's, the thread-pools article's and a caching proxy's style of nginx.conf") {
+  common::TempDir dir("/tmp/clerk-import-test-");
+  SECTION("Debian's: worker_processes auto, site files by glob") {
+    std::vector<std::string> warnings;
+    const auto a = import_args(CLERK_TEST_DATA "/import/debian/nginx.conf", dir.file("d.toml"));
+    const models::Scenario sc = load_text(cli::imported_scenario(a, &warnings));
+    CHECK(sc.nginx.worker_processes == sc.hardware.logical_cpus);
+    CHECK(sc.nginx.keepalive_requests == 1000);
+    CHECK(sc.root == "/var/www/html");
+    CHECK_FALSE(sc.nginx.aio->thread_pool);
+    CHECK(has(warnings, "gzip on"));
+    CHECK(has(warnings, "keepalive.conf:2 keepalive_timeout 65"));
+    CHECK(has(warnings, "worker_connections 768"));
+  }
+  SECTION("the article's: a named pool") {
+    const models::Scenario sc =
+        load_text(cli::imported_scenario(import_args(CLERK_TEST_DATA "/import/article/nginx.conf", dir.file("a.toml"))));
+    CHECK(sc.nginx.worker_processes == 16);
+    CHECK_FALSE(sc.nginx.accept->accept_mutex);
+    CHECK(sc.nginx.aio->thread_pool);
+    CHECK(sc.nginx.thread_pool.name == "disk");
+    CHECK(sc.nginx.thread_pool.threads == 64);
+    CHECK(sc.nginx.sendfile_max_chunk == 512 * 1024);
+    CHECK(sc.root == "/storage");
+  }
+  SECTION("a caching proxy: what is not modelled says so") {
+    std::vector<std::string> warnings;
+    const auto a = import_args(CLERK_TEST_DATA "/import/proxy/nginx.conf", dir.file("p.toml"));
+    const models::Scenario sc = load_text(cli::imported_scenario(a, &warnings));
+    CHECK(sc.nginx.accept->reuseport);
+    CHECK(sc.nginx.multi_accept);
+    CHECK(sc.nginx.keepalive_requests == 500);
+    CHECK(has(warnings, "proxy_cache_path /var/cache/nginx levels=1:2") );
+    CHECK(has(warnings, "max_size=10g"));
+    CHECK(has(warnings, "split_clients"));
+    CHECK(has(warnings, "open_file_cache"));
+    CHECK(has(warnings, "directio 4m"));
+    CHECK(has(warnings, "proxy_pass"));
+  }
+}
+
+TEST_CASE("clerk import: a syntax error is exit 2 and writes nothing, nor replaces what was there") {
+  common::TempDir dir("/tmp/clerk-import-test-");
+  std::ofstream(dir.file("bad.conf")) << "events {\n  multi_accept on;\n";
+  const std::string out = dir.file("out.toml");
+  CHECK(cli::import_command(import_args(dir.file("bad.conf"), out)) == 2);
+  CHECK_FALSE(fs::exists(out));
+  std::ofstream(out) << "kept\n";
+  CHECK(cli::import_command(import_args(dir.file("bad.conf"), out)) == 2);
+  std::ifstream in(out);
+  std::string first;
+  std::getline(in, first);
+  CHECK(first == "kept");
+  // Nothing left behind: only the conf and the old file.
+  CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 2);
+  // A good file replaces it.
+  std::ofstream(dir.file("good.conf")) << "worker_processes 3;\nhttp { sendfile on; }\n";
+  CHECK(cli::import_command(import_args(dir.file("good.conf"), out)) == 0);
+  CHECK(models::load_scenario(out).nginx.worker_processes == 3);
+}
+
+namespace {
+
+// The [nginx] values realrun's nginx.conf carries, compared as loaded
+// (epoll_exclusive, aio_open and cache_fill_rate are no directive: realrun
+// notes them instead).
+void check_same_nginx(const models::Scenario& want, const models::Scenario& got) {
+  const models::NginxConfig &w = want.nginx, &g = got.nginx;
+  CHECK(g.version == w.version);
+  CHECK(g.worker_processes == w.worker_processes);
+  CHECK(g.accept == w.accept);
+  CHECK(g.accept_mutex_delay_s == Approx(w.accept_mutex_delay_s));
+  CHECK(g.multi_accept == w.multi_accept);
+  CHECK(g.epoll_events == w.epoll_events);
+  CHECK(g.sendfile == w.sendfile);
+  CHECK(g.sendfile_max_chunk == w.sendfile_max_chunk);
+  CHECK(g.keepalive_requests == w.keepalive_requests);
+  CHECK(g.aio == w.aio);
+  if (w.aio->thread_pool) {
+    CHECK(g.thread_pool.name == w.thread_pool.name);
+    CHECK(g.thread_pool.threads == w.thread_pool.threads);
+    CHECK(g.thread_pool.max_queue == w.thread_pool.max_queue);
+  }
+  CHECK(got.root == want.root);
+}
+
+}  // namespace
+
+TEST_CASE("clerk import round-trips the nginx.conf realrun writes for the committed 9x and local scenarios") {
+  std::vector<fs::path> files;
+  for (const char* folder : {"nginx-9x", "local"})
+    for (const auto& e : fs::directory_iterator(fs::path(CLERK_SCENARIOS) / folder))
+      if (e.path().extension() == ".toml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() == 6);
+  for (const fs::path& file : files) {
+    DYNAMIC_SECTION(file.parent_path().filename().string() + "/" + file.filename().string()) {
+      const models::Scenario want = models::load_scenario(file.string());
+      common::TempDir dir("/tmp/clerk-import-test-");
+      testbed::realrun::NginxConfParams params;
+      params.data_dir = want.root;
+      params.run_dir = dir.path();
+      std::ofstream(dir.file("nginx.conf")) << testbed::realrun::nginx_conf(want, params).text;
+      const auto a = import_args(dir.file("nginx.conf"), dir.file("back.toml"), want.nginx.version);
+      check_same_nginx(want, load_text(cli::imported_scenario(a)));
+    }
+  }
+}
