@@ -31,11 +31,7 @@ namespace {
 std::string comment_list(const std::string& heading, const std::vector<std::string>& items) {
   if (items.empty()) return "";
   std::string s = "\n# " + heading + "\n";
-  for (std::string item : items) {
-    for (char& c : item)
-      if (c == '\n' || c == '\r') c = ' ';
-    s += "#   " + item + "\n";
-  }
+  for (const std::string& item : items) s += "#   " + item + "\n";  // one line each (nginx_import.h)
   return s;
 }
 

@@ -1,5 +1,7 @@
 #include "cli/import/nginx_import.h"
 
+#include "models/server/aio_modes.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -75,6 +77,8 @@ std::uint64_t size(const Directive& d, const std::string& s) {
   return *v * scale;
 }
 
+constexpr std::uint64_t kMaxMsec = 100'000'000;
+
 // ngx_parse_time: numbers with ms, s, m, h, d, w, M, y, combined ("1m30s");
 // a number without a unit is seconds. In milliseconds.
 std::uint64_t msec(const Directive& d, const std::string& s) {
@@ -101,7 +105,8 @@ std::uint64_t msec(const Directive& d, const std::string& s) {
       }
       ++j;
     }
-    if (*v > (std::uint64_t{1} << 40)) invalid(d, s, "too long");
+    // The loader's longest time: 100000 s.
+    if (*v > kMaxMsec / scale || total + *v * scale > kMaxMsec) invalid(d, s, "at most 100000s");
     total += *v * scale;
     any = true;
     i = j;
@@ -110,6 +115,26 @@ std::uint64_t msec(const Directive& d, const std::string& s) {
   return total;
 }
 
+// Whether `s` is UTF-8 (TOML takes nothing else, in strings or comments).
+bool valid_utf8(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    std::uint32_t cp = n == 1 ? c : c & (0x7f >> n);
+    for (std::size_t k = 1; k < n; ++k) {
+      const auto cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc >> 6) != 0x2) return false;
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    const std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    i += n;
+  }
+  return true;
+}
+
+// A TOML basic string; the caller has checked `s` is UTF-8.
 std::string toml_string(const std::string& s) {
   std::string out = "\"";
   for (const char c : s) {
@@ -120,10 +145,15 @@ std::string toml_string(const std::string& s) {
   return out + "\"";
 }
 
-// A comment's text on one line (a directive's argument may hold a newline).
+// A comment's text on one line (a directive's argument may hold a newline),
+// with '?' for the bytes of text that is not UTF-8.
 std::string one_line(std::string s) {
-  for (char& c : s)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  const bool utf8 = valid_utf8(s);
+  for (char& c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) c = ' ';
+    else if (u >= 0x80 && !utf8) c = '?';
+  }
   return s;
 }
 
@@ -258,6 +288,7 @@ class Importer {
 
  private:
   void mapped(const Directive& d) { handled_.insert(&d); }
+  void warn(const std::string& what) { out_.warnings.push_back(one_line(what)); }
   void add(const std::string& assignment, const Directive& d, const std::string& note = "") {
     out_.nginx_toml += key_line(assignment, d, note);
     mapped(d);
@@ -294,7 +325,7 @@ class Importer {
     if (!scopes_.http) return d;
     walk(scopes_.http->children, [&](const Directive& other) {
       if (other.name == name && &other != d && (!d || other.args != d->args)) {
-        out_.warnings.push_back(fmt::format("{} {}: differs from the modelled location's ({}); clerk models one "
+        warn(fmt::format("{} {}: differs from the modelled location's ({}); clerk models one "
                                             "location, {}", where(other), as_written(other),
                                             d ? where(*d) : "NGINX's default", location_words()));
         handled_.insert(&other);
@@ -311,7 +342,7 @@ class Importer {
 
   void http() {
     if (!scopes_.http) {
-      out_.warnings.push_back("no http block: the scenario has NGINX's defaults");
+      warn("no http block: the scenario has NGINX's defaults");
     } else {
       mapped(*scopes_.http);
       if (scopes_.server) mapped(*scopes_.server);
@@ -340,7 +371,7 @@ class Importer {
     if (d && flag(*d)) return add("sendfile = \"on\"", *d);
     out_.nginx_toml += "sendfile = \"on\"                  # clerk models sendfile on only\n";
     if (d) mapped(*d);
-    out_.warnings.push_back(fmt::format("{}: sendfile is off{}: NGINX reads with read() into output_buffers and "
+    warn(fmt::format("{}: sendfile is off{}: NGINX reads with read() into output_buffers and "
                                         "writes; clerk models sendfile on only, so the scenario says on",
                                         d ? where(*d) + " " + as_written(*d) : "sendfile",
                                         d ? "" : " (NGINX's default)"));
@@ -350,23 +381,39 @@ class Importer {
     const Directive* d = http_value("aio");
     if (!d) return;
     const std::string v = one_arg(*d);
-    if (v == "off") return add("aio = \"off\"", *d);
+    // The mode whose nginx.conf word this is (aio_modes.h: `conf`); "off"
+    // and "on" are the default mode's (no directive, reads in the worker).
+    const std::string word = v.substr(0, v.find('='));
+    const models::AioMode* mode = nullptr;
+    for (const models::AioMode* m : models::aio_modes())
+      if (m->conf && word == m->conf) mode = m;
+    const models::AioMode* off = models::aio_modes().front();
+    if (!mode && (v == "off" || v == "on")) mode = off;
+    if (!mode || (word != v && !mode->thread_pool)) invalid(*d, v, "it must be \"on\", \"off\"" + aio_words());
+    const std::string assignment = fmt::format("aio = \"{}\"", mode->name);
     if (v == "on") {
-      add("aio = \"off\"", *d, "aio on reads without blocking only with directio");
-      out_.warnings.push_back(where(*d) + " aio on: Linux native AIO reads without blocking only files read with "
-                                          "directio (O_DIRECT); without it reads block the worker as with aio off, "
-                                          "which the scenario says");
+      add(assignment, *d, "aio on reads without blocking only with directio");
+      warn(where(*d) + " aio on: Linux native AIO reads without blocking only files read with directio "
+                       "(O_DIRECT); without it reads block the worker, which the scenario says");
       return;
     }
-    if (v == "threads" || v.starts_with("threads=")) {
-      pool_name_ = v == "threads" ? "default" : v.substr(8);
-      if (pool_name_.empty()) invalid(*d, v, "threads=POOL names a pool");
+    if (mode->thread_pool) {
+      pool_name_ = word == v ? "default" : v.substr(word.size() + 1);
+      if (pool_name_.empty()) invalid(*d, v, "=POOL names a pool");
+      if (!valid_utf8(pool_name_)) invalid(*d, one_line(v), "clerk's scenario files are UTF-8");
       if (pool_name_.find('$') != std::string::npos)
         invalid(*d, v, "a pool chosen by a variable is not modelled: name one pool");
       pool_at_ = d;
-      return add("aio = \"threads\"", *d);
     }
-    invalid(*d, v, "it must be \"on\", \"off\", \"threads\" or \"threads=POOL\"");
+    add(assignment, *d);
+  }
+
+  // The modes' nginx.conf words, for an error: `, "threads" or "threads=POOL"`.
+  static std::string aio_words() {
+    std::string out;
+    for (const models::AioMode* m : models::aio_modes())
+      if (m->conf) out += fmt::format(", \"{}\"", m->conf) + (m->thread_pool ? fmt::format(", \"{}=POOL\"", m->conf) : "");
+    return out;
   }
 
   void thread_pool() {
@@ -405,12 +452,13 @@ class Importer {
     if (!d) return;
     if (alias && root) mapped(*root);
     const std::string& path = one_arg(*d);
+    if (!valid_utf8(path)) invalid(*d, one_line(path), "clerk's scenario files are UTF-8");
     out_.dataset_toml += key_line("root = " + toml_string(path), *d, alias ? "the location's alias" : "");
     mapped(*d);
     if (scopes_.http)
       walk(scopes_.http->children, [&](const Directive& other) {
         if (other.name == "alias" && &other != d) {
-          out_.warnings.push_back(where(other) + " " + as_written(other) + ": another location's files; clerk models one "
+          warn(where(other) + " " + as_written(other) + ": another location's files; clerk models one "
                                   "location, " + location_words());
           handled_.insert(&other);
         }
@@ -423,7 +471,7 @@ class Importer {
     walk(conf_, [&](const Directive& d) {
       if (handled_.count(&d) || structural(d.name)) return;
       if (const std::optional<std::string> what = unmodelled(d)) {
-        out_.warnings.push_back(where(d) + " " + as_written(d) + ": " + *what);
+        warn(where(d) + " " + as_written(d) + ": " + *what);
         return;
       }
       auto [it, fresh] = ignored.try_emplace(d.name, &d, 0);
@@ -432,8 +480,8 @@ class Importer {
     });
     for (const std::string& name : order) {
       const auto& [d, n] = ignored[name];
-      out_.ignored.push_back(n == 1 ? fmt::format("{} ({})", name, where(*d))
-                                    : fmt::format("{} ({}, {} times)", name, where(*d), n));
+      out_.ignored.push_back(one_line(n == 1 ? fmt::format("{} ({})", name, where(*d))
+                                    : fmt::format("{} ({}, {} times)", name, where(*d), n)));
     }
   }
 

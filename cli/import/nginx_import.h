@@ -31,6 +31,7 @@ struct ImportOptions {
 struct ImportedNginx {
   std::string nginx_toml;    // the [nginx] table's lines (and [nginx.thread_pool]'s), header included
   std::string dataset_toml;  // [dataset] lines: root
+  // One line each, UTF-8 (for TOML comments):
   std::vector<std::string> warnings;  // "FILE:LINE directive: what it would change"
   std::vector<std::string> ignored;   // "directive (FILE:LINE, N times)"
 };
