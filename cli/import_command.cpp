@@ -41,7 +41,13 @@ std::uint32_t profile_cpus(const NewArgs& args) {
   common::TempDir dir("/tmp/clerk-import-");
   const std::string file = dir.file("cpus.toml");
   std::ofstream(file) << starter_head(args) << "\n[nginx]\nsendfile = \"on\"\n" << starter_tail(args, "");
-  return models::load_scenario(file).hardware.logical_cpus;
+  try {
+    return models::load_scenario(file).hardware.logical_cpus;
+  } catch (const models::ConfigError& e) {
+    std::string message = e.what();  // about the stand-in's include line: say --hardware
+    const std::size_t key = message.find("key 'include': ");
+    throw std::invalid_argument("--hardware: " + (key == std::string::npos ? message : message.substr(key + 15)));
+  }
 }
 
 }  // namespace
@@ -78,9 +84,6 @@ int import_command(const ImportArgs& args) {
     return 2;
   } catch (const std::invalid_argument& e) {
     std::cerr << "clerk import: " << e.what() << "\n";
-    return 2;
-  } catch (const models::ConfigError& e) {
-    std::cerr << "clerk import: the hardware profile: " << e.what() << "\n";
     return 2;
   }
   const int status =

@@ -13,8 +13,8 @@ struct ImportArgs {
 };
 
 // The scenario's text (for tests), with the directives not modelled in
-// `warnings`; throws nginx_conf::SyntaxError, std::invalid_argument (an
-// option) or models::ConfigError (the hardware profile).
+// `warnings`; throws nginx_conf::SyntaxError or std::invalid_argument (an
+// option, or the hardware profile --hardware names).
 std::string imported_scenario(const ImportArgs& args, std::vector<std::string>* warnings = nullptr);
 
 // Writes the scenario; the exit status (cli/commands.h).

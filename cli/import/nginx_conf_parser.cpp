@@ -13,7 +13,7 @@
 namespace nginx_conf {
 
 SyntaxError::SyntaxError(std::string file, std::size_t line, std::string token, const std::string& message)
-    : std::runtime_error(file + ":" + std::to_string(line) + ": " + message),
+    : std::runtime_error(file + (line ? ":" + std::to_string(line) : std::string()) + ": " + message),
       file_(std::move(file)),
       line_(line),
       token_(std::move(token)) {}

@@ -45,7 +45,7 @@ class SyntaxError : public std::runtime_error {
  public:
   SyntaxError(std::string file, std::size_t line, std::string token, const std::string& message);
   const std::string& file() const { return file_; }
-  std::size_t line() const { return line_; }
+  std::size_t line() const { return line_; }  // 0: the file itself (it cannot be read)
   const std::string& token() const { return token_; }
 
  private:
