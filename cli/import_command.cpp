@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -63,7 +64,9 @@ std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* war
   const ImportedNginx n = import_nginx(conf, options);
   if (warnings) *warnings = n.warnings;
   std::string s;
-  s += "# Imported by `clerk import` from " + a.conf + ": [nginx] is that file's, each key with\n";
+  std::string conf_name = a.conf;
+  std::replace_if(conf_name.begin(), conf_name.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  s += "# Imported by `clerk import` from " + conf_name + ": [nginx] is that file's, each key with\n";
   s += "# the line it came from; the machine, [dataset] and the load are `clerk new`'s defaults:\n";
   s += "# describe yours (docs/scenario-keys.md, `clerk keys TABLE`).\n";
   s += starter_head(a.scenario);

@@ -334,3 +334,13 @@ TEST_CASE("clerk import round-trips the nginx.conf realrun writes for the commit
     }
   }
 }
+
+TEST_CASE("nginx.conf includes that multiply without a loop stop at kMaxIncludedFiles") {
+  // Each file includes the next twice: 2^13 reads of the last, no loop.
+  std::map<std::string, std::string> files;
+  for (int i = 0; i < 13; ++i)
+    files[std::to_string(i) + ".conf"] = "include " + std::to_string(i + 1) + ".conf;\ninclude " + std::to_string(i + 1) + ".conf;\n";
+  files["13.conf"] = "x 1;\n";
+  const SyntaxError e = error_of("include 0.conf;\n", files);
+  CHECK(std::string(e.what()).find("more than 4096 files included") != std::string::npos);
+}

@@ -282,6 +282,9 @@ class Parser {
     if (open_.size() >= kMaxDepth)
       throw SyntaxError(at.file, at.line, "include", "includes nested deeper than " + std::to_string(kMaxDepth));
     for (const Source& src : includes_(at.args.front(), at)) {
+      if (++files_read_ > kMaxIncludedFiles)
+        throw SyntaxError(at.file, at.line, at.args.front(),
+                          "more than " + std::to_string(kMaxIncludedFiles) + " files included in all");
       if (std::find(open_.begin(), open_.end(), src.key) != open_.end())
         throw SyntaxError(at.file, at.line, at.args.front(), "include loop: " + loop_text(src.key) + " (again by " + src.name + ")");
       open_.push_back(src.key);
@@ -294,6 +297,7 @@ class Parser {
   }
 
   const IncludeResolver& includes_;
+  std::size_t files_read_ = 0;      // includes read, counting repeats
   std::vector<std::string> open_;   // keys of the files being read, outermost first
   std::vector<std::string> names_;  // and their names
 };

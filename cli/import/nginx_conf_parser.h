@@ -20,7 +20,9 @@
 // NGINX itself knows which directives take a block; this parser, knowing no
 // modules, holds to the core ones (kBlockDirectives in the .cpp) to report a
 // missing `;`. Unlike NGINX it refuses an include loop (NGINX recurses until
-// it runs out of file descriptors) and blocks nested deeper than kMaxDepth.
+// it runs out of file descriptors), blocks nested deeper than kMaxDepth, and
+// more than kMaxIncludedFiles files read by includes (globs that include
+// each other again and again grow exponentially without a loop).
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -67,6 +69,7 @@ struct Source {
 using IncludeResolver = std::function<std::vector<Source>(const std::string& pattern, const Directive& at)>;
 
 constexpr std::size_t kMaxDepth = 64;  // blocks and includes nested
+constexpr std::size_t kMaxIncludedFiles = 4096;  // a site per file: thousands of virtual hosts
 
 // The directives of `main` (includes expanded in place, `include` itself not kept).
 std::vector<Directive> parse(const Source& main, const IncludeResolver& includes);
