@@ -324,6 +324,7 @@ class Importer {
     const Directive* d = scopes_.effective(name);
     if (!scopes_.http) return d;
     walk(scopes_.http->children, [&](const Directive& other) {
+      if (other.name == name) handled_.insert(&other);  // the same value elsewhere: said by the key
       if (other.name == name && &other != d && (!d || other.args != d->args)) {
         warn(fmt::format("{} {}: differs from the modelled location's ({}); clerk models one "
                                             "location, {}", where(other), as_written(other),
