@@ -20,11 +20,12 @@
 #include <vector>
 
 #include "cli/import/nginx_conf_parser.h"
+#include "models/server/nginx_versions.h"
 
 namespace cli {
 
 struct ImportOptions {
-  std::string version = "1.30.4";  // [nginx] version: the release whose defaults fill what the file does not set
+  std::string version = models::kNginxCurrentStable;  // [nginx] version: the release whose defaults fill what the file does not set
   std::uint32_t logical_cpus = 1;  // worker_processes auto (ngx_ncpu: the CPUs online)
 };
 
