@@ -8,6 +8,11 @@ clerk=$1 data=$2 scenarios=$3
 expect_status 2 "unknown key" "$clerk" run "$data/bad-key.toml" --json "$tmp/bad.json"
 grep -q "bad-key.toml:4: key 'nginx.sendfile_max_chunks': unknown key (did you mean 'sendfile_max_chunk'?)" "$tmp/err" \
   || fail "message for an unknown key: $(cat "$tmp/err")"
+# md arrays (issue 25): a bad devices or chunk names the file, line and key.
+expect_status 2 "md RAID1 of no drives" "$clerk" run "$data/raid1-bad-devices.toml"
+grep -q "raid1-bad-devices.toml:4: key 'disk.devices': must be" "$tmp/err" || fail "md devices: $(cat "$tmp/err")"
+expect_status 2 "md RAID10 chunk" "$clerk" run "$data/raid10-bad-chunk.toml"
+grep -q "raid10-bad-chunk.toml:6: key 'disk.chunk': must be a power of two" "$tmp/err" || fail "md chunk: $(cat "$tmp/err")"
 [ ! -e "$tmp/bad.json" ] && [ ! -e "$tmp/bad.json.tmp" ] || fail "a JSON file was written for bad input"
 expect_status 2 "missing file" "$clerk" run "$tmp/none.toml"
 expect_status 2 "include cycle" "$clerk" run "$data/include-cycle-a.toml"

@@ -62,7 +62,10 @@ TEST_CASE("keys: the reference gives the loader's own ranges and defaults") {
   const models::KeyUse* readahead = find("disk", "type = \"ssd\"", "readahead");
   REQUIRE(readahead);
   CHECK(readahead->fallback == "128k");
-  CHECK(find("disk.member", "", "rpm"));
+  CHECK(find("disk.member", "type = \"hdd\"", "rpm"));
+  CHECK(find("disk.member", "type = \"ssd\"", "read_latency"));
+  CHECK(find("disk", "type = \"raid1\"", "devices"));
+  CHECK(find("disk", "type = \"raid0\"", "chunk"));
   CHECK(find("clients.NAME.hot", "", "share"));
   CHECK(find("expect", "", "metric"));
 }

@@ -5,23 +5,31 @@
 #include <utility>
 #include <vector>
 
-#include "models/hardware/raid10.h"
-#include "models/hardware/raid10_layer.h"
+#include "models/hardware/md_array.h"
+#include "models/hardware/md_layer.h"
 
 namespace {
 models::Raid10Spec four_disks() {
   models::Raid10Spec s;
-  s.devices = 4;
-  s.near_copies = 2;
-  s.chunk_bytes = 512 * 1024;
-  s.member.capacity_bytes = 1e12;
-  s.member.rpm = 7200;
-  s.member.seek_average_s = 8.9e-3;
-  s.member.seek_track_s = 2e-3;
-  s.member.rate_outer_Bps = 128e6;
-  s.member.rate_inner_Bps = 67.5e6;
+  s.layout.devices = 4;
+  s.layout.near_copies = 2;
+  s.layout.chunk_bytes = 512 * 1024;
+  models::HddSpec m;
+  m.capacity_bytes = 1e12;
+  m.rpm = 7200;
+  m.seek_average_s = 8.9e-3;
+  m.seek_track_s = 2e-3;
+  m.rate_outer_Bps = 128e6;
+  m.rate_inner_Bps = 67.5e6;
+  s.member = m;
   return s;
 }
+// The array on the event heap, its drives without request queues.
+struct Array {
+  explicit Array(sim::Engine& e, const models::MdArraySpec& spec = four_disks())
+      : raid(spec, models::native_md_members(e, spec.member, nullptr, [](std::uint32_t i) { return sim::RandomStreams(1).stream(5, i); })) {}
+  models::MdArray raid;
+};
 struct Count : models::IoListener {
   int done = 0;
   void on_io_done(std::uint64_t) override { ++done; }
@@ -30,7 +38,8 @@ struct Count : models::IoListener {
 
 TEST_CASE("near-2 layout: chunk k on pair k mod 2 and a 4 MiB file is 2 MiB per pair") {
   sim::Engine e;
-  models::Raid10 raid(e, four_disks());
+  Array a(e);
+  models::MdArray& raid = a.raid;
   const std::uint64_t chunk = 512 * 1024;
   CHECK(raid.locate(0, 0).device == 0);
   CHECK(raid.locate(0, 1).device == 1);
@@ -47,7 +56,8 @@ TEST_CASE("near-2 layout: chunk k on pair k mod 2 and a 4 MiB file is 2 MiB per 
 
 TEST_CASE("a read spanning chunks completes once and after all its pieces") {
   sim::Engine e;
-  models::Raid10 raid(e, four_disks());
+  Array a(e);
+  models::MdArray& raid = a.raid;
   Count c;
   raid.submit_read(256 * 1024, 1024 * 1024, &c, 0);  // pieces on pairs 0, 1, 0
   e.run_until(sim::seconds(1));
@@ -58,7 +68,8 @@ TEST_CASE("a read spanning chunks completes once and after all its pieces") {
 
 TEST_CASE("read balancing sends a second read to the idle mirror") {
   sim::Engine e;
-  models::Raid10 raid(e, four_disks());
+  Array a(e);
+  models::MdArray& raid = a.raid;
   Count c;
   raid.submit_read(0, 4096, &c, 0);
   raid.submit_read(4096, 4096, &c, 1);  // same chunk, disk 0 busy: disk 1 is idle
@@ -90,9 +101,9 @@ struct Member : models::BlockDevice {
 // Which member each read of the hand-made sequence goes to.
 std::vector<std::uint32_t> balance_trace(const std::string& version, std::vector<models::ReadBalanceCounts>* why = nullptr) {
   models::Raid10Spec spec = four_disks();
-  spec.read_balance = version;
+  spec.layout.read_balance = version;
   std::vector<Member> m(4);
-  models::Raid10Layer layer(spec, {&m[0], &m[1], &m[2], &m[3]});
+  models::MdLayer layer(spec.layout, models::md_members(spec.member), {&m[0], &m[1], &m[2], &m[3]});
   Count done;
   std::vector<std::uint32_t> chose;
   auto read = [&](std::uint64_t offset) {

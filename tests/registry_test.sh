@@ -5,16 +5,16 @@
 # and the registry names it. This greps the C++ sources (tests aside: a
 # kind's tests name it) for what would name one:
 #   - the enums the rows replaced (DiskKind::..., AioMode::k..., AcceptPolicy::k...);
-#   - a disk kind's scenario word as a string ("hdd", "raid10", "simple", "ssd");
+#   - a disk kind's scenario word as a string ("hdd", "raid0", "raid1", "raid10", "simple", "ssd");
 #   - an aio mode's scenario word as a string on a line about aio ("threads");
-#   - a disk kind's spec type (HddSpec, Raid10Spec, SimpleDiskSpec, SsdSpec, NoDiskSpec).
+#   - a disk kind's spec type (HddSpec, Raid0Spec, Raid1Spec, Raid10Spec, SimpleDiskSpec, SsdSpec, NoDiskSpec).
 #
 #   registry_test.sh SOURCE_DIR    prints each place that names a kind; exit 1 if any
 #   registry_test.sh --self-test   checks the checker on a planted tree
 set -u
 
 # A kind's own files and the registries, as extended regular expressions over paths.
-disk_own='^(models/hardware/(hdd|hdd_drive|raid10|raid10_layer|simple_disk|ssd|ssd_drive|no_disk)\.(h|cpp)|models/scenario/(disk_kinds\.(h|cpp)|disk_spec\.h|disks/.*)|engines/simgrid/sg_(hdd|raid10|simple_disk|disks)\.(h|cpp))$'
+disk_own='^(models/hardware/(hdd|hdd_drive|md_array|md_layer|simple_disk|ssd|ssd_drive|no_disk)\.(h|cpp)|models/scenario/(disk_kinds\.(h|cpp)|disk_spec\.h|disks/.*)|engines/simgrid/sg_(hdd|md_array|simple_disk|disks)\.(h|cpp))$'
 aio_own='^models/server/aio_modes\.(h|cpp)$'
 # Not a kind's words in the scenario, but a program's of its own: clerk-serve's
 # --aio (testbed/serve, a real server), clerk calibrate writing the SSD
@@ -48,11 +48,11 @@ check() {
   {
     report "$lines" '(DiskKind|AioMode|AcceptPolicy)::k[A-Z]|\bk(DiskKinds|AioModes|AcceptPolicies)\b' '^$' \
       "an enum of kinds: the registries replaced it (disk_kinds.h, aio_modes.h, accept_policies.h)"
-    report "$lines" '"(hdd|raid10|simple|ssd)"|type = \\"(hdd|raid10|simple|ssd)\\"' "$disk_own" \
+    report "$lines" '"(hdd|raid0|raid1|raid10|simple|ssd)"|type = \\"(hdd|raid0|raid1|raid10|simple|ssd)\\"' "$disk_own" \
       "names a disk kind: ask its row (models/scenario/disk_kinds.h)"
     report "$lines" '[Aa]io.*"threads"|"threads".*[Aa]io|aio = \\"threads\\"' "$aio_own" \
       "names an aio mode: ask its row (models/server/aio_modes.h)"
-    report "$lines" '\b(HddSpec|Raid10Spec|SimpleDiskSpec|SsdSpec|NoDiskSpec)\b' "$disk_own" \
+    report "$lines" '\b(HddSpec|Raid0Spec|Raid1Spec|Raid10Spec|SimpleDiskSpec|SsdSpec|NoDiskSpec)\b' "$disk_own" \
       "a disk kind's spec: only its own files and the registry use it"
   } >"$lines.out"
   rm -f "$lines"

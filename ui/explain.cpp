@@ -8,7 +8,7 @@
 #include "models/hardware/hdd.h"
 #include "models/hardware/no_disk.h"
 #include "models/hardware/queued_device.h"
-#include "models/hardware/raid10.h"
+#include "models/hardware/md_array.h"
 #include "models/hardware/simple_disk.h"
 #include "models/hardware/ssd.h"
 #include "ui/counter_tally.h"
@@ -26,12 +26,19 @@ const char* state_word(TaskState s) {
 }
 }  // namespace
 
+// Reads at an array member without a request queue: a drive's own queue.
+std::size_t member_queued(const models::BlockDevice& member) {
+  if (const auto* hdd = dynamic_cast<const models::Hdd*>(&member)) return hdd->queued();
+  if (const auto* ssd = dynamic_cast<const models::Ssd*>(&member)) return ssd->outstanding();
+  return 0;
+}
+
 std::vector<std::size_t> drive_queues(models::World& world) {
   std::vector<std::size_t> q;
-  if (const auto* raid = dynamic_cast<const models::Raid10*>(&world.disk())) {
+  if (const auto* raid = dynamic_cast<const models::MdArray*>(&world.disk())) {
     for (std::uint32_t d = 0; d < raid->devices(); ++d) {
       const models::QueuedDevice* queue = raid->queue(d);
-      q.push_back(queue ? queue->queue().allocated() + queue->queue().sleepers() : raid->member(d).queued());
+      q.push_back(queue ? queue->queue().allocated() + queue->queue().sleepers() : member_queued(raid->member(d)));
     }
   } else if (const auto* queued = dynamic_cast<const models::QueuedDevice*>(&world.disk())) {
     q.push_back(queued->queue().allocated() + queued->queue().sleepers());
@@ -218,25 +225,26 @@ void explain_queue(const models::BlockQueue& q) {
   ImGui::Text("tasks asleep for a free slot (get_request): %zu", q.sleepers());
 }
 
-// md raid10's read_balance: why this member got its reads.
-void explain_balance(const models::Raid10& raid, std::uint32_t d) {
-  const models::Raid10Layer& layer = raid.layer();
+// md's read_balance: why this member got its reads.
+void explain_balance(const models::MdArray& raid, std::uint32_t d) {
+  const models::MdLayer& layer = raid.layer();
   const models::ReadBalanceCounts& b = layer.balance_counts(d);
-  const std::uint64_t all = b.idle + b.head_at + b.closer;
+  const std::uint64_t all = b.idle + b.head_at + b.closer + b.fewest;
   ImGui::Separator();
-  ImGui::Text("Why here: md raid10 read_balance (\"%s\"), %u copies of each chunk", layer.read_balance_name().c_str(),
-              layer.near_copies());
-  ImGui::TextWrapped("Each piece of a read goes to one copy: an idle mirror if there is one, otherwise the mirror whose "
-                     "head (where its last read ended) is closest. Once both mirrors are busy, the drive already reading "
+  ImGui::Text("Why here: md read_balance (\"%s\"), %u copies of each byte", layer.read_balance_name().c_str(),
+              layer.copies());
+  ImGui::TextWrapped("Each piece of a read goes to one copy: an idle mirror if there is one (of SSDs: the one with "
+                     "the fewest reads pending), otherwise the mirror whose head (where its last read ended) is closest. Once both mirrors are busy, the drive already reading "
                      "near a stream keeps getting its next pieces, so one drive of a pair can hold most of the queue.");
   if (all == 0) return;
   const auto pct = [&](std::uint64_t x) { return 100.0 * static_cast<double>(x) / static_cast<double>(all); };
-  ImGui::Text("of %llu pieces sent here: %.0f%% it was idle, %.0f%% its head was right there, %.0f%% its head was closer",
-              static_cast<unsigned long long>(all), pct(b.idle), pct(b.head_at), pct(b.closer));
+  ImGui::Text("of %llu pieces sent here: %.0f%% it was idle, %.0f%% its head was right there, %.0f%% its head was closer, "
+              "%.0f%% it had the fewest pending (SSD members)",
+              static_cast<unsigned long long>(all), pct(b.idle), pct(b.head_at), pct(b.closer), pct(b.fewest));
   ImGui::Text("pieces pending here now: %u, head at %.2f GiB", layer.pending(d),
               static_cast<double>(layer.head_position(d)) / (1 << 30));
   // Near layout with whole groups: the mirrors of d are the other drives of its group.
-  const std::uint32_t nc = layer.near_copies();
+  const std::uint32_t nc = layer.copies();
   if (nc > 1 && raid.devices() % nc == 0)
     for (std::uint32_t m = d / nc * nc; m < d / nc * nc + nc; ++m)
       if (m != d)
@@ -253,7 +261,7 @@ void explain_drive(models::World& world, std::uint32_t d) {
   store("crates are orders the warehouse still has to fetch; one worker at a time walks the aisles.");
   ImGui::Separator();
   ImGui::Text("%zu requests here now (crates)", d < q.size() ? q[d] : 0);
-  const auto* raid = dynamic_cast<const models::Raid10*>(&world.disk());
+  const auto* raid = dynamic_cast<const models::MdArray*>(&world.disk());
   const models::QueuedDevice* queued = raid ? raid->queue(d) : dynamic_cast<const models::QueuedDevice*>(&world.disk());
   if (queued) {
     server_words("requests at this drive's queue (the elevator sorts them, NCQ picks among its tags), plus tasks asleep "

@@ -55,7 +55,7 @@ std::size_t disk_index(const models::DiskKind& kind) {
 // (or a data set) of its own that no other kind provides.
 bool disk_allowed(const models::DiskKind& kind, const models::DiskSpec& loaded) {
   const models::DiskKind& own = models::disk_kind(loaded);
-  return &kind == &own || (own.drive && kind.of_drive);
+  return &kind == &own || (own.drive && own.drive(loaded) && kind.of_drive);
 }
 
 models::DiskSpec disk_of(const models::DiskKind& kind, const models::DiskSpec& loaded) {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <utility>
 
-#include "models/hardware/raid10.h"
+#include "models/hardware/md_array.h"
 
 namespace ui {
 

@@ -13,7 +13,9 @@ namespace {
 const std::vector<SgDiskKind>& sg_disk_kinds() {
   static const std::vector<SgDiskKind> rows{
       {"hdd", nullptr, make_sg_hdd},
-      {"raid10", nullptr, make_sg_raid10},
+      {"raid10", nullptr, make_sg_md},
+      {"raid1", nullptr, make_sg_md},
+      {"raid0", nullptr, make_sg_md},
       {"simple", add_sg_simple_disk, make_sg_simple_disk},
       {"none", nullptr,
        [](const Platform&, const models::HardwareSpec&) -> std::unique_ptr<models::BlockDevice> {

@@ -28,7 +28,7 @@ std::unique_ptr<models::BlockDevice> make_sg_disk(const Platform& platform, cons
 
 // The kinds' factories, each in its device's file.
 std::unique_ptr<models::BlockDevice> make_sg_hdd(const Platform& platform, const models::HardwareSpec& hardware);
-std::unique_ptr<models::BlockDevice> make_sg_raid10(const Platform& platform, const models::HardwareSpec& hardware);
+std::unique_ptr<models::BlockDevice> make_sg_md(const Platform& platform, const models::HardwareSpec& hardware);
 void add_sg_simple_disk(Platform& platform, const models::DiskSpec& spec);
 std::unique_ptr<models::BlockDevice> make_sg_simple_disk(const Platform& platform, const models::HardwareSpec& hardware);
 

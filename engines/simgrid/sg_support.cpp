@@ -17,6 +17,10 @@ std::vector<std::string> unsupported(const models::Scenario& sc) {
                     "(models/os/tcp_sender.h; not expressed on SimGrid yet)");
   const models::DiskKind& disk = models::disk_kind(sc.hardware.disk);
   if (disk.simgrid_refusal) out.push_back("disk.type = \"" + std::string(disk.name) + "\": " + disk.simgrid_refusal);
+  if (const models::DiskKind* member = disk.member ? disk.member(sc.hardware.disk) : nullptr)
+    if (member->simgrid_refusal)
+      out.push_back("disk.member.type = \"" + std::string(member->name) + "\" (in an md " + disk.brief + "): " +
+                    member->simgrid_refusal);
   if (sc.kernel.sched.policy != "processor-sharing")
     out.push_back("kernel.scheduler = \"" + sc.kernel.sched.policy +
                   "\": per-CPU run queues with the kernel's policy (not expressed on SimGrid, whose CPUs share "

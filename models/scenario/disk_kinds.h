@@ -57,10 +57,14 @@ struct DiskKind {
   bool in_memory = false;
   // Why the SimGrid engine cannot run this kind; nullptr when it builds it (engines/simgrid/sg_disks.cpp).
   const char* simgrid_refusal = nullptr;
-  // The spinning drive's datasheet the kind is built of, if any, and the
+  // The spinning drive's datasheet the kind is built of, if any (null when
+  // the spec's drives are not spinning ones), and the
   // kind built of a given one (clerk-ui offers the kinds that share a drive).
   const HddSpec* (*drive)(const DiskSpec& spec) = nullptr;
   DiskSpec (*of_drive)(const HddSpec& drive) = nullptr;
+  // An array's: the kind of its member drives (the SimGrid engine refuses an
+  // array whose members' kind it refuses, with that kind's words).
+  const DiskKind* (*member)(const DiskSpec& spec) = nullptr;
   // `clerk new --disk NAME`: the hardware preset (scenarios/hardware/) it
   // writes, and its words in the help; null: not offered.
   const char* preset = nullptr;

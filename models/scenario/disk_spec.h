@@ -5,12 +5,12 @@
 
 #include "models/hardware/hdd_drive.h"
 #include "models/hardware/no_disk.h"
-#include "models/hardware/raid10.h"
+#include "models/hardware/md_array.h"
 #include "models/hardware/simple_disk.h"
 #include "models/hardware/ssd.h"
 
 namespace models {
 
-using DiskSpec = std::variant<HddSpec, Raid10Spec, SimpleDiskSpec, NoDiskSpec, SsdSpec>;
+using DiskSpec = std::variant<HddSpec, Raid10Spec, SimpleDiskSpec, NoDiskSpec, SsdSpec, Raid1Spec, Raid0Spec>;
 
 }  // namespace models

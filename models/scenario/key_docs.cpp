@@ -49,7 +49,7 @@ std::vector<KeyDoc> all_docs() {
       {"", "", "memory", "", "", "", "The page cache (models/os/page_cache.h)."},
       {"", "", "disk", "", "", "", "The device the files are read from (models/hardware/): type picks the model, the other keys are its datasheet."},
       {"", "", "block", "", "", "", "The block layer's request queue in front of each drive (models/hardware/block_queue.h), defaults of Linux 3.13."},
-      {"", "", "md", "", "", "", "md's RAID10 read balancing (models/hardware/raid10_layer.h)."},
+      {"", "", "md", "", "", "", "md's RAID10 read balancing (models/hardware/md_layer.h); RAID1 follows raid1.c's read_balance() of Linux 6.6."},
       {"", "", "nic", "", "", "", "The server's network interface (models/hardware/nic.h)."},
       {"", "", "network", "", "", "", "The path between clients and server."},
       {"", "", "kernel", "", "", "", "Kernel settings: socket and pipe buffers, the CPU scheduler (models/os/sched_policy.h), the dentry and inode caches (models/os/vfs_cache.h)."},
@@ -98,8 +98,8 @@ std::vector<KeyDoc> all_docs() {
       {"block", "", "writes_starved", "", "/sys/block/DEV/queue/iosched/writes_starved", "deadline-iosched.c: 2", "Read batches before writes get a turn."},
       {"block", "", "irq_cpu", "CPU", "/proc/irq/N/effective_affinity_list", "-1: the submitting CPU (a hardware queue per CPU)", "The CPU that takes the data device's completions when it has one hardware queue (/sys/block/DEV/mq holds one) and every CPU shares its last-level cache: the part of cache_fill_byte outside the reader runs there."},
 
-      // [md] (models/hardware/raid10_layer.h).
-      {"md", "", "read_balance", "", "the kernel release", "3.x", "Which kernel's raid10 read_balance() picks the copy a read goes to."},
+      // [md] (models/hardware/md_layer.h).
+      {"md", "", "read_balance", "", "the kernel release", "3.x", "Which kernel's raid10 read_balance() picks the copy a read goes to (RAID10 only; 5.3+ sends reads on SSD members to the copy with the fewest pending)."},
 
       // [nic], [network] (models/hardware/nic.h).
       {"nic", "", "line_rate", "", "ethtool: Speed", "", "The interface's line rate; responses queue for it."},

@@ -258,7 +258,8 @@ What an nginx.conf or a machine may have that no key expresses yet (issue 25 and
 - `sendfile off` (read() and write() through a buffer), `output_buffers`, `directio`, `open_file_cache`,
   gzip, TLS, HTTP/2 and proxying to upstreams.
 - Writes: access logs, temporary files, the page cache's dirty pages.
-- md RAID1 and RAID0, and SSDs as members of an md array (`type = "raid10"` takes HDD members only).
+- md arrays' writes (RAID1 and RAID10 write every copy), RAID4/5/6, RAID10's far and offset layouts, and
+  arrays of unlike members.
 - Of internet clients (clients.NAME rtt and bandwidth): packet loss and congestion avoidance, the
   clients' receive windows, delayed ACKs, pacing; on the SimGrid engine, internet clients at all.
 )";

@@ -34,7 +34,7 @@ struct HardwareSpec {
   std::int32_t block_irq_cpu = -1;
   BlockQueueSpec block;
   // [md] read_balance: which kernel's raid10 read_balance() an md array of
-  // the scenario follows (read_balance_choices(), raid10_layer.h).
+  // the scenario follows (read_balance_choices(), md_layer.h); RAID1 follows raid1.c's own.
   std::string md_read_balance = "3.x";
   NicSpec nic;
   double one_way_latency_s = 50e-6;

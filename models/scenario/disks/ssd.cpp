@@ -2,8 +2,9 @@
 // units (models/hardware/ssd.h).
 #include <cmath>
 
+#include "models/scenario/disks/ssd.h"
+
 #include "models/hardware/ssd.h"
-#include "models/scenario/disk_kinds.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/section.h"
 #include "models/scenario/stream_ids.h"
@@ -11,10 +12,7 @@
 
 namespace models {
 
-namespace {
-
 using limits::kMaxBlockBytes;
-constexpr const char* kWhen = "type = \"ssd\"";
 
 SsdSpec read_ssd(Section& s) {
   SsdSpec d;
@@ -77,27 +75,27 @@ SsdSpec read_ssd(Section& s) {
   return d;
 }
 
-std::vector<KeyDoc> ssd_docs() {
+std::vector<KeyDoc> ssd_docs(const char* table, const char* when) {
   return {
-      {"disk", kWhen, "capacity", "", "datasheet: capacity", "", "The drive's capacity."},
-      {"disk", kWhen, "bandwidth", "", "datasheet: sequential read", "", "Sustained read rate, shared by the reads in flight."},
-      {"disk", kWhen, "parallelism", "units", "datasheet or review: NAND channels", "8 channels (SATA SSDs such as the S3700)", "Reads served at once; more wait their turn."},
-      {"disk", kWhen, "readahead", "", "/sys/block/DEV/queue/read_ahead_kb", "Linux's default read_ahead_kb, 128 KiB", "How much a sequential read fetches ahead."},
-      {"disk", kWhen, "sequential_bandwidth", "", "fio: sequential buffered read (--rw=read --direct=0), bytes over the device's busy time", "none: every read is served as a random one", "Rate of a read that starts where a recent read ended (a stream's next piece), with no access time."},
-      {"disk", kWhen, "depth_bandwidth", "", "fio: read bandwidth by iodepth", "", "Measured throughput by queue depth, in place of one bandwidth.", "[[depth, \"rate\"], ...], depths rising from 1", "none"},
-      {"disk", kWhen, "latency_cdf", "", "fio: completion latency percentiles", "", "A measured read-latency distribution, in place of the lognormal keys below.", "[[\"time\", fraction], ...], rising, the last fraction 1", "none"},
-      {"disk", kWhen, "read_latency", "", "datasheet: read latency (typical)", "", "Median of an ordinary read's service time (lognormal)."},
-      {"disk", kWhen, "read_latency_sigma", "", "", "assumption: keeps the 99th percentile near 2x the median", "Spread (log-space sigma) of ordinary reads."},
-      {"disk", kWhen, "slow_read_probability", "", "datasheet QoS: reads above the 99.9th percentile bound", "none", "Share of reads that collide with garbage collection."},
-      {"disk", kWhen, "slow_read_latency", "", "", "assumption: milliseconds", "Median of a slow read."},
-      {"disk", kWhen, "slow_read_sigma", "", "", "assumption", "Spread (log-space sigma) of slow reads."},
-      {"disk", kWhen, "stall_probability", "", "", "none", "Share of reads that stall (uniform from stall_min to stall_max)."},
-      {"disk", kWhen, "stall_min", "", "", "assumption", "Shortest stall."},
-      {"disk", kWhen, "stall_max", "", "", "the slowest reads Cloudflare measured, about a second", "Longest stall."},
+      {table, when, "capacity", "", "datasheet: capacity", "", "The drive's capacity."},
+      {table, when, "bandwidth", "", "datasheet: sequential read", "", "Sustained read rate, shared by the reads in flight."},
+      {table, when, "parallelism", "units", "datasheet or review: NAND channels", "8 channels (SATA SSDs such as the S3700)", "Reads served at once; more wait their turn."},
+      {table, when, "readahead", "", "/sys/block/DEV/queue/read_ahead_kb", "Linux's default read_ahead_kb, 128 KiB", "How much a sequential read fetches ahead."},
+      {table, when, "sequential_bandwidth", "", "fio: sequential buffered read (--rw=read --direct=0), bytes over the device's busy time", "none: every read is served as a random one", "Rate of a read that starts where a recent read ended (a stream's next piece), with no access time."},
+      {table, when, "depth_bandwidth", "", "fio: read bandwidth by iodepth", "", "Measured throughput by queue depth, in place of one bandwidth.", "[[depth, \"rate\"], ...], depths rising from 1", "none"},
+      {table, when, "latency_cdf", "", "fio: completion latency percentiles", "", "A measured read-latency distribution, in place of the lognormal keys below.", "[[\"time\", fraction], ...], rising, the last fraction 1", "none"},
+      {table, when, "read_latency", "", "datasheet: read latency (typical)", "", "Median of an ordinary read's service time (lognormal)."},
+      {table, when, "read_latency_sigma", "", "", "assumption: keeps the 99th percentile near 2x the median", "Spread (log-space sigma) of ordinary reads."},
+      {table, when, "slow_read_probability", "", "datasheet QoS: reads above the 99.9th percentile bound", "none", "Share of reads that collide with garbage collection."},
+      {table, when, "slow_read_latency", "", "", "assumption: milliseconds", "Median of a slow read."},
+      {table, when, "slow_read_sigma", "", "", "assumption", "Spread (log-space sigma) of slow reads."},
+      {table, when, "stall_probability", "", "", "none", "Share of reads that stall (uniform from stall_min to stall_max)."},
+      {table, when, "stall_min", "", "", "assumption", "Shortest stall."},
+      {table, when, "stall_max", "", "", "the slowest reads Cloudflare measured, about a second", "Longest stall."},
   };
 }
 
-}  // namespace
+std::string ssd_probe_keys() { return "capacity = \"1t\"\nbandwidth = \"500MB/s\"\nread_latency = \"50us\"\n"; }
 
 const DiskKind& ssd_disk_kind() {
   static const DiskKind row{
@@ -106,9 +104,9 @@ const DiskKind& ssd_disk_kind() {
       .brief = "SSD",
       .doc = "\"ssd\" drawn access times over parallel units (ssd.h)",
       .read = [](Section& disk) -> DiskSpec { return read_ssd(disk); },
-      .docs = ssd_docs,
+      .docs = [] { return ssd_docs("disk", "type = \"ssd\""); },
       // A drive of two figures, and one of a measured distribution.
-      .probes = {"capacity = \"1t\"\nbandwidth = \"500MB/s\"\nread_latency = \"50us\"\n",
+      .probes = {ssd_probe_keys(),
                  "capacity = \"1t\"\nbandwidth = \"500MB/s\"\nlatency_cdf = [[\"50us\", 0.5], [\"1ms\", 1.0]]\n"},
       .capacity = stated_capacity<SsdSpec>,
       .make = [](const DiskSpec& s, const DiskBuild& b) -> std::unique_ptr<BlockDevice> {
