@@ -4,13 +4,8 @@
 
 #include <utility>
 
+#include "models/hardware/block_queue.h"
 #include "models/scenario/disk_kinds.h"
-#include "models/hardware/hdd.h"
-#include "models/hardware/no_disk.h"
-#include "models/hardware/queued_device.h"
-#include "models/hardware/md_array.h"
-#include "models/hardware/simple_disk.h"
-#include "models/hardware/ssd.h"
 #include "ui/counter_tally.h"
 
 namespace ui {
@@ -26,29 +21,9 @@ const char* state_word(TaskState s) {
 }
 }  // namespace
 
-// Reads at an array member without a request queue: a drive's own queue.
-std::size_t member_queued(const models::BlockDevice& member) {
-  if (const auto* hdd = dynamic_cast<const models::Hdd*>(&member)) return hdd->queued();
-  if (const auto* ssd = dynamic_cast<const models::Ssd*>(&member)) return ssd->outstanding();
-  return 0;
-}
-
 std::vector<std::size_t> drive_queues(models::World& world) {
   std::vector<std::size_t> q;
-  if (const auto* raid = dynamic_cast<const models::MdArray*>(&world.disk())) {
-    for (std::uint32_t d = 0; d < raid->devices(); ++d) {
-      const models::QueuedDevice* queue = raid->queue(d);
-      q.push_back(queue ? queue->queue().allocated() + queue->queue().sleepers() : member_queued(raid->member(d)));
-    }
-  } else if (const auto* queued = dynamic_cast<const models::QueuedDevice*>(&world.disk())) {
-    q.push_back(queued->queue().allocated() + queued->queue().sleepers());
-  } else if (const auto* hdd = dynamic_cast<const models::Hdd*>(&world.disk())) {
-    q.push_back(hdd->queued());
-  } else if (const auto* simple = dynamic_cast<const models::SimpleDisk*>(&world.disk())) {
-    q.push_back(simple->outstanding());
-  } else if (const auto* ssd = dynamic_cast<const models::Ssd*>(&world.disk())) {
-    q.push_back(ssd->outstanding());
-  }
+  for (const models::DriveView& v : world.disk().drive_views()) q.push_back(v.requests);
   return q;
 }
 
@@ -225,52 +200,36 @@ void explain_queue(const models::BlockQueue& q) {
   ImGui::Text("tasks asleep for a free slot (get_request): %zu", q.sleepers());
 }
 
-// md's read_balance: why this member got its reads.
-void explain_balance(const models::MdArray& raid, std::uint32_t d) {
-  const models::MdLayer& layer = raid.layer();
-  const models::ReadBalanceCounts& b = layer.balance_counts(d);
-  const std::uint64_t all = b.idle + b.head_at + b.closer + b.fewest;
-  ImGui::Separator();
-  ImGui::Text("Why here: md read_balance (\"%s\"), %u copies of each byte", layer.read_balance_name().c_str(),
-              layer.copies());
-  ImGui::TextWrapped("Each piece of a read goes to one copy: an idle mirror if there is one (of SSDs: the one with "
-                     "the fewest reads pending), otherwise the mirror whose head (where its last read ended) is closest. Once both mirrors are busy, the drive already reading "
-                     "near a stream keeps getting its next pieces, so one drive of a pair can hold most of the queue.");
-  if (all == 0) return;
-  const auto pct = [&](std::uint64_t x) { return 100.0 * static_cast<double>(x) / static_cast<double>(all); };
-  ImGui::Text("of %llu pieces sent here: %.0f%% it was idle, %.0f%% its head was right there, %.0f%% its head was closer, "
-              "%.0f%% it had the fewest pending (SSD members)",
-              static_cast<unsigned long long>(all), pct(b.idle), pct(b.head_at), pct(b.closer), pct(b.fewest));
-  ImGui::Text("pieces pending here now: %u, head at %.2f GiB", layer.pending(d),
-              static_cast<double>(layer.head_position(d)) / (1 << 30));
-  // Near layout with whole groups: the mirrors of d are the other drives of its group.
-  const std::uint32_t nc = layer.copies();
-  if (nc > 1 && raid.devices() % nc == 0)
-    for (std::uint32_t m = d / nc * nc; m < d / nc * nc + nc; ++m)
-      if (m != d)
-        ImGui::Text("its mirror, drive %u: %u pieces pending, head at %.2f GiB", m, layer.pending(m),
-                    static_cast<double>(layer.head_position(m)) / (1 << 30));
+// A drive's own words (drive_view.h), each line in its style.
+void drive_lines(const std::vector<models::DriveLine>& lines) {
+  using Style = models::DriveLine::Style;
+  for (const models::DriveLine& l : lines) {
+    switch (l.style) {
+      case Style::kServer: server_words(l.text.c_str()); break;
+      case Style::kText: ImGui::TextUnformatted(l.text.c_str()); break;
+      case Style::kWrapped: ImGui::TextWrapped("%s", l.text.c_str()); break;
+      case Style::kSeparator: ImGui::Separator(); break;
+    }
+  }
 }
 
 }  // namespace
 
 void explain_drive(models::World& world, std::uint32_t d) {
-  const std::vector<std::size_t> q = drive_queues(world);
+  const std::vector<models::DriveView> views = world.disk().drive_views();
+  const models::DriveWords words = world.disk().drive_words(d);
   const models::DiskStats s = world.disk().stats();
   ImGui::Text("Warehouse bay %u / drive %u", d, d);
   store("crates are orders the warehouse still has to fetch; one worker at a time walks the aisles.");
   ImGui::Separator();
-  ImGui::Text("%zu requests here now (crates)", d < q.size() ? q[d] : 0);
-  const auto* raid = dynamic_cast<const models::MdArray*>(&world.disk());
-  const models::QueuedDevice* queued = raid ? raid->queue(d) : dynamic_cast<const models::QueuedDevice*>(&world.disk());
+  ImGui::Text("%zu requests here now (crates)", d < views.size() ? views[d].requests : 0);
+  const models::BlockQueue* queued = d < views.size() ? views[d].queue : nullptr;
   if (queued) {
     server_words("requests at this drive's queue (the elevator sorts them, NCQ picks among its tags), plus tasks asleep "
                  "for a request slot.");
-    explain_queue(queued->queue());
-  } else if (const auto* ssd = dynamic_cast<const models::Ssd*>(&world.disk())) {
-    server_words("reads at the SSD: up to `parallelism` served at once by its internal units, the rest wait in arrival order.");
-    ImGui::Text("in service: %u of %u units; waiting: %zu", ssd->in_service(), ssd->spec().parallelism,
-                ssd->outstanding() - ssd->in_service());
+    explain_queue(*queued);
+  } else if (!words.at_drive.empty()) {
+    drive_lines(words.at_drive);
   } else {
     server_words("reads queued or in service at the drive.");
   }
@@ -289,7 +248,7 @@ void explain_drive(models::World& world, std::uint32_t d) {
   if (t > 0)
     ImGui::Text("array: %.1f MB/s read, utilisation %.0f%% since start", static_cast<double>(s.read_bytes) / t / 1e6,
                 100 * s.busy_s / t / s.drives);
-  if (raid) explain_balance(*raid, d);
+  drive_lines(words.why_here);
 }
 
 void explain_dock(models::World& world) {

@@ -4,8 +4,6 @@
 #include <cmath>
 #include <utility>
 
-#include "models/hardware/md_array.h"
-
 namespace ui {
 
 namespace {

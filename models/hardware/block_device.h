@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/hardware/drive_view.h"
 #include "models/task_id.h"
 #include "sim/time.h"
 
@@ -73,6 +74,11 @@ class BlockDevice {
   virtual std::vector<DiskStats> drive_stats() const { return {stats()}; }
   // The maxima in stats() count from now on (a measured window begins).
   virtual void reset_peaks() {}
+  // What a front end shows of each drive (drive_view.h), in drive_stats'
+  // order; none: a device with no drive to show (NoDisk).
+  virtual std::vector<DriveView> drive_views() const { return {}; }
+  // The device's own words on drive d of drive_views(); none: the front end's generic words.
+  virtual DriveWords drive_words(std::uint32_t /*drive*/) const { return {}; }
 };
 
 }  // namespace models

@@ -46,6 +46,7 @@ class Hdd final : public BlockDevice, public sim::EventTarget {
   std::uint64_t capacity() const override { return drive_.capacity(); }
   std::uint64_t readahead_bytes() const override { return drive_.spec().readahead_bytes; }
   DiskStats stats() const override { return drive_.stats(engine_.now()); }
+  std::vector<DriveView> drive_views() const override { return {{queued(), nullptr}}; }
 
   // Geometry, public for the tests.
   double radial_position(double offset) const { return drive_.radial_position(offset); }  // 0 outer .. 1 inner

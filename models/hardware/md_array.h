@@ -66,6 +66,9 @@ class MdArray final : public BlockDevice {
   bool read_congested() const override { return layer_.read_congested(); }
   std::vector<DiskStats> drive_stats() const override { return layer_.drive_stats(); }
   void reset_peaks() override { layer_.reset_peaks(); }
+  // Each member's view (through its queue, if it has one); why a member got its reads.
+  std::vector<DriveView> drive_views() const override;
+  DriveWords drive_words(std::uint32_t drive) const override;
 
   using Copy = MdLayer::Copy;
   // Where the byte at logical `offset` lives: copy 0 .. copies()-1.

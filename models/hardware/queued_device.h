@@ -38,6 +38,7 @@ class QueuedDevice final : public BlockDevice, public IoListener, private BlockQ
   }
   void set_slot_wait_listener(SlotWaitListener* listener) override { queue_.set_slot_wait_listener(listener); }
   bool read_congested() const override { return queue_.congested(); }
+  std::vector<DriveView> drive_views() const override { return {{queue_.allocated() + queue_.sleepers(), &queue_}}; }
 
   void on_io_done(std::uint64_t tag) override { queue_.complete(clock_(), static_cast<std::uint32_t>(tag)); }
   BlockQueue& queue() { return queue_; }

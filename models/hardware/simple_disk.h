@@ -41,6 +41,7 @@ class SimpleDisk final : public BlockDevice, public sim::EventTarget, public sim
   std::uint64_t readahead_bytes() const override { return spec_.readahead_bytes; }
   DiskStats stats() const override;
   std::size_t outstanding() const { return activity_.outstanding(); }  // reads not yet done
+  std::vector<DriveView> drive_views() const override { return {{outstanding(), nullptr}}; }
 
   void on_event(std::uint64_t arg) override;
   void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;

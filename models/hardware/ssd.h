@@ -21,6 +21,14 @@ class Ssd final : public BlockDevice, public sim::EventTarget {
   std::uint64_t readahead_bytes() const override { return drive_.spec().readahead_bytes; }
   DiskStats stats() const override { return drive_.stats(engine_.now()); }
   void reset_peaks() override { drive_.reset_peaks(); }
+  std::vector<DriveView> drive_views() const override { return {{outstanding(), nullptr}}; }
+  DriveWords drive_words(std::uint32_t) const override {
+    return {{{DriveLine::Style::kServer, "reads at the SSD: up to `parallelism` served at once by its internal units, "
+                                         "the rest wait in arrival order."},
+             {DriveLine::Style::kText, printed("in service: %u of %u units; waiting: %zu", in_service(),
+                                               spec().parallelism, outstanding() - in_service())}},
+            {}};
+  }
   // The read in unit `arg` is done.
   void on_event(std::uint64_t arg) override {
     std::optional<SsdDrive::Started> next;
