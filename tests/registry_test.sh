@@ -7,7 +7,13 @@
 #   - the enums the rows replaced (DiskKind::..., AioMode::k..., AcceptPolicy::k...);
 #   - a disk kind's scenario word as a string ("hdd", "raid0", "raid1", "raid10", "simple", "ssd");
 #   - an aio mode's scenario word as a string on a line about aio ("threads");
-#   - a disk kind's spec type (HddSpec, Raid0Spec, Raid1Spec, Raid10Spec, SimpleDiskSpec, SsdSpec, NoDiskSpec).
+#   - a disk kind's spec type (HddSpec, Raid0Spec, Raid1Spec, Raid10Spec, SimpleDiskSpec, SsdSpec, NoDiskSpec);
+#   - a disk kind's model: its device class (Hdd, MdArray, SimpleDisk, Ssd,
+#     NoDisk, and their cores HddDrive, MdLayer, SsdDrive), a dynamic_cast
+#     to one, or an include of its header. A front end asks the device
+#     (block_device.h's drive_views and drive_words) or the row instead.
+# Every front end (ui/, cli/), engine (engines/), testbed/, bench/ and fuzz/
+# is checked; tests are not (see sources()).
 #
 #   registry_test.sh SOURCE_DIR    prints each place that names a kind; exit 1 if any
 #   registry_test.sh --self-test   checks the checker on a planted tree
@@ -18,8 +24,9 @@ disk_own='^(models/hardware/(hdd|hdd_drive|md_array|md_layer|simple_disk|ssd|ssd
 aio_own='^models/server/aio_modes\.(h|cpp)$'
 # Not a kind's words in the scenario, but a program's of its own: clerk-serve's
 # --aio (testbed/serve, a real server), clerk calibrate writing the SSD
-# profile it measured (the SSD's keys, testbed/calibrate/profile_content.cpp).
-outside_model='^(testbed/serve/|testbed/calibrate/profile_content\.cpp$)'
+# profile it measured (the SSD's keys, testbed/calibrate/profile_content.cpp)
+# and fitting the SSD model to fio's figures (testbed/calibrate/fio_fit.cpp).
+outside_model='^(testbed/serve/|testbed/calibrate/(profile_content|fio_fit)\.cpp$)'
 
 # Every C++ source line of the tree but the tests', comments cut off:
 # "PATH:LINE:TEXT". The key reference's prose on what is not modelled yet
@@ -54,6 +61,8 @@ check() {
       "names an aio mode: ask its row (models/server/aio_modes.h)"
     report "$lines" '\b(HddSpec|Raid0Spec|Raid1Spec|Raid10Spec|SimpleDiskSpec|SsdSpec|NoDiskSpec)\b' "$disk_own" \
       "a disk kind's spec: only its own files and the registry use it"
+    report "$lines" '\b(Hdd|MdArray|SimpleDisk|Ssd|NoDisk|HddDrive|MdLayer|SsdDrive)\b|#include "models/hardware/(hdd|hdd_drive|md_array|md_layer|simple_disk|ssd|ssd_drive|no_disk)\.h' \
+      "$disk_own" "a disk kind's model: ask the device (block_device.h: drive_views, drive_words) or its row"
   } >"$lines.out"
   rm -f "$lines"
   if [ -s "$lines.out" ]; then
@@ -76,14 +85,23 @@ self_test() {
   echo 'if (mode == "threads") {}' >"$t/testbed/serve/main.cpp"
   echo 'CHECK(x == models::DiskKind::kSsd);' >"$t/tests/a_test.cpp"
   check "$t" >/dev/null || { echo "FAIL: a clean tree was refused: $(check "$t")"; failures=$((failures + 1)); }
-  local planted
-  for planted in 'if (sc.hardware.disk == models::DiskKind::kSsd) {}' 'if (type == "raid10") {}' \
-                 'const char* w = "type = \"simple\"";' 'std::get<models::HddSpec>(d);' \
-                 'if (aio == "threads") {}' 'n.aio = AioMode::kThreads;'; do
-    printf '%s\n' "$planted" >"$t/ui/planted.cpp"
-    check "$t" >/dev/null && { echo "FAIL: not caught: $planted"; failures=$((failures + 1)); }
+  echo '#include "models/hardware/md_layer.h"' >"$t/engines/simgrid/sg_md_array.cpp"
+  echo 'const auto* d = dynamic_cast<const QueuedDevice*>(&disk);' >"$t/ui/queue.cpp"
+  check "$t" >/dev/null || { echo "FAIL: a clean tree was refused: $(check "$t")"; failures=$((failures + 1)); }
+  local planted where
+  for where in ui cli engines; do
+    mkdir -p "$t/$where"
+    for planted in 'if (sc.hardware.disk == models::DiskKind::kSsd) {}' 'if (type == "raid10") {}' \
+                   'const char* w = "type = \"simple\"";' 'std::get<models::HddSpec>(d);' \
+                   'if (aio == "threads") {}' 'n.aio = AioMode::kThreads;' \
+                   'if (const auto* r = dynamic_cast<const models::MdArray*>(&disk)) {}' \
+                   '#include "models/hardware/ssd.h"' 'q.push_back(static_cast<const Hdd&>(d).queued());' \
+                   'const models::MdLayer& l = raid.layer();'; do
+      printf '%s\n' "$planted" >"$t/$where/planted.cpp"
+      check "$t" >/dev/null && { echo "FAIL: not caught in $where/: $planted"; failures=$((failures + 1)); }
+    done
+    rm -f "$t/$where/planted.cpp"
   done
-  rm -f "$t/ui/planted.cpp"
   [ "$failures" -eq 0 ] && echo "self-test passed"
   return "$failures"
 }
