@@ -14,6 +14,9 @@ grep -q "raid1-bad-devices.toml:4: key 'disk.devices': must be" "$tmp/err" || fa
 expect_status 2 "md RAID10 chunk" "$clerk" run "$data/raid10-bad-chunk.toml"
 grep -q "raid10-bad-chunk.toml:6: key 'disk.chunk': must be a power of two" "$tmp/err" || fail "md chunk: $(cat "$tmp/err")"
 [ ! -e "$tmp/bad.json" ] && [ ! -e "$tmp/bad.json.tmp" ] || fail "a JSON file was written for bad input"
+expect_status 2 "falling depths in a rate table" "$clerk" validate "$data/loader/ssd-sequential-depth-falling.toml"
+grep -q "ssd-sequential-depth-falling.toml:23: key 'disk.sequential_depth_bandwidth': depths must rise" "$tmp/err" \
+  || fail "message for falling depths: $(cat "$tmp/err")"
 expect_status 2 "missing file" "$clerk" run "$tmp/none.toml"
 expect_status 2 "include cycle" "$clerk" run "$data/include-cycle-a.toml"
 expect_status 2 "bad override" "$clerk" run "$data/small-hdd.toml" --set nginx.worker_processes=-1

@@ -112,6 +112,14 @@ TEST_CASE("loader: disk.type none with a data set larger than the page cache nam
   CHECK_NOTHROW(models::load_scenario(kData + "/loader/no-disk-too-large.toml", {"memory.page_cache=\"512m\""}));
 }
 
+TEST_CASE("loader: a sequential_depth_bandwidth whose depths do not rise names the file, its line and the key") {
+  const models::ConfigError e = load_error(kData + "/loader/ssd-sequential-depth-falling.toml");
+  CHECK(e.key() == "disk.sequential_depth_bandwidth");
+  CHECK(e.line() == 23);
+  CHECK(mentions(e, "ssd-sequential-depth-falling.toml"));
+  CHECK(mentions(e, "depths must rise"));
+}
+
 // Finding 5: special files as includes, and the parser's cost per key.
 TEST_CASE("loader: an include of /dev/zero is refused, not read as an empty file") {
   const models::ConfigError e = load_error(kData + "/loader/include-dev-zero.toml");

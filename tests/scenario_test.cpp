@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "models/scenario/config_loader.h"
 #include "models/scenario/result_json.h"
@@ -173,6 +174,37 @@ TEST_CASE("an SSD's sequential_bandwidth is a rate, unset by default, and a bad 
   } catch (const models::ConfigError& e) {
     CHECK_THAT(e.what(), Catch::Contains("disk.sequential_bandwidth") && Catch::Contains("must be a rate"));
   }
+}
+
+TEST_CASE("an SSD's sequential_depth_bandwidth is read as depth_bandwidth is, rates may fall, and it needs sequential_bandwidth") {
+  const std::string cf = kData + "/../../scenarios/cloudflare/blocking.toml";
+  const auto ssd = [&](const std::vector<std::string>& overrides) {
+    return std::get<models::SsdSpec>(models::load_scenario(cf, overrides).hardware.disk);
+  };
+  CHECK(ssd({}).sequential_depth_bandwidth.empty());
+  // A measured table whose rate dips at depth 4 loads as written.
+  const models::SsdSpec d = ssd({"disk.sequential_bandwidth=\"3GB/s\"",
+                                 "disk.sequential_depth_bandwidth=[[1, \"1GB/s\"], [4, \"0.9GB/s\"], [6.5, \"3GB/s\"]]"});
+  REQUIRE(d.sequential_depth_bandwidth.size() == 3);
+  CHECK(d.sequential_depth_bandwidth[0] == std::pair<double, double>(1, 1e9));
+  CHECK(d.sequential_depth_bandwidth[1] == std::pair<double, double>(4, 0.9e9));
+  CHECK(d.sequential_depth_bandwidth[2] == std::pair<double, double>(6.5, 3e9));
+  const auto fails = [&](const std::vector<std::string>& overrides, const std::string& says) {
+    try {
+      models::load_scenario(cf, overrides);
+      FAIL("no error for " << overrides.back());
+    } catch (const models::ConfigError& e) {
+      CHECK(e.key() == "disk.sequential_depth_bandwidth");
+      CHECK_THAT(e.what(), Catch::Contains(says));
+    }
+  };
+  fails({"disk.sequential_depth_bandwidth=[[1, \"1GB/s\"]]"}, "needs sequential_bandwidth");
+  const std::string seq = "disk.sequential_bandwidth=\"3GB/s\"";
+  fails({seq, "disk.sequential_depth_bandwidth=[[4, \"1GB/s\"], [2, \"3GB/s\"]]"}, "depths must rise");
+  fails({seq, "disk.sequential_depth_bandwidth=[[1, \"1GB/s\"], [1, \"3GB/s\"]]"}, "depths must rise");
+  fails({seq, "disk.sequential_depth_bandwidth=[[0.5, \"1GB/s\"]]"}, "depths must rise, from 1");
+  fails({seq, "disk.sequential_depth_bandwidth=[[1, \"fast\"]]"}, "each entry is [depth, \"bandwidth\"]");
+  fails({seq, "disk.sequential_depth_bandwidth=[]"}, "must be a list");
 }
 
 TEST_CASE("bad input names the file and the line and the key") {

@@ -40,6 +40,7 @@ class Ssd final : public BlockDevice, public sim::EventTarget {
   // Public for tests and front ends (the visualizer).
   double sample_access_s() { return drive_.sample_access_s(); }
   double bandwidth_at(double depth) const { return drive_.bandwidth_at(depth); }
+  double sequential_bandwidth_at(double depth) const { return drive_.sequential_bandwidth_at(depth); }
   std::size_t outstanding() const { return drive_.outstanding(); }
   std::uint64_t sequential_reads() const { return drive_.sequential_reads(); }
   static constexpr std::size_t kRememberedEnds = SsdDrive::kRememberedEnds;

@@ -66,7 +66,7 @@ SsdDrive::Started SsdDrive::start(sim::Time now, const Read& r) {
   double service = 0;
   if (r.sequential) {
     ++sequential_reads_;
-    service = static_cast<double>(r.length) / (spec_.sequential_bandwidth_Bps / spec_.parallelism);
+    service = static_cast<double>(r.length) / (sequential_bandwidth_at(depth) / spec_.parallelism);
   } else {
     service = sample_access_s() + static_cast<double>(r.length) / (bandwidth_at(depth) / spec_.parallelism);
   }

@@ -23,6 +23,23 @@
 // scenarios run at most a few dozen streams at once). Without
 // `sequential_bandwidth` every read is served as a random one.
 //
+// Each such read is served alone on a unit, so one rate over the units is
+// right at one depth only: a rate measured while readahead keeps several
+// reads in flight (the busy-time rate of a buffered sequential read, 3420
+// MB/s at 6.9 outstanding on the project's virtual disk) serves a lone
+// stream's read 2-3x faster than the drive does (one 3936 KiB O_DIRECT read
+// at a time took 2.3-3.3 ms there), and a rate measured at depth 1 would cap
+// a busy drive below what it delivers. `sequential_depth_bandwidth` gives
+// (depth, bandwidth) points read as depth_bandwidth's are: the depth is the
+// reads outstanding when the read starts (queued and in service, itself
+// included), interpolated linearly between points and held flat beyond the
+// ends; the read then transfers at that rate / `parallelism`. A lone read
+// (depth 1) takes length / (the depth-1 point / parallelism): what an
+// O_DIRECT sequential read at queue depth 1 measures
+// (testbed/calibrate/seq_read.h). The rates need not rise with depth: a
+// measured table is kept as measured (a virtual disk's host can deliver
+// less at some depths than at a lower one).
+//
 // The access time is either
 //  - drawn from a measured distribution (`latency_cdf`, e.g. from fio's
 //    completion-latency percentiles), by inverting the CDF with linear
@@ -65,6 +82,8 @@ struct SsdSpec {
   std::uint64_t readahead_bytes = 128 * 1024;
   // Throughput for reads that continue a stream (0: none is told apart).
   double sequential_bandwidth_Bps = 0;
+  // The same by reads outstanding, (depth, bytes/s), depths rising (empty: sequential_bandwidth at any depth).
+  std::vector<std::pair<double, double>> sequential_depth_bandwidth;
   // Measured access-time CDF: (seconds, cumulative fraction) ascending, ending at 1.
   std::vector<std::pair<double, double>> latency_cdf;
 };
@@ -108,6 +127,10 @@ class SsdDrive {
   double sample_access_s();
   // The drive's bandwidth with `depth` reads outstanding.
   double bandwidth_at(double depth) const { return bandwidth_at_depth(spec_.depth_bandwidth, spec_.bandwidth_Bps, depth); }
+  // The rate of a stream's next read with `depth` reads outstanding (the drive's, over its units).
+  double sequential_bandwidth_at(double depth) const {
+    return bandwidth_at_depth(spec_.sequential_depth_bandwidth, spec_.sequential_bandwidth_Bps, depth);
+  }
   std::size_t outstanding() const { return queue_.size() + busy_; }
   // Reads served as a stream's continuation so far.
   std::uint64_t sequential_reads() const { return sequential_reads_; }

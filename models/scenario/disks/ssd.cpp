@@ -1,6 +1,9 @@
 // The disk kind "ssd" (disk_kinds.h): drawn access times over parallel
 // units (models/hardware/ssd.h).
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "models/scenario/disks/ssd.h"
 
@@ -14,6 +17,37 @@ namespace models {
 
 using limits::kMaxBlockBytes;
 
+namespace {
+
+// (depth, bandwidth) points, empty when `key` is absent. The depths must
+// rise (they are the axis the rate is interpolated on: a repeated or falling
+// depth leaves a depth two rates); the rates may fall as well as rise, as
+// measured (ssd_drive.h).
+std::vector<std::pair<double, double>> read_depth_points(Section& s, const std::string& key) {
+  std::vector<std::pair<double, double>> points;
+  const toml::node* n = s.value(key);
+  if (!n) return points;
+  const toml::array* arr = n->as_array();
+  if (!arr || arr->empty()) s.fail(key, "must be a list of [depth, bandwidth] pairs");
+  double last = 0;
+  for (const toml::node& e : *arr) {
+    const toml::array* pair = e.as_array();
+    double rate = 0;
+    if (!pair || pair->size() != 2 || !pair->get(0)->is_number() || !pair->get(1)->is_string() ||
+        !parse_rate(pair->get(1)->value<std::string>().value(), rate) || rate <= 0)
+      s.fail(key, "each entry is [depth, \"bandwidth\"], like [4, \"1.6GB/s\"]");
+    const double depth = pair->get(0)->value<double>().value();
+    if (!std::isfinite(depth) || depth < 1 || depth <= last || depth > 1e6) s.fail(key, "depths must rise, from 1 up to 1e6");
+    if (rate < limits::kMinRateBytesPerSecond || rate > limits::kMaxRateBytesPerSecond)
+      s.fail(key, "bandwidths must be " + limits::rate_range_text());
+    points.emplace_back(depth, rate);
+    last = depth;
+  }
+  return points;
+}
+
+}  // namespace
+
 SsdSpec read_ssd(Section& s) {
   SsdSpec d;
   d.capacity_bytes = static_cast<double>(s.size("capacity", 0, 1 << 20, true));
@@ -21,26 +55,11 @@ SsdSpec read_ssd(Section& s) {
   d.parallelism = static_cast<std::uint32_t>(s.integer("parallelism", 8, 1, 4096));
   d.readahead_bytes = s.size("readahead", 128 * 1024, 4096, false, kMaxBlockBytes);
   d.sequential_bandwidth_Bps = s.rate("sequential_bandwidth", 0, false);
-  if (const toml::node* n = s.value("depth_bandwidth")) {
-    // Measured throughput by queue depth: [[1, "1.4GB/s"], [4, "1.6GB/s"], [32, "1.9GB/s"]]
-    const toml::array* arr = n->as_array();
-    if (!arr || arr->empty()) s.fail("depth_bandwidth", "must be a list of [depth, bandwidth] pairs");
-    double last = 0;
-    for (const toml::node& e : *arr) {
-      const toml::array* pair = e.as_array();
-      double rate = 0;
-      if (!pair || pair->size() != 2 || !pair->get(0)->is_number() || !pair->get(1)->is_string() ||
-          !parse_rate(pair->get(1)->value<std::string>().value(), rate) || rate <= 0)
-        s.fail("depth_bandwidth", "each entry is [depth, \"bandwidth\"], like [4, \"1.6GB/s\"]");
-      const double depth = pair->get(0)->value<double>().value();
-      if (!std::isfinite(depth) || depth < 1 || depth <= last || depth > 1e6)
-        s.fail("depth_bandwidth", "depths must rise, from 1 up to 1e6");
-      if (rate < limits::kMinRateBytesPerSecond || rate > limits::kMaxRateBytesPerSecond)
-        s.fail("depth_bandwidth", "bandwidths must be " + limits::rate_range_text());
-      d.depth_bandwidth.emplace_back(depth, rate);
-      last = depth;
-    }
-  }
+  // Measured throughput by queue depth: [[1, "1.4GB/s"], [4, "1.6GB/s"], [32, "1.9GB/s"]]
+  d.depth_bandwidth = read_depth_points(s, "depth_bandwidth");
+  d.sequential_depth_bandwidth = read_depth_points(s, "sequential_depth_bandwidth");
+  if (!d.sequential_depth_bandwidth.empty() && d.sequential_bandwidth_Bps <= 0)
+    s.fail("sequential_depth_bandwidth", "needs sequential_bandwidth (which tells a stream's reads apart)");
   if (const toml::node* n = s.value("latency_cdf")) {
     // A measured distribution: [["20us", 0.5], ["80us", 0.99], ..., ["1s", 1.0]]
     const toml::array* arr = n->as_array();
@@ -82,6 +101,7 @@ std::vector<KeyDoc> ssd_docs(const char* table, const char* when) {
       {table, when, "parallelism", "units", "datasheet or review: NAND channels", "8 channels (SATA SSDs such as the S3700)", "Reads served at once; more wait their turn."},
       {table, when, "readahead", "", "/sys/block/DEV/queue/read_ahead_kb", "Linux's default read_ahead_kb, 128 KiB", "How much a sequential read fetches ahead."},
       {table, when, "sequential_bandwidth", "", "fio: sequential buffered read (--rw=read --direct=0), bytes over the device's busy time", "none: every read is served as a random one", "Rate of a read that starts where a recent read ended (a stream's next piece), with no access time."},
+      {table, when, "sequential_depth_bandwidth", "", "fio: sequential O_DIRECT read at iodepth 1, and the buffered read's busy-time rate at its depth", "", "A stream's next read's rate by the reads outstanding when it starts (interpolated, flat beyond the ends; rates may fall with depth), in place of sequential_bandwidth alone: a lone read takes its length over the depth-1 point / parallelism.", "[[depth, \"rate\"], ...], depths rising from 1; needs sequential_bandwidth", "none: sequential_bandwidth at any depth"},
       {table, when, "depth_bandwidth", "", "fio: read bandwidth by iodepth", "", "Measured throughput by queue depth, in place of one bandwidth.", "[[depth, \"rate\"], ...], depths rising from 1", "none"},
       {table, when, "latency_cdf", "", "fio: completion latency percentiles", "", "A measured read-latency distribution, in place of the lognormal keys below.", "[[\"time\", fraction], ...], rising, the last fraction 1", "none"},
       {table, when, "read_latency", "", "datasheet: read latency (typical)", "", "Median of an ordinary read's service time (lognormal)."},
