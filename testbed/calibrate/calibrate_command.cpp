@@ -238,6 +238,11 @@ int calibrate_run(const Request& o) {
   for (int i = 0; i < 3; ++i) c.seq_runs.push_back(run_sequential_read(c.fio_plan, c.device.name, scratch.path()));
   c.seq = c.seq_runs[median_seq_run(c.seq_runs)];
   c.seq_fit = fit_sequential(c.seq, c.ssd);
+  // The same stream's reads one at a time (seq_read.h): what the model's
+  // sequential rate is at depth 1.
+  for (int i = 0; i < 3; ++i)
+    c.seq_qd1_runs.push_back(run_sequential_qd1(c.fio_plan, qd1_block_bytes(c.seq_fit), scratch.path()));
+  c.seq_qd1 = c.seq_qd1_runs[median_qd1_run(c.seq_qd1_runs)];
   phase("page cache fills: a cold read in a memory cgroup, less a cached one");
   c.fill = measure_cache_fill(c.fio_plan.file, c.fio_plan.file_bytes / 8);
   fmt::print("  cold: {} MiB, {:.2f} s busy CPU ({:.2f} s the reader's); cached: {} MiB, {:.2f} s ({:.2f} s); "

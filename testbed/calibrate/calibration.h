@@ -49,6 +49,8 @@ struct Calibration {
   std::vector<SeqRead> seq_runs;  // the sequential buffered read (readahead), repeated
   SeqRead seq;                    // the median of them
   SeqFit seq_fit;
+  std::vector<SeqQd1> seq_qd1_runs;  // the O_DIRECT sequential read at QD1, repeated
+  SeqQd1 seq_qd1;                    // the median of them (by mean latency)
   CacheFill fill;
 
   std::uint64_t tcp_wmem_max = 0;

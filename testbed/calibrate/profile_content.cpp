@@ -120,6 +120,32 @@ std::vector<std::string> sequential_rows(const Calibration& c) {
   return rows;
 }
 
+namespace {
+// sequential_depth_bandwidth: the QD1 O_DIRECT job at depth 1, the buffered
+// job's busy-time rate at its depth (seq_read.h).
+ProfileEntry sequential_depth_entry(const Calibration& c) {
+  const auto points = sequential_depth_points(c.seq_qd1, c.seq_fit, c.ssd.parallelism);
+  std::string curve = "[";
+  for (std::size_t i = 0; i < points.size(); ++i)
+    curve += fmt::format("{}[{}, {}]", i ? ", " : "", points[i].first, rate_value_MBps(points[i].second));
+  curve += "]";
+  std::string runs;
+  for (const SeqQd1& r : c.seq_qd1_runs) runs += fmt::format("{}{:.1f}", runs.empty() ? "" : ", ", r.clat_mean_s * 1e6);
+  const SeqQd1& q = c.seq_qd1;
+  return {"sequential_depth_bandwidth", curve,
+          {"a stream's next read by the reads outstanding when it starts (ssd_drive.h): the model serves it alone on a",
+           "unit, so at depth 1 its rate is one read's alone:",
+           fmt::format("`fio --rw=read --direct=1 --ioengine=psync --bs={}k` (QD1, the buffered reads' mean size): mean",
+                       q.block_bytes >> 10),
+           fmt::format("latency {:.1f} us a read (runs: {} us; the median), {:.1f} MB/s; x parallelism {} = the depth-1 point;",
+                       q.clat_mean_s * 1e6, runs, static_cast<double>(q.block_bytes) / q.clat_mean_s / 1e6,
+                       c.ssd.parallelism),
+           fmt::format("at the buffered read's {:.2f} outstanding, its busy-time rate {:.1f} MB/s (sequential_bandwidth)",
+                       c.seq_fit.mean_depth, c.seq_fit.sequential_bandwidth_Bps / 1e6),
+           "x parallelism / the units that depth keeps busy"}};
+}
+}  // namespace
+
 std::vector<std::string> cpu_spread_rows(const Calibration& c) {
   struct Row {
     const char* key;
@@ -347,6 +373,7 @@ Profile build_profile(const Calibration& c) {
         fmt::format("(the kernel's readahead; /sys/class/block/{}/stat before and after): bytes / busy time:", c.device.name)};
     for (const auto& row : sequential_rows(c)) lines.push_back(row.substr(2));
     disk.entries.push_back({"sequential_bandwidth", rate_value_MBps(c.seq_fit.sequential_bandwidth_Bps), lines});
+    if (c.seq_qd1.ios > 0) disk.entries.push_back(sequential_depth_entry(c));
   }
   disk.entries.push_back({"parallelism", std::to_string(f.parallelism),
                           {"Little's law: best IOPS over QD 1..N x QD1 mean latency = reads in service; median over",

@@ -11,9 +11,23 @@
 // after another over its units; so the fit is the device's throughput while
 // busy: bytes / io_ticks. Other processes' reads of the same disk during
 // the job count too (the figures say how many requests it saw).
+//
+// That rate is the drive's at the job's depth (several readahead reads in
+// flight), but the model serves each stream's read alone on a unit: at that
+// rate a lone stream's read would be served faster than the drive serves
+// it when nothing else is outstanding. So a second job reads the same file
+// sequentially with O_DIRECT at queue depth 1 (psync: one read at a time,
+// no page cache, no readahead), in requests of the buffered job's mean
+// size: its mean completion latency is one read's service alone, which is
+// what the model gives a read that starts at depth 1. The two give
+// `sequential_depth_bandwidth` (ssd_drive.h): depth 1 from the QD1 job, the
+// buffered job's depth from its busy-time rate, each as the drive's rate
+// over its units (parallelism x one read's rate at depth 1; at a depth below
+// parallelism, the rate x parallelism / depth, since that many units were busy).
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "testbed/calibrate/fio_fit.h"
@@ -42,6 +56,29 @@ struct SeqFit {
   double random_bandwidth_Bps = 0;
   double sequential_service_s = 0;      // mean_request_bytes / sequential_bandwidth
 };
+
+// The O_DIRECT sequential read at queue depth 1.
+struct SeqQd1 {
+  std::uint64_t block_bytes = 0;
+  std::uint64_t ios = 0;
+  double clat_mean_s = 0;   // one read's service, nothing else outstanding
+  double bandwidth_Bps = 0;  // what fio got
+};
+
+// The QD1 job's request size: the buffered job's mean request, down to a
+// multiple of 4 KiB (O_DIRECT's alignment), at least 4 KiB.
+std::uint64_t qd1_block_bytes(const SeqFit& buffered);
+std::vector<std::string> fio_seq_qd1_args(const std::string& file, std::uint64_t file_bytes, std::uint64_t block_bytes,
+                                          double seconds, const std::string& output_file);
+SeqQd1 seq_qd1_from(const std::string& fio_json);
+// (depth, bytes/s) for sequential_depth_bandwidth: depth 1 from the QD1
+// job, then the buffered job's depth when it is above 1. Throws when the QD1
+// job read nothing.
+std::vector<std::pair<double, double>> sequential_depth_points(const SeqQd1& qd1, const SeqFit& buffered,
+                                                               unsigned parallelism);
+// The run whose mean latency is the median (the lower middle one of an even count); throws on none.
+std::size_t median_qd1_run(const std::vector<SeqQd1>& runs);
+SeqQd1 run_sequential_qd1(const FioPlan& plan, std::uint64_t block_bytes, const std::string& scratch_dir);
 
 // fio's arguments (exposed for tests and the profile's comments).
 std::vector<std::string> fio_seq_args(const std::string& file, std::uint64_t file_bytes, const std::string& output_file);

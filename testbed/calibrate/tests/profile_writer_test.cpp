@@ -150,10 +150,21 @@ TEST_CASE("profile: event, pool_worker, pool_thread, wakeup and sequential_bandw
   c.seq.read_ticks_s = 2.5;
   c.seq.fio_bandwidth_Bps = 1.5e9;
   c.seq_fit = fit_sequential(c.seq, c.ssd);
+  c.seq_qd1_runs = {{4 << 20, 300, 2.6e-3, 0}, {4 << 20, 300, 2.5e-3, 0}, {4 << 20, 300, 2.4e-3, 0}};
+  c.seq_qd1 = c.seq_qd1_runs[median_qd1_run(c.seq_qd1_runs)];
   const std::string text = render_profile(build_profile(c));
   common::write_file_atomically(path, text);
   const models::Scenario sc = load_profile(path, dir.path());
   const models::HardwareSpec& hw = sc.hardware;
+  // One read of 4 MiB alone in 2.5 ms, x the units; the buffered read's 4
+  // outstanding (2.5 s in queue over 0.625 s busy) at its busy-time rate.
+  const auto& seq = std::get<models::SsdSpec>(hw.disk).sequential_depth_bandwidth;
+  REQUIRE(seq.size() == 2);
+  CHECK(seq[0].first == 1);
+  CHECK(seq[0].second == Approx(c.ssd.parallelism * (4 << 20) / 2.5e-3).epsilon(1e-3));
+  CHECK(seq[1].first == 4);
+  CHECK(seq[1].second == Approx(500.0 * (4 << 20) / 0.625 * c.ssd.parallelism / std::min(4.0, double(c.ssd.parallelism))).epsilon(1e-3));
+  CHECK_THAT(text, Catch::Contains("runs: 2600.0, 2500.0, 2400.0 us"));
   CHECK(hw.costs.event == Approx(12e-6).epsilon(1e-3));
   CHECK(hw.costs.pool_thread == Approx(25e-6).epsilon(1e-3));
   CHECK(hw.costs.pool_worker == Approx(11e-6).epsilon(1e-3));

@@ -83,3 +83,58 @@ TEST_CASE("the median sequential run is the middle one by busy-time rate") {
   CHECK(median_seq_run(runs) == 1);  // of two, the lower
   CHECK_THROWS(median_seq_run({}));
 }
+
+TEST_CASE("the QD1 job reads the file sequentially with O_DIRECT, one read at a time, in the buffered reads' size") {
+  SeqFit buffered;
+  buffered.mean_request_bytes = 3939.4 * 1024;  // the buffered job's mean request
+  CHECK(qd1_block_bytes(buffered) == 3936 * 1024);  // down to 4 KiB
+  buffered.mean_request_bytes = 100;
+  CHECK(qd1_block_bytes(buffered) == 4096);
+  const auto args = fio_seq_qd1_args("/data/t.dat", 1ULL << 30, 3936 * 1024, 2, "/tmp/o.json");
+  const auto has = [&](const std::string& a) { return std::find(args.begin(), args.end(), a) != args.end(); };
+  CHECK(has("--rw=read"));
+  CHECK(has("--direct=1"));
+  CHECK(has("--ioengine=psync"));  // synchronous: queue depth 1
+  CHECK(has("--bs=3936k"));
+  CHECK(has("--runtime=2000ms"));
+  // A real job on the project's machine (2026-11-26): 650 reads of 3936 KiB.
+  const SeqQd1 q = seq_qd1_from(data("fio-read-direct-3936k-qd1.json"));
+  CHECK(q.block_bytes == 3936 * 1024);
+  CHECK(q.ios == 650);
+  CHECK(q.clat_mean_s == Approx(3075.897652308e-6));
+  CHECK(q.bandwidth_Bps == Approx(1308592207));
+}
+
+TEST_CASE("sequential_depth_bandwidth: one read's rate alone at depth 1, the busy-time rate at the buffered depth") {
+  // 4 MiB alone in 2.5 ms; readahead kept 6.86 outstanding at 3420 MB/s.
+  SeqQd1 q{4 << 20, 100, 2.5e-3, 0};
+  SeqFit b;
+  b.mean_depth = 6.86;
+  b.sequential_bandwidth_Bps = 3420e6;
+  const double alone = (4 << 20) / 2.5e-3;  // 1677.7216 MB/s
+  auto p = sequential_depth_points(q, b, 1);
+  REQUIRE(p.size() == 2);
+  CHECK(p[0].first == 1);
+  CHECK(p[0].second == Approx(alone));
+  CHECK(p[1].first == 6.86);
+  CHECK(p[1].second == Approx(3420e6));  // one unit, busy throughout
+  // Eight units: a lone read has one of them (the drive's rate is 8 x it);
+  // at 6.86 outstanding, 6.86 of them were busy.
+  p = sequential_depth_points(q, b, 8);
+  CHECK(p[0].second == Approx(8 * alone));
+  CHECK(p[1].second == Approx(3420e6 * 8 / 6.86));
+  // Two units, both busy at 6.86: the drive's rate is the busy-time rate.
+  CHECK(sequential_depth_points(q, b, 2)[1].second == Approx(3420e6));
+  // The buffered job never had two outstanding: the depth-1 point only.
+  b.mean_depth = 1.004;
+  CHECK(sequential_depth_points(q, b, 1).size() == 1);
+  CHECK_THROWS(sequential_depth_points(SeqQd1{}, b, 1));
+}
+
+TEST_CASE("the median QD1 run is the middle one by mean latency") {
+  std::vector<SeqQd1> runs{{4096, 1, 3e-3, 0}, {4096, 1, 1e-3, 0}, {4096, 1, 2e-3, 0}};
+  CHECK(median_qd1_run(runs) == 2);
+  runs.pop_back();
+  CHECK(median_qd1_run(runs) == 1);  // of two, the lower
+  CHECK_THROWS(median_qd1_run({}));
+}
