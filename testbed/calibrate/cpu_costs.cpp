@@ -115,18 +115,28 @@ int pace_delay_ms(int connections, double rate, double share) {
   return std::max(1, static_cast<int>(std::lround(1000.0 * connections / (share * rate))));
 }
 
+double paced_sendfile_work_s(const CpuRaw& raw) {
+  if (raw.pool_off.requests == 0 || raw.baseline.requests == 0) return 0;
+  return raw.pool_off.server_s - raw.baseline.server_s;
+}
+
 namespace {
-// Each side's CPU per pool task (cpu_costs.h): the pool threads' beyond the
-// sendfile() work they took over from the main thread, and the rest of the
-// pool's extra CPU in the main thread. They add up to the extra CPU.
+// Each side's CPU per pool task (cpu_costs.h), every figure at the pool
+// runs' pace: the pool threads' beyond the sendfile() work they took over
+// (the pool-off run less the paced baseline), and the rest of the pool's
+// extra CPU in the main thread (their CPU less the baseline's). They add up
+// to the extra CPU.
 template <class NonNegative>
 void derive_pool_costs(const CpuRaw& raw, CpuCostsResult& c, NonNegative non_negative) {
   const double tasks = raw.pool_on.calls;
   const double extra = raw.pool_on.server_s - raw.pool_off.server_s;
-  const double sendfile_work = c.sendfile_byte * static_cast<double>(raw.big_file_bytes);
-  const double pool_threads = raw.pool_on.server_s - raw.pool_on.main_s;
   c.event = non_negative(extra / (3 * tasks), "event");
-  c.pool_thread = non_negative((pool_threads - sendfile_work) / tasks, "pool_thread");
+  if (raw.baseline.requests == 0) {
+    c.warnings.push_back("pool_worker and pool_thread not derived: no paced baseline run (the model's defaults apply)");
+    return;
+  }
+  const double pool_threads = raw.pool_on.server_s - raw.pool_on.main_s;
+  c.pool_thread = non_negative((pool_threads - paced_sendfile_work_s(raw)) / tasks, "pool_thread");
   c.pool_worker = non_negative(extra / tasks - c.pool_thread, "pool_worker");
 }
 }  // namespace
@@ -188,9 +198,10 @@ CpuMeasurement measure_cpu(const CpuPlan& plan, std::string* nginx_version) {
   const std::string big_label = fmt::format("keep-alive, {} MiB file", plan.big_file_bytes >> 20);
   const std::string pool_label = fmt::format("{} KiB chunks, paced", plan.pool_chunk >> 10);
   const std::string script = dir.file("pace.lua");
-  std::vector<WrkRun> small, big, close, off, on;
+  const std::string baseline_script = dir.file("pace-baseline.lua");
+  std::vector<WrkRun> small, big, close, off, on, baseline;
   CpuMeasurement m;
-  int delay_ms = 0;
+  int delay_ms = 0, baseline_delay_ms = 0;
   auto once = [&](const std::string& label, const NginxProbe& server, const std::string& path,
                   const std::vector<std::string>& extra, std::vector<WrkRun>& runs) {
     throw_if_interrupted();
@@ -215,8 +226,18 @@ CpuMeasurement measure_cpu(const CpuPlan& plan, std::string* nginx_version) {
     }
     const std::vector<std::string> paced{"-s", script};
     r.pool_off = median_pool_op({once("pool off, " + pool_label, pool_off, "/big", paced, off)}, false);
+    if (round == 0) {
+      // The baseline's pace: the first pool-off run's time between a
+      // connection's requests (its delay and its response's latency), so
+      // that the 2-byte file, whose latency is small beside it, comes at
+      // the same request rate over the same connections.
+      baseline_delay_ms = pace_delay_ms(connections, r.pool_off.rate, 1.0);
+      common::write_file_atomically(baseline_script, pace_script(baseline_delay_ms));
+    }
+    r.baseline = median_pool_op({once("pool off, 2 B file, paced", pool_off, "/small", {"-s", baseline_script}, baseline)}, false);
     r.pool_on = median_pool_op({once("aio threads, " + pool_label, pool_on, "/big", paced, on)}, true);
     r.pace_delay_ms = delay_ms;
+    r.baseline_delay_ms = baseline_delay_ms;
     m.rounds.push_back(r);
   }
   CpuRaw& raw = m.raw;
@@ -226,7 +247,9 @@ CpuMeasurement measure_cpu(const CpuPlan& plan, std::string* nginx_version) {
   raw.close = median_per_op(close);
   raw.pool_off = median_pool_op(off, false);
   raw.pool_on = median_pool_op(on, true);
+  raw.baseline = median_pool_op(baseline, false);
   raw.pace_delay_ms = delay_ms;
+  raw.baseline_delay_ms = baseline_delay_ms;
   return m;
 }
 

@@ -6,15 +6,25 @@
 //   - the multi-MiB file again on two more NGINXes, both with sendfile_max_chunk, one with `aio threads`,
 //     at the same paced request rate: the pool's cost per task, each side's own (models/os/host.h),
 //     from each thread's schedstat. The tasks are the pool threads' sendfile() calls (their syscr).
-//     - pool_thread: the pool threads' CPU per request, less the sendfile() work they took over
-//       (sendfile_byte x the file's bytes, which the model charges them besides), per task: the
-//       wake-up from pthread_cond_wait, the queue's mutex, the done list's spinlock, the eventfd
-//       write (ngx_thread_pool_cycle, ngx_epoll_notify).
+//     Every figure of the split is taken at that pace. Per-request CPU moves with the load: unpaced,
+//     every CPU is busy and each epoll_wait returns many events; paced, the workers idle between
+//     requests and each one costs more (wake-ups, shorter batches). So the sendfile() work the pool
+//     threads took over is not sendfile_byte (an unpaced figure) x the file's bytes: it is the
+//     pool-off run's CPU per request less that of a third run at the same pace and connection
+//     count, the 2-byte file on the pool-off server (the baseline: a request without the file's
+//     bytes, whose delay() is chosen to give the pool-off run's request rate).
+//     - pool_thread: the pool threads' CPU per request, less that paced sendfile() work (pool-off
+//       less baseline, which the model charges them as sendfile_byte x bytes besides), per task:
+//       the wake-up from pthread_cond_wait, the queue's mutex, the done list's spinlock, the
+//       eventfd write (ngx_thread_pool_cycle, ngx_epoll_notify).
 //     - pool_worker: the rest of the pool's extra CPU, per task: what the main thread spends posting
 //       (ngx_thread_task_post from the write handler's output-filter pass) and completing
-//       (ngx_epoll_notify_handler, ngx_thread_pool_handler, the task's event handler). Without the
-//       pool the same main thread did the sendfile() work itself, so
-//       pool_worker = (main CPU with the pool - worker CPU without + sendfile work) / tasks.
+//       (ngx_epoll_notify_handler, ngx_thread_pool_handler, the task's event handler). The main
+//       threads with the pool did a request's own work (the baseline) and the pool's, so
+//       pool_worker = (main CPU with the pool - baseline) / tasks; the two add up to the extra CPU
+//       (with the pool less without). Subtracting an unpaced baseline instead put the paced runs'
+//       higher per-request cost into the pool threads' share: on the project's machine pool_worker
+//       came out negative (written as 0) and pool_thread 77 us (README, real runs, round 3).
 //     One eventfd wake-up hands the worker every task done by then (the eventfd is edge-triggered
 //     and ngx_thread_pool_handler drains the done list), so a wake-up's own part of pool_worker is
 //     shared by the tasks of a batch: the figure holds at the experiment's batching, which the
@@ -71,7 +81,9 @@ struct CpuRaw {
   PerOp big;    // keep-alive, big_file_bytes
   PerOp close;  // Connection: close, 2-byte file
   PoolOp pool_off, pool_on;  // keep-alive, big_file_bytes, paced, sendfile_max_chunk pool_chunk
+  PoolOp baseline;           // keep-alive, the 2-byte file on the pool-off server, paced to pool_off's rate
   int pace_delay_ms = 0;     // wrk's delay() before each request of a connection
+  int baseline_delay_ms = 0; // the baseline's delay(): the pool-off run's time between a connection's requests
   std::uint64_t big_file_bytes = 0;
 };
 
@@ -95,7 +107,10 @@ Spread spread_of(const std::vector<CpuCostsResult>& rounds, CostField field);
 PerOp median_per_op(const std::vector<WrkRun>& runs);
 // The same for the pool experiment; `pool_on` counts the pool threads' calls.
 PoolOp median_pool_op(const std::vector<WrkRun>& runs, bool pool_on);
-// The subtraction that turns the three experiments into the model's costs.
+// The sendfile() work per request at the pool runs' pace: the pool-off run's
+// CPU per request less the paced baseline's (0 when either is missing).
+double paced_sendfile_work_s(const CpuRaw& raw);
+// The subtraction that turns the experiments into the model's costs.
 CpuCostsResult derive_cpu_costs(const CpuRaw& raw);
 // What measure_cpu returns: the medians, and each round's own figures.
 struct CpuMeasurement {

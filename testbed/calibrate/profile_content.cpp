@@ -224,7 +224,8 @@ Profile build_profile(const Calibration& c) {
                                      &CpuCostsResult::accept, us)});
   if (r.pool_on.calls > 0) {
     const std::string chunk = fmt::format("sendfile_max_chunk {}k", c.cpu_plan.pool_chunk >> 10);
-    const double sendfile_work = c.cpu.sendfile_byte * static_cast<double>(r.big_file_bytes);
+    const double sendfile_work = paced_sendfile_work_s(r);
+    const double unpaced_work = c.cpu.sendfile_byte * static_cast<double>(r.big_file_bytes);
     cpu.entries.push_back(
         {"pool_worker", duration_value(c.cpu.pool_worker),
          with_rounds({"the worker's main thread per thread-pool task: posting it and handling its completion (half each in",
@@ -235,10 +236,13 @@ Profile build_profile(const Calibration& c) {
                                   us(r.pool_off.server_s), us(r.pool_on.server_s), us(r.pool_on.main_s)),
                       fmt::format("pool tasks = the pool threads' sendfile() calls (syscr of /proc/PID/task/TID/io): {:.2f} a request.",
                                   r.pool_on.calls),
-                      fmt::format("The main thread no longer does the sendfile() work, sendfile_byte x {} B = {}:",
-                                  r.big_file_bytes, us(sendfile_work)),
-                      fmt::format("pool_worker = ({} - {} + {}) / {:.2f} = {} ({})", us(r.pool_on.main_s),
-                                  us(r.pool_off.server_s), us(sendfile_work), r.pool_on.calls, us(c.cpu.pool_worker), median),
+                      fmt::format("Baseline at the same pace: the 2-byte file on the pool-off NGINX, delay() {} ms, {:.0f} req/s, {}",
+                                  r.baseline_delay_ms, r.baseline.rate, us(r.baseline.server_s)),
+                      fmt::format("a request: the sendfile() work at that pace = {} - {} = {} (unpaced, sendfile_byte x {} B",
+                                  us(r.pool_off.server_s), us(r.baseline.server_s), us(sendfile_work), r.big_file_bytes),
+                      fmt::format("= {}). The main threads with the pool did a request's own work and the pool's:", us(unpaced_work)),
+                      fmt::format("pool_worker = ({} - {}) / {:.2f} = {} ({})", us(r.pool_on.main_s), us(r.baseline.server_s),
+                                  r.pool_on.calls, us(c.cpu.pool_worker), median),
                       fmt::format("main threads put on a CPU {:.2f} times a request with the pool, {:.2f} without: one eventfd",
                                   r.pool_on.main_runs, r.pool_off.main_runs),
                       "wake-up hands over every task done by then, so under more load a task's share of it is less"},
@@ -247,9 +251,9 @@ Profile build_profile(const Calibration& c) {
         {"pool_thread", duration_value(c.cpu.pool_thread),
          with_rounds({"a pool thread per task beyond its sendfile() bytes (the model charges it sendfile_byte besides): the",
                       "wake-up from the condition variable, the queue's mutex, the done list's lock, the eventfd write;",
-                      fmt::format("pool_thread = (pool threads' CPU per request {} - {}) / {:.2f} = {} ({})",
-                                  us(r.pool_on.server_s - r.pool_on.main_s), us(sendfile_work), r.pool_on.calls,
-                                  us(c.cpu.pool_thread), median)},
+                      fmt::format("less the sendfile() work at the same pace (above): pool_thread = (pool threads' CPU per request {} - {})",
+                                  us(r.pool_on.server_s - r.pool_on.main_s), us(sendfile_work)),
+                      fmt::format("/ {:.2f} = {} ({})", r.pool_on.calls, us(c.cpu.pool_thread), median)},
                      &CpuCostsResult::pool_thread, us)});
     cpu.entries.push_back(
         {"event", duration_value(c.cpu.event),

@@ -105,28 +105,42 @@ TEST_CASE("/proc/PID/task/TID/io: syscr counts the thread's read-type calls") {
   CHECK(d.main_runs == 25);
 }
 
-TEST_CASE("pool costs: the pool threads' CPU beyond their sendfile work, the rest in the main thread") {
-  // Hand-made: 4 MiB at 0.25 ns a byte is 1048.576 us of sendfile() work a
-  // request, 8 tasks a request, each 13 us in the main thread and 40 us in
-  // its pool thread. Without the pool the main thread does it all: 1100 us.
+TEST_CASE("pool costs: the pool threads' CPU beyond their sendfile work at the same pace, the rest in the main thread") {
+  // Hand-made: 8 tasks a request, each 13 us in the main thread and 40 us
+  // in its pool thread. Unpaced, the 4 MiB file costs 0.25 ns a byte
+  // (1048.576 us a request); paced, a request of the 2-byte file costs 30 us
+  // (17 us unpaced: the workers idle between requests) and the pool-off run
+  // 1100 us, so the sendfile() work at that pace is 1070 us.
   CpuRaw raw;
   raw.big_file_bytes = 4 << 20;
   raw.small = {17e-6, 11e-6, 1, 1};
   raw.big = {17e-6 + 1048.576e-6, 2e-3, 1, 1};  // sendfile_byte = 0.25 ns
   raw.close = {39e-6, 40e-6, 1, 1};
   raw.pool_off = {1100e-6, 1100e-6, 8, 300, 1};
-  // With it: 1100 + 8 x (13 + 40) = 1524 us; the pool threads 1048.576 + 8 x 40 = 1368.576 us of it.
-  raw.pool_on = {1524e-6, 1524e-6 - 1368.576e-6, 8, 300, 1};
+  raw.baseline = {30e-6, 30e-6, 1, 305, 1};
+  // With the pool: 1100 + 8 x (13 + 40) = 1524 us; the pool threads 1070 + 8 x 40 = 1390 us of it,
+  // the main threads 30 + 8 x 13 = 134 us.
+  raw.pool_on = {1524e-6, 1524e-6 - 1390e-6, 8, 300, 1};
   const CpuCostsResult c = derive_cpu_costs(raw);
   CHECK(c.sendfile_byte == Approx(0.25e-9));
+  CHECK(paced_sendfile_work_s(raw) == Approx(1070e-6));
   CHECK(c.pool_thread == Approx(40e-6));
   CHECK(c.pool_worker == Approx(13e-6));
+  CHECK(c.pool_worker == Approx((raw.pool_on.main_s - raw.baseline.server_s) / 8));
   CHECK(c.event == Approx(424e-6 / 24));  // a third of the extra 53 us a task, as before the split
   CHECK(c.pool_worker + c.pool_thread == Approx(3 * c.event));
   CHECK(c.warnings.empty());
+  // The unpaced runs do not enter the split: subtracting sendfile_byte x
+  // 4 MiB (1048.576 us) would give the pool threads 42.68 us and the main
+  // thread 10.32 us. Another unpaced figure changes nothing.
+  CpuRaw unpaced_moved = raw;
+  unpaced_moved.big.server_s = 17e-6 + 500e-6;
+  const CpuCostsResult same = derive_cpu_costs(unpaced_moved);
+  CHECK(same.pool_thread == Approx(40e-6));
+  CHECK(same.pool_worker == Approx(13e-6));
 
-  // Noise: the pool threads' CPU came out below the sendfile work. The
-  // extra CPU stays whole, all of it in the main thread.
+  // Noise: the pool threads' CPU came out below the paced sendfile work.
+  // The extra CPU stays whole, all of it in the main thread.
   raw.pool_on.main_s = 1524e-6 - 1000e-6;
   const CpuCostsResult low = derive_cpu_costs(raw);
   CHECK(low.pool_thread == 0);
@@ -138,6 +152,17 @@ TEST_CASE("pool costs: the pool threads' CPU beyond their sendfile work, the res
   CHECK(n.event == 0);
   CHECK(n.pool_worker == 0);
   CHECK(n.warnings.size() == 2);  // event and pool_worker
+
+  // No baseline: no split (the model's defaults apply), and it says so.
+  CpuRaw no_baseline = raw;
+  no_baseline.pool_on = {1524e-6, 134e-6, 8, 300, 1};
+  no_baseline.baseline = {};
+  const CpuCostsResult nb = derive_cpu_costs(no_baseline);
+  CHECK(nb.pool_worker == 0);
+  CHECK(nb.pool_thread == 0);
+  REQUIRE(nb.warnings.size() == 1);
+  CHECK_THAT(nb.warnings[0], Catch::Contains("no paced baseline"));
+
   raw.pool_on.calls = 0;  // not measured: no figure, no warning
   const CpuCostsResult none = derive_cpu_costs(raw);
   CHECK(none.warnings.empty());

@@ -126,12 +126,16 @@ TEST_CASE("profile: event, pool_worker, pool_thread, wakeup and sequential_bandw
   std::filesystem::create_directories(dir.file("hardware"));
   const std::string path = dir.file("hardware/local.toml");
   Calibration c = example();
-  // 9 tasks a request, 12 us an event: 324 us more with the pool. Its
-  // threads took over the sendfile work (example()'s 0.235 ns x 4 MiB =
-  // 985.66144 us) and spend 25 us a task besides; the main threads 11 us.
+  // 9 tasks a request, 12 us an event: 324 us more with the pool. Paced,
+  // a 2-byte request costs 60 us and the pool-off run 1100 us: the
+  // sendfile work at that pace is 1040 us (unpaced, example()'s 0.235 ns x
+  // 4 MiB = 985.66 us). The pool threads took it over and spend 25 us a task
+  // besides (1265 us); the main threads 60 + 9 x 11 = 159 us.
   c.cpu_raw.pool_off = {1100e-6, 1100e-6, 9.5, 300, 1500, 4};
-  c.cpu_raw.pool_on = {1424e-6, 1424e-6 - 985.66144e-6 - 225e-6, 9.0, 301, 1505, 13};
+  c.cpu_raw.baseline = {60e-6, 60e-6, 1, 310, 1550, 2};
+  c.cpu_raw.pool_on = {1424e-6, 159e-6, 9.0, 301, 1505, 13};
   c.cpu_raw.pace_delay_ms = 67;
+  c.cpu_raw.baseline_delay_ms = 70;
   c.cpu = derive_cpu_costs(c.cpu_raw);
   CpuCostsResult low = c.cpu, high = c.cpu;
   low.event = 10e-6;
@@ -172,8 +176,13 @@ TEST_CASE("profile: event, pool_worker, pool_thread, wakeup and sequential_bandw
   CHECK(std::get<models::SsdSpec>(hw.disk).sequential_bandwidth_Bps == Approx(500.0 * (4 << 20) / 0.625).epsilon(1e-3));
   CHECK_THAT(text, Catch::Contains("each round alone: 10.00 us to 15.00 us"));
   CHECK_THAT(text, Catch::Contains("event = (1424.00 us - 1100.00 us) / (3 x 9.00) = 12.00 us"));
-  CHECK_THAT(text, Catch::Contains("pool_worker = (213.34 us - 1100.00 us + 985.66 us) / 9.00 = 11.00 us"));
-  CHECK_THAT(text, Catch::Contains("pool_thread = (pool threads' CPU per request 1210.66 us - 985.66 us) / 9.00 = 25.00 us"));
+  CHECK_THAT(text, Catch::Contains("the 2-byte file on the pool-off NGINX, delay() 70 ms, 310 req/s, 60.00 us"));
+  CHECK_THAT(text, Catch::Contains("the sendfile() work at that pace = 1100.00 us - 60.00 us = 1040.00 us"));
+  CHECK_THAT(text, Catch::Contains("(unpaced, sendfile_byte x 4194304 B"));
+  CHECK_THAT(text, Catch::Contains("= 985.66 us)"));
+  CHECK_THAT(text, Catch::Contains("pool_worker = (159.00 us - 60.00 us) / 9.00 = 11.00 us"));
+  CHECK_THAT(text, Catch::Contains("pool_thread = (pool threads' CPU per request 1265.00 us - 1040.00 us)"));
+  CHECK_THAT(text, Catch::Contains("/ 9.00 = 25.00 us"));
   CHECK_THAT(text, Catch::Contains("13.00 times a request with the pool, 4.00 without"));
   CHECK_THAT(text, Catch::Contains("500 requests of 4096 KiB"));
   CHECK(text.find("not measured") == std::string::npos);
