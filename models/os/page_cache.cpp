@@ -290,6 +290,7 @@ void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::ui
     bios_[b].first_unit = first_unit;
     bios_[b].units = n;
     bios_[b].waiters.clear();
+    bios_[b].direct = false;
     std::uint64_t bytes = 0;
     for (std::uint64_t u = first_unit; u < first_unit + n; ++u) {
       entries_[find(file, u)].bio = b;
@@ -305,10 +306,28 @@ void PageCache::submit_run(std::uint32_t file, std::uint64_t first_unit, std::ui
   }
 }
 
+void PageCache::read_direct(std::uint32_t file, std::uint64_t offset, std::uint64_t length, PageWaiter* waiter,
+                            std::uint64_t tag) {
+  const std::uint32_t b = bios_.take();
+  Bio& bio = bios_[b];
+  bio.file = file;
+  bio.first_unit = 0;
+  bio.units = 0;  // no page of the cache is filled
+  bio.bytes = length;
+  bio.fill_note = 0;
+  bio.direct = true;
+  bio.waiters.clear();
+  bio.waiters.push_back(Waiter{waiter, tag});
+  ++stats_.direct_reads;
+  stats_.direct_bytes += length;
+  const std::uint32_t task = waiter ? waiter->submitter_task() : kNoTask;
+  device_.submit_read_for(task, files_[file].device_offset + offset, length, this, b);
+}
+
 void PageCache::on_io_done(std::uint64_t tag) {
   const auto b = static_cast<std::uint32_t>(tag);
   const Bio& bio = bios_[b];
-  if (fill_sink_ && fill_sink_->filled(bio.bytes, bio.fill_note, b)) return;  // fill_done() when the completion has run
+  if (!bio.direct && fill_sink_ && fill_sink_->filled(bio.bytes, bio.fill_note, b)) return;  // fill_done() when the completion has run
   finish_read(b);
 }
 

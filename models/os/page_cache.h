@@ -81,6 +81,10 @@ struct PageCacheStats {
   std::uint64_t bios = 0;
   std::uint64_t resident_units = 0;
   std::uint64_t active_units = 0;
+  // O_DIRECT reads (read_direct): they pass the cache by, so none of them
+  // is a lookup, a hit or an inserted unit.
+  std::uint64_t direct_reads = 0;
+  std::uint64_t direct_bytes = 0;
 };
 
 // Told of every read the page cache submits and of every one the device
@@ -140,6 +144,14 @@ class PageCache final : public IoListener, public sim::EventTarget {
               PageWaiter* waiter, std::uint64_t tag);
   void access_after_wait(std::uint32_t file, std::uint64_t unit);
   bool cached(std::uint32_t file, std::uint64_t unit) const;
+
+  // A read of a file opened with O_DIRECT (direct_io.h): `length` bytes at
+  // `offset` of `file`, already rounded out to the alignment, go from the
+  // device to the reader's buffer with no lookup, no page cache entry and no
+  // readahead (generic_file_read_iter's IOCB_DIRECT branch). Always waits:
+  // `waiter` is called with `tag` when the device is done.
+  void read_direct(std::uint32_t file, std::uint64_t offset, std::uint64_t length, PageWaiter* waiter,
+                   std::uint64_t tag);
 
   // Loads a file as if it had been read before the run (a warm cache).
   void preload(std::uint32_t file);
@@ -212,6 +224,7 @@ class PageCache final : public IoListener, public sim::EventTarget {
     std::uint64_t units;
     std::uint64_t bytes;  // what the device reads (the file's last unit may be short)
     std::uint32_t fill_note;  // CacheFillSink::submitted()'s
+    bool direct = false;      // read_direct's: fills no page
     std::vector<Waiter> waiters;
   };
   static constexpr std::uint32_t kNil = UINT32_MAX;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <functional>
@@ -187,6 +188,11 @@ void read_hardware(Section& root, Scenario& sc) {
 
 // [nginx] aio: a mode of the registry (aio_modes.h).
 const AioMode* read_aio_mode(Section& s) {
+  // `aio on` is Linux native AIO (io_submit, with directio's O_DIRECT): a
+  // mode of its own, named so that the error says what is missing.
+  if (const toml::node* n = s.node("aio"); n && n->is_string() && n->value<std::string>().value() == "on")
+    s.fail("aio", "\"on\" (Linux native AIO: io_submit of directio's O_DIRECT reads, completed through an "
+                  "eventfd) is not modelled yet; \"threads\" sends reads to a thread pool");
   std::vector<std::string> names;
   for (const AioMode* m : aio_modes()) names.emplace_back(m->name);
   return find_aio_mode(s.choice("aio", aio_modes().front()->name, names));
@@ -207,6 +213,74 @@ NginxReleaseDefaults nginx_release(Section& s) {
   const std::optional<NginxReleaseDefaults> d = nginx_release_defaults(version);
   if (!d) s.fail("version", "must be a known NGINX release (" + nginx_known_releases_text() + "), got \"" + version + "\"");
   return *d;
+}
+
+// directio: "off" or a size (ngx_http_core_directio: "off" or ngx_parse_offset).
+std::uint64_t read_directio(Section& s) {
+  const toml::node* n = s.value("directio");
+  if (!n) return 0;
+  if (n->is_string() && n->value<std::string>().value() == "off") return 0;
+  std::uint64_t bytes = 0;
+  if (n->is_integer() && n->value<std::int64_t>().value() >= 1) bytes = static_cast<std::uint64_t>(n->value<std::int64_t>().value());
+  else if (!n->is_string() || !parse_size(n->value<std::string>().value(), bytes) || bytes == 0)
+    s.fail("directio", "must be \"off\" or a size of at least 1 byte, like \"4m\"");
+  if (bytes > limits::kMaxFileBytes) s.fail("directio", "must be at most " + std::to_string(limits::kMaxFileBytes) + " bytes");
+  return bytes;
+}
+
+// output_buffers: "NUMBER SIZE", as in nginx.conf ("2 32k").
+void read_output_buffers(Section& s, NginxConfig& n) {
+  const toml::node* node = s.value("output_buffers");
+  if (!node) return;
+  const char* form = "must be \"NUMBER SIZE\" as in nginx.conf, like \"2 32k\" (1 to 1024 buffers of 512 bytes to 64m)";
+  if (!node->is_string()) s.fail("output_buffers", form);
+  std::istringstream in(node->value<std::string>().value());
+  std::string number, size, rest;
+  in >> number >> size >> rest;
+  std::uint64_t bytes = 0;
+  char* end = nullptr;
+  const unsigned long count = number.empty() ? 0 : std::strtoul(number.c_str(), &end, 10);
+  if (number.empty() || *end != '\0' || count < 1 || count > 1024 || !rest.empty() || !parse_size(size, bytes) ||
+      bytes < 512 || bytes > (64ULL << 20))
+    s.fail("output_buffers", form);
+  n.output_buffers_number = static_cast<std::uint32_t>(count);
+  n.output_buffers_size = bytes;
+}
+
+// open_file_cache: "off" or "max=N [inactive=TIME]" (ngx_http_core_open_file_cache).
+void read_open_file_cache(Section& s, OpenFileCacheSpec& spec) {
+  const toml::node* node = s.value("open_file_cache");
+  spec.valid_s = s.duration("open_file_cache_valid", 60, 0, false, 100000);
+  spec.min_uses = static_cast<std::uint32_t>(s.integer("open_file_cache_min_uses", 1, 0, 4294967295LL));
+  spec.errors = s.flag("open_file_cache_errors", false);
+  if (!node) return;
+  const char* form = "must be \"off\" or \"max=N\" with an optional \"inactive=TIME\", as in nginx.conf, "
+                     "like \"max=1000 inactive=20s\" (max 1 to 100000000)";
+  if (!node->is_string()) s.fail("open_file_cache", form);
+  const std::string text = node->value<std::string>().value();
+  if (text == "off") return;
+  std::istringstream in(text);
+  std::string word;
+  std::uint64_t max = 0;
+  double inactive = 60;  // ngx_http_core_open_file_cache: inactive = 60
+  while (in >> word) {
+    if (word.rfind("max=", 0) == 0) {
+      char* end = nullptr;
+      const std::string v = word.substr(4);
+      max = v.empty() ? 0 : std::strtoull(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || max < 1 || max > 100000000) s.fail("open_file_cache", form);
+    } else if (word.rfind("inactive=", 0) == 0) {
+      if (!parse_duration(word.substr(9), inactive) || !(inactive >= 0 && inactive <= 100000))
+        s.fail("open_file_cache", form);
+    } else {
+      s.fail("open_file_cache", form + std::string(" (got \"") + word + "\")");
+    }
+  }
+  // "open_file_cache" must have the "max" parameter (ngx_http_core_open_file_cache).
+  if (max == 0) s.fail("open_file_cache", "must have max=N, as NGINX requires");
+  spec.enabled = true;
+  spec.max = static_cast<std::uint32_t>(max);
+  spec.inactive_s = inactive;
 }
 
 void read_nginx(Section& root, Scenario& sc) {
@@ -232,6 +306,14 @@ void read_nginx(Section& root, Scenario& sc) {
   if (!n.sendfile) s.fail("sendfile", "only \"sendfile on\" is modelled (read()+write() is not yet)");
   n.sendfile_max_chunk = s.size("sendfile_max_chunk", d.sendfile_max_chunk, 0, false, limits::kMaxFileBytes);
   n.aio = read_aio_mode(s);
+  n.directio = read_directio(s);
+  n.directio_alignment = s.size("directio_alignment", 512, 512, false, 1 << 20);
+  if (n.directio_alignment & (n.directio_alignment - 1))
+    s.fail("directio_alignment", "must be a power of two (a multiple of the device's logical block size)");
+  n.output_buffers_number = d.output_buffers_number;
+  n.output_buffers_size = d.output_buffers_size;
+  read_output_buffers(s, n);
+  read_open_file_cache(s, n.open_file_cache);
   n.epoll_events = static_cast<std::uint32_t>(s.integer("events_per_wait", 512, 1, 1 << 20));
   if (n.aio->thread_pool && !d.thread_pools)
     s.fail("aio", std::string(n.aio->name) + " needs NGINX 1.7.11 or later (thread pools)");

@@ -206,6 +206,9 @@ std::string text_report(const RunResult& r) {
                    r.cache_hit_ratio, r.cache_lookups, r.cache_unit_bytes / 1024,
                    static_cast<double>(r.cache_resident_bytes) / (1 << 30),
                    static_cast<double>(r.cache_capacity_bytes) / (1 << 30), r.readahead_windows, r.bios);
+  if (r.direct_reads)
+    s += fmt::format("O_DIRECT reads (directio), past the page cache: {} of {:.1f} KiB on average\n", r.direct_reads,
+                     static_cast<double>(r.direct_bytes) / static_cast<double>(r.direct_reads) / 1024);
   if (r.requests_with_stages)
     s += fmt::format("requests that never waited for the disk (data, metadata or a request slot): {} of {} ({:.1f}%)\n",
                      r.requests_without_disk_wait, r.requests_with_stages,

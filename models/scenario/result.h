@@ -88,6 +88,8 @@ struct RunResult {
   // the engine records none).
   std::uint64_t requests_without_disk_wait = 0, requests_with_stages = 0;
   std::uint64_t cache_lookups = 0, cache_resident_bytes = 0, cache_capacity_bytes = 0, readahead_windows = 0, bios = 0;
+  // O_DIRECT reads (nginx.directio), which pass the page cache by: not lookups.
+  std::uint64_t direct_reads = 0, direct_bytes = 0;
   std::uint64_t dentry_lookups = 0, dentry_hits = 0, metadata_reads = 0;
   // inode cache lookups after a dentry miss; buffer-cache lookups of
   // directory and inode-table blocks; what the shrinker freed

@@ -190,6 +190,7 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                                                     : 0.0},
                           {"resident_bytes", r.cache_resident_bytes}, {"capacity_bytes", r.cache_capacity_bytes},
                           {"readahead_windows", r.readahead_windows}, {"bios", r.bios}};
+  if (r.direct_reads) server["page_cache"]["direct"] = {{"reads", r.direct_reads}, {"bytes", r.direct_bytes}};
   server["dentry_cache"] = {{"lookups", r.dentry_lookups}, {"hits", r.dentry_hits}, {"metadata_reads", r.metadata_reads},
                             {"freed", r.dentries_freed}};
   server["inode_cache"] = {{"lookups", r.inode_lookups}, {"hits", r.inode_hits}, {"freed", r.inodes_freed}};

@@ -207,6 +207,8 @@ RunResult run_figures(RunParts p) {
   r.cache_unit_bytes = p.cache.unit_bytes();
   r.readahead_windows = c.readahead_windows - base.cache.readahead_windows;
   r.bios = c.bios - base.cache.bios;
+  r.direct_reads = c.direct_reads - base.cache.direct_reads;
+  r.direct_bytes = c.direct_bytes - base.cache.direct_bytes;
   const VfsCacheStats v = since(p.vfs.stats(), base.vfs);
   r.dentry_lookups = v.dentry_lookups;
   r.dentry_hits = v.dentry_hits;

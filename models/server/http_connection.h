@@ -32,6 +32,8 @@ struct HttpConnection {
   std::int64_t arrived_at = 0;   // when the request reached the server (ns)
   std::int64_t started_at = 0;   // when a worker began reading it: $request_time's start (ns)
   ReadaheadState ra;
+  // directio: bytes read into output_buffers, not yet in the socket (direct_io.h).
+  std::uint64_t direct_pending = 0;
 };
 
 }  // namespace models

@@ -6,6 +6,7 @@
 
 #include "models/server/accept_policies.h"
 #include "models/server/aio_modes.h"
+#include "models/server/open_file_cache.h"
 
 namespace models {
 
@@ -44,6 +45,18 @@ struct NginxConfig {
   // (ngx_add_timer(wev, 1)). Set from `version` (nginx_versions.h).
   bool write_posted_next = false;
   const AioMode* aio = aio_modes().front();      // aio off (aio_modes.h)
+  // directio SIZE: a file of at least this many bytes is opened with
+  // O_DIRECT (ngx_open_and_stat_file: of->directio <= file size ->
+  // ngx_directio_on) and read through output_buffers, not sendfile()
+  // (models/os/direct_io.h). 0: directio off (the default).
+  std::uint64_t directio = 0;
+  std::uint64_t directio_alignment = 512;          // directio_alignment 512 (the default)
+  // output_buffers NUMBER SIZE: the buffers a directio file is read into
+  // (ngx_http_copy_filter_module.c); set from `version` (nginx_versions.h).
+  std::uint32_t output_buffers_number = 1;
+  std::uint64_t output_buffers_size = 32768;
+  // open_file_cache and its companions, one cache per worker (open_file_cache.h).
+  OpenFileCacheSpec open_file_cache;
   ThreadPoolConfig thread_pool;
   std::uint32_t epoll_events = 512;                // events per epoll_wait (NGX_EVENTS default 512)
   // A recorded placement (clerk realrun), per client group: that group's

@@ -19,9 +19,14 @@
 //   1.21.4  "the default value of the "sendfile_max_chunk" directive was
 //           changed to 2 megabytes" (0, no limit, before), and in the same
 //           release ngx_http_write_filter_module.c posts the next write to
-//           ngx_posted_next_events instead of ngx_add_timer(wev, 1).
+//           ngx_posted_next_events instead of ngx_add_timer(wev, 1);
+//   1.9.5   "now the "output_buffers" directive uses two buffers by default"
+//           (ngx_http_copy_filter_module.c: ngx_conf_merge_bufs_value(conf->bufs,
+//           prev->bufs, 2, 32768); 1, 32768 at release-1.9.4).
 // Unchanged over all known releases (checked in src/ at release-1.9.0 and
-// release-1.30.4): multi_accept off, accept_mutex_delay 500ms, sendfile off,
+// release-1.30.4): directio off, directio_alignment 512, open_file_cache
+// off, open_file_cache_valid 60s, open_file_cache_min_uses 1 and
+// open_file_cache_errors off (ngx_http_core_merge_loc_conf), multi_accept off, accept_mutex_delay 500ms, sendfile off,
 // aio off, epoll events 512, thread_pool threads=32 max_queue=65536, and
 // `aio threads` with thread pools (CHANGES 1.7.11: "experimental thread
 // support"), available in every known release built --with-threads.
@@ -45,6 +50,8 @@ struct NginxReleaseDefaults {
   std::uint64_t sendfile_max_chunk = 0;      // 2m from 1.21.4; 0: no limit
   bool write_posted_next = false;            // from 1.21.4; a 1 ms timer before
   bool thread_pools = true;                  // aio threads, from 1.7.11
+  std::uint32_t output_buffers_number = 1;   // output_buffers 1 32k; 2 32k from 1.9.5
+  std::uint64_t output_buffers_size = 32768;
 };
 
 // The defaults of `version` ("1.22.1"); nothing for a version that is not a

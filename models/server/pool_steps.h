@@ -9,6 +9,7 @@
 
 #include "models/server/http_connection.h"
 #include "models/server/pool_task.h"
+#include "models/server/response_steps.h"
 
 namespace models {
 
@@ -24,7 +25,11 @@ void post_to_pool(Server& server, Pool& pool, std::uint32_t conn, bool open) {
     task.levels = server.files().components(c.file, task.keys);
   } else {
     task.limit = server.chunk_limit(c);
-    task.call = SendfileCall{c.file, c.flow, c.position, task.limit, 0, &c.ra, false, 0};
+    task.direct = reads_direct(server.config(), server.host().cache.file_size(c.file));
+    if (task.direct)
+      task.direct_read = direct_call(server.config(), c, task.limit);
+    else
+      task.call = SendfileCall{c.file, c.flow, c.position, task.limit, 0, &c.ra, false, 0};
   }
   c.phase = HttpConnection::Phase::kWaitPool;
   if (!pool.post(task))
@@ -47,8 +52,8 @@ void pool_tasks_done(Server& server, W& w, Pool& pool, const std::vector<PoolTas
       post_to_pool(server, pool, t.conn, false);
       continue;
     }
-    c.position = t.call.position;
-    server.after_chunk(w, t.conn, t.call.sent, t.limit);
+    c.position = t.direct ? t.direct_read.position : t.call.position;
+    server.after_chunk(w, t.conn, t.direct ? t.direct_read.sent : t.call.sent, t.limit);
   }
 }
 

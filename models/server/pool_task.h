@@ -2,16 +2,20 @@
 #pragma once
 #include <cstdint>
 
+#include "models/os/direct_io.h"
 #include "models/os/sendfile.h"
 
 namespace models {
 
-// One task: a sendfile() call of one chunk, or (with aio_open) the open()
+// One task: a sendfile() call of one chunk, a pass of directio reads and
+// writes (direct_io.h), or (with aio_open) the open()
 // of a file: its path walk.
 struct PoolTask {
   std::uint32_t conn = 0;
   std::uint64_t limit = 0;  // sendfile_max_chunk, or the rest of the file
   SendfileCall call;
+  bool direct = false;  // directio: `direct` is the task, not `call`
+  DirectReadCall direct_read;
   bool open = false;
   std::uint32_t levels = 0;
   std::uint64_t keys[8] = {};

@@ -14,7 +14,22 @@ void begin_request(HttpConnection& c, ServerStats& stats) {
   c.file = c.pending_file;
   c.position = 0;
   c.ra = ReadaheadState{};
+  c.direct_pending = 0;
   c.phase = HttpConnection::Phase::kSending;
+}
+
+DirectReadCall direct_call(const NginxConfig& config, HttpConnection& c, std::uint64_t limit) {
+  DirectReadCall call;
+  call.file = c.file;
+  call.flow = c.flow;
+  call.position = c.position;
+  call.limit = limit;
+  call.pending = &c.direct_pending;
+  call.ra = &c.ra;
+  call.buffer_bytes = config.output_buffers_size;
+  call.buffers = config.output_buffers_number;
+  call.alignment = config.directio_alignment;
+  return call;
 }
 
 std::uint64_t chunk_limit(const NginxConfig& config, std::uint64_t file_size, const HttpConnection& c) {

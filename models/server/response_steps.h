@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 
+#include "models/os/direct_io.h"
 #include "models/os/host.h"
 #include "models/server/http_connection.h"
 #include "models/server/server_stats.h"
@@ -15,6 +16,15 @@ namespace models {
 // A request was read: the connection takes the file it asks for, from its
 // start, through a fresh struct file (a new open() has its own readahead).
 void begin_request(HttpConnection& c, ServerStats& stats);
+
+// directio: a file of at least `directio` bytes is opened with O_DIRECT
+// (ngx_open_and_stat_file: of->directio <= ngx_file_size -> ngx_directio_on)
+// and read through output_buffers instead of sent with sendfile().
+inline bool reads_direct(const NginxConfig& config, std::uint64_t file_size) {
+  return config.directio != 0 && file_size >= config.directio;
+}
+// The next pass of ngx_output_chain over such a file, sending at most `limit` bytes.
+DirectReadCall direct_call(const NginxConfig& config, HttpConnection& c, std::uint64_t limit);
 
 // What the next sendfile() may send: sendfile_max_chunk, or the rest of the file.
 std::uint64_t chunk_limit(const NginxConfig& config, std::uint64_t file_size, const HttpConnection& c);

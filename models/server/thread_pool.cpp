@@ -39,6 +39,15 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
         wait(WaitCause::kDiskMetadata);
       return;
     }
+    if (task_.direct) {
+      // directio's reads and writes; writev()'s copy is priced as sendfile()'s per byte.
+      if (!direct_read_run(host, task_.direct_read, this, 0)) {
+        wait(WaitCause::kDiskData);
+        return;
+      }
+      spend(host.costs.sendfile_byte * static_cast<double>(task_.direct_read.sent));
+      return;
+    }
     if (!sendfile_run(host, task_.call, this, 0)) {
       wait(WaitCause::kDiskData);
       return;

@@ -16,6 +16,8 @@ Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(ind
                                          server.config().worker_processes + index);
     pool_->record_stages(server.stages(), index_, task_);
   }
+  if (server.config().open_file_cache.enabled)
+    open_cache_ = std::make_unique<OpenFileCache>(server.config().open_file_cache);
 }
 
 double Worker::cpu_wait_so_far() const {
@@ -143,6 +145,14 @@ void Worker::resume() {
         break;
       }
       case Step::kOpen: {
+        // open_file_cache: a hit within open_file_cache_valid needs no
+        // open() and no stat(), so no path walk (ngx_open_cached_file).
+        if (open_cache_ &&
+            open_cache_->open(server_.conn(current_.conn).file, sim::to_seconds(host.engine.now())) ==
+                OpenFileCache::Lookup::kHit) {
+          step_ = Step::kHeader;
+          break;
+        }
         if (pool_ && server_.config().aio_open) {
           post_to_pool(current_.conn, true);
           if (use_cpu(host.costs.pool_post(), Step::kNextEvent)) return;
@@ -176,6 +186,11 @@ void Worker::resume() {
           if (use_cpu(host.costs.pool_post(), Step::kNextEvent)) return;
           break;
         }
+        if (reads_direct(server_.config(), host.cache.file_size(c.file))) {
+          direct_ = direct_call(server_.config(), c, limit);
+          step_ = Step::kDirect;
+          break;
+        }
         call_ = SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false, 0};
         step_ = Step::kSendfile;
         break;
@@ -186,12 +201,27 @@ void Worker::resume() {
           return;
         }
         server_.conn(current_.conn).position = call_.position;
+        sent_ = call_.sent;
+        limit_ = call_.limit;
         const double cpu = host.costs.sendfile_byte * static_cast<double>(call_.sent) + reader_fill_s(host, call_);
         if (use_cpu(cpu, Step::kSent)) return;
         break;
       }
+      case Step::kDirect: {
+        // directio without a pool: the loop waits for each O_DIRECT read.
+        if (!direct_read_run(host, direct_, this, 0)) {
+          set_state(TaskState::kDiskWait, WaitCause::kDiskData);
+          return;
+        }
+        server_.conn(current_.conn).position = direct_.position;
+        sent_ = direct_.sent;
+        limit_ = direct_.limit;
+        // writev()'s copy of the buffers, priced as sendfile()'s per byte.
+        if (use_cpu(host.costs.sendfile_byte * static_cast<double>(direct_.sent), Step::kSent)) return;
+        break;
+      }
       case Step::kSent:
-        server_.after_chunk(*this, current_.conn, call_.sent, call_.limit);
+        server_.after_chunk(*this, current_.conn, sent_, limit_);
         step_ = Step::kNextEvent;
         break;
       case Step::kPoolDone: {

@@ -14,8 +14,10 @@
 #include <memory>
 #include <vector>
 
+#include "models/os/direct_io.h"
 #include "models/os/sendfile.h"
 #include "models/server/event_loop.h"
+#include "models/server/open_file_cache.h"
 #include "models/server/stage_hooks.h"
 #include "models/server/thread_pool.h"
 #include "sim/engine.h"
@@ -49,6 +51,8 @@ class Worker final : public sim::EventTarget,
   std::uint32_t index() const { return index_; }
   std::uint32_t task() const { return task_; }
   ThreadPool* pool() { return pool_.get(); }
+  // This worker's open_file_cache; null when it is off.
+  const OpenFileCache* open_file_cache() const { return open_cache_.get(); }
   bool accept_mutex_held() const { return mutex_held_; }
   // Read-only views for front ends (the visualizer).
   const ThreadPool* pool() const { return pool_.get(); }
@@ -83,6 +87,7 @@ class Worker final : public sim::EventTarget,
     kHeader,
     kChunk,
     kSendfile,
+    kDirect,
     kSent,
     kPoolDone,
   };
@@ -105,6 +110,7 @@ class Worker final : public sim::EventTarget,
   std::uint32_t task_;
   std::uint32_t thread_;  // on the host's CPUs
   std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<OpenFileCache> open_cache_;
 
   EventLoop loop_;
   bool listen_pending_ = false;
@@ -117,6 +123,8 @@ class Worker final : public sim::EventTarget,
   Step step_ = Step::kNextEvent;
   EventLoop::Ready current_{};
   SendfileCall call_;
+  DirectReadCall direct_;
+  std::uint64_t sent_ = 0, limit_ = 0;  // the chunk just sent (either call)
   std::vector<PoolTask> done_;
 };
 

@@ -1,0 +1,98 @@
+#include "models/os/direct_io.h"
+
+#include <algorithm>
+
+namespace models {
+
+AlignedExtent align_out(std::uint64_t offset, std::uint64_t length, std::uint64_t alignment) {
+  const std::uint64_t mask = alignment - 1;
+  const std::uint64_t start = offset & ~mask;
+  const std::uint64_t end = (offset + length + mask) & ~mask;
+  return AlignedExtent{start, end - start};
+}
+
+namespace {
+
+// Hands what the buffers hold to the socket, as far as it takes it.
+void write_pending(Host& host, DirectReadCall& call) {
+  const double space = host.kernel.tcp_wmem_max - host.sockets.backlog(call.flow);
+  const std::uint64_t room = space < 1.0 ? 0 : static_cast<std::uint64_t>(space);
+  const std::uint64_t bytes = std::min({*call.pending, room, call.limit - call.sent});
+  if (bytes == 0) return;
+  host.sockets.send_deferred(call.flow, static_cast<double>(bytes));
+  *call.pending -= bytes;
+  call.position += bytes;
+  call.sent += bytes;
+}
+
+// Buffers holding data not yet in the socket.
+std::uint64_t busy_buffers(const DirectReadCall& call) {
+  return (*call.pending + call.buffer_bytes - 1) / call.buffer_bytes;
+}
+
+// The tail (less than a buffer) with O_DIRECT off: a buffered read of its
+// page cache units, one after another. false: waiting for `tail_unit`.
+bool read_tail(Host& host, DirectReadCall& call, std::uint64_t from, PageWaiter* waiter, std::uint64_t tag) {
+  PageCache& cache = host.cache;
+  const std::uint64_t unit_bytes = cache.unit_bytes();
+  const std::uint64_t last = (from + call.reading - 1) / unit_bytes;
+  std::uint64_t unit = from / unit_bytes;
+  if (call.waiting) {
+    call.waiting = false;
+    cache.access_after_wait(call.file, call.tail_unit);
+    unit = call.tail_unit + 1;
+  }
+  for (; unit <= last; ++unit) {
+    if (cache.read(call.file, unit, last - unit + 1, *call.ra, waiter, tag) == PageCache::Result::kWait) {
+      call.tail_unit = unit;
+      call.waiting = true;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+namespace {
+
+bool run_pass(Host& host, DirectReadCall& call, PageWaiter* waiter, std::uint64_t tag) {
+  const std::uint64_t size = host.cache.file_size(call.file);
+  for (;;) {
+    if (call.reading) {
+      const std::uint64_t from = call.position + *call.pending;
+      if (call.tail) {
+        if (!read_tail(host, call, from, waiter, tag)) return false;
+      } else if (!call.waiting) {
+        // ngx_read_file() (pread) with O_DIRECT: the device reads the aligned extent.
+        const AlignedExtent e = align_out(from, call.reading, call.alignment);
+        call.waiting = true;
+        host.cache.read_direct(call.file, e.offset, e.length, waiter, tag);
+        return false;
+      } else {
+        call.waiting = false;
+      }
+      *call.pending += call.reading;
+      call.reading = 0;
+      ++call.reads;
+    }
+    write_pending(host, call);
+    const std::uint64_t read_to = call.position + *call.pending;
+    if (read_to >= size || call.sent >= call.limit) return true;
+    // The socket did not take it all: one more buffer is read while fewer
+    // than `buffers` hold data, then the pass ends.
+    if (*call.pending > 0 && busy_buffers(call) >= call.buffers) return true;
+    call.reading = std::min(call.buffer_bytes, size - read_to);
+    call.tail = call.reading < call.buffer_bytes && read_to % call.alignment == 0;
+  }
+}
+
+}  // namespace
+
+bool direct_read_run(Host& host, DirectReadCall& call, PageWaiter* waiter, std::uint64_t tag) {
+  const bool done = run_pass(host, call, waiter, tag);
+  host.sockets.flush();
+  return done;
+}
+
+}  // namespace models
