@@ -251,6 +251,37 @@ TEST_CASE("clerk import reads Debian's, the thread-pools article's and a caching
     CHECK(sc.nginx.sendfile_max_chunk == 512 * 1024);
     CHECK(sc.root == "/storage");
   }
+  SECTION("a static server: directio and open_file_cache become their keys, each from its line") {
+    std::vector<std::string> warnings;
+    const auto a = import_args(CLERK_TEST_DATA "/import/static/nginx.conf", dir.file("s.toml"));
+    const std::string text = cli::imported_scenario(a, &warnings);
+    const models::Scenario sc = load_text(text);
+    CHECK(sc.nginx.directio == 4u << 20);
+    CHECK(sc.nginx.directio_alignment == 4096);
+    CHECK(sc.nginx.output_buffers_number == 2);
+    CHECK(sc.nginx.output_buffers_size == 65536);
+    CHECK(sc.nginx.open_file_cache.enabled);
+    CHECK(sc.nginx.open_file_cache.max == 1000);
+    CHECK(sc.nginx.open_file_cache.inactive_s == 20);
+    CHECK(sc.nginx.open_file_cache.valid_s == 30);
+    CHECK(sc.nginx.open_file_cache.min_uses == 2);
+    CHECK(sc.nginx.open_file_cache.errors);
+    CHECK(has({text}, "static/nginx.conf:22: directio 4m"));
+    CHECK(has({text}, "static/nginx.conf:12: open_file_cache max=1000 inactive=20s"));
+    for (const std::string& w : warnings) {
+      CHECK(w.find("directio") == std::string::npos);
+      CHECK(w.find("open_file_cache") == std::string::npos);
+    }
+  }
+  SECTION("aio on with directio: said to block in the scenario, as native AIO is not modelled") {
+    std::ofstream(dir.file("aio-on.conf")) << "http {\n  aio on;\n  directio 8m;\n}\n";
+    std::vector<std::string> warnings;
+    const models::Scenario sc =
+        load_text(cli::imported_scenario(import_args(dir.file("aio-on.conf"), dir.file("o.toml")), &warnings));
+    CHECK(sc.nginx.directio == 8u << 20);
+    CHECK_FALSE(sc.nginx.aio->thread_pool);
+    CHECK(has(warnings, "aio-on.conf:3 directio: NGINX reads directio files with Linux native AIO"));
+  }
   SECTION("a caching proxy: what is not modelled says so") {
     std::vector<std::string> warnings;
     const auto a = import_args(CLERK_TEST_DATA "/import/proxy/nginx.conf", dir.file("p.toml"));
@@ -261,8 +292,11 @@ TEST_CASE("clerk import reads Debian's, the thread-pools article's and a caching
     CHECK(has(warnings, "proxy_cache_path /var/cache/nginx levels=1:2") );
     CHECK(has(warnings, "max_size=10g"));
     CHECK(has(warnings, "split_clients"));
-    CHECK(has(warnings, "open_file_cache"));
-    CHECK(has(warnings, "directio 4m"));
+    // In another location than the one modelled: said, not set.
+    CHECK(has(warnings, "open_file_cache max=10000 inactive=30s: differs from the modelled location's"));
+    CHECK(has(warnings, "directio 4m: differs from the modelled location's"));
+    CHECK(sc.nginx.directio == 0);
+    CHECK_FALSE(sc.nginx.open_file_cache.enabled);
     CHECK(has(warnings, "proxy_pass"));
   }
 }

@@ -234,6 +234,15 @@ TEST_CASE("the SimGrid engine refuses what it cannot express, naming it") {
   CHECK(why[0].find("clients.hot.rate") != std::string::npos);
 }
 
+TEST_CASE("the SimGrid engine refuses directio and open_file_cache by their keys") {
+  const models::Scenario sc = models::load_scenario(
+      kScenarios + "/agreement/hits.toml", {"nginx.directio=\"1m\"", "nginx.open_file_cache=\"max=100\""});
+  const auto why = sgengine::unsupported(sc);
+  REQUIRE(why.size() == 2);
+  CHECK(why[0].find("nginx.directio") == 0);
+  CHECK(why[1].find("nginx.open_file_cache") == 0);
+}
+
 TEST_CASE("the SimGrid engine refuses internet clients by their keys") {
   const models::Scenario lan = models::load_scenario(kScenarios + "/agreement/hits.toml");
   REQUIRE(sgengine::unsupported(lan).empty());

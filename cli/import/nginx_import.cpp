@@ -198,12 +198,6 @@ bool structural(const std::string& name) {
 // What NGINX does with a directive clerk does not model: the answer it would change.
 std::optional<std::string> unmodelled(const Directive& d) {
   const std::string a0 = d.args.empty() ? "" : lower(d.args.front());
-  if (d.name == "open_file_cache" && a0 != "off")
-    return "keeps open file descriptors and stat() results: a hit skips open() and stat() in the worker, so fewer "
-           "dentry and inode misses block the event loop; clerk opens and stats every file";
-  if (d.name == "directio" && a0 != "off")
-    return "reads of files at least this large bypass the page cache (O_DIRECT): every such read goes to the disk; "
-           "clerk reads every file through the page cache";
   if (d.name == "proxy_cache_path") {
     std::string levels = "none", max_size = "no limit";
     for (const std::string& a : d.args) {
@@ -236,7 +230,6 @@ std::optional<std::string> unmodelled(const Directive& d) {
   if (d.name == "access_log" && a0 != "off")
     return "writes a line per request (buffered writes in the worker); writes are not modelled";
   if (d.name == "limit_rate" && a0 != "0") return "paces each response; not modelled";
-  if (d.name == "output_buffers") return "the buffers of read()+write() without sendfile; clerk models sendfile only";
   return std::nullopt;
 }
 
@@ -288,6 +281,7 @@ class Importer {
 
  private:
   void mapped(const Directive& d) { handled_.insert(&d); }
+  const Directive* directio_at_ = nullptr;  // directio SIZE in the modelled location
   void warn(const std::string& what) { out_.warnings.push_back(one_line(what)); }
   void add(const std::string& assignment, const Directive& d, const std::string& note = "") {
     out_.nginx_toml += key_line(assignment, d, note);
@@ -355,7 +349,63 @@ class Importer {
       add(fmt::format("sendfile_max_chunk = {}", size(*d, one_arg(*d))), *d, size(*d, one_arg(*d)) ? "" : "no limit");
     if (const Directive* d = http_value("keepalive_requests"))
       add(fmt::format("keepalive_requests = {}", number(*d, one_arg(*d), 1, 4294967295ULL)), *d);
+    directio();
+    open_file_cache();
     aio();
+  }
+
+  // directio SIZE|off, directio_alignment SIZE, output_buffers NUMBER SIZE
+  // (ngx_http_core_module.c, ngx_http_copy_filter_module.c).
+  void directio() {
+    if (const Directive* d = http_value("directio")) {
+      const std::string& v = one_arg(*d);
+      if (lower(v) == "off") add("directio = \"off\"", *d);
+      else add(fmt::format("directio = {}", positive_size(*d, v)), *d, "files at least this large: O_DIRECT");
+      directio_at_ = lower(v) == "off" ? nullptr : d;
+    }
+    if (const Directive* d = http_value("directio_alignment")) {
+      const std::uint64_t a = size(*d, one_arg(*d));
+      if (a < 512 || (a & (a - 1))) invalid(*d, one_arg(*d), "clerk takes a power of two from 512");
+      add(fmt::format("directio_alignment = {}", a), *d);
+    }
+    if (const Directive* d = http_value("output_buffers")) {
+      if (d->args.size() != 2) invalid(*d, as_written(*d), "output_buffers NUMBER SIZE");
+      const std::uint64_t n = number(*d, d->args[0], 1, 1024);
+      const std::uint64_t bytes = size(*d, d->args[1]);
+      if (bytes < 512 || bytes > (64u << 20)) invalid(*d, d->args[1], "clerk takes 512 bytes to 64m");
+      add(fmt::format("output_buffers = \"{} {}\"", n, bytes), *d, directio_at_ ? "" : "used only by directio files here");
+    }
+  }
+
+  // open_file_cache max=N [inactive=TIME] | off, and its companions.
+  void open_file_cache() {
+    if (const Directive* d = http_value("open_file_cache")) {
+      if (d->args.size() == 1 && lower(d->args[0]) == "off") {
+        add("open_file_cache = \"off\"", *d);
+      } else {
+        std::uint64_t max = 0, inactive_ms = 60'000;  // ngx_http_core_open_file_cache: inactive = 60
+        for (const std::string& a : d->args) {
+          if (a.starts_with("max=")) max = number(*d, a.substr(4), 1, 100'000'000);
+          else if (a.starts_with("inactive=")) inactive_ms = msec(*d, a.substr(9));
+          else invalid(*d, a, "max=N or inactive=TIME");
+        }
+        if (!max) invalid(*d, as_written(*d), "\"open_file_cache\" must have the \"max\" parameter");
+        add(fmt::format("open_file_cache = \"max={} inactive={}ms\"", max, inactive_ms), *d);
+      }
+    }
+    if (const Directive* d = http_value("open_file_cache_valid"))
+      add(fmt::format("open_file_cache_valid = \"{}ms\"", msec(*d, one_arg(*d))), *d);
+    if (const Directive* d = http_value("open_file_cache_min_uses"))
+      add(fmt::format("open_file_cache_min_uses = {}", number(*d, one_arg(*d), 0, 4294967295ULL)), *d);
+    if (const Directive* d = http_value("open_file_cache_errors"))
+      add(fmt::format("open_file_cache_errors = \"{}\"", flag(*d) ? "on" : "off"), *d);
+  }
+
+  // A size of at least one byte (directio 0 means nothing NGINX would do).
+  std::uint64_t positive_size(const Directive& d, const std::string& v) {
+    const std::uint64_t bytes = size(d, v);
+    if (bytes == 0) invalid(d, v, "a size of at least 1 byte, or off");
+    return bytes;
   }
 
   void reuseport() {
@@ -394,8 +444,13 @@ class Importer {
     const std::string assignment = fmt::format("aio = \"{}\"", mode->name);
     if (v == "on") {
       add(assignment, *d, "aio on reads without blocking only with directio");
-      warn(where(*d) + " aio on: Linux native AIO reads without blocking only files read with directio "
-                       "(O_DIRECT); without it reads block the worker, which the scenario says");
+      if (directio_at_)
+        warn(where(*d) + " aio on with " + where(*directio_at_) + " directio: NGINX reads directio files with Linux "
+                         "native AIO (io_submit) without blocking; clerk does not model native AIO yet, so the "
+                         "scenario's directio reads block the worker (aio off); try aio = \"threads\" beside it");
+      else
+        warn(where(*d) + " aio on: Linux native AIO reads without blocking only files read with directio "
+                         "(O_DIRECT); without it reads block the worker, which the scenario says");
       return;
     }
     if (mode->thread_pool) {

@@ -64,6 +64,22 @@ NginxConf nginx_conf(const models::Scenario& scenario, const NginxConfParams& p)
   // nginx.keepalive_requests
   c += fmt::format("    keepalive_requests {};\n", n.keepalive_requests);
   c += "    keepalive_timeout 75s;\n";
+  // nginx.directio, directio_alignment, output_buffers (written only when
+  // directio is on, so that a scenario without it writes the file it did).
+  if (n.directio) {
+    c += fmt::format("    directio {};\n", n.directio);
+    c += fmt::format("    directio_alignment {};\n", n.directio_alignment);
+    c += fmt::format("    output_buffers {} {};\n", n.output_buffers_number, n.output_buffers_size);
+  }
+  // nginx.open_file_cache and its companions
+  if (n.open_file_cache.enabled) {
+    const models::OpenFileCacheSpec& o = n.open_file_cache;
+    // Whole seconds: inactive= and open_file_cache_valid are ngx_parse_time(.., 1) and sec slots.
+    c += fmt::format("    open_file_cache max={} inactive={}s;\n", o.max, std::llround(o.inactive_s));
+    c += fmt::format("    open_file_cache_valid {}s;\n", std::llround(o.valid_s));
+    c += fmt::format("    open_file_cache_min_uses {};\n", o.min_uses);
+    c += fmt::format("    open_file_cache_errors {};\n", o.errors ? "on" : "off");
+  }
   c += "    server {\n";
   c += fmt::format("        listen 127.0.0.1:{}{} backlog={};\n", p.port, reuseport ? " reuseport" : "", backlog);
   // dataset.root: the scenario's root is served from data_dir.

@@ -97,6 +97,9 @@ std::vector<std::string> serve_notes(const models::Scenario& scenario) {
     notes.push_back("clerk-serve has no accept mutex: its workers share one listening socket (accept_mutex off)");
   if (!n.sendfile) notes.push_back("sendfile off is not reproduced: clerk-serve always uses sendfile()");
   if (n.cache_fill_rate > 0) notes.push_back("nginx.cache_fill_rate is not reproduced by clerk-serve");
+  if (n.directio) notes.push_back("nginx.directio is not reproduced: clerk-serve reads every file with sendfile()");
+  if (n.open_file_cache.enabled)
+    notes.push_back("nginx.open_file_cache is not reproduced: clerk-serve opens every file");
   return notes;
 }
 
