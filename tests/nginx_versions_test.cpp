@@ -4,6 +4,7 @@
 // current stable line.
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/scenario/config_loader.h"
@@ -61,6 +62,18 @@ TEST_CASE("nginx versions: each release's defaults as its CHANGES entries give t
     CHECK(d->sendfile_max_chunk == r.sendfile_max_chunk);
     CHECK(d->write_posted_next == r.write_posted_next);
     CHECK(d->thread_pools);  // CHANGES 1.7.11: thread pools, before every known release
+  }
+}
+
+TEST_CASE("nginx versions: output_buffers is 1 32k until 1.9.5 and 2 32k since") {
+  // CHANGES 1.9.5: "now the output_buffers directive uses two buffers by default".
+  for (const auto& [version, number] : std::vector<std::pair<const char*, std::uint32_t>>{
+           {"1.9.0", 1}, {"1.9.4", 1}, {"1.9.5", 2}, {"1.22.1", 2}, {"1.31.4", 2}}) {
+    INFO(version);
+    const auto d = models::nginx_release_defaults(version);
+    REQUIRE(d);
+    CHECK(d->output_buffers_number == number);
+    CHECK(d->output_buffers_size == 32768);
   }
 }
 

@@ -447,7 +447,7 @@ class Importer {
       if (directio_at_)
         warn(where(*d) + " aio on with " + where(*directio_at_) + " directio: NGINX reads directio files with Linux "
                          "native AIO (io_submit) without blocking; clerk does not model native AIO yet, so the "
-                         "scenario's directio reads block the worker (aio off); try aio = \"threads\" beside it");
+                         "scenario's directio reads block the worker, as without aio");
       else
         warn(where(*d) + " aio on: Linux native AIO reads without blocking only files read with directio "
                          "(O_DIRECT); without it reads block the worker, which the scenario says");
