@@ -74,6 +74,24 @@ TEST_CASE("nginx.conf: blocking, reuseport, mutex on, no chunk limit, many conne
   CHECK_FALSE(has(on, "reuseport"));
 }
 
+TEST_CASE("nginx.conf carries directio and open_file_cache only when the scenario sets them", "[nginx_conf]") {
+  auto sc = models::load_scenario(CLERK_SCENARIOS "/nginx-9x/threads.toml");
+  const std::string plain = nginx_conf(sc, {"/d", "/r", 20000, false}).text;
+  CHECK_FALSE(has(plain, "directio"));
+  CHECK_FALSE(has(plain, "output_buffers"));
+  CHECK_FALSE(has(plain, "open_file_cache"));
+  sc = models::load_scenario(CLERK_SCENARIOS "/alternatives/directio-threads.toml",
+                             {"nginx.open_file_cache=\"max=1000 inactive=20s\"", "nginx.open_file_cache_valid=30"});
+  const std::string c = nginx_conf(sc, {"/d", "/r", 20000, false}).text;
+  CHECK(has(c, "directio 4194304;"));
+  CHECK(has(c, "directio_alignment 512;"));
+  CHECK(has(c, "output_buffers 1 32768;"));  // NGINX 1.9.0's default
+  CHECK(has(c, "open_file_cache max=1000 inactive=20s;"));
+  CHECK(has(c, "open_file_cache_valid 30s;"));
+  CHECK(has(c, "open_file_cache_min_uses 1;"));
+  CHECK(has(c, "open_file_cache_errors off;"));
+}
+
 TEST_CASE("nginx -t accepts the generated configuration", "[nginx_conf][nginx]") {
   if (::access("/usr/sbin/nginx", X_OK) != 0 || ::geteuid() != 0) {
     WARN("no /usr/sbin/nginx or not root: skipped");
@@ -82,8 +100,8 @@ TEST_CASE("nginx -t accepts the generated configuration", "[nginx_conf][nginx]")
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("clerk-nginx-t-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  for (const char* name : {"threads.toml", "blocking.toml"}) {
-    auto sc = models::load_scenario(std::string(CLERK_SCENARIOS "/nginx-9x/") + name);
+  for (const char* name : {"nginx-9x/threads.toml", "nginx-9x/blocking.toml", "alternatives/directio-threads.toml"}) {
+    auto sc = models::load_scenario(std::string(CLERK_SCENARIOS "/") + name, {"nginx.open_file_cache=\"max=100\""});
     sc.nginx.accept = &models::accept_policy(false, true);
     std::ofstream(dir / "nginx.conf") << nginx_conf(sc, {dir.string(), dir.string(), 18097, true}).text;
     CHECK_NOTHROW(check_nginx_config("/usr/sbin/nginx", dir.string(), (dir / "nginx.conf").string()));
