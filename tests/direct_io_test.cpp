@@ -1,6 +1,13 @@
 // directio (models/os/direct_io.h): the rounding of O_DIRECT reads, reads
 // that pass the page cache by, and whole runs of a hot file.
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "models/os/direct_io.h"
@@ -173,4 +180,46 @@ TEST_CASE("directio, output_buffers and open_file_cache: bad values name their k
   CHECK(set.nginx.open_file_cache.max == 1000);
   CHECK(set.nginx.open_file_cache.inactive_s == 20);
   CHECK(set.nginx.directio == 4u << 20);
+}
+
+TEST_CASE("directio: output_buffers not a multiple of directio_alignment is refused at its line") {
+  // O_DIRECT reads of a length that is not a multiple of the logical block
+  // size fail with EINVAL (open(2)); NGINX reads a buffer's size at a time.
+  std::ifstream in(kData + "/small-hdd.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string toml = text.str();
+  const std::string at = "aio = \"off\"\n";
+  REQUIRE(toml.find(at) != std::string::npos);
+  toml.replace(toml.find(at), at.size(), at + "directio = \"4m\"\noutput_buffers = \"2 1000\"\n");
+  const std::size_t line = static_cast<std::size_t>(std::count(toml.begin(), toml.begin() + toml.find("output_buffers"), '\n')) + 1;
+  char dir[] = "/tmp/clerk-directio-test-XXXXXX";
+  REQUIRE(mkdtemp(dir) != nullptr);
+  const std::string file = std::string(dir) + "/s.toml";
+  std::ofstream(file) << toml;
+  try {
+    models::load_scenario(file);
+    FAIL("no error for output_buffers 2 1000 with directio");
+  } catch (const models::ConfigError& e) {
+    CHECK(e.file() == file);
+    CHECK(e.line() == static_cast<int>(line));
+    CHECK(e.key() == "nginx.output_buffers");
+    CHECK(std::string(e.what()).find("multiple of directio_alignment") != std::string::npos);
+  }
+  std::filesystem::remove_all(dir);
+  auto key_of = [](const std::vector<std::string>& overrides) {
+    try {
+      models::load_scenario(kData + "/small-hdd.toml", overrides);
+    } catch (const models::ConfigError& e) {
+      return e.key();
+    }
+    return std::string("no error");
+  };
+  // The release's 32k buffers with a 64k alignment: directio_alignment is named.
+  CHECK(key_of({"nginx.directio=\"4m\"", "nginx.directio_alignment=\"64k\""}) == "nginx.directio_alignment");
+  CHECK(key_of({"nginx.directio=\"4m\"", "nginx.directio_alignment=\"64k\"", "nginx.output_buffers=\"1 128k\""}) ==
+        "no error");
+  CHECK(key_of({"nginx.directio=\"4m\"", "nginx.output_buffers=\"2 33000\""}) == "nginx.output_buffers");
+  // Without directio the buffers are read through the page cache: any size.
+  CHECK(key_of({"nginx.output_buffers=\"2 1000\""}) == "no error");
 }

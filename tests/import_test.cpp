@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <filesystem>
 #include <algorithm>
 #include <fstream>
@@ -377,4 +378,22 @@ TEST_CASE("nginx.conf includes that multiply without a loop stop at kMaxIncluded
   files["13.conf"] = "x 1;\n";
   const SyntaxError e = error_of("include 0.conf;\n", files);
   CHECK(std::string(e.what()).find("more than 4096 files included") != std::string::npos);
+}
+
+TEST_CASE("nginx.conf: with directio, output_buffers not a multiple of directio_alignment is refused at its line") {
+  cli::ImportOptions options;
+  const auto refuse = [&](const std::string& text) {
+    try {
+      cli::import_nginx(parse_text(text), options);
+    } catch (const SyntaxError& e) {
+      return fmt::format("{}:{} {}", e.file(), e.line(), e.token());
+    }
+    return std::string("no error");
+  };
+  CHECK(refuse("http {\n  directio 4m;\n  output_buffers 2 1000;\n}\n") == "t.conf:3 1000");
+  CHECK(refuse("http {\n  directio 4m;\n  directio_alignment 4k;\n  output_buffers 2 6k;\n}\n") == "t.conf:4 6k");
+  // The release's 2 32k with a 64k alignment: the alignment is named.
+  CHECK(refuse("http {\n  directio 4m;\n  directio_alignment 64k;\n}\n") == "t.conf:3 64k");
+  CHECK(refuse("http {\n  directio 4m;\n  directio_alignment 64k;\n  output_buffers 1 128k;\n}\n") == "no error");
+  CHECK(refuse("http {\n  directio off;\n  output_buffers 2 1000;\n}\n") == "no error");
 }

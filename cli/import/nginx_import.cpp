@@ -363,18 +363,34 @@ class Importer {
       else add(fmt::format("directio = {}", positive_size(*d, v)), *d, "files at least this large: O_DIRECT");
       directio_at_ = lower(v) == "off" ? nullptr : d;
     }
-    if (const Directive* d = http_value("directio_alignment")) {
-      const std::uint64_t a = size(*d, one_arg(*d));
-      if (a < 512 || (a & (a - 1))) invalid(*d, one_arg(*d), "clerk takes a power of two from 512");
-      add(fmt::format("directio_alignment = {}", a), *d);
+    std::uint64_t alignment = 512;  // ngx_http_core_module: directio_alignment 512
+    const Directive* alignment_at = http_value("directio_alignment");
+    if (const Directive* d = alignment_at) {
+      alignment = size(*d, one_arg(*d));
+      if (alignment < 512 || (alignment & (alignment - 1))) invalid(*d, one_arg(*d), "clerk takes a power of two from 512");
+      add(fmt::format("directio_alignment = {}", alignment), *d);
     }
     if (const Directive* d = http_value("output_buffers")) {
       if (d->args.size() != 2) invalid(*d, as_written(*d), "output_buffers NUMBER SIZE");
       const std::uint64_t n = number(*d, d->args[0], 1, 1024);
       const std::uint64_t bytes = size(*d, d->args[1]);
       if (bytes < 512 || bytes > (64u << 20)) invalid(*d, d->args[1], "clerk takes 512 bytes to 64m");
+      if (directio_at_ && bytes % alignment)
+        invalid(*d, d->args[1], misaligned_buffers(bytes, alignment));
       add(fmt::format("output_buffers = \"{} {}\"", n, bytes), *d, directio_at_ ? "" : "used only by directio files here");
+    } else if (const auto release = models::nginx_release_defaults(options_.version);
+               directio_at_ && alignment_at && release && release->output_buffers_size % alignment) {
+      invalid(*alignment_at, one_arg(*alignment_at),
+              misaligned_buffers(release->output_buffers_size, alignment) + " (the release's output_buffers)");
     }
+  }
+
+  // With directio NGINX reads output_buffers-sized pieces with O_DIRECT, and
+  // Linux fails an O_DIRECT read whose length is not a multiple of the
+  // logical block size with EINVAL (open(2)); the loader refuses it too.
+  static std::string misaligned_buffers(std::uint64_t bytes, std::uint64_t alignment) {
+    return fmt::format("with directio, {}-byte output buffers are not a multiple of directio_alignment {}: "
+                       "O_DIRECT reads of them fail with EINVAL", bytes, alignment);
   }
 
   // open_file_cache max=N [inactive=TIME] | off, and its companions.

@@ -247,6 +247,24 @@ void read_output_buffers(Section& s, NginxConfig& n) {
   n.output_buffers_size = bytes;
 }
 
+// With directio, NGINX reads a file's body in output_buffers-sized reads
+// at offsets that are multiples of that size (ngx_output_chain_get_buf
+// aligns the buffer's address, not its size), and O_DIRECT reads whose
+// length or offset is not a multiple of the logical block size fail with
+// EINVAL on Linux (open(2), "O_DIRECT"). So the size must be a multiple of
+// directio_alignment; the release's default size (32k) is named by
+// directio_alignment when output_buffers is not set.
+void check_directio_buffers(Section& s, const NginxConfig& n) {
+  if (!n.directio || n.output_buffers_size % n.directio_alignment == 0) return;
+  const std::string sizes = std::to_string(n.output_buffers_size) + "-byte output buffers with directio_alignment " +
+                            std::to_string(n.directio_alignment);
+  if (s.has("output_buffers"))
+    s.fail("output_buffers", "must be a multiple of directio_alignment with directio set (O_DIRECT reads of " + sizes +
+                                 " would fail with EINVAL)");
+  s.fail("directio_alignment", "must divide the release's output_buffers size with directio set (O_DIRECT reads of " +
+                                   sizes + " would fail with EINVAL); set output_buffers to a multiple of it");
+}
+
 // open_file_cache: "off" or "max=N [inactive=TIME]" (ngx_http_core_open_file_cache).
 void read_open_file_cache(Section& s, OpenFileCacheSpec& spec) {
   const toml::node* node = s.value("open_file_cache");
@@ -313,6 +331,7 @@ void read_nginx(Section& root, Scenario& sc) {
   n.output_buffers_number = d.output_buffers_number;
   n.output_buffers_size = d.output_buffers_size;
   read_output_buffers(s, n);
+  check_directio_buffers(s, n);
   read_open_file_cache(s, n.open_file_cache);
   n.epoll_events = static_cast<std::uint32_t>(s.integer("events_per_wait", 512, 1, 1 << 20));
   if (n.aio->thread_pool && !d.thread_pools)
