@@ -121,3 +121,21 @@ TEST_CASE("open_file_cache: each worker has its own cache, so each walks the hot
   const models::RunResult always = run(with);
   CHECK(always.dentry_lookups == per_walk * always.server_requests);
 }
+
+TEST_CASE("open_file_cache: times are whole seconds, as ngx_time() gives them") {
+  // Created at 10.9 s (second 10), used at 70.0 s: 70 - 10 = 60 is not
+  // below valid 60, so the entry is retested (the fractions would say 59.1).
+  OpenFileCache c(spec(10, 600, 60));
+  CHECK(c.open(7, 10.9) == Lookup::kOpen);
+  CHECK(c.open(7, 70.0) == Lookup::kRevalidate);
+  // Within one second everything is the same second: 69.99 - 10.0 is 59.
+  OpenFileCache d(spec(10, 600, 60));
+  d.open(7, 10.0);
+  CHECK(d.open(7, 69.99) == Lookup::kHit);
+  // inactive 20 s: accessed at 1.0 s, cleanup at 21.9 s: 21 - 1 = 20 is
+  // not more than 20, kept (the fractions would say 20.9, dropped).
+  OpenFileCache e(spec(10, 20, 600));
+  e.open(1, 1.0);
+  e.open(2, 21.9);
+  CHECK(e.holds(1));
+}

@@ -1,8 +1,12 @@
 #include "models/server/open_file_cache.h"
 
+#include <cmath>
+
 namespace models {
 
-OpenFileCache::Lookup OpenFileCache::open(std::uint32_t file, double now) {
+OpenFileCache::Lookup OpenFileCache::open(std::uint32_t file, double now_s) {
+  // ngx_open_cached_file reads the clock as ngx_time(): whole seconds.
+  const double now = std::floor(now_s);
   Lookup result = Lookup::kOpen;
   auto found = index_.find(file);
   if (found != index_.end()) {

@@ -24,6 +24,11 @@
 // descriptor is never held open by a request in progress.
 // open_file_cache_errors caches failed lookups; every file the model
 // serves exists, so it changes nothing here.
+// Times are whole seconds, as NGINX's: ngx_open_cached_file() stamps
+// `created` and `accessed` with ngx_time() (a time_t) and compares
+// now - created < valid and now - accessed <= inactive in seconds; open()
+// floors the run's clock to the second below before doing the same (the
+// run's time 0 stands for a whole second of the wall clock).
 #pragma once
 #include <cstdint>
 #include <list>
@@ -56,8 +61,8 @@ class OpenFileCache {
     kRevalidate,  // stat(): a path walk
     kOpen,        // open() and fstat(): a path walk
   };
-  // A request for `file` at `now` (seconds): what the worker must do.
-  Lookup open(std::uint32_t file, double now);
+  // A request for `file` at `now_s` (seconds, floored): what the worker must do.
+  Lookup open(std::uint32_t file, double now_s);
 
   std::size_t size() const { return lru_.size(); }
   bool holds(std::uint32_t file) const { return index_.count(file) != 0; }
