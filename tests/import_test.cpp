@@ -397,3 +397,21 @@ TEST_CASE("nginx.conf: with directio, output_buffers not a multiple of directio_
   CHECK(refuse("http {\n  directio 4m;\n  directio_alignment 64k;\n  output_buffers 1 128k;\n}\n") == "no error");
   CHECK(refuse("http {\n  directio off;\n  output_buffers 2 1000;\n}\n") == "no error");
 }
+
+TEST_CASE("nginx.conf: open_file_cache_valid and inactive= in ms are refused, as ngx_parse_time(..., 1) does") {
+  cli::ImportOptions options;
+  const auto refuse = [&](const std::string& text) {
+    try {
+      cli::import_nginx(parse_text(text), options);
+    } catch (const SyntaxError& e) {
+      return fmt::format("{}:{} {}", e.file(), e.line(), e.token());
+    }
+    return std::string("no error");
+  };
+  CHECK(refuse("http {\n  open_file_cache_valid 1500ms;\n}\n") == "t.conf:2 1500ms");
+  CHECK(refuse("http {\n  open_file_cache_valid 2000ms;\n}\n") == "t.conf:2 2000ms");
+  CHECK(refuse("http {\n  open_file_cache max=10 inactive=500ms;\n}\n") == "t.conf:2 500ms");
+  CHECK(refuse("http {\n  open_file_cache max=10 inactive=1m30s;\n  open_file_cache_valid 45;\n}\n") == "no error");
+  // accept_mutex_delay is read in milliseconds: ms stays valid there.
+  CHECK(refuse("events {\n  accept_mutex_delay 250ms;\n}\n") == "no error");
+}

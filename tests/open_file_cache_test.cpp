@@ -139,3 +139,23 @@ TEST_CASE("open_file_cache: times are whole seconds, as ngx_time() gives them") 
   e.open(2, 21.9);
   CHECK(e.holds(1));
 }
+
+TEST_CASE("open_file_cache_valid and inactive= are whole seconds, as NGINX reads them") {
+  auto key_of = [](const std::vector<std::string>& overrides) {
+    try {
+      models::load_scenario(kData + "/small-hdd.toml", overrides);
+    } catch (const models::ConfigError& e) {
+      return e.key();
+    }
+    return std::string("no error");
+  };
+  CHECK(key_of({"nginx.open_file_cache_valid=\"1500ms\""}) == "nginx.open_file_cache_valid");
+  CHECK(key_of({"nginx.open_file_cache_valid=0.5"}) == "nginx.open_file_cache_valid");
+  CHECK(key_of({"nginx.open_file_cache=\"max=10 inactive=1500ms\""}) == "nginx.open_file_cache");
+  CHECK(key_of({"nginx.open_file_cache=\"max=10 inactive=2.5s\""}) == "nginx.open_file_cache");
+  // Whole seconds in any unit are taken (clerk import writes milliseconds).
+  const models::Scenario sc = models::load_scenario(
+      kData + "/small-hdd.toml", {"nginx.open_file_cache=\"max=10 inactive=20000ms\"", "nginx.open_file_cache_valid=\"30000ms\""});
+  CHECK(sc.nginx.open_file_cache.inactive_s == 20);
+  CHECK(sc.nginx.open_file_cache.valid_s == 30);
+}

@@ -80,8 +80,9 @@ std::uint64_t size(const Directive& d, const std::string& s) {
 constexpr std::uint64_t kMaxMsec = 100'000'000;
 
 // ngx_parse_time: numbers with ms, s, m, h, d, w, M, y, combined ("1m30s");
-// a number without a unit is seconds. In milliseconds.
-std::uint64_t msec(const Directive& d, const std::string& s) {
+// a number without a unit is seconds. In milliseconds. `in_seconds`: the
+// directive is read with ngx_parse_time(..., 1), which refuses ms.
+std::uint64_t msec(const Directive& d, const std::string& s, bool in_seconds = false) {
   std::uint64_t total = 0;
   std::size_t i = 0;
   bool any = false;
@@ -91,8 +92,10 @@ std::uint64_t msec(const Directive& d, const std::string& s) {
     const std::optional<std::uint64_t> v = digits(s.substr(i, j - i));
     if (!v) invalid(d, s, "a time like 500ms, 75s or 1m30s");
     std::uint64_t scale = 1000;  // no unit: seconds
-    if (s.compare(j, 2, "ms") == 0) scale = 1, j += 2;
-    else if (j < s.size()) {
+    if (s.compare(j, 2, "ms") == 0) {
+      if (in_seconds) invalid(d, s, "whole seconds, like 30s or 1m (NGINX reads this time in seconds, without ms)");
+      scale = 1, j += 2;
+    } else if (j < s.size()) {
       switch (s[j]) {
         case 's': scale = 1000; break;
         case 'm': scale = 60'000; break;
@@ -402,7 +405,7 @@ class Importer {
         std::uint64_t max = 0, inactive_ms = 60'000;  // ngx_http_core_open_file_cache: inactive = 60
         for (const std::string& a : d->args) {
           if (a.starts_with("max=")) max = number(*d, a.substr(4), 1, 100'000'000);
-          else if (a.starts_with("inactive=")) inactive_ms = msec(*d, a.substr(9));
+          else if (a.starts_with("inactive=")) inactive_ms = msec(*d, a.substr(9), true);
           else invalid(*d, a, "max=N or inactive=TIME");
         }
         if (!max) invalid(*d, as_written(*d), "\"open_file_cache\" must have the \"max\" parameter");
@@ -410,7 +413,7 @@ class Importer {
       }
     }
     if (const Directive* d = http_value("open_file_cache_valid"))
-      add(fmt::format("open_file_cache_valid = \"{}ms\"", msec(*d, one_arg(*d))), *d);
+      add(fmt::format("open_file_cache_valid = \"{}ms\"", msec(*d, one_arg(*d), true)), *d);
     if (const Directive* d = http_value("open_file_cache_min_uses"))
       add(fmt::format("open_file_cache_min_uses = {}", number(*d, one_arg(*d), 0, 4294967295ULL)), *d);
     if (const Directive* d = http_value("open_file_cache_errors"))

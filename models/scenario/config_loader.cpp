@@ -265,10 +265,22 @@ void check_directio_buffers(Section& s, const NginxConfig& n) {
                                    sizes + " would fail with EINVAL); set output_buffers to a multiple of it");
 }
 
+// NGINX reads open_file_cache_valid (ngx_conf_set_sec_slot) and
+// open_file_cache's inactive= with ngx_parse_time(..., 1): whole seconds,
+// "ms" refused; the cache compares them with ngx_time() seconds.
+bool whole_seconds(double& seconds) {
+  const double whole = std::round(seconds);
+  if (std::abs(seconds - whole) > 1e-9) return false;
+  seconds = whole;  // "2000ms" is 2 s exactly
+  return true;
+}
+
 // open_file_cache: "off" or "max=N [inactive=TIME]" (ngx_http_core_open_file_cache).
 void read_open_file_cache(Section& s, OpenFileCacheSpec& spec) {
   const toml::node* node = s.value("open_file_cache");
   spec.valid_s = s.duration("open_file_cache_valid", 60, 0, false, 100000);
+  if (!whole_seconds(spec.valid_s))
+    s.fail("open_file_cache_valid", "must be whole seconds, like \"30s\" (NGINX reads it in seconds)");
   spec.min_uses = static_cast<std::uint32_t>(s.integer("open_file_cache_min_uses", 1, 0, 4294967295LL));
   spec.errors = s.flag("open_file_cache_errors", false);
   if (!node) return;
@@ -290,6 +302,8 @@ void read_open_file_cache(Section& s, OpenFileCacheSpec& spec) {
     } else if (word.rfind("inactive=", 0) == 0) {
       if (!parse_duration(word.substr(9), inactive) || !(inactive >= 0 && inactive <= 100000))
         s.fail("open_file_cache", form);
+      if (!whole_seconds(inactive))
+        s.fail("open_file_cache", "inactive= must be whole seconds, like \"inactive=20s\" (NGINX reads it in seconds)");
     } else {
       s.fail("open_file_cache", form + std::string(" (got \"") + word + "\")");
     }
