@@ -415,3 +415,26 @@ TEST_CASE("nginx.conf: open_file_cache_valid and inactive= in ms are refused, as
   // accept_mutex_delay is read in milliseconds: ms stays valid there.
   CHECK(refuse("events {\n  accept_mutex_delay 250ms;\n}\n") == "no error");
 }
+
+TEST_CASE("nginx.conf: perl_set and js_set take no block; another module's block is read and listed as ignored") {
+  // perl_set is NGX_CONF_TAKE2 and js_set NGX_CONF_TAKE23: `;`, no block.
+  const auto conf = parse_text("http {\n  perl_set $a 'sub { return 1; }';\n  js_set $b main.b;\n}\n");
+  REQUIRE(conf.size() == 1);
+  CHECK(conf[0].children.size() == 2);
+  CHECK(error_of("http {\n  js_set $b main.b { }\n}\n").line() == 2);
+  // A directive known to take no block, written with one, is still an error.
+  CHECK(error_of("http {\n  sendfile on { }\n}\n").token() == "on");
+  // nginx-rtmp's blocks: read as written; the outer block is ignored, not what it holds.
+  const auto rtmp = parse_text(
+      "rtmp {\n  server {\n    listen 1935;\n    application live {\n      live on;\n    }\n  }\n}\n"
+      "http {\n  server {\n    location / { sendfile on; }\n  }\n}\n");
+  REQUIRE(rtmp.size() == 2);
+  CHECK(rtmp[0].block);
+  CHECK(rtmp[0].children[0].children[1].name == "application");
+  CHECK(rtmp[0].children[0].children[1].block);
+  const cli::ImportedNginx n = cli::import_nginx(rtmp, cli::ImportOptions{});
+  CHECK(has(n.ignored, "rtmp (t.conf:1)"));
+  CHECK_FALSE(has(n.ignored, "application"));
+  CHECK_FALSE(has(n.ignored, "listen"));
+  CHECK_FALSE(has(n.ignored, "live"));
+}

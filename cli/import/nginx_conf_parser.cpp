@@ -22,16 +22,33 @@ namespace {
 
 // The directives of NGINX's own modules (and Debian's) that take a block;
 // any name ending in _block does too (the Lua module's *_by_lua_block).
-constexpr std::array<std::string_view, 17> kBlockDirectives = {
+constexpr std::array<std::string_view, 15> kBlockDirectives = {
     "events", "http", "server", "location", "upstream", "if", "limit_except", "types", "map",
-    "geo", "split_clients", "mail", "stream", "charset_map", "match", "perl_set", "js_set"};
+    "geo", "split_clients", "mail", "stream", "charset_map", "match"};
+
+// Directives known to take no block: include, those clerk import maps, and
+// the variable setters that look like block directives but are not
+// (perl_set is NGX_CONF_TAKE2, js_set NGX_CONF_TAKE23).
+constexpr std::array<std::string_view, 26> kSimpleDirectives = {
+    "include", "perl_set", "js_set", "worker_processes", "thread_pool", "accept_mutex", "accept_mutex_delay",
+    "multi_accept", "epoll_events", "use", "listen", "root", "alias", "sendfile", "sendfile_max_chunk",
+    "keepalive_requests", "aio", "aio_write", "directio", "directio_alignment", "output_buffers",
+    "open_file_cache", "open_file_cache_valid", "open_file_cache_min_uses", "open_file_cache_errors", "index"};
+
+bool is_one_of(std::string_view name, const auto& names) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
 
 // Whether `name` inside `parent` takes a block: `server` does in http, mail
 // and stream, but is one upstream server inside `upstream`.
 bool takes_block(const std::string& name, const std::string& parent) {
   if (name == "server" && parent == "upstream") return false;
-  if (name.size() > 6 && name.compare(name.size() - 6, 6, "_block") == 0) return true;
-  return std::find(kBlockDirectives.begin(), kBlockDirectives.end(), name) != kBlockDirectives.end();
+  return known_block(name);
+}
+
+// Whether `name` inside `parent` is known to take no block.
+bool takes_no_block(const std::string& name, const std::string& parent) {
+  return (name == "server" && parent == "upstream") || is_one_of(name, kSimpleDirectives);
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -265,10 +282,12 @@ class Parser {
   }
 
   // ngx_conf_handler's checks that need no module: a block where a `;` was
-  // due, a `;` where a block was due, include's one argument.
+  // due, a `;` where a block was due, include's one argument; for the
+  // directives whose shape is known here only. Another module's directive
+  // (nginx-rtmp's `rtmp { ... }`) is taken as written.
   static void check_shape(const Lexer& lexer, const Directive& d, const std::string& parent) {
     const bool block = takes_block(d.name, parent);
-    if (d.block && !block)
+    if (d.block && takes_no_block(d.name, parent))
       lexer.fail(d.line, d.args.empty() ? d.name : d.args.back(),
                  "directive \"" + d.name + "\" is not terminated by \";\" (it takes no block)");
     if (!d.block && block) lexer.fail(d.line, d.name, "directive \"" + d.name + "\" has no opening \"{\"");
@@ -348,6 +367,11 @@ std::vector<Source> files_for(const std::string& prefix, const std::string& patt
 }
 
 }  // namespace
+
+bool known_block(const std::string& name) {
+  if (name.size() > 6 && name.compare(name.size() - 6, 6, "_block") == 0) return true;
+  return is_one_of(name, kBlockDirectives);
+}
 
 std::vector<Directive> parse(const Source& main, const IncludeResolver& includes) {
   std::vector<Directive> out;

@@ -19,7 +19,9 @@
 //    plain name that cannot be read is an error.
 // NGINX itself knows which directives take a block; this parser, knowing no
 // modules, holds to the core ones (kBlockDirectives in the .cpp) to report a
-// missing `;`. Unlike NGINX it refuses an include loop (NGINX recurses until
+// missing block, and to a few known to take none (kSimpleDirectives) to
+// report a missing `;`; any other directive is read as written, block or
+// not (another module's, like nginx-rtmp's `rtmp { ... }`). Unlike NGINX it refuses an include loop (NGINX recurses until
 // it runs out of file descriptors), blocks nested deeper than kMaxDepth, and
 // more than kMaxIncludedFiles files read by includes (globs that include
 // each other again and again grow exponentially without a loop).
@@ -70,6 +72,10 @@ using IncludeResolver = std::function<std::vector<Source>(const std::string& pat
 
 constexpr std::size_t kMaxDepth = 64;  // blocks and includes nested
 constexpr std::size_t kMaxIncludedFiles = 4096;  // a site per file: thousands of virtual hosts
+
+// Whether `name` is a block directive this parser knows (NGINX's core
+// modules', or a *_block); a block of another name is another module's.
+bool known_block(const std::string& name);
 
 // The directives of `main` (includes expanded in place, `include` itself not kept).
 std::vector<Directive> parse(const Source& main, const IncludeResolver& includes);

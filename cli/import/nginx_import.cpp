@@ -179,16 +179,20 @@ const Directive* last(const std::vector<Directive>& in, const std::string& name)
   return found;
 }
 
-// The blocks whose contents are not directives (a MIME table, a map's pairs...).
-bool opaque_block(const std::string& name) {
+// The blocks whose contents are not directives (a MIME table, a map's
+// pairs...), and another module's blocks (nginx-rtmp's `rtmp`): the block
+// is listed, not what it holds.
+bool opaque_block(const Directive& d) {
+  const std::string& name = d.name;
   return name == "types" || name == "map" || name == "geo" || name == "split_clients" || name == "charset_map" ||
-         name == "match" || name == "perl_set" || name == "js_set" || (name.size() > 6 && name.ends_with("_block"));
+         name == "match" || (name.size() > 6 && name.ends_with("_block")) ||
+         (d.block && !nginx_conf::known_block(name));
 }
 
 void walk(const std::vector<Directive>& in, const std::function<void(const Directive&)>& visit) {
   for (const Directive& d : in) {
     visit(d);
-    if (!opaque_block(d.name)) walk(d.children, visit);
+    if (!opaque_block(d)) walk(d.children, visit);
   }
 }
 
