@@ -438,3 +438,29 @@ TEST_CASE("nginx.conf: perl_set and js_set take no block; another module's block
   CHECK_FALSE(has(n.ignored, "listen"));
   CHECK_FALSE(has(n.ignored, "live"));
 }
+
+TEST_CASE("nginx.conf includes are read to at most 16 MiB whatever stat() says, and globs counted before reading") {
+  common::TempDir dir("/tmp/clerk-import-test-");
+  const auto error_in = [&](const std::string& text) {
+    std::ofstream(dir.file("nginx.conf")) << text;
+    try {
+      nginx_conf::parse_file(dir.file("nginx.conf"));
+    } catch (const SyntaxError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // procfs files report size 0: pagemap has 8 bytes per page of the address
+  // space (far more than 16 MiB), status a few lines that are no nginx.conf.
+  REQUIRE(fs::exists("/proc/self/pagemap"));
+  CHECK(error_in("include /proc/self/pagemap;\n").find("\"/proc/self/pagemap\" is larger than 16 MiB") != std::string::npos);
+  CHECK(error_in("include /proc/self/status;\n").find("/proc/self/status:") != std::string::npos);
+  // 4097 matches, the last a folder: refused for their number, none read.
+  fs::create_directories(dir.file("many"));
+  for (std::size_t i = 0; i < nginx_conf::kMaxIncludedFiles; ++i)
+    std::ofstream(dir.file(fmt::format("many/{:05}.conf", i))) << "x 1;\n";
+  fs::create_directories(dir.file("many/99999.conf"));
+  const std::string many = error_in("include many/*.conf;\n");
+  CHECK(many.find("more than 4096 files included in all (4097 match") != std::string::npos);
+  CHECK(many.find("not a regular file") == std::string::npos);
+}

@@ -1,14 +1,14 @@
 #include "cli/import/nginx_conf_parser.h"
 
+#include <fcntl.h>
 #include <glob.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace nginx_conf {
 
@@ -330,13 +330,26 @@ std::string read_text(const std::string& path, const std::string& file, std::siz
   if (ec || !fs::exists(st))
     throw SyntaxError(file, line, token, "cannot open \"" + path + "\": no such file");
   if (!fs::is_regular_file(st)) throw SyntaxError(file, line, token, "\"" + path + "\" is not a regular file");
-  if (fs::file_size(path, ec) > kMaxFileBytes)
-    throw SyntaxError(file, line, token, "\"" + path + "\" is larger than 16 MiB");
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in && !in.eof()) throw SyntaxError(file, line, token, "cannot read \"" + path + "\": " + std::strerror(errno));
-  return text.str();
+  // Read by bytes, whatever stat() says (procfs files report size 0, and
+  // /proc/self/pagemap has no end worth reading): whole 64 KiB reads (a
+  // multiple of 8, as pagemap wants) until more than the limit is held.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw SyntaxError(file, line, token, "cannot open \"" + path + "\": " + std::strerror(errno));
+  struct Close {
+    int fd;
+    ~Close() { ::close(fd); }
+  } close_fd{fd};
+  std::string text;
+  std::array<char, 65536> chunk{};
+  while (text.size() <= kMaxFileBytes) {
+    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw SyntaxError(file, line, token, "cannot read \"" + path + "\": " + std::strerror(errno));
+    if (n == 0) break;
+    text.append(chunk.data(), static_cast<std::size_t>(n));
+  }
+  if (text.size() > kMaxFileBytes) throw SyntaxError(file, line, token, "\"" + path + "\" is larger than 16 MiB");
+  return text;
 }
 
 std::string key_of(const std::string& path) {
@@ -358,6 +371,11 @@ std::vector<Source> files_for(const std::string& prefix, const std::string& patt
   } free_glob{g};
   if (rc == GLOB_NOMATCH) return {};
   if (rc != 0) throw SyntaxError(at.file, at.line, pattern, "glob \"" + full + "\" failed");
+  // Counted before any is read (the parser counts all includes again).
+  if (g.gl_pathc > kMaxIncludedFiles)
+    throw SyntaxError(at.file, at.line, pattern,
+                      "more than " + std::to_string(kMaxIncludedFiles) + " files included in all (" +
+                          std::to_string(g.gl_pathc) + " match \"" + full + "\")");
   std::vector<Source> out;
   for (std::size_t i = 0; i < g.gl_pathc; ++i) {
     const std::string name = g.gl_pathv[i];
