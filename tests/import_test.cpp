@@ -68,6 +68,16 @@ bool has(const std::vector<std::string>& lines, const std::string& part) {
   return false;
 }
 
+// Where an import of `text` is refused, as "FILE:LINE TOKEN", or "no error".
+std::string refusal(const std::string& text) {
+  try {
+    cli::import_nginx(parse_text(text), cli::ImportOptions{});
+  } catch (const SyntaxError& e) {
+    return fmt::format("{}:{} {}", e.file(), e.line(), e.token());
+  }
+  return "no error";
+}
+
 }  // namespace
 
 TEST_CASE("nginx.conf words: quotes, escapes, comments and variables as ngx_conf_read_token reads them") {
@@ -381,39 +391,21 @@ TEST_CASE("nginx.conf includes that multiply without a loop stop at kMaxIncluded
 }
 
 TEST_CASE("nginx.conf: with directio, output_buffers not a multiple of directio_alignment is refused at its line") {
-  cli::ImportOptions options;
-  const auto refuse = [&](const std::string& text) {
-    try {
-      cli::import_nginx(parse_text(text), options);
-    } catch (const SyntaxError& e) {
-      return fmt::format("{}:{} {}", e.file(), e.line(), e.token());
-    }
-    return std::string("no error");
-  };
-  CHECK(refuse("http {\n  directio 4m;\n  output_buffers 2 1000;\n}\n") == "t.conf:3 1000");
-  CHECK(refuse("http {\n  directio 4m;\n  directio_alignment 4k;\n  output_buffers 2 6k;\n}\n") == "t.conf:4 6k");
+  CHECK(refusal("http {\n  directio 4m;\n  output_buffers 2 1000;\n}\n") == "t.conf:3 1000");
+  CHECK(refusal("http {\n  directio 4m;\n  directio_alignment 4k;\n  output_buffers 2 6k;\n}\n") == "t.conf:4 6k");
   // The release's 2 32k with a 64k alignment: the alignment is named.
-  CHECK(refuse("http {\n  directio 4m;\n  directio_alignment 64k;\n}\n") == "t.conf:3 64k");
-  CHECK(refuse("http {\n  directio 4m;\n  directio_alignment 64k;\n  output_buffers 1 128k;\n}\n") == "no error");
-  CHECK(refuse("http {\n  directio off;\n  output_buffers 2 1000;\n}\n") == "no error");
+  CHECK(refusal("http {\n  directio 4m;\n  directio_alignment 64k;\n}\n") == "t.conf:3 64k");
+  CHECK(refusal("http {\n  directio 4m;\n  directio_alignment 64k;\n  output_buffers 1 128k;\n}\n") == "no error");
+  CHECK(refusal("http {\n  directio off;\n  output_buffers 2 1000;\n}\n") == "no error");
 }
 
 TEST_CASE("nginx.conf: open_file_cache_valid and inactive= in ms are refused, as ngx_parse_time(..., 1) does") {
-  cli::ImportOptions options;
-  const auto refuse = [&](const std::string& text) {
-    try {
-      cli::import_nginx(parse_text(text), options);
-    } catch (const SyntaxError& e) {
-      return fmt::format("{}:{} {}", e.file(), e.line(), e.token());
-    }
-    return std::string("no error");
-  };
-  CHECK(refuse("http {\n  open_file_cache_valid 1500ms;\n}\n") == "t.conf:2 1500ms");
-  CHECK(refuse("http {\n  open_file_cache_valid 2000ms;\n}\n") == "t.conf:2 2000ms");
-  CHECK(refuse("http {\n  open_file_cache max=10 inactive=500ms;\n}\n") == "t.conf:2 500ms");
-  CHECK(refuse("http {\n  open_file_cache max=10 inactive=1m30s;\n  open_file_cache_valid 45;\n}\n") == "no error");
+  CHECK(refusal("http {\n  open_file_cache_valid 1500ms;\n}\n") == "t.conf:2 1500ms");
+  CHECK(refusal("http {\n  open_file_cache_valid 2000ms;\n}\n") == "t.conf:2 2000ms");
+  CHECK(refusal("http {\n  open_file_cache max=10 inactive=500ms;\n}\n") == "t.conf:2 500ms");
+  CHECK(refusal("http {\n  open_file_cache max=10 inactive=1m30s;\n  open_file_cache_valid 45;\n}\n") == "no error");
   // accept_mutex_delay is read in milliseconds: ms stays valid there.
-  CHECK(refuse("events {\n  accept_mutex_delay 250ms;\n}\n") == "no error");
+  CHECK(refusal("events {\n  accept_mutex_delay 250ms;\n}\n") == "no error");
 }
 
 TEST_CASE("nginx.conf: perl_set and js_set take no block; another module's block is read and listed as ignored") {
