@@ -65,6 +65,14 @@ TEST_CASE("nginx versions: each release's defaults as its CHANGES entries give t
   }
 }
 
+TEST_CASE("nginx versions: ngx_reorder_accept_events every 16 accept events from 1.21.6") {
+  // CHANGES 1.21.6: "when using EPOLLEXCLUSIVE on Linux client connections
+  // were unevenly distributed among worker processes".
+  CHECK(models::nginx_release_defaults("1.21.5")->accept_reorder_every == 0);
+  CHECK(models::nginx_release_defaults("1.21.6")->accept_reorder_every == 16);
+  CHECK(models::nginx_release_defaults("1.22.1")->accept_reorder_every == 16);
+}
+
 TEST_CASE("nginx versions: output_buffers is 1 32k until 1.9.5 and 2 32k since") {
   // CHANGES 1.9.5: "now the output_buffers directive uses two buffers by default".
   for (const auto& [version, number] : std::vector<std::pair<const char*, std::uint32_t>>{

@@ -48,6 +48,7 @@ std::optional<NginxReleaseDefaults> nginx_release_defaults(const std::string& ve
   d.version = version;
   d.accept_mutex = !r->at_least(11, 3);             // CHANGES 1.11.3: accept_mutex off by default
   d.epoll_exclusive = r->at_least(11, 3);           // CHANGES 1.11.3: EPOLLEXCLUSIVE on Linux
+  d.accept_reorder_every = r->at_least(21, 6) ? 16 : 0;  // ngx_reorder_accept_events, 1.21.6
   d.keepalive_requests = r->at_least(19, 10) ? 1000 : 100;  // CHANGES 1.19.10
   d.sendfile_max_chunk = r->at_least(21, 4) ? 2 * 1024 * 1024 : 0;  // CHANGES 1.21.4
   d.write_posted_next = r->at_least(21, 4);         // ngx_http_write_filter_module.c, 1.21.4

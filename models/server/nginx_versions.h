@@ -20,6 +20,11 @@
 //           changed to 2 megabytes" (0, no limit, before), and in the same
 //           release ngx_http_write_filter_module.c posts the next write to
 //           ngx_posted_next_events instead of ngx_add_timer(wev, 1);
+//   1.21.6  "when using EPOLLEXCLUSIVE on Linux client connections were
+//           unevenly distributed among worker processes" (bugfix): from this
+//           release ngx_event_accept ends with ngx_reorder_accept_events,
+//           which re-adds the listen socket every 16 accept events
+//           (`c->requests++ % 16`);
 //   1.9.5   "now the "output_buffers" directive uses two buffers by default"
 //           (ngx_http_copy_filter_module.c: ngx_conf_merge_bufs_value(conf->bufs,
 //           prev->bufs, 2, 32768); 1, 32768 at release-1.9.4).
@@ -46,6 +51,7 @@ struct NginxReleaseDefaults {
   std::string version;
   bool accept_mutex = true;                  // on before 1.11.3
   bool epoll_exclusive = false;              // with accept_mutex off, 1.11.3+
+  std::uint32_t accept_reorder_every = 0;    // 16 from 1.21.6 (ngx_reorder_accept_events)
   std::uint32_t keepalive_requests = 100;    // 1000 from 1.19.10
   std::uint64_t sendfile_max_chunk = 0;      // 2m from 1.21.4; 0: no limit
   bool write_posted_next = false;            // from 1.21.4; a 1 ms timer before
