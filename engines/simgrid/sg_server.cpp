@@ -29,9 +29,9 @@ void SgServer::connection_arrived(std::uint32_t id, std::uint32_t group) {
                               wake_order_);
 }
 
-bool SgServer::listen_ready_for(const SgWorker& w) const {
-  return sockets_.ready_for(w.index(), w.accept_mutex_held());
-}
+bool SgServer::listen_ready_for(const SgWorker& w) { return sockets_.poll(w.index(), w.accept_mutex_held()); }
+
+void SgServer::accept_event_done(const SgWorker& w) { sockets_.accept_event_done(w.index()); }
 
 bool SgServer::accept_one(SgWorker& w) {
   std::uint32_t id = 0;

@@ -37,8 +37,9 @@ class SgServer final : public models::FlowListener, public models::ServerSide {
   const models::NginxConfig& config() const { return config_; }
   const models::Filesystem& files() const { return files_; }
   models::HttpConnection& conn(std::uint32_t id) { return conns_[id]; }
-  bool listen_ready_for(const SgWorker& w) const;
+  bool listen_ready_for(const SgWorker& w);  // epoll_wait's word (ListenSockets::poll)
   bool accept_one(SgWorker& w);
+  void accept_event_done(const SgWorker& w);  // ngx_reorder_accept_events
   bool try_accept_mutex(const SgWorker& w);
   void release_accept_mutex(const SgWorker& w);
   // A request was read: take the file it asks for.

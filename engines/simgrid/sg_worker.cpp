@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engines/simgrid/sg_server.h"
+#include "models/server/accept_cost.h"
 #include "models/server/pool_steps.h"
 
 namespace sgengine {
@@ -33,7 +34,11 @@ void SgWorker::post(EventKind kind, std::uint32_t conn) {
 
 void SgWorker::listen_ready() {
   listen_pending_ = true;
-  if (sleeping_) wake_.notify();
+  if (!sleeping_) return;
+  // Off the epoll's wait queue from the wake-up on (ep_autoremove_wake_function):
+  // the next connection's walk passes this worker (wake_order.h).
+  sleeping_ = false;
+  wake_.notify();
 }
 
 double SgWorker::epoll_timeout() const {
@@ -68,12 +73,16 @@ void SgWorker::turn() {
   listen_pending_ = false;
   const bool accept_first = server_.listen_ready_for(*this);
   if (accept_first) {
+    // As models::Worker: accept() takes a connection once this worker has
+    // had the CPU to get there; whatever is left of `accept` follows if it got one.
+    use_cpu(models::accept_claim_cpu(host.costs));
     const bool got = server_.accept_one(*this);
     if (got && server_.config().multi_accept)
       while (server_.accept_one(*this)) {
       }
+    if (got) server_.accept_event_done(*this);
     server_.release_accept_mutex(*this);
-    use_cpu(got ? host.costs.accept : host.costs.event);
+    if (got) use_cpu(host.costs.accept - models::accept_claim_cpu(host.costs));
   } else {
     server_.release_accept_mutex(*this);
     // Woken for a connection another worker took first: accept() says EAGAIN.

@@ -1,13 +1,45 @@
 #include "models/server/listen_sockets.h"
 
+#include <algorithm>
+
+#include "models/server/nginx_versions.h"
+
 namespace models {
+
+namespace {
+// The release's ngx_reorder_accept_events period (nginx_versions.h); none for
+// a version the table does not know.
+std::uint32_t reorder_every(const std::string& version) {
+  const auto d = nginx_release_defaults(version);
+  return d ? d->accept_reorder_every : 0;
+}
+}  // namespace
 
 ListenSockets::ListenSockets(const NginxConfig& config)
     : accept_(*config.accept),
       workers_(config.worker_processes),
       placement_(config.placement),
       own_(config.worker_processes),
-      placed_(config.placement.size(), std::vector<std::uint32_t>(config.worker_processes, 0)) {}
+      placed_(config.placement.size(), std::vector<std::uint32_t>(config.worker_processes, 0)),
+      exclusive_(config.epoll_exclusive && config.accept->shared_without_mutex()),
+      reorder_every_(exclusive_ ? reorder_every(config.version) : 0),
+      on_ready_list_(config.worker_processes, false),
+      accept_events_(config.worker_processes, 0) {
+  // Workers add the socket to their epoll in worker order, each at the tail.
+  for (std::uint32_t w = 0; w < workers_; ++w) wait_queue_.push_back(w);
+}
+
+void ListenSockets::accept_event_done(std::uint32_t w) {
+  // ngx_reorder_accept_events: `if (c->requests++ % 16 != 0 && ngx_accept_disabled <= 0) return;`
+  // (ngx_accept_disabled, the worker_connections limit, is not modelled).
+  if (reorder_every_ == 0 || accept_events_[w]++ % reorder_every_ != 0) return;
+  // EPOLL_CTL_DEL (ep_remove: off the wait queue and the ready list), then
+  // EPOLL_CTL_ADD (ep_insert: at the wait queue's tail, and on the ready list
+  // if the socket is readable now).
+  wait_queue_.erase(std::find(wait_queue_.begin(), wait_queue_.end(), w));
+  wait_queue_.push_back(w);
+  on_ready_list_[w] = !shared_.empty();
+}
 
 std::int32_t ListenSockets::queue(std::uint32_t conn, std::uint32_t group, sim::RandomStream& rng) {
   if (placed_on_.size() <= conn) placed_on_.resize(conn + 1);

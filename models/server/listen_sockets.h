@@ -10,6 +10,25 @@
 //  - a recorded placement (clerk realrun replays a real run's): a group's
 //    connections go to the worker furthest below its recorded share, through
 //    that worker's own queue, whatever the policy.
+//
+// With EPOLLEXCLUSIVE the shared socket also keeps what the kernel keeps per
+// worker (fs/eventpoll.c):
+//  - its wait queue: each worker's epoll item is queued on the socket by
+//    ep_ptable_queue_proc -> add_wait_queue_exclusive, at the tail, when the
+//    worker adds the socket (ngx_event_process_init, after fork, in worker
+//    order here); __wake_up_common walks it from the head;
+//  - whether the socket is on a worker's ready list: ep_poll_callback puts it
+//    there (list_add_tail on rdllist) for every entry the walk passes, busy
+//    or not; ep_send_events reports it at that worker's next epoll_wait and,
+//    level-triggered, leaves it there while it is readable, and drops it once
+//    accept() has emptied the queue. A worker whose epoll has it races the
+//    others for the next connection; one whose epoll lacks it does not see
+//    the socket at all;
+//  - ngx_reorder_accept_events (NGINX >= 1.21.6): EPOLL_CTL_DEL then
+//    EPOLL_CTL_ADD moves the worker's entry to the tail, and ep_insert puts
+//    the socket on its ready list at once if a connection is waiting.
+// Without EPOLLEXCLUSIVE every entry's callback runs, so every worker's epoll
+// has the socket: ready_for() alone says what epoll_wait reports.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -34,10 +53,27 @@ class ListenSockets {
   bool ready_for(std::uint32_t w, bool holds_mutex) const {
     // The worker's own queue: its reuseport socket's, or connections placed on it.
     if (!own_[w].empty()) return true;
-    // Without a socket of its own, the shared one, if the worker may listen on it.
+    // Without a socket of its own, the shared one, if the worker may listen on it
+    // and (EPOLLEXCLUSIVE) a wake-up walk or a re-add put it on the worker's ready list.
     if (accept_.reuseport) return false;
+    if (exclusive_ && !on_ready_list_[w]) return false;
     return (holds_mutex || !accept_.accept_mutex) && !shared_.empty();
   }
+  // epoll_wait by worker `w`: ready_for(), and ep_send_events drops the
+  // shared socket from the worker's ready list when its queue is empty.
+  bool poll(std::uint32_t w, bool holds_mutex) {
+    if (exclusive_ && shared_.empty()) on_ready_list_[w] = false;
+    return ready_for(w, holds_mutex);
+  }
+
+  // EPOLLEXCLUSIVE: the workers in the shared socket's wait-queue order, and
+  // ep_poll_callback putting the socket on worker `w`'s ready list.
+  bool exclusive() const { return exclusive_; }
+  const std::vector<std::uint32_t>& wait_queue() const { return wait_queue_; }
+  void put_on_ready_list(std::uint32_t w) { on_ready_list_[w] = true; }
+  // Worker `w`'s accept event took at least one connection: NGINX >= 1.21.6
+  // ends ngx_event_accept with ngx_reorder_accept_events.
+  void accept_event_done(std::uint32_t w);
   // accept() by worker `w`: false when its queues are empty (EAGAIN).
   bool accept(std::uint32_t w, std::uint32_t& conn);
 
@@ -74,6 +110,12 @@ class ListenSockets {
   std::vector<std::vector<std::uint32_t>> placed_;  // per group: open placed connections per worker
   std::vector<Placed> placed_on_;                   // per connection
   std::int32_t mutex_owner_ = -1;
+  // EPOLLEXCLUSIVE on the shared socket (see the top of this file).
+  bool exclusive_;
+  std::uint32_t reorder_every_;              // 16 from NGINX 1.21.6, 0 before (nginx_versions.h)
+  std::vector<std::uint32_t> wait_queue_;    // worker indices, head first
+  std::vector<bool> on_ready_list_;          // per worker
+  std::vector<std::uint64_t> accept_events_; // per worker: the listen connection's c->requests
 };
 
 }  // namespace models

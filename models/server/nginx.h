@@ -49,8 +49,11 @@ class Nginx final : public FlowListener, public ServerSide {
   const NginxConfig& config() const { return config_; }
   const Filesystem& files() const { return files_; }
   HttpConnection& conn(std::uint32_t id) { return conns_[id]; }
-  bool listen_ready_for(const Worker& w) const { return sockets_.ready_for(w.index(), w.accept_mutex_held()); }
+  // epoll_wait's word on the listen socket for `w` (ListenSockets::poll).
+  bool listen_ready_for(const Worker& w) { return sockets_.poll(w.index(), w.accept_mutex_held()); }
   bool accept_one(Worker& w);
+  // The end of an accept event that took a connection (ngx_reorder_accept_events).
+  void accept_event_done(const Worker& w) { sockets_.accept_event_done(w.index()); }
   bool try_accept_mutex(const Worker& w) { return sockets_.try_mutex(w.index()); }
   void release_accept_mutex(const Worker& w) { sockets_.release_mutex(w.index()); }
   // A request was read: take the file it asks for.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/server/accept_cost.h"
 #include "models/server/nginx.h"
 #include "models/server/pool_steps.h"
 
@@ -85,12 +86,10 @@ void Worker::begin_turn() {
   accept_first_ = server_.listen_ready_for(*this);
   if (accept_first_) {
     accept_first_ = false;
-    const bool got = server_.accept_one(*this);
-    if (got && server_.config().multi_accept)
-      while (server_.accept_one(*this)) {
-      }
-    server_.release_accept_mutex(*this);
-    if (use_cpu(got ? host.costs.accept : host.costs.event, Step::kNextEvent)) return;
+    // accept() runs once this worker is on a CPU and has handled the event
+    // up to it: the connection goes to whoever gets there first, and a
+    // worker that finds it gone has spent a turn for nothing (costs.event).
+    if (use_cpu(accept_claim_cpu(host.costs), Step::kAccept) || accept_connections()) return;
   } else {
     server_.release_accept_mutex(*this);
     step_ = Step::kNextEvent;
@@ -98,6 +97,19 @@ void Worker::begin_turn() {
     if (woken_for_listen && use_cpu(host.costs.wakeup, Step::kNextEvent)) return;
   }
   resume();
+}
+
+bool Worker::accept_connections() {
+  const CpuCosts& costs = server_.host().costs;
+  const bool got = server_.accept_one(*this);
+  if (got && server_.config().multi_accept)
+    while (server_.accept_one(*this)) {
+    }
+  if (got) server_.accept_event_done(*this);
+  server_.release_accept_mutex(*this);
+  // The rest of the connection's CPU: registering it (ngx_event_accept's
+  // bookkeeping, ngx_http_init_connection).
+  return use_cpu(got ? costs.accept - accept_claim_cpu(costs) : 0, Step::kNextEvent);
 }
 
 bool Worker::take_next() {
@@ -123,6 +135,9 @@ void Worker::resume() {
   Host& host = server_.host();
   for (;;) {
     switch (step_) {
+      case Step::kAccept:
+        if (accept_connections()) return;
+        break;
       case Step::kNextEvent:
         if (!take_next()) {
           end_turn();

@@ -80,6 +80,7 @@ class Worker final : public sim::EventTarget,
 
  private:
   enum class Step : std::uint8_t {
+    kAccept,
     kNextEvent,
     kRequest,
     kFill,
@@ -96,6 +97,9 @@ class Worker final : public sim::EventTarget,
   void stage_pool_done();
 
   void begin_turn();
+  // The listen socket was reported and this worker got to its accept():
+  // take a connection (more with multi_accept); true while it uses the CPU.
+  bool accept_connections();
   void end_turn();
   void resume();
   bool take_next();
