@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -479,4 +480,42 @@ TEST_CASE("wake_affine: an idle prev keeps the wakee (6.6: wake_affine_idle(); 3
     // (1) is busier than prev (0): prev. 6.6: wake_affine_idle() returns idle prev.
     CHECK(cpu->cpu_of(wakee) == 0);
   }
+}
+
+TEST_CASE("wake_affine: a WF_SYNC wake-up stacks the wakee on the waker's CPU when none is idle; without it, prev") {
+  for (const char* policy : {"cfs", "eevdf"}) {
+    for (const bool sync : {true, false}) {
+      sim::Engine e;
+      auto cpu = scheduler(e, policy, kTwoSockets);
+      Recorder rec(e);
+      for (std::uint32_t c : {0u, 1u, 2u, 3u, 5u, 6u, 7u}) occupy(*cpu, rec, c);
+      const auto waker = cpu->add_thread(models::kNoTask, 4);  // every CPU busy once it runs
+      const auto wakee = cpu->add_thread(models::kNoTask, 0);  // last ran on CPU 0 (busy)
+      std::uint32_t placed = models::kNoEntity;
+      models::Cpu::Waker seen;
+      rec.then = [&](std::uint32_t thread, std::uint64_t) {
+        if (thread != waker) return;
+        const std::optional<models::SyncWakeups> scope =
+            sync ? std::optional<models::SyncWakeups>(std::in_place, cpu.get()) : std::nullopt;
+        seen = cpu->current_waker();
+        cpu->run(wakee, 0.001, &rec, 2);
+        placed = cpu->cpu_of(wakee);
+      };
+      cpu->run(waker, 0.001, &rec, 1);
+      e.run_until(sim::microseconds(1500));
+      CHECK(seen.cpu == 4);
+      CHECK(seen.sync == sync);
+      // 6.6: wake_affine_idle() returns this when the waker runs alone there
+      // (nr_running 1); 3.13: the waker's load off this leaves 0, balanced.
+      // select_idle_sibling() finds no idle CPU: the waker's CPU 4. Without
+      // WF_SYNC, this 100 x (1 + 1) is above prev's 108.5 x 1 (6.6) /
+      // 112.5 x 1 (3.13), and prev's 1 + this's 1 is above one task: prev.
+      CHECK(placed == (sync ? 4u : 0u));
+    }
+  }
+  // Outside any thread's callback, nobody wakes.
+  sim::Engine e;
+  auto cpu = scheduler(e, "eevdf", kTwoSockets);
+  CHECK(cpu->current_waker().cpu == UINT32_MAX);
+  CHECK_FALSE(cpu->current_waker().sync);
 }

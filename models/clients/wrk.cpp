@@ -154,8 +154,19 @@ void Wrk::open_connection(std::uint32_t group, std::uint32_t thread) {
   // Three-way handshake: the client's connect() completes after one round
   // trip; the server's accept queue gets the connection when the final ACK
   // arrives, together with the request written right after connect.
-  engine_.schedule_in(3 * c.one_way, this, event(kConnectAtServer, id));
   engine_.schedule_in(2 * c.one_way, this, event(kConnected, id));
+  if (on_host(thread) && !c.internet) {
+    // Over loopback the handshake completes inside the thread's connect():
+    // the SYN, the SYN-ACK and the ACK are each processed in softirq on this
+    // CPU as they are sent (loopback_xmit() -> netif_rx() -> the backlog,
+    // run at local_bh_enable()), so tcp_child_process() queues the
+    // connection and the listen socket's sk_data_ready wakes a worker from
+    // this CPU, with WF_SYNC (sock_def_readable()).
+    SyncWakeups sync(cpu_);
+    server_->connection_arrived(id, group);
+    return;
+  }
+  engine_.schedule_in(3 * c.one_way, this, event(kConnectAtServer, id));
 }
 
 void Wrk::send_request(std::uint32_t id, sim::Time due) {

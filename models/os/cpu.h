@@ -47,6 +47,44 @@ class Cpu {
   // `cpu` (modulo the CPU count), ahead of any thread there;
   // listener->on_share_milestone(kNoEntity, tag, 0) once it is done.
   virtual void run_irq(std::uint32_t cpu, double seconds, sim::FairShareListener* listener, std::uint64_t tag) = 0;
+  // Who wakes a thread at this instant: the CPU whose running thread's
+  // callback is executing (wake_affine()'s this_cpu), none outside one, and
+  // whether the wake-up is WF_SYNC.
+  struct Waker {
+    std::uint32_t cpu = UINT32_MAX;
+    bool sync = false;
+  };
+  virtual Waker current_waker() const { return {}; }
+  // run() for a thread whose wake-up `waker` decided earlier at this same
+  // instant: an event loop told of an event from a callback (epoll's
+  // wake-up) asks for its CPU from an event of its own.
+  virtual void run_woken(std::uint32_t thread, double seconds, sim::FairShareListener* listener, std::uint64_t tag,
+                         Waker) {
+    run(thread, seconds, listener, tag);
+  }
+  // Wake-ups made between enter and leave are WF_SYNC (SyncWakeups below);
+  // processor sharing has no placement to change.
+  virtual void enter_sync_wakeups() {}
+  virtual void leave_sync_wakeups() {}
+};
+
+// While one is alive, the threads woken from the running thread's callback
+// are woken with WF_SYNC, as sk_data_ready does (sock_def_readable() ->
+// wake_up_interruptible_sync_poll()): the kernel takes the waker to be about
+// to sleep, so wake_affine() may stack the woken thread on the waker's CPU.
+class SyncWakeups {
+ public:
+  explicit SyncWakeups(Cpu* cpu) : cpu_(cpu) {
+    if (cpu_) cpu_->enter_sync_wakeups();
+  }
+  ~SyncWakeups() {
+    if (cpu_) cpu_->leave_sync_wakeups();
+  }
+  SyncWakeups(const SyncWakeups&) = delete;
+  SyncWakeups& operator=(const SyncWakeups&) = delete;
+
+ private:
+  Cpu* cpu_;
 };
 
 // kernel.scheduler = "processor-sharing": the former model, unchanged.

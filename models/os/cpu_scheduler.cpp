@@ -99,6 +99,16 @@ void CpuScheduler::run(std::uint32_t thread, double seconds, sim::FairShareListe
   wake(thread);
 }
 
+void CpuScheduler::run_woken(std::uint32_t thread, double seconds, sim::FairShareListener* listener,
+                             std::uint64_t tag, Waker waker) {
+  const std::uint32_t outer_cpu = waker_cpu_, outer_sync = sync_depth_;
+  waker_cpu_ = waker.cpu < cpus() ? waker.cpu : kNoEntity;
+  sync_depth_ = waker.sync ? 1 : 0;
+  run(thread, seconds, listener, tag);
+  waker_cpu_ = outer_cpu;
+  sync_depth_ = outer_sync;
+}
+
 // Charges the running thread's CPU time up to now (update_curr()); notes a
 // reschedule the policy asks for.
 void CpuScheduler::sync(std::uint32_t cpu) {
@@ -353,24 +363,29 @@ bool CpuScheduler::idle(std::uint32_t cpu) const { return !cpus_[cpu]->busy; }
 // another CPU wakes it, then select_idle_sibling().
 std::uint32_t CpuScheduler::select_cpu(std::uint32_t prev) const {
   std::uint32_t target = prev;
-  if (waker_cpu_ != kNoEntity && waker_cpu_ != prev) target = wake_affine(waker_cpu_, prev);
+  if (waker_cpu_ != kNoEntity && waker_cpu_ != prev) target = wake_affine(waker_cpu_, prev, sync_depth_ > 0);
   return select_idle_sibling(prev, target);
 }
 
 // wake_affine(): the waker's CPU (this) or prev, by their loads. Loads are
-// runnable threads now (NICE_0_LOAD each), the woken one counted on this.
-std::uint32_t CpuScheduler::wake_affine(std::uint32_t this_cpu, std::uint32_t prev) const {
+// runnable threads now (NICE_0_LOAD each, the waker included), the woken
+// one counted on this; WF_SYNC takes the waker's off.
+std::uint32_t CpuScheduler::wake_affine(std::uint32_t this_cpu, std::uint32_t prev, bool sync) const {
   const bool v66 = policy_->placement_since_6_6();
-  // wake_affine_idle() (6.6): an idle prev keeps the thread (this_cpu runs the waker).
-  if (v66 && idle(prev)) return prev;
+  const double this_running = cpus_[this_cpu]->rq.nr_running();
+  if (v66) {
+    // wake_affine_idle() (6.6).
+    if (sync && this_running == 1) return this_cpu;
+    if (idle(prev)) return prev;
+  }
   const bool same_core = first_of_core(this_cpu) == first_of_core(prev);
   // sd->imbalance_pct of the lowest domain spanning both CPUs.
   const double imbalance_pct = same_core ? 110 : (v66 ? 117 : 125);
-  const double this_load = cpus_[this_cpu]->rq.nr_running();
+  const double this_load = this_running - (sync ? 1 : 0);
   const double prev_load = cpus_[prev]->rq.nr_running();
   const double this_eff = 100 * (this_load + 1);
   const double prev_eff = (100 + (imbalance_pct - 100) / 2) * prev_load;
-  if (v66) return this_eff < prev_eff ? this_cpu : prev;
+  if (v66) return (sync ? this_eff <= prev_eff : this_eff < prev_eff) ? this_cpu : prev;
   // 3.13: balanced, or this no busier than prev and both within one task's load.
   const bool balanced = this_load <= 0 || this_eff <= prev_eff;
   return balanced || (this_load <= prev_load && this_load + prev_load <= 1) ? this_cpu : prev;

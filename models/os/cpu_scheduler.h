@@ -6,18 +6,29 @@
 //    last-level cache domain (its socket) only. The waker is the thread whose
 //    burst has just ended on its CPU and which wakes another from that
 //    callback (a worker handing a task to a pool thread, a pool thread
-//    writing the worker's eventfd): none of these is a WF_SYNC wake-up.
+//    writing the worker's eventfd: no WF_SYNC; a client on the same host
+//    connecting over loopback, whose handshake completes in its own
+//    connect() and wakes a worker through the listen socket's
+//    sk_data_ready: WF_SYNC, cpu.h's SyncWakeups).
 //    Wake-ups by a disk interrupt or the network (after a delay) have no
 //    waker CPU in the model: the target stays prev. Per kernel:
 //     wake_affine(), 3.13: the waker's CPU when it is "balanced": 100 x
 //       (load(this) + w) <= (100 + (imbalance_pct - 100) / 2) x load(prev),
 //       or this is no busier than prev and both together carry no more
 //       than one task's load (imbalance_pct: 110 SMT, 125 MC and between
-//       sockets, include/linux/topology.h SD_*_INIT);
-//     wake_affine(), 6.6: wake_affine_idle() (prev when idle), then
-//       wake_affine_weight(): this when 100 x (load(this) + w) <
-//       (100 + (imbalance_pct - 100) / 2) x load(prev) (imbalance_pct 110
-//       SMT, 117 otherwise, sd_init());
+//       sockets, include/linux/topology.h SD_*_INIT); a WF_SYNC wake-up
+//       first takes the waker's own load off this (effective_load(tg,
+//       this_cpu, -weight, -weight)), and is then placed on this when
+//       balanced;
+//     wake_affine(), 6.6: wake_affine_idle(): a WF_SYNC wake-up with the
+//       waker alone on this (nr_running == 1) goes to this, else prev
+//       when idle; then wake_affine_weight(): this when 100 x (load(this)
+//       + w) < (100 + (imbalance_pct - 100) / 2) x load(prev)
+//       (imbalance_pct 110 SMT, 117 otherwise, sd_init()); WF_SYNC takes
+//       the waker's load off this and turns < into <= (prev_eff_load + 1,
+//       "stacking the wakee on top of the waker"). wake_affine_idle()'s
+//       first rule (an idle this: a wake-up from interrupt context) never
+//       applies: the model's wakers are running threads;
 //     the kernel's loads are PELT averages (runnable_load_avg, cpu_load());
 //     the model uses the runnable threads at that instant, each NICE_0_LOAD,
 //     and the woken one counts fully (w = 1). wake_wide() (wakee_flips) is
@@ -80,6 +91,11 @@ class CpuScheduler final : public Cpu {
   void run(std::uint32_t thread, double seconds, sim::FairShareListener* listener, std::uint64_t tag) override;
   bool bursts_overlap() const override { return false; }
   void run_irq(std::uint32_t cpu, double seconds, sim::FairShareListener* listener, std::uint64_t tag) override;
+  Waker current_waker() const override { return {waker_cpu_, waker_cpu_ != kNoEntity && sync_depth_ > 0}; }
+  void run_woken(std::uint32_t thread, double seconds, sim::FairShareListener* listener, std::uint64_t tag,
+                 Waker waker) override;
+  void enter_sync_wakeups() override { ++sync_depth_; }
+  void leave_sync_wakeups() override { --sync_depth_; }
 
   // Views for tests and reports.
   std::uint32_t cpus() const { return static_cast<std::uint32_t>(cpus_.size()); }
@@ -130,7 +146,7 @@ class CpuScheduler final : public Cpu {
   void nohz_balance(std::uint32_t cpu);
   void migrate(std::uint32_t from, std::uint32_t to, std::uint32_t thread);
   std::uint32_t select_cpu(std::uint32_t prev) const;
-  std::uint32_t wake_affine(std::uint32_t this_cpu, std::uint32_t prev) const;
+  std::uint32_t wake_affine(std::uint32_t this_cpu, std::uint32_t prev, bool sync) const;
   std::uint32_t select_idle_sibling(std::uint32_t prev, std::uint32_t target) const;
   std::uint32_t select_idle_sibling_313(std::uint32_t prev, std::uint32_t target) const;
   std::uint32_t select_idle_sibling_66(std::uint32_t prev, std::uint32_t target) const;
@@ -161,6 +177,8 @@ class CpuScheduler final : public Cpu {
   // The CPU whose running thread is in its burst-end callback: a thread it
   // wakes is woken from that CPU (wake_affine()'s this_cpu); none otherwise.
   std::uint32_t waker_cpu_ = kNoEntity;
+  // Open SyncWakeups: wake-ups from waker_cpu_ are WF_SYNC.
+  std::uint32_t sync_depth_ = 0;
   std::uint32_t queued_total_ = 0;  // threads waiting in any queue
   std::uint64_t switches_ = 0;
   std::uint64_t migrations_ = 0;

@@ -67,6 +67,8 @@ void Worker::on_pool_done() { post(EventKind::kPoolDone, 0); }
 void Worker::wake_now() {
   if (!sleeping_) return;  // a running loop sees the event at its next epoll_wait
   sleeping_ = false;
+  waker_ = server_.host().cpu.current_waker();
+  woken_at_ = server_.host().engine.now();
   ++wake_generation_;
   server_.host().engine.schedule_in(0, this, wake_generation_);
 }
@@ -127,7 +129,12 @@ bool Worker::take_next() {
 bool Worker::use_cpu(double seconds, Step then) {
   step_ = then;
   if (seconds <= 0) return false;
-  server_.host().cpu.run(thread_, seconds, this, 0);
+  Host& host = server_.host();
+  if (woken_at_ == host.engine.now())
+    host.cpu.run_woken(thread_, seconds, this, 0, waker_);
+  else
+    host.cpu.run(thread_, seconds, this, 0);
+  woken_at_ = -1;
   return true;
 }
 

@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "models/os/cpu.h"
 #include "models/os/direct_io.h"
 #include "models/os/sendfile.h"
 #include "models/server/event_loop.h"
@@ -113,6 +114,10 @@ class Worker final : public sim::EventTarget,
   std::uint32_t index_;
   std::uint32_t task_;
   std::uint32_t thread_;  // on the host's CPUs
+  // Who woke this loop's epoll_wait, and when: its next CPU burst at that
+  // instant is placed as that wake-up (try_to_wake_up()'s waker).
+  Cpu::Waker waker_;
+  sim::Time woken_at_ = -1;
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<OpenFileCache> open_cache_;
 
