@@ -463,29 +463,28 @@ void check_aio_pool(Section& s, const NginxConfig& n) {
   const std::string where = n.aio_threads_pool.empty()
                                 ? "aio = \"" + std::string(n.aio->name) + "\" uses the pool named \"default\""
                                 : "aio " + std::string(n.aio->name) + "=" + n.aio_threads_pool;
-  auto check = [&](const std::string& value) {
-    const std::string name = aio_pool_name(n, value.empty() && n.aio_threads_pool.empty() ? "" : value);
+  // The pool `name` must be declared; `value`: split_clients' value that gave it, if any.
+  auto check = [&](const std::string& name, const std::string* value) {
     const std::string pool = name.empty() ? "default" : name;
     if (pool_index(n, pool) < 0)
-      s.fail("aio", where + (value.empty() ? "" : " with " + n.split_clients.variable + " = \"" + value + "\"") +
+      s.fail("aio", where + (value ? " with " + n.split_clients.variable + " = \"" + *value + "\"" : std::string()) +
                         ": no [[nginx.thread_pool]] is named \"" + pool + "\"");
   };
   const bool per_request = !n.aio_threads_pool.empty() && n.split_clients.enabled() &&
                            aio_pool_name(n, "\x01") != n.aio_threads_pool;
   if (!per_request) {
-    if (!n.aio_threads_pool.empty() && n.aio_threads_pool.find('$') != std::string::npos)
-      s.fail("aio", "threads=" + n.aio_threads_pool + " names a variable that no [nginx.split_clients] sets");
-    check(n.aio_threads_pool);
+    if (n.aio_threads_pool.find('$') != std::string::npos)
+      s.fail("aio", where + " names a variable that no [nginx.split_clients] sets");
+    check(n.aio_threads_pool, nullptr);
     return;
   }
-  bool rest = true;
   std::uint64_t sum = 0;
   for (const SplitPart& p : n.split_clients.parts) {
-    check(p.value);
+    check(aio_pool_name(n, p.value), &p.value);
     sum = p.percent ? sum + p.percent : 10000;
   }
-  rest = sum < 10000;
-  if (rest) check("");
+  const std::string empty;  // a URI past every share: the empty value
+  if (sum < 10000) check(aio_pool_name(n, empty), &empty);
 }
 
 // proxy_cache ZONE and [[nginx.proxy_cache_path]] path, keys_zone
