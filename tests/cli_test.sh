@@ -13,6 +13,13 @@ expect_status 2 "md RAID1 of no drives" "$clerk" run "$data/raid1-bad-devices.to
 grep -q "raid1-bad-devices.toml:4: key 'disk.devices': must be" "$tmp/err" || fail "md devices: $(cat "$tmp/err")"
 expect_status 2 "md RAID10 chunk" "$clerk" run "$data/raid10-bad-chunk.toml"
 grep -q "raid10-bad-chunk.toml:6: key 'disk.chunk': must be a power of two" "$tmp/err" || fail "md chunk: $(cat "$tmp/err")"
+# Named pools (issue 15): aio threads=NAME of no pool, split_clients' shares over 100%.
+expect_status 2 "unknown thread pool" "$clerk" run "$data/pools/unknown-pool.toml"
+grep -q "unknown-pool.toml:5: key 'nginx.aio': aio threads=pool_none: no \[\[nginx.thread_pool\]\] is named \"pool_none\"" "$tmp/err" \
+  || fail "unknown pool: $(cat "$tmp/err")"
+expect_status 2 "split_clients over 100%" "$clerk" run "$data/pools/shares-over-100.toml"
+grep -q "shares-over-100.toml:5: key 'nginx.split_clients.parts': percent total is greater than 100%" "$tmp/err" \
+  || fail "shares over 100%: $(cat "$tmp/err")"
 [ ! -e "$tmp/bad.json" ] && [ ! -e "$tmp/bad.json.tmp" ] || fail "a JSON file was written for bad input"
 expect_status 2 "falling depths in a rate table" "$clerk" validate "$data/loader/ssd-sequential-depth-falling.toml"
 grep -q "ssd-sequential-depth-falling.toml:23: key 'disk.sequential_depth_bandwidth': depths must rise" "$tmp/err" \

@@ -237,6 +237,41 @@ TEST_CASE("nginx.conf values NGINX would refuse are errors naming the token") {
   CHECK(refuse("thread_pool p threads=0;\nhttp { aio threads=p; }\n") == "0");
 }
 
+TEST_CASE("clerk import maps several thread_pool directives, aio threads=pool_$disk and split_clients") {
+  const auto conf = parse_text(
+      "thread_pool pool_1 threads=16;\n"
+      "thread_pool pool_2 threads=16;\n"
+      "thread_pool pool_3 threads=16 max_queue=100;\n"
+      "http {\n"
+      "  split_clients $request_uri $disk {\n"
+      "    33.3% 1;\n"
+      "    33.3% 2;\n"
+      "    * 3;\n"
+      "  }\n"
+      "  server { location / { sendfile on; aio threads=pool_$disk; } }\n"
+      "}\n");
+  const cli::ImportedNginx n = cli::import_nginx(conf, cli::ImportOptions{});
+  const models::Scenario sc = load_text("include = \"@hardware/edge-sata-ssd\"\n" + n.nginx_toml + "\n[dataset]\n" +
+                                        n.dataset_toml + "files = 10\nfile_size = 4096\n" +
+                                        "[clients.c]\nthreads = 1\nconnections = 1\npath = \"random\"\n");
+  CHECK(sc.nginx.aio_threads_pool == "pool_$disk");
+  CHECK(sc.nginx.thread_pool.name == "pool_1");
+  REQUIRE(sc.nginx.more_thread_pools.size() == 2);
+  CHECK(sc.nginx.more_thread_pools[1].name == "pool_3");
+  CHECK(sc.nginx.more_thread_pools[1].max_queue == 100);
+  CHECK(sc.nginx.split_clients.variable == "$disk");
+  REQUIRE(sc.nginx.split_clients.parts.size() == 3);
+  CHECK(sc.nginx.split_clients.parts[0].percent == 3330);
+  CHECK(sc.nginx.split_clients.parts[2].percent == 0);
+  CHECK(sc.nginx.split_clients.parts[2].value == "3");
+  CHECK(n.nginx_toml.find("t.conf:5: split_clients") != std::string::npos);
+  CHECK_FALSE(has(n.warnings, "split_clients"));
+  // A variable no split_clients sets, and a share NGINX would refuse.
+  CHECK(refusal("http { aio threads=pool_$x; }\n") == "t.conf:1 threads=pool_$x");
+  CHECK(refusal("thread_pool pool_a;\nhttp { split_clients $request_uri $d { 33.333% a; }\naio threads=pool_$d; }\n") ==
+        "t.conf:2 33.333%");
+}
+
 TEST_CASE("clerk import reads Debian's, the thread-pools article's and a caching proxy's style of nginx.conf") {
   common::TempDir dir("/tmp/clerk-import-test-");
   SECTION("Debian's: worker_processes auto, site files by glob") {

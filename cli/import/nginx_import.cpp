@@ -1,6 +1,7 @@
 #include "cli/import/nginx_import.h"
 
 #include "models/server/aio_modes.h"
+#include "models/server/split_clients.h"
 
 #include <fmt/format.h>
 
@@ -480,11 +481,82 @@ class Importer {
       pool_name_ = word == v ? "default" : v.substr(word.size() + 1);
       if (pool_name_.empty()) invalid(*d, v, "=POOL names a pool");
       if (!valid_utf8(pool_name_)) invalid(*d, one_line(v), "clerk's scenario files are UTF-8");
-      if (pool_name_.find('$') != std::string::npos)
-        invalid(*d, v, "a pool chosen by a variable is not modelled: name one pool");
+      if (pool_name_.find('$') != std::string::npos) {
+        split_at_ = split_clients_of(pool_name_);
+        if (!split_at_)
+          invalid(*d, v, "a pool chosen by a variable is modelled only when split_clients sets it (aio threads=pool_$disk)");
+      }
       pool_at_ = d;
+      std::size_t pools = 0;
+      for (const Directive& t : conf_) pools += t.name == "thread_pool";
+      // Several pools, or one chosen per request: [[nginx.thread_pool]] and the pool's name in aio.
+      named_pools_ = split_at_ || pools > 1;
+      if (named_pools_) return add(fmt::format("aio = {}", toml_string(std::string(mode->name) + "=" + pool_name_)), *d);
     }
     add(assignment, *d);
+  }
+
+  // The http block's split_clients whose $variable `name` holds (aio threads=pool_$disk), or null.
+  const Directive* split_clients_of(const std::string& name) const {
+    if (!scopes_.http) return nullptr;
+    for (const Directive& d : scopes_.http->children)
+      if (d.name == "split_clients" && d.args.size() == 2 && d.args[1].size() > 1 && name.find(d.args[1]) != std::string::npos)
+        return &d;
+    return nullptr;
+  }
+
+  // split_clients $request_uri $disk { 33.3% 1; * 3; } as [nginx.split_clients].
+  void split_clients() {
+    const Directive& d = *split_at_;
+    if (d.args[0] != "$request_uri" && d.args[0] != "$uri")
+      invalid(d, d.args[0], "clerk hashes the request's URI: \"$request_uri\" or \"$uri\"");
+    std::string parts;
+    for (const Directive& part : d.children) {
+      if (part.args.size() != 1) invalid(part, part.name, "each line is a share and a value, like 33.3% one;");
+      std::uint32_t hundredths = 0;
+      if (!models::parse_split_share(part.name, hundredths)) invalid(part, part.name, "a share like 33.3% or *");
+      if (!valid_utf8(part.args[0])) invalid(part, one_line(part.args[0]), "clerk's scenario files are UTF-8");
+      parts += fmt::format("{}[{}, {}]", parts.empty() ? "" : ", ", toml_string(part.name), toml_string(part.args[0]));
+    }
+    if (parts.empty()) invalid(d, d.args[1], "split_clients needs at least one line");
+    out_.nginx_toml += "\n[nginx.split_clients]\n";
+    out_.nginx_toml += key_line(fmt::format("key = {}", toml_string(d.args[0])), d, "");
+    out_.nginx_toml += key_line(fmt::format("variable = {}", toml_string(d.args[1])), d, "");
+    add(fmt::format("parts = [{}]", parts), d);
+  }
+
+  // Every thread_pool directive as [[nginx.thread_pool]], in order (aio names one, or one per request).
+  void named_thread_pools() {
+    bool named = false;
+    for (const Directive& d : conf_) {
+      if (d.name != "thread_pool") continue;
+      if (d.args.empty()) invalid(d, d.name, "thread_pool NAME threads=N");
+      named = named || d.args.front() == pool_name_;
+      out_.nginx_toml += "\n[[nginx.thread_pool]]\n";
+      pool_keys(d, d.args.front());
+    }
+    if (!split_at_ && !named) {
+      // ngx_thread_pool_init_conf: "default" exists without a directive; any other name must be declared.
+      if (pool_name_ != "default")
+        throw SyntaxError(pool_at_->file, pool_at_->line, pool_name_, "unknown thread pool \"" + pool_name_ + "\"");
+      out_.nginx_toml += "\n[[nginx.thread_pool]]\nname = \"default\"                  # no thread_pool default: NGINX's own, 32 threads\n";
+      out_.nginx_toml += "threads = 32\nmax_queue = 65536\n";
+    }
+    if (split_at_) split_clients();
+  }
+
+  void pool_keys(const Directive& pool, const std::string& name) {
+    std::uint64_t threads = 32, max_queue = 65536;
+    for (std::size_t i = 1; i < pool.args.size(); ++i) {
+      const std::string& a = pool.args[i];
+      if (a.starts_with("threads=")) threads = number(pool, a.substr(8), 1, 65536);
+      else if (a.starts_with("max_queue=")) max_queue = number(pool, a.substr(10), 0, 1 << 30);
+      else invalid(pool, a, "threads=N or max_queue=M");
+    }
+    if (!valid_utf8(name)) invalid(pool, one_line(name), "clerk's scenario files are UTF-8");
+    add(fmt::format("name = {}", toml_string(name)), pool);
+    add(fmt::format("threads = {}", threads), pool);
+    add(fmt::format("max_queue = {}", max_queue), pool);
   }
 
   // The modes' nginx.conf words, for an error: `, "threads" or "threads=POOL"`.
@@ -499,6 +571,7 @@ class Importer {
     for (const Directive& d : conf_)
       if (d.name == "thread_pool") mapped(d);
     if (!pool_at_) return;
+    if (named_pools_) return named_thread_pools();
     const Directive* pool = nullptr;
     for (const Directive& d : conf_)
       if (d.name == "thread_pool" && !d.args.empty() && d.args.front() == pool_name_) pool = &d;
@@ -511,16 +584,7 @@ class Importer {
       out_.nginx_toml += "threads = 32\nmax_queue = 65536\n";
       return;
     }
-    std::uint64_t threads = 32, max_queue = 65536;
-    for (std::size_t i = 1; i < pool->args.size(); ++i) {
-      const std::string& a = pool->args[i];
-      if (a.starts_with("threads=")) threads = number(*pool, a.substr(8), 1, 65536);
-      else if (a.starts_with("max_queue=")) max_queue = number(*pool, a.substr(10), 0, 1 << 30);
-      else invalid(*pool, a, "threads=N or max_queue=M");
-    }
-    add(fmt::format("name = {}", toml_string(pool_name_)), *pool);
-    add(fmt::format("threads = {}", threads), *pool);
-    add(fmt::format("max_queue = {}", max_queue), *pool);
+    pool_keys(*pool, pool_name_);
   }
 
   // root, or alias in the location (the location's prefix replaced by it).
@@ -571,6 +635,8 @@ class Importer {
   std::set<const Directive*> handled_;
   std::string pool_name_;
   const Directive* pool_at_ = nullptr;
+  const Directive* split_at_ = nullptr;  // the split_clients aio threads=NAME's variable comes from
+  bool named_pools_ = false;             // [[nginx.thread_pool]] and aio = "threads=NAME"
 };
 
 }  // namespace

@@ -36,6 +36,15 @@ std::vector<std::string> unsupported(const models::Scenario& sc) {
   if (sc.nginx.open_file_cache.enabled)
     out.push_back("nginx.open_file_cache: each worker's cache of open files (models/server/open_file_cache.h; not "
                   "expressed on SimGrid yet)");
+  if (!sc.hardware.disks.empty())
+    out.push_back("disks." + sc.hardware.disks.front().name + ": several independent disks under one page cache "
+                  "(models/hardware/disk_set.h; not expressed on SimGrid yet)");
+  if (!sc.nginx.more_thread_pools.empty())
+    out.push_back("nginx.thread_pool: several named pools, each request's reads to the pool aio threads=NAME names "
+                  "(models/server/pool_choice.h; not expressed on SimGrid yet)");
+  if (sc.nginx.split_clients.enabled())
+    out.push_back("nginx.split_clients: a per-request variable from MurmurHash2 of the URI "
+                  "(models/server/split_clients.h; not expressed on SimGrid yet)");
   return out;
 }
 

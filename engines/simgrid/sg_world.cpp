@@ -35,7 +35,7 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
       *disk_, models::PageCacheSpec{hw.page_cache_bytes, hw.cache_unit_bytes, 1024 * 1024});
   sim::RandomStream metadata_rng = streams_.stream(models::kStreamMetadata);
   const std::uint64_t write_seed = metadata_rng.next_u64();
-  metadata_ = models::make_metadata_caches(sc, *disk_, *cache_, metadata_rng, write_seed);
+  metadata_ = models::make_metadata_caches(sc, *disk_, disk_->capacity(), *cache_, metadata_rng, write_seed);
   const std::uint32_t workers = sc.nginx.worker_processes;
   tasks_ = std::make_unique<models::TaskStates>(hw.logical_cpus, 2 * workers);
   disk_->set_slot_wait_listener(tasks_.get());  // request-slot sleeps put the submitter in D
@@ -134,8 +134,11 @@ std::vector<models::WorkerCounts> SgWorld::worker_counts() {
   std::vector<models::WorkerCounts> workers;
   for (std::uint32_t w = 0; w < server_->workers(); ++w) {
     SgWorker& worker = server_->worker(w);
+    // One pool at most: several are refused (sg_support.cpp).
+    std::vector<models::PoolStats> pools;
+    if (worker.pool()) pools.push_back(worker.pool()->stats());
     workers.push_back(models::WorkerCounts{worker.accepted, worker.requests, worker.blocks,
-                                           worker.pool() ? worker.pool()->stats() : models::PoolStats{}});
+                                           models::pools_together(pools), pools});
   }
   return workers;
 }

@@ -70,6 +70,10 @@ class BlockDevice {
   virtual void set_slot_wait_listener(SlotWaitListener* /*listener*/) {}
   // bdi_read_congested(): readahead skips its asynchronous windows.
   virtual bool read_congested() const { return false; }
+  // The same of the device that holds `offset` (a set of disks, disk_set.h,
+  // has one per member); a single device's own.
+  virtual bool read_congested_at(std::uint64_t /*offset*/) const { return read_congested(); }
+  virtual std::uint64_t readahead_bytes_at(std::uint64_t /*offset*/) const { return readahead_bytes(); }
   // One entry per drive, as iostat -x lists them.
   virtual std::vector<DiskStats> drive_stats() const { return {stats()}; }
   // The maxima in stats() count from now on (a measured window begins).

@@ -31,19 +31,22 @@ std::vector<std::uint64_t> draw_file_sizes(const FilesystemSpec& spec, sim::Rand
 }
 
 Filesystem::Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64_t capacity, sim::RandomStream rng,
-                       sim::RandomStream size_rng, const Ext4Layout* layout)
+                       sim::RandomStream size_rng, const Ext4Layout* layout, const DiskPlacement* disks)
     : spec_(spec) {
   if (!spec.size_mix.empty()) sizes_ = draw_file_sizes(spec, size_rng);
   if (spec_.tree.empty()) spec_.tree = {spec.files};
   std::uint64_t product = 1;
   for (auto n : spec_.tree) product *= n;
   if (product != spec.files) throw std::invalid_argument("filesystem: tree does not multiply to the file count");
+  if (disks && disks->disk_of.size() != spec.files) throw std::invalid_argument("filesystem: one disk per file");
   if (spec.placement != Placement::kExt4) {
-    place_in_slots(cache, capacity, rng);
-    return;
-  }
-  if (layout) {
-    offsets_ = layout->place_files(sizes(), spec.fill_factor);
+    place_in_slots(capacity, rng);
+  } else if (layout) {
+    std::vector<std::uint64_t> on_first = sizes();
+    if (disks)  // another disk's file takes no room on the first (ext4 still gives it an inode)
+      for (std::uint32_t i = 0; i < spec.files; ++i)
+        if (disks->disk_of[i] != 0) on_first[i] = 0;
+    offsets_ = layout->place_files(on_first, spec.fill_factor);
   } else {
     // Back to back by their own sizes in 4 KiB blocks (no disk: where does not matter).
     offsets_.resize(spec.files);
@@ -53,10 +56,25 @@ Filesystem::Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64
       at += (file_size(i) + Ext4Geometry::kBlock - 1) / Ext4Geometry::kBlock * Ext4Geometry::kBlock;
     }
   }
+  if (disks) place_on_other_disks(*disks);
   for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(offsets_[i], file_size(i));
 }
 
-void Filesystem::place_in_slots(PageCache& cache, std::uint64_t capacity, sim::RandomStream& rng) {
+void Filesystem::place_on_other_disks(const DiskPlacement& disks) {
+  std::vector<std::uint64_t> at(disks.base.begin(), disks.base.end());
+  for (std::uint32_t i = 0; i < spec_.files; ++i) {
+    const std::uint32_t d = disks.disk_of[i];
+    if (d == 0) continue;
+    const std::uint64_t blocks = std::max<std::uint64_t>((file_size(i) + Ext4Geometry::kBlock - 1) / Ext4Geometry::kBlock, 1);
+    offsets_[i] = at[d];
+    at[d] += blocks * Ext4Geometry::kBlock;
+  }
+  for (std::size_t d = 1; d < at.size(); ++d)
+    if (at[d] - disks.base[d] > disks.capacity[d])
+      throw DataSetTooLarge(at[d] - disks.base[d], at[d] - disks.base[d], disks.capacity[d], disks.capacity[d]);
+}
+
+void Filesystem::place_in_slots(std::uint64_t capacity, sim::RandomStream& rng) {
   const FilesystemSpec& spec = spec_;
   const std::uint64_t slot = (largest_file() + PageCache::kPage - 1) / PageCache::kPage * PageCache::kPage;
   const std::uint64_t slots = capacity / slot;
@@ -86,7 +104,6 @@ void Filesystem::place_in_slots(PageCache& cache, std::uint64_t capacity, sim::R
   } else {
     for (std::uint32_t i = 0; i < spec.files; ++i) offsets_[i] = std::uint64_t{i} * slot;
   }
-  for (std::uint32_t i = 0; i < spec.files; ++i) cache.add_file(offsets_[i], file_size(i));
 }
 
 std::vector<std::uint64_t> Filesystem::sizes() const {
@@ -111,10 +128,12 @@ std::uint32_t Filesystem::components(std::uint32_t file, std::uint64_t* out) con
   return levels;
 }
 
-std::string Filesystem::path(std::uint32_t file) const {
+std::string Filesystem::path(std::uint32_t file) const { return file_path(spec_.tree, spec_.files, file); }
+
+std::string file_path(const std::vector<std::uint32_t>& tree, std::uint64_t files, std::uint32_t file) {
   std::string out;
-  std::uint64_t below = spec_.files;
-  for (auto n : spec_.tree) {
+  std::uint64_t below = files;
+  for (auto n : tree) {
     below /= n;
     out.push_back('/');
     out += std::to_string(file / below % n + 1);

@@ -51,9 +51,22 @@ struct FilesystemSpec {
 // it (a second draw).
 std::vector<std::uint64_t> draw_file_sizes(const FilesystemSpec& spec, sim::RandomStream& size_rng);
 
+// The "/1/1/1" style path of file `file` of `files` in a tree (1-based
+// names at each level): the URI a client asks for it by.
+std::string file_path(const std::vector<std::uint32_t>& tree, std::uint64_t files, std::uint32_t file);
+
 // The file id of a "/1/1/1" style path in a tree (1-based names at each
 // level), or -1 when the path names no file of it.
 std::int64_t resolve_path(const std::vector<std::uint32_t>& tree, const std::string& path);
+
+// Several disks (models/hardware/disk_set.h): file f's data lives on disk
+// disk_of[f]. Disk 0's files are placed as ever (the layout, or slots); the
+// files of each other disk back to back in 4 KiB blocks from base[d] (a cache
+// directory filled in file order), within capacity[d] bytes.
+struct DiskPlacement {
+  std::vector<std::uint32_t> disk_of;
+  std::vector<std::uint64_t> base, capacity;
+};
 
 class Filesystem {
  public:
@@ -62,7 +75,7 @@ class Filesystem {
   // packs the files by their own sizes from the device's start.
   Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64_t device_capacity, sim::RandomStream rng,
              sim::RandomStream size_rng = sim::RandomStream(0),  // size_rng: only for a size mix
-             const Ext4Layout* layout = nullptr);
+             const Ext4Layout* layout = nullptr, const DiskPlacement* disks = nullptr);
 
   std::uint32_t files() const { return spec_.files; }
   std::uint64_t file_size(std::uint32_t file) const { return sizes_.empty() ? spec_.file_size : sizes_[file]; }
@@ -86,7 +99,8 @@ class Filesystem {
   FilesystemSpec spec_;
   std::vector<std::uint64_t> sizes_;  // per file, when the sizes are a mix
   std::vector<std::uint64_t> offsets_;  // per file
-  void place_in_slots(PageCache& cache, std::uint64_t capacity, sim::RandomStream& rng);
+  void place_in_slots(std::uint64_t capacity, sim::RandomStream& rng);
+  void place_on_other_disks(const DiskPlacement& disks);
 };
 
 }  // namespace models

@@ -86,7 +86,7 @@ PageCache::Result PageCache::read(std::uint32_t file, std::uint64_t unit, std::u
     entries_[e].marker = false;
     // page_cache_async_readahead() (3.13): the mark is cleared, and on a
     // congested queue the window is not read (bdi_read_congested).
-    if (!device_.read_congested()) ondemand_readahead(file, unit, request_units, ra, true);
+    if (!device_.read_congested_at(files_[file].device_offset)) ondemand_readahead(file, unit, request_units, ra, true);
   }
   reader_ = outer;
   ra.prev_page = static_cast<std::int64_t>((unit + 1) * pages_per_unit_) - 1;
@@ -109,7 +109,7 @@ void PageCache::access_after_wait(std::uint32_t file, std::uint64_t unit) {
 
 void PageCache::ondemand_readahead(std::uint32_t file, std::uint64_t unit, std::uint64_t request_units,
                                    ReadaheadState& ra, bool hit_marker) {
-  const std::int64_t max = static_cast<std::int64_t>(std::max<std::uint64_t>(device_.readahead_bytes() / kPage, pages_per_unit_));
+  const std::int64_t max = static_cast<std::int64_t>(std::max<std::uint64_t>(device_.readahead_bytes_at(files_[file].device_offset) / kPage, pages_per_unit_));
   const std::int64_t offset = static_cast<std::int64_t>(unit * pages_per_unit_);
   const std::int64_t request = static_cast<std::int64_t>(std::max<std::uint64_t>(request_units, 1) * pages_per_unit_);
   bool initial = false;

@@ -19,6 +19,7 @@
 #include "models/scenario/section.h"
 #include "models/scenario/units.h"
 #include "models/server/nginx_versions.h"
+#include "models/server/pool_choice.h"
 
 namespace models {
 
@@ -121,7 +122,41 @@ void read_profile_kernel(Section& kernel, KernelProfile& k) {
     kernel.fail("inode_readahead_blks", "must be a power of two (ext4 refuses others)");
 }
 
-void read_hardware(Section& root, Scenario& sc) {
+// [disk] mount and [disks.NAME] mount: an absolute path.
+std::string read_mount(Section& disk, const std::string& fallback) {
+  const std::string mount = disk.string("mount", fallback);
+  if (mount.empty() || mount[0] != '/' || (mount.size() > 1 && mount.back() == '/'))
+    disk.fail("mount", "must be an absolute path without a trailing slash, like \"/mnt/disk1\"");
+  return mount;
+}
+
+// [disks.NAME]: another independent disk, with [disk]'s keys (its type's)
+// and its mount point; in-memory kinds have no place here, and mounts are
+// unique (one file system per mount point).
+void read_more_disks(Section& root, const LayeredToml& doc, HardwareSpec& hw) {
+  Section disks = root.sub("disks");
+  disks.declare("NAME", KeyType::kTable, "");
+  for (const std::string& name : doc.children("disks")) {
+    Section d = disks.sub(name, "NAME");
+    if (!doc.find(d.path()) || !doc.find(d.path())->is_table()) disks.fail(name, "must be a table");
+    if (name == "disk" || name.find('.') != std::string::npos)
+      disks.fail(name, "is no name for one of [disks] (\"disk\" is [disk]'s in the figures; no dots)");
+    const DiskKind& kind = *find_disk_kind(d.choice("type", disk_kinds().front()->name, disk_kind_names()));
+    if (kind.in_memory) d.fail("type", "\"" + std::string(kind.name) + "\" is no device: [disks.NAME] are disks");
+    HardwareSpec::NamedDisk out{name, read_mount(d, "/mnt/" + name), {}};
+    d.set_when("type = \"" + std::string(kind.name) + "\"");
+    out.spec = kind.read(d);
+    d.done();
+    if (out.mount == hw.disk_mount) d.fail("mount", "is [disk]'s mount point too");
+    for (const HardwareSpec::NamedDisk& before : hw.disks)
+      if (before.mount == out.mount) d.fail("mount", "is [disks." + before.name + "]'s mount point too");
+    hw.disks.push_back(std::move(out));
+  }
+  if (!hw.disks.empty() && disk_kind(hw.disk).in_memory)
+    disks.fail(hw.disks.front().name, "needs a [disk] that is a device (the first of the set holds the root)");
+}
+
+void read_hardware(Section& root, const LayeredToml& doc, Scenario& sc) {
   HardwareSpec& hw = sc.hardware;
   Section cpu = root.sub("cpu");
   hw.logical_cpus = static_cast<std::uint32_t>(cpu.integer("logical_cpus", 1, 1, 4096, true));
@@ -161,9 +196,11 @@ void read_hardware(Section& root, Scenario& sc) {
 
   Section disk = root.sub("disk");
   const DiskKind& kind = *find_disk_kind(disk.choice("type", disk_kinds().front()->name, disk_kind_names()));
+  hw.disk_mount = read_mount(disk, "/");
   disk.set_when("type = \"" + std::string(kind.name) + "\"");
   hw.disk = kind.read(disk);
   disk.done();
+  read_more_disks(root, doc, hw);
 
   read_block(root, hw);
 
@@ -186,16 +223,31 @@ void read_hardware(Section& root, Scenario& sc) {
   kernel.done();
 }
 
-// [nginx] aio: a mode of the registry (aio_modes.h).
-const AioMode* read_aio_mode(Section& s) {
+// [nginx] aio: a mode of the registry (aio_modes.h); a pool mode may name
+// its pool, "threads=NAME" (ngx_http_core_set_aio), into `pool`.
+const AioMode* read_aio_mode(Section& s, std::string& pool) {
   // `aio on` is Linux native AIO (io_submit, with directio's O_DIRECT): a
   // mode of its own, named so that the error says what is missing.
   if (const toml::node* n = s.node("aio"); n && n->is_string() && n->value<std::string>().value() == "on")
     s.fail("aio", "\"on\" (Linux native AIO: io_submit of directio's O_DIRECT reads, completed through an "
                   "eventfd) is not modelled yet; \"threads\" sends reads to a thread pool");
   std::vector<std::string> names;
-  for (const AioMode* m : aio_modes()) names.emplace_back(m->name);
-  return find_aio_mode(s.choice("aio", aio_modes().front()->name, names));
+  std::string named;
+  for (const AioMode* m : aio_modes()) {
+    names.emplace_back(m->name);
+    if (m->thread_pool) named += ", \"" + std::string(m->name) + "=NAME\"";
+  }
+  const std::string range = section_text::quoted_list(names) + named;
+  const std::string text = s.string("aio", aio_modes().front()->name, false, KeyType::kChoice, range);
+  const std::size_t eq = text.find('=');
+  const AioMode* mode = find_aio_mode(text.substr(0, eq));
+  if (!mode || (eq != std::string::npos && !mode->thread_pool))
+    s.fail("aio", "must be one of " + range + " (got \"" + text + "\")");
+  if (eq == std::string::npos) return mode;
+  pool = text.substr(eq + 1);
+  if (pool.empty() || pool.find_first_of(" \t;{}") != std::string::npos)
+    s.fail("aio", "threads=NAME needs a pool's name, like \"threads=one\" or \"threads=pool_$disk\" (got \"" + text + "\")");
+  return mode;
 }
 
 // "aio = \"threads\"": the modes with a thread pool, for aio_open's error.
@@ -315,7 +367,189 @@ void read_open_file_cache(Section& s, OpenFileCacheSpec& spec) {
   spec.inactive_s = inactive;
 }
 
-void read_nginx(Section& root, Scenario& sc) {
+// One pool's keys: a [nginx.thread_pool] table, or one of [[nginx.thread_pool]].
+ThreadPoolConfig read_pool_keys(Section& pool) {
+  ThreadPoolConfig c;
+  c.name = pool.string("name", "default");
+  c.threads = static_cast<std::uint32_t>(pool.integer("threads", 32, 1, 1 << 16));
+  c.max_queue = static_cast<std::uint32_t>(pool.integer("max_queue", 65536, 0, 1 << 30));
+  pool.done();
+  return c;
+}
+
+// thread_pool NAME threads=N max_queue=M (ngx_thread_pool.c): one
+// [nginx.thread_pool] table (the scenarios before named pools; aio threads
+// uses it whatever its name), or [[nginx.thread_pool]], one table per
+// directive, names unique ("duplicate thread pool" in ngx_thread_pool_add).
+void read_thread_pools(Section& s, const LayeredToml& doc, NginxConfig& n) {
+  const toml::node* node = s.has("thread_pool") ? s.node("thread_pool") : nullptr;
+  if (!node || node->is_table()) {
+    Section pool = s.sub("thread_pool");
+    n.thread_pool = read_pool_keys(pool);
+    return;
+  }
+  const toml::array* arr = node->as_array();
+  if (!arr || arr->empty()) s.fail("thread_pool", "must be a table, [nginx.thread_pool], or tables, [[nginx.thread_pool]]");
+  std::vector<ThreadPoolConfig> pools;
+  for (const toml::node& item : *arr) {
+    const std::string file = doc.file_of(&item);
+    const toml::table* t = item.as_table();
+    if (!t) throw ConfigError(file, LayeredToml::line_of(&item), "nginx.thread_pool", "each entry must be a table");
+    ThreadPoolConfig c;
+    for (auto&& [k, v] : *t) {
+      const std::string key(k.str());
+      const int line = LayeredToml::line_of(&v);
+      const std::string dotted = "nginx.thread_pool." + key;
+      if (key == "name") {
+        if (!v.is_string() || v.value<std::string>().value().empty())
+          throw ConfigError(file, line, dotted, "must be a pool's name (a non-empty string)");
+        c.name = v.value<std::string>().value();
+      } else if (key == "threads" || key == "max_queue") {
+        const std::int64_t hi = key == "threads" ? 1 << 16 : 1 << 30, lo = key == "threads" ? 1 : 0;
+        if (!v.is_integer() || v.value<std::int64_t>().value() < lo || v.value<std::int64_t>().value() > hi)
+          throw ConfigError(file, line, dotted, fmt::format("must be a whole number from {} to {}", lo, hi));
+        (key == "threads" ? c.threads : c.max_queue) = static_cast<std::uint32_t>(v.value<std::int64_t>().value());
+      } else {
+        throw ConfigError(file, line, dotted, "unknown key; [[nginx.thread_pool]] takes name, threads, max_queue");
+      }
+    }
+    for (const ThreadPoolConfig& before : pools)
+      if (before.name == c.name)
+        throw ConfigError(file, LayeredToml::line_of(&item), "nginx.thread_pool.name",
+                          "duplicate thread pool \"" + c.name + "\" (as NGINX refuses it)");
+    pools.push_back(c);
+  }
+  n.thread_pool = pools.front();
+  n.more_thread_pools.assign(pools.begin() + 1, pools.end());
+}
+
+// split_clients STRING $variable { 33.3% "one"; * "three"; } as
+// [nginx.split_clients] key, variable and parts = [["33.3%", "one"], ["*", "three"]]
+// (split_clients.h). The string hashed is the request's URI.
+void read_split_clients(Section& s, SplitClientsSpec& spec) {
+  Section sc = s.sub("split_clients");
+  spec.key = sc.choice("key", "$request_uri", {"$request_uri", "$uri"});
+  spec.variable = sc.string("variable", "");
+  const toml::node* parts = sc.value("parts");
+  sc.done();
+  if (spec.variable.empty() && !parts) return;
+  if (spec.variable.size() < 2 || spec.variable[0] != '$' ||
+      spec.variable.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", 1) != std::string::npos)
+    sc.fail("variable", "must be a variable's name, like \"$disk\"");
+  const char* form = "must be a list of [share, value] pairs, as the block's lines: "
+                     "[[\"33.3%\", \"one\"], [\"33.3%\", \"two\"], [\"*\", \"three\"]] (shares with at most two decimals)";
+  const toml::array* arr = parts ? parts->as_array() : nullptr;
+  if (!arr || arr->empty()) sc.fail("parts", form);
+  for (const toml::node& e : *arr) {
+    const toml::array* pair = e.as_array();
+    if (!pair || pair->size() != 2 || !pair->get(0)->is_string() || !pair->get(1)->is_string()) sc.fail("parts", form);
+    SplitPart part;
+    if (!parse_split_share(pair->get(0)->value<std::string>().value(), part.percent))
+      sc.fail("parts", std::string(form) + " (got \"" + pair->get(0)->value<std::string>().value() + "\")");
+    part.value = pair->get(1)->value<std::string>().value();
+    spec.parts.push_back(part);
+    if (split_shares_exceed_100(spec.parts))
+      sc.fail("parts", "percent total is greater than 100% (as NGINX refuses it; a \"*\" takes the rest and counts as 100%)");
+  }
+}
+
+// aio threads=NAME must name a pool declared; with split_clients' variable
+// in it, the pool of every value the split can give (the empty value too,
+// when the shares leave some out). Plain `aio threads` with several pools
+// uses the one named "default" (ngx_thread_pool.c's default pool).
+void check_aio_pool(Section& s, const NginxConfig& n) {
+  if (!n.aio->thread_pool) return;  // pools nothing names are NGINX's right
+  if (n.aio_threads_pool.empty() && n.more_thread_pools.empty()) return;
+  const std::string where = n.aio_threads_pool.empty()
+                                ? "aio = \"" + std::string(n.aio->name) + "\" uses the pool named \"default\""
+                                : "aio " + std::string(n.aio->name) + "=" + n.aio_threads_pool;
+  // The pool `name` must be declared; `value`: split_clients' value that gave it, if any.
+  auto check = [&](const std::string& name, const std::string* value) {
+    const std::string pool = name.empty() ? "default" : name;
+    if (pool_index(n, pool) < 0)
+      s.fail("aio", where + (value ? " with " + n.split_clients.variable + " = \"" + *value + "\"" : std::string()) +
+                        ": no [[nginx.thread_pool]] is named \"" + pool + "\"");
+  };
+  const bool per_request = !n.aio_threads_pool.empty() && n.split_clients.enabled() &&
+                           aio_pool_name(n, "\x01") != n.aio_threads_pool;
+  if (!per_request) {
+    if (n.aio_threads_pool.find('$') != std::string::npos)
+      s.fail("aio", where + " names a variable that no [nginx.split_clients] sets");
+    check(n.aio_threads_pool, nullptr);
+    return;
+  }
+  std::uint64_t sum = 0;
+  for (const SplitPart& p : n.split_clients.parts) {
+    check(aio_pool_name(n, p.value), &p.value);
+    sum = p.percent ? sum + p.percent : 10000;
+  }
+  const std::string empty;  // a URI past every share: the empty value
+  if (sum < 10000) check(aio_pool_name(n, empty), &empty);
+}
+
+// proxy_cache ZONE and [[nginx.proxy_cache_path]] path, keys_zone
+// (ngx_http_file_cache.c): which directory, so which disk, holds each file.
+// ZONE may hold split_clients' variable ("cache_$disk"); every zone it can
+// name must be a keys_zone, each path under a mount point of the machine.
+void read_proxy_cache(Section& s, const LayeredToml& doc, NginxConfig& n) {
+  n.proxy_cache = s.string("proxy_cache", "");
+  const toml::node* node = s.value("proxy_cache_path");
+  if (node) {
+    const toml::array* arr = node->as_array();
+    if (!arr || arr->empty()) s.fail("proxy_cache_path", "must be tables, [[nginx.proxy_cache_path]], with path and keys_zone");
+    for (const toml::node& item : *arr) {
+      const std::string file = doc.file_of(&item);
+      const toml::table* t = item.as_table();
+      if (!t) throw ConfigError(file, LayeredToml::line_of(&item), "nginx.proxy_cache_path", "each entry must be a table");
+      ProxyCachePath p;
+      for (auto&& [k, v] : *t) {
+        const std::string key(k.str());
+        const int line = LayeredToml::line_of(&v);
+        const std::string dotted = "nginx.proxy_cache_path." + key;
+        if (key != "path" && key != "keys_zone")
+          throw ConfigError(file, line, dotted, "unknown key; [[nginx.proxy_cache_path]] takes path, keys_zone");
+        if (!v.is_string() || v.value<std::string>().value().empty())
+          throw ConfigError(file, line, dotted, "must be a non-empty string");
+        (key == "path" ? p.path : p.keys_zone) = v.value<std::string>().value();
+      }
+      const int line = LayeredToml::line_of(&item);
+      if (p.path.empty() || p.path[0] != '/')
+        throw ConfigError(file, line, "nginx.proxy_cache_path.path", "is required: an absolute path, like \"/mnt/disk1\"");
+      if (p.keys_zone.empty())
+        throw ConfigError(file, line, "nginx.proxy_cache_path.keys_zone", "is required: the zone's name, like \"cache_1\"");
+      for (const ProxyCachePath& before : n.proxy_cache_paths)
+        if (before.keys_zone == p.keys_zone)
+          throw ConfigError(file, line, "nginx.proxy_cache_path.keys_zone",
+                            "duplicate zone \"" + p.keys_zone + "\" (as NGINX refuses it)");
+      n.proxy_cache_paths.push_back(p);
+    }
+  }
+  if (n.proxy_cache.empty()) return;
+  const bool per_request = n.split_clients.enabled() && split_template(n, n.proxy_cache, "\x01") != n.proxy_cache;
+  if (!per_request && n.proxy_cache.find('$') != std::string::npos)
+    s.fail("proxy_cache", "\"" + n.proxy_cache + "\" names a variable that no [nginx.split_clients] sets");
+  std::vector<std::string> values;
+  if (per_request) {
+    std::uint64_t sum = 0;
+    for (const SplitPart& p : n.split_clients.parts) {
+      values.push_back(p.value);
+      sum = p.percent ? sum + p.percent : 10000;
+    }
+    if (sum < 10000) values.emplace_back();
+  } else {
+    values.push_back("");
+  }
+  for (const std::string& v : values) {
+    const std::string zone = split_template(n, n.proxy_cache, v);
+    bool found = false;
+    for (const ProxyCachePath& p : n.proxy_cache_paths) found = found || p.keys_zone == zone;
+    if (!found)
+      s.fail("proxy_cache", "\"" + n.proxy_cache + "\"" + (per_request ? " with " + n.split_clients.variable + " = \"" + v + "\"" : std::string()) +
+                                ": no [[nginx.proxy_cache_path]] has keys_zone = \"" + zone + "\"");
+  }
+}
+
+void read_nginx(Section& root, const LayeredToml& doc, Scenario& sc) {
   Section s = root.sub("nginx");
   NginxConfig& n = sc.nginx;
   const NginxReleaseDefaults d = nginx_release(s);
@@ -337,7 +571,7 @@ void read_nginx(Section& root, Scenario& sc) {
   n.sendfile = s.flag("sendfile", false);
   if (!n.sendfile) s.fail("sendfile", "only \"sendfile on\" is modelled (read()+write() is not yet)");
   n.sendfile_max_chunk = s.size("sendfile_max_chunk", d.sendfile_max_chunk, 0, false, limits::kMaxFileBytes);
-  n.aio = read_aio_mode(s);
+  n.aio = read_aio_mode(s, n.aio_threads_pool);
   n.directio = read_directio(s);
   n.directio_alignment = s.size("directio_alignment", 512, 512, false, 1 << 20);
   if (n.directio_alignment & (n.directio_alignment - 1))
@@ -351,11 +585,10 @@ void read_nginx(Section& root, Scenario& sc) {
   if (n.aio->thread_pool && !d.thread_pools)
     s.fail("aio", std::string(n.aio->name) + " needs NGINX 1.7.11 or later (thread pools)");
   if (n.aio_open && !n.aio->thread_pool) s.fail("aio_open", "needs " + pool_aio_modes_text() + " (it uses the same pool)");
-  Section pool = s.sub("thread_pool");
-  n.thread_pool.name = pool.string("name", "default");
-  n.thread_pool.threads = static_cast<std::uint32_t>(pool.integer("threads", 32, 1, 1 << 16));
-  n.thread_pool.max_queue = static_cast<std::uint32_t>(pool.integer("max_queue", 65536, 0, 1 << 30));
-  pool.done();
+  read_thread_pools(s, doc, n);
+  read_split_clients(s, n.split_clients);
+  check_aio_pool(s, n);
+  read_proxy_cache(s, doc, n);
   s.done();
 }
 
@@ -716,8 +949,10 @@ void check_dataset_fits(Section& root, const Scenario& sc) {
                                         sc.hardware.page_cache_bytes));
     return;
   }
-  const std::uint64_t capacity = disk.capacity(sc.hardware.disk);
+  std::uint64_t capacity = disk.capacity(sc.hardware.disk);
   if (f.placement == Placement::kExt4) {
+    // With [disks.NAME] the files spread over every disk (the run checks each).
+    for (const HardwareSpec::NamedDisk& d : sc.hardware.disks) capacity += disk_kind(d.spec).capacity(d.spec);
     // What is certain before the sizes are drawn (they depend on the run's
     // seed): every file takes at least its class's smallest size in 4 KiB
     // blocks. The run checks the drawn sizes (world_files.h).
@@ -789,7 +1024,7 @@ void check_known_keys(const LayeredToml& doc, const std::string& path, const std
   for (const std::string& k : doc.children(path)) {
     const std::string child = path.empty() ? k : path + "." + k;
     std::string child_pattern;
-    if (any_name) child_pattern = pattern + ".NAME";
+    if (any_name) child_pattern = pattern == "disks" ? "disk" : pattern + ".NAME";  // [disks.NAME] has [disk]'s keys
     else if (std::find(known.begin(), known.end(), k) != known.end()) child_pattern = pattern.empty() ? k : pattern + "." + k;
     else unknown_key(doc, path, k, known, pattern);
     const toml::node* n = doc.find(child);
@@ -807,8 +1042,8 @@ Scenario read_scenario(const LayeredToml& doc, const std::string& path, std::vec
   sc.seed = static_cast<std::uint64_t>(root.integer("seed", 1, 0, kMaxInt));
   sc.duration_s = root.duration("duration", 10, limits::kMinRunSeconds, false, limits::kMaxRunSeconds);
   read_warmup(root, sc.warmup);
-  read_hardware(root, sc);
-  read_nginx(root, sc);
+  read_hardware(root, doc, sc);
+  read_nginx(root, doc, sc);
   read_dataset(root, sc);
   check_dataset_fits(root, sc);
   if (const toml::node* p = root.value("preload")) {

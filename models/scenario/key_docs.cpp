@@ -48,6 +48,8 @@ std::vector<KeyDoc> all_docs() {
       {"", "", "cpu", "", "", "", "The CPUs and the CPU cost of each operation (models/os/host.h, cpu.h)."},
       {"", "", "memory", "", "", "", "The page cache (models/os/page_cache.h)."},
       {"", "", "disk", "", "", "", "The device the files are read from (models/hardware/): type picks the model, the other keys are its datasheet."},
+      {"", "", "disks", "", "", "", "More independent disks of the machine beside [disk], each [disks.NAME] with [disk]'s keys: its own queue and heads, one page cache for all (models/hardware/disk_set.h); a proxy_cache_path under its mount point puts files on it."},
+      {"disks", "", "NAME", "", "a drive mounted at its own place", "", "One more disk (any name), with [disk]'s keys; mount defaults to /mnt/NAME."},
       {"", "", "block", "", "", "", "The block layer's request queue in front of each drive (models/hardware/block_queue.h), defaults of Linux 3.13."},
       {"", "", "md", "", "", "", "md's RAID10 read balancing (models/hardware/md_layer.h); RAID1 follows raid1.c's read_balance() of Linux 6.6."},
       {"", "", "nic", "", "", "", "The server's network interface (models/hardware/nic.h)."},
@@ -84,6 +86,7 @@ std::vector<KeyDoc> all_docs() {
 
       // [disk] (models/hardware/*.h).
       {"disk", "", "type", "", "", "one drive", disk_type_doc()},
+      {"disk", "", "mount", "", "mount point (/etc/fstab)", "/ for [disk], /mnt/NAME for [disks.NAME]", "Where the disk is mounted: a proxy_cache_path under it keeps its files there (the longest mount that holds the path)."},
       // Each kind's own keys: disk_kinds.h's registry (models/scenario/disks/).
 
       // [block] (models/hardware/block_queue.h, elevator.h): Linux 3.13's single-queue layer.
@@ -147,8 +150,14 @@ std::vector<KeyDoc> all_docs() {
       {"nginx", "", "open_file_cache_min_uses", "uses", "open_file_cache_min_uses", "NGINX's default: 1", "Uses a file needs for its descriptor to stay open in the cache; below that it is opened again."},
       {"nginx", "", "open_file_cache_errors", "", "open_file_cache_errors", "NGINX's default: off", "Caches failed lookups; every file the model serves exists, so it changes nothing here."},
       {"nginx", "", "events_per_wait", "events", "worker_connections-sized epoll_wait() batch (ngx_epoll_module)", "NGX_EVENTS default: 512", "Events one epoll_wait() returns at most."},
-      {"nginx", "", "thread_pool", "", "thread_pool NAME threads=N max_queue=M", "", "The thread pool aio threads uses."},
-      {"nginx.thread_pool", "", "name", "", "thread_pool NAME", "default", "The pool's name, for reports."},
+      {"nginx", "", "thread_pool", "", "thread_pool NAME threads=N max_queue=M", "", "The thread pool aio threads uses; several as [[nginx.thread_pool]], one table per directive with the same keys, which aio = \"threads=NAME\" names (models/server/pool_choice.h)."},
+      {"nginx.thread_pool", "", "name", "", "thread_pool NAME", "default", "The pool's name: what aio = \"MODE=NAME\" names (a mode with a pool, aio_modes.h); without =NAME the pool \"default\" (a single table: its one pool, whatever the name)."},
+      {"nginx", "", "split_clients", "", "split_clients STRING $variable { ... }", "", "A variable set per request by MurmurHash2 of the URI against cumulative shares (models/server/split_clients.h), for aio = \"threads=pool_$disk\"."},
+      {"nginx", "", "proxy_cache", "", "proxy_cache ZONE", "none: files under the root, on [disk]", "The cache zone each request's file is in, like \"cache_$disk\" with split_clients' variable; the cache holds every file (each request a hit, served with sendfile), so the zone's proxy_cache_path says which disk holds the file."},
+      {"nginx", "", "proxy_cache_path", "", "proxy_cache_path PATH keys_zone=NAME:SIZE", "none", "The cache directories, one table each: path and keys_zone (ngx_http_file_cache.c); the disk mounted at the longest prefix of path holds the zone's files.", "[[nginx.proxy_cache_path]] path = \"/mnt/disk1\", keys_zone = \"cache_1\"", "none"},
+      {"nginx.split_clients", "", "key", "", "split_clients STRING", "", "The string hashed: the request's URI (\"$request_uri\" or \"$uri\": the same here, requests carry no arguments)."},
+      {"nginx.split_clients", "", "variable", "", "split_clients ... $variable", "none: no split_clients", "The variable set, like \"$disk\"; aio = \"threads=pool_$disk\" puts its value in a pool's name."},
+      {"nginx.split_clients", "", "parts", "", "the block's lines: 33.3% \"one\"; * \"three\";", "", "The shares in order, each [share, value]; a share has at most two decimals, \"*\" takes the rest; the total may not pass 100% (NGINX: \"percent total is greater than 100%\"); a URI past every share gets the empty value.", "[[\"33.3%\", \"one\"], [\"33.3%\", \"two\"], [\"*\", \"three\"]]", "none"},
       {"nginx.thread_pool", "", "threads", "threads", "thread_pool ... threads=N", "NGINX's default: 32", "Threads per worker's pool."},
       {"nginx.thread_pool", "", "max_queue", "tasks", "thread_pool ... max_queue=M", "NGINX's default: 65536", "Tasks that may wait for a thread; NGINX refuses more (\"thread pool queue overflow\")."},
 

@@ -189,11 +189,19 @@ std::string text_report(const RunResult& r) {
                      r.share_behind_one_block * 100, 100.0 / static_cast<double>(r.workers.size()));
 
   if (r.thread_pool) {
-    s += fmt::format("\n-- thread pools ({}, one per worker)\n", r.pools);
+    if (r.pool_figures.empty())
+      s += fmt::format("\n-- thread pools ({}, one per worker)\n", r.pools);
+    else
+      s += fmt::format("\n-- thread pools ({} named, each in every one of {} workers)\n", r.pool_figures.size(), r.pools);
     s += fmt::format("tasks {}   overflows {}   tasks waiting in a pool's queue: mean {:.2f} per pool, busiest pool's "
                      "mean {:.2f}, most in one pool {}\n",
                      r.pool_tasks, r.pool_overflows, r.pool_mean_waiting, r.pool_busiest_mean_waiting,
                      r.pool_max_waiting);
+    for (const RunResult::PoolFigures& f : r.pool_figures)
+      s += fmt::format("  pool {:<12} threads {:>4}  tasks {:>9}  overflows {:>6}  busy {:5.1f}%  waiting: mean {:.2f} "
+                       "per worker's pool, most {}, {:.2f} ms a task\n",
+                       "\"" + f.name + "\"", f.threads, f.tasks, f.overflows, f.utilization * 100, f.mean_waiting,
+                       f.max_waiting, f.mean_queue_wait_s * 1e3);
   }
   if (r.error_log_lines) {
     s += fmt::format("\n-- error.log ({} lines, first ones)\n", r.error_log_lines);
@@ -229,6 +237,13 @@ std::string text_report(const RunResult& r) {
                    r.drives, r.disk_read_bytes_per_s / 1e6, r.disk_reads, r.disk_utilization * 100,
                    r.disk_busiest_utilization * 100, r.disk_mean_queue_depth);
   s += iostat_table(r);
+  for (std::size_t i = 0; i < r.disk_figures.size(); ++i) {
+    const RunResult::DiskFigures& f = r.disk_figures[i];
+    s += fmt::format("  {:<14} on {:<12} {} drive(s): {:7.1f} MB/s read, %util {:5.1f}% (busiest drive {:5.1f}%), "
+                     "avgqu-sz {:.2f}, await {:.1f} ms\n",
+                     i == 0 ? std::string("[disk]") : "[disks." + f.name + "]", f.mount, f.drives,
+                     f.read_bytes_per_s / 1e6, f.utilization * 100, f.busiest_utilization * 100, f.avgqu_sz, f.await_ms);
+  }
   return s;
 }
 

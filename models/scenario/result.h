@@ -78,6 +78,18 @@ struct RunResult {
   std::uint64_t pool_threads = 0, pool_tasks = 0, pool_overflows = 0, pool_max_waiting = 0;
   double pool_mean_waiting = 0, pool_busiest_mean_waiting = 0;
   std::uint32_t pools = 0;
+  // With several named pools ([[nginx.thread_pool]]): each over the workers
+  // (one of each per worker). mean_waiting: tasks in its queue, time-averaged,
+  // per worker's pool; mean_queue_wait_s: a task's wait for a thread (the
+  // queue's integral over its tasks, Little's law); utilization: its threads'
+  // busy share. Empty with one pool.
+  struct PoolFigures {
+    std::string name;
+    std::uint32_t threads = 0;
+    std::uint64_t tasks = 0, overflows = 0, max_waiting = 0;
+    double mean_waiting = 0, mean_queue_wait_s = 0, utilization = 0;
+  };
+  std::vector<PoolFigures> pool_figures;
   // page cache and dentry cache. A lookup is of one cache unit
   // (cache_unit_bytes: memory.cache_unit, 64 KiB unless set; 4 KiB pages when
   // cache_unit = 4k), counted as a hit when found ready without waiting.
@@ -114,6 +126,15 @@ struct RunResult {
     std::uint32_t max_outstanding = 0, max_sleepers = 0;
   };
   std::vector<DriveIostat> drive_iostat;
+  // With [disks.NAME]: each disk of the set, [disk] first, from its drives'
+  // iostat figures (util: mean over its drives; await: weighted by r/s).
+  // Empty with one disk.
+  struct DiskFigures {
+    std::string name, mount;
+    std::uint32_t drives = 0;
+    double read_bytes_per_s = 0, utilization = 0, busiest_utilization = 0, avgqu_sz = 0, await_ms = 0;
+  };
+  std::vector<DiskFigures> disk_figures;
   // The kernel's wait channel of a request-slot sleep: "get_request" (the
   // single-queue layer, 3.13) or "blk_mq_get_tag"; empty without a block layer.
   std::string slot_wait_channel;

@@ -180,6 +180,14 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                            {"busiest_mean_waiting", r.pool_busiest_mean_waiting}, {"running_frac", r.pool_running},
                            {"sleeping_frac", r.pool_sleeping}, {"disk_wait_frac", r.pool_disk_wait},
                            {"blocked_by_cause", by_cause(r.pool_blocked_by_cause, r.pool_cpu_wait)}};
+  if (!r.pool_figures.empty()) {
+    ordered_json per_pool = ordered_json::object();
+    for (const RunResult::PoolFigures& f : r.pool_figures)
+      per_pool[f.name] = {{"threads", f.threads}, {"tasks", f.tasks}, {"overflows", f.overflows},
+                          {"max_waiting", f.max_waiting}, {"mean_waiting", f.mean_waiting},
+                          {"mean_queue_wait_s", f.mean_queue_wait_s}, {"utilization", f.utilization}};
+    server["thread_pool"]["per_pool"] = std::move(per_pool);
+  }
   server["page_cache"] = {{"hit_ratio", r.cache_hit_ratio}, {"lookups", r.cache_lookups},
                           {"lookup_unit_bytes", r.cache_unit_bytes},
                           {"requests_without_disk_wait", r.requests_without_disk_wait},
@@ -208,6 +216,14 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                       {"max_outstanding", x.max_outstanding}, {"max_sleepers", x.max_sleepers}});
   server["disk"]["iostat"] = std::move(iostat);
   if (!r.slot_wait_channel.empty()) server["disk"]["slot_wait_channel"] = r.slot_wait_channel;
+  if (!r.disk_figures.empty()) {
+    ordered_json per_disk = ordered_json::object();
+    for (const RunResult::DiskFigures& f : r.disk_figures)
+      per_disk[f.name] = {{"mount", f.mount}, {"drives", f.drives}, {"read_bytes_per_s", f.read_bytes_per_s},
+                          {"utilization", f.utilization}, {"busiest_utilization", f.busiest_utilization},
+                          {"avgqu_sz", f.avgqu_sz}, {"await_ms", f.await_ms}};
+    server["disk"]["per_disk"] = std::move(per_disk);
+  }
   ordered_json failed = ordered_json::object();
   for (const auto& [reason, n] : r.server_failed) failed[reason] = n;
   server["requests"] = {{"connections", r.server_connections}, {"started", r.server_requests},

@@ -1,5 +1,7 @@
 #include "models/scenario/run_figures.h"
 
+#include "models/server/pool_choice.h"
+
 #include <algorithm>
 
 #include "models/hardware/elevator.h"
@@ -75,16 +77,88 @@ ServerStats since(ServerStats s, const ServerStats& b) {
   return s;
 }
 
+PoolStats since(PoolStats p, const PoolStats& b) {
+  p.tasks -= b.tasks;
+  p.overflows -= b.overflows;
+  p.waiting_integral -= b.waiting_integral;
+  p.busy_integral -= b.busy_integral;
+  return p;
+}
+
 WorkerCounts since(WorkerCounts w, const WorkerCounts& b) {
   // `accepted` stays: the connections a worker holds were accepted when the load began.
   w.requests -= b.requests;
   w.blocks -= b.blocks;
-  w.pool.tasks -= b.pool.tasks;
-  w.pool.overflows -= b.pool.overflows;
-  w.pool.waiting_integral -= b.pool.waiting_integral;
+  w.pool = since(w.pool, b.pool);
+  for (std::size_t i = 0; i < w.pools.size() && i < b.pools.size(); ++i) w.pools[i] = since(w.pools[i], b.pools[i]);
   return w;
 }
+
+// Each named pool over the workers (one of each per worker), with several pools.
+void pool_figures(const RunParts& p, double run_s, RunResult& r) {
+  const std::vector<ThreadPoolConfig> pools = all_thread_pools(p.scenario.nginx);
+  if (pools.size() < 2) return;
+  const auto n = static_cast<double>(p.workers.size());
+  for (std::size_t i = 0; i < pools.size(); ++i) {
+    RunResult::PoolFigures f;
+    f.name = pools[i].name;
+    f.threads = pools[i].threads;
+    double waiting = 0, busy = 0;
+    for (const WorkerCounts& w : p.workers) {
+      if (i >= w.pools.size()) continue;
+      const PoolStats& s = w.pools[i];
+      f.tasks += s.tasks;
+      f.overflows += s.overflows;
+      f.max_waiting = std::max(f.max_waiting, s.max_waiting);
+      waiting += s.waiting_integral;
+      busy += s.busy_integral;
+    }
+    // Little's law: the summed time tasks waited is the queue length's integral.
+    f.mean_queue_wait_s = f.tasks ? waiting / static_cast<double>(f.tasks) : 0;
+    f.mean_waiting = run_s > 0 && n > 0 ? waiting / run_s / n : 0;
+    f.utilization = run_s > 0 && n > 0 ? busy / run_s / n / pools[i].threads : 0;
+    r.pool_figures.push_back(f);
+  }
+}
+
+// Each disk of a set ([disk], then [disks.NAME]): its drives' iostat figures together.
+void disk_figures(const RunParts& p, RunResult& r) {
+  if (!p.disks) return;
+  std::size_t drive = 0;
+  for (std::size_t m = 0; m < p.disks->members(); ++m) {
+    RunResult::DiskFigures f;
+    f.name = m == 0 ? "disk" : p.disks->name(m);  // a key of the JSON (no dot)
+    f.mount = m == 0 ? p.scenario.hardware.disk_mount : p.scenario.hardware.disks[m - 1].mount;
+    const std::size_t drives = p.disks->member(m).drive_stats().size();
+    f.drives = static_cast<std::uint32_t>(drives);
+    double requests = 0;
+    for (std::size_t d = drive; d < drive + drives && d < r.drive_iostat.size(); ++d) {
+      const RunResult::DriveIostat& x = r.drive_iostat[d];
+      f.read_bytes_per_s += x.rkb_s * 1024;
+      f.utilization += x.util / static_cast<double>(drives);
+      f.busiest_utilization = std::max(f.busiest_utilization, x.util);
+      f.avgqu_sz += x.avgqu_sz;
+      f.await_ms += x.await_ms * x.r_s;
+      requests += x.r_s;
+    }
+    f.await_ms = requests > 0 ? f.await_ms / requests : 0;
+    drive += drives;
+    r.disk_figures.push_back(f);
+  }
+}
 }  // namespace
+
+PoolStats pools_together(const std::vector<PoolStats>& pools) {
+  PoolStats out;
+  for (const PoolStats& s : pools) {
+    out.tasks += s.tasks;
+    out.overflows += s.overflows;
+    out.max_waiting = std::max(out.max_waiting, s.max_waiting);
+    out.waiting_integral += s.waiting_integral;
+    out.busy_integral += s.busy_integral;
+  }
+  return out;
+}
 
 WindowStart window_start(const RunParts& p) {
   WindowStart w;
@@ -175,7 +249,9 @@ RunResult run_figures(RunParts p) {
   }
   r.thread_pool = sc.nginx.aio->thread_pool;
   if (r.thread_pool) {
-    const double threads = static_cast<double>(sc.nginx.thread_pool.threads) * n;
+    double per_worker = 0;  // every pool's threads run in every worker
+    for (const ThreadPoolConfig& c : all_thread_pools(sc.nginx)) per_worker += c.threads;
+    const double threads = per_worker * n;
     r.pool_threads = static_cast<std::uint64_t>(threads);
     double waiting = 0, busiest = 0;
     r.pools = n;
@@ -196,6 +272,7 @@ RunResult run_figures(RunParts p) {
     // Per pool, as max_waiting is: the integral summed over the n pools is n pools' worth.
     r.pool_mean_waiting = run_s > 0 ? waiting / run_s / n : 0;
     r.pool_busiest_mean_waiting = run_s > 0 ? busiest / run_s : 0;
+    pool_figures(p, run_s, r);
   }
 
   const PageCacheStats c = p.cache.stats();
@@ -232,6 +309,7 @@ RunResult run_figures(RunParts p) {
   for (std::size_t i = 0; i < drives.size(); ++i)
     r.drive_iostat.push_back(iostat_of(i < base.drives.size() ? since(drives[i], base.drives[i]) : drives[i], run_s));
   for (const RunResult::DriveIostat& x : r.drive_iostat) r.disk_busiest_utilization = std::max(r.disk_busiest_utilization, x.util);
+  disk_figures(p, r);
   if (sc.hardware.block_queue)
     if (const ElevatorChoice* e = find_elevator(sc.hardware.block.scheduler))
       r.slot_wait_channel = e->blk_mq ? "blk_mq_get_tag" : "get_request";

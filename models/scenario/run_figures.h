@@ -7,6 +7,7 @@
 
 #include "models/clients/wrk_result.h"
 #include "models/hardware/block_device.h"
+#include "models/hardware/disk_set.h"
 #include "models/os/vfs_cache.h"
 #include "models/os/page_cache.h"
 #include "models/os/path_walk.h"
@@ -24,8 +25,12 @@ struct WorkerCounts {
   std::uint64_t accepted = 0;
   std::uint64_t requests = 0;
   std::uint64_t blocks = 0;
-  PoolStats pool;  // with aio threads
+  PoolStats pool;  // with aio threads: its pools' together (max_waiting: the most in one)
+  std::vector<PoolStats> pools;  // each pool (all_thread_pools' order, pool_choice.h)
 };
+
+// A worker's pools' figures together (tasks, overflows and integrals summed).
+PoolStats pools_together(const std::vector<PoolStats>& pools);
 
 // The counters when the measured window began (the end of the warm-up;
 // all zero without one): the figures cover only what came after. The time
@@ -65,6 +70,8 @@ struct RunParts {
   const BlockDevice& disk;
   const ServerStats& server;
   const WindowStart& start;
+  // With [disks.NAME]: the set `disk` is, for figures per disk (null: one disk).
+  const DiskSet* disks = nullptr;
 };
 
 // The counters of `parts` now, as the start of a window (parts.clients unused).

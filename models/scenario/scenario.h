@@ -24,8 +24,19 @@ struct HardwareSpec {
   CpuCosts costs;
   std::uint64_t page_cache_bytes = 1ULL << 30;
   std::uint64_t cache_unit_bytes = 64 * 1024;
-  // [disk]: the spec of its `type` (disk_kinds.h's registry).
+  // [disk]: the spec of its `type` (disk_kinds.h's registry), and where it
+  // is mounted ([disk] mount; "/" holds the data set's root).
   DiskSpec disk;
+  std::string disk_mount = "/";
+  // [disks.NAME]: more independent disks of the machine, each with [disk]'s
+  // keys and its own mount point (models/hardware/disk_set.h); the files of
+  // a proxy_cache_path under a mount live on that disk.
+  struct NamedDisk {
+    std::string name;
+    std::string mount;
+    DiskSpec spec;
+  };
+  std::vector<NamedDisk> disks;
   // [block]: a request queue in front of each spinning drive (of the kinds
   // built of them; the other devices model their own queueing).
   bool block_queue = true;

@@ -12,5 +12,6 @@ constexpr std::uint64_t kStreamMetadata = 3;
 constexpr std::uint64_t kStreamDisk = 5;
 constexpr std::uint64_t kStreamSizes = 6;
 constexpr std::uint64_t kStreamPopularity = 7;  // the files' popularity ranking (models/clients/popularity.h)
+constexpr std::uint64_t kStreamMoreDisks = 8;   // [disks.NAME] i: the seed of its own streams (its device's draws)
 
 }  // namespace models

@@ -30,7 +30,10 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
                                                      .rto_min = sim::milliseconds(200),
                                                      .send_buffer = sc.kernel.tcp_wmem_max});
   // The device as [disk] type says (disk_kinds.h's registry).
-  disk_ = disk_kind(hw.disk).make(hw.disk, DiskBuild{engine_, hw, streams_});
+  // [disk] alone, or with [disks.NAME] a set of disks (world_files.h).
+  MachineDisks disks = make_disks(hw, engine_, streams_);
+  disk_ = std::move(disks.device);
+  disk_set_ = disks.set;
   disk_->set_slot_wait_listener(tasks_.get());  // request-slot sleeps put the submitter in D
   cache_ = std::make_unique<PageCache>(*disk_, PageCacheSpec{hw.page_cache_bytes, hw.cache_unit_bytes, 1024 * 1024});
   cache_->defer_wakeups(engine_);
@@ -41,9 +44,10 @@ World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
   }
   sim::RandomStream metadata_rng = streams_.stream(kStreamMetadata);
   const std::uint64_t write_seed = metadata_rng.next_u64();
-  metadata_ = make_metadata_caches(sc, *disk_, *cache_, metadata_rng, write_seed);
+  metadata_ = make_metadata_caches(sc, *disk_, disks.first_capacity, *cache_, metadata_rng, write_seed);
   host_ = std::make_unique<Host>(Host{engine_, *cpu_, *nic_, *sockets_, *cache_, *metadata_.walk, *tasks_, hw.costs, sc.kernel});
-  files_ = make_filesystem(sc, *cache_, disk_->capacity(), metadata_, streams_);
+  const DiskPlacement placement = disk_placement(sc, disks);
+  files_ = make_filesystem(sc, *cache_, disks.first_capacity, metadata_, streams_, &placement);
   tie_inodes_to_pages(metadata_, *files_, *cache_);
   warm_caches(sc, *files_, *metadata_.vfs, *cache_);
   clients_ = std::make_unique<Wrk>(engine_, sc.clients, hw.one_way_latency_s, duration_, streams_,
@@ -81,7 +85,7 @@ void World::begin_window() {
   tasks_->restart(now);
   disk_->reset_peaks();
   for (std::uint32_t w = 0; w < server_->workers(); ++w)
-    if (ThreadPool* pool = server_->worker(w).pool()) pool->reset_peak();
+    for (std::size_t i = 0; i < server_->worker(w).pools(); ++i) server_->worker(w).pool(i).reset_peak();
   ifstat_.restart(nic_->spec(), nic_->payload_sent(), server_->stats().requests);
   delayed_share_.clear();
   last_responses_ = server_->stats().responses;
@@ -111,8 +115,9 @@ std::vector<WorkerCounts> World::worker_counts() {
   std::vector<WorkerCounts> workers;
   for (std::uint32_t w = 0; w < server_->workers(); ++w) {
     Worker& worker = server_->worker(w);
-    workers.push_back(WorkerCounts{worker.accepted, worker.requests, worker.blocks,
-                                   worker.pool() ? worker.pool()->stats() : PoolStats{}});
+    std::vector<PoolStats> pools;
+    for (std::size_t i = 0; i < worker.pools(); ++i) pools.push_back(worker.pool(i).stats());
+    workers.push_back(WorkerCounts{worker.accepted, worker.requests, worker.blocks, pools_together(pools), pools});
   }
   return workers;
 }
@@ -134,7 +139,8 @@ RunParts World::parts(std::vector<WrkResult> clients, std::vector<WorkerCounts> 
                   .walk = *metadata_.walk,
                   .disk = *disk_,
                   .server = server_->stats(),
-                  .start = window_};
+                  .start = window_,
+                  .disks = disk_set_};
 }
 
 RunResult World::result(double wall_s) {

@@ -77,6 +77,7 @@ class World final : public sim::EventTarget {
   std::unique_ptr<Nic> nic_;
   std::unique_ptr<Sockets> sockets_;
   std::unique_ptr<BlockDevice> disk_;
+  const DiskSet* disk_set_ = nullptr;  // disk_ when the machine has [disks.NAME]
   std::unique_ptr<PageCache> cache_;
   std::unique_ptr<KernelWork> kernel_work_;
   MetadataCaches metadata_;

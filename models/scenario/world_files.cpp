@@ -7,26 +7,96 @@
 #include "models/scenario/disk_kinds.h"
 #include "models/scenario/stream_ids.h"
 #include "models/server/http_response.h"
+#include "models/server/pool_choice.h"
 
 namespace models {
 
-MetadataCaches make_metadata_caches(const Scenario& sc, BlockDevice& disk, PageCache& cache,
-                                    sim::RandomStream layout_rng, std::uint64_t write_seed) {
+MachineDisks make_disks(const HardwareSpec& hw, sim::Engine& engine, const sim::RandomStreams& streams) {
+  MachineDisks out;
+  out.device = disk_kind(hw.disk).make(hw.disk, DiskBuild{engine, hw, streams});
+  out.first_capacity = out.device->capacity();
+  if (hw.disks.empty()) return out;
+  std::vector<DiskSet::Member> members;
+  members.push_back({"disk", std::move(out.device)});
+  for (std::size_t i = 0; i < hw.disks.size(); ++i) {
+    const HardwareSpec::NamedDisk& d = hw.disks[i];
+    const sim::RandomStreams own(streams.stream(kStreamMoreDisks, i).next_u64());
+    members.push_back({d.name, disk_kind(d.spec).make(d.spec, DiskBuild{engine, hw, own})});
+  }
+  auto set = std::make_unique<DiskSet>(std::move(members));
+  out.set = set.get();
+  out.device = std::move(set);
+  return out;
+}
+
+namespace {
+// The member of `disks` whose mount point is the longest prefix of `path`.
+std::uint32_t disk_of_path(const HardwareSpec& hw, const std::string& path) {
+  auto under = [&path](const std::string& mount) {
+    return mount == "/" || path == mount || (path.rfind(mount, 0) == 0 && path[mount.size()] == '/');
+  };
+  std::uint32_t best = 0;
+  std::size_t best_len = under(hw.disk_mount) ? hw.disk_mount.size() : 0;
+  for (std::size_t i = 0; i < hw.disks.size(); ++i)
+    if (under(hw.disks[i].mount) && hw.disks[i].mount.size() > best_len) {
+      best = static_cast<std::uint32_t>(i + 1);
+      best_len = hw.disks[i].mount.size();
+    }
+  return best;
+}
+}  // namespace
+
+DiskPlacement disk_placement(const Scenario& sc, const MachineDisks& disks) {
+  DiskPlacement out;
+  if (!disks.set) return out;
+  const NginxConfig& n = sc.nginx;
+  for (std::size_t m = 0; m < disks.set->members(); ++m) {
+    out.base.push_back(disks.set->base(m));
+    out.capacity.push_back(disks.set->member(m).capacity());
+  }
+  out.disk_of.assign(sc.filesystem.files, 0);
+  if (n.proxy_cache.empty()) return out;
+  // Each split_clients value's zone, its path's disk (the loader checked that each exists).
+  auto disk_of_zone = [&](const std::string& value) {
+    const std::string zone = split_template(n, n.proxy_cache, value);
+    for (const ProxyCachePath& p : n.proxy_cache_paths)
+      if (p.keys_zone == zone) return disk_of_path(sc.hardware, p.path);
+    return 0u;
+  };
+  if (!n.split_clients.enabled()) {
+    std::fill(out.disk_of.begin(), out.disk_of.end(), disk_of_zone(""));
+    return out;
+  }
+  const SplitClients split(n.split_clients.parts);
+  std::vector<std::uint32_t> of_part;
+  for (const SplitPart& p : n.split_clients.parts) of_part.push_back(disk_of_zone(p.value));
+  of_part.push_back(disk_of_zone(""));
+  std::vector<std::uint32_t> tree = sc.filesystem.tree;
+  if (tree.empty()) tree = {sc.filesystem.files};
+  for (std::uint32_t f = 0; f < sc.filesystem.files; ++f)
+    out.disk_of[f] = of_part[split.part_of(file_path(tree, sc.filesystem.files, f))];
+  return out;
+}
+
+MetadataCaches make_metadata_caches(const Scenario& sc, BlockDevice& disk, std::uint64_t layout_capacity,
+                                    PageCache& cache, sim::RandomStream layout_rng, std::uint64_t write_seed) {
   const KernelProfile& k = sc.kernel_profile;
   MetadataCaches m;
   m.vfs = std::make_unique<VfsCache>(VfsCacheSpec{k.vfs_cache_pressure, k.dentry_objsize, k.inode_objsize}, &cache);
   cache.set_reclaim_listener(m.vfs.get());
-  m.layout = std::make_unique<Ext4Layout>(sc.filesystem.tree, disk.capacity(), k.inode_readahead_blks, layout_rng);
+  m.layout = std::make_unique<Ext4Layout>(sc.filesystem.tree, layout_capacity, k.inode_readahead_blks, layout_rng);
   m.walk = std::make_unique<PathWalk>(disk, cache, *m.vfs, *m.layout, write_seed);
   return m;
 }
 
 std::unique_ptr<Filesystem> make_filesystem(const Scenario& sc, PageCache& cache, std::uint64_t device_capacity,
-                                            const MetadataCaches& m, const sim::RandomStreams& streams) {
+                                            const MetadataCaches& m, const sim::RandomStreams& streams,
+                                            const DiskPlacement* disks) {
   const bool disk = !disk_kind(sc.hardware.disk).in_memory;
   try {
     return std::make_unique<Filesystem>(sc.filesystem, cache, device_capacity, streams.stream(kStreamPlacement),
-                                        streams.stream(kStreamSizes), disk ? m.layout.get() : nullptr);
+                                        streams.stream(kStreamSizes), disk ? m.layout.get() : nullptr,
+                                        disks && !disks->disk_of.empty() ? disks : nullptr);
   } catch (const DataSetTooLarge& e) {
     const std::string with_fill =
         e.span_bytes == e.data_bytes

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/clients/popularity.h"
+#include "models/hardware/disk_set.h"
 #include "models/os/ext4_layout.h"
 #include "models/os/filesystem.h"
 #include "models/os/path_walk.h"
@@ -42,13 +43,32 @@ struct MetadataCaches {
   std::unique_ptr<PathWalk> walk;
   std::unique_ptr<InodePages> inode_pages;
 };
-MetadataCaches make_metadata_caches(const Scenario& sc, BlockDevice& disk, PageCache& cache,
-                                    sim::RandomStream layout_rng, std::uint64_t write_seed);
+// The machine's disks: [disk]'s device alone, or with [disks.NAME] a
+// DiskSet (disk_set.h) of [disk] then each of them, in the scenario's order;
+// `set` points at it then. Each further disk draws from streams of its own
+// (kStreamMoreDisks), so [disk]'s draws are those of a machine without them.
+struct MachineDisks {
+  std::unique_ptr<BlockDevice> device;
+  const DiskSet* set = nullptr;
+  // What the first disk offers: ext4's layout of the tree (directories,
+  // inodes, [disk]'s files) spans it alone.
+  std::uint64_t first_capacity = 0;
+};
+MachineDisks make_disks(const HardwareSpec& hw, sim::Engine& engine, const sim::RandomStreams& streams);
+// Where each file lives on a set of disks: the disk of its proxy_cache zone's
+// path (the longest mount point that holds it), the zone chosen per file by
+// split_clients over its URI as a request would (pool_choice.h); [disk] for a
+// file with no zone. Empty (no disk_of) with one disk.
+DiskPlacement disk_placement(const Scenario& sc, const MachineDisks& disks);
+
+MetadataCaches make_metadata_caches(const Scenario& sc, BlockDevice& disk, std::uint64_t layout_capacity,
+                                    PageCache& cache, sim::RandomStream layout_rng, std::uint64_t write_seed);
 // The files of the data set on the device (filesystem.h), placed with the
 // metadata's ext4 layout; a data set that does not fit is a ConfigError
 // naming [dataset] files and both sizes.
 std::unique_ptr<Filesystem> make_filesystem(const Scenario& sc, PageCache& cache, std::uint64_t device_capacity,
-                                            const MetadataCaches& m, const sim::RandomStreams& streams);
+                                            const MetadataCaches& m, const sim::RandomStreams& streams,
+                                            const DiskPlacement* disks = nullptr);
 // Ties the inode cache to the files' pages (once the files exist).
 void tie_inodes_to_pages(MetadataCaches& m, const Filesystem& files, PageCache& cache);
 

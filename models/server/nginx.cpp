@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/server/carry_out.h"
+#include "models/server/pool_choice.h"
 #include "models/server/http_response.h"
 #include "models/server/response_steps.h"
 #include "models/server/wake_order.h"
@@ -14,6 +15,8 @@ Nginx::Nginx(Host& host, const NginxConfig& config, const Filesystem& files, Cli
     : host_(host),
       config_(config),
       files_(files),
+      file_pools_(config.aio->thread_pool && !config.more_thread_pools.empty() ? pools_of_files(config, files)
+                                                                                : std::vector<std::uint32_t>{}),
       rng_(rng),
       sockets_(config),
       stages_(clients.stages()),

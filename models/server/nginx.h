@@ -67,6 +67,10 @@ class Nginx final : public FlowListener, public ServerSide {
     conns_.fail(conn, reason, log_line);
   }
   std::uint64_t chunk_limit(const HttpConnection& c) const;
+  // The pool of worker `w` that aio threads=NAME names for the connection's file (pool_choice.h).
+  ThreadPool& pool_for(Worker& w, std::uint32_t conn) {
+    return w.pool(file_pools_.empty() ? 0 : file_pools_[conns_[conn].file]);
+  }
   // The requests' stage clocks (null when the clients keep none).
   RequestStages* stages() { return stages_; }
 
@@ -87,6 +91,7 @@ class Nginx final : public FlowListener, public ServerSide {
   Host& host_;
   NginxConfig config_;
   const Filesystem& files_;
+  std::vector<std::uint32_t> file_pools_;  // per file, with several pools: its pool's index
   sim::RandomStream rng_;
   std::vector<std::unique_ptr<Worker>> workers_;
   ListenSockets sockets_;

@@ -7,8 +7,16 @@
 #include "models/server/accept_policies.h"
 #include "models/server/aio_modes.h"
 #include "models/server/open_file_cache.h"
+#include "models/server/split_clients.h"
 
 namespace models {
+
+// proxy_cache_path PATH keys_zone=NAME:SIZE (ngx_http_file_cache.c): a
+// cache directory; its files live on the disk mounted at (or above) PATH.
+struct ProxyCachePath {
+  std::string path;
+  std::string keys_zone;
+};
 
 struct ThreadPoolConfig {
   std::string name = "default";
@@ -57,7 +65,25 @@ struct NginxConfig {
   std::uint64_t output_buffers_size = 32768;
   // open_file_cache and its companions, one cache per worker (open_file_cache.h).
   OpenFileCacheSpec open_file_cache;
+  // thread_pool NAME threads=N max_queue=M (ngx_thread_pool.c): `thread_pool`
+  // is the first pool declared (the only one of a single [nginx.thread_pool]
+  // table), `more_thread_pools` the others of [[nginx.thread_pool]]. Every
+  // worker runs every pool's threads (ngx_thread_pool_init_worker).
   ThreadPoolConfig thread_pool;
+  std::vector<ThreadPoolConfig> more_thread_pools;
+  // aio threads=NAME: the pool's name, which may hold split_clients'
+  // variable ("pool_$disk", resolved per request as
+  // ngx_http_core_module's aio threads=$var is); empty: the first pool.
+  std::string aio_threads_pool;
+  // split_clients STRING $variable { ... } (split_clients.h).
+  SplitClientsSpec split_clients;
+  // proxy_cache ZONE (may hold split_clients' variable, "cache_$disk") and
+  // the zones' proxy_cache_path: which directory, so which disk, holds a
+  // file. The proxy's cache holds every file (each request a cache hit
+  // served with sendfile, as the 9x article's caching proxy once warm);
+  // empty: the files are under the root, on [disk].
+  std::string proxy_cache;
+  std::vector<ProxyCachePath> proxy_cache_paths;
   std::uint32_t epoll_events = 512;                // events per epoll_wait (NGX_EVENTS default 512)
   // A recorded placement (clerk realrun), per client group: that group's
   // connections on each worker. A group with one replaces the accept policy

@@ -16,6 +16,7 @@ std::uint32_t PoolQueue::post(sim::Time now, const PoolTask& task) {
   if (!idle_.empty()) {
     const std::uint32_t t = idle_.back();
     idle_.pop_back();
+    busy_.set(now, static_cast<double>(config_.threads - idle_.size()));
     return t;
   }
   waiting_.push(now, task);
@@ -32,6 +33,7 @@ bool PoolQueue::finished(const PoolTask& task) {
 bool PoolQueue::next(sim::Time now, std::uint32_t thread, PoolTask& next) {
   if (waiting_.empty()) {
     idle_.push_back(thread);
+    busy_.set(now, static_cast<double>(config_.threads - idle_.size()));
     return false;
   }
   next = waiting_.pop(now);
@@ -46,6 +48,7 @@ void PoolQueue::take_done(std::vector<PoolTask>& out) {
 PoolStats PoolQueue::stats(sim::Time now) const {
   PoolStats s = stats_;
   s.waiting_integral = waiting_.length().integral(now);
+  s.busy_integral = busy_.integral(now);
   return s;
 }
 

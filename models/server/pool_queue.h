@@ -46,6 +46,7 @@ class PoolQueue {
   ThreadPoolConfig config_;
   std::vector<std::uint32_t> idle_;  // the next to run a task last
   sim::FifoQueue<PoolTask> waiting_;
+  sim::TimeAverage busy_;  // threads running a task
   std::vector<PoolTask> done_;
   PoolStats stats_;
 };

@@ -18,6 +18,10 @@ struct PoolTask {
   DirectReadCall direct_read;
   bool open = false;
   std::uint32_t levels = 0;
+  // When a thread finished it (the native engine): a worker with several
+  // pools takes their done tasks in this order, as NGINX's one done list
+  // (ngx_thread_pool_done, shared by every pool of the process) holds them.
+  std::int64_t done_at = 0;
   std::uint64_t keys[8] = {};
 };
 
@@ -26,6 +30,7 @@ struct PoolStats {
   std::uint64_t overflows = 0;
   std::uint64_t max_waiting = 0;
   double waiting_integral = 0;
+  double busy_integral = 0;  // threads running a task x seconds
 };
 
 }  // namespace models

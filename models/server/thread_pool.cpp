@@ -108,7 +108,9 @@ void ThreadPool::finished(Thread& thread) {
   if (stages_)
     stage(thread.task().conn, Stage::kLoopBusy, thread.cpu_wait_so_far(),
           host_.tasks.group_integral(owner_group_, TaskState::kDiskWait, host_.engine.now()));
-  const bool was_empty = queue_.finished(thread.task());
+  PoolTask done = thread.task();
+  done.done_at = host_.engine.now();
+  const bool was_empty = queue_.finished(done);
   start_next(thread);
   if (was_empty) owner_.on_pool_done();
 }

@@ -4,6 +4,7 @@
 
 #include "models/server/accept_cost.h"
 #include "models/server/nginx.h"
+#include "models/server/pool_choice.h"
 #include "models/server/pool_steps.h"
 
 namespace models {
@@ -12,11 +13,12 @@ Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(ind
   Host& host = server.host();
   task_ = host.tasks.add_task(host.engine.now(), index, TaskState::kSleeping);
   thread_ = host.cpu.add_thread(task_, index);
-  if (server.config().aio->thread_pool) {
-    pool_ = std::make_unique<ThreadPool>(host, server.config().thread_pool, *this,
-                                         server.config().worker_processes + index);
-    pool_->record_stages(server.stages(), index_, task_);
-  }
+  // Every pool declared runs its threads in every worker (ngx_thread_pool_init_worker).
+  if (server.config().aio->thread_pool)
+    for (const ThreadPoolConfig& config : all_thread_pools(server.config())) {
+      pools_.push_back(std::make_unique<ThreadPool>(host, config, *this, server.config().worker_processes + index));
+      pools_.back()->record_stages(server.stages(), index_, task_);
+    }
   if (server.config().open_file_cache.enabled)
     open_cache_ = std::make_unique<OpenFileCache>(server.config().open_file_cache);
 }
@@ -175,7 +177,7 @@ void Worker::resume() {
           step_ = Step::kHeader;
           break;
         }
-        if (pool_ && server_.config().aio_open) {
+        if (!pools_.empty() && server_.config().aio_open) {
           post_to_pool(current_.conn, true);
           if (use_cpu(host.costs.pool_post(), Step::kNextEvent)) return;
           break;
@@ -203,7 +205,7 @@ void Worker::resume() {
           break;
         }
         const std::uint64_t limit = server_.chunk_limit(c);
-        if (pool_) {
+        if (!pools_.empty()) {
           post_to_pool(current_.conn, false);
           if (use_cpu(host.costs.pool_post(), Step::kNextEvent)) return;
           break;
@@ -247,10 +249,22 @@ void Worker::resume() {
         step_ = Step::kNextEvent;
         break;
       case Step::kPoolDone: {
+        // One eventfd per worker (ngx_notify) and one done list for every
+        // pool (ngx_thread_pool_done): one read takes every pool's tasks,
+        // handled in the order they finished.
         loop_.pool_event_read();
-        pool_->take_done(done_);
-        stage_pool_done();
-        pool_tasks_done(server_, *this, *pool_, done_);
+        if (pools_.size() == 1) {
+          pools_.front()->take_done(done_);
+          stage_pool_done();
+          pool_tasks_done(server_, *this, *pools_.front(), done_);
+        } else {
+          take_every_pool_done();
+          stage_pool_done();
+          for (const auto& [task, pool] : done_from_) {
+            one_done_.assign(1, task);
+            pool_tasks_done(server_, *this, *pools_[pool], one_done_);
+          }
+        }
         // One eventfd wake-up hands over every task done by then; each costs its completion.
         if (use_cpu(host.costs.pool_complete() * static_cast<double>(done_.size()), Step::kNextEvent)) return;
         break;
@@ -259,7 +273,21 @@ void Worker::resume() {
   }
 }
 
-void Worker::post_to_pool(std::uint32_t conn, bool open) { models::post_to_pool(server_, *pool_, conn, open); }
+void Worker::take_every_pool_done() {
+  done_.clear();
+  done_from_.clear();
+  for (std::size_t i = 0; i < pools_.size(); ++i) {
+    pools_[i]->take_done(one_done_);
+    for (const PoolTask& t : one_done_) done_from_.emplace_back(t, i);
+  }
+  std::stable_sort(done_from_.begin(), done_from_.end(),
+                   [](const auto& a, const auto& b) { return a.first.done_at < b.first.done_at; });
+  for (const auto& [task, pool] : done_from_) done_.push_back(task);
+}
+
+void Worker::post_to_pool(std::uint32_t conn, bool open) {
+  models::post_to_pool(server_, server_.pool_for(*this, conn), conn, open);
+}
 
 void Worker::end_turn() {
   Host& host = server_.host();

@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "models/os/cpu.h"
@@ -51,12 +52,16 @@ class Worker final : public sim::EventTarget,
 
   std::uint32_t index() const { return index_; }
   std::uint32_t task() const { return task_; }
-  ThreadPool* pool() { return pool_.get(); }
+  // The first pool (thread_pool); every pool, in all_thread_pools() order (pool_choice.h).
+  ThreadPool* pool() { return pools_.empty() ? nullptr : pools_.front().get(); }
+  std::size_t pools() const { return pools_.size(); }
+  ThreadPool& pool(std::size_t i) { return *pools_[i]; }
+  const ThreadPool& pool(std::size_t i) const { return *pools_[i]; }
   // This worker's open_file_cache; null when it is off.
   const OpenFileCache* open_file_cache() const { return open_cache_.get(); }
   bool accept_mutex_held() const { return mutex_held_; }
   // Read-only views for front ends (the visualizer).
-  const ThreadPool* pool() const { return pool_.get(); }
+  const ThreadPool* pool() const { return pools_.empty() ? nullptr : pools_.front().get(); }
   // Ready events not yet handled: the epoll list plus the rest of this turn's batch.
   std::size_t ready_events() const { return loop_.ready_events(); }
   std::size_t timers() const { return loop_.timers(); }
@@ -107,6 +112,8 @@ class Worker final : public sim::EventTarget,
   bool use_cpu(double seconds, Step then);
   // Hands the connection's next chunk (or its open()) to the thread pool.
   void post_to_pool(std::uint32_t conn, bool open);
+  // Every pool's done tasks into done_ and done_from_, in the order they finished.
+  void take_every_pool_done();
   void set_state(TaskState s, WaitCause cause = WaitCause::kNone);
   void wake_now();
 
@@ -118,7 +125,7 @@ class Worker final : public sim::EventTarget,
   // instant is placed as that wake-up (try_to_wake_up()'s waker).
   Cpu::Waker waker_;
   sim::Time woken_at_ = -1;
-  std::unique_ptr<ThreadPool> pool_;
+  std::vector<std::unique_ptr<ThreadPool>> pools_;
   std::unique_ptr<OpenFileCache> open_cache_;
 
   EventLoop loop_;
@@ -134,7 +141,10 @@ class Worker final : public sim::EventTarget,
   SendfileCall call_;
   DirectReadCall direct_;
   std::uint64_t sent_ = 0, limit_ = 0;  // the chunk just sent (either call)
-  std::vector<PoolTask> done_;
+  std::vector<PoolTask> done_;  // every pool's, this wake-up, in the order they finished
+  // With several pools: each done task and its pool's index; one at a time.
+  std::vector<std::pair<PoolTask, std::size_t>> done_from_;
+  std::vector<PoolTask> one_done_;
 };
 
 }  // namespace models

@@ -37,9 +37,12 @@ NginxConf nginx_conf(const models::Scenario& scenario, const NginxConfParams& p)
   c += fmt::format("pid {}/nginx.pid;\n", p.run_dir);
   c += fmt::format("error_log {}/error.log warn;\n", p.run_dir);
   // nginx.thread_pool (used by aio threads only): thread_pool lives at main level.
-  if (threads)
+  if (threads) {
     c += fmt::format("thread_pool {} threads={} max_queue={};\n", n.thread_pool.name, n.thread_pool.threads,
                      n.thread_pool.max_queue);
+    for (const models::ThreadPoolConfig& t : n.more_thread_pools)  // [[nginx.thread_pool]]'s others
+      c += fmt::format("thread_pool {} threads={} max_queue={};\n", t.name, t.threads, t.max_queue);
+  }
   c += "\nevents {\n";
   c += "    use epoll;\n";
   c += fmt::format("    worker_connections {};\n", worker_connections);
@@ -80,21 +83,34 @@ NginxConf nginx_conf(const models::Scenario& scenario, const NginxConfParams& p)
     c += fmt::format("    open_file_cache_min_uses {};\n", o.min_uses);
     c += fmt::format("    open_file_cache_errors {};\n", o.errors ? "on" : "off");
   }
+  // nginx.split_clients: the block, line by line (split_clients.h).
+  if (n.split_clients.enabled()) {
+    c += fmt::format("    split_clients {} {} {{\n", n.split_clients.key, n.split_clients.variable);
+    for (const models::SplitPart& part : n.split_clients.parts)
+      c += part.percent ? fmt::format("        {}.{:02}% \"{}\";\n", part.percent / 100, part.percent % 100, part.value)
+                        : fmt::format("        * \"{}\";\n", part.value);
+    c += "    }\n";
+  }
   c += "    server {\n";
   c += fmt::format("        listen 127.0.0.1:{}{} backlog={};\n", p.port, reuseport ? " reuseport" : "", backlog);
   // dataset.root: the scenario's root is served from data_dir.
   c += fmt::format("        root {};\n", p.data_dir);
   c += "        location / {\n";
   // nginx.aio: the mode's directive (aio_modes.h), with the scenario's pool if it has one.
-  if (n.aio->conf)
-    c += fmt::format("            aio {}{};\n", n.aio->conf,
-                     threads && n.thread_pool.name != "default" ? "=" + n.thread_pool.name : std::string());
+  // aio threads=NAME as the scenario names it (pool_$disk), else its one pool's name.
+  const std::string pool = !n.aio_threads_pool.empty() ? n.aio_threads_pool
+                           : n.thread_pool.name != "default" && n.more_thread_pools.empty() ? n.thread_pool.name
+                                                                                           : std::string();
+  if (n.aio->conf) c += fmt::format("            aio {}{};\n", n.aio->conf, threads && !pool.empty() ? "=" + pool : std::string());
   c += "        }\n    }\n}\n";
 
   if (scenario.root != p.data_dir)
     out.notes.push_back(fmt::format("root {} served from {}", scenario.root, p.data_dir));
   if (n.aio_open)
     out.notes.push_back("nginx.aio_open (Cloudflare's patch) is not in NGINX 1.22: open() stays in the event loop");
+  if (!n.proxy_cache.empty() || !scenario.hardware.disks.empty())
+    out.notes.push_back("nginx.proxy_cache and [disks] are not reproduced: every file is served from the data "
+                        "directory on this machine's one disk, each read through the pool split_clients names");
   if (n.cache_fill_rate > 0)
     out.notes.push_back("nginx.cache_fill_rate is not reproduced: the real server writes no cache files");
   if (n.accept->shared_without_mutex() && !n.epoll_exclusive)
