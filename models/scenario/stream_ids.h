@@ -12,5 +12,8 @@ constexpr std::uint64_t kStreamMetadata = 3;
 constexpr std::uint64_t kStreamDisk = 5;
 constexpr std::uint64_t kStreamSizes = 6;
 constexpr std::uint64_t kStreamPopularity = 7;  // the files' popularity ranking (models/clients/popularity.h)
+// A trace group samples its log's lines from (kTraceSampleStreams,
+// group_stream_index(name)) (models/clients/trace.h), as wrk's threads draw
+// from kWrkThreadStreams (wrk_group.h).
 
 }  // namespace models
