@@ -603,8 +603,10 @@ void read_trace(Section& g, WrkGroupSpec& w, std::size_t groups, bool check_file
   std::string error;
   if (!LogFormat::compile(t.log_format, error)) g.fail("log_format", error);
   t.speed = g.number("speed", 1, 1e-3, 1e3);
-  t.from_s = g.duration("from", 0, 0);
-  t.until_s = g.duration("until", 0, 0);
+  // Positions in the log, which may span years: not a run's span.
+  constexpr double kLogSpan = 1e9;
+  t.from_s = g.duration("from", 0, 0, false, kLogSpan);
+  t.until_s = g.duration("until", 0, 0, false, kLogSpan);
   if (t.until_s == 0) t.until_s = 1e18;
   else if (t.until_s <= t.from_s) g.fail("until", "must be after from (0: the log's end)");
   t.sample = g.number("sample", 1, 0, 1);

@@ -187,7 +187,7 @@ std::vector<KeyDoc> all_docs() {
       {"clients.NAME.rtt", "", "sigma", "", "", "", "The standard deviation of the RTT's logarithm."},
       {"clients.NAME.bandwidth", "", "median", "", "", "", "The lognormal's median rate."},
       {"clients.NAME.bandwidth", "", "sigma", "", "", "", "The standard deviation of the rate's logarithm."},
-      {"clients.NAME", "", "trace", "", "an access_log file", "none: wrk's own requests", "Replays an access log (models/clients/trace.h): each line falls due at its time and asks for its path, over the group's connections; latency counts from when it was due. Relative to the scenario file. Replaces path, rate and popularity."},
+      {"clients.NAME", "", "trace", "", "an access_log file", "none: wrk's own requests", "Replays an access log (models/clients/trace.h): each line falls due at its time and asks for its path, over the group's connections; latency counts from when it was due. Relative to the scenario file. Replaces path, rate and popularity.", "", "none"},
       {"clients.NAME", "", "log_format", "", "nginx log_format", "nginx's predefined combined", "How the log's lines read: literals and $variables; $time_local or $msec, $request (or $request_uri, $uri) and $body_bytes_sent (or $bytes_sent) are required, $status and $request_time used, the others skipped."},
       {"clients.NAME", "", "speed", "", "", "1: the log's pace", "Log seconds per simulated second: 2 replays twice as fast."},
       {"clients.NAME", "", "from", "", "", "the log's first line", "Where the replay starts, after the log's first line."},
