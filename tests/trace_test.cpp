@@ -289,6 +289,11 @@ TEST_CASE("a log of which nothing parses is refused, naming the first line's rea
   models::FilesystemSpec base;
   CHECK_THROWS_WITH(models::plan_trace(spec_of(log.path), base, {1}, sim::RandomStreams(1).stream(1)),
                     Catch::Contains("no line") && Catch::Contains("line 1"));
+  TempFile late(line_at(0, "/a", 1) + line_at(5, "/b", 1));
+  models::TraceSpec spec = spec_of(late.path);
+  spec.from_s = 10;
+  CHECK_THROWS_WITH(models::plan_trace(spec, base, {1}, sim::RandomStreams(1).stream(1)),
+                    Catch::Contains("is replayed: 2 before from"));
   TempFile empty("");
   CHECK_THROWS_WITH(models::plan_trace(spec_of(empty.path), base, {1}, sim::RandomStreams(1).stream(1)),
                     Catch::Contains("no lines"));

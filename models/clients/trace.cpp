@@ -158,10 +158,14 @@ TraceWindowFigures window_figures(const TraceWindow& w, double start_s) {
 }
 
 std::string nothing_parsed(const std::string& file, const TraceCounts& c) {
-  if (c.kept > 0 || c.before_window > 0 || c.sampled_out > 0 || c.stopped_at_until) return "";
+  if (c.kept > 0) return "";
   if (c.lines == 0) return "the access log '" + file + "' has no lines";
-  return "no line of the access log '" + file + "' matches log_format (" + std::to_string(c.malformed) +
-         " lines; line " + std::to_string(c.first_malformed_line) + ": " + c.first_malformed_why + ")";
+  if (c.malformed == c.lines)
+    return "no line of the access log '" + file + "' matches log_format (" + std::to_string(c.malformed) +
+           " lines; line " + std::to_string(c.first_malformed_line) + ": " + c.first_malformed_why + ")";
+  return "no line of the access log '" + file + "' is replayed: " + std::to_string(c.before_window) +
+         " before from, " + std::to_string(c.sampled_out) + " sampled out" +
+         (c.stopped_at_until ? ", the rest at or past until" : "") + ", " + std::to_string(c.malformed) + " malformed";
 }
 
 namespace {

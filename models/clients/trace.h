@@ -181,8 +181,9 @@ struct TracePlan {
 TracePlan plan_trace(const TraceSpec& spec, const FilesystemSpec& base, const std::vector<std::uint64_t>& base_sizes,
                      sim::RandomStream sample_rng);
 
-// "access.log: no line matches log_format; line 1: ..." when nothing was kept
-// and nothing was outside the window; empty otherwise.
+// Why nothing of the log would be replayed ("no line matches log_format;
+// line 1: ...", or how many lines the window and the sampling left out);
+// empty when a line was kept.
 std::string nothing_parsed(const std::string& file, const TraceCounts& c);
 
 }  // namespace models

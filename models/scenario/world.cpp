@@ -35,6 +35,10 @@ Scenario with_traces(Scenario sc, const sim::RandomStreams& streams) {
   }
   // A data set made of the log alone has other files than the paths the
   // other keys named.
+  for (const std::string& p : sc.preload)
+    if (resolve_path(sc.filesystem.tree, p) < 0)
+      throw ConfigError(sc.preload_at.file, sc.preload_at.line, "preload",
+                        "\"" + p + "\" is no file of the data set made from the access log (dataset = \"log\")");
   for (const WrkGroupSpec& g : sc.clients)
     if (g.fixed_file >= 0 && static_cast<std::uint64_t>(g.fixed_file) >= sc.filesystem.files)
       throw ConfigError(sc.files_at.file, sc.files_at.line, "clients." + g.name + ".path",
