@@ -181,11 +181,11 @@ bool LogFormat::field(Var var, std::string_view value, LogFields& out, std::stri
       why = "the URI does not begin with '/'";
       return false;
     case Var::kStatus:
-      if (parse_count(value, n) && value.size() == 3) {
+      if (parse_count(value, n) && value.size() == 3 && n >= 100) {
         out.status = static_cast<int>(n);
         return true;
       }
-      why = "$status is not a 3-digit number";
+      why = "$status is not a 3-digit number from 100";
       return false;
     case Var::kBodyBytes:
     case Var::kBytesSent:
