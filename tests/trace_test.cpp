@@ -6,6 +6,7 @@
 // within a tolerance computed from the sampling error.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <numbers>
@@ -440,4 +441,37 @@ TEST_CASE("a generated log replayed: the generator's rate, diurnal shape and siz
   REQUIRE(n > 0.9 * expected);
   const double sd = std::sqrt(square - mean * mean);
   CHECK(std::abs(static_cast<double>(g->bytes) / n - mean) <= 4 * sd / std::sqrt(n));
+}
+
+TEST_CASE("a log with $msec and $request_time: each window sets the log's figure beside the simulation's") {
+  std::string text;
+  for (int i = 0; i < 40; ++i) {
+    char msec[32];
+    std::snprintf(msec, sizeof msec, "%.3f", 1700000000.1 + 0.025 * i);
+    text += std::string(msec) + " /1/" + std::to_string(1 + i % 16) + " 200 1048576 " + (i < 20 ? "0.010" : "0.030") + "\n";
+  }
+  TempFile log(text, "msec");
+  TempFile scenario("include = \"" + kData + "/small-hdd.toml\"\nduration = \"2s\"\n"
+                    "[clients.random]\nrate = 1\n[clients.hot]\nrate = 1\n"
+                    "[clients.log]\nconnections = 4\nwindow = \"0.49s\"\n"
+                    "log_format = \"$msec $uri $status $body_bytes_sent $request_time\"\ntrace = \"" +
+                        std::filesystem::path(log.path).filename().string() + "\"\n",
+                    "scenario", ".toml");
+  const models::Scenario sc = models::load_scenario(scenario.path);
+  models::World w(sc, sc.seed, sc.duration_s);
+  w.run();
+  const models::RunResult r = w.result(0);
+  const models::WrkResult* g = nullptr;
+  for (const auto& c : r.clients)
+    if (c.spec.name == "log") g = &c;
+  REQUIRE(g);
+  CHECK(g->trace.counts.kept == 40);
+  CHECK(g->spec.trace.new_files == 0);  // every path is a file of the data set
+  CHECK(g->trace.logged.count() == 40);
+  // Lines 25 ms apart from 0: 20 in each 0.49 s window (away from float edges), 0.010 s then 0.030 s logged.
+  REQUIRE(g->trace.windows.size() >= 2);
+  CHECK(g->trace.windows[0].due == 20);
+  CHECK(g->trace.windows[0].logged_p50_s == Approx(0.010).epsilon(0.01));
+  CHECK(g->trace.windows[1].logged_p99_s == Approx(0.030).epsilon(0.01));
+  CHECK(g->trace.windows[0].latency_p50_s > 0);
 }
