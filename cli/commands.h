@@ -59,5 +59,7 @@ void add_keys_command(CLI::App& clerk, Commands& commands);
 void add_new_command(CLI::App& clerk, Commands& commands);
 // `import`: a scenario from an nginx.conf (cli/import_command.h).
 void add_import_command(CLI::App& clerk, Commands& commands);
+// `gen-log`: a sample access log for trace replay (cli/gen_log_command.cpp).
+void add_gen_log_command(CLI::App& clerk, Commands& commands);
 
 }  // namespace cli

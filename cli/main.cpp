@@ -20,6 +20,7 @@ constexpr cli::Registration kSubcommands[] = {
     cli::add_keys_command,       // the scenario key reference
     cli::add_new_command,        // a starter scenario
     cli::add_import_command,     // a scenario from an nginx.conf
+    cli::add_gen_log_command,    // a sample access log for trace replay
 };
 
 }  // namespace

@@ -55,5 +55,23 @@ expect_status 1 "validate with a figure out of range" "$clerk" validate "$data/e
 expect_status 0 "validate with a known miss" "$clerk" validate "$data/expect-known-miss.toml"
 grep -q "known miss" "$tmp/out" || fail "a known miss is not reported as one"
 
+# Trace replay (models/clients/trace.h) and clerk gen-log: the same log for the same seed, a log
+# with no parsable line refused at its trace key, a replay's JSON the same for the same seed.
+expect_status 0 "gen-log 1" "$clerk" gen-log -o "$tmp/g1.log" --duration 20s --rate 50 --files 100 --seed 4
+expect_status 0 "gen-log 2" "$clerk" gen-log -o "$tmp/g2.log" --duration 20s --rate 50 --files 100 --seed 4
+cmp -s "$tmp/g1.log" "$tmp/g2.log" || fail "gen-log: same seed, different log"
+expect_status 2 "gen-log bad sizes" "$clerk" gen-log -o "$tmp/g3.log" --sizes 16k-1k:1
+grep -q "sizes '16k-1k:1' is not" "$tmp/err" || fail "gen-log: message for bad sizes: $(cat "$tmp/err")"
+[ ! -e "$tmp/g3.log" ] || fail "gen-log wrote a log for bad input"
+expect_status 2 "a log with no parsable line" "$clerk" run "$data/trace/garbage.toml"
+grep -q "garbage.toml:13: key 'clients.log.trace': no line of the access log .* matches log_format (2 lines; line 1: " "$tmp/err" \
+  || fail "message for an unparsable log: $(cat "$tmp/err")"
+expect_status 0 "replay 1" "$clerk" run "$data/trace/replay.toml" --no-timing -q --json "$tmp/t1.json"
+expect_status 0 "replay 2" "$clerk" run "$data/trace/replay.toml" --no-timing -q --json "$tmp/t2.json"
+cmp -s "$tmp/t1.json" "$tmp/t2.json" || fail "replay: same seed, different JSON"
+grep -q '"malformed": 1' "$tmp/t1.json" || fail "replay JSON lacks the malformed line's count"
+expect_status 2 "trace on SimGrid" "$clerk" run "$data/trace/replay.toml" --engine simgrid
+grep -q "clients.log.trace" "$tmp/err" || fail "SimGrid does not refuse a trace group by name: $(cat "$tmp/err")"
+
 echo "cli_behaviour: $failures failed"
 [ "$failures" -eq 0 ]

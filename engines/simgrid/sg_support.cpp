@@ -12,6 +12,9 @@ std::vector<std::string> unsupported(const models::Scenario& sc) {
     if (g.rate > 0)
       out.push_back("clients." + g.name + ".rate: wrk2's open-loop schedules (not expressed on SimGrid yet)");
   for (const models::WrkGroupSpec& g : sc.clients)
+    if (g.trace.enabled())
+      out.push_back("clients." + g.name + ".trace: a replayed access log (models/clients/trace.h; not expressed on SimGrid yet)");
+  for (const models::WrkGroupSpec& g : sc.clients)
     if (g.network.internet)
       out.push_back("clients." + g.name + ".rtt and bandwidth: internet clients, with TCP slow start per connection "
                     "(models/os/tcp_sender.h; not expressed on SimGrid yet)");

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <stdexcept>
+
 
 namespace models {
 
@@ -25,6 +28,17 @@ Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s
     const std::uint64_t index = group_stream_index(g.spec.name);
     rtt_rng_.push_back(streams.stream(kRttStreams, index));
     rate_rng_.push_back(streams.stream(kRateStreams, index));
+  }
+  for (std::uint32_t g = 0; g < groups_.size(); ++g) {
+    const TraceSpec& trace = groups_[g].spec.trace;
+    feed_of_.push_back(trace.enabled() ? static_cast<std::int32_t>(feeds_.size()) : -1);
+    if (!trace.enabled()) continue;
+    std::string error;
+    std::optional<LogFormat> format = LogFormat::compile(trace.log_format, error);
+    if (!format) throw std::invalid_argument("clients." + groups_[g].spec.name + ".log_format " + error);
+    feeds_.push_back(TraceFeed{g, std::make_unique<LogFormat>(std::move(*format)),
+                               streams.stream(kTraceSampleStreams, group_stream_index(groups_[g].spec.name)),
+                               nullptr, {}, false, {}, {}});
   }
   for (std::uint32_t g = 0; g < groups_.size(); ++g)
     for (std::uint32_t t = 0; t < groups_[g].spec.threads; ++t) {
@@ -72,7 +86,59 @@ void Wrk::begin_window() {
   for (std::uint32_t g = 0; g < groups_.size(); ++g) groups_[g].restart(now, in_flight[g]);
   for (Thread& t : threads_) t.rate = WrkThreadRate{0, now};
   end_ = now + duration_;
+  window_start_ = now;
   engine_.schedule_at(end_, this, event(kStop, 0));
+  for (TraceFeed& feed : feeds_) start_trace(feed);
+}
+
+void Wrk::start_trace(TraceFeed& feed) {
+  feed.reader = std::make_unique<TraceReader>(groups_[feed.group].spec.trace, *feed.format, feed.sample_rng);
+  feed.has_next = feed.reader->next(feed.next);
+  if (feed.has_next && feed.next.at_s < sim::to_seconds(duration_))
+    engine_.schedule_at(window_start_ + sim::from_seconds_ceil(feed.next.at_s), this,
+                        event(kTraceDue, static_cast<std::uint64_t>(&feed - feeds_.data())));
+}
+
+// The line read ahead falls due: sent on an idle connection, else it waits;
+// the next line is read and scheduled (if it falls due before the end).
+void Wrk::trace_due(std::uint32_t f) {
+  TraceFeed& feed = feeds_[f];
+  WrkGroup& g = groups_[feed.group];
+  const sim::Time now = engine_.now();
+  ++g.issued;
+  g.record_trace_due(now, feed.next.request_time_s);
+  const auto& files = *g.spec.trace.files;
+  const auto it = files.find(feed.next.path);
+  // The scan and the replay read the same lines with the same draws: only a
+  // log rewritten during the run can hold a path the plan did not see.
+  if (it == files.end()) throw std::runtime_error("the access log '" + g.spec.trace.file + "' changed during the run");
+  const std::uint32_t file = it->second;
+  std::uint32_t conn = UINT32_MAX;
+  while (!feed.idle.empty() && conn == UINT32_MAX) {
+    const std::uint32_t c = feed.idle.back();
+    feed.idle.pop_back();
+    Conn& cc = conns_[c];
+    if (cc.idle && cc.alive && cc.connected && !cc.busy) conn = c;
+    cc.idle = false;
+  }
+  if (conn != UINT32_MAX) send_request(conn, now, file);
+  else feed.waiting.emplace_back(now, file);
+  feed.has_next = feed.reader->next(feed.next);
+  if (feed.has_next && feed.next.at_s < sim::to_seconds(duration_))
+    engine_.schedule_at(std::max(now, window_start_ + sim::from_seconds_ceil(feed.next.at_s)), this, event(kTraceDue, f));
+}
+
+void Wrk::trace_free(std::uint32_t id) {
+  Conn& c = conns_[id];
+  TraceFeed& feed = feeds_[static_cast<std::size_t>(feed_of_[c.group])];
+  if (!feed.waiting.empty()) {
+    const auto [due, file] = feed.waiting.front();
+    feed.waiting.pop_front();
+    send_request(id, due, file);
+    return;
+  }
+  if (!c.idle) feed.idle.push_back(id);
+  c.idle = true;
 }
 
 void Wrk::connect(std::uint32_t thread, sim::Time delay) {
@@ -169,17 +235,18 @@ void Wrk::open_connection(std::uint32_t group, std::uint32_t thread) {
   engine_.schedule_in(3 * c.one_way, this, event(kConnectAtServer, id));
 }
 
-void Wrk::send_request(std::uint32_t id, sim::Time due) {
+void Wrk::send_request(std::uint32_t id, sim::Time due, std::int64_t file) {
   Conn& c = conns_[id];
   WrkGroup& g = groups_[c.group];
   Thread& t = threads_[c.thread];
-  c.file = g.spec.fixed_file >= 0 ? static_cast<std::uint32_t>(g.spec.fixed_file)
-                                  : pickers_[c.group].pick(t.rng);
+  c.file = file >= 0                   ? static_cast<std::uint32_t>(file)
+           : g.spec.fixed_file >= 0 ? static_cast<std::uint32_t>(g.spec.fixed_file)
+                                    : pickers_[c.group].pick(t.rng);
   c.start = due;
   c.busy = true;
   c.reader.begin();
   stages_.begin(id, due, engine_.now());
-  if (c.slot == UINT32_MAX) ++g.issued;  // open loop: counted when due
+  if (c.slot == UINT32_MAX && file < 0) ++g.issued;  // open loop and trace: counted when due
   engine_.schedule_in(c.one_way, this, event(kRequestAtServer, id));
 }
 
@@ -197,6 +264,7 @@ void Wrk::read_response(std::uint32_t v) {
   const sim::Time latency = engine_.now() - c.start;
   ++threads_[c.thread].rate.requests;
   g.record_response(engine_.now(), latency, response_bytes_[c.file]);
+  if (is_trace(c.group)) g.record_trace(c.start, WrkGroup::TraceFigure::kLatency, sim::to_seconds(latency));
   if (const RequestStages::Clock* clock = stages_.end(v, engine_.now()))
     g.stages.record(engine_.now(), latency, clock->spent);
   if (c.closing) {
@@ -204,6 +272,10 @@ void Wrk::read_response(std::uint32_t v) {
     c.alive = false;
     --g.open;
     connect(c.thread, sim::from_seconds_ceil(costs_.client_connect));
+    return;
+  }
+  if (is_trace(c.group)) {
+    trace_free(v);
     return;
   }
   if (c.slot == UINT32_MAX) {
@@ -226,8 +298,9 @@ void Wrk::on_data_sent(std::uint32_t conn, std::uint64_t bytes) {
 
 void Wrk::on_request_logged(std::uint32_t conn, sim::Time request_time) {
   const Conn& c = conns_[conn];
-  if (!c.internet || !running_) return;
+  if ((!c.internet && !is_trace(c.group)) || !running_) return;
   groups_[c.group].request_time.record(sim::to_seconds(request_time));
+  if (is_trace(c.group)) groups_[c.group].record_trace(c.start, WrkGroup::TraceFigure::kRequestTime, sim::to_seconds(request_time));
 }
 
 void Wrk::on_first_byte(std::uint32_t conn) {
@@ -254,7 +327,9 @@ void Wrk::on_event(std::uint64_t arg) {
       Conn& c = conns_[v];
       c.connected = true;
       if (!running_ || !c.alive) break;
-      if (c.slot == UINT32_MAX) {
+      if (is_trace(c.group)) {
+        trace_free(v);
+      } else if (c.slot == UINT32_MAX) {
         send_request(v, engine_.now());
       } else if (!slots_[c.slot].pending.empty()) {
         const sim::Time due = slots_[c.slot].pending.front();
@@ -288,6 +363,8 @@ void Wrk::on_event(std::uint64_t arg) {
       Conn& c = conns_[v];
       if (!c.busy || !c.alive || !running_) break;
       groups_[c.group].record_ttfb(engine_.now(), sim::to_seconds(engine_.now() - c.start));
+      if (is_trace(c.group))
+        groups_[c.group].record_trace(c.start, WrkGroup::TraceFigure::kTtfb, sim::to_seconds(engine_.now() - c.start));
       break;
     }
     case kRequestAtServer:
@@ -333,6 +410,9 @@ void Wrk::on_event(std::uint64_t arg) {
         engine_.schedule_in(kRecordInterval, this, event(kTick, v));
       break;
     }
+    case kTraceDue:
+      if (running_) trace_due(v);
+      break;
     case kStop:
       running_ = false;
       break;
@@ -349,7 +429,15 @@ std::vector<WrkResult> Wrk::finish() {
     if (c.busy && c.alive) ages[c.group].push_back(sim::to_seconds(now - c.start));
   for (const Slot& s : slots_)
     for (const sim::Time due : s.pending) ages[threads_[s.thread].group].push_back(sim::to_seconds(now - due));
+  for (const TraceFeed& feed : feeds_)
+    for (const auto& [due, file] : feed.waiting) ages[feed.group].push_back(sim::to_seconds(now - due));
   for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) out.push_back(groups_[gi].result(duration_, ages[gi]));
+  for (const TraceFeed& feed : feeds_) {
+    TraceResult& r = out[feed.group].trace;
+    if (feed.reader) r.counts = feed.reader->counts();
+    r.log_finished = feed.reader && !feed.has_next;
+    r.waiting = feed.waiting.size();
+  }
   return out;
 }
 

@@ -34,15 +34,23 @@
 // server's socket sends to it with slow start (ClientSide::path). Such a
 // group also records NGINX's $request_time for its requests, to report
 // beside the latency the client saw.
+//
+// A trace group (trace.h) replays an access log from the measured window's
+// start: each line falls due at its time, goes out on an idle connection of
+// the group (else waits, in log order, for one), and its latency counts
+// from when it was due. During a warm-up it sends nothing.
 #pragma once
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "models/clients/log_format.h"
 #include "models/clients/response_reader.h"
+#include "models/clients/trace.h"
 #include "models/clients/wrk_group.h"
 #include "models/clients/wrk_result.h"
 #include "models/net/endpoints.h"
@@ -103,7 +111,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   const RequestStages& request_stages() const { return stages_; }
 
  private:
-  enum Kind : std::uint64_t { kConnectAtServer = 1, kConnected, kRequestAtServer, kResponseAtClient, kClosedAtClient, kTick, kStop, kOpen, kDue, kFirstByteAtClient, kDataAtClient };
+  enum Kind : std::uint64_t { kConnectAtServer = 1, kConnected, kRequestAtServer, kResponseAtClient, kClosedAtClient, kTick, kStop, kOpen, kDue, kFirstByteAtClient, kDataAtClient, kTraceDue };
   struct Conn {
     std::uint32_t group;
     std::uint32_t thread;
@@ -118,6 +126,19 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
     sim::Time one_way = 0;    // to the server and back, each way
     bool internet = false;    // across the internet: `path` is its own
     TcpPath path{};
+    bool idle = false;        // a trace group's connection on its feed's idle list
+  };
+  // A trace group's replay: the log being read, the line read ahead, the
+  // requests due with no connection free, and the free connections.
+  struct TraceFeed {
+    std::uint32_t group;
+    std::unique_ptr<LogFormat> format;
+    sim::RandomStream sample_rng;
+    std::unique_ptr<TraceReader> reader;
+    TraceLine next;
+    bool has_next = false;
+    std::deque<std::pair<sim::Time, std::uint32_t>> waiting;  // due, file
+    std::vector<std::uint32_t> idle;  // may hold stale entries (Conn::idle says)
   };
   // An open-loop connection's schedule; it outlives reconnections.
   struct Slot {
@@ -142,7 +163,12 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   static std::uint64_t event(Kind k, std::uint64_t v) { return (std::uint64_t{k} << 56) | v; }
   void connect(std::uint32_t thread, sim::Time delay);
   void open_connection(std::uint32_t group, std::uint32_t thread);
-  void send_request(std::uint32_t conn, sim::Time due);
+  // `file`: the trace's (else the group's fixed file or a random one).
+  void send_request(std::uint32_t conn, sim::Time due, std::int64_t file = -1);
+  void start_trace(TraceFeed& feed);
+  void trace_due(std::uint32_t feed);
+  void trace_free(std::uint32_t conn);  // a trace connection can send
+  bool is_trace(std::uint32_t group) const { return feed_of_[group] >= 0; }
   void read_response(std::uint32_t conn);
   void enqueue(std::uint32_t thread, Work w);
   void readable(std::uint32_t conn);
@@ -170,6 +196,9 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   std::deque<std::pair<std::uint32_t, std::uint64_t>> in_transit_;
   RequestStages stages_;
   bool running_ = false;
+  std::vector<TraceFeed> feeds_;
+  std::vector<std::int32_t> feed_of_;  // per group: its feed, or -1
+  sim::Time window_start_ = 0;
 };
 
 }  // namespace models

@@ -82,6 +82,26 @@ void WrkGroup::record_ttfb(sim::Time now, double ttfb_s) {
   record_window(ttfb_windows, now - origin, ttfb_s);
 }
 
+TraceWindow& WrkGroup::trace_window(sim::Time due) {
+  const double at = sim::to_seconds(std::max<sim::Time>(0, due - origin));
+  const auto w = static_cast<std::size_t>(at / spec.trace.window_s);
+  if (trace_windows.size() <= w) trace_windows.resize(w + 1);
+  return trace_windows[w];
+}
+
+void WrkGroup::record_trace_due(sim::Time due, double logged_s) {
+  TraceWindow& w = trace_window(due);
+  ++w.due;
+  if (logged_s < 0) return;
+  w.logged.record(logged_s);
+  trace_logged.record(logged_s);
+}
+
+void WrkGroup::record_trace(sim::Time due, TraceFigure which, double seconds) {
+  TraceWindow& w = trace_window(due);
+  (which == TraceFigure::kLatency ? w.latency : which == TraceFigure::kTtfb ? w.ttfb : w.request_time).record(seconds);
+}
+
 void WrkGroup::record_rate(sim::Time now, WrkThreadRate& t) {
   if (t.requests == 0) return;
   const std::int64_t elapsed_ms = (now - t.last_record) / sim::milliseconds(1);
@@ -116,8 +136,8 @@ WrkResult WrkGroup::result(sim::Time duration, const std::vector<double>& in_fli
   for (std::size_t i = 0; i < seconds; ++i) r.per_second.push_back(second_figures(latency_windows, ttfb_windows, i));
   // The coordinated-omission correction, once, with wrk's integer arithmetic.
   const std::uint64_t per_connection = complete / spec.connections;
-  // (wrk2's open loop measures from when requests were due and has none.)
-  if (per_connection > 0 && spec.rate == 0) latency.correct(static_cast<std::int64_t>(runtime_us / per_connection));
+  // (wrk2's open loop, and a replayed log, measure from when requests were due and have none.)
+  if (per_connection > 0 && spec.rate == 0 && !spec.trace.enabled()) latency.correct(static_cast<std::int64_t>(runtime_us / per_connection));
   const long double mean = latency.mean();
   const long double stdev = latency.stdev(mean);
   r.latency_mean = static_cast<double>(mean) * 1e-6;
@@ -154,6 +174,11 @@ WrkResult WrkGroup::result(sim::Time duration, const std::vector<double>& in_fli
   s += fmt::format("Requests/sec: {:9.2f}\n", static_cast<double>(complete) / runtime_s);
   s += fmt::format("Transfer/sec: {:>10}B\n", wrk_format_binary(static_cast<long double>(bytes) / runtime_s));
   r.report = std::move(s);
+  if (spec.trace.enabled()) {
+    r.trace.logged = trace_logged;
+    for (std::size_t i = 0; i < trace_windows.size(); ++i)
+      r.trace.windows.push_back(window_figures(trace_windows[i], static_cast<double>(i) * spec.trace.window_s));
+  }
   return r;
 }
 

@@ -52,6 +52,11 @@ struct WrkGroup {
   // starts again; the `in_flight` requests count as issued in the window, and
   // complete in it with their whole latency.
   void restart(sim::Time now, std::uint64_t in_flight);
+  // A trace group (trace.h): a request fell due at `due` with the log's
+  // $request_time (negative: none); a figure of the request due at `due`.
+  void record_trace_due(sim::Time due, double logged_s);
+  enum class TraceFigure { kLatency, kTtfb, kRequestTime };
+  void record_trace(sim::Time due, TraceFigure which, double seconds);
 
   WrkGroupSpec spec;
   WrkHistogram latency;
@@ -70,6 +75,12 @@ struct WrkGroup {
   // stage clocks (the native one), which sets stages_recorded.
   StageAggregate stages;
   bool stages_recorded = false;
+  // A trace group's windows, by when requests fell due (index: window).
+  std::vector<TraceWindow> trace_windows;
+  sim::LatencyStats trace_logged;  // the log's $request_time, every line replayed
+
+ private:
+  TraceWindow& trace_window(sim::Time due);
 };
 
 }  // namespace models

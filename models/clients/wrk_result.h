@@ -9,6 +9,7 @@
 
 #include "models/clients/network_path.h"
 #include "models/clients/popularity.h"
+#include "models/clients/trace.h"
 #include "models/net/request_stages.h"
 #include "sim/latency_stats.h"
 
@@ -35,6 +36,8 @@ struct WrkGroupSpec {
   std::vector<std::uint32_t> placement;
   // Internet clients: each connection's RTT and bottleneck rate (network_path.h).
   NetworkPathSpec network;
+  // A replayed access log (trace.h): the group's requests come from it.
+  TraceSpec trace;
 };
 
 // The latency heat map's bins (Gregg's latency heat maps, HdrHistogram's
@@ -128,6 +131,7 @@ struct WrkResult {
   // responses (request_stages.h), without the correction.
   StageTable stages;
   std::string report;  // wrk's text
+  TraceResult trace;   // a trace group's (spec.trace.enabled())
 };
 
 }  // namespace models

@@ -9,6 +9,7 @@
 namespace models {
 
 std::vector<std::uint64_t> draw_file_sizes(const FilesystemSpec& spec, sim::RandomStream& size_rng) {
+  if (!spec.sizes.empty()) return spec.sizes;
   if (spec.size_mix.empty()) return std::vector<std::uint64_t>(spec.files, spec.file_size);
   double total = 0;
   for (const SizeClass& c : spec.size_mix) total += c.weight;
@@ -33,7 +34,8 @@ std::vector<std::uint64_t> draw_file_sizes(const FilesystemSpec& spec, sim::Rand
 Filesystem::Filesystem(const FilesystemSpec& spec, PageCache& cache, std::uint64_t capacity, sim::RandomStream rng,
                        sim::RandomStream size_rng, const Ext4Layout* layout, const DiskPlacement* disks)
     : spec_(spec) {
-  if (!spec.size_mix.empty()) sizes_ = draw_file_sizes(spec, size_rng);
+  if (!spec.size_mix.empty() || !spec.sizes.empty()) sizes_ = draw_file_sizes(spec, size_rng);
+  if (!sizes_.empty() && sizes_.size() != spec.files) throw std::invalid_argument("filesystem: sizes for a different file count");
   if (spec_.tree.empty()) spec_.tree = {spec.files};
   std::uint64_t product = 1;
   for (auto n : spec_.tree) product *= n;

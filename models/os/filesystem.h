@@ -44,6 +44,9 @@ struct FilesystemSpec {
   std::vector<std::uint32_t> tree;  // entries per level; the product is `files`
   Placement placement = Placement::kExt4;
   double fill_factor = 1.0;  // kExt4: the share of the allocated span that is the data set's
+  // When set (a replayed log's data set, models/clients/trace.h): every
+  // file's size, in file order, in place of file_size and size_mix.
+  std::vector<std::uint64_t> sizes;
 };
 
 // Each file's size, as a run draws them: file_size, or from the mix, a class

@@ -811,7 +811,48 @@ NetworkPathSpec read_network_path(Section& g, const WrkGroupSpec& w) {
   return net;
 }
 
-void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const FilesystemSpec& fs) {
+// trace = "access.log" and its keys (models/clients/trace.h): the log,
+// relative to the file that names it, must exist (when `check_files`), and
+// its log_format compile. Its other keys need trace.
+void read_trace(Section& g, WrkGroupSpec& w, std::size_t groups, bool check_files) {
+  const std::vector<std::string> keys = {"log_format", "speed", "from", "until", "sample", "window", "dataset"};
+  const std::string file = g.string("trace", "");
+  if (!g.has("trace")) {
+    for (const std::string& k : keys)
+      if (g.has(k)) g.fail(k, "needs trace = \"access.log\" (a group that replays an access log)");
+    return;
+  }
+  TraceSpec& t = w.trace;
+  const KeyOrigin at = g.origin("trace");
+  t.key_file = at.file;
+  t.key_line = at.line;
+  if (file.empty()) g.fail("trace", "must name an access log, like \"access.log\"");
+  const std::filesystem::path p(file);
+  t.file = p.is_absolute() ? file : (std::filesystem::path(at.file).parent_path() / p).string();
+  std::error_code ec;
+  if (check_files && !std::filesystem::is_regular_file(t.file, ec))
+    g.fail("trace", "no access log '" + t.file + "' (a path relative to the scenario file that names it)");
+  t.log_format = g.string("log_format", kCombinedLogFormat);
+  std::string error;
+  if (!LogFormat::compile(t.log_format, error)) g.fail("log_format", error);
+  t.speed = g.number("speed", 1, 1e-3, 1e3);
+  // Positions in the log, which may span years: not a run's span.
+  constexpr double kLogSpan = 1e9;
+  t.from_s = g.duration("from", 0, 0, false, kLogSpan);
+  t.until_s = g.duration("until", 0, 0, false, kLogSpan);
+  if (t.until_s == 0) t.until_s = 1e18;
+  else if (t.until_s <= t.from_s) g.fail("until", "must be after from (0: the log's end)");
+  t.sample = g.number("sample", 1, 0, 1);
+  if (!(t.sample > 0)) g.fail("sample", "must be above 0 (the share of the lines replayed)");
+  t.window_s = g.duration("window", 10, 1e-3);
+  t.dataset = g.choice("dataset", "add", {"add", "log"}) == "log" ? TraceDataset::kLog : TraceDataset::kAdd;
+  if (t.dataset == TraceDataset::kLog && groups > 1)
+    g.fail("dataset", "\"log\" makes the data set of this log alone: the group must be the scenario's only one");
+  for (const char* k : {"path", "rate", "arrival", "popularity", "zipf_exponent", "hot", "popular_sizes"})
+    if (g.has(k)) g.fail(k, "does not go with trace: the log gives every request's path and time");
+}
+
+void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const FilesystemSpec& fs, bool check_files) {
   Section clients = root.sub("clients");
   const auto names = doc.children("clients");
   if (names.empty()) root.fail("clients", "needs at least one client group, like [clients.constant]");
@@ -829,8 +870,11 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
     w.connections = static_cast<std::uint32_t>(g.integer("connections", 10, 1, 1 << 24, true));
     if (w.connections < w.threads) g.fail("connections", "must be at least threads (wrk refuses fewer)");
     w.timeout_s = g.duration("timeout", 2.0, 1e-3);
-    const std::string path = g.string("path", "", true);
-    if (path == "random") {
+    read_trace(g, w, names.size(), check_files);
+    const std::string path = g.string("path", "", !w.trace.enabled());
+    if (w.trace.enabled()) {
+      w.url = g.string("url", "http://server/ (paths from " + std::filesystem::path(w.trace.file).filename().string() + ")");
+    } else if (path == "random") {
       w.fixed_file = -1;
       w.url = g.string("url", "http://server/ (random file per request, Lua script)");
     } else {
@@ -1056,7 +1100,7 @@ Scenario read_scenario(const LayeredToml& doc, const std::string& path, std::vec
       sc.preload.push_back(e.value<std::string>().value());
     }
   }
-  read_clients(root, doc, sc, sc.filesystem);
+  read_clients(root, doc, sc, sc.filesystem, uses == nullptr);
   read_expect(root, doc, sc);
   root.done();
   return sc;

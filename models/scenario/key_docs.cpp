@@ -196,6 +196,14 @@ std::vector<KeyDoc> all_docs() {
       {"clients.NAME.rtt", "", "sigma", "", "", "", "The standard deviation of the RTT's logarithm."},
       {"clients.NAME.bandwidth", "", "median", "", "", "", "The lognormal's median rate."},
       {"clients.NAME.bandwidth", "", "sigma", "", "", "", "The standard deviation of the rate's logarithm."},
+      {"clients.NAME", "", "trace", "", "an access_log file", "none: wrk's own requests", "Replays an access log (models/clients/trace.h): each line falls due at its time and asks for its path, over the group's connections; latency counts from when it was due. Relative to the scenario file. Replaces path, rate and popularity.", "", "none"},
+      {"clients.NAME", "", "log_format", "", "nginx log_format", "nginx's predefined combined", "How the log's lines read: literals and $variables; $time_local or $msec, $request (or $request_uri, $uri) and $body_bytes_sent (or $bytes_sent) are required, $status and $request_time used, the others skipped."},
+      {"clients.NAME", "", "speed", "", "", "1: the log's pace", "Log seconds per simulated second: 2 replays twice as fast."},
+      {"clients.NAME", "", "from", "", "", "the log's first line", "Where the replay starts, after the log's first line."},
+      {"clients.NAME", "", "until", "", "", "0: the log's end", "Where it stops, after the log's first line."},
+      {"clients.NAME", "", "sample", "", "", "1: every line", "The share of the window's lines replayed, each kept by a draw from the group's own stream."},
+      {"clients.NAME", "", "window", "", "", "10s", "The report's windows (simulated time from the replay's start): p50/p99 of latency, TTFB and $request_time beside the log's."},
+      {"clients.NAME", "", "dataset", "", "", "add", "\"add\": the log's paths not in the data set become files of their logged size; \"log\": the data set is the log's paths alone (the group must be the only one)."},
       {"clients.NAME", "", "placement", "", "written by clerk realrun", "", "Connections per worker as a real run placed them, in place of the accept policy.", "[n0, n1, ...], one per worker", "none: the accept policy decides"},
 
       // [[expect]] (models/scenario/scenario.h Expectation; clerk validate).

@@ -45,6 +45,9 @@ connections = 4
 path = "random"
 rtt = {median = "40ms", sigma = 0.5}
 bandwidth = {median = "20Mbit/s", sigma = 1.0}
+[clients.d]
+connections = 4
+trace = "access.log"
 [[expect]]
 metric = "server.requests"
 min = 0

@@ -125,6 +125,34 @@ std::string internet_lines(const WrkResult& c) {
                          c.request_time.count(), c.request_time.count() ? percentiles(c.request_time) : std::string("none"));
 }
 
+// A trace group: what became of the log's lines, and window by window the
+// simulated latency, TTFB and $request_time beside the log's $request_time.
+std::string trace_lines(const WrkResult& c) {
+  const TraceCounts& n = c.trace.counts;
+  const TraceSpec& t = c.spec.trace;
+  std::string s = fmt::format("  access log {}: {} lines read, {} replayed", t.file, n.lines, n.kept);
+  if (n.malformed)
+    s += fmt::format(", {} skipped as malformed (first: line {}, {})", n.malformed, n.first_malformed_line,
+                     n.first_malformed_why);
+  if (n.before_window) s += fmt::format(", {} before from", n.before_window);
+  if (n.sampled_out) s += fmt::format(", {} sampled out", n.sampled_out);
+  if (n.reordered) s += fmt::format(", {} earlier than the line before (replayed in log order)", n.reordered);
+  s += c.trace.log_finished ? "; the whole window replayed" : "; the run ended before the log's window did";
+  s += fmt::format("\n  data set: {} files made for the log's paths ({} more to fill the tree)\n", t.new_files, t.padding);
+  if (c.trace.logged.count())
+    s += fmt::format("  the log's $request_time, {} lines: {}\n", c.trace.logged.count(), percentiles(c.trace.logged));
+  if (c.request_time.count())
+    s += fmt::format("  simulated nginx $request_time, {} requests: {}\n", c.request_time.count(), percentiles(c.request_time));
+  auto ms = [](double v) { return std::isnan(v) ? std::string("-") : fmt::format("{:.2f}", v * 1e3); };
+  s += fmt::format("  {:>9} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}   (ms; by when requests fell due)\n",
+                   "window", "due", "lat p50", "lat p99", "ttfb p50", "ttfb p99", "rt p50", "rt p99", "log p50", "log p99");
+  for (const TraceWindowFigures& w : c.trace.windows)
+    s += fmt::format("  {:>8}s {:>8} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", fmt::format("{:g}", w.start_s), w.due,
+                     ms(w.latency_p50_s), ms(w.latency_p99_s), ms(w.ttfb_p50_s), ms(w.ttfb_p99_s),
+                     ms(w.request_time_p50_s), ms(w.request_time_p99_s), ms(w.logged_p50_s), ms(w.logged_p99_s));
+  return s;
+}
+
 }  // namespace
 
 std::string text_report(const RunResult& r) {
@@ -143,6 +171,7 @@ std::string text_report(const RunResult& r) {
                        c.ttfb.max() * 1e3, c.ttfb_peak_p99 * 1e3);
     s += total_latency_lines(c.raw, c.in_flight_age, c.in_flight);
     if (c.spec.network.internet) s += internet_lines(c);
+    if (c.spec.trace.enabled()) s += trace_lines(c);
     s += stage_table(c.stages);
   }
   s += fmt::format("\n-- all {} client group(s), merged by counts (histograms added, not percentiles averaged)\n",

@@ -1,5 +1,7 @@
 #include "models/scenario/result_json.h"
 
+#include <filesystem>
+
 namespace models {
 
 using nlohmann::ordered_json;
@@ -102,6 +104,39 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
       g["network"] = {{"rtt", c.spec.network.rtt_s.describe(1e3, "ms")},
                       {"bandwidth", c.spec.network.rate_Bps.describe(8e-6, "Mbit/s")}};
       g["request_time_s"] = raw_json(c.request_time);
+    }
+    if (c.spec.trace.enabled()) {
+      // A replayed access log: its lines, and window by window (by when
+      // requests fell due) the simulation beside the log's $request_time.
+      const TraceCounts& n = c.trace.counts;
+      const TraceSpec& t = c.spec.trace;
+      ordered_json windows = ordered_json::array();
+      for (const TraceWindowFigures& w : c.trace.windows)
+        windows.push_back({{"start_s", w.start_s}, {"due", w.due}, {"responses", w.responses},
+                           {"latency_p50_s", w.latency_p50_s}, {"latency_p99_s", w.latency_p99_s},
+                           {"ttfb_p50_s", w.ttfb_p50_s}, {"ttfb_p99_s", w.ttfb_p99_s},
+                           {"request_time_p50_s", w.request_time_p50_s}, {"request_time_p99_s", w.request_time_p99_s},
+                           {"logged", w.logged}, {"logged_request_time_p50_s", w.logged_p50_s},
+                           {"logged_request_time_p99_s", w.logged_p99_s}});
+      g["trace"] = {{"file", std::filesystem::path(t.file).filename().string()},
+                    {"speed", t.speed},
+                    {"sample", t.sample},
+                    {"window_s", t.window_s},
+                    {"dataset", t.dataset == TraceDataset::kLog ? "log" : "add"},
+                    {"lines", n.lines},
+                    {"malformed", n.malformed},
+                    {"first_malformed_line", n.first_malformed_line},
+                    {"before_window", n.before_window},
+                    {"sampled_out", n.sampled_out},
+                    {"replayed", n.kept},
+                    {"reordered", n.reordered},
+                    {"log_finished", c.trace.log_finished},
+                    {"waiting_at_end", c.trace.waiting},
+                    {"new_files", t.new_files},
+                    {"padding_files", t.padding},
+                    {"request_time_s", raw_json(c.request_time)},
+                    {"logged_request_time_s", raw_json(c.trace.logged)},
+                    {"windows", std::move(windows)}};
     }
     // Second by second, from every response as it completed: what clerk-ui
     // plots (null: a second without responses).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/scenario/config_error.h"
 #include "models/scenario/disk_kinds.h"
 #include "models/scenario/run_figures.h"
 #include "models/scenario/stream_ids.h"
@@ -12,9 +13,44 @@ namespace models {
 
 namespace {
 constexpr sim::Time kSecond = sim::seconds(1);
+
+// Each trace group's log read once (trace.h): its paths' files, and the data
+// set grown or replaced to hold them. A log that cannot be read, or of which
+// no line parses, is a ConfigError at the group's trace key.
+Scenario with_traces(Scenario sc, const sim::RandomStreams& streams) {
+  for (WrkGroupSpec& g : sc.clients) {
+    if (!g.trace.enabled()) continue;
+    sim::RandomStream size_rng = streams.stream(kStreamSizes);
+    const std::vector<std::uint64_t> sizes = draw_file_sizes(sc.filesystem, size_rng);
+    try {
+      TracePlan plan = plan_trace(g.trace, sc.filesystem, sizes,
+                                  streams.stream(kTraceSampleStreams, group_stream_index(g.name)));
+      sc.filesystem = std::move(plan.filesystem);
+      g.trace.files = std::make_shared<const std::unordered_map<std::string, std::uint32_t>>(std::move(plan.files));
+      g.trace.new_files = plan.new_files;
+      g.trace.padding = plan.padding;
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(g.trace.key_file, g.trace.key_line, "clients." + g.name + ".trace", e.what());
+    }
+  }
+  // A data set made of the log alone has other files than the paths the
+  // other keys named.
+  for (const std::string& p : sc.preload)
+    if (resolve_path(sc.filesystem.tree, p) < 0)
+      throw ConfigError(sc.preload_at.file, sc.preload_at.line, "preload",
+                        "\"" + p + "\" is no file of the data set made from the access log (dataset = \"log\")");
+  for (const WrkGroupSpec& g : sc.clients)
+    if (g.fixed_file >= 0 && static_cast<std::uint64_t>(g.fixed_file) >= sc.filesystem.files)
+      throw ConfigError(sc.files_at.file, sc.files_at.line, "clients." + g.name + ".path",
+                        "names a file the data set made from the access log does not have");
+  return sc;
+}
 }  // namespace
 
-World::World(const Scenario& sc, std::uint64_t seed, double duration_s)
+World::World(const Scenario& scenario, std::uint64_t seed, double duration_s)
+    : World(with_traces(scenario, sim::RandomStreams(seed)), seed, duration_s, Prepared{}) {}
+
+World::World(const Scenario& sc, std::uint64_t seed, double duration_s, Prepared)
     : scenario_(sc), seed_(seed), duration_(sim::from_seconds_ceil(duration_s)), streams_(seed),
       monitor_(sc.warmup, false) {
   const HardwareSpec& hw = sc.hardware;

@@ -63,6 +63,8 @@ class World final : public sim::EventTarget {
 
  private:
   enum Event : std::uint64_t { kIfstat = 0, kWarmup = 1 };
+  struct Prepared {};  // the scenario's trace groups are planned (world.cpp with_traces)
+  World(const Scenario& scenario, std::uint64_t seed, double duration_s, Prepared);
   void begin_window();
   RunParts parts(std::vector<WrkResult> clients, std::vector<WorkerCounts> workers);
   std::vector<WorkerCounts> worker_counts();

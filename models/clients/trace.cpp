@@ -1,0 +1,254 @@
+#include "models/clients/trace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+namespace models {
+
+namespace {
+constexpr std::size_t kReadChunk = 1 << 20;
+}  // namespace
+
+TraceReader::TraceReader(const TraceSpec& spec, const LogFormat& format, sim::RandomStream sample_rng)
+    : spec_(spec), format_(format), rng_(sample_rng) {
+  file_ = std::fopen(spec.file.c_str(), "rb");
+  if (!file_) throw std::runtime_error("cannot open the access log '" + spec.file + "': " + std::strerror(errno));
+}
+
+TraceReader::~TraceReader() {
+  if (file_) std::fclose(file_);
+}
+
+// One line without its "\n" (or "\r\n"), read through a fixed chunk: false
+// at the end of the file. A line longer than kMaxLineBytes comes back
+// cut to that length plus one byte, which the caller counts as malformed.
+bool TraceReader::read_line(std::string& line) {
+  line.clear();
+  bool any = false;
+  for (;;) {
+    if (pos_ == buffer_.size()) {
+      buffer_.resize(kReadChunk);
+      const std::size_t n = std::fread(buffer_.data(), 1, kReadChunk, file_);
+      buffer_.resize(n);
+      pos_ = 0;
+      if (n == 0) {
+        if (any && !line.empty() && line.back() == '\r') line.pop_back();
+        return any;
+      }
+    }
+    any = true;
+    const char* begin = buffer_.data() + pos_;
+    const std::size_t left = buffer_.size() - pos_;
+    const auto* nl = static_cast<const char*>(std::memchr(begin, '\n', left));
+    const std::size_t take = nl ? static_cast<std::size_t>(nl - begin) : left;
+    if (line.size() <= kMaxLineBytes) line.append(begin, std::min(take, kMaxLineBytes + 1 - line.size()));
+    pos_ += nl ? take + 1 : take;
+    if (nl) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      return true;
+    }
+  }
+}
+
+bool TraceReader::next_kept(TraceLine& out) {
+  std::string line;
+  LogFields f;
+  std::string why;
+  while (!ended_ && read_line(line)) {
+    ++counts_.lines;
+    if (line.size() > kMaxLineBytes) why = "longer than " + std::to_string(kMaxLineBytes) + " bytes";
+    if (line.size() > kMaxLineBytes || !format_.parse(line, f, why)) {
+      if (counts_.malformed++ == 0) {
+        counts_.first_malformed_line = counts_.lines;
+        counts_.first_malformed_why = why;
+      }
+      continue;
+    }
+    if (!have_first_) {
+      have_first_ = true;
+      first_s_ = f.time_s;
+    }
+    double t = f.time_s;
+    if (t < last_s_) {
+      ++counts_.reordered;
+      t = last_s_;
+    }
+    const double offset = t - first_s_;
+    if (offset < spec_.from_s) {
+      ++counts_.before_window;
+      continue;
+    }
+    if (offset >= spec_.until_s) {
+      counts_.stopped_at_until = true;
+      ended_ = true;
+      break;
+    }
+    if (spec_.sample < 1 && !(rng_.uniform() < spec_.sample)) {
+      ++counts_.sampled_out;
+      continue;
+    }
+    last_s_ = t;
+    ++counts_.kept;
+    out.at_s = t;
+    out.path.assign(f.path);
+    out.bytes = f.bytes;
+    out.request_time_s = f.request_time_s;
+    return true;
+  }
+  ended_ = true;
+  return false;
+}
+
+// The next second's lines, each at i/k of the second (log time).
+bool TraceReader::fill_second() {
+  TraceLine line;
+  if (!have_ahead_) {
+    if (!next_kept(line)) return false;
+    ahead_ = std::move(line);
+  }
+  have_ahead_ = false;
+  const double second = std::floor(ahead_.at_s);
+  second_.push_back(std::move(ahead_));
+  while (second_.size() < kMaxLinesPerSecond && next_kept(line)) {
+    if (std::floor(line.at_s) != second) {
+      ahead_ = std::move(line);
+      have_ahead_ = true;
+      break;
+    }
+    second_.push_back(std::move(line));
+  }
+  const double k = static_cast<double>(second_.size());
+  for (std::size_t i = 0; i < second_.size(); ++i) second_[i].at_s = second + static_cast<double>(i) / k;
+  return true;
+}
+
+bool TraceReader::next(TraceLine& out) {
+  if (format_.precise_time()) {
+    if (!next_kept(out)) return false;
+  } else {
+    if (second_.empty() && !fill_second()) return false;
+    out = std::move(second_.front());
+    second_.pop_front();
+  }
+  out.at_s = std::max(0.0, out.at_s - first_s_ - spec_.from_s) / spec_.speed;
+  return true;
+}
+
+TraceWindowFigures window_figures(const TraceWindow& w, double start_s) {
+  TraceWindowFigures f;
+  f.start_s = start_s;
+  f.due = w.due;
+  f.responses = w.latency.count();
+  f.logged = w.logged.count();
+  auto two = [](const sim::LatencyStats& s, double& p50, double& p99) {
+    if (s.count() == 0) return;
+    p50 = s.percentile(50);
+    p99 = s.percentile(99);
+  };
+  two(w.latency, f.latency_p50_s, f.latency_p99_s);
+  two(w.ttfb, f.ttfb_p50_s, f.ttfb_p99_s);
+  two(w.request_time, f.request_time_p50_s, f.request_time_p99_s);
+  two(w.logged, f.logged_p50_s, f.logged_p99_s);
+  return f;
+}
+
+std::string nothing_parsed(const std::string& file, const TraceCounts& c) {
+  if (c.kept > 0) return "";
+  if (c.lines == 0) return "the access log '" + file + "' has no lines";
+  if (c.malformed == c.lines)
+    return "no line of the access log '" + file + "' matches log_format (" + std::to_string(c.malformed) +
+           " lines; line " + std::to_string(c.first_malformed_line) + ": " + c.first_malformed_why + ")";
+  return "no line of the access log '" + file + "' is replayed: " + std::to_string(c.before_window) +
+         " before from, " + std::to_string(c.sampled_out) + " sampled out" +
+         (c.stopped_at_until ? ", the rest at or past until" : "") + ", " + std::to_string(c.malformed) + " malformed";
+}
+
+namespace {
+
+// The top-level directories a tree of `tree`'s shape needs past its own to
+// hold `extra` more files, and how many files each holds.
+std::uint64_t files_per_top(const std::vector<std::uint32_t>& tree) {
+  std::uint64_t per = 1;
+  for (std::size_t l = 1; l < tree.size(); ++l) per *= tree[l];
+  return per;
+}
+
+std::string parent_of(const std::string& path) { return path.substr(0, path.rfind('/')); }
+
+void check_file_count(std::uint64_t files, const std::string& log) {
+  if (files > (1u << 30))
+    throw std::runtime_error("the access log '" + log + "' makes a data set of " + std::to_string(files) +
+                             " files, more than [dataset] files allows (2^30)");
+}
+
+}  // namespace
+
+TracePlan plan_trace(const TraceSpec& spec, const FilesystemSpec& base, const std::vector<std::uint64_t>& base_sizes,
+                     sim::RandomStream sample_rng) {
+  std::string error;
+  const std::optional<LogFormat> format = LogFormat::compile(spec.log_format, error);
+  if (!format) throw std::runtime_error("log_format " + error);
+  TraceReader reader(spec, *format, sample_rng);
+  std::unordered_map<std::string, std::uint64_t> sizes;  // path: the largest size logged
+  TraceLine line;
+  while (reader.next(line)) {
+    std::uint64_t& s = sizes[line.path];
+    s = std::max(s, line.bytes);
+  }
+  TracePlan plan;
+  plan.counts = reader.counts();
+  if (const std::string none = nothing_parsed(spec.file, plan.counts); !none.empty()) throw std::runtime_error(none);
+  // Sorted, so that file ids follow the paths and not the hash.
+  std::map<std::string, std::uint64_t> sorted(sizes.begin(), sizes.end());
+  sizes.clear();
+  plan.filesystem = base;
+  std::vector<std::pair<std::string, std::uint64_t>> added;
+  if (spec.dataset == TraceDataset::kAdd) {
+    for (auto& [path, bytes] : sorted) {
+      const std::int64_t file = resolve_path(base.tree, path);
+      if (file >= 0) plan.files.emplace(path, static_cast<std::uint32_t>(file));
+      else added.emplace_back(path, bytes);
+    }
+    if (added.empty()) return plan;
+    const std::vector<std::uint32_t> tree = base.tree.empty() ? std::vector<std::uint32_t>{base.files} : base.tree;
+    const std::uint64_t per = files_per_top(tree);
+    const std::uint64_t tops = (added.size() + per - 1) / per;
+    check_file_count(base.files + tops * per, spec.file);
+    plan.filesystem.tree = tree;
+    plan.filesystem.tree[0] += static_cast<std::uint32_t>(tops);
+    plan.filesystem.files = static_cast<std::uint32_t>(base.files + tops * per);
+    plan.filesystem.sizes = base_sizes;
+  } else {
+    std::set<std::string> parents;
+    for (const auto& [path, bytes] : sorted) {
+      parents.insert(parent_of(path));
+      added.emplace_back(path, bytes);
+    }
+    const std::uint64_t n = added.size(), dirs = parents.size();
+    const std::uint64_t fan = (n + dirs - 1) / dirs;
+    check_file_count(dirs * fan, spec.file);
+    plan.filesystem.tree = dirs <= 1 ? std::vector<std::uint32_t>{static_cast<std::uint32_t>(n)}
+                                     : std::vector<std::uint32_t>{static_cast<std::uint32_t>(dirs),
+                                                                  static_cast<std::uint32_t>(fan)};
+    plan.filesystem.files = static_cast<std::uint32_t>(dirs <= 1 ? n : dirs * fan);
+    plan.filesystem.size_mix.clear();
+    plan.filesystem.sizes.clear();
+  }
+  const std::uint32_t first = static_cast<std::uint32_t>(plan.filesystem.sizes.size());
+  for (std::size_t i = 0; i < added.size(); ++i) {
+    plan.files.emplace(added[i].first, first + static_cast<std::uint32_t>(i));
+    plan.filesystem.sizes.push_back(std::max<std::uint64_t>(added[i].second, 1));
+  }
+  plan.new_files = added.size();
+  plan.padding = plan.filesystem.files - plan.filesystem.sizes.size();
+  plan.filesystem.sizes.resize(plan.filesystem.files, 1);
+  plan.filesystem.file_size = *std::min_element(plan.filesystem.sizes.begin(), plan.filesystem.sizes.end());
+  return plan;
+}
+
+}  // namespace models

@@ -1,0 +1,189 @@
+// A client group that replays an access log (`[clients.NAME] trace`): an
+// open loop whose arrival times, paths and response sizes come from the log
+// (log_format.h), over the group's keep-alive connections. A request falls
+// due at its line's time (relative to the replay's first line, divided by
+// `speed`); it goes out on an idle connection, else waits for one, and its
+// latency counts from when it was due, as wrk2's do.
+//
+// The log is read as a stream, one line at a time, twice per run: once when
+// the run is built, to learn the distinct paths and their sizes (the data
+// set, below), once as the replay goes. Memory is bounded by the distinct
+// paths and by the lines of one second, never by the log's length. A line
+// longer than kMaxLineBytes, or one that does not match the format, is
+// skipped and counted (the first one's line number and reason reported).
+//
+// What the log cannot say, and what the replay takes in its place:
+// - NGINX writes a line when the response ends ($msec, $time_local are the
+//   log time, ngx_http_log_handler); the replay takes that time as the
+//   request's arrival, so each request is late by its own $request_time.
+// - $time_local has one-second resolution: the lines of one second are
+//   spread evenly over it, in log order (line i of k at i/k s). $msec is
+//   used as it is.
+// - A line earlier than the one before it (lines are written as requests
+//   end) is replayed at the earlier line's time, in log order.
+// - Every line asks for its path as a GET of the whole file: the file's size
+//   is the largest size the log gives for the path (a 304 or a range logs
+//   less); a path logged only with 0 bytes is a 1-byte file.
+//
+// The data set (`dataset`): "add" keeps the scenario's files and maps a
+// path of them ("/1/1/1") to its file; every other path becomes a new file
+// of its logged size, in new top-level directories of the data set's tree
+// shape. "log": the data set is the log's paths alone, in a tree of as many
+// top-level directories as the paths have distinct parent directories, the
+// paths in sorted order so that a directory's files sit together. Both fill
+// the last directory with 1-byte files that nobody asks for, as the tree's
+// levels have equal fan-out (filesystem.h).
+//
+// Sampling keeps each line of the window with probability `sample`, drawn
+// from the group's own stream (kStreamTrace in stream_ids.h), the same
+// numbers for the scan and the replay.
+#pragma once
+#include <cstdint>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "models/clients/log_format.h"
+#include "models/os/filesystem.h"
+#include "sim/latency_stats.h"
+#include "sim/random.h"
+#include "sim/time.h"
+
+namespace models {
+
+// The streams a trace group samples its lines from: (kTraceSampleStreams,
+// group_stream_index(name)), the same for the scan and the replay.
+constexpr std::uint64_t kTraceSampleStreams = 0x7472'6300;  // "trc"
+
+inline constexpr std::size_t kMaxLineBytes = 64 * 1024;
+// Lines of one second held to spread them over it; a second with more is
+// spread in blocks of this many.
+inline constexpr std::size_t kMaxLinesPerSecond = 1 << 16;
+
+enum class TraceDataset { kAdd, kLog };
+
+struct TraceSpec {
+  std::string file;  // resolved against the scenario's directory
+  std::string log_format = kCombinedLogFormat;
+  double speed = 1;             // log seconds per simulated second
+  double from_s = 0;            // the window, from the log's first line
+  double until_s = 1e18;
+  double sample = 1;            // the share of the window's lines kept
+  double window_s = 10;         // the report's windows
+  TraceDataset dataset = TraceDataset::kAdd;
+  std::string key_file;  // where the trace key was given, for errors found when the run is built
+  int key_line = 0;
+  // Set when the run is built (plan_trace): each path's file, and how many
+  // files were made for the log.
+  std::shared_ptr<const std::unordered_map<std::string, std::uint32_t>> files;
+  std::uint64_t new_files = 0, padding = 0;
+  bool enabled() const { return !file.empty(); }
+};
+
+// What became of the log's lines.
+struct TraceCounts {
+  std::uint64_t lines = 0;        // read
+  std::uint64_t malformed = 0;    // skipped: not the format, or too long
+  std::uint64_t first_malformed_line = 0;
+  std::string first_malformed_why;
+  std::uint64_t before_window = 0;  // before `from`
+  std::uint64_t sampled_out = 0;
+  std::uint64_t kept = 0;           // handed to the replay
+  std::uint64_t reordered = 0;      // earlier than the line before
+  bool stopped_at_until = false;    // a line at or past `until` ended the reading
+};
+
+struct TraceLine {
+  double at_s = 0;            // simulated seconds from the replay's start
+  std::string path;
+  std::uint64_t bytes = 0;
+  double request_time_s = -1; // the log's $request_time, negative when absent
+};
+
+class TraceReader {
+ public:
+  // Opens the log (a ConfigError-worthy std::runtime_error when it cannot);
+  // `format` compiled from spec.log_format.
+  TraceReader(const TraceSpec& spec, const LogFormat& format, sim::RandomStream sample_rng);
+  ~TraceReader();
+  TraceReader(const TraceReader&) = delete;
+  TraceReader& operator=(const TraceReader&) = delete;
+
+  // The next kept line, in replay order; false at the log's (or window's) end.
+  bool next(TraceLine& out);
+  const TraceCounts& counts() const { return counts_; }
+
+ private:
+  bool read_line(std::string& line);  // false at end of file
+  bool fill_second();                 // reads the next second's kept lines
+  bool next_kept(TraceLine& out);     // the next kept line, its time the log's
+
+  TraceSpec spec_;
+  const LogFormat& format_;
+  sim::RandomStream rng_;
+  std::FILE* file_ = nullptr;
+  std::vector<char> buffer_;
+  std::size_t pos_ = 0;  // the next unread byte of buffer_
+  TraceCounts counts_;
+  bool have_first_ = false;
+  double first_s_ = 0;
+  double last_s_ = -1e300;
+  bool ended_ = false;
+  bool have_ahead_ = false;
+  TraceLine ahead_;               // read, of the next second
+  std::deque<TraceLine> second_;  // one second's lines, spread
+};
+
+// One window of the replay (by when requests fell due): the simulated
+// latency, TTFB and NGINX $request_time of the requests due in it, beside
+// the $request_time the log gave for the same lines.
+struct TraceWindow {
+  std::uint64_t due = 0;
+  sim::LatencyStats latency, ttfb, request_time, logged;
+};
+
+struct TraceWindowFigures {
+  double start_s = 0;
+  std::uint64_t due = 0, responses = 0, logged = 0;
+  double latency_p50_s = NAN, latency_p99_s = NAN, ttfb_p50_s = NAN, ttfb_p99_s = NAN;
+  double request_time_p50_s = NAN, request_time_p99_s = NAN;  // the simulated NGINX's
+  double logged_p50_s = NAN, logged_p99_s = NAN;              // the log's
+};
+TraceWindowFigures window_figures(const TraceWindow& w, double start_s);
+
+// What a trace group reports beside wrk's figures.
+struct TraceResult {
+  TraceCounts counts;
+  bool log_finished = false;   // every kept line was replayed before the run ended
+  std::uint64_t waiting = 0;   // due at the end, no connection free to send them
+  sim::LatencyStats logged;    // the log's $request_time of the lines replayed
+  std::vector<TraceWindowFigures> windows;
+};
+
+// The data set a trace group asks for: the distinct paths, each with its
+// file; and the data set grown (or replaced) to hold them.
+struct TracePlan {
+  std::unordered_map<std::string, std::uint32_t> files;
+  FilesystemSpec filesystem;
+  std::uint64_t new_files = 0;    // files made for the log's paths
+  std::uint64_t padding = 0;      // 1-byte files that fill the tree
+  TraceCounts counts;             // of the scan
+};
+
+// Reads the whole log once (as a stream) and plans the data set: `spec`'s
+// dataset mode over `base`, whose files have the sizes `base_sizes`
+// (draw_file_sizes). Throws std::runtime_error naming the file and, when no
+// line parses, the first line's reason.
+TracePlan plan_trace(const TraceSpec& spec, const FilesystemSpec& base, const std::vector<std::uint64_t>& base_sizes,
+                     sim::RandomStream sample_rng);
+
+// Why nothing of the log would be replayed ("no line matches log_format;
+// line 1: ...", or how many lines the window and the sampling left out);
+// empty when a line was kept.
+std::string nothing_parsed(const std::string& file, const TraceCounts& c);
+
+}  // namespace models

@@ -1,0 +1,477 @@
+// Access-log replay (models/clients/trace.h, log_format.h) and the sample
+// log generator (log_generator.h): the format read back on hand-made and
+// hostile lines, the reader's windows, sampling and spreading, the data set
+// planned from a log, whole runs (deterministic, every request accounted
+// for), and a generated log replayed at the generator's rate and size mix
+// within a tolerance computed from the sampling error.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+#include "models/clients/log_format.h"
+#include "models/clients/log_generator.h"
+#include "models/clients/trace.h"
+#include "models/scenario/config_error.h"
+#include "models/scenario/config_loader.h"
+#include "models/scenario/result_json.h"
+#include "models/scenario/world.h"
+#include "models/server/http_response.h"
+
+namespace {
+
+const std::string kData = CLERK_TEST_DATA;
+
+models::LogFormat combined() {
+  std::string error;
+  std::optional<models::LogFormat> f = models::LogFormat::compile(models::kCombinedLogFormat, error);
+  REQUIRE(f);
+  return *f;
+}
+
+// A file of its own in the temporary folder, removed at the end of the test.
+struct TempFile {
+  explicit TempFile(const std::string& text, const std::string& name = "trace", const std::string& ext = ".log") {
+    path = (std::filesystem::temp_directory_path() /
+            ("clerk-" + name + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ext))
+               .string();
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  ~TempFile() { std::filesystem::remove(path); }
+  std::string path;
+  static inline int counter = 0;
+};
+
+models::TraceSpec spec_of(const std::string& path) {
+  models::TraceSpec s;
+  s.file = path;
+  return s;
+}
+
+std::vector<models::TraceLine> read_all(const models::TraceSpec& spec, models::TraceCounts* counts = nullptr,
+                                        std::uint64_t seed = 1) {
+  std::string error;
+  const std::optional<models::LogFormat> f = models::LogFormat::compile(spec.log_format, error);
+  REQUIRE(f);
+  models::TraceReader reader(spec, *f, sim::RandomStreams(seed).stream(models::kTraceSampleStreams, 1));
+  std::vector<models::TraceLine> out;
+  models::TraceLine line;
+  while (reader.next(line)) out.push_back(line);
+  if (counts) *counts = reader.counts();
+  return out;
+}
+
+std::string line_at(int second, const std::string& path, std::uint64_t bytes) {
+  return "10.0.0.1 - - [" + models::time_local_text(1767225600 + second) + "] \"GET " + path + " HTTP/1.1\" 200 " +
+         std::to_string(bytes) + " \"-\" \"t\"\n";
+}
+
+}  // namespace
+
+TEST_CASE("time_local reads as seconds since the epoch, its zone offset applied") {
+  // NGINX's documentation's example: 2000-10-10 20:55:36 UTC.
+  CHECK(models::parse_time_local("10/Oct/2000:13:55:36 -0700") == 971211336.0);
+  CHECK(models::parse_time_local("01/Jan/1970:00:00:00 +0000") == 0.0);
+  CHECK(models::parse_time_local("29/Feb/2024:23:59:59 +0100") == 1709247599.0);
+  CHECK(models::time_local_text(971211336) == "10/Oct/2000:20:55:36 +0000");
+  CHECK_FALSE(models::parse_time_local("10/Foo/2000:13:55:36 -0700"));
+  CHECK_FALSE(models::parse_time_local("10/Oct/2000:25:55:36 -0700"));
+  CHECK_FALSE(models::parse_time_local("10/Oct/2000:13:55:36"));
+  CHECK_FALSE(models::parse_time_local(""));
+}
+
+TEST_CASE("a combined line gives its time, path without the query, status and size") {
+  const models::LogFormat f = combined();
+  models::LogFields out;
+  std::string why;
+  REQUIRE(f.parse("203.0.113.7 - bob [10/Oct/2000:13:55:36 -0700] \"GET /a/b.png?x=1&y=\\x22 HTTP/1.1\" 206 2326 "
+                  "\"http://e.org/\" \"Mozilla/4.08 [en] (Win98; I ;Nav)\"",
+                  out, why));
+  CHECK(out.time_s == 971211336.0);
+  CHECK(out.path == "/a/b.png");
+  CHECK(out.status == 206);
+  CHECK(out.bytes == 2326);
+  CHECK(out.request_time_s < 0);
+  CHECK_FALSE(f.precise_time());
+}
+
+TEST_CASE("a quote inside the last quoted value does not end it; absolute URIs give their path") {
+  const models::LogFormat f = combined();
+  models::LogFields out;
+  std::string why;
+  REQUIRE(f.parse("1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET http://host:8080/p/q HTTP/1.0\" 200 5 \"-\" "
+                  "\"agent \"with\" quotes\"",
+                  out, why));
+  CHECK(out.path == "/p/q");
+}
+
+TEST_CASE("hostile and broken lines are refused with a reason, never read past") {
+  const models::LogFormat f = combined();
+  models::LogFields out;
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"", "no ' - ' after $remote_addr"},
+      {"1.2.3.4", "no ' - '"},
+      {"1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET /x HTTP/1.1\" 200", "no ' ' after $status"},
+      {"1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"\\x16\\x03\\x01\" 400 157 \"-\" \"-\"", "$request"},
+      {"1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"-\" 400 0 \"-\" \"-\"", "$request"},
+      {"1.2.3.4 - - [yesterday] \"GET /x HTTP/1.1\" 200 1 \"-\" \"-\"", "$time_local"},
+      {"1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET /x HTTP/1.1\" 2000 1 \"-\" \"-\"", "$status"},
+      {"1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET /x HTTP/1.1\" 002 1 \"-\" \"-\"", "$status"},
+      {"1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET /x HTTP/1.1\" 200 -5 \"-\" \"-\"", "size"},
+      {"1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET /x HTTP/1.1\" 200 99999999999999999999 \"-\" \"-\"", "size"},
+      {"1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET x HTTP/1.1\" 200 1 \"-\" \"-\"", "$request"},
+      {"1.2.3.4 - - [10/Oct/2000:13:55:36 +0000] \"GET /x HTTP/1.1\" 200 1 \"-\" \"-\" trailing", "does not end with"},
+      {std::string(100000, '"'), "no ' - '"},
+      {"- - - [10/Oct/2000:13:55:36 +0000] \"GET /x HTTP/1.1\" 200 1 \"-\"", "after $http_referer"},
+  };
+  for (const auto& [line, reason] : bad) {
+    INFO(line.substr(0, 200));
+    std::string why;
+    CHECK_FALSE(f.parse(line, out, why));
+    CHECK_THAT(why, Catch::Contains(reason));
+  }
+}
+
+TEST_CASE("a custom log_format with $msec, braces and $request_time") {
+  std::string error;
+  const auto f = models::LogFormat::compile("${msec} $uri $status ${bytes_sent}b $request_time|$http_x_id", error);
+  REQUIRE(f);
+  CHECK(f->precise_time());
+  CHECK(f->has_request_time());
+  models::LogFields out;
+  std::string why;
+  REQUIRE(f->parse("1700000000.125 /v/1.ts 200 4096b 0.250|abc", out, why));
+  CHECK(out.time_s == 1700000000.125);
+  CHECK(out.path == "/v/1.ts");
+  CHECK(out.bytes == 4096);
+  CHECK(out.request_time_s == 0.25);
+  REQUIRE(f->parse("1700000000.125 /v/1.ts 200 4096b -|", out, why));
+  CHECK(out.request_time_s < 0);
+}
+
+TEST_CASE("log_format errors: adjacent variables, no time, path or size, a bare $") {
+  std::string error;
+  CHECK_FALSE(models::LogFormat::compile("$msec$uri $bytes_sent", error));
+  CHECK_THAT(error, Catch::Contains("nothing between"));
+  error.clear();
+  CHECK_FALSE(models::LogFormat::compile("$uri $bytes_sent", error));
+  CHECK_THAT(error, Catch::Contains("$time_local"));
+  error.clear();
+  CHECK_FALSE(models::LogFormat::compile("$msec $bytes_sent", error));
+  CHECK_THAT(error, Catch::Contains("$request"));
+  error.clear();
+  CHECK_FALSE(models::LogFormat::compile("$msec $uri", error));
+  CHECK_THAT(error, Catch::Contains("$body_bytes_sent"));
+  error.clear();
+  CHECK_FALSE(models::LogFormat::compile("$msec $uri $ $bytes_sent", error));
+  CHECK_THAT(error, Catch::Contains("names no variable"));
+  error.clear();
+  CHECK_FALSE(models::LogFormat::compile("${msec $uri $bytes_sent", error));
+  CHECK_THAT(error, Catch::Contains("closing"));
+}
+
+TEST_CASE("the committed sample log: every line but the TLS handshake parses") {
+  models::TraceCounts c;
+  const std::vector<models::TraceLine> lines = read_all(spec_of(kData + "/trace/combined.log"), &c);
+  CHECK(c.lines == 20);
+  CHECK(c.kept == 19);
+  CHECK(c.malformed == 1);
+  CHECK(c.first_malformed_line == 12);
+  CHECK_THAT(c.first_malformed_why, Catch::Contains("$request"));
+  REQUIRE(lines.size() == 19);
+  // 09:15:02 holds three lines: spread at 0, 1/3 and 2/3 of the second.
+  CHECK(lines[0].at_s == 0.0);
+  CHECK(lines[1].at_s == Approx(1.0 / 3));
+  CHECK(lines[2].at_s == Approx(2.0 / 3));
+  CHECK(lines[2].path == "/static/js/app.js");
+  CHECK(lines.back().at_s == Approx(10.5));
+}
+
+TEST_CASE("a line longer than the limit is skipped and counted, the next one read") {
+  TempFile log(line_at(0, "/a", 1) + "x" + std::string(models::kMaxLineBytes + 10, 'y') + "\n" + line_at(1, "/b", 2) +
+               line_at(2, "/c", 3));
+  models::TraceCounts c;
+  const auto lines = read_all(spec_of(log.path), &c);
+  CHECK(c.malformed == 1);
+  CHECK(c.first_malformed_line == 2);
+  CHECK_THAT(c.first_malformed_why, Catch::Contains("longer than"));
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[1].path == "/b");
+}
+
+TEST_CASE("from, until and speed place the replay; an earlier line keeps log order") {
+  std::string text;
+  for (int s = 0; s < 10; ++s) text += line_at(s, "/f" + std::to_string(s), 10);
+  text += line_at(3, "/late", 10);  // written after a slow response
+  TempFile log(text);
+  models::TraceSpec spec = spec_of(log.path);
+  spec.from_s = 2;
+  spec.until_s = 6;
+  spec.speed = 2;
+  models::TraceCounts c;
+  const auto lines = read_all(spec, &c);
+  CHECK(c.before_window == 2);
+  CHECK(c.stopped_at_until);
+  REQUIRE(lines.size() == 4);  // seconds 2, 3, 4, 5
+  CHECK(lines[0].at_s == 0.0);
+  CHECK(lines[3].at_s == 1.5);  // (5 - 2) / 2
+  spec.from_s = 0;
+  spec.until_s = 1e18;
+  spec.speed = 1;
+  const auto all = read_all(spec, &c);
+  CHECK(c.reordered == 1);
+  REQUIRE(all.size() == 11);
+  CHECK(all.back().path == "/late");
+  CHECK(all.back().at_s >= all[9].at_s);
+}
+
+TEST_CASE("sampling keeps each line with its probability, the same lines for the same seed") {
+  std::string text;
+  for (int s = 0; s < 4000; ++s) text += line_at(s, "/f", 10);
+  TempFile log(text);
+  models::TraceSpec spec = spec_of(log.path);
+  spec.sample = 0.25;
+  models::TraceCounts a, b;
+  const auto first = read_all(spec, &a, 5);
+  const auto again = read_all(spec, &b, 5);
+  REQUIRE(first.size() == again.size());
+  for (std::size_t i = 0; i < first.size(); ++i) CHECK(first[i].at_s == again[i].at_s);
+  // Binomial(4000, 0.25): 4 standard deviations.
+  const double n = 4000, p = 0.25, sd = std::sqrt(n * p * (1 - p));
+  CHECK(std::abs(static_cast<double>(a.kept) - n * p) <= 4 * sd);
+  CHECK(a.kept + a.sampled_out == 4000);
+}
+
+TEST_CASE("plan: \"add\" keeps the data set's files and grows the tree for the log's new paths") {
+  TempFile log(line_at(0, "/1/2", 500) + line_at(1, "/new/a", 700) + line_at(2, "/new/a", 900) +
+               line_at(3, "/new/b", 0));
+  models::FilesystemSpec base;
+  base.files = 16;
+  base.file_size = 4096;
+  base.tree = {4, 4};
+  const std::vector<std::uint64_t> sizes(16, 4096);
+  const models::TracePlan plan =
+      models::plan_trace(spec_of(log.path), base, sizes, sim::RandomStreams(1).stream(models::kTraceSampleStreams, 1));
+  CHECK(plan.files.at("/1/2") == 1);
+  CHECK(plan.files.at("/new/a") == 16);
+  CHECK(plan.files.at("/new/b") == 17);
+  CHECK(plan.filesystem.tree == std::vector<std::uint32_t>{5, 4});
+  CHECK(plan.filesystem.files == 20);
+  REQUIRE(plan.filesystem.sizes.size() == 20);
+  CHECK(plan.filesystem.sizes[1] == 4096);   // the data set's own size
+  CHECK(plan.filesystem.sizes[16] == 900);   // the largest logged
+  CHECK(plan.filesystem.sizes[17] == 1);     // logged only with 0 bytes
+  CHECK(plan.new_files == 2);
+  CHECK(plan.padding == 2);
+}
+
+TEST_CASE("plan: \"log\" makes the data set of the log's paths, a directory per parent") {
+  TempFile log(line_at(0, "/a/1", 10) + line_at(0, "/a/2", 20) + line_at(0, "/a/3", 30) + line_at(0, "/b/1", 40));
+  models::TraceSpec spec = spec_of(log.path);
+  spec.dataset = models::TraceDataset::kLog;
+  models::FilesystemSpec base;
+  base.files = 1000;
+  const models::TracePlan plan =
+      models::plan_trace(spec, base, {}, sim::RandomStreams(1).stream(models::kTraceSampleStreams, 1));
+  CHECK(plan.filesystem.tree == std::vector<std::uint32_t>{2, 2});
+  CHECK(plan.filesystem.files == 4);
+  CHECK(plan.files.at("/a/1") == 0);
+  CHECK(plan.files.at("/b/1") == 3);
+  CHECK(plan.filesystem.sizes == std::vector<std::uint64_t>{10, 20, 30, 40});
+  CHECK(plan.padding == 0);
+}
+
+TEST_CASE("a log of which nothing parses is refused, naming the first line's reason") {
+  TempFile log("garbage\nmore garbage\n");
+  models::FilesystemSpec base;
+  CHECK_THROWS_WITH(models::plan_trace(spec_of(log.path), base, {1}, sim::RandomStreams(1).stream(1)),
+                    Catch::Contains("no line") && Catch::Contains("line 1"));
+  TempFile late(line_at(0, "/a", 1) + line_at(5, "/b", 1));
+  models::TraceSpec spec = spec_of(late.path);
+  spec.from_s = 10;
+  CHECK_THROWS_WITH(models::plan_trace(spec, base, {1}, sim::RandomStreams(1).stream(1)),
+                    Catch::Contains("is replayed: 2 before from"));
+  TempFile empty("");
+  CHECK_THROWS_WITH(models::plan_trace(spec_of(empty.path), base, {1}, sim::RandomStreams(1).stream(1)),
+                    Catch::Contains("no lines"));
+}
+
+TEST_CASE("trace keys: strict, relative to the scenario, refused without trace") {
+  const std::string file = kData + "/trace/replay.toml";
+  const models::Scenario sc = models::load_scenario(file);
+  const models::WrkGroupSpec* g = nullptr;
+  for (const auto& c : sc.clients)
+    if (c.name == "log") g = &c;
+  REQUIRE(g);
+  CHECK(g->trace.file == kData + "/trace/combined.log");
+  CHECK(g->trace.window_s == 5);
+  auto refused = [&](const std::vector<std::string>& set, const std::string& key, const std::string& says) {
+    try {
+      models::load_scenario(file, set);
+      FAIL("accepted " << set.back());
+    } catch (const models::ConfigError& e) {
+      CHECK_THAT(std::string(e.what()), Catch::Contains(key) && Catch::Contains(says));
+    }
+  };
+  refused({"clients.log.trace=\"nope.log\""}, "clients.log.trace", "no access log");
+  refused({"clients.log.log_format=\"$uri\""}, "clients.log.log_format", "$time_local");
+  refused({"clients.log.speed=0"}, "clients.log.speed", "between");
+  refused({"clients.log.sample=0"}, "clients.log.sample", "above 0");
+  refused({"clients.log.from=\"2s\"", "clients.log.until=\"1s\""}, "clients.log.until", "after from");
+  refused({"clients.log.path=\"/1/1\""}, "clients.log.path", "does not go with trace");
+  refused({"clients.log.rate=5"}, "clients.log.rate", "does not go with trace");
+  refused({"clients.log.dataset=\"log\""}, "clients.log.dataset", "only one");
+  refused({"clients.random.speed=2"}, "clients.random.speed", "needs trace");
+  refused({"clients.log.sampel=1"}, "clients.log.sampel", "did you mean 'sample'");
+}
+
+TEST_CASE("a replay: every line due, every request accounted for, the same JSON for the same seed") {
+  const std::string file = kData + "/trace/replay.toml";
+  auto run = [&] {
+    const models::Scenario sc = models::load_scenario(file);
+    models::World w(sc, sc.seed, sc.duration_s);
+    w.run();
+    return w.result(0);
+  };
+  const models::RunResult a = run();
+  const models::RunResult b = run();
+  CHECK(models::to_json(a, false).dump() == models::to_json(b, false).dump());
+  const models::WrkResult* g = nullptr;
+  for (const auto& c : a.clients)
+    if (c.spec.name == "log") g = &c;
+  REQUIRE(g);
+  CHECK(g->trace.counts.kept == 19);
+  CHECK(g->trace.counts.malformed == 1);
+  CHECK(g->trace.log_finished);
+  CHECK(g->issued == 19);
+  std::uint64_t failed = 0;
+  for (const auto& [reason, n] : g->failed) failed += n;
+  CHECK(g->complete + g->in_flight + failed == g->issued);
+  // The log's 11 distinct paths are new files: 16 files a top-level directory, so one more.
+  CHECK(g->spec.trace.new_files == 11);
+  CHECK(g->spec.trace.padding == 5);
+  REQUIRE(g->trace.windows.size() == 3);  // due at 0 to 10.5 s, 5-second windows
+  std::uint64_t due = 0;
+  for (const auto& w : g->trace.windows) due += w.due;
+  CHECK(due == 19);
+  CHECK(g->request_time.count() == g->complete);
+}
+
+TEST_CASE("gen-log: the same bytes for the same seed, another log for another") {
+  models::LogGenSpec spec;
+  spec.duration_s = 20;
+  spec.rate = 50;
+  spec.files = 100;
+  std::ostringstream a, b, c;
+  models::generate_log(spec, a);
+  models::generate_log(spec, b);
+  spec.seed = 2;
+  models::generate_log(spec, c);
+  CHECK(a.str() == b.str());
+  CHECK(a.str() != c.str());
+  // Every line reads back with the combined format.
+  const models::LogFormat f = combined();
+  std::istringstream in(a.str());
+  std::string line, why;
+  models::LogFields out;
+  std::size_t n = 0;
+  while (std::getline(in, line)) {
+    CHECK(f.parse(line, out, why));
+    ++n;
+  }
+  CHECK(n > 0);
+}
+
+TEST_CASE("a generated log replayed: the generator's rate, diurnal shape and size mix within sampling error") {
+  models::LogGenSpec spec;
+  spec.duration_s = 60;
+  spec.rate = 150;
+  spec.amplitude = 0.6;
+  spec.period_s = 60;
+  spec.files = 500;
+  spec.seed = 11;
+  std::ostringstream text;
+  models::generate_log(spec, text);
+  TempFile log(text.str(), "generated");
+  TempFile scenario("include = \"" + kData + "/small-hdd.toml\"\nduration = \"61s\"\n"
+                    "[memory]\npage_cache = \"2g\"\n"
+                    "[clients.random]\nrate = 1\n[clients.hot]\nrate = 1\n"
+                    "[clients.log]\nconnections = 64\nwindow = \"10s\"\ntrace = \"" +
+                        std::filesystem::path(log.path).filename().string() + "\"\n",
+                    "scenario", ".toml");
+  const models::Scenario sc = models::load_scenario(scenario.path);
+  models::World w(sc, sc.seed, sc.duration_s);
+  w.run();
+  const models::RunResult r = w.result(0);
+  const models::WrkResult* g = nullptr;
+  for (const auto& c : r.clients)
+    if (c.spec.name == "log") g = &c;
+  REQUIRE(g);
+  REQUIRE(g->trace.log_finished);
+
+  // The rate: a Poisson count of mean expected_requests(), 4 standard deviations.
+  const double expected = models::expected_requests(spec);
+  CHECK(std::abs(static_cast<double>(g->issued) - expected) <= 4 * std::sqrt(expected));
+  // The diurnal shape: each 10-second window's due count against the
+  // integral of r(t) over it (the log's seconds spread evenly, so the window
+  // edges fall on whole seconds), 4 standard deviations each.
+  const double omega = 2 * std::numbers::pi / spec.period_s;
+  for (std::size_t i = 0; i < 6; ++i) {
+    const double t0 = 10.0 * static_cast<double>(i), t1 = t0 + 10;
+    const double mean = spec.rate * (t1 - t0) + spec.rate * spec.amplitude * (std::cos(omega * t0) - std::cos(omega * t1)) / omega;
+    INFO("window " << i << ": expected " << mean);
+    REQUIRE(i < g->trace.windows.size());
+    CHECK(std::abs(static_cast<double>(g->trace.windows[i].due) - mean) <= 4 * std::sqrt(mean));
+  }
+  // The size mix: the mean response (header and file) of the requests
+  // completed, against the generator's own popularity and sizes; the
+  // standard error of a mean of n draws, 4 of them.
+  double mean = 0, square = 0;
+  for (const models::GeneratedFile& f : models::generated_files(spec)) {
+    const double bytes = static_cast<double>(f.bytes + models::nginx_header_bytes(sc.nginx.version, f.bytes));
+    mean += f.probability * bytes;
+    square += f.probability * bytes * bytes;
+  }
+  const double n = static_cast<double>(g->complete);
+  REQUIRE(n > 0.9 * expected);
+  const double sd = std::sqrt(square - mean * mean);
+  CHECK(std::abs(static_cast<double>(g->bytes) / n - mean) <= 4 * sd / std::sqrt(n));
+}
+
+TEST_CASE("a log with $msec and $request_time: each window sets the log's figure beside the simulation's") {
+  std::string text;
+  for (int i = 0; i < 40; ++i) {
+    char msec[32];
+    std::snprintf(msec, sizeof msec, "%.3f", 1700000000.1 + 0.025 * i);
+    text += std::string(msec) + " /1/" + std::to_string(1 + i % 16) + " 200 1048576 " + (i < 20 ? "0.010" : "0.030") + "\n";
+  }
+  TempFile log(text, "msec");
+  TempFile scenario("include = \"" + kData + "/small-hdd.toml\"\nduration = \"2s\"\n"
+                    "[clients.random]\nrate = 1\n[clients.hot]\nrate = 1\n"
+                    "[clients.log]\nconnections = 4\nwindow = \"0.49s\"\n"
+                    "log_format = \"$msec $uri $status $body_bytes_sent $request_time\"\ntrace = \"" +
+                        std::filesystem::path(log.path).filename().string() + "\"\n",
+                    "scenario", ".toml");
+  const models::Scenario sc = models::load_scenario(scenario.path);
+  models::World w(sc, sc.seed, sc.duration_s);
+  w.run();
+  const models::RunResult r = w.result(0);
+  const models::WrkResult* g = nullptr;
+  for (const auto& c : r.clients)
+    if (c.spec.name == "log") g = &c;
+  REQUIRE(g);
+  CHECK(g->trace.counts.kept == 40);
+  CHECK(g->spec.trace.new_files == 0);  // every path is a file of the data set
+  CHECK(g->trace.logged.count() == 40);
+  // Lines 25 ms apart from 0: 20 in each 0.49 s window (away from float edges), 0.010 s then 0.030 s logged.
+  REQUIRE(g->trace.windows.size() >= 2);
+  CHECK(g->trace.windows[0].due == 20);
+  CHECK(g->trace.windows[0].logged_p50_s == Approx(0.010).epsilon(0.01));
+  CHECK(g->trace.windows[1].logged_p99_s == Approx(0.030).epsilon(0.01));
+  CHECK(g->trace.windows[0].latency_p50_s > 0);
+}
