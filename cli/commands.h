@@ -41,8 +41,11 @@ void add_validate_command(CLI::App& clerk, Commands& commands);
 
 struct CompareArgs {
   std::vector<std::string> files;
-  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> seed;  // empty: the first scenario's, for every one
   std::optional<double> duration_s;
+  std::vector<std::string> overrides;
+  std::string json_path;
+  std::string figure;                 // PREFIX: PREFIX.png and PREFIX.svg
 };
 int compare_command(const CompareArgs& args);
 void add_compare_command(CLI::App& clerk, Commands& commands);
@@ -59,5 +62,7 @@ void add_keys_command(CLI::App& clerk, Commands& commands);
 void add_new_command(CLI::App& clerk, Commands& commands);
 // `import`: a scenario from an nginx.conf (cli/import_command.h).
 void add_import_command(CLI::App& clerk, Commands& commands);
+// `whatif`: common questions answered with sweeps (cli/whatif/).
+void add_whatif_command(CLI::App& clerk, Commands& commands);
 
 }  // namespace cli
