@@ -124,13 +124,14 @@ Recommendation pick_threads(const WhatifRows& rows, double within) {
   }
   const PointFigures& p = rows.points[*r.point];
   const bool largest = *r.point == order.back();
-  r.answer = largest ? fmt::format("{} pool threads per worker, the most tried: every smaller count is more than {} "
+  const char* noun = p.label == "1" ? "thread" : "threads";
+  r.answer = largest ? fmt::format("{} pool {} per worker, the most tried: every smaller count is more than {} "
                                    "worse somewhere; more threads may help further.",
-                                   p.label, pct(within))
-                     : fmt::format("{} pool threads per worker: the smallest count whose p99 and requests/s are "
+                                   p.label, noun, pct(within))
+                     : fmt::format("{} pool {} per worker: the smallest count whose p99 and requests/s are "
                                    "within {} of what more threads give, for every group.",
-                                   p.label, pct(within));
-  r.why = fmt::format("At {} threads, {}. ", p.label, figures(rows, p));
+                                   p.label, noun, pct(within));
+  r.why = fmt::format("At {} {}, {}. ", p.label, noun, figures(rows, p));
   r.why += below.empty() ? "It is the smallest count tried: fewer may do as well (try smaller counts)."
                          : "Fewer do not do: " + below + ".";
   if (!largest) r.why += " More threads cost memory and wake-ups for a gain under " + pct(within) + ".";
