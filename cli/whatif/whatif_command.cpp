@@ -27,6 +27,7 @@
 #include "models/scenario/disk_kinds.h"
 #include "models/scenario/layered_toml.h"
 #include "models/scenario/units.h"
+#include "models/server/aio_modes.h"
 
 namespace cli {
 
@@ -69,6 +70,20 @@ AxisValue text_value(const std::string& text) { return {"\"" + text + "\"", text
 AxisValue number_value(double v) {
   const std::string t = fmt::format("{}", v);
   return {t, t, true};
+}
+
+// The aio modes compared, from their registry (models/server/aio_modes.h):
+// the first that blocks the worker (no directive, `conf` null) and the first
+// with a thread pool.
+std::string blocking_aio() {
+  for (const models::AioMode* m : models::aio_modes())
+    if (!m->thread_pool && !m->conf) return m->name;
+  return models::aio_modes().front()->name;
+}
+std::string pool_aio() {
+  for (const models::AioMode* m : models::aio_modes())
+    if (m->thread_pool) return m->name;
+  return models::aio_modes().front()->name;
 }
 
 std::vector<std::string> metrics_for(const std::vector<std::string>& groups) {
@@ -251,7 +266,7 @@ class Whatif {
 
   Answer threads() {
     SweepSpec s = spec(watched());
-    s.fixed.push_back("nginx.aio=\"threads\"");
+    s.fixed.push_back("nginx.aio=\"" + pool_aio() + "\"");
     s.axes.push_back(axis("nginx.thread_pool.threads", a_.threads, "1..128:*2"));
     s.axes.back().where = "--threads";
     const WhatifRows rows = rows_of(run_sweep(s, a_.jobs), watched(), 0, number_of);
@@ -310,19 +325,19 @@ class Whatif {
     Axis aio;
     aio.key = "nginx.aio";
     aio.where = "--ram";
-    aio.values = {text_value("off"), text_value("threads")};
+    aio.values = {text_value(blocking_aio()), text_value(pool_aio())};
     SweepSpec s = spec(watched());
     s.axes = {aio, mem};  // the grid: aio off at every size, then aio threads
     const std::vector<PointMean> points = run_sweep(s, a_.jobs);
     std::vector<PointMean> off, thr;
-    for (const PointMean& p : points) (p.labels[0] == "off" ? off : thr).push_back(p);
+    for (const PointMean& p : points) (p.labels[0] == blocking_aio() ? off : thr).push_back(p);
     auto x = [&](const std::string& l) { return bytes.at(l); };
     const WhatifRows r_off = rows_of(off, watched(), 1, x), r_thr = rows_of(thr, watched(), 1, x);
     Answer out;
     out.heading = "page cache (memory.page_cache), aio off against aio threads";
     out.rec = pick_ram(r_off, r_thr, a_.within);
-    out.table = table("page cache", {"aio"}, {{"off"}, {"threads"}}, {&r_off, &r_thr}, std::nullopt, std::nullopt);
-    out.plot = plot_data({&r_off, &r_thr}, {"aio off", "aio threads"}, false);
+    out.table = table("page cache", {"aio"}, {{blocking_aio()}, {pool_aio()}}, {&r_off, &r_thr}, std::nullopt, std::nullopt);
+    out.plot = plot_data({&r_off, &r_thr}, {"aio " + blocking_aio(), "aio " + pool_aio()}, false);
     out.look = look("memory.page_cache", "p99 by page-cache size, aio off and aio threads", false);
     return out;
   }
