@@ -61,6 +61,16 @@ cmp -s "$tmp/out" "$tmp/w1.txt" || fail "whatif's answer depends on --jobs"
 expect_status 0 "whatif --threads" "$clerk" whatif "$data/small-hdd.toml" --threads=1,8 --duration 2 --no-figure
 grep -q "^Recommendation: .* pool threads per worker" "$tmp/out" || fail "whatif --threads: $(cat "$tmp/out")"
 
+# whatif --disk: the presets swapped in for the one the scenario includes; the
+# one that cannot hold it ("none": every file in memory) is left out, saying why.
+expect_status 0 "whatif --disk" "$clerk" whatif "$data/small-preset.toml" --disk --duration 1 --no-figure
+grep -Eq "^ +ssd " "$tmp/out" && grep -Eq "^ +raid10 " "$tmp/out" || fail "whatif --disk's rows: $(cat "$tmp/out")"
+grep -q "^(left out: none, .*small-preset.toml:[0-9]*: key 'dataset.files'" "$tmp/out" || fail "whatif --disk's left out"
+grep -q "^Recommendation: [a-z0-9]*: the lowest p99" "$tmp/out" || fail "whatif --disk's answer"
+expect_status 2 "whatif --disk naming a preset that cannot hold it" "$clerk" whatif "$data/small-preset.toml" \
+  --disk=ssd,none --no-figure
+expect_text "whatif --disk=none" "axis 'hardware'"
+
 if command -v gnuplot >/dev/null; then
   expect_status 0 "compare --figure" "$clerk" compare "$scenarios/agreement/hits.toml" "$scenarios/agreement/misses.toml" \
     --duration 1 --figure "$tmp/fig.png"

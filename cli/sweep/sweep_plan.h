@@ -30,11 +30,6 @@ struct Shard {
 };
 Shard parse_shard(const std::string& text);  // throws SweepError
 
-// The one axis that is not a scenario key: `hardware`, whose values are
-// hardware profiles (files) read in place of the one the scenario includes,
-// as `clerk run --hardware` does (models::load_scenario's `hardware`).
-inline constexpr const char* kHardwareAxis = "hardware";
-
 struct Plan {
   std::string scenario;       // the base scenario's file
   std::string scenario_name;  // and its name

@@ -26,7 +26,11 @@ std::vector<Best> bests(const WhatifRows& rows) {
   return b;
 }
 
-std::string pct(double share) { return fmt::format("{:.0f}%", share * 100); }
+// "10%", and "10.1%" where a whole number would hide that it is past 10%.
+std::string pct(double share) {
+  const double p = share * 100;
+  return std::abs(p - std::round(p)) < 1e-9 ? fmt::format("{:.0f}%", p) : fmt::format("{:.1f}%", p);
+}
 
 // "constant: p99 0.25 s, 222 req/s; random: ..."
 std::string figures(const WhatifRows& rows, const PointFigures& p) {
