@@ -61,6 +61,14 @@ cmp -s "$tmp/out" "$tmp/w1.txt" || fail "whatif's answer depends on --jobs"
 expect_status 0 "whatif --threads" "$clerk" whatif "$data/small-hdd.toml" --threads=1,8 --duration 2 --no-figure
 grep -q "^Recommendation: .* pool threads per worker" "$tmp/out" || fail "whatif --threads: $(cat "$tmp/out")"
 
+# whatif --ram: a size that holds the data set has nothing to settle, and the
+# answer says that its window began cold.
+expect_status 0 "whatif --ram" "$clerk" whatif "$data/small-hdd.toml" --ram=32m,512m --set warmup=settled --duration 1 \
+  --no-figure
+grep -q "^(512m: the data set fits, so the warm-up had nothing to settle" "$tmp/out" || fail "whatif --ram's cold note"
+grep -q "^(32m" "$tmp/out" && fail "whatif --ram: 32m does not hold the data set"
+grep -q "^Recommendation: " "$tmp/out" || fail "whatif --ram's answer"
+
 # whatif --disk: the presets swapped in for the one the scenario includes; the
 # one that cannot hold it ("none": every file in memory) is left out, saying why.
 expect_status 0 "whatif --disk" "$clerk" whatif "$data/small-preset.toml" --disk --duration 1 --no-figure
