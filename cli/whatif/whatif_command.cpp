@@ -378,6 +378,17 @@ class Whatif {
                            ": include a profile of scenarios/hardware/ instead");
   }
 
+  // Does the scenario load on preset `name`? If not, `why` says so.
+  bool holds(const std::string& name, std::string& why) const {
+    try {
+      models::load_scenario(a_.file, fixed(), profile_of(name));
+      return true;
+    } catch (const models::ConfigError& e) {
+      why += fmt::format("(left out: {}, {})\n", name, e.what());
+      return false;
+    }
+  }
+
   Answer disk() {
     check_swappable();
     std::vector<std::string> names;
@@ -395,12 +406,7 @@ class Whatif {
     for (const std::string& n : names) {
       // The presets tried by default that cannot hold this scenario are
       // left out, saying why; one asked for by name is an error (make_plan's).
-      if (a_.disk == kAsked) try {
-          models::load_scenario(a_.file, fixed(), profile_of(n));
-        } catch (const models::ConfigError& e) {
-          skipped += fmt::format("(left out: {}, {})\n", n, e.what());
-          continue;
-        }
+      if (a_.disk == kAsked && !holds(n, skipped)) continue;
       hw.values.push_back(text_value(profile_of(n)));
       name_of[profile_of(n)] = n;
     }
@@ -562,19 +568,22 @@ void add_whatif_command(CLI::App& clerk, Commands& commands) {
       "  clerk whatif my.toml --ram                  page cache 1/8 to 8 times the scenario's, aio off and threads\n"
       "  clerk whatif my.toml --ram=4g,16g,64g       the sizes given\n"
       "  clerk whatif my.toml --disk                 every hardware preset of clerk new --disk\n"
-      "  clerk whatif my.toml --disk=ssd,local.toml  presets by name, or profiles by path\n"
+      "  clerk whatif my.toml --disk=ssd,scenarios/hardware/local.toml   presets by name, or profiles by path\n"
       "  clerk whatif my.toml --load-until-p99 0.5   raise a group's load until its p99 passes 0.5 s\n"
       "\"Within\" (--within, default 0.1): a p99 at most 10% above the best and requests/s at most 10% below.");
   cmd->add_option("--threads", a.threads, "vary nginx.thread_pool.threads (a list or a range like 1..128:*2)")
       ->expected(0, 1)
-      ->default_str(kAsked);
+      ->default_str(kAsked)
+      ->option_text("[=LIST]");
   cmd->add_flag("--reuseport", a.reuseport, "vary nginx.reuseport: off and on");
   cmd->add_option("--ram", a.ram, "vary memory.page_cache with aio off and aio threads (sizes like 4g,16g)")
       ->expected(0, 1)
-      ->default_str(kAsked);
+      ->default_str(kAsked)
+      ->option_text("[=LIST]");
   cmd->add_option("--disk", a.disk, "vary the machine: hardware presets (raid10, ssd, raid1, none) or profile files")
       ->expected(0, 1)
-      ->default_str(kAsked);
+      ->default_str(kAsked)
+      ->option_text("[=LIST]");
   cmd->add_option("--load-until-p99", a.load_until_p99, "raise --group's load until --watch's p99 passes this many seconds");
   cmd->add_option("--group", a.group, "the client group whose load --load-until-p99 raises; for the other questions, "
                                       "the only group watched (default: every group)");
