@@ -45,6 +45,9 @@ expect_text "whatif: bad size" "--ram: '4x': is not a size"
 expect_status 2 "whatif: unknown group" "$clerk" whatif "$data/small-hdd.toml" --load-until-p99 1 --group nobody --no-figure
 expect_text "whatif: unknown group" "(groups: hot, random)"
 expect_status 2 "whatif: no limit" "$clerk" whatif "$data/small-hdd.toml" --load-until-p99 0 --no-figure
+expect_status 2 "whatif: a limit longer than the run" "$clerk" whatif "$data/small-hdd.toml" --load-until-p99 9 \
+  --duration 5 --no-figure
+expect_text "whatif: a limit longer than the run" "9 s cannot be seen in runs of 5 s"
 expect_status 2 "whatif --disk without a hardware profile" "$clerk" whatif "$data/small-hdd.toml" --disk --no-figure
 expect_text "whatif --disk without a profile" "small-hdd.toml:17: include a profile of scenarios/hardware/"
 expect_status 2 "whatif: figure into a folder" "$clerk" whatif "$data/small-hdd.toml" --reuseport --figure "$tmp/"

@@ -26,6 +26,7 @@
 #include "models/scenario/config_loader.h"
 #include "models/scenario/disk_kinds.h"
 #include "models/scenario/layered_toml.h"
+#include "models/scenario/resource_estimate.h"
 #include "models/scenario/units.h"
 #include "models/server/aio_modes.h"
 
@@ -442,6 +443,11 @@ Answer Whatif::load() {
   const std::string watch = a_.watch.empty() ? group : a_.watch;
   const double limit = *a_.load_until_p99;
   if (!(limit > 0)) throw SweepError("--load-until-p99", "", "must be a latency above 0 s, like 0.5");
+  // A request's latency is seen within the run: a p99 as long as the run never is.
+  if (limit >= base_.duration_s)
+    throw SweepError("--load-until-p99", "", fmt::format("{} s cannot be seen in runs of {} s: give a longer "
+                                                         "--duration (several times the limit)",
+                                                         limit, base_.duration_s));
   const models::WrkGroupSpec* spec_g = nullptr;
   for (const auto& g : base_.clients)
     if (g.name == group) spec_g = &g;
@@ -456,6 +462,22 @@ Answer Whatif::load() {
 
   WhatifRows rows{groups, {}};
   std::map<double, bool> tried;
+  double ceiling = kMost;   // the first load this machine could not simulate
+  std::string ceiling_why;
+  auto fits = [&](double v) {
+    if (v >= ceiling) return false;
+    std::vector<std::string> o = fixed();
+    o.push_back(key + "=" + number_value(v).toml);
+    try {
+      const models::Scenario sc = models::load_scenario(a_.file, o);
+      models::check_fits_machine(sc, sc.duration_s, a_.file);
+      return true;
+    } catch (const models::ConfigError& e) {
+      ceiling = v;
+      ceiling_why = e.what();
+      return false;
+    }
+  };
   auto round = [&](std::vector<double> loads) {
     Axis x;
     x.key = key;
@@ -463,7 +485,7 @@ Answer Whatif::load() {
     for (double v : loads) {
       v = open_loop ? std::round(v * 1000) / 1000 : std::round(v);
       v = std::clamp(v, lowest, kMost);
-      if (tried.count(v)) continue;
+      if (tried.count(v) || !fits(v)) continue;
       tried[v] = true;
       x.values.push_back(number_value(v));
     }
@@ -482,7 +504,7 @@ Answer Whatif::load() {
       round({low / 2, low / 4, low / 8, low / 16});
     } else if (!b.first_over) {
       const double high = rows.points[*b.last_under].x;
-      if (high >= kMost) break;
+      if (high * 2 >= ceiling) break;
       round({high * 2, high * 4, high * 8, high * 16});
     } else {
       break;
@@ -502,6 +524,9 @@ Answer Whatif::load() {
   out.heading = fmt::format("{} ({}), until {}'s p99 passes {}", words, key, watch, seconds_text(limit));
   out.rec = pick_load(kept, limit, open_loop ? "requests/s" : "connections");
   out.table = table(open_loop ? "requests/s" : "connections", {}, {{}}, {&kept}, 0, out.rec.point);
+  if (!ceiling_why.empty())
+    out.table += fmt::format("(not tried: {} {} and more, beyond what this machine can simulate: {})\n",
+                             number_value(ceiling).label, open_loop ? "requests/s" : "connections", ceiling_why);
   out.plot = plot_data({&kept}, {""}, true);
   out.look = look(key, fmt::format("p99 by load (limit {})", seconds_text(limit)), true);
   return out;
