@@ -88,7 +88,10 @@ int compare_command(const CompareArgs& given) {
       std::cerr << "clerk: " << e.what() << "\n";
       return 2;
     }
-    if (status != 0) return status;
+    if (status != 0) {  // the table all the same; no JSON, so no output file is left without its figure
+      std::cout << compare_table(runs, seed);
+      return status;
+    }
   }
   if (!args.json_path.empty()) common::write_file_atomically(args.json_path, compare_json(runs, seed).dump(2) + "\n");
   std::cout << compare_table(runs, seed);

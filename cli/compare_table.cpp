@@ -181,7 +181,8 @@ std::string compare_table(const std::vector<CompareFigures>& runs, std::uint64_t
     width[i] = heads[i].size();
     for (const Row& r : rows) width[i] = std::max(width[i], r.cells[i].size());
   }
-  std::string out = fmt::format("{} scenarios{}, seed {} for every one (the same random draws)\n", runs.size(),
+  std::string out = fmt::format("{} scenario{}{}, seed {} for every one (the same random draws)\n", runs.size(),
+                                runs.size() == 1 ? "" : "s",
                                 folder.empty() ? "" : " in " + folder, seed);
   auto line = [&](const std::string& label, const std::vector<std::string>& cells) {
     std::string s = fmt::format("{:<{}}", label, label_width);

@@ -18,6 +18,14 @@ expect_status 2 "compare: unwritable JSON" "$clerk" compare "$scenarios/agreemen
 expect_status 2 "compare: figure into a folder" "$clerk" compare "$scenarios/agreement/hits.toml" --figure "$tmp/"
 expect_status 2 "compare: bad --set" "$clerk" compare "$scenarios/agreement/hits.toml" --set nginx.aio=sometimes
 
+# compare without gnuplot: exit 1, the table all the same, and neither the
+# figure nor the JSON written.
+expect_status 1 "compare --figure without gnuplot" env PATH=/nonexistent "$clerk" compare \
+  "$scenarios/agreement/hits.toml" --duration 1 --figure "$tmp/g" --json "$tmp/g.json"
+expect_text "compare without gnuplot" "is gnuplot installed?"
+grep -q "^1 scenario in agreement/" "$tmp/out" || fail "compare without gnuplot printed no table"
+[ -z "$(ls "$tmp" | grep '^g\.')" ] || fail "compare wrote files when gnuplot was missing: $(ls "$tmp")"
+
 # compare: the table, and the same seed for both (the first scenario's, or --seed).
 expect_status 0 "compare" "$clerk" compare "$scenarios/agreement/hits.toml" "$scenarios/agreement/misses.toml" \
   --duration 2 --json "$tmp/c.json"
