@@ -69,6 +69,12 @@ cp "$tmp/out" "$tmp/w1.txt"
 expect_status 0 "whatif --load-until-p99 on one job" "$clerk" whatif "$data/small-hdd.toml" --load-until-p99 1 \
   --group random --no-figure -j 1
 cmp -s "$tmp/out" "$tmp/w1.txt" || fail "whatif's answer depends on --jobs"
+expect_status 0 "whatif --json" "$clerk" whatif "$data/small-hdd.toml" --load-until-p99 1 --group random \
+  --no-figure --json "$tmp/w.json"
+grep -q '"recommendation"' "$tmp/w.json" && grep -q '"latency_censored_p99_s"' "$tmp/w.json" \
+  || fail "whatif's JSON: $(head -c 300 "$tmp/w.json")"
+expect_status 2 "whatif: unwritable JSON" "$clerk" whatif "$data/small-hdd.toml" --reuseport --no-figure \
+  --json /nonexistent/w.json
 expect_status 0 "whatif --threads" "$clerk" whatif "$data/small-hdd.toml" --threads=1,8 --duration 2 --no-figure
 grep -q "^Recommendation: .* pool threads per worker" "$tmp/out" || fail "whatif --threads: $(cat "$tmp/out")"
 

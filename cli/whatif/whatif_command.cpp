@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -53,6 +54,7 @@ struct WhatifArgs {
   std::vector<std::string> sets;
   std::string figure;
   bool no_figure = false;
+  std::string json_path;
 };
 
 // One point's figures, averaged over its seeds.
@@ -195,12 +197,36 @@ PlotData plot_data(const std::vector<const WhatifRows*>& parts, const std::vecto
   return d;
 }
 
+// The points as JSON (--json): per part (aio mode for --ram), per point, per group.
+nlohmann::ordered_json points_json(const std::vector<const WhatifRows*>& parts,
+                                   const std::vector<std::string>& part_names) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (std::size_t k = 0; k < parts.size(); ++k)
+    for (const PointFigures& p : parts[k]->points) {
+      nlohmann::ordered_json groups = nlohmann::ordered_json::object();
+      for (std::size_t g = 0; g < parts[k]->groups.size(); ++g)
+        groups[parts[k]->groups[g]] = {{"requests_per_s", p.groups[g].requests_per_s},
+                                       {"latency_censored_p99_s", p.groups[g].p99_s}};
+      nlohmann::ordered_json j = {{"value", p.label}};
+      if (!part_names[k].empty()) j["with"] = part_names[k];
+      j["clients"] = groups;
+      out.push_back(std::move(j));
+    }
+  return out;
+}
+
+std::string label_of(const WhatifRows& rows, const Recommendation& r) {
+  return r.point ? rows.points[*r.point].label : std::string();
+}
+
 struct Answer {
   std::string heading;  // what was varied, in words
   std::string table;
   Recommendation rec;
   PlotData plot;
   PlotLook look;
+  nlohmann::ordered_json points;  // points_json
+  std::string recommended;        // the recommended point's value; empty: none
 };
 
 class Whatif {
@@ -276,6 +302,8 @@ class Whatif {
     out.rec = pick_threads(rows, a_.within);
     out.table = table("threads", {}, {{}}, {&rows}, 0, out.rec.point);
     out.plot = plot_data({&rows}, {""}, true);
+    out.points = points_json({&rows}, {""});
+    out.recommended = label_of(rows, out.rec);
     out.look = look("nginx.thread_pool.threads (aio threads)", "p99 by pool threads per worker", true);
     return out;
   }
@@ -290,6 +318,8 @@ class Whatif {
     out.rec = pick_reuseport(rows, a_.within);
     out.table = table("reuseport", {}, {{}}, {&rows}, 0, out.rec.point);
     out.plot = plot_data({&rows}, {""}, false);
+    out.points = points_json({&rows}, {""});
+    out.recommended = label_of(rows, out.rec);
     out.look = look("nginx.reuseport", "p99 without and with reuseport", false);
     return out;
   }
@@ -351,6 +381,8 @@ class Whatif {
       out.table += "(" + cold + ": the data set fits, so the warm-up had nothing to settle and the window began cold, "
                    "first reads included; with --set dataset.preload_fraction=1, sizes that hold it start with every file cached)\n";
     out.plot = plot_data({&r_off, &r_thr}, {"aio " + blocking_aio(), "aio " + pool_aio()}, false);
+    out.recommended = label_of(r_off, out.rec);
+    out.points = points_json({&r_off, &r_thr}, {"nginx.aio=" + blocking_aio(), "nginx.aio=" + pool_aio()});
     out.look = look("memory.page_cache", "p99 by page-cache size, aio off and aio threads", false);
     return out;
   }
@@ -422,6 +454,9 @@ class Whatif {
     out.rec = pick_disk(kept, a_.within);
     out.table = table("machine", {}, {{}}, {&kept}, 0, out.rec.point) + skipped;
     out.plot = plot_data({&kept}, {""}, false);
+    out.points = points_json({&kept}, {""});
+  out.recommended = label_of(kept, out.rec);
+    out.recommended = label_of(kept, out.rec);
     out.look = look("hardware preset", "p99 by machine", false);
     return out;
   }
@@ -528,6 +563,8 @@ Answer Whatif::load() {
     out.table += fmt::format("(not tried: {} {} and more, beyond what this machine can simulate: {})\n",
                              number_value(ceiling).label, open_loop ? "requests/s" : "connections", ceiling_why);
   out.plot = plot_data({&kept}, {""}, true);
+  out.points = points_json({&kept}, {""});
+  out.recommended = label_of(kept, out.rec);
   out.look = look(key, fmt::format("p99 by load (limit {})", seconds_text(limit)), true);
   return out;
 }
@@ -556,6 +593,7 @@ int whatif_command(const WhatifArgs& a) {
       check_writable(figure + ".png");
       check_writable(figure + ".svg");
     }
+    if (!a.json_path.empty()) check_writable(a.json_path);
     Whatif w(a);
     const Answer ans = w.answer();
     std::cout << fmt::format("clerk whatif {}: varying {}\n\n", a.file, ans.heading) << ans.table << "\n";
@@ -565,9 +603,17 @@ int whatif_command(const WhatifArgs& a) {
       std::cout << "(one run a point, on the scenario's seed: differences of a few percent can be chance; "
                    "--seeds 5 averages five)\n";
     std::cout.flush();
-    if (figure.empty()) return 0;
-    return draw_figure([&](const std::string& png, const std::string& svg) { return gnuplot_script(ans.plot, ans.look, png, svg); },
-                       figure);
+    const int status = figure.empty() ? 0 : draw_figure(
+        [&](const std::string& png, const std::string& svg) { return gnuplot_script(ans.plot, ans.look, png, svg); },
+        figure);
+    if (status != 0 || a.json_path.empty()) return status;  // no JSON without its figure
+    nlohmann::ordered_json j = {{"scenario", a.file}, {"varied", ans.heading}, {"within", a.within},
+                                {"points", ans.points}};
+    j["recommendation"] = {{"value", ans.rec.point ? nlohmann::ordered_json(ans.recommended)
+                                                   : nlohmann::ordered_json(nullptr)},
+                           {"answer", ans.rec.answer}, {"why", ans.rec.why}};
+    write_atomically(a.json_path, j.dump(2) + "\n");
+    return 0;
   } catch (const SweepError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
@@ -621,6 +667,8 @@ void add_whatif_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--figure", a.figure, "write the figure to OUT.png and OUT.svg (default whatif-SCENARIO-QUESTION)")
       ->check(file_name_check());
   cmd->add_flag("--no-figure", a.no_figure, "no figure (and no gnuplot)");
+  cmd->add_option("--json", a.json_path, "write the points and the recommendation as JSON (SI units) to this file")
+      ->check(file_name_check());
   commands.add(cmd, [args] { return whatif_command(*args); });
 }
 
