@@ -41,8 +41,11 @@ void add_validate_command(CLI::App& clerk, Commands& commands);
 
 struct CompareArgs {
   std::vector<std::string> files;
-  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> seed;  // empty: the first scenario's, for every one
   std::optional<double> duration_s;
+  std::vector<std::string> overrides;
+  std::string json_path;
+  std::string figure;                 // PREFIX: PREFIX.png and PREFIX.svg
 };
 int compare_command(const CompareArgs& args);
 void add_compare_command(CLI::App& clerk, Commands& commands);
@@ -61,5 +64,7 @@ void add_new_command(CLI::App& clerk, Commands& commands);
 void add_import_command(CLI::App& clerk, Commands& commands);
 // `gen-log`: a sample access log for trace replay (cli/gen_log_command.cpp).
 void add_gen_log_command(CLI::App& clerk, Commands& commands);
+// `whatif`: common questions answered with sweeps (cli/whatif/).
+void add_whatif_command(CLI::App& clerk, Commands& commands);
 
 }  // namespace cli

@@ -1,10 +1,18 @@
+// `clerk compare A.toml B.toml ...`: every scenario on the same seed (the
+// same random draws), one table, and with --json and --figure the same
+// figures as JSON and as a gnuplot figure (cli/compare_table.h). Every file
+// is loaded and every output checked before anything runs; the figure is
+// drawn before the JSON is written, so a failure leaves neither.
 #include <fmt/format.h>
-#include <functional>
 #include <iostream>
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/compare_table.h"
 #include "cli/option_checks.h"
+#include "cli/sweep/plot_command.h"
+#include "cli/sweep/sweep_error.h"
+#include "common/output_file.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/limits.h"
@@ -13,93 +21,97 @@
 namespace cli {
 
 namespace {
-const models::WrkResult* group(const models::RunResult& r, const std::string& name) {
-  for (const auto& c : r.clients)
-    if (c.spec.name == name) return &c;
-  return nullptr;
+
+struct Loaded {
+  std::string file;
+  models::Scenario scenario;
+  double duration_s = 0;
+};
+
+// Every file, loaded and checked, before any runs: a bad file is exit 2
+// (ConfigError: file, line and key) with nothing run and nothing written.
+std::vector<Loaded> load_all(const CompareArgs& args) {
+  std::vector<Loaded> out;
+  for (const std::string& file : args.files) {
+    Loaded l{file, models::load_scenario(file, args.overrides), 0};
+    l.duration_s = models::limits::check_run_duration(args.duration_s.value_or(l.scenario.duration_s), "--duration");
+    models::check_fits_machine(l.scenario, l.duration_s, file);
+    out.push_back(std::move(l));
+  }
+  return out;
 }
 
-std::string seconds(double s) {
-  if (s >= 1) return fmt::format("{:.2f} s", s);
-  return fmt::format("{:.1f} ms", s * 1e3);
+void check_outputs(const CompareArgs& args) {
+  if (!args.json_path.empty()) common::check_output_path(args.json_path);
+  if (!args.figure.empty()) {
+    sweep::check_figure_prefix(args.figure, "--figure");
+    for (const char* ext : {".png", ".svg"}) common::check_output_path(args.figure + ext);
+  }
 }
+
+// "out.png" and "out.svg" name the prefix "out" (both files are written).
+std::string figure_prefix(std::string figure) {
+  for (const char* ext : {".png", ".svg"})
+    if (figure.size() > 4 && figure.ends_with(ext)) figure.resize(figure.size() - 4);
+  return figure;
+}
+
 }  // namespace
 
-int compare_command(const CompareArgs& args) {
-  std::vector<models::RunResult> results;
-  for (const std::string& file : args.files) {
-    models::Scenario sc;
+int compare_command(const CompareArgs& given) {
+  CompareArgs args = given;
+  args.figure = args.figure.empty() ? "" : figure_prefix(args.figure);
+  std::vector<Loaded> loaded;
+  try {
+    loaded = load_all(args);
+    check_outputs(args);
+  } catch (const models::ConfigError& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  } catch (const sweep::SweepError& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  }
+  // One seed for all: --seed, else the first scenario's.
+  const std::uint64_t seed = args.seed.value_or(loaded.front().scenario.seed);
+  std::vector<CompareFigures> runs;
+  for (const Loaded& l : loaded)
+    runs.push_back(figures_of(engines::run_scenario(l.scenario, {seed, l.duration_s, engines::Engine::kNative, {}})));
+  if (!args.figure.empty()) {
+    const sweep::BarChart chart = compare_chart(runs, seed);
+    int status = 0;
     try {
-      sc = models::load_scenario(file);
-    } catch (const models::ConfigError& e) {
+      status = sweep::draw_figure(
+          [&](const std::string& png, const std::string& svg) { return sweep::bar_chart_script(chart, png, svg); },
+          args.figure);
+    } catch (const sweep::SweepError& e) {
       std::cerr << "clerk: " << e.what() << "\n";
       return 2;
     }
-    const double duration =
-        models::limits::check_run_duration(args.duration_s.value_or(sc.duration_s), "--duration");
-    models::check_fits_machine(sc, duration, file);  // throws ConfigError: exit 2 (common::guarded)
-    results.push_back(engines::run_scenario(sc, {args.seed.value_or(sc.seed), duration, engines::Engine::kNative, {}}));
+    if (status != 0) {  // the table all the same; no JSON, so no output file is left without its figure
+      std::cout << compare_table(runs, seed);
+      return status;
+    }
   }
-  const int w = 24;
-  std::string out = fmt::format("{:<34}", "");
-  for (const auto& r : results) out += fmt::format("{:>{}}", r.scenario, w);
-  out += "\n";
-  auto row = [&](const std::string& label, const std::function<std::string(const models::RunResult&)>& f) {
-    out += fmt::format("{:<34}", label);
-    for (const auto& r : results) out += fmt::format("{:>{}}", f(r), w);
-    out += "\n";
-  };
-  row("simulated time", [](const auto& r) { return fmt::format("{:.0f} s", r.duration_s); });
-  row("server outbound (ifstat)", [](const auto& r) { return fmt::format("{:.2f} Gbit/s", r.nic_out_gbps_mean); });
-  std::vector<std::string> names;
-  for (const auto& c : results.front().clients) names.push_back(c.spec.name);
-  for (const std::string& n : names) {
-    row(n + ": requests/s", [&](const auto& r) {
-      const auto* g = group(r, n);
-      return g ? fmt::format("{:.2f}", static_cast<double>(g->complete) / g->runtime_s) : std::string("-");
-    });
-    row(n + ": mean latency (wrk)", [&](const auto& r) {
-      const auto* g = group(r, n);
-      return g ? seconds(g->latency_mean) : std::string("-");
-    });
-    row(n + ": p99 latency (raw)", [&](const auto& r) {
-      const auto* g = group(r, n);
-      return g ? seconds(g->raw.percentile(99)) : std::string("-");
-    });
-    row(n + ": transfer/s", [&](const auto& r) {
-      const auto* g = group(r, n);
-      return g ? fmt::format("{:.1f} MB/s", static_cast<double>(g->bytes) / g->runtime_s / 1e6) : std::string("-");
-    });
-  }
-  row("all groups: p99 latency (merged)", [](const auto& r) { return seconds(r.latency_all.percentile(99)); });
-  row("all groups: in flight at the end", [](const auto& r) { return fmt::format("{}", r.in_flight_all); });
-  row("workers R / S / D (top)", [](const auto& r) {
-    return fmt::format("{:.0f}/{:.0f}/{:.0f} %", r.workers_running * 100, r.workers_sleeping * 100,
-                       r.workers_disk_wait * 100);
-  });
-  row("iowait (top %wa)", [](const auto& r) { return fmt::format("{:.0f} %", r.iowait_frac * 100); });
-  row("thread pool tasks / overflows", [](const auto& r) {
-    return r.thread_pool ? fmt::format("{} / {}", r.pool_tasks, r.pool_overflows) : std::string("off");
-  });
-  row("page cache hit ratio (lookups)", [](const auto& r) { return fmt::format("{:.3f}", r.cache_hit_ratio); });
-  row("requests without a disk wait", [](const auto& r) {
-    return r.requests_with_stages ? fmt::format("{:.3f}", static_cast<double>(r.requests_without_disk_wait) /
-                                                             static_cast<double>(r.requests_with_stages))
-                                  : std::string("-");
-  });
-  row("disk read", [](const auto& r) { return fmt::format("{:.1f} MB/s", r.disk_read_bytes_per_s / 1e6); });
-  row("disk queue depth per drive", [](const auto& r) { return fmt::format("{:.1f}", r.disk_mean_queue_depth); });
-  std::cout << out;
+  if (!args.json_path.empty()) common::write_file_atomically(args.json_path, compare_json(runs, seed).dump(2) + "\n");
+  std::cout << compare_table(runs, seed);
   return 0;
 }
 
 void add_compare_command(CLI::App& clerk, Commands& commands) {
   auto args = std::make_shared<CompareArgs>();
   CompareArgs& a = *args;
-  CLI::App* cmd = clerk.add_subcommand("compare", "Run scenarios and print their main figures side by side");
+  CLI::App* cmd = clerk.add_subcommand(
+      "compare", "Run scenarios on the same seed and print their figures side by side (and as JSON and a figure)");
   cmd->add_option("files", a.files, "scenario files")->required();
-  cmd->add_option("--seed", a.seed, "random seed for every scenario")->check(seed_check());
+  cmd->add_option("--seed", a.seed, "random seed for every scenario (default: the first scenario's)")
+      ->check(seed_check());
   cmd->add_option("--duration", a.duration_s, "simulated seconds")->check(duration_check());
+  cmd->add_option("--set", a.overrides, "KEY=VALUE over every scenario, as clerk run --set (repeatable)");
+  cmd->add_option("--json", a.json_path, "write the figures as JSON (SI units) to this file")->check(file_name_check());
+  cmd->add_option("--figure", a.figure,
+                  "draw the figures with gnuplot into OUT.png and OUT.svg (a trailing .png or .svg is dropped)")
+      ->check(file_name_check());
   commands.add(cmd, [args] { return compare_command(*args); });
 }
 

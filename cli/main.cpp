@@ -15,6 +15,7 @@ constexpr cli::Registration kSubcommands[] = {
     cli::add_validate_command,   // scenarios against their documented figures
     cli::add_compare_command,    // scenarios side by side
     cli::add_sweep_commands,     // sweep, sweep merge, plot
+    cli::add_whatif_command,     // common questions as sweeps, with a recommendation
     cli::add_realrun_command,    // a real server and real wrk beside the prediction
     cli::add_calibrate_command,  // measure this machine into a hardware profile
     cli::add_keys_command,       // the scenario key reference

@@ -231,3 +231,21 @@ TEST_CASE("clerk sweep --metrics with an unknown name exits 2 before anything ru
   CHECK(sweep_command(args) == 2);
   CHECK_FALSE(fs::exists(args.out));
 }
+
+TEST_CASE("the hardware axis swaps the profile the scenario includes, and is no override", "[sweep][plan]") {
+  using Catch::Matchers::Contains;
+  const std::string ssd = kRoot + "/scenarios/hardware/edge-sata-ssd.toml";
+  const std::string raid1 = kRoot + "/scenarios/hardware/edge-sata-ssd-raid1.toml";
+  const Plan plan = make_plan(inline_spec({"hardware=" + ssd + "," + raid1, "nginx.thread_pool.threads=8,16"}));
+  REQUIRE(plan.points.size() == 4);
+  CHECK(plan.hardware(plan.points[0]) == ssd);
+  CHECK(plan.hardware(plan.points[3]) == raid1);
+  // The overrides hold the scenario keys only: the profile goes to the loader's `hardware`.
+  CHECK(plan.overrides(plan.points[3]) == std::vector<std::string>{"nginx.thread_pool.threads=16"});
+  // Without a hardware axis a point keeps the scenario's own machine.
+  const Plan own = make_plan(inline_spec({"nginx.thread_pool.threads=8"}));
+  CHECK(own.hardware(own.points[0]).empty());
+  // A missing profile is refused before anything runs, naming the axis.
+  CHECK_THAT(error_of(inline_spec({"hardware=" + kRoot + "/scenarios/hardware/no-such.toml"})),
+             Contains("axis 'hardware'") && Contains("no-such.toml"));
+}

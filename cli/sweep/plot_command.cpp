@@ -113,14 +113,6 @@ void check_size(const PlotArgs& args, const PlotData& data) {
                                           " cells, more than " + std::to_string(kMaxHeatmapCells));
 }
 
-// -o is a prefix: "dir/" or an existing folder would write "dir/.png".
-void check_prefix(const std::string& out) {
-  std::error_code ec;
-  if (fs::path(out).filename().empty() || fs::is_directory(out, ec))
-    throw SweepError("-o", "'" + out + "'", "names a folder, not a file: give a name, like " +
-                                                (out.back() == '/' ? out : out + "/") + "plot");
-}
-
 PlotData read_data(const PlotArgs& args) {
   if (args.heatmap && args.by.empty()) throw SweepError("--heatmap", "", "needs --by: the heat map's second axis");
   if (!(args.confidence > 0 && args.confidence < 1)) throw SweepError("--confidence", "", "must be between 0 and 1");
@@ -133,11 +125,10 @@ PlotData read_data(const PlotArgs& args) {
 
 // gnuplot draws in the work folder; only complete pictures are written to
 // the outputs, through write_atomically like every result file.
-int draw(const PlotArgs& args, const PlotData& data, const std::string& png, const std::string& svg) {
-  const PlotLook look{args.x, args.y, args.by, args.title, args.heatmap, args.log_x, args.log_y, args.confidence};
+int draw(const FigureScript& script, const std::string& gnuplot, const std::string& png, const std::string& svg) {
   const common::TempDir work = work_folder();
-  write_atomically(work.file("plot.gp"), gnuplot_script(data, look, "plot.png", "plot.svg"));
-  const int status = run_gnuplot(args.gnuplot, work.path());
+  write_atomically(work.file("plot.gp"), script("plot.png", "plot.svg"));
+  const int status = run_gnuplot(gnuplot, work.path());
   if (g_signal) return -1;
   if (status != 0 || !fs::exists(work.file("plot.png")) || !fs::exists(work.file("plot.svg"))) {
     std::cerr << "clerk: gnuplot failed (exit status " << status << ")"
@@ -153,9 +144,19 @@ int draw(const PlotArgs& args, const PlotData& data, const std::string& png, con
 }
 
 int plot(const PlotArgs& args) {
-  if (!args.out.empty()) check_prefix(args.out);
+  if (!args.out.empty()) check_figure_prefix(args.out, "-o");
   const PlotData data = read_data(args);
   const std::string prefix = args.out.empty() ? default_prefix(args) : args.out;
+  const PlotLook look{args.x, args.y, args.by, args.title, args.heatmap, args.log_x, args.log_y, args.confidence};
+  return draw_figure([&](const std::string& png, const std::string& svg) { return gnuplot_script(data, look, png, svg); },
+                     prefix, args.gnuplot);
+}
+
+}  // namespace
+
+// gnuplot draws in the work folder; only complete pictures are written to
+// the outputs, through write_atomically like every result file.
+int draw_figure(const FigureScript& script, const std::string& prefix, const std::string& gnuplot) {
   const std::string png = prefix + ".png", svg = prefix + ".svg";
   check_writable(png);  // before gnuplot runs
   check_writable(svg);
@@ -163,7 +164,7 @@ int plot(const PlotArgs& args) {
   int status = 0;
   {
     const SignalGuard guard;
-    status = draw(args, data, png, svg);
+    status = draw(script, gnuplot, png, svg);
   }
   if (const int sig = g_signal.exchange(0)) {
     std::cerr << "clerk: plot stopped by signal " << sig << "\n";
@@ -174,7 +175,14 @@ int plot(const PlotArgs& args) {
   return status;
 }
 
-}  // namespace
+// -o is a prefix: "dir/" or an existing folder would write "dir/.png".
+void check_figure_prefix(const std::string& out, const std::string& option) {
+  std::error_code ec;
+  if (out.empty() || fs::path(out).filename().empty() || fs::is_directory(out, ec))
+    throw SweepError(option, "'" + out + "'", "names a folder, not a file: give a name, like " +
+                                                (!out.empty() && out.back() == '/' ? out : out + "/") + "plot");
+}
+
 
 int plot_command(const PlotArgs& args) {
   try {

@@ -87,7 +87,62 @@ std::string heatmap(const PlotData& d, const PlotLook& look) {
   return s + "plot $h using 1:2:3 with image, $h using 1:2:(sprintf('%.3g', $3)) with labels font ',9' notitle\n";
 }
 
+// A label inside a data block, between double quotes: gnuplot ends it at
+// the next double quote and the line at a newline, so neither may pass.
+std::string data_label(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"') out += "\u201d";
+    else if (c == '\\') out += "/";
+    else if (u < 0x20 || u == 0x7f) out += fmt::format("\\x{:02x}", u);
+    else out += c;
+  }
+  return out + "\"";
+}
+
+std::string bar_panel(const BarChart& chart, const BarPanel& p, std::size_t index) {
+  std::string s = fmt::format("set title {}\n", quoted(p.title));
+  s += p.stacked ? "set style histogram rowstacked\nset key outside right top\n"
+                 : "set style histogram clustered gap 1\nset key inside top right\n";
+  s += p.log_y ? "set logscale y\nset yrange [*:*]\n" : "unset logscale y\nset yrange [0:*]\n";
+  s += fmt::format("$b{} << EOD\n", index);
+  for (std::size_t c = 0; c < chart.categories.size(); ++c) {
+    s += data_label(chart.categories[c]);
+    for (std::size_t k = 0; k < p.series.size(); ++k) s += " " + num(p.values[c][k]);
+    s += "\n";
+  }
+  s += "EOD\nplot ";
+  for (std::size_t k = 0; k < p.series.size(); ++k)
+    s += fmt::format("{}$b{} using {}{} lc rgb '{}' title {}", k ? ", " : "", index, k + 2, k ? "" : ":xtic(1)",
+                     kColours[k % 8], quoted(p.series[k]));
+  return s + "\n";
+}
+
+std::string bar_pages(const BarChart& chart) {
+  const std::size_t rows = (chart.panels.size() + 1) / 2;
+  std::string s = fmt::format("set multiplot layout {},{} title {}\n", rows, chart.panels.size() > 1 ? 2 : 1,
+                              quoted(chart.title));
+  s += "set style data histogram\nset style fill solid 0.85 border rgb '#555555'\nset boxwidth 0.9\n";
+  s += "set xtics rotate by 20 right nomirror\nset key font ',9'\n";
+  for (std::size_t i = 0; i < chart.panels.size(); ++i) s += bar_panel(chart, chart.panels[i], i);
+  return s + "unset multiplot\n";
+}
+
 }  // namespace
+
+std::string bar_chart_script(const BarChart& chart, const std::string& png, const std::string& svg) {
+  const std::size_t rows = (chart.panels.size() + 1) / 2;
+  const int height = 120 + 380 * static_cast<int>(rows);
+  std::string s = fmt::format("set terminal pngcairo size 1200,{} noenhanced font 'DejaVu Sans,10'\n", height);
+  s += fmt::format("set output {}\nset encoding utf8\nset grid ytics lc rgb '#dddddd'\nset border lc rgb '#555555'\n",
+                   quoted(png));
+  s += bar_pages(chart);
+  s += fmt::format("set terminal svg size 1200,{} noenhanced font 'DejaVu Sans,10' background '#ffffff'\n", height);
+  s += fmt::format("set output {}\n", quoted(svg));
+  s += bar_pages(chart);
+  return s + "unset output\n";
+}
 
 std::string gnuplot_script(const PlotData& d, const PlotLook& look, const std::string& png, const std::string& svg) {
   std::string s;

@@ -9,6 +9,11 @@
 
 namespace cli::sweep {
 
+// The one axis that is not a scenario key: `hardware`, whose values are
+// hardware profiles (files); even one value makes it an axis (it is no override), read in place of the one the scenario includes,
+// as `clerk run --hardware` does (models::load_scenario's `hardware`).
+inline constexpr const char* kHardwareAxis = "hardware";
+
 struct AxisValue {
   std::string toml;      // as the override gives it to the scenario loader: 32, 0.5, 'threads'
   std::string label;     // as tables and plots show it: 32, 0.5, threads

@@ -95,6 +95,7 @@ void print_plan(const Plan& plan, const std::vector<RunRef>& runs) {
     last = r.point;
     std::string values;
     for (const std::string& o : plan.overrides(plan.points[r.point])) values += " " + o;
+    if (const std::string hw = plan.hardware(plan.points[r.point]); !hw.empty()) values += " (hardware " + hw + ")";
     std::cout << fmt::format("  point {}:{}\n", r.point, values);
   }
 }

@@ -181,8 +181,15 @@ std::vector<RunRef> Plan::runs(const Shard& shard) const {
 
 std::vector<std::string> Plan::overrides(const Point& p) const {
   std::vector<std::string> o = fixed;
-  for (std::size_t i = 0; i < p.values.size(); ++i) o.push_back(axis_keys[i] + "=" + p.values[i].toml);
+  for (std::size_t i = 0; i < p.values.size(); ++i)
+    if (axis_keys[i] != kHardwareAxis) o.push_back(axis_keys[i] + "=" + p.values[i].toml);
   return o;
+}
+
+std::string Plan::hardware(const Point& p) const {
+  for (std::size_t i = 0; i < p.values.size(); ++i)
+    if (axis_keys[i] == kHardwareAxis) return p.values[i].label;
+  return "";
 }
 
 Plan make_plan(const SweepSpec& spec, const Shard& shard) {
@@ -220,9 +227,10 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
     }
     for (const AxisValue& v : probe) {
       std::vector<std::string> o = spec.fixed;
-      o.push_back(a.key + "=" + v.toml);
+      const bool machine = a.key == kHardwareAxis;
+      if (!machine) o.push_back(a.key + "=" + v.toml);
       try {
-        models::load_scenario(spec.scenario, o);
+        models::load_scenario(spec.scenario, o, machine ? v.label : "");
       } catch (const models::ConfigError& e) {
         // The loader names the override "--set"; here the axis says where it came from.
         std::string why = e.what();
@@ -249,7 +257,7 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
   for (const Point& p : plan.points) {
     if (!shard.holds(p.index)) continue;
     try {
-      models::load_scenario(spec.scenario, plan.overrides(p));
+      models::load_scenario(spec.scenario, plan.overrides(p), plan.hardware(p));
     } catch (const models::ConfigError& e) {
       throw SweepError(spec.origin, "point " + std::to_string(p.index) + " (" + describe(plan, p) + ")", e.what());
     }

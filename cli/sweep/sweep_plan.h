@@ -44,8 +44,11 @@ struct Plan {
   std::uint64_t total_runs() const { return points.size() * seeds.size(); }
   RunRef run(std::uint64_t id) const;
   std::vector<RunRef> runs(const Shard& shard) const;
-  // The scenario overrides of a point: the fixed ones, then its axis values.
+  // The scenario overrides of a point: the fixed ones, then its axis values
+  // (the hardware axis aside).
   std::vector<std::string> overrides(const Point& p) const;
+  // The hardware profile of a point: its hardware axis value; empty without one.
+  std::string hardware(const Point& p) const;
 };
 
 // Expands the spec and checks it before any of its runs: every axis value

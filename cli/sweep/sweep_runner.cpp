@@ -15,7 +15,7 @@ namespace cli::sweep {
 
 Row run_one(const Plan& plan, const RunRef& run) {
   const Point& point = plan.points[run.point];
-  const models::Scenario sc = models::load_scenario(plan.scenario, plan.overrides(point));
+  const models::Scenario sc = models::load_scenario(plan.scenario, plan.overrides(point), plan.hardware(point));
   const auto json = models::to_json(engines::run_scenario(sc, {run.seed, sc.duration_s, engines::Engine::kNative, {}}), false);
   Row row;
   row.sweep = plan.fingerprint;

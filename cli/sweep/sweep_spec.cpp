@@ -219,7 +219,7 @@ void apply_set(SweepSpec& spec, const std::string& assignment) {
   // Whatever the spec said about this key gives way to the command line.
   std::erase_if(spec.axes, [&](const Axis& a) { return a.key == key; });
   std::erase_if(spec.fixed, [&](const std::string& f) { return f.substr(0, f.find('=')) == key; });
-  if (!axis.continuous && axis.values.size() == 1)
+  if (!axis.continuous && axis.values.size() == 1 && key != kHardwareAxis)
     spec.fixed.push_back(key + "=" + axis.values[0].toml);
   else
     spec.axes.push_back(std::move(axis));
