@@ -37,8 +37,11 @@ struct IoUringConfig {
   // Set by the loader from the hardware profile's [kernel] release and CPUs:
   // whether reads that would block wait on page callbacks (5.9+) or go to
   // io-wq, and the pool that stands for either (nowait_probe.h).
+  // The defaults are what the loader sets for a kernel not named (5.9+):
+  // page callbacks, one wait entry per SQ entry (a front end that switches
+  // the mode without the loader, as clerk-ui does, gets them).
   bool async_buffered = true;
-  std::uint32_t pool_threads = 1;
+  std::uint32_t pool_threads = 256;
 };
 
 struct NginxConfig {
