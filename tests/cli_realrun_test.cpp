@@ -89,3 +89,14 @@ TEST_CASE("realrun checks its --json path before any run", "[realrun_cli]") {
     fs::remove_all(base);
   }
 }
+
+TEST_CASE("realrun --server nginx refuses by name what NGINX never had: io_uring and the RWF_NOWAIT probe",
+          "[realrun_cli]") {
+  const Outcome uring = realrun({"--server", "nginx", "--set", "nginx.aio=\"io_uring\""});
+  CHECK(uring.status == 2);
+  CHECK(uring.error.find("nginx.aio = \"io_uring\": NGINX has no io_uring mode") != std::string::npos);
+  CHECK(uring.error.find("--server clerk-serve") != std::string::npos);
+  const Outcome nowait = realrun({"--server", "both", "--set", "nginx.aio_nowait=true"});
+  CHECK(nowait.status == 2);
+  CHECK(nowait.error.find("nginx.aio_nowait: NGINX never had the RWF_NOWAIT probe") != std::string::npos);
+}

@@ -138,7 +138,7 @@ std::vector<models::WorkerCounts> SgWorld::worker_counts() {
     std::vector<models::PoolStats> pools;
     if (worker.pool()) pools.push_back(worker.pool()->stats());
     workers.push_back(models::WorkerCounts{worker.accepted, worker.requests, worker.blocks,
-                                           models::pools_together(pools), pools});
+                                           models::pools_together(pools), pools, models::ReadPathCounts{}});
   }
   return workers;
 }

@@ -20,6 +20,7 @@
 #include "models/scenario/units.h"
 #include "models/server/nginx_versions.h"
 #include "models/server/pool_choice.h"
+#include "models/server/nowait_probe.h"
 
 namespace models {
 
@@ -177,6 +178,11 @@ void read_hardware(Section& root, const LayeredToml& doc, Scenario& sc) {
   // event when posted and one when completed, in the worker; one in the pool thread.
   hw.costs.pool_worker = cpu.duration("pool_worker", 2 * hw.costs.event, 0);
   hw.costs.pool_thread = cpu.duration("pool_thread", hw.costs.event, 0);
+  // The RWF_NOWAIT probe and io_uring (nowait_probe.h); defaults measured
+  // on the project's machine (host.h).
+  hw.costs.nowait_probe = cpu.duration("nowait_probe", hw.costs.nowait_probe, 0);
+  hw.costs.read_copy_byte = cpu.duration("read_copy_byte", hw.costs.read_copy_byte, 0, false, limits::kMaxPerByteSeconds);
+  hw.costs.uring_op = cpu.duration("uring_op", hw.costs.uring_op, 0);
   hw.costs.client_connect = cpu.duration("client_connect", 0, 0);
   hw.costs.client_request = cpu.duration("client_request", 0, 0);
   hw.costs.client_byte = cpu.duration("client_byte", 0, 0, false, limits::kMaxPerByteSeconds);
@@ -256,6 +262,64 @@ std::string pool_aio_modes_text() {
   for (const AioMode* m : aio_modes())
     if (m->thread_pool) out += std::string(out.empty() ? "" : " or ") + "aio = \"" + m->name + "\"";
   return out;
+}
+
+// "aio = \"NAME\"": the modes with a ring, for [nginx.io_uring]'s error.
+std::string ring_aio_modes_text() {
+  std::string out;
+  for (const AioMode* m : aio_modes())
+    if (m->io_uring) out += std::string(out.empty() ? "" : " or ") + "aio = \"" + m->name + "\"";
+  return out;
+}
+
+// Refuses `key` when the hardware profile's [kernel] release predates
+// `since` (a release not named is a current kernel).
+void require_linux(Section& s, const std::string& key, const std::string& release, const LinuxRelease& since,
+                   const std::string& what) {
+  if (release.empty()) return;
+  const std::optional<LinuxRelease> r = parse_linux_release(release);
+  if (!r || !r->at_least(since))
+    s.fail(key, fmt::format("needs Linux {}.{} or later ({}); the hardware profile's [kernel] release is \"{}\"",
+                            since.major, since.minor, what, release));
+}
+
+// [nginx] aio_nowait: the RWF_NOWAIT probe before the pool (nowait_probe.h).
+void read_nowait(Section& s, Scenario& sc) {
+  NginxConfig& n = sc.nginx;
+  n.aio_nowait = s.flag("aio_nowait", false);
+  if (!n.aio_nowait) return;
+  if (!n.aio->thread_pool)
+    s.fail("aio_nowait", "needs " + pool_aio_modes_text() + " (a chunk the probe finds missing goes to the pool)");
+  if (n.directio)
+    s.fail("aio_nowait", "probes the page cache, which directio's O_DIRECT reads bypass: set one or the other");
+  require_linux(s, "aio_nowait", sc.kernel.release, kRwfNowaitSince, "preadv2()'s RWF_NOWAIT");
+}
+
+// [nginx.io_uring], and the kernel a mode needs (aio_modes.h: since_linux).
+void read_io_uring(Section& s, Scenario& sc) {
+  NginxConfig& n = sc.nginx;
+  if (n.aio->since_linux) {
+    const std::optional<LinuxRelease> since = parse_linux_release(n.aio->since_linux);
+    require_linux(s, "aio", sc.kernel.release, *since, std::string("aio = \"") + n.aio->name + "\"");
+  }
+  if (!n.aio->io_uring) {
+    if (s.has("io_uring")) s.fail("io_uring", "applies only with a ring (" + ring_aio_modes_text() + ")");
+    return;
+  }
+  if (n.directio) s.fail("directio", "with a ring is not modelled (its reads are buffered here)");
+  Section u = s.sub("io_uring");
+  // IORING_MAX_ENTRIES (io_uring/io_uring.c); io_uring_setup rounds up to a power of two.
+  n.io_uring.entries = static_cast<std::uint32_t>(u.integer("entries", 256, 1, 32768));
+  if (n.io_uring.entries & (n.io_uring.entries - 1))
+    u.fail("entries", "must be a power of two (io_uring_setup rounds it up: say the ring's size)");
+  n.io_uring.max_workers = static_cast<std::uint32_t>(u.integer("max_workers", 0, 0, 1 << 16));
+  if (n.io_uring.max_workers > 0)
+    require_linux(u, "max_workers", sc.kernel.release, LinuxRelease{5, 15}, "IORING_REGISTER_IOWQ_MAX_WORKERS");
+  u.done();
+  n.io_uring.async_buffered = has_async_buffered_reads(sc.kernel.release);
+  const UringPath punt = uring_read_path(false, n.io_uring.async_buffered);
+  n.io_uring.pool_threads =
+      uring_pool_threads(punt, n.io_uring.entries, sc.hardware.logical_cpus, n.io_uring.max_workers);
 }
 
 // The release's defaults (nginx_versions.h); a version that is not a known
@@ -589,6 +653,8 @@ void read_nginx(Section& root, const LayeredToml& doc, Scenario& sc) {
   read_split_clients(s, n.split_clients);
   check_aio_pool(s, n);
   read_proxy_cache(s, doc, n);
+  read_nowait(s, sc);
+  read_io_uring(s, sc);
   s.done();
 }
 

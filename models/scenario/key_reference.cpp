@@ -9,6 +9,7 @@
 #include "models/scenario/config_error.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/disk_kinds.h"
+#include "models/server/aio_modes.h"
 
 namespace models {
 
@@ -62,6 +63,15 @@ std::vector<std::string> probe_texts() {
       out.push_back(kProbeCommon + one_size + "[disk]\ntype = \"" + kind->name + "\"\n" + keys);
   const DiskKind& first = *disk_kinds().front();
   out.push_back(kProbeCommon + mixed + "[disk]\ntype = \"" + first.name + "\"\n" + first.probes.front());
+  // Each mode with a ring, with its [nginx.io_uring] (aio_modes.h).
+  const std::string nginx = "[nginx]\nsendfile = \"on\"\n";
+  for (const AioMode* m : aio_modes())
+    if (m->io_uring) {
+      std::string text = kProbeCommon + one_size + "[disk]\ntype = \"" + first.name + "\"\n" + first.probes.front() +
+                         "[nginx.io_uring]\nentries = 64\nmax_workers = 4\n";
+      text.replace(text.find(nginx), nginx.size(), nginx + "aio = \"" + m->name + "\"\n");
+      out.push_back(text);
+    }
   return out;
 }
 

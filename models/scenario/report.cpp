@@ -217,6 +217,15 @@ std::string text_report(const RunResult& r) {
     s += fmt::format("one blocking read holds up {:.1f}% of requests on average (even spread: {:.1f}%)\n",
                      r.share_behind_one_block * 100, 100.0 / static_cast<double>(r.workers.size()));
 
+  if (r.aio_nowait)
+    s += fmt::format("\n-- RWF_NOWAIT probe (aio_nowait, never in NGINX)\nchunks probed {}   missing, to the pool {}   "
+                     "resident but blocked in sendfile() (evicted since the probe) {}\n",
+                     r.read_paths.probes, r.read_paths.misses, r.read_paths.races);
+  if (r.io_uring)
+    s += fmt::format("\n-- io_uring (a ring per worker, never in NGINX)\nreads {}   completed inline {}   "
+                     "not inline (the pool below: io-wq, or page callbacks) {}\n",
+                     r.read_paths.uring_reads, r.read_paths.uring_reads - r.read_paths.uring_async,
+                     r.read_paths.uring_async);
   if (r.thread_pool) {
     if (r.pool_figures.empty())
       s += fmt::format("\n-- thread pools ({}, one per worker)\n", r.pools);

@@ -25,6 +25,15 @@ struct WorkerFigures {
   double cpu_wait = 0;  // part of running: runnable, waiting for a CPU (a scheduler only)
 };
 
+// aio_nowait and io_uring (models/server/nowait_probe.h): the RWF_NOWAIT
+// probes, those that found the chunk missing (to the pool), those that found
+// it resident but whose sendfile() blocked (evicted since: the race); io_uring
+// reads, and those not completed inline (io-wq or page callbacks).
+struct ReadPathCounts {
+  std::uint64_t probes = 0, misses = 0, races = 0;
+  std::uint64_t uring_reads = 0, uring_async = 0;
+};
+
 struct RunResult {
   std::string scenario;
   std::string file;
@@ -90,6 +99,8 @@ struct RunResult {
     double mean_waiting = 0, mean_queue_wait_s = 0, utilization = 0;
   };
   std::vector<PoolFigures> pool_figures;
+  bool aio_nowait = false, io_uring = false;
+  ReadPathCounts read_paths;  // all workers together
   // page cache and dentry cache. A lookup is of one cache unit
   // (cache_unit_bytes: memory.cache_unit, 64 KiB unless set; 4 KiB pages when
   // cache_unit = 4k), counted as a hit when found ready without waiting.

@@ -223,6 +223,10 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                           {"mean_queue_wait_s", f.mean_queue_wait_s}, {"utilization", f.utilization}};
     server["thread_pool"]["per_pool"] = std::move(per_pool);
   }
+  if (r.aio_nowait || r.io_uring)
+    server["read_paths"] = {{"nowait_probes", r.read_paths.probes}, {"nowait_misses", r.read_paths.misses},
+                            {"nowait_races", r.read_paths.races}, {"uring_reads", r.read_paths.uring_reads},
+                            {"uring_not_inline", r.read_paths.uring_async}};
   server["page_cache"] = {{"hit_ratio", r.cache_hit_ratio}, {"lookups", r.cache_lookups},
                           {"lookup_unit_bytes", r.cache_unit_bytes},
                           {"requests_without_disk_wait", r.requests_without_disk_wait},

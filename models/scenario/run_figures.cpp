@@ -91,13 +91,18 @@ WorkerCounts since(WorkerCounts w, const WorkerCounts& b) {
   w.blocks -= b.blocks;
   w.pool = since(w.pool, b.pool);
   for (std::size_t i = 0; i < w.pools.size() && i < b.pools.size(); ++i) w.pools[i] = since(w.pools[i], b.pools[i]);
+  w.read_paths.probes -= b.read_paths.probes;
+  w.read_paths.misses -= b.read_paths.misses;
+  w.read_paths.races -= b.read_paths.races;
+  w.read_paths.uring_reads -= b.read_paths.uring_reads;
+  w.read_paths.uring_async -= b.read_paths.uring_async;
   return w;
 }
 
 // Each named pool over the workers (one of each per worker), with several pools.
 void pool_figures(const RunParts& p, double run_s, RunResult& r) {
   const std::vector<ThreadPoolConfig> pools = all_thread_pools(p.scenario.nginx);
-  if (pools.size() < 2) return;
+  if (pools.size() < 2 || p.scenario.nginx.aio->io_uring) return;  // a ring has its one pool
   const auto n = static_cast<double>(p.workers.size());
   for (std::size_t i = 0; i < pools.size(); ++i) {
     RunResult::PoolFigures f;
@@ -247,10 +252,22 @@ RunResult run_figures(RunParts p) {
       for (const WorkerFigures& f : r.workers)
         r.share_behind_one_block += static_cast<double>(f.blocks) / blocks * static_cast<double>(f.requests) / sum;
   }
-  r.thread_pool = sc.nginx.aio->thread_pool;
+  r.aio_nowait = sc.nginx.aio_nowait;
+  r.io_uring = sc.nginx.aio->io_uring;
+  for (std::uint32_t w = 0; w < n; ++w) {
+    const ReadPathCounts& c = p.workers[w].read_paths;
+    r.read_paths.probes += c.probes;
+    r.read_paths.misses += c.misses;
+    r.read_paths.races += c.races;
+    r.read_paths.uring_reads += c.uring_reads;
+    r.read_paths.uring_async += c.uring_async;
+  }
+  // io_uring's io-wq workers (or its page callbacks) run as a pool (nowait_probe.h).
+  r.thread_pool = sc.nginx.aio->thread_pool || r.io_uring;
   if (r.thread_pool) {
     double per_worker = 0;  // every pool's threads run in every worker
     for (const ThreadPoolConfig& c : all_thread_pools(sc.nginx)) per_worker += c.threads;
+    if (r.io_uring) per_worker = sc.nginx.io_uring.pool_threads;  // the ring's io-wq or wait entries
     const double threads = per_worker * n;
     r.pool_threads = static_cast<std::uint64_t>(threads);
     double waiting = 0, busiest = 0;

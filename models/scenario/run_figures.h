@@ -27,6 +27,7 @@ struct WorkerCounts {
   std::uint64_t blocks = 0;
   PoolStats pool;  // with aio threads: its pools' together (max_waiting: the most in one)
   std::vector<PoolStats> pools;  // each pool (all_thread_pools' order, pool_choice.h)
+  ReadPathCounts read_paths;  // with aio_nowait or io_uring
 };
 
 // A worker's pools' figures together (tasks, overflows and integrals summed).

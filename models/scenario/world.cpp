@@ -153,7 +153,9 @@ std::vector<WorkerCounts> World::worker_counts() {
     Worker& worker = server_->worker(w);
     std::vector<PoolStats> pools;
     for (std::size_t i = 0; i < worker.pools(); ++i) pools.push_back(worker.pool(i).stats());
-    workers.push_back(WorkerCounts{worker.accepted, worker.requests, worker.blocks, pools_together(pools), pools});
+    workers.push_back(WorkerCounts{worker.accepted, worker.requests, worker.blocks, pools_together(pools), pools,
+                                   ReadPathCounts{worker.nowait_probes, worker.nowait_misses, worker.nowait_races,
+                                                  worker.uring_reads, worker.uring_async}});
   }
   return workers;
 }

@@ -25,10 +25,29 @@ const AioMode kThreads{
     .conf = "threads",
 };
 
+// io_uring: a ring per worker (io_uring_setup, Linux 5.1), never in NGINX.
+// Its reads try IOCB_NOWAIT inline in io_uring_enter (io_uring/rw.c
+// io_read); one that would block is retried by a page-waitqueue callback
+// (io_rw_should_retry, Linux 5.9+ with FMODE_BUF_RASYNC files such as
+// ext4's) or punted to the ring's io-wq workers (before 5.9). See
+// models/server/nowait_probe.h.
+const AioMode kIoUring{
+    .name = "io_uring",
+    .label = "io_uring",
+    .brief = "io_uring",
+    .doc = "a ring per worker (never in NGINX; clerk-serve has it): reads that hit the page cache complete inline, "
+           "the rest in the kernel's io-wq workers (before Linux 5.9) or by page-waitqueue callbacks (5.9 and later); "
+           "[nginx.io_uring] entries and max_workers size it",
+    .simgrid_refusal = "a ring per worker with io-wq workers (models/server/nowait_probe.h; not expressed on SimGrid yet)",
+    .io_uring = true,
+    .nginx_refusal = "NGINX has no io_uring mode (clerk-serve --aio io_uring has)",
+    .since_linux = "5.1",
+};
+
 }  // namespace
 
 const std::vector<const AioMode*>& aio_modes() {
-  static const std::vector<const AioMode*> rows{&kOff, &kThreads};
+  static const std::vector<const AioMode*> rows{&kOff, &kThreads, &kIoUring};
   return rows;
 }
 

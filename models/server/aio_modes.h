@@ -5,7 +5,13 @@
 //  - aio off: a worker reads a file that misses the page cache itself,
 //    blocking its event loop (ngx_http_core_module, sendfile in the worker);
 //  - aio threads: such reads go to the worker's thread pool (thread_pool.h;
-//    ngx_thread_pool.c, NGINX 1.7.11+).
+//    ngx_thread_pool.c, NGINX 1.7.11+);
+//  - io_uring (never in NGINX; clerk-serve has it): a ring per worker whose
+//    buffered reads are tried inline without blocking and, when they would
+//    block, finish in the kernel's io-wq workers or by page-waitqueue
+//    callbacks (models/server/nowait_probe.h says which kernel does which).
+// [nginx] aio_nowait (the RWF_NOWAIT probe, nowait_probe.h) is a key of its
+// own, not a row: it is a step before the pool of any mode that has one.
 #pragma once
 #include <string>
 #include <vector>
@@ -25,6 +31,15 @@ struct AioMode {
   const char* conf = nullptr;
   // Why the SimGrid engine cannot run this mode; null when it can.
   const char* simgrid_refusal = nullptr;
+  // A ring per worker (nowait_probe.h): reads are io_uring SQEs, tried
+  // inline with IOCB_NOWAIT, the rest in io-wq or by page callbacks.
+  bool io_uring = false;
+  // Why a real NGINX cannot run this mode (clerk realrun --server nginx
+  // refuses it by these words); null when it can.
+  const char* nginx_refusal = nullptr;
+  // The first Linux release with the mode, "MAJOR.MINOR" (the loader refuses
+  // a hardware profile whose [kernel] release is older); null: any.
+  const char* since_linux = nullptr;
 };
 
 // Every mode; the first is the default.

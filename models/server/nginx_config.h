@@ -26,6 +26,24 @@ struct ThreadPoolConfig {
 
 // The member defaults are NGINX 1.9.0's; the scenario loader sets them from
 // `version` and the release table (nginx_versions.h) instead.
+// [nginx.io_uring]: a ring per worker. entries: io_uring_setup()'s SQ size
+// (a power of two, 1 to 32768: IORING_MAX_ENTRIES in io_uring/io_uring.c);
+// max_workers: io-wq's bounded workers a ring may run
+// (IORING_REGISTER_IOWQ_MAX_WORKERS, Linux 5.15); 0 keeps the kernel's
+// default, min(entries, 4 x CPUs) (io_init_wq_offload in io_uring.c).
+struct IoUringConfig {
+  std::uint32_t entries = 256;
+  std::uint32_t max_workers = 0;
+  // Set by the loader from the hardware profile's [kernel] release and CPUs:
+  // whether reads that would block wait on page callbacks (5.9+) or go to
+  // io-wq, and the pool that stands for either (nowait_probe.h).
+  // The defaults are what the loader sets for a kernel not named (5.9+):
+  // page callbacks, one wait entry per SQ entry (a front end that switches
+  // the mode without the loader, as clerk-ui does, gets them).
+  bool async_buffered = true;
+  std::uint32_t pool_threads = 256;
+};
+
 struct NginxConfig {
   std::string version = "1.9.0";
   std::uint32_t worker_processes = 1;
@@ -84,6 +102,12 @@ struct NginxConfig {
   // empty: the files are under the root, on [disk].
   std::string proxy_cache;
   std::vector<ProxyCachePath> proxy_cache_paths;
+  // aio_nowait (never in NGINX; clerk-serve --aio nowait has it): before a
+  // chunk goes to the pool, the worker probes it with preadv2(RWF_NOWAIT)
+  // and sends it itself when it is all in the page cache (nowait_probe.h).
+  bool aio_nowait = false;
+  // aio = "io_uring": the ring and its io-wq workers (nowait_probe.h).
+  IoUringConfig io_uring;
   std::uint32_t epoll_events = 512;                // events per epoll_wait (NGX_EVENTS default 512)
   // A recorded placement (clerk realrun), per client group: that group's
   // connections on each worker. A group with one replaces the accept policy

@@ -5,6 +5,7 @@
 #include "models/server/accept_cost.h"
 #include "models/server/nginx.h"
 #include "models/server/pool_choice.h"
+#include "models/server/nowait_probe.h"
 #include "models/server/pool_steps.h"
 
 namespace models {
@@ -19,6 +20,13 @@ Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(ind
       pools_.push_back(std::make_unique<ThreadPool>(host, config, *this, server.config().worker_processes + index));
       pools_.back()->record_stages(server.stages(), index_, task_);
     }
+  // io_uring: its io-wq workers, or its armed page callbacks (nowait_probe.h);
+  // io-wq's work list has no bound (io_wq_enqueue).
+  if (server.config().aio->io_uring) {
+    const ThreadPoolConfig uring{"io-wq", server.config().io_uring.pool_threads, 0xffffffffu};
+    pools_.push_back(std::make_unique<ThreadPool>(host, uring, *this, server.config().worker_processes + index));
+    pools_.back()->record_stages(server.stages(), index_, task_);
+  }
   if (server.config().open_file_cache.enabled)
     open_cache_ = std::make_unique<OpenFileCache>(server.config().open_file_cache);
 }
@@ -205,6 +213,14 @@ void Worker::resume() {
           break;
         }
         const std::uint64_t limit = server_.chunk_limit(c);
+        if (server_.config().aio->io_uring) {
+          step_ = Step::kUring;
+          break;
+        }
+        if (!pools_.empty() && server_.config().aio_nowait) {
+          step_ = Step::kProbe;
+          break;
+        }
         if (!pools_.empty()) {
           post_to_pool(current_.conn, false);
           if (use_cpu(host.costs.pool_post(), Step::kNextEvent)) return;
@@ -221,13 +237,18 @@ void Worker::resume() {
       }
       case Step::kSendfile: {
         if (!sendfile_run(host, call_, this, 0)) {
+          if (after_probe_) ++nowait_races;  // evicted since the probe: the loop blocks
+          after_probe_ = false;
           set_state(TaskState::kDiskWait, WaitCause::kDiskData);
           return;
         }
+        after_probe_ = false;
         server_.conn(current_.conn).position = call_.position;
         sent_ = call_.sent;
         limit_ = call_.limit;
-        const double cpu = host.costs.sendfile_byte * static_cast<double>(call_.sent) + reader_fill_s(host, call_);
+        const double cpu = extra_cpu_ + host.costs.sendfile_byte * static_cast<double>(call_.sent) +
+                           reader_fill_s(host, call_);
+        extra_cpu_ = 0;
         if (use_cpu(cpu, Step::kSent)) return;
         break;
       }
@@ -265,8 +286,63 @@ void Worker::resume() {
             pool_tasks_done(server_, *this, *pools_[pool], one_done_);
           }
         }
-        // One eventfd wake-up hands over every task done by then; each costs its completion.
-        if (use_cpu(host.costs.pool_complete() * static_cast<double>(done_.size()), Step::kNextEvent)) return;
+        // One eventfd wake-up hands over every task done by then; each costs
+        // its completion (io_uring: its CQE, counted in uring_op when submitted).
+        const double complete = server_.config().aio->io_uring ? 0.0 : host.costs.pool_complete();
+        if (use_cpu(complete * static_cast<double>(done_.size()), Step::kNextEvent)) return;
+        break;
+      }
+      case Step::kProbe: {
+        // preadv2(RWF_NOWAIT) of the chunk's range: it copies up to the first
+        // page not in the cache (nowait_probe.h).
+        const HttpConnection& c = server_.conn(current_.conn);
+        const std::uint64_t limit = server_.chunk_limit(c);
+        const std::uint64_t have = resident_prefix(host.cache, c.file, c.position, limit);
+        probed_resident_ = have == chunk_bytes(host.cache, c.file, c.position, limit);
+        ++nowait_probes;
+        const double cpu = host.costs.nowait_probe + host.costs.read_copy_byte * static_cast<double>(have);
+        if (use_cpu(cpu, Step::kProbed)) return;
+        break;
+      }
+      case Step::kProbed: {
+        HttpConnection& c = server_.conn(current_.conn);
+        if (c.phase == HttpConnection::Phase::kClosed) {
+          step_ = Step::kNextEvent;
+          break;
+        }
+        if (!probed_resident_) {
+          ++nowait_misses;  // EAGAIN or a short read: the pool reads it
+          step_ = Step::kPostPool;
+          break;
+        }
+        // All resident at the probe: sendfile() on the loop, which blocks
+        // if a page was evicted since (the race).
+        call_ = SendfileCall{c.file, c.flow, c.position, server_.chunk_limit(c), 0, &c.ra, false, 0};
+        after_probe_ = true;
+        step_ = Step::kSendfile;
+        break;
+      }
+      case Step::kPostPool:
+        post_to_pool(current_.conn, false);
+        if (use_cpu(host.costs.pool_post(), Step::kNextEvent)) return;
+        break;
+      case Step::kUring: {
+        // An IORING_OP_READ of the chunk: inline when every page is cached
+        // (its copy, then the buffer's send()), else to the ring's pool.
+        HttpConnection& c = server_.conn(current_.conn);
+        const std::uint64_t limit = server_.chunk_limit(c);
+        const std::uint64_t want = chunk_bytes(host.cache, c.file, c.position, limit);
+        const bool resident = resident_prefix(host.cache, c.file, c.position, limit) == want;
+        ++uring_reads;
+        if (uring_read_path(resident, server_.config().io_uring.async_buffered) == UringPath::kInline) {
+          call_ = SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false, 0};
+          extra_cpu_ = host.costs.uring_op + host.costs.read_copy_byte * static_cast<double>(want);
+          step_ = Step::kSendfile;
+          break;
+        }
+        ++uring_async;
+        post_to_pool(current_.conn, false);
+        if (use_cpu(host.costs.uring_op, Step::kNextEvent)) return;
         break;
       }
     }

@@ -71,6 +71,15 @@ class Worker final : public sim::EventTarget,
   std::uint64_t requests = 0;
   double blocked_wait_s = 0;  // time ready events waited while this loop was in D state
   std::uint64_t blocks = 0;   // times this loop went into D state
+  // aio_nowait and io_uring (nowait_probe.h): chunks probed with
+  // RWF_NOWAIT, those the probe found missing (sent to the pool), and those
+  // found resident whose sendfile() blocked all the same (the race: evicted
+  // between the probe and the read); io_uring reads and those not inline.
+  std::uint64_t nowait_probes = 0;
+  std::uint64_t nowait_misses = 0;
+  std::uint64_t nowait_races = 0;
+  std::uint64_t uring_reads = 0;
+  std::uint64_t uring_async = 0;
 
   void on_event(std::uint64_t arg) override;
   void on_page_ready(std::uint64_t tag) override;
@@ -97,6 +106,10 @@ class Worker final : public sim::EventTarget,
     kDirect,
     kSent,
     kPoolDone,
+    kProbe,
+    kProbed,
+    kPostPool,
+    kUring,
   };
   // The request in hand moves to `stage` (request_stages.h).
   void stage_current(Stage stage, double split_now, double next_mark = 0);
@@ -141,6 +154,9 @@ class Worker final : public sim::EventTarget,
   SendfileCall call_;
   DirectReadCall direct_;
   std::uint64_t sent_ = 0, limit_ = 0;  // the chunk just sent (either call)
+  bool probed_resident_ = false;  // the RWF_NOWAIT probe found the chunk in hand all resident
+  bool after_probe_ = false;      // the sendfile() in hand follows a probe that found it resident
+  double extra_cpu_ = 0;          // CPU the sendfile() in hand adds (io_uring's inline read)
   std::vector<PoolTask> done_;  // every pool's, this wake-up, in the order they finished
   // With several pools: each done task and its pool's index; one at a time.
   std::vector<std::pair<PoolTask, std::size_t>> done_from_;

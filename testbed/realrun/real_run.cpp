@@ -186,11 +186,28 @@ void set_popularity(WrkScriptParams& params, const models::PopularitySpec& p, co
   params.rank_file = rank_path;
 }
 
+}  // namespace
+
+std::string nginx_refusal(const models::Scenario& sc) {
+  // What NGINX never had: clerk-serve runs it (aio_modes.h: nginx_refusal).
+  if (sc.nginx.aio->nginx_refusal)
+    return fmt::format("nginx.aio = \"{}\": {}; run it with --server clerk-serve", sc.nginx.aio->name,
+                       sc.nginx.aio->nginx_refusal);
+  if (sc.nginx.aio_nowait)
+    return "nginx.aio_nowait: NGINX never had the RWF_NOWAIT probe (clerk-serve --aio nowait has it); run it with "
+           "--server clerk-serve";
+  return "";
+}
+
+namespace {
+
 void validate(const models::Scenario& sc, const RealRunOptions& o) {
   if (o.server != "nginx" && o.server != "clerk-serve")
     throw RealRunError(fmt::format("unknown server '{}': nginx or clerk-serve", o.server));
-  if (o.server == "nginx")
+  if (o.server == "nginx") {
+    if (const std::string why = nginx_refusal(sc); !why.empty()) throw RealRunError(why);
     require_executable(o.nginx_binary, "nginx", "apt-get install nginx-light (scripts/setup does)");
+  }
   else
     require_executable(o.serve_binary, "clerk-serve", "build the clerk-serve target and pass its path");
   require_executable(o.wrk_binary, "wrk", "apt-get install wrk (scripts/setup does)");

@@ -86,6 +86,10 @@ struct RealRunError : std::runtime_error {
 // One run at a time per process.
 RealRunResult run_real(const models::Scenario& scenario, const RealRunOptions& options);
 
+// Why a real NGINX cannot run `scenario` (aio = "io_uring", aio_nowait: never
+// in NGINX; clerk-serve has both), naming the key; empty when it can.
+std::string nginx_refusal(const models::Scenario& scenario);
+
 // Stops everything started by run_real: SIGKILL to every process group it
 // started (servers, wrk, preload readers) and removes its cgroup. It is
 // async-signal-safe (kill, rmdir, nanosleep over a fixed array of atomics):

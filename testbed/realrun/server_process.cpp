@@ -72,17 +72,21 @@ std::string nginx_version(const std::string& binary, const std::string& run_dir)
 
 std::vector<std::string> serve_argv(const models::Scenario& scenario, const ServeParams& p) {
   const models::NginxConfig& n = scenario.nginx;
+  // clerk-serve's modes have the scenario's names; aio_nowait is its --aio nowait.
+  const std::string aio = n.aio_nowait ? "nowait" : n.aio->name;
   return {p.binary,
           "--root", p.data_dir,
           "--listen", fmt::format("127.0.0.1:{}", p.port),
           "--workers", std::to_string(n.worker_processes),
           "--reuseport", n.accept->reuseport ? "on" : "off",
           "--sendfile-max-chunk", std::to_string(n.sendfile_max_chunk),
-          "--aio", n.aio->name,  // clerk-serve's modes have the scenario's names
+          "--aio", aio,
           // clerk-serve refuses aio_open without aio threads (the open runs in the pool).
           "--aio-open", n.aio_open && n.aio->thread_pool ? "on" : "off",
           "--threads", std::to_string(n.thread_pool.threads),
           "--max-queue", std::to_string(n.thread_pool.max_queue),
+          "--uring-entries", std::to_string(n.io_uring.entries),  // [nginx.io_uring]
+          "--uring-max-workers", std::to_string(n.io_uring.max_workers),
           "--keepalive-requests", std::to_string(n.keepalive_requests),
           "--keepalive-timeout", "75",  // as the nginx.conf we write
           "--pid-file", p.pid_file};

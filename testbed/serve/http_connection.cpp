@@ -1,6 +1,9 @@
 #include "http_connection.h"
 
 #include <algorithm>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
 #include <boost/asio/post.hpp>
 #include <cerrno>
 #include <chrono>
@@ -131,6 +134,7 @@ void HttpConnection::on_file_opened() {
   file_offset_ = 0;
   file_left_ = head_only_ ? 0 : static_cast<std::size_t>(resolved.size);
   if (file_left_ > 0) file_ = std::move(resolved.fd);
+  uring_read_ = uring_sent_ = 0;
   send_next();
 }
 
@@ -141,15 +145,38 @@ void HttpConnection::respond_error(int status, bool keep_alive) {
   file_.reset();
   file_offset_ = 0;
   file_left_ = 0;
+  uring_read_ = uring_sent_ = 0;
   send_next();
+}
+
+bool HttpConnection::probe_resident(std::size_t& chunk) {
+  std::vector<char>& buffer = *context_.probe_buffer;
+  chunk = std::min(chunk, buffer.size());  // the probe covers what the loop then sends, no more
+  iovec v{buffer.data(), chunk};
+  ssize_t n;
+  do {
+    n = ::preadv2(file_.get(), &v, 1, file_offset_, RWF_NOWAIT);
+  } while (n < 0 && errno == EINTR);
+  // EAGAIN: the first page is not in the cache; a short read: a later one is
+  // not (or the file shrank: sendfile() in the pool says so); EOPNOTSUPP
+  // before Linux 4.14: the pool, as --aio threads.
+  return n >= 0 && static_cast<std::size_t>(n) == chunk;
 }
 
 void HttpConnection::send_next() {
   if (closed_) return;
+  if (context_.ring != nullptr) {
+    send_next_uring();
+    return;
+  }
   std::size_t chunk = file_left_;
   const std::size_t max_chunk = context_.options.sendfile_max_chunk;
   if (max_chunk > 0 && chunk > max_chunk) chunk = max_chunk;
-  if (context_.pool == nullptr || chunk == 0) {
+  // --aio nowait: a chunk all in the page cache is sent by the loop itself;
+  // it can still block if its pages are evicted before sendfile() reads them.
+  const bool resident =
+      context_.pool != nullptr && context_.probe_buffer != nullptr && chunk > 0 && probe_resident(chunk);
+  if (context_.pool == nullptr || chunk == 0 || resident) {
     step_result_ = send_step(socket_.native_handle(), std::string_view(head_).substr(head_sent_), file_.get(),
                              file_offset_, chunk);
     on_step(chunk);
@@ -173,6 +200,66 @@ void HttpConnection::send_next() {
     respond_error(503, keep_alive_);
   else
     close();
+}
+
+void HttpConnection::send_next_uring() {
+  // The head, then whatever of the last read is still unsent, each with a
+  // non-blocking send(); a full socket waits for writability.
+  while (head_sent_ < head_.size() || uring_sent_ < uring_read_) {
+    const bool head = head_sent_ < head_.size();
+    const char* data = head ? head_.data() + head_sent_ : uring_buffer_.data() + uring_sent_;
+    const std::size_t length = head ? head_.size() - head_sent_ : uring_read_ - uring_sent_;
+    const bool more = head ? (file_left_ > 0 || uring_read_ > uring_sent_) : file_left_ > 0;
+    const ssize_t n = ::send(socket_.native_handle(), data, length, MSG_NOSIGNAL | MSG_DONTWAIT | (more ? MSG_MORE : 0));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      wait_writable();
+      return;
+    }
+    if (n <= 0) {
+      close();  // EPIPE, ECONNRESET
+      return;
+    }
+    (head ? head_sent_ : uring_sent_) += static_cast<std::size_t>(n);
+  }
+  if (file_left_ == 0) {
+    finish_response();
+    return;
+  }
+  // The next read: a buffer of sendfile_max_chunk (512 KiB when unlimited,
+  // 16 MiB at most), no more than what is left.
+  const std::size_t max_chunk = context_.options.sendfile_max_chunk;
+  const std::size_t buffer = max_chunk > 0 ? std::min(max_chunk, std::size_t{16} << 20) : std::size_t{512} << 10;
+  const std::size_t want = std::min(file_left_, buffer);
+  if (uring_buffer_.size() < want) uring_buffer_.resize(want);
+  in_pool_ = true;
+  const bool queued = context_.ring->read(file_.get(), uring_buffer_.data(), want, file_offset_,
+                                          [self = shared_from_this()](int result) { self->on_uring_read(result); });
+  if (queued) return;
+  in_pool_ = false;
+  if (head_sent_ == 0 && file_offset_ == 0)
+    respond_error(503, keep_alive_);
+  else
+    close();
+}
+
+void HttpConnection::on_uring_read(int result) {
+  in_pool_ = false;
+  if (closed_) {
+    close();
+    return;
+  }
+  if (result <= 0) {
+    close();  // -errno, or 0: the file shrank under us
+    return;
+  }
+  const auto n = static_cast<std::size_t>(result);
+  uring_read_ = n;
+  uring_sent_ = 0;
+  file_offset_ += static_cast<off_t>(n);
+  file_left_ -= std::min(n, file_left_);
+  // Sent from the loop's next turn, as a whole sendfile_max_chunk is.
+  asio::post(context_.io, [self = shared_from_this()] { self->send_next(); });
 }
 
 void HttpConnection::on_step(std::size_t chunk) {

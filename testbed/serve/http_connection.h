@@ -21,6 +21,7 @@
 #include "options.h"
 #include "send_step.h"
 #include "thread_pool.h"
+#include "uring.h"
 
 namespace clerk::serve {
 
@@ -29,7 +30,10 @@ struct WorkerContext {
   boost::asio::io_context& io;
   const ServeOptions& options;
   int root_fd;
-  ThreadPool* pool;  // null with --aio off
+  ThreadPool* pool;  // null with --aio off and io_uring
+  Ring* ring;        // --aio io_uring, else null
+  // --aio nowait: the worker's buffer its RWF_NOWAIT probes read into.
+  std::vector<char>* probe_buffer;
 };
 
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
@@ -45,6 +49,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void on_file_opened();
   void respond_error(int status, bool keep_alive);
   void send_next();
+  // --aio nowait: whether the first `chunk` bytes from file_offset_ are all
+  // in the page cache, by one preadv2(RWF_NOWAIT) into the probe buffer.
+  bool probe_resident(std::size_t& chunk);
+  // --aio io_uring: the head, then the read buffer, then the next read.
+  void send_next_uring();
+  void on_uring_read(int result);
   void on_step(std::size_t chunk);
   void wait_writable();
   void finish_response();
@@ -72,6 +82,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   UniqueFd file_;
   off_t file_offset_ = 0;
   std::size_t file_left_ = 0;
+  // --aio io_uring: file bytes read but not yet sent, [uring_sent_, uring_read_) of uring_buffer_.
+  std::vector<char> uring_buffer_;
+  std::size_t uring_read_ = 0, uring_sent_ = 0;
 
   // Written by a pool thread, read on the loop after the completion is posted.
   std::string pending_path_;

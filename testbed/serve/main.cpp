@@ -31,9 +31,19 @@ int main(int argc, char** argv) {
   app.add_option("--sendfile-max-chunk", options.sendfile_max_chunk,
                  "largest sendfile() per loop turn, 0 = unlimited [nginx: sendfile_max_chunk]")
       ->capture_default_str();
-  app.add_option("--aio", aio, "threads: sendfile() runs in the worker's thread pool [nginx: aio]")
+  app.add_option("--aio", aio,
+                 "threads: sendfile() runs in the worker's thread pool [nginx: aio]; nowait: first a "
+                 "preadv2(RWF_NOWAIT) probe, and only chunks not all in the page cache go to the pool (never in "
+                 "nginx); io_uring: a ring per worker reads the chunks (never in nginx)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"off", "threads"}));
+      ->check(CLI::IsMember({"off", "threads", "nowait", "io_uring"}));
+  app.add_option("--uring-entries", options.uring_entries, "--aio io_uring: the ring's SQ entries (io_uring_setup)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 32768u));
+  app.add_option("--uring-max-workers", options.uring_max_workers,
+                 "--aio io_uring: io-wq's bounded workers (IORING_REGISTER_IOWQ_MAX_WORKERS), 0 = the kernel's")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 65536u));
   app.add_option("--aio-open", aio_open, "open()+fstat() in the thread pool too [Cloudflare's nginx aio_open patch]")
       ->capture_default_str()
       ->check(CLI::IsMember({"on", "off"}));
@@ -71,7 +81,9 @@ int main(int argc, char** argv) {
     if (!clerk::serve::parse_listen_address(listen, options.listen_host, options.listen_port))
       throw CLI::ValidationError("--listen", "expected ADDR:PORT, e.g. 127.0.0.1:8080 or [::1]:8080: " + listen);
     options.reuseport = reuseport == "on";
-    options.aio_threads = aio == "threads";
+    options.aio_threads = aio == "threads" || aio == "nowait";
+    options.aio_nowait = aio == "nowait";
+    options.aio_uring = aio == "io_uring";
     options.aio_open = aio_open == "on";
     if (options.aio_open && !options.aio_threads)
       throw CLI::ValidationError("--aio-open", "on needs --aio threads (the open runs in its thread pool)");

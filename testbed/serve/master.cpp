@@ -228,7 +228,7 @@ int run_master(const ServeOptions& options) {
                "clerk-serve: listening on %s%s%s:%u (%s), %d workers, aio %s%s, sendfile_max_chunk %zu, "
                "keepalive_requests %d\n",
                v6 ? "[" : "", options.listen_host.c_str(), v6 ? "]" : "", port, options.reuseport ? "reuseport" : "shared socket", options.workers,
-               options.aio_threads ? "threads" : "off", options.aio_open ? " + aio_open" : "",
+               options.aio_uring ? "io_uring" : options.aio_nowait ? "nowait" : options.aio_threads ? "threads" : "off", options.aio_open ? " + aio_open" : "",
                options.sendfile_max_chunk, options.keepalive_requests);
 
   Master master{options, root.get(), listen_fd.get(), port};

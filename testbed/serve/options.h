@@ -16,7 +16,14 @@ struct ServeOptions {
   int workers = 1;                         // worker_processes
   bool reuseport = false;                  // listen ... reuseport
   std::size_t sendfile_max_chunk = 0;      // sendfile_max_chunk (0: unlimited)
-  bool aio_threads = false;                // aio threads
+  bool aio_threads = false;                // aio threads (also set by --aio nowait)
+  // --aio nowait (never in NGINX): before the pool, one preadv2(RWF_NOWAIT)
+  // of the chunk; all of it resident, the loop sendfile()s it itself.
+  bool aio_nowait = false;
+  // --aio io_uring (never in NGINX): a ring per worker reads the chunks.
+  bool aio_uring = false;
+  unsigned uring_entries = 256;            // io_uring_setup's SQ entries
+  unsigned uring_max_workers = 0;          // IORING_REGISTER_IOWQ_MAX_WORKERS (0: the kernel's)
   bool aio_open = false;                   // Cloudflare's aio_open patch
   int threads = 32;                        // thread_pool default threads=32
   std::size_t max_queue = 65536;           //   ... max_queue=65536

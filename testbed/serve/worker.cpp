@@ -11,7 +11,10 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <algorithm>
 #include <optional>
+#include <system_error>
+#include <vector>
 
 #include "http_connection.h"
 #include "thread_pool.h"
@@ -103,7 +106,25 @@ int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const si
   // SIGTERM always reaches the loop thread.
   std::optional<ThreadPool> pool;
   if (options.aio_threads) pool.emplace(options.threads, options.max_queue);
-  WorkerContext context{io, options, root_fd, pool ? &*pool : nullptr};
+  // --aio io_uring: this worker's ring; a kernel that refuses it stops the worker.
+  std::optional<Ring> ring;
+  if (options.aio_uring) {
+    try {
+      ring.emplace(io, options.uring_entries, options.uring_max_workers);
+    } catch (const std::system_error& e) {
+      std::fprintf(stderr, "clerk-serve: worker: no io_uring ring: %s\n", e.what());
+      return 1;
+    }
+  }
+  // --aio nowait: the probes' buffer, a chunk's size (2 MiB when chunks are
+  // unlimited, 16 MiB at most): a longer chunk is probed and sent in pieces.
+  std::vector<char> probe_buffer;
+  if (options.aio_nowait) {
+    const std::size_t max_chunk = options.sendfile_max_chunk;
+    probe_buffer.resize(max_chunk > 0 ? std::min(max_chunk, std::size_t{16} << 20) : std::size_t{2} << 20);
+  }
+  WorkerContext context{io, options, root_fd, pool ? &*pool : nullptr, ring ? &*ring : nullptr,
+                        options.aio_nowait ? &probe_buffer : nullptr};
   Acceptor acceptor(context, listen_fd);
 
   // SIGTERM/SIGINT from the master: nginx's fast shutdown, drop everything.

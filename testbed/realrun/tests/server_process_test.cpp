@@ -49,6 +49,18 @@ TEST_CASE("clerk-serve flags mirror the scenario's directives", "[server_process
   CHECK_FALSE(serve_notes(sc).empty());
 }
 
+TEST_CASE("clerk-serve runs aio_nowait as --aio nowait and io_uring with its ring's size", "[server_process]") {
+  auto sc = models::load_scenario(CLERK_SCENARIOS "/alternatives/probe-threads.toml");
+  auto argv = serve_argv(sc, {"/x", "/d", "/p", 1});
+  CHECK(flag(argv, "--aio") == "nowait");
+  CHECK(flag(argv, "--threads") == "32");
+  sc = models::load_scenario(CLERK_SCENARIOS "/alternatives/io-uring.toml", {"nginx.io_uring={entries=64}"});
+  argv = serve_argv(sc, {"/x", "/d", "/p", 1});
+  CHECK(flag(argv, "--aio") == "io_uring");
+  CHECK(flag(argv, "--uring-entries") == "64");
+  CHECK(flag(argv, "--uring-max-workers") == "0");
+}
+
 TEST_CASE("a listening port is busy and accepts; a closed one is free", "[server_process]") {
   const LoopbackListener l = listen_on_loopback(4);
   const int fd = l.fd;

@@ -290,6 +290,22 @@ TEST_CASE("clerk-serve, aio threads + aio_open, small chunks", "[serve]") {
 
 TEST_CASE("clerk-serve, sendfile_max_chunk without aio", "[serve]") { run_mode({"--sendfile-max-chunk", "8192"}); }
 
+// The two modes nginx never had: the RWF_NOWAIT probe before the pool (the
+// test files are freshly written, so resident: the loop sends them), and a
+// ring per worker (reads into a buffer, then send()). Same bytes, same
+// answers to hostile requests as the other modes.
+TEST_CASE("clerk-serve, aio nowait with small chunks", "[serve]") {
+  run_mode({"--aio", "nowait", "--threads", "2", "--sendfile-max-chunk", "4096"});
+}
+
+TEST_CASE("clerk-serve, aio nowait with unlimited chunks", "[serve]") { run_mode({"--aio", "nowait"}); }
+
+TEST_CASE("clerk-serve, aio io_uring", "[serve]") { run_mode({"--aio", "io_uring", "--uring-entries", "8"}); }
+
+TEST_CASE("clerk-serve, aio io_uring with small chunks and io-wq capped", "[serve]") {
+  run_mode({"--aio", "io_uring", "--sendfile-max-chunk", "4096", "--uring-max-workers", "1"});
+}
+
 TEST_CASE("Connection: close after keepalive_requests", "[serve]") {
   TempTree tree;
   ServerProcess server(tree, {"--keepalive-requests", "3"}, 1);
