@@ -85,6 +85,9 @@ struct NginxConfig {
   std::string proxy_cache;
   std::vector<ProxyCachePath> proxy_cache_paths;
   std::uint32_t epoll_events = 512;                // events per epoll_wait (NGX_EVENTS default 512)
+  // worker_aio_requests (events { }, ngx_epoll_module.c: io_setup(aio_requests),
+  // default 32): io_submit reads in flight per worker with aio on.
+  std::uint32_t worker_aio_requests = 32;
   // A recorded placement (clerk realrun), per client group: that group's
   // connections on each worker. A group with one replaces the accept policy
   // for its connections; empty: the policy decides.

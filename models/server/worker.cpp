@@ -19,6 +19,8 @@ Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(ind
       pools_.push_back(std::make_unique<ThreadPool>(host, config, *this, server.config().worker_processes + index));
       pools_.back()->record_stages(server.stages(), index_, task_);
     }
+  if (server.config().aio->native_aio)
+    aio_ = std::make_unique<NativeAio>(host.cache, server.config().worker_aio_requests, *this);
   if (server.config().open_file_cache.enabled)
     open_cache_ = std::make_unique<OpenFileCache>(server.config().open_file_cache);
 }
@@ -204,17 +206,17 @@ void Worker::resume() {
           step_ = Step::kNextEvent;
           break;
         }
-        const std::uint64_t limit = server_.chunk_limit(c);
+        if (reads_direct(server_.config(), host.cache.file_size(c.file))) {
+          direct_ = direct_call(server_.config(), c);
+          step_ = Step::kDirect;
+          break;
+        }
         if (!pools_.empty()) {
           post_to_pool(current_.conn, false);
           if (use_cpu(host.costs.pool_post(), Step::kNextEvent)) return;
           break;
         }
-        if (reads_direct(server_.config(), host.cache.file_size(c.file))) {
-          direct_ = direct_call(server_.config(), c, limit);
-          step_ = Step::kDirect;
-          break;
-        }
+        const std::uint64_t limit = server_.chunk_limit(c);
         call_ = SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false, 0};
         step_ = Step::kSendfile;
         break;
@@ -232,16 +234,30 @@ void Worker::resume() {
         break;
       }
       case Step::kDirect: {
-        // directio without a pool: the loop waits for each O_DIRECT read.
-        if (!direct_read_run(host, direct_, this, 0)) {
+        // A pass of ngx_output_chain over a directio file: the loop waits
+        // for the reads it does itself (aio off; the tail with aio on; a
+        // read io_submit refused).
+        const DirectPass pass = direct_read_run(host, direct_, this, 0);
+        if (pass == DirectPass::kWait) {
           set_state(TaskState::kDiskWait, WaitCause::kDiskData);
           return;
         }
         server_.conn(current_.conn).position = direct_.position;
-        sent_ = direct_.sent;
-        limit_ = direct_.limit;
         // writev()'s copy of the buffers, priced as sendfile()'s per byte.
-        if (use_cpu(host.costs.sendfile_byte * static_cast<double>(direct_.sent), Step::kSent)) return;
+        const double write_cpu = host.costs.sendfile_byte * static_cast<double>(direct_.sent);
+        if (pass == DirectPass::kOffload) {
+          if (!offload_read(current_.conn)) {
+            direct_.offload_direct = false;  // ngx_read_file(): this pass reads it, blocking
+            break;
+          }
+          server_.data_sent(current_.conn, direct_.sent);
+          // Posting the task; io_submit's own CPU time is not measured (left out).
+          if (use_cpu(write_cpu + (pools_.empty() ? 0.0 : host.costs.pool_post()), Step::kNextEvent)) return;
+          break;
+        }
+        sent_ = direct_.sent;
+        limit_ = direct_limit(server_.config(), direct_);
+        if (use_cpu(write_cpu, Step::kSent)) return;
         break;
       }
       case Step::kSent:
@@ -287,6 +303,32 @@ void Worker::take_every_pool_done() {
 
 void Worker::post_to_pool(std::uint32_t conn, bool open) {
   models::post_to_pool(server_, server_.pool_for(*this, conn), conn, open);
+}
+
+bool Worker::offload_read(std::uint32_t conn) {
+  if (!pools_.empty()) {
+    models::post_direct_read(server_, server_.pool_for(*this, conn), conn, direct_);
+    return true;
+  }
+  if (!aio_->submit(direct_, conn)) return false;
+  HttpConnection& c = server_.conn(conn);
+  c.direct_reading = direct_.reading;
+  c.phase = HttpConnection::Phase::kWaitPool;
+  stage_current(Stage::kDiskData, cpu_wait_so_far());  // the request waits for the device, not for the loop
+  return true;
+}
+
+// ngx_epoll_eventfd_handler -> ngx_file_aio_event_handler: the read is in the
+// buffer, and the request's writer runs again (the next pass writes it).
+// Each completion is one ready event here (NGINX reads all of them at one
+// eventfd wake-up and posts their handlers to the same turn).
+void Worker::on_aio_done(std::uint32_t conn) {
+  HttpConnection& c = server_.conn(conn);
+  if (c.phase != HttpConnection::Phase::kWaitPool) return;  // closed meanwhile
+  c.direct_pending += c.direct_reading;
+  c.direct_reading = 0;
+  c.phase = HttpConnection::Phase::kQueued;
+  post(EventKind::kWrite, conn);
 }
 
 void Worker::end_turn() {

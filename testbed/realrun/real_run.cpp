@@ -195,6 +195,9 @@ void validate(const models::Scenario& sc, const RealRunOptions& o) {
     require_executable(o.serve_binary, "clerk-serve", "build the clerk-serve target and pass its path");
   require_executable(o.wrk_binary, "wrk", "apt-get install wrk (scripts/setup does)");
   if (sc.clients.empty()) throw RealRunError("the scenario has no client groups");
+  if (sc.nginx.aio->realrun_refusal)
+    throw RealRunError(fmt::format("nginx.aio = \"{}\" cannot run for real here: {}", sc.nginx.aio->name,
+                                   sc.nginx.aio->realrun_refusal));
   for (const auto& g : sc.clients) {
     if (g.threads == 0 || g.connections < g.threads)
       throw RealRunError(fmt::format("client group {}: wrk needs connections ({}) >= threads ({}) >= 1", g.name,
