@@ -13,6 +13,7 @@
 #include "models/os/direct_io.h"
 #include "models/hardware/queued_device.h"
 #include "models/os/page_cache.h"
+#include "models/os/sendfile.h"
 #include "models/server/native_aio.h"
 #include "tests/whole_run.h"
 
@@ -382,4 +383,72 @@ TEST_CASE("aio on: past worker_aio_requests reads in flight the worker reads, bl
   REQUIRE(tight.server_responses > 2);
   CHECK(data_wait(tight) > 0);  // io_submit EAGAIN -> ngx_read_file() in the worker
   CHECK(tight.direct_reads >= 32 * (tight.server_responses - 1));
+}
+
+TEST_CASE("FreeBSD's sendfile(SF_NODISKIO) sends the resident pages and stops at the first other one, reading nothing") {
+  RecordingDevice dev;
+  models::PageCache cache(dev, {1 << 20, 64 * 1024, 1 << 20});
+  const auto file = cache.add_file(0, 256 * 1024);
+  models::KernelSpec kernel;
+  models::ReadaheadState ra;
+  CountingWaiter w;
+  // Unit 0 resident: read it once and let the device finish.
+  REQUIRE(cache.read(file, 0, 1, ra, &w, 0) == models::PageCache::Result::kWait);
+  for (std::size_t i = 0; i < dev.reads.size(); ++i) dev.reads[i].listener->on_io_done(dev.reads[i].tag);
+  const std::size_t reads_before = dev.reads.size();
+  const bool unit1 = cache.cached(file, 1);
+  double queued = 0;
+  models::SendfileCall call{file, 0, 0, 256 * 1024, 0, &ra, false, 0};
+  call.nodiskio = true;
+  const bool done = models::sendfile_pieces(
+      cache, kernel, call, &w, 0, [&](std::uint32_t) { return queued; },
+      [&](std::uint32_t, double bytes) { queued += bytes; });
+  CHECK(done);               // never waits: the call returns
+  CHECK(call.busy);          // EBUSY at the first unit not resident
+  CHECK_FALSE(call.waiting);
+  const std::uint64_t resident = unit1 ? 2 : 1;
+  CHECK(call.sent == resident * 64 * 1024);
+  // Without it the same call waits for the page (Linux, or FreeBSD without aio before 1.21.5).
+  CountingWaiter w2;
+  models::SendfileCall plain{file, 0, call.position, 256 * 1024, 0, &ra, false, 0};
+  CHECK_FALSE(models::sendfile_pieces(
+      cache, kernel, plain, &w2, 0, [&](std::uint32_t) { return 0.0; }, [&](std::uint32_t, double) {}));
+  // SF_NODISKIO waited for no read: when every read is done only the plain
+  // call's waiter is woken. (A hit may start an asynchronous readahead, as
+  // any read of a cached page does; nobody waits for it.)
+  const int woken = w.woken;
+  for (std::size_t i = reads_before; i < dev.reads.size(); ++i) dev.reads[i].listener->on_io_done(dev.reads[i].tag);
+  CHECK(w.woken == woken);
+  CHECK(w2.woken == 1);
+}
+
+TEST_CASE("os = freebsd: with aio on (1.9.0) or from 1.21.5 the loop never waits for file data; 1.9.0 without aio does") {
+  const std::vector<std::string> bsd = {"nginx.os=\"freebsd\"", "dataset.file_size=\"1m\"", "memory.page_cache=\"8m\"",
+                                        "clients.hot.connections=4", "clients.hot.path=\"random\""};
+  auto preload = bsd;
+  preload.push_back("nginx.aio=\"on\"");
+  const models::RunResult pre = tests::run_file(kData + "/stages-one-hot.toml", preload, 5);
+  REQUIRE(pre.server_responses > 2);
+  CHECK(pre.disk_reads > 0);      // the files do not fit: misses all along
+  CHECK(data_wait(pre) == 0);     // each a preload the loop does not wait for
+  auto newer = bsd;
+  newer.push_back("nginx.version=\"1.22.1\"");
+  const models::RunResult async = tests::run_file(kData + "/stages-one-hot.toml", newer, 5);
+  REQUIRE(async.server_responses > 2);
+  CHECK(data_wait(async) == 0);   // 1.21.5+: SF_NODISKIO without aio
+  const models::RunResult blocking = tests::run_file(kData + "/stages-one-hot.toml", bsd, 5);
+  REQUIRE(blocking.server_responses > 2);
+  CHECK(data_wait(blocking) > 0); // before 1.21.5 SF_NODISKIO needs aio on
+  // What FreeBSD's path does not model is refused by name.
+  auto key_of = [](const std::vector<std::string>& o) {
+    try {
+      models::load_scenario(kData + "/stages-one-hot.toml", o);
+    } catch (const models::ConfigError& e) {
+      return e.key();
+    }
+    return std::string("no error");
+  };
+  CHECK(key_of({"nginx.os=\"freebsd\"", "nginx.directio=\"4m\""}) == "nginx.directio");
+  CHECK(key_of({"nginx.os=\"freebsd\"", "nginx.aio=\"threads\""}) == "nginx.aio");
+  CHECK(key_of({"nginx.os=\"solaris\""}) == "nginx.os");
 }

@@ -223,6 +223,18 @@ void read_hardware(Section& root, const LayeredToml& doc, Scenario& sc) {
   kernel.done();
 }
 
+// [nginx] os: the system NGINX is built for (auto/os/): "freebsd" selects
+// its sendfile(SF_NODISKIO) path (NginxConfig::NoDiskIo).
+void read_os(Section& s, const NginxReleaseDefaults& d, NginxConfig& n) {
+  n.freebsd = s.choice("os", "linux", {"linux", "freebsd"}) == "freebsd";
+  if (!n.freebsd) return;
+  if (n.directio)
+    s.fail("directio", "with os = \"freebsd\" is not modelled (FreeBSD reads O_DIRECT buffers with aio_read)");
+  if (n.aio->thread_pool) s.fail("aio", std::string(n.aio->name) + " with os = \"freebsd\" is not modelled");
+  using K = NginxConfig::NoDiskIo;
+  n.nodiskio = d.sendfile_nodiskio_always ? K::kAsyncSendfile : n.aio->native_aio ? K::kAioPreload : K::kOff;
+}
+
 // [nginx] aio: a mode of the registry (aio_modes.h); a pool mode may name
 // its pool, "threads=NAME" (ngx_http_core_set_aio), into `pool`.
 const AioMode* read_aio_mode(Section& s, std::string& pool) {
@@ -580,6 +592,7 @@ void read_nginx(Section& root, const LayeredToml& doc, Scenario& sc) {
   // events { worker_aio_requests N; } (ngx_epoll_module.c, default 32); io_setup()
   // fails beyond fs.aio-max-nr (65536 by default, Documentation/sysctl/fs.txt).
   n.worker_aio_requests = static_cast<std::uint32_t>(s.integer("worker_aio_requests", 32, 1, 65536));
+  read_os(s, d, n);
   if (n.aio->thread_pool && !d.thread_pools)
     s.fail("aio", std::string(n.aio->name) + " needs NGINX 1.7.11 or later (thread pools)");
   if (n.aio_open && !n.aio->thread_pool) s.fail("aio_open", "needs " + pool_aio_modes_text() + " (it uses the same pool)");

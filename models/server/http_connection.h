@@ -36,6 +36,9 @@ struct HttpConnection {
   std::uint64_t direct_pending = 0;
   // aio on: the bytes of the O_DIRECT read io_submit has in flight (native_aio.h).
   std::uint64_t direct_reading = 0;
+  // os = "freebsd": sendfile(SF_NODISKIO) calls in a row that said EBUSY
+  // and sent nothing (ngx_connection_t's busy_count).
+  std::uint8_t busy_count = 0;
 };
 
 }  // namespace models

@@ -18,6 +18,7 @@ void begin_request(HttpConnection& c, ServerStats& stats) {
   c.ra = ReadaheadState{};
   c.direct_pending = 0;
   c.direct_reading = 0;
+  c.busy_count = 0;
   c.phase = HttpConnection::Phase::kSending;
 }
 

@@ -11,6 +11,7 @@ namespace models {
 
 Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(index) {
   Host& host = server.host();
+  preload_.worker = this;
   task_ = host.tasks.add_task(host.engine.now(), index, TaskState::kSleeping);
   thread_ = host.cpu.add_thread(task_, index);
   // Every pool declared runs its threads in every worker (ngx_thread_pool_init_worker).
@@ -218,6 +219,10 @@ void Worker::resume() {
         }
         const std::uint64_t limit = server_.chunk_limit(c);
         call_ = SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false, 0};
+        // FreeBSD: SF_NODISKIO, but not after EBUSY twice in a row without
+        // progress (ngx_freebsd_sendfile_chain: busy_count > 2 turns it off for one call).
+        call_.nodiskio = server_.config().nodiskio != NginxConfig::NoDiskIo::kOff && c.busy_count <= 2;
+        if (!call_.nodiskio) c.busy_count = 0;
         step_ = Step::kSendfile;
         break;
       }
@@ -227,6 +232,17 @@ void Worker::resume() {
           return;
         }
         server_.conn(current_.conn).position = call_.position;
+        if (call_.busy) {
+          HttpConnection& c = server_.conn(current_.conn);
+          c.busy_count = call_.sent == 0 ? static_cast<std::uint8_t>(c.busy_count + 1) : 0;
+          call_.busy = false;
+          if (!start_preload(current_.conn)) break;  // resident by now: sendfile() again
+          server_.data_sent(current_.conn, call_.sent);
+          const double cpu = host.costs.sendfile_byte * static_cast<double>(call_.sent) + reader_fill_s(host, call_);
+          if (use_cpu(cpu, Step::kNextEvent)) return;
+          break;
+        }
+        if (call_.nodiskio) server_.conn(current_.conn).busy_count = 0;
         sent_ = call_.sent;
         limit_ = call_.limit;
         const double cpu = host.costs.sendfile_byte * static_cast<double>(call_.sent) + reader_fill_s(host, call_);
@@ -316,6 +332,37 @@ bool Worker::offload_read(std::uint32_t conn) {
   c.phase = HttpConnection::Phase::kWaitPool;
   stage_current(Stage::kDiskData, cpu_wait_so_far());  // the request waits for the device, not for the loop
   return true;
+}
+
+// sendfile(SF_NODISKIO) stopped at a page not resident (EBUSY). 1.9.0 to
+// 1.21.4 with aio on: ngx_http_copy_aio_sendfile_preload reads 1 byte at
+// the file position with aio_read() (a FreeBSD aio daemon reads it, with the
+// file's readahead; kqueue's EVFILT_AIO brings the completion), and the
+// completion runs sendfile() again. 1.21.5+ (FreeBSD 11+): sendfile() itself
+// starts the read of what it was asked for and the response goes on when it
+// is done (the socket's not-ready data; here, the connection's next write).
+// Neither waits in this loop. Left out: the aio_read's and kevent's CPU.
+bool Worker::start_preload(std::uint32_t conn) {
+  Host& host = server_.host();
+  HttpConnection& c = server_.conn(conn);
+  const std::uint64_t unit_bytes = host.cache.unit_bytes();
+  std::uint64_t units = 1;  // the preload's 1 byte
+  if (server_.config().nodiskio == NginxConfig::NoDiskIo::kAsyncSendfile) {
+    const std::uint64_t want = std::min(call_.limit - call_.sent, host.kernel.pipe_bytes);
+    units = std::max<std::uint64_t>(1, (want + unit_bytes - 1) / unit_bytes);
+  }
+  if (host.cache.read(c.file, c.position / unit_bytes, units, c.ra, &preload_, conn) == PageCache::Result::kReady)
+    return false;
+  c.phase = HttpConnection::Phase::kWaitPool;
+  stage_current(Stage::kDiskData, cpu_wait_so_far());
+  return true;
+}
+
+void Worker::on_preload_done(std::uint32_t conn) {
+  HttpConnection& c = server_.conn(conn);
+  if (c.phase != HttpConnection::Phase::kWaitPool) return;  // closed meanwhile
+  c.phase = HttpConnection::Phase::kQueued;
+  post(EventKind::kWrite, conn);
 }
 
 // ngx_epoll_eventfd_handler -> ngx_file_aio_event_handler: the read is in the

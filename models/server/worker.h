@@ -86,6 +86,8 @@ class Worker final : public sim::EventTarget,
   void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;
   void on_pool_done() override;
   void on_aio_done(std::uint32_t conn) override;
+  // os = "freebsd": the read that a sendfile(SF_NODISKIO) EBUSY started is done.
+  void on_preload_done(std::uint32_t conn);
   std::uint32_t submitter_task() const override { return task_; }
 
   // This loop's time in D so far, and its task's time waiting for a CPU
@@ -126,6 +128,14 @@ class Worker final : public sim::EventTarget,
   // A directio pass stopped before a read: to the pool, or to io_submit;
   // false when io_submit said EAGAIN (the worker reads, blocking).
   bool offload_read(std::uint32_t conn);
+  // sendfile(SF_NODISKIO) said EBUSY: the page is read without this loop
+  // waiting (FreeBSD); false when it is resident by now (sendfile again).
+  bool start_preload(std::uint32_t conn);
+  // The reads start_preload starts: their completions come back to the worker.
+  struct PreloadWaiter final : PageWaiter {
+    Worker* worker = nullptr;
+    void on_page_ready(std::uint64_t tag) override { worker->on_preload_done(static_cast<std::uint32_t>(tag)); }
+  };
   void set_state(TaskState s, WaitCause cause = WaitCause::kNone);
   void wake_now();
 
@@ -140,6 +150,7 @@ class Worker final : public sim::EventTarget,
   std::vector<std::unique_ptr<ThreadPool>> pools_;
   std::unique_ptr<OpenFileCache> open_cache_;
   std::unique_ptr<NativeAio> aio_;
+  PreloadWaiter preload_;
 
   EventLoop loop_;
   bool listen_pending_ = false;

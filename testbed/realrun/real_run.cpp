@@ -195,6 +195,8 @@ void validate(const models::Scenario& sc, const RealRunOptions& o) {
     require_executable(o.serve_binary, "clerk-serve", "build the clerk-serve target and pass its path");
   require_executable(o.wrk_binary, "wrk", "apt-get install wrk (scripts/setup does)");
   if (sc.clients.empty()) throw RealRunError("the scenario has no client groups");
+  if (sc.nginx.freebsd)
+    throw RealRunError("nginx.os = \"freebsd\" cannot run for real here: this testbed is Linux");
   if (sc.nginx.aio->realrun_refusal)
     throw RealRunError(fmt::format("nginx.aio = \"{}\" cannot run for real here: {}", sc.nginx.aio->name,
                                    sc.nginx.aio->realrun_refusal));
