@@ -186,6 +186,18 @@ void set_popularity(WrkScriptParams& params, const models::PopularitySpec& p, co
   params.rank_file = rank_path;
 }
 
+}  // namespace
+
+std::string real_run_refusal(const models::Scenario& sc) {
+  if (sc.nginx.freebsd) return "nginx.os = \"freebsd\" cannot run for real here: this testbed is Linux";
+  if (sc.nginx.aio->realrun_refusal)
+    return fmt::format("nginx.aio = \"{}\" cannot run for real here: {}", sc.nginx.aio->name,
+                       sc.nginx.aio->realrun_refusal);
+  return {};
+}
+
+namespace {
+
 void validate(const models::Scenario& sc, const RealRunOptions& o) {
   if (o.server != "nginx" && o.server != "clerk-serve")
     throw RealRunError(fmt::format("unknown server '{}': nginx or clerk-serve", o.server));
@@ -195,11 +207,7 @@ void validate(const models::Scenario& sc, const RealRunOptions& o) {
     require_executable(o.serve_binary, "clerk-serve", "build the clerk-serve target and pass its path");
   require_executable(o.wrk_binary, "wrk", "apt-get install wrk (scripts/setup does)");
   if (sc.clients.empty()) throw RealRunError("the scenario has no client groups");
-  if (sc.nginx.freebsd)
-    throw RealRunError("nginx.os = \"freebsd\" cannot run for real here: this testbed is Linux");
-  if (sc.nginx.aio->realrun_refusal)
-    throw RealRunError(fmt::format("nginx.aio = \"{}\" cannot run for real here: {}", sc.nginx.aio->name,
-                                   sc.nginx.aio->realrun_refusal));
+  if (const std::string why = real_run_refusal(sc); !why.empty()) throw RealRunError(why);
   for (const auto& g : sc.clients) {
     if (g.threads == 0 || g.connections < g.threads)
       throw RealRunError(fmt::format("client group {}: wrk needs connections ({}) >= threads ({}) >= 1", g.name,

@@ -86,6 +86,10 @@ struct RealRunError : std::runtime_error {
 // One run at a time per process.
 RealRunResult run_real(const models::Scenario& scenario, const RealRunOptions& options);
 
+// Why this testbed cannot run `scenario` for real (nothing: it can): an aio
+// mode no server here has (aio_modes.h's realrun_refusal), or os = "freebsd".
+std::string real_run_refusal(const models::Scenario& scenario);
+
 // Stops everything started by run_real: SIGKILL to every process group it
 // started (servers, wrk, preload readers) and removes its cgroup. It is
 // async-signal-safe (kill, rmdir, nanosleep over a fixed array of atomics):
