@@ -79,8 +79,10 @@ DirectPass run_pass(Host& host, DirectReadCall& call, PageWaiter* waiter, std::u
   const std::uint64_t size = host.cache.file_size(call.file);
   for (;;) {
     if (call.reading) {
-      if (!call.waiting && (call.tail ? call.offload_tail : call.offload_direct)) return DirectPass::kOffload;
+      if (!call.waiting && !call.read_here_once && (call.tail ? call.offload_tail : call.offload_direct))
+        return DirectPass::kOffload;
       if (!read_piece(host, call, waiter, tag)) return DirectPass::kWait;
+      call.read_here_once = false;
       *call.pending += call.reading;
       call.reading = 0;
       ++call.reads;

@@ -71,6 +71,7 @@ struct DirectReadCall {
   // Reads done by someone else: the pass stops before them (kOffload).
   bool offload_direct = false;  // the O_DIRECT reads
   bool offload_tail = false;    // the tail's buffered read
+  bool read_here_once = false;  // the next read is this pass's own (io_submit said EAGAIN), later ones offloaded again
 };
 
 enum class DirectPass : std::uint8_t {

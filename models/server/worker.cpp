@@ -263,7 +263,7 @@ void Worker::resume() {
         const double write_cpu = host.costs.sendfile_byte * static_cast<double>(direct_.sent);
         if (pass == DirectPass::kOffload) {
           if (!offload_read(current_.conn)) {
-            direct_.offload_direct = false;  // ngx_read_file(): this pass reads it, blocking
+            direct_.read_here_once = true;  // ngx_read_file(): this pass reads it, blocking; the next goes to io_submit again
             break;
           }
           server_.data_sent(current_.conn, direct_.sent);
