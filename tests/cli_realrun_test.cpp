@@ -61,6 +61,16 @@ TEST_CASE("realrun refuses a --duration that is not finite or out of range", "[r
   }
 }
 
+TEST_CASE("realrun refuses aio on and os = freebsd, saying why, before anything runs", "[realrun_cli]") {
+  const Outcome aio = realrun({"--set", "nginx.aio=\"on\""});
+  CHECK(aio.status == 2);
+  CHECK(aio.error.find("nginx.aio = \"on\" cannot run for real here") != std::string::npos);
+  CHECK(aio.error.find("--with-file-aio") != std::string::npos);
+  const Outcome bsd = realrun({"--set", "nginx.os=\"freebsd\"", "--set", "nginx.aio=\"off\""});
+  CHECK(bsd.status == 2);
+  CHECK(bsd.error.find("this testbed is Linux") != std::string::npos);
+}
+
 TEST_CASE("realrun refuses --port 0 before anything runs", "[realrun_cli]") {
   const Outcome out = realrun({"--port", "0"});
   CHECK(out.status == 2);

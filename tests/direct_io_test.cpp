@@ -11,7 +11,10 @@
 #include <vector>
 
 #include "models/os/direct_io.h"
+#include "models/hardware/queued_device.h"
 #include "models/os/page_cache.h"
+#include "models/os/sendfile.h"
+#include "models/server/native_aio.h"
 #include "tests/whole_run.h"
 
 namespace {
@@ -37,6 +40,11 @@ struct CountingWaiter : models::PageWaiter {
   int woken = 0;
   void on_page_ready(std::uint64_t) override { ++woken; }
 };
+
+// The worker's time in D waiting for file data (not open()'s path walk).
+double data_wait(const models::RunResult& r) {
+  return r.workers_blocked_by_cause[static_cast<std::size_t>(models::WaitCause::kDiskData)];
+}
 
 }  // namespace
 
@@ -162,7 +170,8 @@ TEST_CASE("directio, output_buffers and open_file_cache: bad values name their k
   fails({"nginx.open_file_cache=\"max=10 size=3\""}, "nginx.open_file_cache", "size=3");
   fails({"nginx.open_file_cache=\"max=0\""}, "nginx.open_file_cache", "max=N");
   fails({"nginx.open_file_cache_valid=\"soon\""}, "nginx.open_file_cache_valid", "must be a time");
-  fails({"nginx.aio=on", "nginx.directio=\"4m\""}, "nginx.aio", "not modelled yet");
+  fails({"nginx.worker_aio_requests=0"}, "nginx.worker_aio_requests", "");
+  fails({"nginx.worker_aio_requests=65537"}, "nginx.worker_aio_requests", "");
   // Defaults: off, 512, the release's buffers (1.9.0: 1 32k; 1.9.5 on: 2 32k).
   const models::Scenario sc = models::load_scenario(kData + "/small-hdd.toml");
   CHECK(sc.nginx.directio == 0);
@@ -222,4 +231,226 @@ TEST_CASE("directio: output_buffers not a multiple of directio_alignment is refu
   CHECK(key_of({"nginx.directio=\"4m\"", "nginx.output_buffers=\"2 33000\""}) == "nginx.output_buffers");
   // Without directio the buffers are read through the page cache: any size.
   CHECK(key_of({"nginx.output_buffers=\"2 1000\""}) == "no error");
+}
+
+TEST_CASE("an O_DIRECT read longer than max_sectors_kb is split into requests of that size, as a buffered read is") {
+  // Linux 3.13's do_direct_IO builds bios with bio_add_page, which stops at
+  // queue_max_sectors (later kernels split in blk_queue_split /
+  // bio_split_to_limits by the same limit): the block queue sees
+  // max_sectors_kb requests (block_queue.h splits whatever it is given).
+  RecordingDevice drive;
+  sim::Time now = 0;
+  models::BlockQueueSpec spec;
+  spec.max_sectors_kb = 128;
+  models::QueuedDevice queue(drive, spec, [&now] { return now; });
+  models::PageCache cache(queue, {64 << 20, 64 * 1024, 1 << 20});
+  const auto file = cache.add_file(0, 4 << 20);
+  CountingWaiter w;
+  cache.read_direct(file, 0, 1 << 20, &w, 0);
+  REQUIRE(drive.reads.size() == 8);  // 1 MiB / 128 KiB, all issued (31 tags)
+  for (std::size_t i = 0; i < drive.reads.size(); ++i) {
+    CHECK(drive.reads[i].offset == i * 128 * 1024);
+    CHECK(drive.reads[i].length == 128 * 1024);
+  }
+  for (std::size_t i = 0; i + 1 < drive.reads.size(); ++i) drive.reads[i].listener->on_io_done(drive.reads[i].tag);
+  CHECK(w.woken == 0);  // the read is done when its last piece is
+  drive.reads.back().listener->on_io_done(drive.reads.back().tag);
+  CHECK(w.woken == 1);
+  // A read within the limit is one request.
+  cache.read_direct(file, 1 << 20, 96 * 1024, &w, 0);
+  CHECK(drive.reads.size() == 9);
+  CHECK(drive.reads.back().length == 96 * 1024);
+}
+
+TEST_CASE("directio with aio threads: one pool task reads one output buffer, and the worker writes") {
+  // ngx_output_chain_copy_buf -> ngx_thread_read: a task per buffer, so a
+  // response of a 1 MiB file is ceil(1 MiB / 32 KiB) = 32 tasks, and one of
+  // 48 KiB two (32 KiB with O_DIRECT, then its 16 KiB tail).
+  const models::RunResult mb = tests::run_file(
+      kData + "/stages-one-hot.toml", {"dataset.file_size=\"1m\"", "nginx.directio=\"512k\"", "nginx.aio=threads"}, 5);
+  REQUIRE(mb.server_responses > 2);
+  CHECK(mb.pool_tasks >= 32 * (mb.server_responses - 1));
+  CHECK(mb.pool_tasks <= 32 * (mb.server_responses + 1));
+  CHECK(data_wait(mb) == 0);
+  const models::RunResult tail = tests::run_file(
+      kData + "/stages-one-hot.toml", {"dataset.file_size=\"48k\"", "nginx.directio=\"16k\"", "nginx.aio=threads"}, 5);
+  REQUIRE(tail.server_responses > 2);
+  CHECK(tail.pool_tasks >= 2 * (tail.server_responses - 1));
+  CHECK(tail.pool_tasks <= 2 * (tail.server_responses + 1));
+  CHECK(data_wait(tail) == 0);
+  const models::RunResult big = tests::run_file(kData + "/stages-one-hot.toml",
+                                                {"dataset.file_size=\"1m\"", "nginx.directio=\"512k\"",
+                                                 "nginx.aio=threads", "nginx.output_buffers=\"2 128k\""},
+                                                5);
+  CHECK(big.pool_tasks >= 8 * (big.server_responses - 1));
+  CHECK(big.pool_tasks <= 8 * (big.server_responses + 1));
+}
+
+TEST_CASE("directio: sendfile_max_chunk limits each write, not the response, so 2 x 32 KiB writes never wait for its timer") {
+  // stages-one-hot pins NGINX 1.9.0 (the 1 ms timer) and sendfile_max_chunk 512k.
+  const std::vector<std::string> base = {"dataset.file_size=\"1m\"", "nginx.directio=\"512k\""};
+  auto none = base;
+  none.push_back("nginx.sendfile_max_chunk=0");
+  auto small = base;
+  small.push_back("nginx.sendfile_max_chunk=\"16k\"");
+  const models::RunResult limited = tests::run_file(kData + "/stages-one-hot.toml", base, 5);
+  const models::RunResult unlimited = tests::run_file(kData + "/stages-one-hot.toml", none, 5);
+  REQUIRE(limited.server_responses > 2);
+  // A write carries at most one 32 KiB buffer: 512k never binds, the runs are the same.
+  CHECK(limited.server_responses == unlimited.server_responses);
+  CHECK(limited.direct_reads == unlimited.direct_reads);
+  // 16k: each write of 16 KiB (more than 16k less two pages) waits for the
+  // 1 ms timer: 64 writes a response, so at least 64 ms each.
+  const models::RunResult timed = tests::run_file(kData + "/stages-one-hot.toml", small, 5);
+  REQUIRE(timed.server_responses > 0);
+  CHECK(timed.server_responses <= 5 * 1000 / 64 + 1);
+  CHECK(timed.server_responses < unlimited.server_responses);
+}
+
+namespace {
+
+struct AioRecorder : models::AioOwner {
+  std::vector<std::uint32_t> done;
+  void on_aio_done(std::uint32_t conn) override { done.push_back(conn); }
+};
+
+}  // namespace
+
+TEST_CASE("aio on: io_submit takes worker_aio_requests reads in flight, and says EAGAIN to one more") {
+  RecordingDevice dev;
+  models::PageCache cache(dev, {1 << 20, 64 * 1024, 1 << 20});
+  const auto file = cache.add_file(0, 4 << 20);
+  AioRecorder owner;
+  models::NativeAio aio(cache, 2, owner);
+  // A pass stopped before reading 16 KiB after the 32 KiB its buffers hold,
+  // at byte 1000 of the file: the read is rounded out to 4 KiB blocks.
+  std::uint64_t pending = 32768;
+  models::DirectReadCall call;
+  call.file = file;
+  call.pending = &pending;
+  call.position = 1000;
+  call.reading = 16384;
+  call.alignment = 4096;
+  CHECK(aio.submit(call, 7));
+  REQUIRE(dev.reads.size() == 1);
+  CHECK(dev.reads[0].offset == 32768);                  // 33768 rounded down
+  CHECK(dev.reads[0].length == 20480);                  // to 50152 rounded up: 5 blocks
+  CHECK(aio.submit(call, 8));
+  CHECK(aio.in_flight() == 2);
+  CHECK_FALSE(aio.submit(call, 9));  // EAGAIN: the worker reads it itself (ngx_read_file)
+  CHECK(dev.reads.size() == 2);
+  CHECK(aio.stats().eagain == 1);
+  CHECK(aio.stats().submitted == 2);
+  // A completion (the eventfd) names its connection and frees its place.
+  dev.reads[1].listener->on_io_done(dev.reads[1].tag);
+  CHECK(owner.done == std::vector<std::uint32_t>{8});
+  CHECK(aio.in_flight() == 1);
+  CHECK(aio.submit(call, 9));
+  CHECK(aio.stats().max_in_flight == 2);
+  CHECK(cache.stats().lookups == 0);  // O_DIRECT: no page cache lookup
+}
+
+TEST_CASE("aio on: directio files are read without the worker blocking, smaller files still block it") {
+  const std::vector<std::string> aio_on = {"nginx.aio=\"on\"", "nginx.directio=\"512k\""};
+  auto big = aio_on;
+  big.push_back("dataset.file_size=\"1m\"");
+  const models::RunResult direct = tests::run_file(kData + "/stages-one-hot.toml", big, 5);
+  REQUIRE(direct.server_responses > 2);
+  CHECK(direct.direct_reads >= 32 * (direct.server_responses - 1));  // every response from the disk
+  CHECK(data_wait(direct) == 0);                                     // and never in D for it
+  CHECK(direct.pool_tasks == 0);
+  // 64 KiB is below directio: sendfile() in the worker, which blocks on its first miss.
+  const models::RunResult small = tests::run_file(kData + "/stages-one-hot.toml", aio_on, 5);
+  REQUIRE(small.server_responses > 2);
+  CHECK(small.direct_reads == 0);
+  CHECK(data_wait(small) > 0);
+  // Without directio, aio on is aio off.
+  const models::RunResult off = tests::run_file(kData + "/stages-one-hot.toml", {}, 5);
+  const models::RunResult on = tests::run_file(kData + "/stages-one-hot.toml", {"nginx.aio=\"on\""}, 5);
+  CHECK(on.server_responses == off.server_responses);
+  CHECK(on.workers_disk_wait == off.workers_disk_wait);
+}
+
+TEST_CASE("aio on: past worker_aio_requests reads in flight the worker reads, blocking") {
+  // Eight connections on one worker, each with one read in flight at most.
+  std::vector<std::string> o = {"nginx.aio=\"on\"", "nginx.directio=\"512k\"", "dataset.file_size=\"1m\"",
+                                "clients.hot.connections=8"};
+  const models::RunResult roomy = tests::run_file(kData + "/stages-one-hot.toml", o, 5);
+  REQUIRE(roomy.server_responses > 2);
+  CHECK(data_wait(roomy) == 0);
+  o.push_back("nginx.worker_aio_requests=1");
+  const models::RunResult tight = tests::run_file(kData + "/stages-one-hot.toml", o, 5);
+  REQUIRE(tight.server_responses > 2);
+  CHECK(data_wait(tight) > 0);  // io_submit EAGAIN -> ngx_read_file() in the worker
+  // 32 reads a response, give or take the eight responses under way at each end of the window.
+  CHECK(tight.direct_reads >= 32 * (tight.server_responses - 8));
+  CHECK(tight.direct_reads <= 32 * (tight.server_responses + 8));
+}
+
+TEST_CASE("FreeBSD's sendfile(SF_NODISKIO) sends the resident pages and stops at the first other one, reading nothing") {
+  RecordingDevice dev;
+  models::PageCache cache(dev, {1 << 20, 64 * 1024, 1 << 20});
+  const auto file = cache.add_file(0, 256 * 1024);
+  models::KernelSpec kernel;
+  models::ReadaheadState ra;
+  CountingWaiter w;
+  // Unit 0 resident: read it once and let the device finish.
+  REQUIRE(cache.read(file, 0, 1, ra, &w, 0) == models::PageCache::Result::kWait);
+  for (std::size_t i = 0; i < dev.reads.size(); ++i) dev.reads[i].listener->on_io_done(dev.reads[i].tag);
+  const std::size_t reads_before = dev.reads.size();
+  const bool unit1 = cache.cached(file, 1);
+  double queued = 0;
+  models::SendfileCall call{file, 0, 0, 256 * 1024, 0, &ra, false, 0};
+  call.nodiskio = true;
+  const bool done = models::sendfile_pieces(
+      cache, kernel, call, &w, 0, [&](std::uint32_t) { return queued; },
+      [&](std::uint32_t, double bytes) { queued += bytes; });
+  CHECK(done);               // never waits: the call returns
+  CHECK(call.busy);          // EBUSY at the first unit not resident
+  CHECK_FALSE(call.waiting);
+  const std::uint64_t resident = unit1 ? 2 : 1;
+  CHECK(call.sent == resident * 64 * 1024);
+  // Without it the same call waits for the page (Linux, or FreeBSD without aio before 1.21.5).
+  CountingWaiter w2;
+  models::SendfileCall plain{file, 0, call.position, 256 * 1024, 0, &ra, false, 0};
+  CHECK_FALSE(models::sendfile_pieces(
+      cache, kernel, plain, &w2, 0, [&](std::uint32_t) { return 0.0; }, [&](std::uint32_t, double) {}));
+  // SF_NODISKIO waited for no read: when every read is done only the plain
+  // call's waiter is woken. (A hit may start an asynchronous readahead, as
+  // any read of a cached page does; nobody waits for it.)
+  const int woken = w.woken;
+  for (std::size_t i = reads_before; i < dev.reads.size(); ++i) dev.reads[i].listener->on_io_done(dev.reads[i].tag);
+  CHECK(w.woken == woken);
+  CHECK(w2.woken == 1);
+}
+
+TEST_CASE("os = freebsd: with aio on (1.9.0) or from 1.21.5 the loop never waits for file data; 1.9.0 without aio does") {
+  const std::vector<std::string> bsd = {"nginx.os=\"freebsd\"", "dataset.file_size=\"1m\"", "memory.page_cache=\"8m\"",
+                                        "clients.hot.connections=4", "clients.hot.path=\"random\""};
+  auto preload = bsd;
+  preload.push_back("nginx.aio=\"on\"");
+  const models::RunResult pre = tests::run_file(kData + "/stages-one-hot.toml", preload, 5);
+  REQUIRE(pre.server_responses > 2);
+  CHECK(pre.disk_reads > 0);      // the files do not fit: misses all along
+  CHECK(data_wait(pre) == 0);     // each a preload the loop does not wait for
+  auto newer = bsd;
+  newer.push_back("nginx.version=\"1.22.1\"");
+  const models::RunResult async = tests::run_file(kData + "/stages-one-hot.toml", newer, 5);
+  REQUIRE(async.server_responses > 2);
+  CHECK(data_wait(async) == 0);   // 1.21.5+: SF_NODISKIO without aio
+  const models::RunResult blocking = tests::run_file(kData + "/stages-one-hot.toml", bsd, 5);
+  REQUIRE(blocking.server_responses > 2);
+  CHECK(data_wait(blocking) > 0); // before 1.21.5 SF_NODISKIO needs aio on
+  // What FreeBSD's path does not model is refused by name.
+  auto key_of = [](const std::vector<std::string>& o) {
+    try {
+      models::load_scenario(kData + "/stages-one-hot.toml", o);
+    } catch (const models::ConfigError& e) {
+      return e.key();
+    }
+    return std::string("no error");
+  };
+  CHECK(key_of({"nginx.os=\"freebsd\"", "nginx.directio=\"4m\""}) == "nginx.directio");
+  CHECK(key_of({"nginx.os=\"freebsd\"", "nginx.aio=\"threads\""}) == "nginx.aio");
+  CHECK(key_of({"nginx.os=\"solaris\""}) == "nginx.os");
 }

@@ -319,14 +319,27 @@ TEST_CASE("clerk import reads Debian's, the thread-pools article's and a caching
       CHECK(w.find("open_file_cache") == std::string::npos);
     }
   }
-  SECTION("aio on with directio: said to block in the scenario, as native AIO is not modelled") {
-    std::ofstream(dir.file("aio-on.conf")) << "http {\n  aio on;\n  directio 8m;\n}\n";
+  SECTION("aio on with directio and worker_aio_requests: Linux native AIO, no warning") {
+    std::ofstream(dir.file("aio-on.conf"))
+        << "events {\n  worker_aio_requests 64;\n}\nhttp {\n  aio on;\n  directio 8m;\n}\n";
     std::vector<std::string> warnings;
     const models::Scenario sc =
         load_text(cli::imported_scenario(import_args(dir.file("aio-on.conf"), dir.file("o.toml")), &warnings));
     CHECK(sc.nginx.directio == 8u << 20);
+    CHECK(sc.nginx.aio->native_aio);
     CHECK_FALSE(sc.nginx.aio->thread_pool);
-    CHECK(has(warnings, "aio-on.conf:3 directio: NGINX reads directio files with Linux native AIO"));
+    CHECK(sc.nginx.worker_aio_requests == 64);
+    for (const std::string& w : warnings) CHECK(w.find("aio") == std::string::npos);
+  }
+  SECTION("aio on without directio: native AIO, said to read every file in the worker") {
+    std::ofstream(dir.file("aio-on.conf")) << "http {\n  aio on;\n}\n";
+    std::vector<std::string> warnings;
+    const models::Scenario sc =
+        load_text(cli::imported_scenario(import_args(dir.file("aio-on.conf"), dir.file("o.toml")), &warnings));
+    CHECK(sc.nginx.aio->native_aio);
+    CHECK(sc.nginx.directio == 0);
+    CHECK(sc.nginx.worker_aio_requests == 32);
+    CHECK(has(warnings, "aio-on.conf:2 aio on: Linux native AIO reads without blocking only files read with directio"));
   }
   SECTION("a caching proxy: what is not modelled says so") {
     std::vector<std::string> warnings;

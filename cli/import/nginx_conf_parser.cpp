@@ -29,9 +29,9 @@ constexpr std::array<std::string_view, 15> kBlockDirectives = {
 // Directives known to take no block: include, those clerk import maps, and
 // the variable setters that look like block directives but are not
 // (perl_set is NGX_CONF_TAKE2, js_set NGX_CONF_TAKE23).
-constexpr std::array<std::string_view, 26> kSimpleDirectives = {
+constexpr std::array<std::string_view, 27> kSimpleDirectives = {
     "include", "perl_set", "js_set", "worker_processes", "thread_pool", "accept_mutex", "accept_mutex_delay",
-    "multi_accept", "epoll_events", "use", "listen", "root", "alias", "sendfile", "sendfile_max_chunk",
+    "multi_accept", "epoll_events", "worker_aio_requests", "use", "listen", "root", "alias", "sendfile", "sendfile_max_chunk",
     "keepalive_requests", "aio", "aio_write", "directio", "directio_alignment", "output_buffers",
     "open_file_cache", "open_file_cache_valid", "open_file_cache_min_uses", "open_file_cache_errors", "index"};
 

@@ -317,6 +317,8 @@ class Importer {
     if (const Directive* d = last(in, "multi_accept")) add(fmt::format("multi_accept = \"{}\"", flag(*d) ? "on" : "off"), *d);
     if (const Directive* d = last(in, "epoll_events"))
       add(fmt::format("events_per_wait = {}", number(*d, one_arg(*d), 1, 1 << 20)), *d);
+    if (const Directive* d = last(in, "worker_aio_requests"))
+      add(fmt::format("worker_aio_requests = {}", number(*d, one_arg(*d), 1, 65536)), *d);
     if (const Directive* d = last(in, "use"); d && lower(one_arg(*d)) == "epoll") mapped(*d);  // what clerk models
   }
 
@@ -457,26 +459,18 @@ class Importer {
     if (!d) return;
     const std::string v = one_arg(*d);
     // The mode whose nginx.conf word this is (aio_modes.h: `conf`); "off"
-    // and "on" are the default mode's (no directive, reads in the worker).
+    // is the default mode's (no directive, reads in the worker).
     const std::string word = v.substr(0, v.find('='));
     const models::AioMode* mode = nullptr;
     for (const models::AioMode* m : models::aio_modes())
       if (m->conf && word == m->conf) mode = m;
     const models::AioMode* off = models::aio_modes().front();
-    if (!mode && (v == "off" || v == "on")) mode = off;
-    if (!mode || (word != v && !mode->thread_pool)) invalid(*d, v, "it must be \"on\", \"off\"" + aio_words());
+    if (!mode && v == "off") mode = off;
+    if (!mode || (word != v && !mode->thread_pool)) invalid(*d, v, "it must be \"off\"" + aio_words());
     const std::string assignment = fmt::format("aio = \"{}\"", mode->name);
-    if (v == "on") {
-      add(assignment, *d, "aio on reads without blocking only with directio");
-      if (directio_at_)
-        warn(where(*d) + " aio on with " + where(*directio_at_) + " directio: NGINX reads directio files with Linux "
-                         "native AIO (io_submit) without blocking; clerk does not model native AIO yet, so the "
-                         "scenario's directio reads block the worker, as without aio");
-      else
-        warn(where(*d) + " aio on: Linux native AIO reads without blocking only files read with directio "
-                         "(O_DIRECT); without it reads block the worker, which the scenario says");
-      return;
-    }
+    if (mode->native_aio && !directio_at_)
+      warn(where(*d) + " aio on: Linux native AIO reads without blocking only files read with directio "
+                       "(O_DIRECT); without it every file is sent with sendfile() in the worker, as with aio off");
     if (mode->thread_pool) {
       pool_name_ = word == v ? "default" : v.substr(word.size() + 1);
       if (pool_name_.empty()) invalid(*d, v, "=POOL names a pool");

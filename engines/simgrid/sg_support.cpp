@@ -33,6 +33,11 @@ std::vector<std::string> unsupported(const models::Scenario& sc) {
   if (sc.hardware.costs.cache_fill_reader_byte >= 0)
     out.push_back("cpu.cache_fill_reader_byte: the reader's part of the page cache's fill, the rest in the block completion "
                   "(not expressed on SimGrid yet)");
+  if (sc.nginx.aio->simgrid_refusal)
+    out.push_back("nginx.aio = \"" + std::string(sc.nginx.aio->name) + "\": " + sc.nginx.aio->simgrid_refusal);
+  if (sc.nginx.freebsd)
+    out.push_back("nginx.os = \"freebsd\": sendfile(SF_NODISKIO) with its preload (models/server/worker.cpp; not "
+                  "expressed on SimGrid yet)");
   if (sc.nginx.directio)
     out.push_back("nginx.directio: O_DIRECT reads through output_buffers (models/os/direct_io.h; not expressed on "
                   "SimGrid yet)");

@@ -33,6 +33,9 @@ class SgWorker final : public DiskWaiter {
   void add_timer(std::uint32_t conn, std::uint64_t generation) { loop_.add_timer(conn, generation); }
   void post_next(std::uint32_t conn, std::uint64_t generation) { loop_.post_next(conn, generation); }
   void on_pool_done() { post(EventKind::kPoolDone, 0); }
+  // A done pool task's handler runs the connection's write next in this turn
+  // (models::pool_tasks_done; only directio's reads do, which SimGrid refuses).
+  void run_now(std::uint32_t conn) { loop_.run_now(conn, [this] { return disk_wait_so_far(); }); }
 
   std::uint32_t index() const { return index_; }
   SgPool* pool() { return pool_.get(); }

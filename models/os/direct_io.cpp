@@ -13,16 +13,23 @@ AlignedExtent align_out(std::uint64_t offset, std::uint64_t length, std::uint64_
 
 namespace {
 
-// Hands what the buffers hold to the socket, as far as it takes it.
+constexpr std::uint64_t kPage = 4096;
+
+// One send_chain() call: what the buffers hold goes to the socket, as far as
+// it takes it and at most `chunk`; a write of `chunk` less two pages or more
+// delays the next (ngx_http_write_filter).
 void write_pending(Host& host, DirectReadCall& call) {
+  if (call.delayed) return;
   const double space = host.kernel.tcp_wmem_max - host.sockets.backlog(call.flow);
   const std::uint64_t room = space < 1.0 ? 0 : static_cast<std::uint64_t>(space);
-  const std::uint64_t bytes = std::min({*call.pending, room, call.limit - call.sent});
+  std::uint64_t bytes = std::min(*call.pending, room);
+  if (call.chunk) bytes = std::min(bytes, call.chunk);
   if (bytes == 0) return;
   host.sockets.send_deferred(call.flow, static_cast<double>(bytes));
   *call.pending -= bytes;
   call.position += bytes;
   call.sent += bytes;
+  if (call.chunk && bytes + 2 * kPage >= call.chunk) call.delayed = true;
 }
 
 // Buffers holding data not yet in the socket.
@@ -52,36 +59,40 @@ bool read_tail(Host& host, DirectReadCall& call, std::uint64_t from, PageWaiter*
   return true;
 }
 
-}  // namespace
+// The read under way (`reading` bytes after what the buffers hold): true
+// when it is done.
+bool read_piece(Host& host, DirectReadCall& call, PageWaiter* waiter, std::uint64_t tag) {
+  const std::uint64_t from = call.position + *call.pending;
+  if (call.tail) return read_tail(host, call, from, waiter, tag);
+  if (call.waiting) {
+    call.waiting = false;
+    return true;
+  }
+  // ngx_read_file() (pread) with O_DIRECT: the device reads the aligned extent.
+  const AlignedExtent e = align_out(from, call.reading, call.alignment);
+  call.waiting = true;
+  host.cache.read_direct(call.file, e.offset, e.length, waiter, tag);
+  return false;
+}
 
-namespace {
-
-bool run_pass(Host& host, DirectReadCall& call, PageWaiter* waiter, std::uint64_t tag) {
+DirectPass run_pass(Host& host, DirectReadCall& call, PageWaiter* waiter, std::uint64_t tag) {
   const std::uint64_t size = host.cache.file_size(call.file);
   for (;;) {
     if (call.reading) {
-      const std::uint64_t from = call.position + *call.pending;
-      if (call.tail) {
-        if (!read_tail(host, call, from, waiter, tag)) return false;
-      } else if (!call.waiting) {
-        // ngx_read_file() (pread) with O_DIRECT: the device reads the aligned extent.
-        const AlignedExtent e = align_out(from, call.reading, call.alignment);
-        call.waiting = true;
-        host.cache.read_direct(call.file, e.offset, e.length, waiter, tag);
-        return false;
-      } else {
-        call.waiting = false;
-      }
+      if (!call.waiting && !call.read_here_once && (call.tail ? call.offload_tail : call.offload_direct))
+        return DirectPass::kOffload;
+      if (!read_piece(host, call, waiter, tag)) return DirectPass::kWait;
+      call.read_here_once = false;
       *call.pending += call.reading;
       call.reading = 0;
       ++call.reads;
     }
     write_pending(host, call);
     const std::uint64_t read_to = call.position + *call.pending;
-    if (read_to >= size || call.sent >= call.limit) return true;
-    // The socket did not take it all: one more buffer is read while fewer
-    // than `buffers` hold data, then the pass ends.
-    if (*call.pending > 0 && busy_buffers(call) >= call.buffers) return true;
+    if (read_to >= size) return DirectPass::kDone;
+    // The socket did not take it all (or the writes are delayed): one more
+    // buffer is read while fewer than `buffers` hold data, then the pass ends.
+    if (*call.pending > 0 && busy_buffers(call) >= call.buffers) return DirectPass::kDone;
     call.reading = std::min(call.buffer_bytes, size - read_to);
     call.tail = call.reading < call.buffer_bytes && read_to % call.alignment == 0;
   }
@@ -89,10 +100,14 @@ bool run_pass(Host& host, DirectReadCall& call, PageWaiter* waiter, std::uint64_
 
 }  // namespace
 
-bool direct_read_run(Host& host, DirectReadCall& call, PageWaiter* waiter, std::uint64_t tag) {
-  const bool done = run_pass(host, call, waiter, tag);
+DirectPass direct_read_run(Host& host, DirectReadCall& call, PageWaiter* waiter, std::uint64_t tag) {
+  const DirectPass r = run_pass(host, call, waiter, tag);
   host.sockets.flush();
-  return done;
+  return r;
+}
+
+bool direct_read_piece(Host& host, DirectReadCall& call, PageWaiter* waiter, std::uint64_t tag) {
+  return read_piece(host, call, waiter, tag);
 }
 
 }  // namespace models

@@ -21,6 +21,10 @@ struct SendfileCall {
   ReadaheadState* ra = nullptr;
   bool waiting = false;        // blocked on the unit at `position`
   std::uint64_t filled = 0;    // bytes its reads sent to the disk (readahead included): sendfile_run counts them
+  // FreeBSD's sendfile(SF_NODISKIO): a page not resident ends the call
+  // (EBUSY, `busy`) instead of a read the caller would wait for.
+  bool nodiskio = false;
+  bool busy = false;
 };
 
 // With a kernel scheduler the reader's part of filling the page cache runs
@@ -56,6 +60,10 @@ bool sendfile_pieces(PageCache& cache, const KernelSpec& kernel, SendfileCall& c
       call.waiting = false;
       cache.access_after_wait(call.file, unit);
     } else {
+      if (call.nodiskio && !cache.cached(call.file, unit)) {
+        call.busy = true;
+        break;
+      }
       const std::uint64_t want = std::min(call.limit - call.sent, kernel.pipe_bytes);
       const std::uint64_t request_units = std::max<std::uint64_t>(1, (want + unit_bytes - 1) / unit_bytes);
       if (cache.read(call.file, unit, request_units, *call.ra, waiter, tag) == PageCache::Result::kWait) {

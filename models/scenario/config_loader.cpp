@@ -229,14 +229,21 @@ void read_hardware(Section& root, const LayeredToml& doc, Scenario& sc) {
   kernel.done();
 }
 
+// [nginx] os: the system NGINX is built for (auto/os/): "freebsd" selects
+// its sendfile(SF_NODISKIO) path (NginxConfig::NoDiskIo).
+void read_os(Section& s, const NginxReleaseDefaults& d, NginxConfig& n) {
+  n.freebsd = s.choice("os", "linux", {"linux", "freebsd"}) == "freebsd";
+  if (!n.freebsd) return;
+  if (n.directio)
+    s.fail("directio", "with os = \"freebsd\" is not modelled (FreeBSD reads O_DIRECT buffers with aio_read)");
+  if (n.aio->thread_pool) s.fail("aio", std::string(n.aio->name) + " with os = \"freebsd\" is not modelled");
+  using K = NginxConfig::NoDiskIo;
+  n.nodiskio = d.sendfile_nodiskio_always ? K::kAsyncSendfile : n.aio->native_aio ? K::kAioPreload : K::kOff;
+}
+
 // [nginx] aio: a mode of the registry (aio_modes.h); a pool mode may name
 // its pool, "threads=NAME" (ngx_http_core_set_aio), into `pool`.
 const AioMode* read_aio_mode(Section& s, std::string& pool) {
-  // `aio on` is Linux native AIO (io_submit, with directio's O_DIRECT): a
-  // mode of its own, named so that the error says what is missing.
-  if (const toml::node* n = s.node("aio"); n && n->is_string() && n->value<std::string>().value() == "on")
-    s.fail("aio", "\"on\" (Linux native AIO: io_submit of directio's O_DIRECT reads, completed through an "
-                  "eventfd) is not modelled yet; \"threads\" sends reads to a thread pool");
   std::vector<std::string> names;
   std::string named;
   for (const AioMode* m : aio_modes()) {
@@ -646,6 +653,10 @@ void read_nginx(Section& root, const LayeredToml& doc, Scenario& sc) {
   check_directio_buffers(s, n);
   read_open_file_cache(s, n.open_file_cache);
   n.epoll_events = static_cast<std::uint32_t>(s.integer("events_per_wait", 512, 1, 1 << 20));
+  // events { worker_aio_requests N; } (ngx_epoll_module.c, default 32); io_setup()
+  // fails beyond fs.aio-max-nr (65536 by default, Documentation/sysctl/fs.txt).
+  n.worker_aio_requests = static_cast<std::uint32_t>(s.integer("worker_aio_requests", 32, 1, 65536));
+  read_os(s, d, n);
   if (n.aio->thread_pool && !d.thread_pools)
     s.fail("aio", std::string(n.aio->name) + " needs NGINX 1.7.11 or later (thread pools)");
   if (n.aio_open && !n.aio->thread_pool) s.fail("aio_open", "needs " + pool_aio_modes_text() + " (it uses the same pool)");

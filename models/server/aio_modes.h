@@ -6,6 +6,8 @@
 //    blocking its event loop (ngx_http_core_module, sendfile in the worker);
 //  - aio threads: such reads go to the worker's thread pool (thread_pool.h;
 //    ngx_thread_pool.c, NGINX 1.7.11+);
+//  - aio on: Linux native AIO (native_aio.h): directio's O_DIRECT reads go
+//    to io_submit, other files are sent with sendfile() in the worker.
 //  - io_uring (never in NGINX; clerk-serve has it): a ring per worker whose
 //    buffered reads are tried inline without blocking and, when they would
 //    block, finish in the kernel's io-wq workers or by page-waitqueue
@@ -27,8 +29,14 @@ struct AioMode {
   // worker's thread pool (thread_pool.h on the native engine, sg_pool.h on
   // SimGrid); the release must have thread pools.
   bool thread_pool = false;
+  // directio's O_DIRECT reads go to the worker's Linux AIO context
+  // (native_aio.h: io_submit, completion through an eventfd); other reads
+  // stay in the worker.
+  bool native_aio = false;
   // nginx.conf's `aio` value a real run writes (testbed/realrun); null: no directive.
   const char* conf = nullptr;
+  // Why clerk realrun cannot run this mode on this testbed; null when it can.
+  const char* realrun_refusal = nullptr;
   // Why the SimGrid engine cannot run this mode; null when it can.
   const char* simgrid_refusal = nullptr;
   // A ring per worker (nowait_probe.h): reads are io_uring SQEs, tried

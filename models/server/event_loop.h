@@ -50,6 +50,15 @@ class EventLoop {
     ready_.push_back(Ready{kind, conn, disk_wait()});
     return true;
   }
+  // A handler another handler calls at once (ngx_thread_pool_handler runs
+  // each done task's event handler): the connection's write runs next in
+  // this turn, after those run_now already put there. The connection must
+  // be kQueued.
+  template <class DiskWait>
+  void run_now(std::uint32_t conn, DiskWait&& disk_wait) {
+    batch_.insert(batch_.begin() + static_cast<std::ptrdiff_t>(batch_pos_ + run_now_), Ready{LoopEvent::kWrite, conn, disk_wait()});
+    ++run_now_;
+  }
   // The eventfd was read: the next pool completion posts it again.
   void pool_event_read() { pool_event_queued_ = false; }
 
@@ -86,6 +95,7 @@ class EventLoop {
   template <class ConnAt, class DiskWait>
   bool take_next(ConnAt&& conn, DiskWait&& disk_wait, double& blocked_wait_s, Ready& out) {
     for (;;) {
+      run_now_ = 0;
       while (batch_pos_ < batch_.size()) {
         out = batch_[batch_pos_++];
         if (out.kind == LoopEvent::kPoolDone) return true;
@@ -138,6 +148,7 @@ class EventLoop {
   std::size_t timers() const { return timers_.size(); }
 
  private:
+  std::size_t run_now_ = 0;  // events run_now put ahead since the last take_next
   static constexpr sim::Time kMs = sim::milliseconds(1);
   // A write deferred by a timer or a posted event; stale once the
   // connection moved on (another generation, or no longer kDelayed).

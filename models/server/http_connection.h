@@ -15,7 +15,7 @@ struct HttpConnection {
     kSending,        // a handler is sending its response
     kDelayed,        // after a full sendfile_max_chunk: the 1 ms timer
     kWaitWritable,   // send buffer full: waiting for EPOLLOUT
-    kWaitPool,       // a thread-pool task is sending the next chunk
+    kWaitPool,       // a thread-pool task (or, aio on, an io_submit read) is under way
     kClosed,
   };
   Phase phase = Phase::kUnused;
@@ -34,6 +34,11 @@ struct HttpConnection {
   ReadaheadState ra;
   // directio: bytes read into output_buffers, not yet in the socket (direct_io.h).
   std::uint64_t direct_pending = 0;
+  // aio on: the bytes of the O_DIRECT read io_submit has in flight (native_aio.h).
+  std::uint64_t direct_reading = 0;
+  // os = "freebsd": sendfile(SF_NODISKIO) calls in a row that said EBUSY
+  // and sent nothing (ngx_connection_t's busy_count).
+  std::uint8_t busy_count = 0;
 };
 
 }  // namespace models

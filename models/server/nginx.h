@@ -63,6 +63,10 @@ class Nginx final : public FlowListener, public ServerSide {
   // Whether this request also writes a new cache file (cache_fill_rate).
   bool draw_cache_fill();
   void after_chunk(Worker& w, std::uint32_t conn, std::uint64_t sent, std::uint64_t limit);
+  // Bytes a directio pass wrote before its response waits for an offloaded read.
+  void data_sent(std::uint32_t conn, std::uint64_t bytes) {
+    if (bytes) conns_.chunk_sent(conn, bytes);
+  }
   void fail(std::uint32_t conn, const std::string& reason, const std::string& log_line) {
     conns_.fail(conn, reason, log_line);
   }

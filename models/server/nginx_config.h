@@ -109,6 +109,19 @@ struct NginxConfig {
   // aio = "io_uring": the ring and its io-wq workers (nowait_probe.h).
   IoUringConfig io_uring;
   std::uint32_t epoll_events = 512;                // events per epoll_wait (NGX_EVENTS default 512)
+  // worker_aio_requests (events { }, ngx_epoll_module.c: io_setup(aio_requests),
+  // default 32): io_submit reads in flight per worker with aio on.
+  std::uint32_t worker_aio_requests = 32;
+  // os = "freebsd": sendfile() with SF_NODISKIO (ngx_freebsd_sendfile_chain.c),
+  // which never blocks the loop; what follows a page not resident (EBUSY)
+  // depends on the release (freebsd_sendfile.h).
+  enum class NoDiskIo : std::uint8_t {
+    kOff,           // Linux, or FreeBSD before 1.21.5 without aio: sendfile() blocks on a miss
+    kAioPreload,    // FreeBSD, 1.7.11-1.21.4 with aio on: a 1-byte aio_read() preloads, then sendfile() again
+    kAsyncSendfile, // FreeBSD 11+, 1.21.5+: sendfile() reads the pages itself without blocking
+  };
+  bool freebsd = false;
+  NoDiskIo nodiskio = NoDiskIo::kOff;
   // A recorded placement (clerk realrun), per client group: that group's
   // connections on each worker. A group with one replaces the accept policy
   // for its connections; empty: the policy decides.

@@ -53,6 +53,7 @@ std::optional<NginxReleaseDefaults> nginx_release_defaults(const std::string& ve
   d.sendfile_max_chunk = r->at_least(21, 4) ? 2 * 1024 * 1024 : 0;  // CHANGES 1.21.4
   d.write_posted_next = r->at_least(21, 4);         // ngx_http_write_filter_module.c, 1.21.4
   d.thread_pools = r->at_least(7, 11);              // CHANGES 1.7.11: thread pools
+  d.sendfile_nodiskio_always = r->at_least(21, 5);  // CHANGES 1.21.5: sendfile(SF_NODISKIO) always on FreeBSD
   d.output_buffers_number = r->at_least(9, 5) ? 2 : 1;  // CHANGES 1.9.5: two buffers by default
   d.output_buffers_size = 32768;                    // ngx_http_copy_filter_module.c: 32768 in every release
   return d;

@@ -20,6 +20,10 @@
 //           changed to 2 megabytes" (0, no limit, before), and in the same
 //           release ngx_http_write_filter_module.c posts the next write to
 //           ngx_posted_next_events instead of ngx_add_timer(wev, 1);
+//   1.21.5  "now nginx always uses sendfile(SF_NODISKIO) on FreeBSD" (commit
+//           20c35434e, "Simplified sendfile(SF_NODISKIO) usage": FreeBSD 11+
+//           loads the pages itself; 1.7.11 to 1.21.4 preloaded them with a
+//           1-byte aio read when both aio and sendfile were on, CHANGES 1.7.11);
 //   1.21.6  "when using EPOLLEXCLUSIVE on Linux client connections were
 //           unevenly distributed among worker processes" (bugfix): from this
 //           release ngx_event_accept ends with ngx_reorder_accept_events,
@@ -56,6 +60,10 @@ struct NginxReleaseDefaults {
   std::uint64_t sendfile_max_chunk = 0;      // 2m from 1.21.4; 0: no limit
   bool write_posted_next = false;            // from 1.21.4; a 1 ms timer before
   bool thread_pools = true;                  // aio threads, from 1.7.11
+  // FreeBSD: sendfile(SF_NODISKIO) whenever sendfile is on, FreeBSD 11's
+  // sendfile reading by itself (1.21.5+); before, only with aio on, an
+  // aio_read() preloading the pages (1.7.11-1.21.4).
+  bool sendfile_nodiskio_always = false;
   std::uint32_t output_buffers_number = 1;   // output_buffers 1 32k; 2 32k from 1.9.5
   std::uint64_t output_buffers_size = 32768;
 };

@@ -7,14 +7,15 @@
 
 namespace models {
 
-// One task: a sendfile() call of one chunk, a pass of directio reads and
-// writes (direct_io.h), or (with aio_open) the open()
-// of a file: its path walk.
+// One task: a sendfile() call of one chunk, one read of one output buffer
+// of a directio file (ngx_thread_read: `direct_read` holds the pass that
+// stopped before it, direct_io.h), or (with aio_open) the open() of a file:
+// its path walk.
 struct PoolTask {
   std::uint32_t conn = 0;
   std::uint64_t limit = 0;  // sendfile_max_chunk, or the rest of the file
   SendfileCall call;
-  bool direct = false;  // directio: `direct` is the task, not `call`
+  bool direct = false;  // directio: the read `direct_read` stopped before is the task, not `call`
   DirectReadCall direct_read;
   bool open = false;
   std::uint32_t levels = 0;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/server/aio_modes.h"
+
 namespace models {
 
 namespace {
@@ -15,21 +17,33 @@ void begin_request(HttpConnection& c, ServerStats& stats) {
   c.position = 0;
   c.ra = ReadaheadState{};
   c.direct_pending = 0;
+  c.direct_reading = 0;
+  c.busy_count = 0;
   c.phase = HttpConnection::Phase::kSending;
 }
 
-DirectReadCall direct_call(const NginxConfig& config, HttpConnection& c, std::uint64_t limit) {
+DirectReadCall direct_call(const NginxConfig& config, HttpConnection& c) {
   DirectReadCall call;
   call.file = c.file;
   call.flow = c.flow;
   call.position = c.position;
-  call.limit = limit;
+  call.chunk = config.sendfile_max_chunk;
   call.pending = &c.direct_pending;
   call.ra = &c.ra;
   call.buffer_bytes = config.output_buffers_size;
   call.buffers = config.output_buffers_number;
   call.alignment = config.directio_alignment;
+  // aio threads: every read is a pool task (ngx_thread_read), the tail's
+  // too; aio on: the O_DIRECT reads are io_submit's (ngx_file_aio_read),
+  // the tail is read in blocking mode (nginx.org's aio: "File's unaligned
+  // end is read in blocking mode").
+  call.offload_direct = config.aio->thread_pool || config.aio->native_aio;
+  call.offload_tail = config.aio->thread_pool;
   return call;
+}
+
+std::uint64_t direct_limit(const NginxConfig& config, const DirectReadCall& call) {
+  return call.delayed ? config.sendfile_max_chunk : 0;
 }
 
 std::uint64_t chunk_limit(const NginxConfig& config, std::uint64_t file_size, const HttpConnection& c) {

@@ -23,8 +23,12 @@ void begin_request(HttpConnection& c, ServerStats& stats);
 inline bool reads_direct(const NginxConfig& config, std::uint64_t file_size) {
   return config.directio != 0 && file_size >= config.directio;
 }
-// The next pass of ngx_output_chain over such a file, sending at most `limit` bytes.
-DirectReadCall direct_call(const NginxConfig& config, HttpConnection& c, std::uint64_t limit);
+// The next pass of ngx_output_chain over such a file; each write at most
+// sendfile_max_chunk (direct_io.h), the reads offloaded as the aio mode says.
+DirectReadCall direct_call(const NginxConfig& config, HttpConnection& c);
+// The `limit` after_chunk is given for a pass that ended (kDone): the chunk
+// when a write was delayed by it, else 0 (no timer: the socket is full).
+std::uint64_t direct_limit(const NginxConfig& config, const DirectReadCall& call);
 
 // What the next sendfile() may send: sendfile_max_chunk, or the rest of the file.
 std::uint64_t chunk_limit(const NginxConfig& config, std::uint64_t file_size, const HttpConnection& c);

@@ -40,12 +40,13 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
       return;
     }
     if (task_.direct) {
-      // directio's reads and writes; writev()'s copy is priced as sendfile()'s per byte.
-      if (!direct_read_run(host, task_.direct_read, this, 0)) {
+      // ngx_thread_read_handler: one pread() of one buffer (O_DIRECT, or the
+      // tail through the page cache); the worker writes it.
+      if (!direct_read_piece(host, task_.direct_read, this, 0)) {
         wait(WaitCause::kDiskData);
         return;
       }
-      spend(host.costs.sendfile_byte * static_cast<double>(task_.direct_read.sent));
+      spend(0);
       return;
     }
     if (!sendfile_run(host, task_.call, this, 0)) {

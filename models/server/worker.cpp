@@ -12,6 +12,7 @@ namespace models {
 
 Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(index) {
   Host& host = server.host();
+  preload_.worker = this;
   task_ = host.tasks.add_task(host.engine.now(), index, TaskState::kSleeping);
   thread_ = host.cpu.add_thread(task_, index);
   // Every pool declared runs its threads in every worker (ngx_thread_pool_init_worker).
@@ -27,6 +28,8 @@ Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(ind
     pools_.push_back(std::make_unique<ThreadPool>(host, uring, *this, server.config().worker_processes + index));
     pools_.back()->record_stages(server.stages(), index_, task_);
   }
+  if (server.config().aio->native_aio)
+    aio_ = std::make_unique<NativeAio>(host.cache, server.config().worker_aio_requests, *this);
   if (server.config().open_file_cache.enabled)
     open_cache_ = std::make_unique<OpenFileCache>(server.config().open_file_cache);
 }
@@ -212,7 +215,11 @@ void Worker::resume() {
           step_ = Step::kNextEvent;
           break;
         }
-        const std::uint64_t limit = server_.chunk_limit(c);
+        if (reads_direct(server_.config(), host.cache.file_size(c.file))) {
+          direct_ = direct_call(server_.config(), c);
+          step_ = Step::kDirect;
+          break;
+        }
         if (server_.config().aio->io_uring) {
           step_ = Step::kUring;
           break;
@@ -226,12 +233,12 @@ void Worker::resume() {
           if (use_cpu(host.costs.pool_post(), Step::kNextEvent)) return;
           break;
         }
-        if (reads_direct(server_.config(), host.cache.file_size(c.file))) {
-          direct_ = direct_call(server_.config(), c, limit);
-          step_ = Step::kDirect;
-          break;
-        }
+        const std::uint64_t limit = server_.chunk_limit(c);
         call_ = SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false, 0};
+        // FreeBSD: SF_NODISKIO, but not after EBUSY twice in a row without
+        // progress (ngx_freebsd_sendfile_chain: busy_count > 2 turns it off for one call).
+        call_.nodiskio = server_.config().nodiskio != NginxConfig::NoDiskIo::kOff && c.busy_count <= 2;
+        if (!call_.nodiskio) c.busy_count = 0;
         step_ = Step::kSendfile;
         break;
       }
@@ -244,6 +251,17 @@ void Worker::resume() {
         }
         after_probe_ = false;
         server_.conn(current_.conn).position = call_.position;
+        if (call_.busy) {
+          HttpConnection& c = server_.conn(current_.conn);
+          c.busy_count = call_.sent == 0 ? static_cast<std::uint8_t>(c.busy_count + 1) : 0;
+          call_.busy = false;
+          if (!start_preload(current_.conn)) break;  // resident by now: sendfile() again
+          server_.data_sent(current_.conn, call_.sent);
+          const double cpu = host.costs.sendfile_byte * static_cast<double>(call_.sent) + reader_fill_s(host, call_);
+          if (use_cpu(cpu, Step::kNextEvent)) return;
+          break;
+        }
+        if (call_.nodiskio) server_.conn(current_.conn).busy_count = 0;
         sent_ = call_.sent;
         limit_ = call_.limit;
         const double cpu = extra_cpu_ + host.costs.sendfile_byte * static_cast<double>(call_.sent) +
@@ -253,16 +271,30 @@ void Worker::resume() {
         break;
       }
       case Step::kDirect: {
-        // directio without a pool: the loop waits for each O_DIRECT read.
-        if (!direct_read_run(host, direct_, this, 0)) {
+        // A pass of ngx_output_chain over a directio file: the loop waits
+        // for the reads it does itself (aio off; the tail with aio on; a
+        // read io_submit refused).
+        const DirectPass pass = direct_read_run(host, direct_, this, 0);
+        if (pass == DirectPass::kWait) {
           set_state(TaskState::kDiskWait, WaitCause::kDiskData);
           return;
         }
         server_.conn(current_.conn).position = direct_.position;
-        sent_ = direct_.sent;
-        limit_ = direct_.limit;
         // writev()'s copy of the buffers, priced as sendfile()'s per byte.
-        if (use_cpu(host.costs.sendfile_byte * static_cast<double>(direct_.sent), Step::kSent)) return;
+        const double write_cpu = host.costs.sendfile_byte * static_cast<double>(direct_.sent);
+        if (pass == DirectPass::kOffload) {
+          if (!offload_read(current_.conn)) {
+            direct_.read_here_once = true;  // ngx_read_file(): this pass reads it, blocking; the next goes to io_submit again
+            break;
+          }
+          server_.data_sent(current_.conn, direct_.sent);
+          // Posting the task; io_submit's own CPU time is not measured (left out).
+          if (use_cpu(write_cpu + (pools_.empty() ? 0.0 : host.costs.pool_post()), Step::kNextEvent)) return;
+          break;
+        }
+        sent_ = direct_.sent;
+        limit_ = direct_limit(server_.config(), direct_);
+        if (use_cpu(write_cpu, Step::kSent)) return;
         break;
       }
       case Step::kSent:
@@ -363,6 +395,63 @@ void Worker::take_every_pool_done() {
 
 void Worker::post_to_pool(std::uint32_t conn, bool open) {
   models::post_to_pool(server_, server_.pool_for(*this, conn), conn, open);
+}
+
+bool Worker::offload_read(std::uint32_t conn) {
+  if (!pools_.empty()) {
+    models::post_direct_read(server_, server_.pool_for(*this, conn), conn, direct_);
+    return true;
+  }
+  if (!aio_->submit(direct_, conn)) return false;
+  HttpConnection& c = server_.conn(conn);
+  c.direct_reading = direct_.reading;
+  c.phase = HttpConnection::Phase::kWaitPool;
+  stage_current(Stage::kDiskData, cpu_wait_so_far());  // the request waits for the device, not for the loop
+  return true;
+}
+
+// sendfile(SF_NODISKIO) stopped at a page not resident (EBUSY). 1.9.0 to
+// 1.21.4 with aio on: ngx_http_copy_aio_sendfile_preload reads 1 byte at
+// the file position with aio_read() (a FreeBSD aio daemon reads it, with the
+// file's readahead; kqueue's EVFILT_AIO brings the completion), and the
+// completion runs sendfile() again. 1.21.5+ (FreeBSD 11+): sendfile() itself
+// starts the read of what it was asked for and the response goes on when it
+// is done (the socket's not-ready data; here, the connection's next write).
+// Neither waits in this loop. Left out: the aio_read's and kevent's CPU.
+bool Worker::start_preload(std::uint32_t conn) {
+  Host& host = server_.host();
+  HttpConnection& c = server_.conn(conn);
+  const std::uint64_t unit_bytes = host.cache.unit_bytes();
+  std::uint64_t units = 1;  // the preload's 1 byte
+  if (server_.config().nodiskio == NginxConfig::NoDiskIo::kAsyncSendfile) {
+    const std::uint64_t want = std::min(call_.limit - call_.sent, host.kernel.pipe_bytes);
+    units = std::max<std::uint64_t>(1, (want + unit_bytes - 1) / unit_bytes);
+  }
+  if (host.cache.read(c.file, c.position / unit_bytes, units, c.ra, &preload_, conn) == PageCache::Result::kReady)
+    return false;
+  c.phase = HttpConnection::Phase::kWaitPool;
+  stage_current(Stage::kDiskData, cpu_wait_so_far());
+  return true;
+}
+
+void Worker::on_preload_done(std::uint32_t conn) {
+  HttpConnection& c = server_.conn(conn);
+  if (c.phase != HttpConnection::Phase::kWaitPool) return;  // closed meanwhile
+  c.phase = HttpConnection::Phase::kQueued;
+  post(EventKind::kWrite, conn);
+}
+
+// ngx_epoll_eventfd_handler -> ngx_file_aio_event_handler: the read is in the
+// buffer, and the request's writer runs again (the next pass writes it).
+// Each completion is one ready event here (NGINX reads all of them at one
+// eventfd wake-up and posts their handlers to the same turn).
+void Worker::on_aio_done(std::uint32_t conn) {
+  HttpConnection& c = server_.conn(conn);
+  if (c.phase != HttpConnection::Phase::kWaitPool) return;  // closed meanwhile
+  c.direct_pending += c.direct_reading;
+  c.direct_reading = 0;
+  c.phase = HttpConnection::Phase::kQueued;
+  post(EventKind::kWrite, conn);
 }
 
 void Worker::end_turn() {

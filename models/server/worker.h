@@ -19,6 +19,7 @@
 #include "models/os/direct_io.h"
 #include "models/os/sendfile.h"
 #include "models/server/event_loop.h"
+#include "models/server/native_aio.h"
 #include "models/server/open_file_cache.h"
 #include "models/server/stage_hooks.h"
 #include "models/server/thread_pool.h"
@@ -32,7 +33,8 @@ class Worker final : public sim::EventTarget,
                      public PageWaiter,
                      public WalkWaiter,
                      public sim::FairShareListener,
-                     public PoolOwner {
+                     public PoolOwner,
+                     public AioOwner {
  public:
   Worker(Nginx& server, std::uint32_t index);
 
@@ -57,6 +59,12 @@ class Worker final : public sim::EventTarget,
   std::size_t pools() const { return pools_.size(); }
   ThreadPool& pool(std::size_t i) { return *pools_[i]; }
   const ThreadPool& pool(std::size_t i) const { return *pools_[i]; }
+  // aio on: this worker's AIO context; null otherwise.
+  const NativeAio* native_aio() const { return aio_.get(); }
+  // A done pool task's handler runs the connection's write next in this turn.
+  void run_now(std::uint32_t conn) {
+    loop_.run_now(conn, [this] { return disk_wait_so_far(); });
+  }
   // This worker's open_file_cache; null when it is off.
   const OpenFileCache* open_file_cache() const { return open_cache_.get(); }
   bool accept_mutex_held() const { return mutex_held_; }
@@ -86,6 +94,9 @@ class Worker final : public sim::EventTarget,
   void on_walk_done(std::uint64_t tag) override;
   void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;
   void on_pool_done() override;
+  void on_aio_done(std::uint32_t conn) override;
+  // os = "freebsd": the read that a sendfile(SF_NODISKIO) EBUSY started is done.
+  void on_preload_done(std::uint32_t conn);
   std::uint32_t submitter_task() const override { return task_; }
 
   // This loop's time in D so far, and its task's time waiting for a CPU
@@ -127,6 +138,17 @@ class Worker final : public sim::EventTarget,
   void post_to_pool(std::uint32_t conn, bool open);
   // Every pool's done tasks into done_ and done_from_, in the order they finished.
   void take_every_pool_done();
+  // A directio pass stopped before a read: to the pool, or to io_submit;
+  // false when io_submit said EAGAIN (the worker reads, blocking).
+  bool offload_read(std::uint32_t conn);
+  // sendfile(SF_NODISKIO) said EBUSY: the page is read without this loop
+  // waiting (FreeBSD); false when it is resident by now (sendfile again).
+  bool start_preload(std::uint32_t conn);
+  // The reads start_preload starts: their completions come back to the worker.
+  struct PreloadWaiter final : PageWaiter {
+    Worker* worker = nullptr;
+    void on_page_ready(std::uint64_t tag) override { worker->on_preload_done(static_cast<std::uint32_t>(tag)); }
+  };
   void set_state(TaskState s, WaitCause cause = WaitCause::kNone);
   void wake_now();
 
@@ -140,6 +162,8 @@ class Worker final : public sim::EventTarget,
   sim::Time woken_at_ = -1;
   std::vector<std::unique_ptr<ThreadPool>> pools_;
   std::unique_ptr<OpenFileCache> open_cache_;
+  std::unique_ptr<NativeAio> aio_;
+  PreloadWaiter preload_;
 
   EventLoop loop_;
   bool listen_pending_ = false;

@@ -199,6 +199,14 @@ std::string nginx_refusal(const models::Scenario& sc) {
   return "";
 }
 
+std::string real_run_refusal(const models::Scenario& sc) {
+  if (sc.nginx.freebsd) return "nginx.os = \"freebsd\" cannot run for real here: this testbed is Linux";
+  if (sc.nginx.aio->realrun_refusal)
+    return fmt::format("nginx.aio = \"{}\" cannot run for real here: {}", sc.nginx.aio->name,
+                       sc.nginx.aio->realrun_refusal);
+  return {};
+}
+
 namespace {
 
 void validate(const models::Scenario& sc, const RealRunOptions& o) {
@@ -212,6 +220,7 @@ void validate(const models::Scenario& sc, const RealRunOptions& o) {
     require_executable(o.serve_binary, "clerk-serve", "build the clerk-serve target and pass its path");
   require_executable(o.wrk_binary, "wrk", "apt-get install wrk (scripts/setup does)");
   if (sc.clients.empty()) throw RealRunError("the scenario has no client groups");
+  if (const std::string why = real_run_refusal(sc); !why.empty()) throw RealRunError(why);
   for (const auto& g : sc.clients) {
     if (g.threads == 0 || g.connections < g.threads)
       throw RealRunError(fmt::format("client group {}: wrk needs connections ({}) >= threads ({}) >= 1", g.name,

@@ -86,6 +86,9 @@ struct RealRunError : std::runtime_error {
 // One run at a time per process.
 RealRunResult run_real(const models::Scenario& scenario, const RealRunOptions& options);
 
+// Why this testbed cannot run `scenario` for real (nothing: it can): an aio
+// mode no server here has (aio_modes.h's realrun_refusal), or os = "freebsd".
+std::string real_run_refusal(const models::Scenario& scenario);
 // Why a real NGINX cannot run `scenario` (aio = "io_uring", aio_nowait: never
 // in NGINX; clerk-serve has both), naming the key; empty when it can.
 std::string nginx_refusal(const models::Scenario& scenario);

@@ -63,6 +63,11 @@ int run_checked(const RealrunRequest& o) {
   }
   std::vector<models::Scenario> scenarios;
   for (const std::string& f : o.files) scenarios.push_back(models::load_scenario(f, o.overrides, o.hardware));
+  for (std::size_t s = 0; s < scenarios.size(); ++s)
+    if (const std::string why = real_run_refusal(scenarios[s]); !why.empty()) {
+      std::cerr << "clerk realrun: " << o.files[s] << ": " << why << "\n";
+      return 2;
+    }
   // Before root is asked for: what a real NGINX cannot run is refused by name.
   if (o.server == "both" || o.server == "nginx")
     for (std::size_t s = 0; s < scenarios.size(); ++s)
