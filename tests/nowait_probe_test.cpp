@@ -204,4 +204,7 @@ TEST_CASE("aio_nowait and io_uring: the loader refuses what the kernel or the mo
   fails({"nginx.aio=\"io_uring\"", "kernel.release=\"5.10.0\"", "nginx.io_uring={max_workers=4}"},
         "nginx.io_uring.max_workers", "5.15");
   fails({"nginx.aio=\"io_uring\"", "nginx.aio_open=true"}, "nginx.aio_open", "needs");
+  // Combinations of features merged separately that the model does not run.
+  fails({"nginx.aio=\"threads\"", "nginx.aio_open=true", "nginx.aio_nowait=true"}, "nginx.aio_nowait", "aio_open");
+  fails({"nginx.aio=\"io_uring\"", "nginx.os=\"freebsd\""}, "nginx.aio", "freebsd");
 }

@@ -486,10 +486,16 @@ Answer Whatif::load() {
   const models::WrkGroupSpec* spec_g = nullptr;
   for (const auto& g : base_.clients)
     if (g.name == group) spec_g = &g;
-  const bool open_loop = spec_g->rate > 0;
-  const std::string key = "clients." + group + (open_loop ? ".rate" : ".connections");
-  const std::string words = open_loop ? group + " requests/s offered" : group + " connections";
-  const double lowest = open_loop ? 1e-3 : spec_g->threads, start = open_loop ? spec_g->rate : spec_g->connections;
+  // A trace group's load is the log's own times: its replay speed scales it
+  // (more connections would only serve the same requests).
+  const bool trace = spec_g->trace.enabled();
+  const bool open_loop = trace || spec_g->rate > 0;
+  const std::string key = "clients." + group + (trace ? ".speed" : open_loop ? ".rate" : ".connections");
+  const std::string words = trace       ? group + " replay speed (times the log's rate)"
+                            : open_loop ? group + " requests/s offered"
+                                        : group + " connections";
+  const double lowest = open_loop ? 1e-3 : spec_g->threads;
+  const double start = trace ? spec_g->trace.speed : open_loop ? spec_g->rate : spec_g->connections;
   constexpr double kMost = 1 << 20;  // connections or requests/s: far beyond any machine's pool of sockets
   std::vector<std::string> groups = {watch};
   for (const auto& g : watched())
@@ -557,7 +563,7 @@ Answer Whatif::load() {
   const WhatifRows& kept = rows;
   Answer out;
   out.heading = fmt::format("{} ({}), until {}'s p99 passes {}", words, key, watch, seconds_text(limit));
-  out.rec = pick_load(kept, limit, open_loop ? "requests/s" : "connections");
+  out.rec = pick_load(kept, limit, trace ? "times the log's rate" : open_loop ? "requests/s" : "connections");
   out.table = table(open_loop ? "requests/s" : "connections", {}, {{}}, {&kept}, 0, out.rec.point);
   if (!ceiling_why.empty())
     out.table += fmt::format("(not tried: {} {} and more, beyond what this machine can simulate: {})\n",

@@ -41,8 +41,6 @@ std::vector<std::string> unsupported(const models::Scenario& sc) {
   if (sc.nginx.directio)
     out.push_back("nginx.directio: O_DIRECT reads through output_buffers (models/os/direct_io.h; not expressed on "
                   "SimGrid yet)");
-  if (sc.nginx.aio->simgrid_refusal)
-    out.push_back("nginx.aio = \"" + std::string(sc.nginx.aio->name) + "\": " + sc.nginx.aio->simgrid_refusal);
   if (sc.nginx.aio_nowait)
     out.push_back("nginx.aio_nowait: the RWF_NOWAIT probe before the pool (models/server/nowait_probe.h; not "
                   "expressed on SimGrid yet)");

@@ -236,7 +236,8 @@ void read_os(Section& s, const NginxReleaseDefaults& d, NginxConfig& n) {
   if (!n.freebsd) return;
   if (n.directio)
     s.fail("directio", "with os = \"freebsd\" is not modelled (FreeBSD reads O_DIRECT buffers with aio_read)");
-  if (n.aio->thread_pool) s.fail("aio", std::string(n.aio->name) + " with os = \"freebsd\" is not modelled");
+  if (n.aio->thread_pool || n.aio->io_uring)
+    s.fail("aio", std::string(n.aio->name) + " with os = \"freebsd\" is not modelled");
   using K = NginxConfig::NoDiskIo;
   n.nodiskio = d.sendfile_nodiskio_always ? K::kAsyncSendfile : n.aio->native_aio ? K::kAioPreload : K::kOff;
 }
@@ -299,6 +300,9 @@ void read_nowait(Section& s, Scenario& sc) {
     s.fail("aio_nowait", "needs " + pool_aio_modes_text() + " (a chunk the probe finds missing goes to the pool)");
   if (n.directio)
     s.fail("aio_nowait", "probes the page cache, which directio's O_DIRECT reads bypass: set one or the other");
+  if (n.aio_open)
+    s.fail("aio_nowait", "with aio_open is not modelled (the first chunk after the pool's open() would go to the pool "
+                         "unprobed): set one or the other");
   require_linux(s, "aio_nowait", sc.kernel.release, kRwfNowaitSince, "preadv2()'s RWF_NOWAIT");
 }
 
@@ -949,6 +953,9 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
     w.timeout_s = g.duration("timeout", 2.0, 1e-3);
     read_trace(g, w, names.size(), check_files);
     const std::string path = g.string("path", "", !w.trace.enabled());
+    if (w.trace.enabled() && sc.nginx.split_clients.enabled())
+      g.fail("trace", "with [nginx.split_clients] is not modelled: split_clients would hash the data set's own paths, "
+                      "not the log's $request_uri");
     if (w.trace.enabled()) {
       w.url = g.string("url", "http://server/ (paths from " + std::filesystem::path(w.trace.file).filename().string() + ")");
     } else if (path == "random") {

@@ -269,8 +269,9 @@ const char* const kNotModelled = R"(
 
 What an nginx.conf or a machine may have that no key expresses yet (issue 25 and the README):
 - `sendfile off` (read() and write() through a buffer: `output_buffers` serves `directio` files only),
-  gzip, TLS, HTTP/2 and proxying to upstreams; `directio`, `aio on` (Linux native AIO) and
-  `open_file_cache` on the SimGrid engine; FreeBSD's `aio on` with sendfile(SF_NODISKIO).
+  gzip, TLS, HTTP/2 and proxying to upstreams (proxy_cache's misses and writes, `levels`, `max_size`);
+  on the SimGrid engine `directio`, `aio on`, `io_uring`, `aio_nowait`, `os = "freebsd"`, several pools or
+  disks and `open_file_cache`; with `os = "freebsd"`, FreeBSD's own page cache and disks (the Linux models serve).
 - Writes: access logs, temporary files, the page cache's dirty pages.
 - md arrays' writes (RAID1 and RAID10 write every copy), RAID4/5/6, RAID10's far and offset layouts, and
   arrays of unlike members.

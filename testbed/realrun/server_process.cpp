@@ -104,6 +104,9 @@ std::vector<std::string> serve_notes(const models::Scenario& scenario) {
   if (n.directio) notes.push_back("nginx.directio is not reproduced: clerk-serve reads every file with sendfile()");
   if (n.open_file_cache.enabled)
     notes.push_back("nginx.open_file_cache is not reproduced: clerk-serve opens every file");
+  if (!n.more_thread_pools.empty() || n.split_clients.enabled())
+    notes.push_back("several thread pools and split_clients are not reproduced: clerk-serve runs one pool of "
+                    "thread_pool.threads threads");
   return notes;
 }
 

@@ -63,11 +63,27 @@ bool Ring::read(int fd, char* buffer, std::size_t length, off_t offset, Done don
   io_uring_prep_read(sqe, fd, buffer, static_cast<unsigned>(length), static_cast<__u64>(offset));
   io_uring_sqe_set_data64(sqe, id);
   pending_.emplace(id, std::move(done));
-  if (io_uring_submit(&ring_) < 0) {
-    pending_.erase(id);
-    return false;
-  }
+  submit_queued();
   return true;
+}
+
+// io_uring_submit() moves the queue's tail before io_uring_enter(), so an
+// entry stays queued whatever io_uring_enter() answers, and its buffer must
+// live until its completion (io_uring_enter(2): EAGAIN, out of resources;
+// EBUSY, the completion queue full). So a failed submit is retried after
+// reaping what has completed, waiting at most 1 ms a try (a ring with
+// nothing in flight would never complete anything); after a second of
+// tries the entry stays queued for the next submit, its completion still
+// awaited: the connection waits, nothing is freed under the kernel.
+void Ring::submit_queued() {
+  for (int tries = 0; tries < 1000; ++tries) {
+    const int rc = io_uring_submit(&ring_);
+    if (rc >= 0 || (rc != -EAGAIN && rc != -EBUSY && rc != -EINTR)) return;
+    io_uring_cqe* cqe = nullptr;
+    __kernel_timespec wait{0, 1'000'000};
+    io_uring_wait_cqe_timeout(&ring_, &cqe, &wait);
+    reap();
+  }
 }
 
 void Ring::wait_completions() {

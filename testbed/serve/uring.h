@@ -45,6 +45,7 @@ class Ring {
  private:
   void wait_completions();
   void reap();
+  void submit_queued();
 
   io_uring ring_{};
   int event_fd_ = -1;
