@@ -55,7 +55,7 @@ TEST_CASE("keys: the reference gives the loader's own ranges and defaults") {
   CHECK(workers->fallback == "1");
   const models::KeyUse* aio = find("nginx", "", "aio");
   REQUIRE(aio);
-  CHECK(aio->range == "\"off\", \"threads\", \"threads=NAME\"");  // a pool mode may name its pool
+  CHECK(aio->range == "\"off\", \"threads\", \"on\", \"io_uring\", \"threads=NAME\"");  // a pool mode may name its pool
   const models::KeyUse* files = find("dataset", "", "files");
   REQUIRE(files);
   CHECK(files->required);

@@ -205,6 +205,5 @@ TEST_CASE("aio_nowait and io_uring: the loader refuses what the kernel or the mo
         "nginx.io_uring.max_workers", "5.15");
   fails({"nginx.aio=\"io_uring\"", "nginx.aio_open=true"}, "nginx.aio_open", "needs");
   // Combinations of features merged separately that the model does not run.
-  fails({"nginx.aio=\"threads\"", "nginx.aio_open=true", "nginx.aio_nowait=true"}, "nginx.aio_nowait", "aio_open");
   fails({"nginx.aio=\"io_uring\"", "nginx.os=\"freebsd\""}, "nginx.aio", "freebsd");
 }

@@ -133,11 +133,14 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
     // writes its request at once; the server's accept queue gets the
     // connection with the final ACK, together with the request.
     const sim::Time opened = now_ns();
+    // Over loopback the handshake completes inside the thread's connect()
+    // (models/clients/wrk.cpp): the server queues the connection at once.
+    if (on_host) server_->connection_arrived(id, group);
     sleep_until(s, opened + 2 * one_way_);
     const bool requested = running_ && c.alive;
     if (requested) send_request(id);
     sleep_until(s, opened + 3 * one_way_);
-    server_->connection_arrived(id, group);
+    if (!on_host) server_->connection_arrived(id, group);
     if (requested && c.alive) server_->request_arrived(id, c.file);
     bool reconnect = false;
     while (!reconnect) {

@@ -300,9 +300,6 @@ void read_nowait(Section& s, Scenario& sc) {
     s.fail("aio_nowait", "needs " + pool_aio_modes_text() + " (a chunk the probe finds missing goes to the pool)");
   if (n.directio)
     s.fail("aio_nowait", "probes the page cache, which directio's O_DIRECT reads bypass: set one or the other");
-  if (n.aio_open)
-    s.fail("aio_nowait", "with aio_open is not modelled (the first chunk after the pool's open() would go to the pool "
-                         "unprobed): set one or the other");
   require_linux(s, "aio_nowait", sc.kernel.release, kRwfNowaitSince, "preadv2()'s RWF_NOWAIT");
 }
 
