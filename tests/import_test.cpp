@@ -270,6 +270,9 @@ TEST_CASE("clerk import maps several thread_pool directives, aio threads=pool_$d
   CHECK(refusal("http { aio threads=pool_$x; }\n") == "t.conf:1 threads=pool_$x");
   CHECK(refusal("thread_pool pool_a;\nhttp { split_clients $request_uri $d { 33.333% a; }\naio threads=pool_$d; }\n") ==
         "t.conf:2 33.333%");
+  // A pool declared twice, as NGINX refuses it (ngx_thread_pool_add); the fuzzer's find.
+  CHECK(refusal("thread_pool disk threads=64;\nthread_pool disk threads=8;\nhttp { aio threads=disk; }\n") ==
+        "t.conf:2 disk");
 }
 
 TEST_CASE("clerk import reads Debian's, the thread-pools article's and a caching proxy's style of nginx.conf") {

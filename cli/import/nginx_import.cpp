@@ -562,8 +562,14 @@ class Importer {
   }
 
   void thread_pool() {
-    for (const Directive& d : conf_)
-      if (d.name == "thread_pool") mapped(d);
+    std::set<std::string> names;
+    for (const Directive& d : conf_) {
+      if (d.name != "thread_pool") continue;
+      mapped(d);
+      // ngx_thread_pool_add(): a name declared twice is a configuration error.
+      if (!d.args.empty() && !names.insert(d.args.front()).second)
+        throw SyntaxError(d.file, d.line, d.args.front(), "duplicate thread pool \"" + d.args.front() + "\"");
+    }
     if (!pool_at_) return;
     if (named_pools_) return named_thread_pools();
     const Directive* pool = nullptr;
