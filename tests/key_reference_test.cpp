@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 
+#include "tests/load_error.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/key_reference.h"
 
@@ -14,15 +15,7 @@ namespace {
 const std::string kData = CLERK_TEST_DATA;
 const std::string kKeys = kData + "/keys";
 
-models::ConfigError load_error(const std::string& file, const std::vector<std::string>& overrides = {}) {
-  try {
-    models::load_scenario(file, overrides);
-  } catch (const models::ConfigError& e) {
-    return e;
-  }
-  FAIL("loaded without an error: " << file);
-  return models::ConfigError("", 0, "", "");
-}
+using tests::load_error;
 
 bool mentions(const models::ConfigError& e, const std::string& text) {
   return std::string(e.what()).find(text) != std::string::npos;

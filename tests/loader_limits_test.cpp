@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "tests/load_error.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/toml_guard.h"
@@ -22,16 +23,7 @@ namespace fs = std::filesystem;
 const std::string kData = CLERK_TEST_DATA;
 const std::string kSmall = kData + "/small-hdd.toml";
 
-// The error loading `file` with `overrides` gives; fails the test if it loads.
-models::ConfigError load_error(const std::string& file, const std::vector<std::string>& overrides = {}) {
-  try {
-    models::load_scenario(file, overrides);
-  } catch (const models::ConfigError& e) {
-    return e;
-  }
-  FAIL("loaded without a ConfigError: " << file);
-  throw std::logic_error("unreachable");
-}
+using tests::load_error;
 
 bool mentions(const models::ConfigError& e, const std::string& text) {
   return std::string(e.what()).find(text) != std::string::npos;

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/load_error.h"
 #include "models/scenario/config_loader.h"
 #include "models/server/nginx_versions.h"
 
@@ -38,15 +39,7 @@ const std::vector<Row> kRows = {
     {"1.31.4", false, true, 1000, 2u << 20, true},  // the newest mainline tag
 };
 
-models::ConfigError load_error(const std::string& file, const std::vector<std::string>& sets) {
-  try {
-    models::load_scenario(file, sets);
-  } catch (const models::ConfigError& e) {
-    return e;
-  }
-  FAIL("no ConfigError");
-  throw;
-}
+using tests::load_error;
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/load_error.h"
 #include "models/scenario/config_error.h"
 #include "models/scenario/config_loader.h"
 #include "models/server/split_clients.h"
@@ -16,15 +17,7 @@ namespace {
 
 const std::string kPools = std::string(CLERK_TEST_DATA) + "/pools";
 
-models::ConfigError load_error(const std::string& file, const std::vector<std::string>& overrides = {}) {
-  try {
-    models::load_scenario(file, overrides);
-  } catch (const models::ConfigError& e) {
-    return e;
-  }
-  FAIL("loaded without a ConfigError: " << file);
-  throw std::logic_error("unreachable");
-}
+using tests::load_error;
 
 const models::RunResult::PoolFigures& pool(const models::RunResult& r, const std::string& name) {
   for (const auto& p : r.pool_figures)
