@@ -1,6 +1,7 @@
 // What the OS sees of a disk: a device that reads byte ranges and says when
 // each read is done. A single drive and an md array both look like this.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -42,6 +43,21 @@ struct DiskStats {
   double slot_wait_s = 0;              // their time asleep, summed
   std::uint32_t max_outstanding = 0;   // most requests allocated at once (queue + drive)
   std::uint32_t max_sleepers = 0;      // most tasks asleep for a slot at once
+
+  // Adds another device's figures: sums, except the maxima (drives is
+  // left alone: an array says how many drives it counts).
+  void add(const DiskStats& o) {
+    reads += o.reads;
+    read_bytes += o.read_bytes;
+    busy_s += o.busy_s;
+    queue_depth_integral += o.queue_depth_integral;
+    merges += o.merges;
+    await_sum_s += o.await_sum_s;
+    slot_waits += o.slot_waits;
+    slot_wait_s += o.slot_wait_s;
+    max_outstanding = std::max(max_outstanding, o.max_outstanding);
+    max_sleepers = std::max(max_sleepers, o.max_sleepers);
+  }
 };
 
 class BlockDevice {

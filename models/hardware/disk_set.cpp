@@ -57,17 +57,8 @@ DiskStats DiskSet::stats() const {
   out.drives = 0;
   for (const Member& m : members_) {
     const DiskStats s = m.device->stats();
-    out.reads += s.reads;
-    out.read_bytes += s.read_bytes;
-    out.busy_s += s.busy_s;
-    out.queue_depth_integral += s.queue_depth_integral;
+    out.add(s);
     out.drives += s.drives;
-    out.merges += s.merges;
-    out.await_sum_s += s.await_sum_s;
-    out.slot_waits += s.slot_waits;
-    out.slot_wait_s += s.slot_wait_s;
-    out.max_outstanding = std::max(out.max_outstanding, s.max_outstanding);
-    out.max_sleepers = std::max(out.max_sleepers, s.max_sleepers);
   }
   return out;
 }

@@ -216,19 +216,7 @@ std::vector<DiskStats> MdLayer::drive_stats() const {
 DiskStats MdLayer::stats() const {
   DiskStats s;
   s.drives = devices_;
-  for (const BlockDevice* d : drives_) {
-    const DiskStats m = d->stats();
-    s.reads += m.reads;
-    s.read_bytes += m.read_bytes;
-    s.busy_s += m.busy_s;
-    s.queue_depth_integral += m.queue_depth_integral;
-    s.merges += m.merges;
-    s.await_sum_s += m.await_sum_s;
-    s.slot_waits += m.slot_waits;
-    s.slot_wait_s += m.slot_wait_s;
-    s.max_outstanding = std::max(s.max_outstanding, m.max_outstanding);
-    s.max_sleepers = std::max(s.max_sleepers, m.max_sleepers);
-  }
+  for (const BlockDevice* d : drives_) s.add(d->stats());
   return s;
 }
 
