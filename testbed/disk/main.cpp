@@ -1,0 +1,66 @@
+// clerk-disk: a scenario's disk under real software. A FUSE file system
+// that shows the scenario's data set and answers each read when the
+// scenario's disk model says the disk would (disk_fs.h, realtime_disk.h);
+// see testbed/disk/README.md.
+//
+//   clerk-disk SCENARIO.toml MOUNTPOINT [--set k=v]... [--null-delay]
+//   clerk-disk SCENARIO.toml MOUNTPOINT --verify [--files N]
+//   clerk-disk SCENARIO.toml --model-fio --bs N --jobs N [--request N] [--seconds S]
+//
+// Exit statuses: 0 done, 1 could not mount or serve (or --verify found a
+// difference), 2 bad command line or scenario, 3 an internal error.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "common/bad_input.h"
+#include "daemon.h"
+#include "model_fio.h"
+#include "models/scenario/config_loader.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"clerk-disk: the scenario's disk as a FUSE file system, answering reads in the model's time"};
+  std::string scenario, mountpoint;
+  std::vector<std::string> sets;
+  testbed::disk::DaemonOptions options;
+  bool verify = false, fio = false;
+  std::uint32_t files = 16;
+  testbed::disk::ModelFioSpec fio_spec;
+  app.add_option("scenario", scenario, "the scenario (.toml)")->required();
+  app.add_option("mountpoint", mountpoint, "where to mount the data set (an existing directory)");
+  app.add_option("--set", sets, "dotted.key=VALUE over the scenario, as clerk run --set");
+  app.add_flag("--null-delay", options.null_delay, "answer every read at once: measures FUSE's and clerk-disk's own cost");
+  app.add_option("--threads", options.threads, "libfuse's idle worker threads")->check(CLI::Range(1, 256));
+  app.add_flag("--verify", verify, "read the first --files files through MOUNTPOINT and check every byte");
+  app.add_option("--files", files, "files for --verify")->check(CLI::Range(1, 1 << 30));
+  app.add_flag("--model-fio", fio, "print the model's figures for fio's random reads (simulated, no mount)");
+  app.add_option("--bs", fio_spec.block, "--model-fio: bytes per read")->check(CLI::Range(4096, 1 << 26));
+  app.add_option("--request", fio_spec.request, "--model-fio: the kernel's read-request size in bytes")
+      ->check(CLI::Range(4096, 1 << 26));
+  app.add_option("--jobs", fio_spec.jobs, "--model-fio: readers (fio numjobs)")->check(CLI::Range(1, 4096));
+  app.add_option("--seconds", fio_spec.seconds, "--model-fio: simulated seconds")->check(CLI::Range(0.001, 86400.0));
+  try {
+    app.parse(argc, argv);
+    if (!fio && mountpoint.empty()) throw CLI::ValidationError("mountpoint", "needed (except with --model-fio)");
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e);
+    return status == 0 ? 0 : 2;
+  }
+  try {
+    const models::Scenario sc = models::load_scenario(scenario, sets);
+    if (fio) {
+      const testbed::disk::FioFigures f = testbed::disk::model_fio(sc, fio_spec);
+      std::printf("reads=%llu iops=%.2f mean_us=%.1f p50_us=%.1f p90_us=%.1f p99_us=%.1f\n",
+                  static_cast<unsigned long long>(f.reads), f.iops, f.mean_us, f.p50_us, f.p90_us, f.p99_us);
+      return 0;
+    }
+    if (verify) return testbed::disk::verify_mount(sc, mountpoint, files);
+    options.mountpoint = mountpoint;
+    return testbed::disk::run_daemon(sc, options);
+  } catch (const common::BadInput& e) {
+    std::fprintf(stderr, "clerk-disk: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clerk-disk: %s\n", e.what());
+    return 1;
+  }
+}
