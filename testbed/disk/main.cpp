@@ -5,7 +5,7 @@
 //
 //   clerk-disk SCENARIO.toml MOUNTPOINT [--set k=v]... [--null-delay]
 //   clerk-disk SCENARIO.toml MOUNTPOINT --verify [--files N]
-//   clerk-disk SCENARIO.toml --model-fio --bs N --jobs N [--request N] [--seconds S]
+//   clerk-disk SCENARIO.toml --model-fio --bs N --jobs N [--request N] [--overhead-us U] [--seconds S]
 //
 // Exit statuses: 0 done, 1 could not mount or serve (or --verify found a
 // difference), 2 bad command line or scenario, 3 an internal error.
@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
   app.add_option("--request", fio_spec.request, "--model-fio: the kernel's read-request size in bytes")
       ->check(CLI::Range(4096, 1 << 26));
   app.add_option("--jobs", fio_spec.jobs, "--model-fio: readers (fio numjobs)")->check(CLI::Range(1, 4096));
+  app.add_option("--overhead-us", fio_spec.overhead_us, "--model-fio: clerk-disk's own cost per request (us)")
+      ->check(CLI::Range(0.0, 1e6));
   app.add_option("--seconds", fio_spec.seconds, "--model-fio: simulated seconds")->check(CLI::Range(0.001, 86400.0));
   try {
     app.parse(argc, argv);

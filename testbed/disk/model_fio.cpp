@@ -9,10 +9,15 @@
 namespace testbed::disk {
 
 namespace {
-class Readers final : private models::IoListener {
+class Readers final : private models::IoListener, private sim::EventTarget {
  public:
   Readers(sim::Engine& engine, EmulatedMachine& m, const ModelFioSpec& spec)
-      : engine_(engine), m_(m), spec_(spec), rng_(sim::RandomStreams(spec.seed).stream(0)), jobs_(spec.jobs) {}
+      : engine_(engine),
+        m_(m),
+        spec_(spec),
+        overhead_(sim::from_seconds_ceil(spec.overhead_us * 1e-6)),
+        rng_(sim::RandomStreams(spec.seed).stream(0)),
+        jobs_(spec.jobs) {}
 
   void start() {
     for (std::uint32_t j = 0; j < spec_.jobs; ++j) issue(j);
@@ -44,9 +49,14 @@ class Readers final : private models::IoListener {
     next_request(j);
   }
 
+  // Each request leaves after the emulator's own cost (spec_.overhead_us).
   void next_request(std::uint32_t j) {
-    const Job& job = jobs_[j];
-    m_.device().submit_read(job.at + job.done, std::min(spec_.request, spec_.block - job.done), this, j);
+    if (overhead_ > 0) return engine_.schedule_in(overhead_, this, j);
+    on_event(j);
+  }
+  void on_event(std::uint64_t arg) override {
+    const Job& job = jobs_[arg];
+    m_.device().submit_read(job.at + job.done, std::min(spec_.request, spec_.block - job.done), this, arg);
   }
 
   void on_io_done(std::uint64_t tag) override {
@@ -61,6 +71,7 @@ class Readers final : private models::IoListener {
   sim::Engine& engine_;
   EmulatedMachine& m_;
   ModelFioSpec spec_;
+  sim::Time overhead_;
   sim::RandomStream rng_;
   std::vector<Job> jobs_;
   std::vector<double> latencies_us_;

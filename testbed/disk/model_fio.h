@@ -11,7 +11,8 @@
 // filemap_read waits for each chunk's pages before asking for the next
 // (seen on Linux 6.18 through a clerk-disk mount: a 512 KiB read at QD 4
 // was four 128 KiB FUSE reads, never more than 4 outstanding).
-// Latency is per block, submission to the last request's completion.
+// Latency is per block, from the reader's call to the last request's
+// completion (with overhead_us, that includes the waits before requests).
 #pragma once
 #include <cstdint>
 
@@ -31,6 +32,12 @@ struct ModelFioSpec {
   std::uint32_t jobs = 1;
   double seconds = 60;                 // simulated
   std::uint64_t seed = 1;
+  // clerk-disk's own cost per request (its null-delay latency over a
+  // block's requests): each request waits this long before the device
+  // sees it, as a client's think time in a closed loop, so that the
+  // figures are what the model plus the emulator should give, queueing
+  // included (an overhead overlaps the device's work at depth).
+  double overhead_us = 0;
 };
 
 FioFigures model_fio(const models::Scenario& sc, const ModelFioSpec& spec);

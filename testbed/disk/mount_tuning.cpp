@@ -2,6 +2,7 @@
 
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -77,11 +78,13 @@ std::string fuse_mount_device(const std::string& mountinfo, const std::string& m
 
 std::vector<std::string> clean_stale_mount(const std::string& mountpoint) {
   std::vector<std::string> said;
-  struct stat st {};
-  const bool dead = stat(mountpoint.c_str(), &st) != 0 && errno == ENOTCONN;
+  // statfs, not stat: the kernel answers stat of the root from its cached
+  // attributes (they never expire here) without asking the daemon.
+  struct statfs sf {};
+  const bool dead = statfs(mountpoint.c_str(), &sf) != 0 && (errno == ENOTCONN || errno == ECONNABORTED);
   const bool listed = !fuse_mount_device(common::read_text("/proc/self/mountinfo"), mountpoint).empty();
   if (!dead && !listed) return said;
-  said.push_back(std::string(dead ? "a stale FUSE mount (its daemon is gone: ENOTCONN)" : "a FUSE mount") + " at " +
+  said.push_back(std::string(dead ? "a stale FUSE mount (its daemon is gone: ENOTCONN or ECONNABORTED)" : "a FUSE mount") + " at " +
                  mountpoint + ": detaching it (fusermount3 -u -z)");
   if (umount2(mountpoint.c_str(), MNT_DETACH) == 0) return said;
   const int umount_errno = errno;

@@ -1,11 +1,13 @@
 // What clerk-disk does to a mount from outside libfuse: finding and
 // cleaning a stale mount a killed daemon left, and the kernel's per-mount
 // knobs that FUSE's init reply cannot set (disk_fs.h lists the pitfalls).
-//  - A FUSE mount whose daemon died answers every access with ENOTCONN
-//    ("Transport endpoint is not connected"). At start, a mount point that
-//    stat()s so, or that /proc/self/mountinfo lists as a fuse mount, is
-//    detached lazily (fusermount3 -u -z; umount2(MNT_DETACH) as root does
-//    the same) before mounting again.
+//  - A FUSE mount whose daemon died answers every request with ENOTCONN
+//    ("Transport endpoint is not connected"), or ECONNABORTED once the
+//    connection was aborted. At start, a mount point whose statfs() fails
+//    so (not stat(): the kernel answers it from the root's cached
+//    attributes without asking the daemon), or that /proc/self/mountinfo
+//    lists as a fuse mount, is detached lazily (fusermount3 -u -z;
+//    umount2(MNT_DETACH) as root does the same) before mounting again.
 //  - The bdi's readahead: libfuse's max_readahead can only lower it
 //    (fuse_bdi_init starts it at VM_READAHEAD_PAGES, 128 KiB), so the
 //    profile's value is written to /sys/class/bdi/<major:minor>/read_ahead_kb.
