@@ -39,11 +39,16 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 mounted() { grep " $mnt " /proc/self/mountinfo | grep -q " - fuse.clerk-disk "; }
 
-# start SCENARIO [ARGS...]: the daemon in the background, waiting (10 s) for the mount.
+# start SCENARIO [ARGS...]: the daemon in the background, waiting (10 s) for
+# its mount (its own line: a stale mount is listed in mountinfo before it).
 start() {
+  : >"$work/daemon.log"
   "$bin" "$dir/$1" "$mnt" "${@:2}" >"$work/daemon.log" 2>&1 &
   daemon=$!
-  for _ in $(seq 100); do mounted && return 0; sleep 0.1; done
+  for _ in $(seq 100); do
+    grep -q "^clerk-disk: mounted" "$work/daemon.log" && mounted && return 0
+    sleep 0.1
+  done
   cat "$work/daemon.log"
   fail "no mount after 10 s"
   return 1
