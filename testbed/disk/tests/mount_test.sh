@@ -68,9 +68,9 @@ stop() {
 # fio_run BS JOBS SECONDS OUT: random buffered reads over every file.
 fio_run() {
   local files
-  files=$(cd "$mnt" && find . -type f | sort | sed "s|^\.|$mnt|" | paste -sd:)
+  files=$(cd "$mnt" && find . -type f | sort | sed "s|^\./||" | paste -sd:)  # fio: 4096 characters at most
   timeout 120 fio --name=r --rw=randread --bs="$1" --ioengine=psync --numjobs="$2" --direct=0 \
-    --filename="$files" --file_service_type=random --norandommap --time_based --runtime="$3" \
+    --directory="$mnt" --filename="$files" --file_service_type=random --norandommap --time_based --runtime="$3" \
     --group_reporting --invalidate=1 --output-format=json >"$4" 2>"$4.err" || fail "fio $1 x$2: $(tail -2 "$4.err")"
 }
 
