@@ -13,12 +13,13 @@ namespace {
 const std::vector<SgDiskKind>& sg_disk_kinds() {
   static const std::vector<SgDiskKind> rows{
       {"hdd", nullptr, make_sg_hdd},
+      {"ssd", nullptr, make_sg_ssd},
       {"raid10", nullptr, make_sg_md},
       {"raid1", nullptr, make_sg_md},
       {"raid0", nullptr, make_sg_md},
       {"simple", add_sg_simple_disk, make_sg_simple_disk},
       {"none", nullptr,
-       [](const Platform&, const models::HardwareSpec&) -> std::unique_ptr<models::BlockDevice> {
+       [](const Platform&, const models::HardwareSpec&, const sim::RandomStreams&) -> std::unique_ptr<models::BlockDevice> {
          return std::make_unique<models::NoDisk>();
        }},
   };
@@ -33,13 +34,14 @@ const SgDiskKind* find_sg_disk_kind(const std::string& name) {
   return nullptr;
 }
 
-std::unique_ptr<models::BlockDevice> make_sg_disk(const Platform& platform, const models::HardwareSpec& hardware) {
+std::unique_ptr<models::BlockDevice> make_sg_disk(const Platform& platform, const models::HardwareSpec& hardware,
+                                                  const sim::RandomStreams& streams) {
   const char* name = models::disk_kind(hardware.disk).name;
   const SgDiskKind* kind = find_sg_disk_kind(name);
   if (!kind)
     throw std::logic_error(std::string("SimGrid engine: disk type \"") + name +
                            "\" not set up (sg_support.cpp unsupported() should refuse it)");
-  return kind->make(platform, hardware);
+  return kind->make(platform, hardware, streams);
 }
 
 }  // namespace sgengine

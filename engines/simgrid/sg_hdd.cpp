@@ -36,7 +36,8 @@ void SgHdd::run() {
 }
 
 // The "hdd" kind (models/scenario/disks/hdd.h), behind its request queue unless [block] request_queue is off.
-std::unique_ptr<models::BlockDevice> make_sg_hdd(const Platform& platform, const models::HardwareSpec& hw) {
+std::unique_ptr<models::BlockDevice> make_sg_hdd(const Platform& platform, const models::HardwareSpec& hw,
+                                                 const sim::RandomStreams&) {
   const models::HddSpec drive = models::hdd_as_built(std::get<models::HddSpec>(hw.disk), hw);
   if (!hw.block_queue) return std::make_unique<SgHdd>(platform.server, drive);
   return std::make_unique<models::QueuedDevice>(std::make_unique<SgHdd>(platform.server, drive), hw.block, now_ns);

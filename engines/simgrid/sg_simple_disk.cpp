@@ -52,7 +52,8 @@ void add_sg_simple_disk(Platform& platform, const models::DiskSpec& spec) {
   platform.disks.push_back(platform.server->create_disk("disk", bandwidth, bandwidth)->seal());
 }
 
-std::unique_ptr<models::BlockDevice> make_sg_simple_disk(const Platform& platform, const models::HardwareSpec& hw) {
+std::unique_ptr<models::BlockDevice> make_sg_simple_disk(const Platform& platform, const models::HardwareSpec& hw,
+                                                         const sim::RandomStreams&) {
   return std::make_unique<SgSimpleDisk>(platform.server, platform.disks.at(0), std::get<models::SimpleDiskSpec>(hw.disk));
 }
 

@@ -30,7 +30,7 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
   const models::HardwareSpec& hw = sc.hardware;
   platform_ = build_platform(hw);
   nic_ = std::make_unique<SgNic>(platform_, hw.nic);
-  disk_ = make_sg_disk(platform_, hw);  // as [disk] type says (sg_disks.h)
+  disk_ = make_sg_disk(platform_, hw, streams_);  // as [disk] type says (sg_disks.h)
   cache_ = std::make_unique<models::PageCache>(
       *disk_, models::PageCacheSpec{hw.page_cache_bytes, hw.cache_unit_bytes, 1024 * 1024});
   sim::RandomStream metadata_rng = streams_.stream(models::kStreamMetadata);

@@ -132,7 +132,6 @@ const DiskKind& ssd_disk_kind() {
       .make = [](const DiskSpec& s, const DiskBuild& b) -> std::unique_ptr<BlockDevice> {
         return std::make_unique<Ssd>(b.engine, std::get<SsdSpec>(s), b.streams.stream(kStreamDisk));
       },
-      .simgrid_refusal = "drawn access times with rare slow reads over parallel units (not expressed on SimGrid yet)",
       .preset = "edge-sata-ssd",
       .preset_words = "a SATA SSD",
   };
