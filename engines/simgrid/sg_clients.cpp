@@ -45,7 +45,76 @@ void SgClients::start(models::ServerSide& server) {
       socket_alarms_.push_back(alarms_.add_sleeper());
       sg4::Actor::create("wrk", platform_.clients, [this, s, t, i] { socket(s, t, i); })->daemonize();
     }
+    if (g.spec.rate > 0) {
+      // Open loop, as models::Wrk::start: one schedule per connection, their
+      // first requests spread over one interval (by the schedule's index
+      // among all groups', as there).
+      const double open = g.spec.threads * per_thread;
+      for (std::uint32_t i = 0; i < per_thread; ++i) {
+        const auto slot = static_cast<std::uint32_t>(slots_.size());
+        slots_.push_back(Slot{t, UINT32_MAX, {}, alarms_.add_sleeper()});
+        const double offset = interval_s(g) * (static_cast<double>(slot % static_cast<std::uint32_t>(open)) / open);
+        const sim::Time first = sim::from_seconds_ceil(offset);
+        sg4::Actor::create("wrk2-schedule", platform_.clients, [this, slot, first] { schedule(slot, first); })
+            ->daemonize();
+      }
+    }
   }
+}
+
+double SgClients::interval_s(const models::WrkGroup& g) const {
+  const double open = g.spec.threads * (g.spec.connections / g.spec.threads);
+  return open / g.spec.rate;
+}
+
+// models::Wrk's kDue: the request is counted when due; the next due time is
+// drawn (from the thread's stream, before the request's file) and the
+// request goes out now if its connection is connected and idle.
+void SgClients::schedule(std::uint32_t s, sim::Time first) {
+  Slot& slot = slots_[s];
+  Thread& th = threads_[slot.thread];
+  models::WrkGroup& g = groups_[th.group];
+  alarms_.sleep_until(slot.alarm, first);
+  for (;;) {
+    if (!running_) return;
+    ++g.issued;
+    const sim::Time now = now_ns();
+    const double gap = g.spec.poisson ? th.rng.exponential(interval_s(g)) : interval_s(g);
+    const sim::Time next = now + sim::from_seconds_ceil(gap);
+    bool sent = false;
+    if (slot.conn != UINT32_MAX) {
+      Conn& c = conns_[slot.conn];
+      if (c.alive && c.connected && !c.busy) {
+        send_request(slot.conn, now);
+        c.sent_at = now;
+        sockets_[c.socket].notify();
+        sent = true;
+      }
+    }
+    if (!sent) slot.pending.push_back(now);
+    alarms_.sleep_until(slot.alarm, next);
+  }
+}
+
+void SgClients::bind_slot(std::uint32_t id) {
+  Conn& c = conns_[id];
+  for (std::uint32_t s = 0; s < slots_.size(); ++s) {
+    Slot& slot = slots_[s];
+    if (slot.conn != UINT32_MAX && conns_[slot.conn].alive) continue;
+    if (slot.thread != c.thread) continue;
+    slot.conn = id;
+    c.slot = s;
+    return;
+  }
+}
+
+bool SgClients::send_pending(std::uint32_t id) {
+  Slot& slot = slots_[conns_[id].slot];
+  if (slot.pending.empty()) return false;
+  const sim::Time due = slot.pending.front();
+  slot.pending.pop_front();
+  send_request(id, due);
+  return true;
 }
 
 void SgClients::sleep_until(std::uint32_t s, sim::Time at) { alarms_.sleep_until(socket_alarms_[s], at); }
@@ -98,17 +167,17 @@ void SgClients::on_thread(std::uint32_t t, double cpu_s, Wakeup& wake) {
   while (!finished) wake.wait();
 }
 
-void SgClients::send_request(std::uint32_t id) {
+void SgClients::send_request(std::uint32_t id, sim::Time due) {
   Conn& c = conns_[id];
   models::WrkGroup& g = groups_[c.group];
   Thread& t = threads_[c.thread];
   c.file = g.spec.fixed_file >= 0 ? static_cast<std::uint32_t>(g.spec.fixed_file)
                                   : pickers_[c.group].pick(t.rng);
-  c.start = now_ns();
+  c.start = due;
   c.busy = true;
   c.reader.begin();
   c.read_done = false;
-  ++g.issued;
+  if (c.slot == UINT32_MAX) ++g.issued;  // open loop: counted when due
 }
 
 void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
@@ -129,6 +198,8 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
     conns_.push_back(Conn{group, thread, s});
     ++groups_[group].open;
     Conn& c = conns_[id];
+    const bool open_loop = groups_[group].spec.rate > 0;
+    if (open_loop) bind_slot(id);
     // Three-way handshake: connect() returns after one round trip and wrk
     // writes its request at once; the server's accept queue gets the
     // connection with the final ACK, together with the request.
@@ -137,14 +208,24 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
     // (models/clients/wrk.cpp): the server queues the connection at once.
     if (on_host) server_->connection_arrived(id, group);
     sleep_until(s, opened + 2 * one_way_);
-    const bool requested = running_ && c.alive;
-    if (requested) send_request(id);
+    c.connected = true;
+    bool requested = running_ && c.alive;
+    if (requested && !open_loop) send_request(id, now_ns());
+    if (requested && open_loop) requested = send_pending(id);
     sleep_until(s, opened + 3 * one_way_);
     if (!on_host) server_->connection_arrived(id, group);
     if (requested && c.alive) server_->request_arrived(id, c.file);
     bool reconnect = false;
     while (!reconnect) {
-      while (c.first_byte_at < 0 && c.chunks.empty() && c.delivered_at < 0 && !c.closed) wake.wait();
+      while (c.first_byte_at < 0 && c.chunks.empty() && c.delivered_at < 0 && !c.closed && c.sent_at < 0)
+        wake.wait();
+      if (c.sent_at >= 0) {
+        // Open loop: the schedule wrote a request on this idle connection; it reaches the server.
+        sleep_until(s, c.sent_at + one_way_);
+        c.sent_at = -1;
+        if (c.alive) server_->request_arrived(id, c.file);
+        continue;
+      }
       if (c.first_byte_at >= 0) {
         // The response's header reaches the client: time to first byte.
         sleep_until(s, c.first_byte_at + one_way_);
@@ -194,7 +275,8 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
         reconnect = true;
         break;
       }
-      send_request(id);
+      if (open_loop && !send_pending(id)) continue;  // idle until its schedule's next request
+      if (!open_loop) send_request(id, now_ns());
       sleep_one_way(s);
       if (c.alive) server_->request_arrived(id, c.file);
     }
@@ -234,6 +316,7 @@ void SgClients::begin_window() {
   std::vector<std::uint64_t> in_flight(groups_.size(), 0);
   for (const Conn& c : conns_)
     if (c.busy && c.alive) ++in_flight[c.group];
+  for (const Slot& s : slots_) in_flight[threads_[s.thread].group] += s.pending.size();
   for (std::uint32_t g = 0; g < groups_.size(); ++g) groups_[g].restart(now_ns(), in_flight[g]);
   for (Thread& t : threads_) t.rate = models::WrkThreadRate{0, now_ns()};
 }
@@ -244,11 +327,15 @@ void SgClients::tick() {
 
 // wrk's end-of-run figures and report (models::WrkGroup::result).
 std::vector<models::WrkResult> SgClients::finish() {
-  // The requests still in flight, each at its age (models::WrkResult::in_flight_age).
+  // The requests still in flight, each at its age (models::WrkResult::in_flight_age):
+  // written and unanswered, and (open loop) due but not yet written.
   std::vector<models::WrkResult> out;
   std::vector<std::vector<double>> ages(groups_.size());
   for (const Conn& c : conns_)
     if (c.busy && c.alive) ages[c.group].push_back(sim::to_seconds(now_ns() - c.start));
+  // Open loop: due and not yet written.
+  for (const Slot& s : slots_)
+    for (const sim::Time due : s.pending) ages[threads_[s.thread].group].push_back(sim::to_seconds(now_ns() - due));
   for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) out.push_back(groups_[gi].result(duration_, ages[gi]));
   return out;
 }

@@ -9,6 +9,16 @@
 // native wrk model. The sockets' timed waits end in the order they began, as
 // on the native event heap (sg_alarm_clock.h): requests written at one
 // instant draw their files from their thread's stream in connection order.
+//
+// An open-loop group (`rate`, as wrk2 does; models::Wrk) keeps one schedule
+// per connection, its first request spread over one interval and the next
+// one interval later, or an exponential gap drawn from the thread's stream
+// for `arrival = "poisson"`, as the native engine draws it. Each schedule is
+// an actor that waits on the alarm clock for its next due time: a request
+// that falls due goes out at once on its connection if that is connected and
+// idle, else waits in the schedule, and the connection sends it when its
+// response is in (latency counts from when it was due). A connection that is
+// lost and opened again serves the same schedule.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -68,6 +78,16 @@ class SgClients final : public models::ClientSide {
     std::deque<std::pair<sim::Time, std::uint64_t>> chunks{};
     models::ResponseReader reader{};
     bool read_done = false;  // the turn that took the last byte is over
+    bool connected = false;  // its handshake's round trip is over
+    std::uint32_t slot = UINT32_MAX;  // open loop: the schedule this connection serves
+    sim::Time sent_at = -1;  // open loop: a request its schedule wrote, not yet at the server
+  };
+  // An open-loop connection's schedule (models::Wrk's Slot); it outlives reconnections.
+  struct Slot {
+    std::uint32_t thread;
+    std::uint32_t conn = UINT32_MAX;
+    std::deque<sim::Time> pending{};  // due and not yet sent
+    AlarmClock::Sleeper alarm = 0;
   };
   struct Work {            // for a thread on the server's host
     double cpu_s;
@@ -92,7 +112,16 @@ class SgClients final : public models::ClientSide {
   // The connection is readable: its thread takes a turn on it (models::ResponseReader).
   void readable(std::uint32_t conn);
   void read_turn(std::uint32_t conn);
-  void send_request(std::uint32_t conn);
+  // `due`: when an open-loop request fell due (its latency counts from then); else now.
+  void send_request(std::uint32_t conn, sim::Time due);
+  // Open loop: the actor of schedule `slot`, whose first request falls due at `first`.
+  void schedule(std::uint32_t slot, sim::Time first);
+  // Open loop: binds a new connection to its thread's first schedule without a live one.
+  void bind_slot(std::uint32_t conn);
+  // Open loop: the next request waiting in the connection's schedule, if any, goes out now.
+  bool send_pending(std::uint32_t conn);
+  // The interval between one connection's requests in an open-loop group.
+  double interval_s(const models::WrkGroup& g) const;
   // Timed waits of socket actor `s`, in the native engine's order (sg_alarm_clock.h).
   void sleep_until(std::uint32_t s, sim::Time at);
   void sleep_ns(std::uint32_t s, sim::Time d);
@@ -108,6 +137,7 @@ class SgClients final : public models::ClientSide {
   std::vector<models::WrkGroup> groups_;
   std::vector<Thread> threads_;
   std::deque<Conn> conns_;
+  std::vector<Slot> slots_;
   std::deque<Wakeup> sockets_;        // a socket actor's wait for the server
   std::vector<AlarmClock::Sleeper> socket_alarms_;  // its timed waits
   AlarmClock alarms_;

@@ -9,9 +9,6 @@ namespace sgengine {
 std::vector<std::string> unsupported(const models::Scenario& sc) {
   std::vector<std::string> out;
   for (const models::WrkGroupSpec& g : sc.clients)
-    if (g.rate > 0)
-      out.push_back("clients." + g.name + ".rate: wrk2's open-loop schedules (not expressed on SimGrid yet)");
-  for (const models::WrkGroupSpec& g : sc.clients)
     if (g.trace.enabled())
       out.push_back("clients." + g.name + ".trace: a replayed access log (models/clients/trace.h; not expressed on SimGrid yet)");
   for (const models::WrkGroupSpec& g : sc.clients)
