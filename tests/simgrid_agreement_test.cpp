@@ -187,6 +187,15 @@ TEST_CASE("engines agree: small files on an SSD with rare slow reads, aio thread
   check_same_outlier(check_agreement("ssd.toml", {"nginx.aio=threads"}), "random");
 }
 
+// The same load on an md RAID1 of two such SSDs: each member an SSD actor
+// set drawing from the disk's stream of its own index, as natively.
+TEST_CASE("engines agree: small files on an md RAID1 of SSDs with rare slow reads, blocking") {
+  check_same_outlier(check_agreement("ssd-raid1.toml", {}, Cache::kClose), "random");
+}
+TEST_CASE("engines agree: small files on an md RAID1 of SSDs with rare slow reads, aio threads") {
+  check_same_outlier(check_agreement("ssd-raid1.toml", {"nginx.aio=threads"}), "random");
+}
+
 // Open loop (wrk2's schedules, models/clients/wrk.h): each connection's
 // requests fall due at a rate whatever the server does, and latency counts
 // from when each was due.
