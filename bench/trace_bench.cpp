@@ -2,6 +2,10 @@
 // lines from the generator (log_generator.h), written to the temporary
 // folder on the first use (not committed), then
 // - trace_read_10M: the reader alone, every line parsed (lines/s);
+// - trace_read_10M_request_time: the reader alone on a log of 10 million
+//   lines with $msec and $request_time, written as the responses ended
+//   (1% of them take up to 30 s), put back in arrival order by the reorder
+//   buffer: its peak is reported beside the heap's;
 // - trace_plan_10M: the run's scan, the distinct paths and their sizes;
 // - trace_replay_10M: a whole run of the log, read twice (scan and replay),
 //   every line replayed at 10 times the log's pace (10,000 requests/s
@@ -13,9 +17,13 @@
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <queue>
 #include <string>
+#include <vector>
 
 #include "bench/counting_alloc.h"
 #include "models/clients/log_generator.h"
@@ -54,6 +62,53 @@ const std::string& log_path() {
   return path;
 }
 
+// 10,000 s of Poisson arrivals at 1,000 a second over 10,000 paths; 99% of
+// requests take an exponential time of mean 20 ms, 1% up to 30 s. Each line
+// is written when its request ends ($msec), so the log is in end order.
+const std::string& request_time_log_path() {
+  static const std::string path = [] {
+    const std::string p = (std::filesystem::temp_directory_path() / "clerk-bench-10M-rt.log").string();
+    if (std::filesystem::exists(p)) return p;
+    const std::string tmp = p + ".part";
+    {
+      struct Pending {
+        double end_s, took_s;
+        std::uint32_t file, bytes;
+        bool operator>(const Pending& o) const { return end_s > o.end_s; }
+      };
+      std::priority_queue<Pending, std::vector<Pending>, std::greater<>> ending;
+      std::ofstream out(tmp, std::ios::binary);
+      sim::RandomStream rng(1);
+      std::string buffer;
+      char line[96];
+      auto write_until = [&](double t) {
+        while (!ending.empty() && ending.top().end_s <= t) {
+          const Pending e = ending.top();
+          ending.pop();
+          std::snprintf(line, sizeof line, "%.3f /f/%u %u %.3f\n", 1767225600 + e.end_s, e.file, e.bytes, e.took_s);
+          buffer += line;
+        }
+        if (buffer.size() > (1 << 20)) out << buffer, buffer.clear();
+      };
+      double t = 0;
+      for (std::uint64_t i = 0; i < 10'000'000; ++i) {
+        t += -std::log(1 - rng.uniform()) / 1000;
+        const double took = rng.uniform() < 0.01 ? 30 * rng.uniform() : -0.02 * std::log(1 - rng.uniform());
+        // Milliseconds, as NGINX logs both.
+        const double end = std::round((t + took) * 1000) / 1000;
+        ending.push({end, std::round(took * 1000) / 1000, static_cast<std::uint32_t>(rng.below(10000)),
+                     static_cast<std::uint32_t>(1024 + rng.below(65536))});
+        write_until(t);
+      }
+      write_until(1e300);
+      out << buffer;
+    }
+    std::filesystem::rename(tmp, p);
+    return p;
+  }();
+  return path;
+}
+
 void report_memory(benchmark::State& state) {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -77,6 +132,28 @@ void trace_read_10M(benchmark::State& state) {
   }
   state.counters["lines"] = static_cast<double>(lines);
   state.counters["lines_per_s"] = benchmark::Counter(static_cast<double>(lines), benchmark::Counter::kIsIterationInvariantRate);
+  report_memory(state);
+}
+
+void trace_read_10M_request_time(benchmark::State& state) {
+  models::TraceSpec spec;
+  spec.file = request_time_log_path();
+  spec.log_format = "$msec $request_uri $body_bytes_sent $request_time";
+  std::string error;
+  const models::LogFormat format = *models::LogFormat::compile(spec.log_format, error);
+  models::TraceCounts counts;
+  bench::reset_peak();
+  for (auto _ : state) {
+    models::TraceReader reader(spec, format, sim::RandomStream(1));
+    models::TraceLine line;
+    while (reader.next(line)) benchmark::DoNotOptimize(line.at_s);
+    counts = reader.counts();
+  }
+  state.counters["lines"] = static_cast<double>(counts.lines);
+  state.counters["reordered"] = static_cast<double>(counts.reordered);
+  state.counters["reorder_held_peak"] = static_cast<double>(counts.reorder_held_peak);
+  state.counters["lines_per_s"] =
+      benchmark::Counter(static_cast<double>(counts.lines), benchmark::Counter::kIsIterationInvariantRate);
   report_memory(state);
 }
 
@@ -127,5 +204,6 @@ void trace_replay_10M(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(trace_read_10M)->Unit(benchmark::kSecond)->Iterations(1);
+BENCHMARK(trace_read_10M_request_time)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(trace_plan_10M)->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK(trace_replay_10M)->Unit(benchmark::kSecond)->Iterations(1);

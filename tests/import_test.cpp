@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <filesystem>
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -19,6 +20,7 @@
 #include "common/temp_dir.h"
 #include "models/scenario/config_loader.h"
 #include "testbed/realrun/nginx_conf.h"
+#include "testbed/realrun/real_run.h"
 
 namespace fs = std::filesystem;
 using nginx_conf::Directive;
@@ -385,50 +387,81 @@ TEST_CASE("clerk import: a syntax error is exit 2 and writes nothing, nor replac
 
 namespace {
 
-// The [nginx] values realrun's nginx.conf carries, compared as loaded
-// (epoll_exclusive, aio_open and cache_fill_rate are no directive: realrun
-// notes them instead).
-void check_same_nginx(const models::Scenario& want, const models::Scenario& got) {
-  const models::NginxConfig &w = want.nginx, &g = got.nginx;
-  CHECK(g.version == w.version);
-  CHECK(g.worker_processes == w.worker_processes);
-  CHECK(g.accept == w.accept);
-  CHECK(g.accept_mutex_delay_s == Approx(w.accept_mutex_delay_s));
-  CHECK(g.multi_accept == w.multi_accept);
-  CHECK(g.epoll_events == w.epoll_events);
-  CHECK(g.sendfile == w.sendfile);
-  CHECK(g.sendfile_max_chunk == w.sendfile_max_chunk);
-  CHECK(g.keepalive_requests == w.keepalive_requests);
-  CHECK(g.aio == w.aio);
-  if (w.aio->thread_pool) {
-    CHECK(g.thread_pool.name == w.thread_pool.name);
-    CHECK(g.thread_pool.threads == w.thread_pool.threads);
-    CHECK(g.thread_pool.max_queue == w.thread_pool.max_queue);
+// The [nginx] values realrun's nginx.conf carries (nginx_conf.cpp writes a
+// directive for each), as loaded, one "key = value" each. epoll_exclusive,
+// aio_open, cache_fill_rate, proxy_cache, aio_nowait and io_uring are no
+// directive NGINX 1.22 has: realrun notes them instead. directio's
+// companions are written only with directio on, as nginx_conf.cpp does.
+std::vector<std::string> written_keys(const models::Scenario& s) {
+  const models::NginxConfig& n = s.nginx;
+  std::vector<std::string> k = {
+      "version = " + n.version,
+      fmt::format("worker_processes = {}", n.worker_processes),
+      fmt::format("accept_mutex = {}, reuseport = {}", n.accept->accept_mutex, n.accept->reuseport),
+      fmt::format("accept_mutex_delay = {}ms", std::lround(n.accept_mutex_delay_s * 1000)),
+      fmt::format("multi_accept = {}", n.multi_accept),
+      fmt::format("epoll_events = {}", n.epoll_events),
+      fmt::format("sendfile = {}", n.sendfile),
+      fmt::format("sendfile_max_chunk = {}", n.sendfile_max_chunk),
+      fmt::format("keepalive_requests = {}", n.keepalive_requests),
+      fmt::format("aio = {}", n.aio->name),
+      fmt::format("directio = {}", n.directio),
+      "root = " + s.root};
+  if (n.directio) {
+    k.push_back(fmt::format("directio_alignment = {}", n.directio_alignment));
+    k.push_back(fmt::format("output_buffers = {} {}", n.output_buffers_number, n.output_buffers_size));
   }
-  CHECK(got.root == want.root);
+  const models::OpenFileCacheSpec& o = n.open_file_cache;
+  k.push_back(o.enabled ? fmt::format("open_file_cache = max={} inactive={}s valid={}s min_uses={} errors={}", o.max,
+                                      o.inactive_s, o.valid_s, o.min_uses, o.errors)
+                        : "open_file_cache = off");
+  if (n.aio->thread_pool) {
+    k.push_back("aio threads pool = " + n.aio_threads_pool);
+    std::vector<models::ThreadPoolConfig> pools = {n.thread_pool};
+    pools.insert(pools.end(), n.more_thread_pools.begin(), n.more_thread_pools.end());
+    for (const models::ThreadPoolConfig& t : pools)
+      k.push_back(fmt::format("thread_pool {} threads={} max_queue={}", t.name, t.threads, t.max_queue));
+  }
+  if (n.split_clients.enabled()) {
+    std::string parts;
+    for (const models::SplitPart& p : n.split_clients.parts) parts += fmt::format(" {}:{}", p.percent, p.value);
+    k.push_back("split_clients " + n.split_clients.key + " " + n.split_clients.variable + parts);
+  }
+  return k;
+}
+
+// The committed scenarios realrun runs: 9x, local, and the alternatives
+// realrun can write (neither refusal applies), and the reuseport and
+// Cloudflare studies (reuseport on, accept_mutex on and off, aio_open).
+std::vector<fs::path> round_trip_scenarios() {
+  std::vector<fs::path> files;
+  for (const char* folder : {"nginx-9x", "local", "alternatives", "reuseport", "cloudflare"})
+    for (const auto& e : fs::directory_iterator(fs::path(CLERK_SCENARIOS) / folder))
+      if (e.path().extension() == ".toml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 }  // namespace
 
-TEST_CASE("clerk import round-trips the nginx.conf realrun writes for the committed 9x and local scenarios") {
-  std::vector<fs::path> files;
-  for (const char* folder : {"nginx-9x", "local"})
-    for (const auto& e : fs::directory_iterator(fs::path(CLERK_SCENARIOS) / folder))
-      if (e.path().extension() == ".toml") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  REQUIRE(files.size() == 6);
-  for (const fs::path& file : files) {
+TEST_CASE("clerk import round-trips the nginx.conf realrun writes for the committed scenarios realrun can run") {
+  std::size_t tried = 0;
+  for (const fs::path& file : round_trip_scenarios()) {
+    const models::Scenario want = models::load_scenario(file.string());
+    if (!testbed::real_run_refusal(want).empty() || !testbed::nginx_refusal(want).empty()) continue;
+    ++tried;
     DYNAMIC_SECTION(file.parent_path().filename().string() + "/" + file.filename().string()) {
-      const models::Scenario want = models::load_scenario(file.string());
       common::TempDir dir("/tmp/clerk-import-test-");
       testbed::realrun::NginxConfParams params;
       params.data_dir = want.root;
       params.run_dir = dir.path();
       std::ofstream(dir.file("nginx.conf")) << testbed::realrun::nginx_conf(want, params).text;
       const auto a = import_args(dir.file("nginx.conf"), dir.file("back.toml"), want.nginx.version);
-      check_same_nginx(want, load_text(cli::imported_scenario(a)));
+      CHECK(written_keys(load_text(cli::imported_scenario(a))) == written_keys(want));
     }
   }
+  // 9x and local (6), the alternatives but aio on, io_uring, aio_nowait and FreeBSD (6), reuseport (11), Cloudflare (4).
+  CHECK(tried == 27);
 }
 
 TEST_CASE("nginx.conf includes that multiply without a loop stop at kMaxIncludedFiles") {

@@ -447,7 +447,9 @@ TEST_CASE("a log with $msec and $request_time: each window sets the log's figure
   std::string text;
   for (int i = 0; i < 40; ++i) {
     char msec[32];
-    std::snprintf(msec, sizeof msec, "%.3f", 1700000000.1 + 0.025 * i);
+    // Logged when the response ended: 25 ms apart from the first arrival, plus each one's $request_time.
+    const double took = i < 20 ? 0.010 : 0.030;
+    std::snprintf(msec, sizeof msec, "%.3f", 1700000000.1 + 0.025 * i + took);
     text += std::string(msec) + " /1/" + std::to_string(1 + i % 16) + " 200 1048576 " + (i < 20 ? "0.010" : "0.030") + "\n";
   }
   TempFile log(text, "msec");
@@ -468,10 +470,95 @@ TEST_CASE("a log with $msec and $request_time: each window sets the log's figure
   CHECK(g->trace.counts.kept == 40);
   CHECK(g->spec.trace.new_files == 0);  // every path is a file of the data set
   CHECK(g->trace.logged.count() == 40);
-  // Lines 25 ms apart from 0: 20 in each 0.49 s window (away from float edges), 0.010 s then 0.030 s logged.
+  // Arrivals 25 ms apart from 0: 20 in each 0.49 s window (away from float edges), 0.010 s then 0.030 s logged.
   REQUIRE(g->trace.windows.size() >= 2);
   CHECK(g->trace.windows[0].due == 20);
   CHECK(g->trace.windows[0].logged_p50_s == Approx(0.010).epsilon(0.01));
   CHECK(g->trace.windows[1].logged_p99_s == Approx(0.030).epsilon(0.01));
   CHECK(g->trace.windows[0].latency_p50_s > 0);
+}
+
+namespace {
+
+std::string msec_line(double end_s, const std::string& path, const char* request_time) {
+  char t[32];
+  std::snprintf(t, sizeof t, "%.3f", end_s);
+  return std::string(t) + " " + path + " 200 100 " + request_time + "\n";
+}
+
+models::TraceSpec msec_spec(const std::string& path) {
+  models::TraceSpec s = spec_of(path);
+  s.log_format = "$msec $uri $status $body_bytes_sent $request_time";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("with $request_time a request arrives at its logged time minus it, replayed in arrival order") {
+  // Written as the responses ended (log order); they started in the order /a, /c, /b, /d.
+  TempFile log(msec_line(100.0, "/a", "1.000") + msec_line(100.1, "/b", "0.050") + msec_line(100.2, "/c", "0.900") +
+               msec_line(100.3, "/d", "-"));
+  models::TraceCounts c;
+  const auto lines = read_all(msec_spec(log.path), &c);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0].path == "/a");
+  CHECK(lines[1].path == "/c");
+  CHECK(lines[2].path == "/b");
+  CHECK(lines[3].path == "/d");
+  // From the first arrival (99.0): 99.3, 100.05, and 100.3 ("-" takes nothing off).
+  CHECK(lines[0].at_s == 0);
+  CHECK(lines[1].at_s == Approx(0.3));
+  CHECK(lines[2].at_s == Approx(1.05));
+  CHECK(lines[3].at_s == Approx(1.3));
+  CHECK(c.reordered == 0);
+  CHECK(c.kept == 4);
+}
+
+TEST_CASE("with $request_time, a request longer than any before it may arrive after a later one left: kept in order") {
+  // /b took 5 s, longer than the 0.1 s the buffer had seen: /a had left at 99.9, so /b (95.2) comes at /a's time.
+  TempFile log(msec_line(100.0, "/a", "0.100") + msec_line(100.2, "/b", "5.000") + msec_line(100.3, "/c", "0.000"));
+  models::TraceCounts c;
+  const auto lines = read_all(msec_spec(log.path), &c);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].path == "/a");
+  CHECK(lines[1].path == "/b");
+  CHECK(lines[1].at_s == 0);
+  CHECK(lines[2].at_s == Approx(0.4));
+  CHECK(c.reordered == 1);
+}
+
+TEST_CASE("with $time_local and $request_time the second is spread before $request_time is taken off") {
+  const std::string format = std::string(models::kCombinedLogFormat) + " $request_time";
+  auto line = [](int second, const std::string& path, const char* took) {
+    std::string l = line_at(second, path, 10);
+    l.pop_back();
+    return l + " " + took + "\n";
+  };
+  // /a and /b ended in second 0 (spread at 0 and 0.5), /c in second 1.
+  TempFile log(line(0, "/a", "0.900") + line(0, "/b", "0.100") + line(1, "/c", "0.000"));
+  models::TraceSpec spec = spec_of(log.path);
+  spec.log_format = format;
+  const auto lines = read_all(spec);
+  REQUIRE(lines.size() == 3);
+  CHECK(lines[0].path == "/a");  // -0.9: the origin
+  CHECK(lines[1].at_s == Approx(1.3));
+  CHECK(lines[2].at_s == Approx(1.9));
+}
+
+TEST_CASE("the reorder buffer holds at most kMaxReorderLines lines, however long the requests took") {
+  // The first request took 100 s: no later line may leave before 100 s of
+  // log have been read, 100,000 lines 1 ms apart. The buffer stops at its
+  // bound, and the lines still come in order.
+  std::string text;
+  const std::size_t n = models::kMaxReorderLines + 1000;
+  for (std::size_t i = 0; i < n; ++i)
+    text += msec_line(1000.0 + 0.001 * static_cast<double>(i), "/" + std::to_string(i % 7), i == 0 ? "100.000" : "0.000");
+  TempFile log(text);
+  models::TraceCounts c;
+  const auto lines = read_all(msec_spec(log.path), &c);
+  CHECK(lines.size() == n);
+  CHECK(c.reorder_held_peak == models::kMaxReorderLines);
+  CHECK(c.reordered == 0);
+  CHECK(lines[1].at_s == Approx(100.001));
+  CHECK(lines.back().at_s == Approx(100 + 0.001 * static_cast<double>(n - 1)));
 }

@@ -55,11 +55,11 @@ bool TraceReader::read_line(std::string& line) {
   }
 }
 
-bool TraceReader::next_kept(TraceLine& out) {
+bool TraceReader::next_parsed(TraceLine& out) {
   std::string line;
   LogFields f;
   std::string why;
-  while (!ended_ && read_line(line)) {
+  while (read_line(line)) {
     ++counts_.lines;
     if (line.size() > kMaxLineBytes) why = "longer than " + std::to_string(kMaxLineBytes) + " bytes";
     if (line.size() > kMaxLineBytes || !format_.parse(line, f, why)) {
@@ -69,11 +69,64 @@ bool TraceReader::next_kept(TraceLine& out) {
       }
       continue;
     }
+    out.at_s = f.time_s;
+    out.path.assign(f.path);
+    out.bytes = f.bytes;
+    out.request_time_s = f.request_time_s;
+    return true;
+  }
+  return false;
+}
+
+bool TraceReader::next_ended(TraceLine& out) {
+  return format_.precise_time() ? next_parsed(out) : next_spread(ended_lines_, &TraceReader::next_parsed, out);
+}
+
+namespace {
+// The reorder buffer's heap order: the earliest arrival on top, log order among equals.
+template <typename Held>
+bool later(const Held& a, const Held& b) {
+  return a.line.at_s != b.line.at_s ? a.line.at_s > b.line.at_s : a.seq > b.seq;
+}
+}  // namespace
+
+// Reads ahead until the earliest arrival held can no longer be preceded: a
+// line still unread ends at or after newest_end_s_ and took at most
+// longest_s_ (the largest $request_time so far), so it arrives at or after
+// newest_end_s_ - longest_s_.
+bool TraceReader::next_arrival(TraceLine& out) {
+  if (!format_.has_request_time()) return next_ended(out);
+  const auto order = later<Held>;
+  while (!parsed_all_ && held_.size() < kMaxReorderLines &&
+         (held_.empty() || held_.front().line.at_s > newest_end_s_ - longest_s_)) {
+    TraceLine line;
+    if (!next_ended(line)) {
+      parsed_all_ = true;
+      break;
+    }
+    const double took = std::max(0.0, line.request_time_s);  // "-": 0
+    newest_end_s_ = std::max(newest_end_s_, line.at_s);
+    longest_s_ = std::max(longest_s_, took);
+    line.at_s -= took;
+    held_.push_back({std::move(line), held_seq_++});
+    std::push_heap(held_.begin(), held_.end(), order);
+    counts_.reorder_held_peak = std::max<std::uint64_t>(counts_.reorder_held_peak, held_.size());
+  }
+  if (held_.empty()) return false;
+  std::pop_heap(held_.begin(), held_.end(), order);
+  out = std::move(held_.back().line);
+  held_.pop_back();
+  return true;
+}
+
+bool TraceReader::next_kept(TraceLine& out) {
+  TraceLine line;
+  while (!ended_ && next_arrival(line)) {
     if (!have_first_) {
       have_first_ = true;
-      first_s_ = f.time_s;
+      first_s_ = line.at_s;
     }
-    double t = f.time_s;
+    double t = line.at_s;
     if (t < last_s_) {
       ++counts_.reordered;
       t = last_s_;
@@ -94,46 +147,47 @@ bool TraceReader::next_kept(TraceLine& out) {
     }
     last_s_ = t;
     ++counts_.kept;
+    out = std::move(line);
     out.at_s = t;
-    out.path.assign(f.path);
-    out.bytes = f.bytes;
-    out.request_time_s = f.request_time_s;
     return true;
   }
   ended_ = true;
   return false;
 }
 
-// The next second's lines, each at i/k of the second (log time).
-bool TraceReader::fill_second() {
-  TraceLine line;
-  if (!have_ahead_) {
-    if (!next_kept(line)) return false;
-    ahead_ = std::move(line);
-  }
-  have_ahead_ = false;
-  const double second = std::floor(ahead_.at_s);
-  second_.push_back(std::move(ahead_));
-  while (second_.size() < kMaxLinesPerSecond && next_kept(line)) {
-    if (std::floor(line.at_s) != second) {
-      ahead_ = std::move(line);
-      have_ahead_ = true;
-      break;
+// The next of `source`'s lines, those of one second each at i/k of it (log time).
+bool TraceReader::next_spread(Spread& s, Source source, TraceLine& out) {
+  if (s.lines.empty()) {
+    TraceLine line;
+    if (!s.have_ahead) {
+      if (!(this->*source)(line)) return false;
+      s.ahead = std::move(line);
     }
-    second_.push_back(std::move(line));
+    s.have_ahead = false;
+    const double second = std::floor(s.ahead.at_s);
+    s.lines.push_back(std::move(s.ahead));
+    while (s.lines.size() < kMaxLinesPerSecond && (this->*source)(line)) {
+      if (std::floor(line.at_s) != second) {
+        s.ahead = std::move(line);
+        s.have_ahead = true;
+        break;
+      }
+      s.lines.push_back(std::move(line));
+    }
+    const double k = static_cast<double>(s.lines.size());
+    for (std::size_t i = 0; i < s.lines.size(); ++i) s.lines[i].at_s = second + static_cast<double>(i) / k;
   }
-  const double k = static_cast<double>(second_.size());
-  for (std::size_t i = 0; i < second_.size(); ++i) second_[i].at_s = second + static_cast<double>(i) / k;
+  out = std::move(s.lines.front());
+  s.lines.pop_front();
   return true;
 }
 
 bool TraceReader::next(TraceLine& out) {
-  if (format_.precise_time()) {
+  // With $request_time the seconds were spread before it was taken off (next_ended).
+  if (format_.precise_time() || format_.has_request_time()) {
     if (!next_kept(out)) return false;
-  } else {
-    if (second_.empty() && !fill_second()) return false;
-    out = std::move(second_.front());
-    second_.pop_front();
+  } else if (!next_spread(kept_, &TraceReader::next_kept, out)) {
+    return false;
   }
   out.at_s = std::max(0.0, out.at_s - first_s_ - spec_.from_s) / spec_.speed;
   return true;

@@ -14,13 +14,23 @@
 //
 // What the log cannot say, and what the replay takes in its place:
 // - NGINX writes a line when the response ends ($msec, $time_local are the
-//   log time, ngx_http_log_handler); the replay takes that time as the
-//   request's arrival, so each request is late by its own $request_time.
+//   log time, ngx_http_log_handler), and $request_time is the time since
+//   the request's first bytes were read (ngx_http_log_request_time: now
+//   minus r->start_msec). With $request_time in the format, a request
+//   arrives at its logged time minus its $request_time ("-" counts as 0),
+//   and the lines are replayed in arrival order through a reorder buffer:
+//   a line leaves it once no later line can arrive earlier, that is once
+//   its arrival is at least the largest $request_time seen before the
+//   newest logged time. The buffer holds at most kMaxReorderLines lines
+//   (the memory bound); past it the earliest leaves at once. Without
+//   $request_time the logged time is the arrival, so each request is late
+//   by its own response time.
 // - $time_local has one-second resolution: the lines of one second are
-//   spread evenly over it, in log order (line i of k at i/k s). $msec is
-//   used as it is.
+//   spread evenly over it, in log order (line i of k at i/k s), before
+//   $request_time is taken off. $msec is used as it is.
 // - A line earlier than the one before it (lines are written as requests
-//   end) is replayed at the earlier line's time, in log order.
+//   end; with $request_time, one whose arrival comes after the buffer let
+//   a later one go) is replayed at the earlier line's time, in order.
 // - Every line asks for its path as a GET of the whole file: the file's size
 //   is the largest size the log gives for the path (a 304 or a range logs
 //   less); a path logged only with 0 bytes is a 1-byte file.
@@ -63,6 +73,8 @@ inline constexpr std::size_t kMaxLineBytes = 64 * 1024;
 // Lines of one second held to spread them over it; a second with more is
 // spread in blocks of this many.
 inline constexpr std::size_t kMaxLinesPerSecond = 1 << 16;
+// Lines held to put arrivals in order ($request_time in the format).
+inline constexpr std::size_t kMaxReorderLines = 1 << 16;
 
 enum class TraceDataset { kAdd, kLog };
 
@@ -94,6 +106,7 @@ struct TraceCounts {
   std::uint64_t sampled_out = 0;
   std::uint64_t kept = 0;           // handed to the replay
   std::uint64_t reordered = 0;      // earlier than the line before
+  std::uint64_t reorder_held_peak = 0;  // the most lines the reorder buffer held at once
   bool stopped_at_until = false;    // a line at or past `until` ended the reading
 };
 
@@ -118,9 +131,24 @@ class TraceReader {
   const TraceCounts& counts() const { return counts_; }
 
  private:
+  // One second's lines spread over it (log order), and the line read ahead of the next second.
+  struct Spread {
+    std::deque<TraceLine> lines;
+    TraceLine ahead;
+    bool have_ahead = false;
+  };
+  struct Held {  // a line in the reorder buffer
+    TraceLine line;
+    std::uint64_t seq = 0;  // log order, for equal arrivals
+  };
+  using Source = bool (TraceReader::*)(TraceLine&);
+
   bool read_line(std::string& line);  // false at end of file
-  bool fill_second();                 // reads the next second's kept lines
-  bool next_kept(TraceLine& out);     // the next kept line, its time the log's
+  bool next_parsed(TraceLine& out);   // the next line that parses, its time the log's
+  bool next_ended(TraceLine& out);    // the same, $time_local spread over its second
+  bool next_arrival(TraceLine& out);  // the next line in arrival order (reorder buffer)
+  bool next_kept(TraceLine& out);     // the next kept line, its time the log's (or arrival)
+  bool next_spread(Spread& s, Source source, TraceLine& out);  // `source`'s lines, each second spread
 
   TraceSpec spec_;
   const LogFormat& format_;
@@ -133,9 +161,13 @@ class TraceReader {
   double first_s_ = 0;
   double last_s_ = -1e300;
   bool ended_ = false;
-  bool have_ahead_ = false;
-  TraceLine ahead_;               // read, of the next second
-  std::deque<TraceLine> second_;  // one second's lines, spread
+  Spread kept_;   // kept lines, spread (no $request_time)
+  Spread ended_lines_;  // parsed lines, spread before $request_time is taken off
+  std::vector<Held> held_;  // the reorder buffer, a min-heap by arrival
+  std::uint64_t held_seq_ = 0;
+  double newest_end_s_ = -1e300;   // the latest logged time read
+  double longest_s_ = 0;           // the largest $request_time read
+  bool parsed_all_ = false;
 };
 
 // One window of the replay (by when requests fell due): the simulated

@@ -13,10 +13,8 @@ namespace models {
 
 namespace {
 constexpr sim::Time kSecond = sim::seconds(1);
+}  // namespace
 
-// Each trace group's log read once (trace.h): its paths' files, and the data
-// set grown or replaced to hold them. A log that cannot be read, or of which
-// no line parses, is a ConfigError at the group's trace key.
 Scenario with_traces(Scenario sc, const sim::RandomStreams& streams) {
   for (WrkGroupSpec& g : sc.clients) {
     if (!g.trace.enabled()) continue;
@@ -45,7 +43,6 @@ Scenario with_traces(Scenario sc, const sim::RandomStreams& streams) {
                         "names a file the data set made from the access log does not have");
   return sc;
 }
-}  // namespace
 
 World::World(const Scenario& scenario, std::uint64_t seed, double duration_s)
     : World(with_traces(scenario, sim::RandomStreams(seed)), seed, duration_s, Prepared{}) {}

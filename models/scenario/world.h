@@ -23,6 +23,13 @@
 
 namespace models {
 
+// Each trace group's log read once (trace.h): its paths' files, and the data
+// set grown or replaced to hold them. A log that cannot be read, or of which
+// no line parses, is a ConfigError at the group's trace key. World's
+// constructor does it; clerk realrun too, to write the same data set and
+// replay the same lines for real.
+Scenario with_traces(Scenario sc, const sim::RandomStreams& streams);
+
 class World final : public sim::EventTarget {
  public:
   World(const Scenario& scenario, std::uint64_t seed, double duration_s);

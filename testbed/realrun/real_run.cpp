@@ -22,6 +22,8 @@
 
 #include "models/clients/popularity.h"
 #include "models/scenario/stream_ids.h"
+#include "models/scenario/world.h"
+#include "sim/random.h"
 #include "common/child_process.h"
 #include "common/output_file.h"
 #include "common/proc_files.h"
@@ -33,6 +35,7 @@
 #include "testbed/realrun/placement.h"
 #include "testbed/realrun/proc_sampler.h"
 #include "testbed/realrun/server_process.h"
+#include "testbed/realrun/trace_schedule.h"
 #include "testbed/realrun/wrk_process.h"
 #include "testbed/realrun/thread_waits.h"
 #include "testbed/realrun/wrk_script.h"
@@ -201,12 +204,6 @@ std::string nginx_refusal(const models::Scenario& sc) {
 
 std::string real_run_refusal(const models::Scenario& sc) {
   if (sc.nginx.freebsd) return "nginx.os = \"freebsd\" cannot run for real here: this testbed is Linux";
-  // wrk's Lua scripts here request the data set's files (closed loop), not a
-  // log's lines at its times: a trace group has no real counterpart yet.
-  for (const auto& g : sc.clients)
-    if (g.trace.enabled())
-      return "clients." + g.name + ".trace cannot run for real yet: the real load is wrk with a closed-loop script, " +
-             "not a replay of the log";
   if (sc.nginx.aio->realrun_refusal)
     return fmt::format("nginx.aio = \"{}\" cannot run for real here: {}", sc.nginx.aio->name,
                        sc.nginx.aio->realrun_refusal);
@@ -225,6 +222,8 @@ void validate(const models::Scenario& sc, const RealRunOptions& o) {
   else
     require_executable(o.serve_binary, "clerk-serve", "build the clerk-serve target and pass its path");
   require_executable(o.wrk_binary, "wrk", "apt-get install wrk (scripts/setup does)");
+  for (const auto& g : sc.clients)
+    if (g.trace.enabled()) require_executable(o.replay_binary, "clerk-replay", "build the clerk-replay target");
   if (sc.clients.empty()) throw RealRunError("the scenario has no client groups");
   if (const std::string why = real_run_refusal(sc); !why.empty()) throw RealRunError(why);
   for (const auto& g : sc.clients) {
@@ -237,11 +236,29 @@ void validate(const models::Scenario& sc, const RealRunOptions& o) {
   if (sc.nginx.worker_processes == 0) throw RealRunError("nginx.worker_processes must be at least 1");
 }
 
+// A trace group's load: clerk-replay sends the log's lines at their times
+// (trace_schedule.h), over the connections wrk would open.
+WrkLaunch replay_launch(const models::Scenario& sc, std::size_t g, const RealRunOptions& o, double duration,
+                        const std::string& dir) {
+  const auto& group = sc.clients[g];
+  const std::string base = fmt::format("{}/replay-{}-{}", dir, g, safe_name(group.name));
+  write_trace_schedule(sc, g, duration, base + ".schedule");
+  WrkLaunch l;
+  l.output = base + ".out";
+  l.argv = {o.replay_binary, "--port", std::to_string(o.port), "--connections", std::to_string(connections_open(group)),
+            "--duration", fmt::format("{}", whole_seconds(duration)), "--timeout",
+            fmt::format("{}", whole_seconds(group.timeout_s)), "--schedule", base + ".schedule"};
+  return l;
+}
+
 // run_real's steps; a child that cannot be started throws common::ProcessError.
-RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o) {
+RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOptions& o) {
   RunningFlag running;
   clear_stop_request();
-  validate(sc, o);
+  validate(scenario, o);
+  // A trace group's log planned as the simulation plans it: the data set
+  // holds the log's paths (models/scenario/world.h).
+  const models::Scenario sc = models::with_traces(scenario, sim::RandomStreams(scenario.seed));
   const double duration = o.duration_s > 0 ? o.duration_s : sc.duration_s;
   const std::uint64_t cache_bytes = o.cache_limit_bytes > 0 ? o.cache_limit_bytes : sc.hardware.page_cache_bytes;
   const std::uint32_t workers = sc.nginx.worker_processes;
@@ -338,6 +355,10 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
   std::vector<WrkLaunch> launches;
   for (std::size_t g = 0; g < sc.clients.size(); ++g) {
     const auto& group = sc.clients[g];
+    if (group.trace.enabled()) {
+      launches.push_back(replay_launch(sc, g, o, duration, dir));
+      continue;
+    }
     WrkScriptParams params{spec.tree, "", sc.seed * 1000003 + g * 1009};
     if (group.fixed_file >= 0) params.fixed_path = file_path(spec.tree, static_cast<std::uint64_t>(group.fixed_file));
     const std::string base = fmt::format("{}/wrk-{}-{}", dir, g, safe_name(group.name));

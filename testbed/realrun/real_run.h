@@ -29,6 +29,7 @@ struct RealRunOptions {
   // Additions.
   std::string nginx_binary = "/usr/sbin/nginx";
   std::string wrk_binary = "/usr/bin/wrk";
+  std::string replay_binary = "clerk-replay";  // a trace group's load (testbed/replay)
   double sample_interval_s = 0.010;     // /proc sampling period
 };
 
@@ -88,6 +89,7 @@ RealRunResult run_real(const models::Scenario& scenario, const RealRunOptions& o
 
 // Why this testbed cannot run `scenario` for real (nothing: it can): an aio
 // mode no server here has (aio_modes.h's realrun_refusal), or os = "freebsd".
+// A trace group runs: clerk-replay sends the log's lines at their times.
 std::string real_run_refusal(const models::Scenario& scenario);
 // Why a real NGINX cannot run `scenario` (aio = "io_uring", aio_nowait: never
 // in NGINX; clerk-serve has both), naming the key; empty when it can.

@@ -33,6 +33,14 @@ std::string default_serve_binary() {
   return "clerk-serve";
 }
 
+// clerk-replay built beside clerk (a trace group's load).
+std::string default_replay_binary() {
+#ifdef CLERK_REPLAY_BINARY
+  if (access(CLERK_REPLAY_BINARY, X_OK) == 0) return CLERK_REPLAY_BINARY;
+#endif
+  return "clerk-replay";
+}
+
 int run_checked(const RealrunRequest& o);
 
 }  // namespace
@@ -101,6 +109,7 @@ int run_checked(const RealrunRequest& o) {
         RealRunOptions ro;
         ro.server = server;
         ro.serve_binary = o.serve_binary.empty() ? default_serve_binary() : o.serve_binary;
+        ro.replay_binary = default_replay_binary();
         ro.data_dir = o.data_dir;
         ro.port = o.port;
         ro.duration_s = o.duration_s;

@@ -58,7 +58,7 @@ WrkProcess WrkProcess::start(const std::string& name, const WrkLaunch& launch) {
   w.name_ = name;
   w.launch_ = launch;
   // wrk stays in our cgroup: the clients' memory is not the server's cache.
-  w.child_ = common::ChildProcess::spawn({wrk_argv(launch), "", launch.output, kChildName});
+  w.child_ = common::ChildProcess::spawn({launch.argv.empty() ? wrk_argv(launch) : launch.argv, "", launch.output, kChildName});
   return w;
 }
 

@@ -18,6 +18,7 @@ struct WrkLaunch {
   std::string script;  // the Lua file
   std::string url;     // http://127.0.0.1:PORT/path
   std::string output;  // its stdout/stderr
+  std::vector<std::string> argv;  // another client's command line (clerk-replay) in wrk's place; empty: wrk's
 };
 
 // wrk takes whole seconds (-d 10s, --timeout 2s): both are rounded up, to at least 1 s.

@@ -1,0 +1,333 @@
+// clerk-replay: the real counterpart of a trace group (models/clients/trace.h),
+// for `clerk realrun`. It reads a schedule the harness wrote from the access
+// log exactly as the simulation replays it ("DUE_S PATH" per line, due
+// times from the run's start, in order), keeps `--connections` keep-alive
+// HTTP/1.1 connections to 127.0.0.1:PORT, and sends each GET when it falls
+// due on an idle connection, else when one frees (first come, first
+// served): an open loop, as wrk2 and the simulated group are. A request's
+// latency counts from when it fell due, so a queue in front of busy
+// connections is in it (no coordinated omission).
+//
+// It stops issuing at --duration; responses still under way then are not
+// counted, as wrk counts none after -d. A connection the server closes
+// (Connection: close after keepalive_requests, or EOF) is opened again; a
+// request lost with it is a read error. Its report is wrk's CLERK summary
+// line (testbed/realrun/wrk_script.h), so realrun reads it as it reads
+// wrk's, and a wrk-like text above it.
+//
+// One thread, epoll, edge cases kept to what NGINX and clerk-serve send for
+// a static file: a status line, headers with Content-Length, the body.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <string>
+#include <strings.h>
+#include <vector>
+
+#include "sim/latency_stats.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::uint16_t port = 0;
+  std::uint32_t connections = 1;
+  double duration_s = 1, timeout_s = 2;
+  std::string schedule;
+};
+
+struct Request {
+  double due_s = 0;
+  std::string path;
+};
+
+struct Conn {
+  int fd = -1;
+  bool connected = false, busy = false;
+  double due_s = 0;   // the request under way
+  std::string out;    // bytes still to send
+  std::string in;     // bytes read of the response
+  bool have_head = false, close_after = false;
+  std::uint64_t body_left = 0;
+  int status = 0;
+};
+
+struct Totals {
+  std::uint64_t requests = 0, bytes = 0, connect = 0, read = 0, write = 0, status = 0, timeout = 0;
+  sim::LatencyStats latency;
+};
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr, "clerk-replay: %s\nusage: clerk-replay --port P --connections N --duration S --timeout S "
+               "--schedule FILE\n", why);
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (i + 1 >= argc) usage(("missing value after " + a).c_str());
+    const char* v = argv[++i];
+    char* end = nullptr;
+    const double d = std::strtod(v, &end);
+    const bool number = end && *end == '\0' && std::isfinite(d) && d >= 0;
+    if (a == "--schedule") o.schedule = v;
+    else if (!number) usage(("not a number: " + a + " " + v).c_str());
+    else if (a == "--port" && d >= 1 && d <= 65535) o.port = static_cast<std::uint16_t>(d);
+    else if (a == "--connections" && d >= 1 && d <= 100000) o.connections = static_cast<std::uint32_t>(d);
+    else if (a == "--duration" && d > 0) o.duration_s = d;
+    else if (a == "--timeout" && d > 0) o.timeout_s = d;
+    else usage(("unknown option or value out of range: " + a).c_str());
+  }
+  if (!o.port || o.schedule.empty()) usage("--port and --schedule are needed");
+  return o;
+}
+
+class Replay {
+ public:
+  explicit Replay(const Options& o) : o_(o), schedule_(o.schedule), conns_(o.connections) {
+    if (!schedule_) usage(("cannot read the schedule " + o.schedule).c_str());
+    ep_ = ::epoll_create1(EPOLL_CLOEXEC);
+    if (ep_ < 0) usage("epoll_create1 failed");
+    for (std::uint32_t i = 0; i < o.connections; ++i) open(i);
+    read_ahead();
+  }
+
+  void run() {
+    t0_ = Clock::now();
+    std::vector<epoll_event> events(256);
+    while (now() < o_.duration_s) {
+      release_due();
+      dispatch();
+      const double next = std::min(o_.duration_s, have_next_ ? next_.due_s : o_.duration_s);
+      const int wait_ms = std::max(0, static_cast<int>(std::ceil((next - now()) * 1000)));
+      const int n = ::epoll_wait(ep_, events.data(), static_cast<int>(events.size()), std::min(wait_ms, 100));
+      for (int i = 0; i < n; ++i) handle(events[static_cast<std::size_t>(i)].data.u32, events[static_cast<std::size_t>(i)].events);
+      count_timeouts();
+    }
+    elapsed_s_ = now();
+  }
+
+  void report() const {
+    const sim::LatencyStats& l = t_.latency;
+    auto us = [](double s) { return s * 1e6; };
+    std::printf("Running %.0fs replay @ 127.0.0.1:%u\n  %u connections, %zu due, %zu waiting at the end\n",
+                o_.duration_s, o_.port, o_.connections, due_count_, waiting_.size());
+    std::printf("  Latency   %.2fus mean  %.2fus stdev  %.2fus max\n  Latency Distribution\n", us(l.mean()),
+                us(l.stdev()), us(l.max()));
+    for (double p : {50.0, 75.0, 90.0, 99.0}) std::printf("     %.0f%%  %.2fus\n", p, us(l.count() ? l.percentile(p) : 0));
+    std::printf("  %llu requests in %.2fs, %llu bytes read\n", static_cast<unsigned long long>(t_.requests),
+                elapsed_s_, static_cast<unsigned long long>(t_.bytes));
+    std::printf("CLERK requests=%llu bytes=%llu duration_us=%.0f connect=%llu read=%llu write=%llu status=%llu "
+                "timeout=%llu latency_mean_us=%.3f latency_stdev_us=%.3f latency_max_us=%.0f p50_us=%.0f p75_us=%.0f "
+                "p90_us=%.0f p99_us=%.0f\n",
+                static_cast<unsigned long long>(t_.requests), static_cast<unsigned long long>(t_.bytes),
+                elapsed_s_ * 1e6, static_cast<unsigned long long>(t_.connect), static_cast<unsigned long long>(t_.read),
+                static_cast<unsigned long long>(t_.write), static_cast<unsigned long long>(t_.status),
+                static_cast<unsigned long long>(t_.timeout), us(l.mean()), us(l.stdev()), us(l.max()),
+                us(l.count() ? l.percentile(50) : 0), us(l.count() ? l.percentile(75) : 0),
+                us(l.count() ? l.percentile(90) : 0), us(l.count() ? l.percentile(99) : 0));
+  }
+
+ private:
+  double now() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
+
+  void read_ahead() {
+    std::string line;
+    have_next_ = false;
+    while (std::getline(schedule_, line)) {
+      const std::size_t sp = line.find(' ');
+      if (sp == std::string::npos) continue;
+      next_.due_s = std::strtod(line.c_str(), nullptr);
+      next_.path = line.substr(sp + 1);
+      have_next_ = true;
+      return;
+    }
+  }
+
+  void release_due() {
+    const double t = now();
+    while (have_next_ && next_.due_s <= t) {
+      waiting_.push_back(std::move(next_));
+      ++due_count_;
+      read_ahead();
+    }
+  }
+
+  void dispatch() {
+    for (std::uint32_t i = 0; i < conns_.size() && !waiting_.empty(); ++i) {
+      Conn& c = conns_[i];
+      if (!c.connected || c.busy) continue;
+      send(i, waiting_.front());
+      waiting_.pop_front();
+    }
+  }
+
+  void open(std::uint32_t i) {
+    Conn& c = conns_[i];
+    c = Conn{};
+    c.fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (c.fd < 0) return void(++t_.connect);
+    const int one = 1;
+    ::setsockopt(c.fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(o_.port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(c.fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) < 0 && errno != EINPROGRESS) {
+      ::close(c.fd);
+      c.fd = -1;
+      return void(++t_.connect);
+    }
+    epoll_event e{};
+    e.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;  // edge-triggered: read and write until EAGAIN
+    e.data.u32 = i;
+    ::epoll_ctl(ep_, EPOLL_CTL_ADD, c.fd, &e);
+  }
+
+  void reopen(std::uint32_t i) {
+    if (conns_[i].fd >= 0) ::close(conns_[i].fd);
+    open(i);
+  }
+
+  void send(std::uint32_t i, const Request& r) {
+    Conn& c = conns_[i];
+    c.busy = true;
+    c.due_s = r.due_s;
+    c.out = "GET " + r.path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    flush(i);
+  }
+
+  void flush(std::uint32_t i) {
+    Conn& c = conns_[i];
+    while (!c.out.empty()) {
+      const ssize_t n = ::write(c.fd, c.out.data(), c.out.size());
+      if (n < 0 && errno == EAGAIN) return;
+      if (n <= 0) {
+        ++t_.write;
+        return reopen(i);
+      }
+      c.out.erase(0, static_cast<std::size_t>(n));
+    }
+  }
+
+  void handle(std::uint32_t i, std::uint32_t events) {
+    Conn& c = conns_[i];
+    if (!c.connected && (events & EPOLLOUT)) {
+      int err = 0;
+      socklen_t len = sizeof err;
+      ::getsockopt(c.fd, SOL_SOCKET, SO_ERROR, &err, &len);
+      if (err) {
+        ++t_.connect;
+        return reopen(i);
+      }
+      c.connected = true;
+    }
+    if (events & EPOLLOUT) flush(i);
+    if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) receive(i);
+  }
+
+  void receive(std::uint32_t i) {
+    Conn& c = conns_[i];
+    char buf[65536];
+    for (;;) {
+      const ssize_t n = ::read(c.fd, buf, sizeof buf);
+      if (n < 0 && errno == EAGAIN) return;
+      if (n <= 0) {  // EOF or error: a request under way is lost
+        if (c.busy) ++t_.read;
+        return reopen(i);
+      }
+      t_.bytes += static_cast<std::uint64_t>(n);
+      if (!c.busy) continue;  // nothing asked: ignored
+      if (c.have_head) {
+        const std::uint64_t take = std::min<std::uint64_t>(c.body_left, static_cast<std::uint64_t>(n));
+        c.body_left -= take;
+      } else {
+        c.in.append(buf, static_cast<std::size_t>(n));
+        if (!head(c)) {
+          ++t_.read;
+          return reopen(i);
+        }
+      }
+      if (c.have_head && c.body_left == 0) {
+        complete(i);
+        if (conns_[i].fd < 0 || !conns_[i].connected) return;
+      }
+    }
+  }
+
+  // Parses the response head once it is all in; false when it is malformed.
+  static bool head(Conn& c) {
+    const std::size_t end = c.in.find("\r\n\r\n");
+    if (end == std::string::npos) return c.in.size() < 65536;
+    c.status = std::atoi(c.in.c_str() + std::min<std::size_t>(9, c.in.size()));
+    const char* length = ::strcasestr(c.in.c_str(), "\r\ncontent-length:");
+    if (!length || length > c.in.c_str() + end) return false;
+    c.body_left = std::strtoull(length + 17, nullptr, 10);
+    c.close_after = ::strcasestr(c.in.c_str(), "\r\nconnection: close") != nullptr;
+    const std::uint64_t have = c.in.size() - end - 4;
+    c.body_left -= std::min(have, c.body_left);
+    c.have_head = true;
+    c.in.clear();
+    return true;
+  }
+
+  void complete(std::uint32_t i) {
+    Conn& c = conns_[i];
+    ++t_.requests;
+    if (c.status < 200 || c.status > 399) ++t_.status;
+    t_.latency.record(now() - c.due_s);
+    c.busy = c.have_head = false;
+    if (c.close_after) return reopen(i);
+    if (!waiting_.empty()) {
+      send(i, waiting_.front());
+      waiting_.pop_front();
+    }
+  }
+
+  // A request under way past --timeout counts once as a timeout, as wrk's do.
+  void count_timeouts() {
+    const double t = now();
+    for (std::uint32_t i = 0; i < conns_.size(); ++i)
+      if (conns_[i].busy && t - conns_[i].due_s > o_.timeout_s) {
+        ++t_.timeout;
+        reopen(i);
+      }
+  }
+
+  Options o_;
+  std::ifstream schedule_;
+  std::vector<Conn> conns_;
+  std::deque<Request> waiting_;
+  Request next_;
+  bool have_next_ = false;
+  std::size_t due_count_ = 0;
+  int ep_ = -1;
+  Clock::time_point t0_;
+  double elapsed_s_ = 0;
+  Totals t_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Replay replay(parse(argc, argv));
+  replay.run();
+  replay.report();
+  return 0;
+}
