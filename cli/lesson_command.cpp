@@ -17,6 +17,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/option_checks.h"
@@ -87,7 +88,7 @@ class Answers {
       std::cout << "\n";
       return std::nullopt;
     }
-    if (file_) std::cout << line << "\n";  // scripted: show what was answered
+    if (file_ || !isatty(STDIN_FILENO)) std::cout << line << "\n";  // scripted: show what was answered
     return line;
   }
 
@@ -233,8 +234,11 @@ void print_header(const Lesson& lesson) {
   std::cout << fmt::format("Lesson {}: {}\n\n{}\n", lesson.number, lesson.title, lesson.summary);
 }
 
-std::string set_text(const LessonStep& step) {
-  std::string out = step.scenario;
+// The step's run as a command from the project's root (the folder above lessons/).
+std::string set_text(const Lesson& lesson, const LessonStep& step) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::weakly_canonical(fs::absolute(lesson.file)).parent_path().parent_path();
+  std::string out = fs::weakly_canonical(fs::absolute(step.scenario)).lexically_relative(root).string();
   for (const std::string& o : step.overrides) out += " --set " + o;
   return out;
 }
@@ -246,7 +250,7 @@ int interactive(const Lesson& lesson, Answers& answers) {
   for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
     const LessonStep& step = lesson.steps[i];
     std::cout << fmt::format("\n== Step {} of {}: {} ==\n{}\n  (clerk run {})\n", i + 1, lesson.steps.size(), step.title,
-                             step.setup, set_text(step));
+                             step.setup, set_text(lesson, step));
     const std::string guess = step.predict.given() ? ask_prediction(step, answers) : "";
     std::cout << fmt::format("\nRunning {:g} simulated seconds...\n", step.loaded.duration_s);
     const StepOutcome o = evaluate(step, jsons, i);
@@ -309,7 +313,7 @@ std::string handout_page(const Lesson& lesson, const std::vector<StepOutcome>& o
   for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
     const LessonStep& step = lesson.steps[i];
     const StepOutcome& o = outcomes[i];
-    md += fmt::format("\n## Step {}: {}\n\n{}\n\nThe run: `clerk run {}`\n", i + 1, step.title, step.setup, set_text(step));
+    md += fmt::format("\n## Step {}: {}\n\n{}\n\nThe run: `clerk run {}`\n", i + 1, step.title, step.setup, set_text(lesson, step));
     if (step.predict.given()) {
       md += "\n**Predict, before reading on.** " + step.predict.question + "\n\n";
       if (!step.predict.choices.empty())
@@ -327,13 +331,12 @@ std::string handout_page(const Lesson& lesson, const std::vector<StepOutcome>& o
         md += "\n*Figure: the store at this moment, " + highlight_text(step.observe.highlight) +
               " highlighted (clerk-ui's capture; not yet generated).*\n";
     }
-    if (teacher || !step.predict.given()) {
-      if (step.predict.given()) md += "\n**Answer:** " + predict_answer_text(step, o) + "\n";
-      md += "\n**Why.** " + o.explain + "\n";
-    } else {
-      md += "\n**Why.** (On the teacher's page; run `clerk lesson " + std::to_string(lesson.number) +
-            "` to see it after your prediction.)\n";
-    }
+    // The student's page folds the answer away until the prediction is made.
+    const bool fold = !teacher && step.predict.given();
+    if (fold) md += "\n<details><summary>After your prediction: the answer and why</summary>\n";
+    if (step.predict.given()) md += "\n**Answer:** " + predict_answer_text(step, o) + "\n";
+    md += "\n**Why.** " + o.explain + "\n";
+    if (fold) md += "\n</details>\n";
     if (step.exercise) {
       md += "\n**Exercise.** " + step.exercise->task + " You may change: `" + highlight_text(step.exercise->keys) + "`.\n";
       if (teacher) md += "\n**Solution:** `--set " + step.exercise->solution + "`: " + o.exercise_result + ".\n";
@@ -393,7 +396,8 @@ int lesson_command(const LessonArgs& args) {
   if (args.check || !args.handout.empty()) {
     int failed = 0;
     const std::vector<StepOutcome> outcomes = check_all(lesson, failed);
-    if (!args.handout.empty()) write_handouts(lesson, outcomes, args.handout);
+    // A handout tells what the run showed: none while a claim fails.
+    if (!args.handout.empty() && failed == 0) write_handouts(lesson, outcomes, args.handout);
     std::cout << fmt::format("lesson {}: {}\n", lesson.number,
                              failed ? fmt::format("{} claims failed", failed) : std::string("every claim held"));
     return failed ? 1 : 0;

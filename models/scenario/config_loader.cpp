@@ -1175,6 +1175,7 @@ std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc
         std::string hint;
         for (const auto& c : known)
           if (edit_distance(key, c) <= 2) hint = " (did you mean '" + c + "'?)";
+        if (key == "known_miss") hint = " here: a lesson's claims must hold (no known_miss)";
         throw ConfigError(file, line, root.dotted("expect") + "." + key, "unknown key" + hint);
       }
       if (key == "metric" || key == "note" || key == "known_miss" || key == "relative_to") {

@@ -368,7 +368,10 @@ Lesson load_lesson(const std::string& path) {
     try {
       step.loaded = load_scenario(step.scenario, step.overrides);
     } catch (const ConfigError& e) {
-      s.fail(s.has("set") ? "set" : "scenario", std::string("the step's scenario does not load: ") + e.what());
+      const std::string why = std::string("the step's scenario does not load: ") + e.what();
+      if (s.has("set")) s.fail("set", why);
+      if (!common.empty() && s.has("scenario")) root.fail("set", why);
+      s.fail("scenario", why);
     }
     loaded.push_back(step.loaded);
     step.setup = s.string("setup", "", true);
