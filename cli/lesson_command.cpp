@@ -145,6 +145,18 @@ StepOutcome evaluate(const LessonStep& step, std::vector<nlohmann::ordered_json>
   return out;
 }
 
+// The goal's figure and range in its unit ("181 ms", "at most 50 ms").
+std::string goal_value(const models::LessonExercise& x, double v) {
+  return fmt::format("{:.3g}{}{}", v * x.goal_scale, x.goal_unit.empty() ? "" : " ", x.goal_unit);
+}
+std::string goal_range(const models::LessonExercise& x) {
+  const std::string unit = x.goal_unit.empty() ? "" : " " + x.goal_unit;
+  Expectation scaled = x.goal;
+  scaled.min *= x.goal_scale;
+  scaled.max *= x.goal_scale;
+  return range_text(scaled) + unit;
+}
+
 // The exercise with a change `key=value` run; its goal's figure, and whether it holds.
 std::pair<double, bool> try_change(const LessonStep& step, const std::string& change) {
   std::vector<std::string> with = step.overrides;
@@ -220,9 +232,9 @@ void run_exercise(const LessonStep& step, Answers& answers) {
     }
     try {
       const auto [v, ok] = try_change(step, *line);
-      std::cout << fmt::format("  {} = {}: {}\n", x.goal.metric, plain(v),
-                               ok ? "goal reached (" + range_text(x.goal) + ")."
-                                  : "not yet; the goal is " + range_text(x.goal) + ". Try another change.");
+      std::cout << fmt::format("  {} = {}: {}\n", x.goal.metric, goal_value(x, v),
+                               ok ? "goal reached (" + goal_range(x) + ")."
+                                  : "not yet; the goal is " + goal_range(x) + ". Try another change.");
       if (ok) return;
     } catch (const models::ConfigError& e) {
       std::cout << "  that change does not load: " << e.what() << "\n";
@@ -290,8 +302,8 @@ std::vector<StepOutcome> check_all(const Lesson& lesson, int& failed) {
       const std::optional<double> before = models::lesson_metric(runs, x.goal);
       ok_before = before && *before >= x.goal.min && *before <= x.goal.max;
       const auto [after, ok] = try_change(step, x.solution);
-      o.exercise_result = fmt::format("{} = {} with {} ({} before)", x.goal.metric, plain(after), x.solution,
-                                      before ? plain(*before) : "missing");
+      o.exercise_result = fmt::format("{} = {} with {} ({} before)", x.goal.metric, goal_value(x, after), x.solution,
+                                      before ? goal_value(x, *before) : "missing");
       std::cout << fmt::format("  {}  exercise: the goal ({} {}) is unmet as the step stands ({})\n",
                                ok_before ? "FAIL" : "ok  ", x.goal.metric, range_text(x.goal),
                                before ? plain(*before) : "missing");

@@ -300,6 +300,8 @@ LessonExercise read_exercise(Section& s, const LessonStep& step, const StepReade
     s.fail("solution", "must be KEY=VALUE with KEY one of keys");
   Section goal = s.sub("goal");
   x.goal = reader.condition(goal, current, true);
+  x.goal_scale = goal.number("scale", 1, 1e-12, 1e12);
+  x.goal_unit = goal.string("unit", "");
   if (!x.goal.relative_to.empty()) goal.fail("relative_to", "a goal is a bound on the changed run's own figure");
   goal.done();
   // The solution must load (its run is checked by `clerk lesson --check`).
@@ -320,8 +322,8 @@ LessonExercise read_exercise(Section& s, const LessonStep& step, const StepReade
 }  // namespace
 
 const std::vector<std::string>& observe_kinds() {
-  static const std::vector<std::string> kinds = {"clerk", "team", "queue", "shelves", "warehouse", "door", "series",
-                                                 "figure"};
+  static const std::vector<std::string> kinds = {"clerk", "team", "queue", "shelves", "warehouse", "door", "dock",
+                                                 "series", "figure"};
   return kinds;
 }
 

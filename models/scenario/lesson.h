@@ -67,7 +67,8 @@ struct LessonPredict {
 // named as kinds the visualizer maps (observe_kinds()):
 //   clerk.N (worker N's event loop), team.N (worker N's thread pool),
 //   queue.N (the connections waiting on worker N), shelves (the page cache),
-//   warehouse (the disk), door (the listen socket), series.GROUP (a client
+//   warehouse (the disk), door (the listen socket), dock (the NIC: the
+//   loading dock of ui/store_layout.h), series.GROUP (a client
 //   group's chart series), figure.METRIC (one number of the report).
 struct LessonObserve {
   double at_s = NAN;  // NAN: no pause
@@ -79,6 +80,8 @@ struct LessonExercise {
   std::string task;
   std::vector<std::string> keys;  // the keys the student may change
   Expectation goal;               // the figure and its bound the changed run must meet
+  double goal_scale = 1;          // the goal's figures are shown times this, in goal_unit
+  std::string goal_unit;
   std::string solution;           // KEY=VALUE: the teacher's answer; --check runs it
   std::string file;
   int line = 0;
