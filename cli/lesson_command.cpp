@@ -145,6 +145,8 @@ StepOutcome evaluate(const LessonStep& step, std::vector<nlohmann::ordered_json>
   return out;
 }
 
+std::string set_text(const Lesson& lesson, const LessonStep& step);
+
 // The goal's figure and range in its unit ("181 ms", "at most 50 ms").
 std::string goal_value(const models::LessonExercise& x, double v) {
   return fmt::format("{:.3g}{}{}", v * x.goal_scale, x.goal_unit.empty() ? "" : " ", x.goal_unit);
@@ -167,6 +169,20 @@ std::pair<double, bool> try_change(const LessonStep& step, const std::string& ch
   runs.runs.push_back(&json);
   const std::optional<double> v = models::lesson_metric(runs, step.exercise->goal);
   return {v ? *v : NAN, v && *v >= step.exercise->goal.min && *v <= step.exercise->goal.max};
+}
+
+std::string highlight_words(const std::vector<std::string>& ids) {
+  std::string out;
+  for (const std::string& id : ids) out += (out.empty() ? "" : "; ") + models::highlight_words(id);
+  return out;
+}
+
+// The clerk-ui command that shows the step's store at the observed moment.
+std::string capture_command(const Lesson& lesson, const LessonStep& step, std::size_t index) {
+  std::string out = "clerk-ui --scenario " + set_text(lesson, step);
+  out += fmt::format(" --at {:g} --screenshot {}-{}-step{}.png --crop store", step.observe.at_s, lesson.number, lesson.name,
+                     index + 1);
+  return out;
 }
 
 std::string highlight_text(const std::vector<std::string>& ids) {
@@ -269,8 +285,8 @@ int interactive(const Lesson& lesson, Answers& answers) {
     if (!step.observe.text.empty()) {
       std::cout << "\nObserve";
       if (!std::isnan(step.observe.at_s)) std::cout << fmt::format(" (at {:g} s)", step.observe.at_s);
-      if (!step.observe.highlight.empty()) std::cout << " [" << highlight_text(step.observe.highlight) << "]";
       std::cout << ": " << o.observe << "\n";
+      if (!step.observe.highlight.empty()) std::cout << "  look at: " << highlight_words(step.observe.highlight) << "\n";
     }
     if (step.predict.given()) tell_answer(step, o, guess);
     std::cout << "\nWhy: " << o.explain << "\n\nChecked against the run:\n";
@@ -339,9 +355,9 @@ std::string handout_page(const Lesson& lesson, const std::vector<StepOutcome>& o
       md += "\n**Observe";
       if (!std::isnan(step.observe.at_s)) md += fmt::format(" at {:g} s", step.observe.at_s);
       md += ".** " + o.observe + "\n";
-      if (!step.observe.highlight.empty())
-        md += "\n*Figure: the store at this moment, " + highlight_text(step.observe.highlight) +
-              " highlighted (clerk-ui's capture; not yet generated).*\n";
+      if (!step.observe.highlight.empty()) md += "\nLook at: " + highlight_words(step.observe.highlight) + ".\n";
+      if (!std::isnan(step.observe.at_s))
+        md += "\n*Figure (not yet in the handout): `" + capture_command(lesson, step, i) + "`*\n";
     }
     // The student's page folds the answer away until the prediction is made.
     const bool fold = !teacher && step.predict.given();

@@ -25,7 +25,8 @@ cp "$tmp/out" "$tmp/stdin.out"
 for want in "please type a number from 0 to 100" "Answer: 99.1 %" "You predicted 99 %: close enough." \
   "Why: The worker waited for the disk 99% of the time; {braces} stay." \
   "please type a number from 1 to 2" "You predicted this." "Answer: 1) Yes, as much" \
-  "Observe (at 0.5 s) [clerk.0, team.0, series.hot, figure.server.thread_pool.tasks]: The pool took 60 tasks." \
+  "Observe (at 0.5 s): The pool took 60 tasks." \
+  "  look at: clerk 0 (worker 0); clerk 0's delivery team (thread pool); the chart of the hot customers (client group hot); the figure server.thread_pool.tasks" \
   "Now 78%, 0.79 times step 1's." "change one of: nginx.aio" "server.thread_pool.tasks = 0: goal reached" \
   "lesson 1: done; every claim held for the run"; do
   grep -qF -- "$want" "$tmp/out" || fail "stdin lesson lacks '$want'"
@@ -53,6 +54,8 @@ expect_status 2 "--handout into no folder" "$clerk" lesson 1 --lessons "$lessons
 # The handout: the numbers filled in, the answer folded away on the student's page, on the teacher's not.
 expect_status 0 "--handout" "$clerk" lesson 1 --lessons "$lessons" --handout "$tmp/ho"
 grep -qF "<details><summary>After your prediction" "$tmp/ho/1-tiny.md" || fail "student page: answer not folded"
+grep -qF "*Figure (not yet in the handout): \`clerk-ui --scenario small-hdd.toml --set duration=\"1s\" --set nginx.worker_processes=1 --set nginx.aio=\"threads\" --at 0.5 --screenshot 1-tiny-step2.png --crop store\`*" \
+  "$tmp/ho/1-tiny.md" || fail "handout lacks the figure's capture command: $(grep -F Figure "$tmp/ho/1-tiny.md")"
 grep -qF "**Answer:** 1) Yes, as much" "$tmp/ho/1-tiny-teacher.md" || fail "teacher page lacks the answer"
 grep -qF "**Solution:** \`--set nginx.aio=\"off\"\`" "$tmp/ho/1-tiny-teacher.md" || fail "teacher page lacks the solution"
 # the command is relative to the folder above the lesson's (the project's root for lessons/)

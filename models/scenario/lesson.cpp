@@ -327,6 +327,21 @@ const std::vector<std::string>& observe_kinds() {
   return kinds;
 }
 
+std::string highlight_words(const std::string& id) {
+  const std::string kind = observe_kind(id);
+  const std::string rest = id.size() > kind.size() ? id.substr(kind.size() + 1) : "";
+  if (kind == "clerk") return "clerk " + rest + " (worker " + rest + ")";
+  if (kind == "team") return "clerk " + rest + "'s delivery team (thread pool)";
+  if (kind == "queue") return "clerk " + rest + "'s queue (connections waiting on worker " + rest + ")";
+  if (kind == "shelves") return "the shelves (page cache)";
+  if (kind == "warehouse") return "the warehouse (disk)";
+  if (kind == "door") return "the door (listen queue)";
+  if (kind == "dock") return "the loading dock (network card)";
+  if (kind == "series") return "the chart of the " + rest + " customers (client group " + rest + ")";
+  if (kind == "figure") return "the figure " + rest;
+  return id;
+}
+
 Lesson load_lesson(const std::string& path) {
   Lesson lesson;
   lesson.file = path;

@@ -141,5 +141,8 @@ std::string format_figure(double v, const std::string& format);
 
 // The kinds observe.highlight may name (see LessonObserve).
 const std::vector<std::string>& observe_kinds();
+// A highlighted element in the store's words and the server's: "clerk 0
+// (worker 0)", "the shelves (page cache)".
+std::string highlight_words(const std::string& id);
 
 }  // namespace models
