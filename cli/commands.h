@@ -66,5 +66,7 @@ void add_import_command(CLI::App& clerk, Commands& commands);
 void add_gen_log_command(CLI::App& clerk, Commands& commands);
 // `whatif`: common questions answered with sweeps (cli/whatif/).
 void add_whatif_command(CLI::App& clerk, Commands& commands);
+// `lesson`: a guided lesson in the terminal, its check and its handout (cli/lesson_command.cpp).
+void add_lesson_command(CLI::App& clerk, Commands& commands);
 
 }  // namespace cli

@@ -22,6 +22,7 @@ constexpr cli::Registration kSubcommands[] = {
     cli::add_new_command,        // a starter scenario
     cli::add_import_command,     // a scenario from an nginx.conf
     cli::add_gen_log_command,    // a sample access log for trace replay
+    cli::add_lesson_command,     // a guided lesson: predict, run, observe, explain
 };
 
 }  // namespace

@@ -1000,54 +1000,14 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
 }
 
 void read_expect(Section& root, const LayeredToml& doc, Scenario& sc) {
-  const toml::node* n = root.value("expect");
-  if (!n) return;
-  const toml::array* arr = n->as_array();
-  if (!arr) root.fail("expect", "must be a list of tables: [[expect]]");
-  const std::set<std::string> known = {"metric", "min", "max", "documented", "note", "known_miss", "relative_to"};
-  const Section entries = root.list_of_tables("expect");
-  for (const char* k : {"metric", "note", "known_miss", "relative_to"}) entries.declare(k, KeyType::kString, "any text");
-  for (const char* k : {"min", "max", "documented"}) entries.declare(k, KeyType::kNumber, "any number");
-  for (const toml::node& item : *arr) {
-    const toml::table* t = item.as_table();
-    const std::string file = doc.file_of(&item);
-    if (!t) throw ConfigError(file, LayeredToml::line_of(&item), "expect", "each entry must be a table");
-    Expectation e;
-    e.file = file;
-    e.line = LayeredToml::line_of(&item);
-    for (auto&& [k, v] : *t) {
-      const std::string key(k.str());
-      const int line = LayeredToml::line_of(&v);
-      if (!known.count(key)) {
-        std::string hint;
-        for (const auto& c : known)
-          if (edit_distance(key, c) <= 2) hint = " (did you mean '" + c + "'?)";
-        throw ConfigError(file, line, "expect." + key, "unknown key" + hint);
-      }
-      if (key == "metric" || key == "note" || key == "known_miss" || key == "relative_to") {
-        if (!v.is_string()) throw ConfigError(file, line, "expect." + key, "must be a string");
-        const std::string s = v.value<std::string>().value();
-        if (key == "relative_to") {
-          // A path relative to the file that names it.
-          const std::filesystem::path target = std::filesystem::path(file).parent_path() / s;
-          std::error_code ec;
-          if (!std::filesystem::is_regular_file(target, ec))
-            throw ConfigError(file, line, "expect.relative_to", "no scenario file '" + s + "'");
-          e.relative_to = target.string();
-        } else {
-          (key == "metric" ? e.metric : key == "note" ? e.note : e.known_miss) = s;
-        }
-      } else {
-        if (!v.is_number()) throw ConfigError(file, line, "expect." + key, "must be a number");
-        const double d = v.value<double>().value();
-        (key == "min" ? e.min : key == "max" ? e.max : e.documented) = d;
-      }
-    }
-    if (e.metric.empty()) throw ConfigError(file, e.line, "expect.metric", "is required");
-    if (std::isinf(e.min) && std::isinf(e.max)) throw ConfigError(file, e.line, "expect", "needs min, max or both");
-    if (e.min > e.max) throw ConfigError(file, e.line, "expect.min", "is above max");
-    sc.expect.push_back(e);
-  }
+  // relative_to: a scenario file, relative to the file that names it.
+  sc.expect = read_expectations(root, doc, [](const std::string& s, const std::string& file, int line) {
+    const std::filesystem::path target = std::filesystem::path(file).parent_path() / s;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(target, ec))
+      throw ConfigError(file, line, "expect.relative_to", "no scenario file '" + s + "'");
+    return target.string();
+  });
 }
 
 // Every file gets a slot as large as the largest file, rounded up to a page
@@ -1188,6 +1148,57 @@ Scenario read_scenario(const LayeredToml& doc, const std::string& path, std::vec
 }
 
 }  // namespace
+
+std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc, const RelativeTo& relative_to,
+                                          bool known_miss) {
+  std::vector<Expectation> out;
+  const toml::node* n = root.value("expect");
+  if (!n) return out;
+  const toml::array* arr = n->as_array();
+  if (!arr) root.fail("expect", "must be a list of tables: [[expect]]");
+  std::set<std::string> known = {"metric", "min", "max", "documented", "note", "relative_to"};
+  if (known_miss) known.insert("known_miss");
+  const Section entries = root.list_of_tables("expect");
+  for (const char* k : {"metric", "note", "known_miss", "relative_to"}) entries.declare(k, KeyType::kString, "any text");
+  for (const char* k : {"min", "max", "documented"}) entries.declare(k, KeyType::kNumber, "any number");
+  for (const toml::node& item : *arr) {
+    const toml::table* t = item.as_table();
+    const std::string file = doc.file_of(&item);
+    if (!t) throw ConfigError(file, LayeredToml::line_of(&item), root.dotted("expect"), "each entry must be a table");
+    Expectation e;
+    e.file = file;
+    e.line = LayeredToml::line_of(&item);
+    for (auto&& [k, v] : *t) {
+      const std::string key(k.str());
+      const int line = LayeredToml::line_of(&v);
+      if (!known.count(key)) {
+        std::string hint;
+        for (const auto& c : known)
+          if (edit_distance(key, c) <= 2) hint = " (did you mean '" + c + "'?)";
+        if (key == "known_miss") hint = " here: a lesson's claims must hold (no known_miss)";
+        throw ConfigError(file, line, root.dotted("expect") + "." + key, "unknown key" + hint);
+      }
+      if (key == "metric" || key == "note" || key == "known_miss" || key == "relative_to") {
+        if (!v.is_string()) throw ConfigError(file, line, root.dotted("expect") + "." + key, "must be a string");
+        const std::string s = v.value<std::string>().value();
+        if (key == "relative_to") {
+          e.relative_to = relative_to(s, file, line);
+        } else {
+          (key == "metric" ? e.metric : key == "note" ? e.note : e.known_miss) = s;
+        }
+      } else {
+        if (!v.is_number()) throw ConfigError(file, line, root.dotted("expect") + "." + key, "must be a number");
+        const double d = v.value<double>().value();
+        (key == "min" ? e.min : key == "max" ? e.max : e.documented) = d;
+      }
+    }
+    if (e.metric.empty()) throw ConfigError(file, e.line, root.dotted("expect") + ".metric", "is required");
+    if (std::isinf(e.min) && std::isinf(e.max)) throw ConfigError(file, e.line, root.dotted("expect"), "needs min, max or both");
+    if (e.min > e.max) throw ConfigError(file, e.line, root.dotted("expect") + ".min", "is above max");
+    out.push_back(e);
+  }
+  return out;
+}
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides, const std::string& hardware) {
   LayeredToml doc(path, overrides, hardware);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <fmt/format.h>
+#include <functional>
 #include <limits>
 #include <set>
 #include <string>
@@ -243,5 +244,14 @@ class Section {
   std::vector<KeyUse>* uses_;
   std::set<std::string> used_;
 };
+
+// The [[expect]] entries of `root`'s table (a scenario's top level, a lesson
+// step's table): metric, min, max, documented, note, relative_to (and, when
+// `known_miss`, known_miss), each error naming the file, line and key.
+// `relative_to(value, file, line)` says what a relative_to names (a scenario
+// file; a lesson's step) and throws a ConfigError when it names nothing.
+using RelativeTo = std::function<std::string(const std::string& value, const std::string& file, int line)>;
+std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc, const RelativeTo& relative_to,
+                                           bool known_miss = true);
 
 }  // namespace models

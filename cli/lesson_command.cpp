@@ -1,0 +1,443 @@
+// clerk lesson N: a guided lesson (models/scenario/lesson.h) in the
+// terminal. Each step: what the student is looking at, the prediction asked
+// on stdin (or read from --answers), the run, what to observe, the answer
+// from the run's own figures, the explanation with them filled in, the
+// step's claims checked, and the exercise (a change the student types, run
+// and checked against its goal).
+//
+// --check runs every step without prompts, checks every claim, and runs
+// each exercise's solution against its goal (CI runs it for every lesson).
+// --handout DIR writes DIR/N-name.md (the student's page, the run's numbers
+// filled in) and DIR/N-name-teacher.md (the answers). Exit status: 0 every
+// claim held, 1 one did not, 2 bad input.
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/option_checks.h"
+#include "common/output_file.h"
+#include "engines/run_scenario.h"
+#include "models/scenario/config_loader.h"
+#include "models/scenario/lesson.h"
+
+namespace cli {
+
+namespace {
+
+using models::Expectation;
+using models::Lesson;
+using models::LessonRuns;
+using models::LessonStep;
+
+struct LessonArgs {
+  std::string lesson;  // a number, or a lesson file
+  std::string lessons_dir;
+  bool list = false;
+  bool check = false;
+  std::string answers;  // a file of answers, one a line; empty: stdin
+  std::string handout;  // a folder
+};
+
+std::string default_lessons_dir() {
+  if (std::filesystem::is_directory("lessons")) return "lessons";
+  return std::string(CLERK_SOURCE_DIR) + "/lessons";
+}
+
+nlohmann::ordered_json run_json(const models::Scenario& sc) {
+  nlohmann::ordered_json json = engines::run_scenario_json(sc, engines::as_written(sc));
+  json.erase("wall_s");
+  return json;
+}
+
+// "-", "inf" or the number with 3 significant figures.
+std::string plain(double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fmt::format("{:.4g}", v);
+}
+
+std::string range_text(const Expectation& e) {
+  if (std::isinf(e.min)) return "at most " + plain(e.max);
+  if (std::isinf(e.max)) return "at least " + plain(e.min);
+  return "between " + plain(e.min) + " and " + plain(e.max);
+}
+
+std::string metric_label(const Expectation& e) {
+  return e.relative_to.empty() ? e.metric : e.metric + " / step " + e.relative_to + "'s";
+}
+
+// Where the student's answers come from: --answers' file, else stdin.
+class Answers {
+ public:
+  explicit Answers(const std::string& file) {
+    if (file.empty()) return;
+    file_ = std::make_unique<std::ifstream>(file);
+    if (!*file_) throw common::BadInput("--answers: cannot read '" + file + "'");
+  }
+  // The next line; empty at the end of the input.
+  std::optional<std::string> next(const std::string& prompt) {
+    std::cout << prompt << std::flush;
+    std::string line;
+    std::istream& in = file_ ? *file_ : std::cin;
+    if (!std::getline(in, line)) {
+      std::cout << "\n";
+      return std::nullopt;
+    }
+    if (file_ || !isatty(STDIN_FILENO)) std::cout << line << "\n";  // scripted: show what was answered
+    return line;
+  }
+
+ private:
+  std::unique_ptr<std::ifstream> file_;
+};
+
+// How one step went: what the run says, for the terminal and the handouts.
+struct StepOutcome {
+  nlohmann::ordered_json json;
+  std::optional<std::size_t> choice;  // the answer of a multiple-choice question
+  double number = NAN;                // the answer of a number question, in its unit
+  std::string explain;
+  std::string observe;
+  std::vector<std::string> claims;    // "ok|FAIL  note (metric = v, range)"
+  int failed = 0;
+  std::string exercise_result;        // --check / handout: what the solution gave
+};
+
+std::string claim_line(const LessonRuns& runs, const Expectation& e, bool& ok) {
+  const std::optional<double> v = models::lesson_metric(runs, e);
+  ok = v && *v >= e.min && *v <= e.max;
+  return fmt::format("{}  {} ({} = {}, {})", ok ? "ok  " : "FAIL", e.note.empty() ? e.metric : e.note, metric_label(e),
+                     v ? plain(*v) : "missing", range_text(e));
+}
+
+// Runs the step and evaluates everything the run decides.
+StepOutcome evaluate(const LessonStep& step, std::vector<nlohmann::ordered_json>& jsons, std::size_t index) {
+  StepOutcome out;
+  jsons[index] = run_json(step.loaded);
+  LessonRuns runs;
+  for (std::size_t k = 0; k <= index; ++k) runs.runs.push_back(&jsons[k]);
+  runs.current = index;
+  if (step.predict.given()) {
+    if (!step.predict.choices.empty()) {
+      out.choice = models::answer_choice(runs, step.predict);
+      if (!out.choice) {
+        ++out.failed;
+        out.claims.push_back(fmt::format("FAIL  the question's answer: {} of its choices hold for the run, not one",
+                                         step.predict.choices.size()));
+      }
+    } else {
+      const std::optional<double> v = models::lesson_metric(runs, step.predict.number);
+      out.number = v ? *v * step.predict.scale : NAN;
+    }
+  }
+  out.explain = models::fill_placeholders(step.explain, runs);
+  out.observe = models::fill_placeholders(step.observe.text, runs);
+  for (const Expectation& e : step.expect) {
+    bool ok = false;
+    out.claims.push_back(claim_line(runs, e, ok));
+    if (!ok) ++out.failed;
+  }
+  return out;
+}
+
+// The goal's figure and range in its unit ("181 ms", "at most 50 ms").
+std::string goal_value(const models::LessonExercise& x, double v) {
+  return fmt::format("{:.3g}{}{}", v * x.goal_scale, x.goal_unit.empty() ? "" : " ", x.goal_unit);
+}
+std::string goal_range(const models::LessonExercise& x) {
+  const std::string unit = x.goal_unit.empty() ? "" : " " + x.goal_unit;
+  Expectation scaled = x.goal;
+  scaled.min *= x.goal_scale;
+  scaled.max *= x.goal_scale;
+  return range_text(scaled) + unit;
+}
+
+// The exercise with a change `key=value` run; its goal's figure, and whether it holds.
+std::pair<double, bool> try_change(const LessonStep& step, const std::string& change) {
+  std::vector<std::string> with = step.overrides;
+  with.push_back(change);
+  const models::Scenario sc = models::load_scenario(step.scenario, with);
+  const nlohmann::ordered_json json = run_json(sc);
+  LessonRuns runs;
+  runs.runs.push_back(&json);
+  const std::optional<double> v = models::lesson_metric(runs, step.exercise->goal);
+  return {v ? *v : NAN, v && *v >= step.exercise->goal.min && *v <= step.exercise->goal.max};
+}
+
+std::string highlight_words(const std::vector<std::string>& ids) {
+  std::string out;
+  for (const std::string& id : ids) out += (out.empty() ? "" : "; ") + models::highlight_words(id);
+  return out;
+}
+
+std::string highlight_text(const std::vector<std::string>& ids) {
+  std::string out;
+  for (const std::string& id : ids) out += (out.empty() ? "" : ", ") + id;
+  return out;
+}
+
+std::string predict_answer_text(const LessonStep& step, const StepOutcome& o) {
+  if (!step.predict.choices.empty())
+    return o.choice ? fmt::format("{}) {}", *o.choice + 1, step.predict.choices[*o.choice].text) : "(no choice holds)";
+  return fmt::format("{:.3g} {}", o.number, step.predict.unit);
+}
+
+// The student's prediction, asked before the run; empty: none given.
+std::string ask_prediction(const LessonStep& step, Answers& answers) {
+  const models::LessonPredict& p = step.predict;
+  std::cout << "\nPredict: " << p.question << "\n";
+  if (!p.choices.empty()) {
+    for (std::size_t i = 0; i < p.choices.size(); ++i) std::cout << fmt::format("  {}) {}\n", i + 1, p.choices[i].text);
+    while (auto line = answers.next(fmt::format("Your answer (1-{}): ", p.choices.size()))) {
+      char* end = nullptr;
+      const long n = std::strtol(line->c_str(), &end, 10);
+      if (!line->empty() && *end == '\0' && n >= 1 && n <= static_cast<long>(p.choices.size())) return *line;
+      std::cout << fmt::format("  please type a number from 1 to {}\n", p.choices.size());
+    }
+    return "";
+  }
+  while (auto line = answers.next(fmt::format("Your estimate in {} ({:g} to {:g}): ", p.unit, p.slider_min, p.slider_max))) {
+    char* end = nullptr;
+    const double v = std::strtod(line->c_str(), &end);
+    if (!line->empty() && *end == '\0' && v >= p.slider_min && v <= p.slider_max) return *line;
+    std::cout << fmt::format("  please type a number from {:g} to {:g}\n", p.slider_min, p.slider_max);
+  }
+  return "";
+}
+
+void tell_answer(const LessonStep& step, const StepOutcome& o, const std::string& guess) {
+  const models::LessonPredict& p = step.predict;
+  std::cout << "Answer: " << predict_answer_text(step, o) << "\n";
+  if (guess.empty()) return;
+  if (!p.choices.empty()) {
+    const bool right = o.choice && std::stoul(guess) == *o.choice + 1;
+    std::cout << (right ? "You predicted this. " : fmt::format("You predicted {}). ", guess))
+              << (right ? "" : "Read on: the run explains why.") << "\n";
+  } else {
+    const bool right = models::guess_is_right(std::stod(guess), o.number, p.tolerance);
+    std::cout << fmt::format("You predicted {} {}: {}\n", guess, p.unit,
+                             right ? "close enough." : "not close. Read on: the run explains why.");
+  }
+}
+
+void run_exercise(const LessonStep& step, Answers& answers) {
+  const models::LessonExercise& x = *step.exercise;
+  std::cout << "\nExercise: " << x.task << "\n  you may change: " << highlight_text(x.keys) << "\n";
+  while (auto line = answers.next("Your change (KEY=VALUE, empty to skip): ")) {
+    if (line->empty()) return;
+    const std::size_t eq = line->find('=');
+    const std::string key = eq == std::string::npos ? "" : line->substr(0, eq);
+    if (std::find(x.keys.begin(), x.keys.end(), key) == x.keys.end()) {
+      std::cout << "  change one of: " << highlight_text(x.keys) << "\n";
+      continue;
+    }
+    try {
+      const auto [v, ok] = try_change(step, *line);
+      std::cout << fmt::format("  {} = {}: {}\n", x.goal.metric, goal_value(x, v),
+                               ok ? "goal reached (" + goal_range(x) + ")."
+                                  : "not yet; the goal is " + goal_range(x) + ". Try another change.");
+      if (ok) return;
+    } catch (const models::ConfigError& e) {
+      std::cout << "  that change does not load: " << e.what() << "\n";
+    }
+  }
+}
+
+void print_header(const Lesson& lesson) {
+  std::cout << fmt::format("Lesson {}: {}\n\n{}\n", lesson.number, lesson.title, lesson.summary);
+}
+
+// The step's run as a command from the project's root (the folder above lessons/).
+std::string set_text(const Lesson& lesson, const LessonStep& step) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::weakly_canonical(fs::absolute(lesson.file)).parent_path().parent_path();
+  std::string out = fs::weakly_canonical(fs::absolute(step.scenario)).lexically_relative(root).string();
+  for (const std::string& o : step.overrides) out += " --set " + o;
+  return out;
+}
+
+int interactive(const Lesson& lesson, Answers& answers) {
+  print_header(lesson);
+  std::vector<nlohmann::ordered_json> jsons(lesson.steps.size());
+  int failed = 0;
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+    const LessonStep& step = lesson.steps[i];
+    std::cout << fmt::format("\n== Step {} of {}: {} ==\n{}\n  (clerk run {})\n", i + 1, lesson.steps.size(), step.title,
+                             step.setup, set_text(lesson, step));
+    const std::string guess = step.predict.given() ? ask_prediction(step, answers) : "";
+    std::cout << fmt::format("\nRunning {:g} simulated seconds...\n", step.loaded.duration_s);
+    const StepOutcome o = evaluate(step, jsons, i);
+    if (!step.observe.text.empty()) {
+      std::cout << "\nObserve";
+      if (!std::isnan(step.observe.at_s)) std::cout << fmt::format(" (at {:g} s)", step.observe.at_s);
+      std::cout << ": " << o.observe << "\n";
+      if (!step.observe.highlight.empty()) std::cout << "  look at: " << highlight_words(step.observe.highlight) << "\n";
+    }
+    if (step.predict.given()) tell_answer(step, o, guess);
+    std::cout << "\nWhy: " << o.explain << "\n\nChecked against the run:\n";
+    for (const std::string& c : o.claims) std::cout << "  " << c << "\n";
+    failed += o.failed;
+    if (step.exercise) run_exercise(step, answers);
+  }
+  std::cout << (failed ? fmt::format("\nlesson {}: {} claims did not hold for the run\n", lesson.number, failed)
+                       : fmt::format("\nlesson {}: done; every claim held for the run\n", lesson.number));
+  return failed ? 1 : 0;
+}
+
+// Every step run, every claim checked, every exercise's solution run.
+std::vector<StepOutcome> check_all(const Lesson& lesson, int& failed) {
+  std::vector<nlohmann::ordered_json> jsons(lesson.steps.size());
+  std::vector<StepOutcome> outcomes;
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+    const LessonStep& step = lesson.steps[i];
+    StepOutcome o = evaluate(step, jsons, i);
+    std::cout << fmt::format("step {}: {}\n", i + 1, step.title);
+    if (step.predict.given()) std::cout << "  answer: " << predict_answer_text(step, o) << "\n";
+    for (const std::string& c : o.claims) std::cout << "  " << c << "\n";
+    if (step.exercise) {
+      const models::LessonExercise& x = *step.exercise;
+      // The goal must be unmet as the step stands, and met by the solution.
+      bool ok_before = false;
+      LessonRuns runs;
+      runs.runs.push_back(&jsons[i]);
+      const std::optional<double> before = models::lesson_metric(runs, x.goal);
+      ok_before = before && *before >= x.goal.min && *before <= x.goal.max;
+      const auto [after, ok] = try_change(step, x.solution);
+      o.exercise_result = fmt::format("{} = {} with {} ({} before)", x.goal.metric, goal_value(x, after), x.solution,
+                                      before ? goal_value(x, *before) : "missing");
+      std::cout << fmt::format("  {}  exercise: the goal ({} {}) is unmet as the step stands ({})\n",
+                               ok_before ? "FAIL" : "ok  ", x.goal.metric, range_text(x.goal),
+                               before ? plain(*before) : "missing");
+      std::cout << fmt::format("  {}  exercise: the solution {} meets it ({})\n", ok ? "ok  " : "FAIL", x.solution,
+                               plain(after));
+      o.failed += (ok_before ? 1 : 0) + (ok ? 0 : 1);
+    }
+    failed += o.failed;
+    outcomes.push_back(std::move(o));
+  }
+  return outcomes;
+}
+
+std::string handout_page(const Lesson& lesson, const std::vector<StepOutcome>& outcomes, bool teacher) {
+  std::string md = fmt::format("# Lesson {}: {}{}\n\n", lesson.number, lesson.title, teacher ? " (teacher's page)" : "");
+  md += "<!-- Generated by `clerk lesson " + std::to_string(lesson.number) + " --handout docs/lessons` from lessons/" +
+        std::filesystem::path(lesson.file).filename().string() + "; do not edit. -->\n\n";
+  md += lesson.summary + "\n";
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+    const LessonStep& step = lesson.steps[i];
+    const StepOutcome& o = outcomes[i];
+    md += fmt::format("\n## Step {}: {}\n\n{}\n\nThe run: `clerk run {}`\n", i + 1, step.title, step.setup, set_text(lesson, step));
+    if (step.predict.given()) {
+      md += "\n**Predict, before reading on.** " + step.predict.question + "\n\n";
+      if (!step.predict.choices.empty())
+        for (std::size_t c = 0; c < step.predict.choices.size(); ++c)
+          md += fmt::format("{}. {}\n", c + 1, step.predict.choices[c].text);
+      else
+        md += fmt::format("Your estimate, in {} ({:g} to {:g}): ______\n", step.predict.unit, step.predict.slider_min,
+                          step.predict.slider_max);
+    }
+    if (!step.observe.text.empty()) {
+      md += "\n**Observe";
+      if (!std::isnan(step.observe.at_s)) md += fmt::format(" at {:g} s", step.observe.at_s);
+      md += ".** " + o.observe + "\n";
+      if (!step.observe.highlight.empty()) md += "\nLook at: " + highlight_words(step.observe.highlight) + ".\n";
+      // clerk-ui's --at counts from the start of the warm-up, so a capture
+      // of the measured window's moment is not yet possible (issue 16's UI part).
+      if (!std::isnan(step.observe.at_s)) md += "\n*Figure: the store at this moment (clerk-ui's capture: not yet generated).*\n";
+    }
+    // The student's page folds the answer away until the prediction is made.
+    const bool fold = !teacher && step.predict.given();
+    if (fold) md += "\n<details><summary>After your prediction: the answer and why</summary>\n";
+    if (step.predict.given()) md += "\n**Answer:** " + predict_answer_text(step, o) + "\n";
+    md += "\n**Why.** " + o.explain + "\n";
+    if (fold) md += "\n</details>\n";
+    if (step.exercise) {
+      md += "\n**Exercise.** " + step.exercise->task + " You may change: `" + highlight_text(step.exercise->keys) + "`.\n";
+      if (teacher) md += "\n**Solution:** `--set " + step.exercise->solution + "`: " + o.exercise_result + ".\n";
+    }
+    if (teacher) {
+      if (!step.teacher.empty()) md += "\n**Discussion.** " + step.teacher + "\n";
+      md += "\nClaims checked by CI (`clerk lesson " + std::to_string(lesson.number) + " --check`):\n\n";
+      for (const std::string& c : o.claims) md += "- " + c + "\n";
+    }
+  }
+  return md;
+}
+
+void write_handouts(const Lesson& lesson, const std::vector<StepOutcome>& outcomes, const std::string& dir) {
+  const std::string base = (std::filesystem::path(dir) / fmt::format("{}-{}", lesson.number, lesson.name)).string();
+  common::write_file_atomically(base + ".md", handout_page(lesson, outcomes, false));
+  common::write_file_atomically(base + "-teacher.md", handout_page(lesson, outcomes, true));
+  std::cout << "wrote " << base << ".md and " << base << "-teacher.md\n";
+}
+
+int list_lessons(const std::string& dir) {
+  const std::vector<std::string> files = models::lesson_files(dir);
+  if (files.empty()) {
+    std::cerr << "clerk: --lessons: '" << dir << "' holds no lesson files (N-name.toml)\n";
+    return 2;
+  }
+  for (const std::string& f : files) {
+    const Lesson l = models::load_lesson(f);
+    std::cout << fmt::format("{:>3}  {}  ({} steps; {})\n", l.number, l.title, l.steps.size(), f);
+  }
+  return 0;
+}
+
+int lesson_command(const LessonArgs& args) {
+  const std::string dir = args.lessons_dir.empty() ? default_lessons_dir() : args.lessons_dir;
+  if (args.list) return list_lessons(dir);
+  if (args.lesson.empty()) {
+    std::cerr << "clerk: lesson: give a lesson's number (clerk lesson --list shows them) or file\n";
+    return 2;
+  }
+  std::string file = args.lesson;
+  if (file.find_first_not_of("0123456789") == std::string::npos) {
+    file = file.size() <= 3 ? models::find_lesson(dir, std::stoi(file)) : "";
+    if (file.empty()) {
+      std::cerr << "clerk: lesson: no lesson " << args.lesson << " in " << dir << " (clerk lesson --list)\n";
+      return 2;
+    }
+  }
+  const Lesson lesson = models::load_lesson(file);
+  if (!args.handout.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(args.handout, ec)) {
+      std::cerr << "clerk: --handout: '" << args.handout << "' is not a folder\n";
+      return 2;
+    }
+  }
+  if (args.check || !args.handout.empty()) {
+    int failed = 0;
+    const std::vector<StepOutcome> outcomes = check_all(lesson, failed);
+    // A handout tells what the run showed: none while a claim fails.
+    if (!args.handout.empty() && failed == 0) write_handouts(lesson, outcomes, args.handout);
+    std::cout << fmt::format("lesson {}: {}\n", lesson.number,
+                             failed ? fmt::format("{} claims failed", failed) : std::string("every claim held"));
+    return failed ? 1 : 0;
+  }
+  Answers answers(args.answers);
+  return interactive(lesson, answers);
+}
+
+}  // namespace
+
+void add_lesson_command(CLI::App& clerk, Commands& commands) {
+  auto args = std::make_shared<LessonArgs>();
+  LessonArgs& a = *args;
+  CLI::App* cmd = clerk.add_subcommand("lesson", "A guided lesson: predict, run, observe, explain (lessons/)");
+  cmd->add_option("lesson", a.lesson, "the lesson's number (or a lesson file)");
+  cmd->add_flag("--list", a.list, "list the lessons");
+  cmd->add_option("--lessons", a.lessons_dir, "folder of the lessons (default: lessons/)");
+  cmd->add_flag("--check", a.check, "no prompts: run every step and check every claim and exercise (CI)");
+  cmd->add_option("--answers", a.answers, "read the answers from this file, one a line, instead of stdin");
+  cmd->add_option("--handout", a.handout, "write DIR/N-name.md and DIR/N-name-teacher.md (runs as --check)");
+  commands.add(cmd, [args] { return lesson_command(*args); });
+}
+
+}  // namespace cli

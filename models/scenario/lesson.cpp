@@ -1,0 +1,531 @@
+#include "models/scenario/lesson.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fmt/format.h>
+#include <map>
+#include <stdexcept>
+
+#include "models/scenario/config_loader.h"
+#include "models/scenario/layered_toml.h"
+#include "models/scenario/result_json.h"
+#include "models/scenario/section.h"
+
+namespace models {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// "N-name.toml": N, or 0 when the name is not a lesson's.
+int lesson_number(const fs::path& file, std::string* name = nullptr) {
+  const std::string stem = file.stem().string();
+  std::size_t digits = 0;
+  while (digits < stem.size() && std::isdigit(static_cast<unsigned char>(stem[digits]))) ++digits;
+  if (file.extension() != ".toml" || digits == 0 || digits > 3 || digits + 1 >= stem.size() || stem[digits] != '-')
+    return 0;
+  if (name) *name = stem.substr(digits + 1);
+  return std::stoi(stem.substr(0, digits));
+}
+
+std::vector<std::string> string_list(Section& s, const std::string& key) {
+  std::vector<std::string> out;
+  const toml::node* n = s.value(key);
+  if (!n) return out;
+  const toml::array* arr = n->as_array();
+  if (!arr) s.fail(key, "must be a list of strings");
+  for (const toml::node& item : *arr) {
+    if (!item.is_string()) s.fail(key, "must be a list of strings");
+    out.push_back(item.value<std::string>().value());
+  }
+  return out;
+}
+
+// Does the path exist in `j` (a value of any kind, null included)?
+bool has_path(const nlohmann::ordered_json& j, const std::string& dotted) {
+  const nlohmann::ordered_json* node = &j;
+  std::size_t pos = 0;
+  while (true) {
+    const std::size_t dot = dotted.find('.', pos);
+    const std::string part = dotted.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
+    if (!node->is_object() || !node->contains(part)) return false;
+    node = &(*node)[part];
+    if (dot == std::string::npos) return !node->is_object() && !node->is_array();
+    pos = dot + 1;
+  }
+}
+
+// The keys any run of `sc` writes: the JSON of an empty result with the
+// scenario's client groups (the keys do not depend on the figures).
+nlohmann::ordered_json skeleton(const Scenario& sc) {
+  RunResult r;
+  for (const WrkGroupSpec& g : sc.clients) {
+    WrkResult w;
+    w.spec = g;
+    r.clients.push_back(w);
+  }
+  return to_json(r, false);
+}
+
+// "steps.K.rest" -> (K-1, rest); else (current, metric).
+std::pair<std::size_t, std::string> split_step(const std::string& metric, std::size_t current) {
+  if (metric.rfind("steps.", 0) != 0) return {current, metric};
+  const std::size_t dot = metric.find('.', 6);
+  const std::string k = metric.substr(6, dot == std::string::npos ? std::string::npos : dot - 6);
+  if (k.empty() || k.size() > 3 || !std::all_of(k.begin(), k.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return {SIZE_MAX, metric};
+  const std::size_t step = static_cast<std::size_t>(std::stoi(k));
+  if (step == 0 || dot == std::string::npos) return {SIZE_MAX, metric};
+  return {step - 1, metric.substr(dot + 1)};
+}
+
+// "step K" (K before `current`, 1-based in the text) -> "K".
+std::string step_reference(const std::string& value, const std::string& file, int line, const std::string& key,
+                           std::size_t current) {
+  const std::size_t before = current;  // steps 1..current are before the (0-based) current one
+  if (value.rfind("step ", 0) == 0) {
+    const std::string k = value.substr(5);
+    if (!k.empty() && k.size() <= 3 && std::all_of(k.begin(), k.end(), [](unsigned char c) { return std::isdigit(c); })) {
+      const int n = std::stoi(k);
+      if (n >= 1 && static_cast<std::size_t>(n) <= before) return k;
+    }
+  }
+  throw ConfigError(file, line, key,
+                    before == 0 ? "the first step has no step before it to be relative to (got \"" + value + "\")"
+                                : fmt::format("must name an earlier step, \"step 1\" to \"step {}\" (got \"{}\")",
+                                              before, value));
+}
+
+class StepReader {
+ public:
+  StepReader(const LayeredToml& doc, const std::vector<Scenario>& loaded) : doc_(doc), loaded_(loaded) {}
+
+  // Why `metric` names no figure of a run of the lesson's steps up to `current`; empty when it does.
+  std::string metric_problem(const std::string& metric, std::size_t current) const {
+    const auto [step, path] = split_step(metric, current);
+    if (step == SIZE_MAX) return "'" + metric + "': steps.K must name a step by its number";
+    if (step > current) return fmt::format("'{}': step {} runs after this one", metric, step + 1);
+    if (!has_path(skeleton(loaded_[step]), path))
+      return "'" + path + "' is no figure of the run's JSON (the keys `clerk run --json` writes; README, \"Output\")";
+    return "";
+  }
+
+  void check_metric(Section& s, const std::string& key, const std::string& metric, std::size_t current,
+                    const std::string& file = "", int line = 0) const {
+    const std::string why = metric_problem(metric, current);
+    if (why.empty()) return;
+    if (!file.empty()) throw ConfigError(file, line, key, why);
+    s.fail(key, why);
+  }
+
+  void check_expectations(Section& s, const std::vector<Expectation>& list, std::size_t current) const {
+    for (const Expectation& e : list) check_metric(s, "expect.metric", e.metric, current, e.file, e.line);
+  }
+
+  // One condition table (a choice, a number, a goal): metric, min, max, relative_to.
+  Expectation condition(Section& s, std::size_t current, bool needs_range) const {
+    Expectation e;
+    e.metric = s.string("metric", "", true);
+    check_metric(s, "metric", e.metric, current);
+    e.min = s.number("min", -INFINITY, -INFINITY, INFINITY);
+    e.max = s.number("max", INFINITY, -INFINITY, INFINITY);
+    if (s.has("relative_to")) {
+      const KeyOrigin at = s.origin("relative_to");
+      e.relative_to = step_reference(s.string("relative_to", ""), at.file, at.line, s.dotted("relative_to"), current);
+    }
+    if (needs_range && std::isinf(e.min) && std::isinf(e.max)) s.fail("metric", "needs min, max or both beside it");
+    if (e.min > e.max) s.fail("min", "is above max");
+    const KeyOrigin at = s.origin("metric");
+    e.file = at.file;
+    e.line = at.line;
+    return e;
+  }
+
+  LessonPredict predict(Section& s, std::size_t current) const {
+    LessonPredict p;
+    p.question = s.string("question", "", true);
+    const toml::node* choices = s.value("choice");
+    if (choices) {
+      const toml::array* arr = choices->as_array();
+      if (!arr || arr->size() < 2) s.fail("choice", "must be two or more [[...predict.choice]] tables");
+      for (std::size_t i = 0; i < arr->size(); ++i) {
+        // toml++ keeps an array's tables; LayeredToml indexes tables by
+        // dotted path, so each is read through its own document view.
+        const toml::table* t = (*arr)[i].as_table();
+        if (!t) s.fail("choice", "each entry must be a table");
+        LessonChoice c;
+        c.text = read_choice(*t, doc_.file_of(&(*arr)[i]), s.dotted("choice"), current, c.when);
+        p.choices.push_back(c);
+      }
+      for (const char* k : {"metric", "scale", "unit", "slider", "tolerance"})
+        if (s.has(k)) s.fail(k, "is for a number prediction; this one has choices");
+      s.done();
+      return p;
+    }
+    p.number = condition(s, current, false);
+    p.scale = s.number("scale", 1, 1e-12, 1e12);
+    p.unit = s.string("unit", "");
+    p.tolerance = s.number("tolerance", 0.5, 0.01, 10);
+    const toml::node* slider = s.value("slider");
+    const toml::array* range = slider ? slider->as_array() : nullptr;
+    if (!range || range->size() != 2 || !(*range)[0].is_number() || !(*range)[1].is_number())
+      s.fail("slider", "is required for a number prediction: [lowest, highest] in its unit");
+    p.slider_min = (*range)[0].value<double>().value();
+    p.slider_max = (*range)[1].value<double>().value();
+    if (!(p.slider_min < p.slider_max)) s.fail("slider", "must rise: [lowest, highest]");
+    s.done();
+    return p;
+  }
+
+ private:
+  std::string read_choice(const toml::table& t, const std::string& file, const std::string& where, std::size_t current,
+                          Expectation& when) const {
+    static const std::vector<std::string> known = {"text", "metric", "min", "max", "relative_to"};
+    std::string text;
+    for (auto&& [k, v] : t) {
+      const std::string key(k.str());
+      const int line = LayeredToml::line_of(&v);
+      const std::string dotted = where + "." + key;
+      if (std::find(known.begin(), known.end(), key) == known.end()) {
+        std::string hint;
+        for (const auto& c : known)
+          if (edit_distance(key, c) <= 2) hint = " (did you mean '" + c + "'?)";
+        throw ConfigError(file, line, dotted, "unknown key" + hint + "; a choice takes text, metric, min, max, relative_to");
+      }
+      if (key == "min" || key == "max") {
+        if (!v.is_number()) throw ConfigError(file, line, dotted, "must be a number");
+        (key == "min" ? when.min : when.max) = v.value<double>().value();
+        continue;
+      }
+      if (!v.is_string()) throw ConfigError(file, line, dotted, "must be a string");
+      const std::string s = v.value<std::string>().value();
+      if (key == "text") text = s;
+      else if (key == "metric") when.metric = s;
+      else when.relative_to = step_reference(s, file, line, dotted, current);
+    }
+    const int line = LayeredToml::line_of(&t);
+    if (text.empty()) throw ConfigError(file, line, where + ".text", "is required");
+    if (when.metric.empty()) throw ConfigError(file, line, where + ".metric", "is required: the run's figure that makes this choice the answer");
+    if (std::isinf(when.min) && std::isinf(when.max)) throw ConfigError(file, line, where, "needs min, max or both");
+    if (when.min > when.max) throw ConfigError(file, line, where + ".min", "is above max");
+    when.file = file;
+    when.line = line;
+    const std::string why = metric_problem(when.metric, current);
+    if (!why.empty()) throw ConfigError(file, line, where + ".metric", why);
+    return text;
+  }
+
+  const LayeredToml& doc_;
+  const std::vector<Scenario>& loaded_;
+};
+
+// Every {placeholder} of `text` names a figure; `at` the key holding the text.
+void check_placeholders(Section& s, const std::string& key, const std::string& text, const StepReader& reader,
+                        std::size_t current) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '{' && i + 1 < text.size() && text[i + 1] == '{') { ++i; continue; }
+    if (text[i] == '}' && i + 1 < text.size() && text[i + 1] == '}') { ++i; continue; }
+    if (text[i] == '}') s.fail(key, "a '}' closes no placeholder (write '}}' for a brace)");
+    if (text[i] != '{') continue;
+    const std::size_t close = text.find('}', i);
+    if (close == std::string::npos) s.fail(key, "a '{' opens a placeholder that is never closed (write '{{' for a brace)");
+    std::string inside = text.substr(i + 1, close - i - 1);
+    const std::size_t bar = inside.find('|');
+    if (bar != std::string::npos) {
+      const std::string format = inside.substr(bar + 1);
+      if (format != "ms" && format != "s" && format != "%" && format != "int" && format != "x")
+        s.fail(key, "placeholder {" + inside + "}: format '" + format + "' is not one of ms, s, %, int, x");
+      inside = inside.substr(0, bar);
+    }
+    const std::size_t over = inside.find(" / ");
+    for (const std::string& metric :
+         over == std::string::npos ? std::vector<std::string>{inside}
+                                   : std::vector<std::string>{inside.substr(0, over), inside.substr(over + 3)}) {
+      const std::string why = reader.metric_problem(metric, current);
+      if (!why.empty()) s.fail(key, "placeholder {" + inside + "}: " + why);
+    }
+    i = close;
+  }
+}
+
+std::string observe_kind(const std::string& id) {
+  const std::size_t dot = id.find('.');
+  return dot == std::string::npos ? id : id.substr(0, dot);
+}
+
+void check_highlight(Section& s, const std::string& id, const Scenario& sc, const StepReader& reader,
+                     std::size_t current) {
+  const std::string kind = observe_kind(id);
+  const std::vector<std::string>& kinds = observe_kinds();
+  if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+    s.fail("highlight", "'" + id + "': not one of " + section_text::quoted_list(kinds));
+  const std::string rest = id.size() > kind.size() ? id.substr(kind.size() + 1) : "";
+  if (kind == "clerk" || kind == "team" || kind == "queue") {
+    char* end = nullptr;
+    const long n = rest.empty() ? -1 : std::strtol(rest.c_str(), &end, 10);
+    if (n < 0 || *end != '\0' || n >= static_cast<long>(sc.nginx.worker_processes))
+      s.fail("highlight", fmt::format("'{}': {}.N needs a worker, 0 to {}", id, kind, sc.nginx.worker_processes - 1));
+    if (kind == "team" && !sc.nginx.aio->thread_pool)
+      s.fail("highlight", "'" + id + "': this step runs no thread pool (its nginx.aio mode has none)");
+  } else if (kind == "series") {
+    const bool known = std::any_of(sc.clients.begin(), sc.clients.end(), [&](const WrkGroupSpec& g) { return g.name == rest; });
+    if (!known) s.fail("highlight", "'" + id + "': no client group '" + rest + "' in this step's scenario");
+  } else if (kind == "figure") {
+    reader.check_metric(s, "highlight", rest, current);
+  } else if (!rest.empty()) {
+    s.fail("highlight", "'" + id + "': " + kind + " takes no name");
+  }
+}
+
+LessonObserve read_observe(Section& s, const Scenario& sc, const StepReader& reader, std::size_t current) {
+  LessonObserve o;
+  o.text = s.string("text", "", true);
+  if (s.has("at")) o.at_s = s.duration("at", 0, 0, false, sc.duration_s);
+  o.highlight = string_list(s, "highlight");
+  for (const std::string& id : o.highlight) check_highlight(s, id, sc, reader, current);
+  check_placeholders(s, "text", o.text, reader, current);
+  s.done();
+  return o;
+}
+
+LessonExercise read_exercise(Section& s, const LessonStep& step, const StepReader& reader, std::size_t current) {
+  LessonExercise x;
+  x.task = s.string("task", "", true);
+  x.keys = string_list(s, "keys");
+  if (x.keys.empty()) s.fail("keys", "is required: the keys the student may change");
+  x.solution = s.string("solution", "", true);
+  const std::size_t eq = x.solution.find('=');
+  if (eq == std::string::npos || std::find(x.keys.begin(), x.keys.end(), x.solution.substr(0, eq)) == x.keys.end())
+    s.fail("solution", "must be KEY=VALUE with KEY one of keys");
+  Section goal = s.sub("goal");
+  x.goal = reader.condition(goal, current, true);
+  x.goal_scale = goal.number("scale", 1, 1e-12, 1e12);
+  x.goal_unit = goal.string("unit", "");
+  if (!x.goal.relative_to.empty()) goal.fail("relative_to", "a goal is a bound on the changed run's own figure");
+  goal.done();
+  // The solution must load (its run is checked by `clerk lesson --check`).
+  std::vector<std::string> with = step.overrides;
+  with.push_back(x.solution);
+  try {
+    load_scenario(step.scenario, with);
+  } catch (const ConfigError& e) {
+    s.fail("solution", std::string("does not load: ") + e.what());
+  }
+  const KeyOrigin at = s.origin("task");
+  x.file = at.file;
+  x.line = at.line;
+  s.done();
+  return x;
+}
+
+}  // namespace
+
+const std::vector<std::string>& observe_kinds() {
+  static const std::vector<std::string> kinds = {"clerk", "team", "queue", "shelves", "warehouse", "door", "dock",
+                                                 "series", "figure"};
+  return kinds;
+}
+
+std::string highlight_words(const std::string& id) {
+  const std::string kind = observe_kind(id);
+  const std::string rest = id.size() > kind.size() ? id.substr(kind.size() + 1) : "";
+  if (kind == "clerk") return "clerk " + rest + " (worker " + rest + ")";
+  if (kind == "team") return "clerk " + rest + "'s delivery team (thread pool)";
+  if (kind == "queue") return "clerk " + rest + "'s queue (connections waiting on worker " + rest + ")";
+  if (kind == "shelves") return "the shelves (page cache)";
+  if (kind == "warehouse") return "the warehouse (disk)";
+  if (kind == "door") return "the door (listen queue)";
+  if (kind == "dock") return "the loading dock (network card)";
+  if (kind == "series") return "the chart of the " + rest + " customers (client group " + rest + ")";
+  if (kind == "figure") return "the figure " + rest;
+  return id;
+}
+
+Lesson load_lesson(const std::string& path) {
+  Lesson lesson;
+  lesson.file = path;
+  lesson.number = lesson_number(path, &lesson.name);
+  if (lesson.number == 0)
+    throw ConfigError(path, 0, "", "a lesson file is named N-name.toml (N its number, like 1-blocked-clerk.toml)");
+  LayeredToml doc(path);
+  Section root(doc, "");
+  if (root.has("include")) root.fail("include", "a lesson includes no file: its steps name scenarios");
+  lesson.title = root.string("title", "", true);
+  lesson.summary = root.string("summary", "", true);
+  const std::vector<std::string> common = string_list(root, "set");
+  Section steps = root.sub("step");
+  const std::vector<std::string> numbers = doc.children("step");
+  if (numbers.empty()) root.fail("step", "is required: a lesson has steps, [step.1], [step.2], ...");
+  std::vector<Scenario> loaded;
+  StepReader reader(doc, loaded);
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    if (numbers[i] != std::to_string(i + 1))
+      steps.fail(numbers[i], fmt::format("steps are numbered from 1 in order: expected [step.{}]", i + 1));
+    Section s = steps.sub(numbers[i]);
+    LessonStep step;
+    const KeyOrigin at = s.origin("title");
+    step.file = at.file;
+    step.line = at.line;
+    step.title = s.string("title", "", true);
+    if (s.has("scenario")) {
+      const KeyOrigin sat = s.origin("scenario");
+      const fs::path target = fs::path(sat.file).parent_path() / s.string("scenario", "");
+      std::error_code ec;
+      if (!fs::is_regular_file(target, ec)) s.fail("scenario", "no scenario file '" + target.string() + "'");
+      step.scenario = target.lexically_normal().string();
+      step.overrides = common;
+    } else if (i == 0) {
+      s.fail("scenario", "is required in the first step");
+    } else {
+      step.scenario = lesson.steps.back().scenario;
+      step.overrides = lesson.steps.back().overrides;
+    }
+    for (const std::string& o : string_list(s, "set")) step.overrides.push_back(o);
+    try {
+      step.loaded = load_scenario(step.scenario, step.overrides);
+    } catch (const ConfigError& e) {
+      const std::string why = std::string("the step's scenario does not load: ") + e.what();
+      if (s.has("set")) s.fail("set", why);
+      if (!common.empty() && s.has("scenario")) root.fail("set", why);
+      s.fail("scenario", why);
+    }
+    loaded.push_back(step.loaded);
+    step.setup = s.string("setup", "", true);
+    if (s.has("predict")) {
+      Section p = s.sub("predict");
+      step.predict = reader.predict(p, i);
+    }
+    Section o = s.sub("observe");
+    if (s.has("observe")) step.observe = read_observe(o, step.loaded, reader, i);
+    step.explain = s.string("explain", "", true);
+    check_placeholders(s, "explain", step.explain, reader, i);
+    step.teacher = s.string("teacher", "");
+    step.expect = read_expectations(s, doc,
+                                    [&](const std::string& v, const std::string& file, int line) {
+                                      return step_reference(v, file, line, s.dotted("expect.relative_to"), i);
+                                    },
+                                    false);
+    reader.check_expectations(s, step.expect, i);
+    if (step.expect.empty())
+      s.fail("expect", "every step checks its claims: give it at least one [[step." + numbers[i] + ".expect]]");
+    if (s.has("exercise")) {
+      Section x = s.sub("exercise");
+      step.exercise = read_exercise(x, step, reader, i);
+    }
+    s.done();
+    lesson.steps.push_back(std::move(step));
+  }
+  steps.done();
+  root.done();
+  return lesson;
+}
+
+std::vector<std::string> lesson_files(const std::string& dir) {
+  std::vector<std::pair<int, std::string>> found;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+    if (it->is_regular_file() && lesson_number(it->path()) > 0) found.emplace_back(lesson_number(it->path()), it->path().string());
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> out;
+  for (const auto& f : found) out.push_back(f.second);
+  return out;
+}
+
+std::string find_lesson(const std::string& dir, int number) {
+  for (const std::string& f : lesson_files(dir))
+    if (lesson_number(f) == number) return f;
+  return "";
+}
+
+std::optional<double> lesson_metric(const LessonRuns& runs, const Expectation& e) {
+  const auto [step, path] = split_step(e.metric, runs.current);
+  if (step >= runs.runs.size() || !runs.runs[step]) return std::nullopt;
+  std::optional<double> v = json_metric(*runs.runs[step], path);
+  if (!v || e.relative_to.empty()) return v;
+  const std::size_t base_step = static_cast<std::size_t>(std::stoi(e.relative_to)) - 1;
+  if (base_step >= runs.runs.size() || !runs.runs[base_step]) return std::nullopt;
+  const std::optional<double> base = json_metric(*runs.runs[base_step], path);
+  if (!base || *base == 0) return std::nullopt;
+  return *v / *base;
+}
+
+bool holds(const LessonRuns& runs, const Expectation& e) {
+  const std::optional<double> v = lesson_metric(runs, e);
+  return v && *v >= e.min && *v <= e.max;
+}
+
+std::optional<std::size_t> answer_choice(const LessonRuns& runs, const LessonPredict& p) {
+  std::optional<std::size_t> answer;
+  for (std::size_t i = 0; i < p.choices.size(); ++i) {
+    if (!holds(runs, p.choices[i].when)) continue;
+    if (answer) return std::nullopt;
+    answer = i;
+  }
+  return answer;
+}
+
+bool guess_is_right(double guess, double actual_scaled, double tolerance) {
+  if (actual_scaled == 0) return std::fabs(guess) <= tolerance;
+  return std::fabs(guess / actual_scaled - 1) <= tolerance;
+}
+
+std::string format_figure(double v, const std::string& format) {
+  if (std::isnan(v)) return "n/a";
+  if (format == "ms") {
+    const double ms = v * 1000;
+    return (std::fabs(ms) >= 100 ? fmt::format("{:.0f}", ms) : fmt::format("{:.3g}", ms)) + " ms";
+  }
+  if (format == "s") return (std::fabs(v) >= 100 ? fmt::format("{:.0f}", v) : fmt::format("{:.3g}", v)) + " s";
+  if (format == "%") {
+    const double p = v * 100;
+    return (std::fabs(p) >= 10 ? fmt::format("{:.0f}", p) : fmt::format("{:.2g}", p)) + "%";
+  }
+  if (format == "x") return fmt::format("{:.2g} times", v);
+  if (format == "int") {
+    std::string digits = fmt::format("{:.0f}", std::fabs(v));
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
+    return (v < 0 && digits != "0" ? "-" : "") + digits;
+  }
+  if (std::fabs(v) >= 1000) return format_figure(v, "int");
+  return fmt::format("{:.3g}", v);
+}
+
+std::string fill_placeholders(const std::string& text, const LessonRuns& runs) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const bool doubled = i + 1 < text.size() && text[i + 1] == text[i];
+    if ((text[i] == '{' || text[i] == '}') && doubled) {
+      out += text[i++];
+      continue;
+    }
+    if (text[i] != '{') {
+      out += text[i];
+      continue;
+    }
+    const std::size_t close = text.find('}', i);
+    std::string inside = text.substr(i + 1, close - i - 1);
+    std::string format;
+    const std::size_t bar = inside.find('|');
+    if (bar != std::string::npos) {
+      format = inside.substr(bar + 1);
+      inside = inside.substr(0, bar);
+    }
+    // "{A / B}": the ratio of two figures.
+    const std::size_t over = inside.find(" / ");
+    Expectation e, base;
+    e.metric = inside.substr(0, over);
+    std::optional<double> v = lesson_metric(runs, e);
+    if (over != std::string::npos) {
+      base.metric = inside.substr(over + 3);
+      const std::optional<double> b = lesson_metric(runs, base);
+      v = v && b && *b != 0 ? std::optional<double>(*v / *b) : std::nullopt;
+    }
+    if (!v) throw std::out_of_range("placeholder {" + inside + "}: no such figure in the run");
+    out += format_figure(*v, format);
+    i = close;
+  }
+  return out;
+}
+
+}  // namespace models

@@ -1,0 +1,79 @@
+// The pure parts of a lesson (models/scenario/lesson.h): figures as the text
+// shows them, placeholders filled from runs' JSON, the one choice that holds,
+// a guess within its tolerance.
+#include <catch2/catch.hpp>
+#include <stdexcept>
+
+#include "models/scenario/lesson.h"
+
+namespace {
+
+using models::Expectation;
+using models::LessonRuns;
+
+nlohmann::ordered_json run(double p50, double tasks) {
+  return {{"clients", {{"hot", {{"latency_raw_s", {{"p50", p50}}}}}}}, {"server", {{"thread_pool", {{"tasks", tasks}}}}}};
+}
+
+Expectation when(const std::string& metric, double lo, double hi, const std::string& relative_to = "") {
+  Expectation e;
+  e.metric = metric;
+  e.min = lo;
+  e.max = hi;
+  e.relative_to = relative_to;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("lesson figures: each format as the text shows it") {
+  CHECK(models::format_figure(0.02873, "ms") == "28.7 ms");
+  CHECK(models::format_figure(0.1813, "ms") == "181 ms");
+  CHECK(models::format_figure(0.9053, "%") == "91%");
+  CHECK(models::format_figure(0.0481, "%") == "4.8%");
+  CHECK(models::format_figure(10940, "int") == "10,940");
+  CHECK(models::format_figure(1234567, "int") == "1,234,567");
+  CHECK(models::format_figure(0.09085, "x") == "0.091 times");
+  CHECK(models::format_figure(9.8443, "") == "9.84");
+  CHECK(models::format_figure(22468, "") == "22,468");
+}
+
+TEST_CASE("lesson placeholders: this step's run, an earlier step's, a ratio, braces") {
+  const nlohmann::ordered_json one = run(0.200, 0), two = run(0.020, 5000);
+  LessonRuns runs;
+  runs.runs = {&one, &two};
+  runs.current = 1;
+  CHECK(models::fill_placeholders("{clients.hot.latency_raw_s.p50|ms} against {steps.1.clients.hot.latency_raw_s.p50|ms}",
+                                  runs) == "20 ms against 200 ms");
+  CHECK(models::fill_placeholders("{clients.hot.latency_raw_s.p50 / steps.1.clients.hot.latency_raw_s.p50|x}", runs) ==
+        "0.1 times");
+  CHECK(models::fill_placeholders("{{not a placeholder}} {server.thread_pool.tasks|int}", runs) ==
+        "{not a placeholder} 5,000");
+  CHECK_THROWS_AS(models::fill_placeholders("{server.nothing}", runs), std::out_of_range);
+}
+
+TEST_CASE("lesson answers: the one choice that holds, relative to an earlier step") {
+  const nlohmann::ordered_json one = run(0.200, 0), two = run(0.020, 5000);
+  LessonRuns runs;
+  runs.runs = {&one, &two};
+  runs.current = 1;
+  models::LessonPredict p;
+  p.question = "?";
+  p.choices = {{"much less", when("clients.hot.latency_raw_s.p50", -INFINITY, 0.5, "1")},
+               {"about the same", when("clients.hot.latency_raw_s.p50", 0.5, 1.5, "1")}};
+  REQUIRE(models::answer_choice(runs, p).has_value());
+  CHECK(*models::answer_choice(runs, p) == 0);
+  // Two choices that both hold: no answer (the lesson's check fails).
+  p.choices[1].when.min = 0;
+  CHECK_FALSE(models::answer_choice(runs, p).has_value());
+  // A step not run yet: nothing holds.
+  runs.runs = {nullptr, &two};
+  CHECK_FALSE(models::holds(runs, p.choices[0].when));
+}
+
+TEST_CASE("lesson guesses: within the relative tolerance") {
+  CHECK(models::guess_is_right(30, 28.7, 0.5));
+  CHECK(models::guess_is_right(43, 28.7, 0.5));
+  CHECK_FALSE(models::guess_is_right(5, 28.7, 0.5));
+  CHECK_FALSE(models::guess_is_right(90, 97.9, 0.05));
+}

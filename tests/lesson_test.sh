@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# clerk lesson (issue 16) as a student and a lesson's author meet it: the
+# prompts driven by scripted answers (stdin and --answers), the answers and
+# explanations taken from the run, a failed claim exiting 1, and every
+# loader error naming the file, line and key with exit status 2.
+#   lesson_test.sh CLERK DATA_DIR SOURCE_DIR
+set -u
+clerk=$1 data=$2 root=$3
+. "$(dirname "$0")/lib.sh"
+lessons=$data/lessons
+
+# --list: the project's lessons, by number.
+expect_status 0 "--list" "$clerk" lesson --list --lessons "$root/lessons"
+grep -q "^  1  The blocked clerk" "$tmp/out" || fail "--list lacks lesson 1: $(cat "$tmp/out")"
+grep -q "^  3  Shelves and the warehouse" "$tmp/out" || fail "--list lacks lesson 3"
+expect_status 2 "no such lesson" "$clerk" lesson 99 --lessons "$root/lessons"
+expect_text "no such lesson" "no lesson 99"
+
+# The prompts, answered on stdin: a number out of the slider's range and a
+# word are asked again; a wrong choice is told so; an exercise's change of a
+# key it does not offer is refused, the right change reaches the goal.
+printf '150\nabc\n99\n\n7\n1\nnginx.worker_processes=2\nnginx.aio="off"\n' >"$tmp/answers"
+expect_status 0 "lesson on stdin" "$clerk" lesson 1 --lessons "$lessons" <"$tmp/answers"
+cp "$tmp/out" "$tmp/stdin.out"
+for want in "please type a number from 0 to 100" "Answer: 99.1 %" "You predicted 99 %: close enough." \
+  "Why: The worker waited for the disk 99% of the time; {braces} stay." \
+  "please type a number from 1 to 2" "You predicted this." "Answer: 1) Yes, as much" \
+  "Observe (at 0.5 s): The pool took 60 tasks." \
+  "  look at: clerk 0 (worker 0); clerk 0's delivery team (thread pool); the chart of the hot customers (client group hot); the figure server.thread_pool.tasks" \
+  "Now 78%, 0.79 times step 1's." "change one of: nginx.aio" "server.thread_pool.tasks = 0: goal reached" \
+  "lesson 1: done; every claim held for the run"; do
+  grep -qF -- "$want" "$tmp/out" || fail "stdin lesson lacks '$want'"
+done
+# The same answers from a file: the same transcript.
+expect_status 0 "lesson with --answers" "$clerk" lesson 1 --lessons "$lessons" --answers "$tmp/answers" </dev/null
+cmp -s "$tmp/out" "$tmp/stdin.out" || fail "--answers and stdin differ: $(diff "$tmp/stdin.out" "$tmp/out" | head -5)"
+# A wrong number: not close; the input ending early skips the rest, claims still checked.
+printf '5\n2\n' >"$tmp/short"
+expect_status 0 "answers ending early" "$clerk" lesson 1 --lessons "$lessons" --answers "$tmp/short"
+grep -qF "You predicted 5 %: not close." "$tmp/out" || fail "a far guess is not told so"
+grep -qF "You predicted 2). Read on" "$tmp/out" || fail "a wrong choice is not told so"
+expect_status 2 "unreadable --answers" "$clerk" lesson 1 --lessons "$lessons" --answers "$tmp/none"
+
+# --check: every claim, the exercise's goal unmet as the step stands and met by the solution.
+expect_status 0 "--check" "$clerk" lesson 1 --lessons "$lessons" --check
+grep -qF "ok    exercise: the solution nginx.aio=\"off\" meets it (0)" "$tmp/out" || fail "--check: exercise: $(cat "$tmp/out")"
+# A claim the run does not bear out: exit 1, in the terminal and under --check, and no handout.
+expect_status 1 "a failed claim" "$clerk" lesson 2 --lessons "$lessons" --answers "$tmp/answers"
+grep -qF "FAIL  a claim that does not hold" "$tmp/out" || fail "the failed claim is not shown"
+mkdir "$tmp/ho"
+expect_status 1 "a failed claim, --handout" "$clerk" lesson 2 --lessons "$lessons" --handout "$tmp/ho"
+[ -z "$(ls "$tmp/ho")" ] || fail "a handout was written for a lesson whose claim failed"
+expect_status 2 "--handout into no folder" "$clerk" lesson 1 --lessons "$lessons" --handout "$tmp/none"
+# The handout: the numbers filled in, the answer folded away on the student's page, on the teacher's not.
+expect_status 0 "--handout" "$clerk" lesson 1 --lessons "$lessons" --handout "$tmp/ho"
+grep -qF "<details><summary>After your prediction" "$tmp/ho/1-tiny.md" || fail "student page: answer not folded"
+grep -qF "*Figure: the store at this moment" "$tmp/ho/1-tiny.md" || fail "handout lacks the observed moment's figure placeholder"
+grep -qF "**Answer:** 1) Yes, as much" "$tmp/ho/1-tiny-teacher.md" || fail "teacher page lacks the answer"
+grep -qF "**Solution:** \`--set nginx.aio=\"off\"\`" "$tmp/ho/1-tiny-teacher.md" || fail "teacher page lacks the solution"
+# the command is relative to the folder above the lesson's (the project's root for lessons/)
+grep -qF "The run: \`clerk run small-hdd.toml --set duration=\"1s\"" "$tmp/ho/1-tiny.md" \
+  || fail "handout's command is not relative to the lessons' parent: $(grep 'The run' "$tmp/ho/1-tiny.md" | head -1)"
+
+# Loader errors: file, line and key, exit 2, before any run.
+check_error() {  # file, expected message (fixed text)
+  expect_status 2 "$1" "$clerk" lesson "$lessons/bad/$1" --check
+  expect_text "$1" "$2"
+  [ ! -s "$tmp/out" ] || fail "$1: output before the error: $(head -c 200 "$tmp/out")"
+}
+check_error 1-bad-key.toml "1-bad-key.toml:10: key 'step.1.explian': unknown key (did you mean 'explain'?)"
+check_error 2-bad-placeholder.toml "2-bad-placeholder.toml:10: key 'step.1.explain': placeholder {server.workers.disk_wait}: 'server.workers.disk_wait' is no figure of the run's JSON"
+check_error 3-bad-format.toml "3-bad-format.toml:10: key 'step.1.explain': placeholder {server.workers.disk_wait_frac|kb}: format 'kb' is not one of ms, s, %, int, x"
+check_error 4-later-step.toml "4-later-step.toml:19: key 'step.1.expect.relative_to': the first step has no step before it"
+check_error 5-bad-set.toml "5-bad-set.toml:4: key 'set': the step's scenario does not load: --set: key 'nginx.worker_processes': must be between 1 and 1024"
+check_error 6-known-miss.toml "6-known-miss.toml:19: key 'step.1.expect.known_miss': unknown key here: a lesson's claims must hold"
+check_error 7-bad-highlight.toml "7-bad-highlight.toml:13: key 'step.1.observe.highlight': 'clerk.3': clerk.N needs a worker, 0 to 0"
+check_error 8-choice-key.toml "8-choice-key.toml:19: key 'step.1.predict.choice.txt': unknown key (did you mean 'text'?)"
+check_error 9-no-expect.toml "9-no-expect.toml:6: key 'step.1.expect': every step checks its claims"
+expect_status 2 "a file not named N-name.toml" "$clerk" lesson "$data/small-hdd.toml"
+expect_text "lesson file name" "a lesson file is named N-name.toml"
+
+[ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
+echo "lesson_test: ok"
