@@ -258,7 +258,12 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
   validate(scenario, o);
   // A trace group's log planned as the simulation plans it: the data set
   // holds the log's paths (models/scenario/world.h).
-  const models::Scenario sc = models::with_traces(scenario, sim::RandomStreams(scenario.seed));
+  // Everything drawn from the seed (the data set's sizes, a trace's
+  // sampled lines, wrk's scripts and the popularity ranking) is drawn from
+  // the simulated run's, so that both sides see the same draws.
+  models::Scenario seeded = scenario;
+  seeded.seed = o.simulation_seed.value_or(scenario.seed);
+  const models::Scenario sc = models::with_traces(seeded, sim::RandomStreams(seeded.seed));
   const double duration = o.duration_s > 0 ? o.duration_s : sc.duration_s;
   const std::uint64_t cache_bytes = o.cache_limit_bytes > 0 ? o.cache_limit_bytes : sc.hardware.page_cache_bytes;
   const std::uint32_t workers = sc.nginx.worker_processes;

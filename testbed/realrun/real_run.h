@@ -6,6 +6,7 @@
 // is only evicted before the run, not confined (cache_control says which).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,6 +32,13 @@ struct RealRunOptions {
   std::string wrk_binary = "/usr/bin/wrk";
   std::string replay_binary = "clerk-replay";  // a trace group's load (testbed/replay)
   double sample_interval_s = 0.010;     // /proc sampling period
+  // The seed of the simulated run this real run is put beside (realrun
+  // gives repetition k the scenario's seed + k): the data set's sizes, a
+  // trace group's sampled lines, wrk's scripts and the popularity ranking
+  // are drawn from it, so that both sides see the same draws (a data set
+  // with a size mix is rewritten for each repetition). Unset: the
+  // scenario's seed.
+  std::optional<std::uint64_t> simulation_seed;
 };
 
 struct RealGroupResult {                // one wrk process per client group

@@ -114,6 +114,7 @@ int run_checked(const RealrunRequest& o) {
         ro.port = o.port;
         ro.duration_s = o.duration_s;
         ro.verbose = o.verbose;
+        ro.simulation_seed = scenarios[s].seed + rep;  // predict()'s seed below
         std::cerr << fmt::format("realrun: {} on {}, run {} of {}\n", comparisons[s].name, server, rep + 1, o.repeat);
         RealRunResult real;
         try {
