@@ -30,6 +30,14 @@ struct RealRunOptions {
   std::string nginx_binary = "/usr/sbin/nginx";
   std::string wrk_binary = "/usr/bin/wrk";
   double sample_interval_s = 0.010;     // /proc sampling period
+  // The disk: "real" (the data set written under data_dir, on this
+  // machine's disk) or "emulated" (clerk-disk's mount of the scenario's disk
+  // under run_dir; emulated_disk.h). clerk-disk loads the scenario from
+  // scenario_file with `overrides`, as the simulated side does.
+  std::string disk = "real";
+  std::string disk_binary;  // clerk-disk
+  std::string scenario_file;
+  std::vector<std::string> overrides;
 };
 
 struct RealGroupResult {                // one wrk process per client group
@@ -75,6 +83,9 @@ struct RealRunResult {
   // iostat -x of the data device and the disks under it, from
   // /sys/block/<dev>/stat and inflight sampled during the run (block_stats.h).
   std::vector<realrun::DriveIostat> drives;
+  // --disk emulated: clerk-disk's own-latency line (how late its replies
+  // began after the model's completions), "" otherwise.
+  std::string disk_own_latency;
 };
 
 struct RealRunError : std::runtime_error {
