@@ -141,6 +141,12 @@ void EmulatedDisk::wait_for_mount() {
   throw RealRunError(fmt::format("clerk-disk did not mount {} within 20 s:\n{}", launch_.mountpoint, tail_of(launch_.log)));
 }
 
+std::string EmulatedDisk::failure() {
+  if (!daemon_.poll()) return "";
+  return fmt::format("clerk-disk {} during the run:\n{}", common::describe_status(daemon_.exit()->status),
+                     tail_of(launch_.log));
+}
+
 std::vector<std::string> EmulatedDisk::stop() {
   std::vector<std::string> notes;
   if (daemon_.running()) daemon_.stop(SIGTERM, 10);

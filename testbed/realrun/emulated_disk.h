@@ -50,6 +50,9 @@ class EmulatedDisk {
   EmulatedDisk& operator=(const EmulatedDisk&) = delete;
   ~EmulatedDisk();
 
+  // Whether the daemon still runs; "" if so, else what happened and its log's end.
+  std::string failure();
+
   // SIGTERM, wait for the unmount; the daemon's own-latency line ("" if it
   // printed none) and any problem, as notes.
   std::vector<std::string> stop();

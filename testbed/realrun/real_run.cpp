@@ -412,6 +412,8 @@ RealRunResult run_real_steps(const models::Scenario& sc, const RealRunOptions& o
     if (!server.running())
       throw RealRunError(fmt::format("the server exited during the run ({}); see {}",
                                      common::describe_status(server.child().exit()->status), launch.output));
+    if (emulated_disk)
+      if (const std::string why = emulated_disk->failure(); !why.empty()) throw RealRunError(why);
     if (since(t0) > give_up) throw RealRunError(fmt::format("wrk did not finish within {} s", give_up));
     const double cpu_before = thread_cpu_s();
     states.sample();
