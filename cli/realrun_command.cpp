@@ -30,6 +30,11 @@ void add_realrun_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--json", o.json_path, "also write every run, both sides, as JSON to this file");
   cmd->add_option("--set", o.overrides, "override a scenario key for both sides: --set clients.random.connections=8");
   cmd->add_option("--serve-binary", o.serve_binary, "the clerk-serve to run (default: the one built with clerk)");
+  cmd->add_option("--disk", o.disk,
+                  "real: the data set on this machine's disk (--data); emulated: the scenario's own disk, "
+                  "clerk-disk's FUSE mount answering each read in the disk model's time")
+      ->check(CLI::IsMember({"real", "emulated"}));
+  cmd->add_option("--disk-binary", o.disk_binary, "the clerk-disk to run (default: the one built with clerk)");
   cmd->add_flag("--check", o.check, "exit 1 if a prediction misses its tolerance");
   cmd->add_flag("-v,--verbose", o.verbose, "progress on stderr; keep each run's directory");
   commands.add(cmd, [request] { return testbed::realrun_command(*request); });

@@ -110,3 +110,14 @@ TEST_CASE("realrun --server nginx refuses by name what NGINX never had: io_uring
   CHECK(nowait.status == 2);
   CHECK(nowait.error.find("nginx.aio_nowait: NGINX never had the RWF_NOWAIT probe") != std::string::npos);
 }
+
+TEST_CASE("realrun --disk takes real or emulated, and refuses emulated with --hardware", "[realrun_cli]") {
+  const Outcome other = realrun({"--disk", "ramdisk"});
+  CHECK(other.status == 2);
+  CHECK(other.error.find("--disk") != std::string::npos);
+  // The emulated disk is the scenario's own: another profile would give the
+  // simulated side another disk.
+  const Outcome both = realrun({"--disk", "emulated", "--hardware", CLERK_SCENARIOS "/hardware/local.toml"});
+  CHECK(both.status == 2);
+  CHECK(both.error.find("--hardware") != std::string::npos);
+}

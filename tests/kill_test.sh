@@ -9,8 +9,12 @@
 #   - no output is half-written: the requested file is absent or complete,
 #     and no temporary file is left beside it;
 #   - the same command, run again, succeeds.
+# realrun-emulated is realrun with --disk emulated (clerk-disk's FUSE mount
+# in the run folder): also no clerk-disk mount may be left. It runs where
+# clerk-disk was built beside clerk and /dev/fuse exists.
 # Needs root (memory cgroups, drop_caches), nginx, wrk and fio, as CI has;
-# exits 77 (skipped) without them. CLERK_KILL_SEED picks other kill points.
+# exits 77 (skipped) without them. CLERK_KILL_SEED picks other kill points;
+# CLERK_KILL_SUBJECTS picks the commands (default: all of them).
 set -u
 clerk=$1 src=$2
 tmp=$(mktemp -d)
@@ -42,12 +46,13 @@ command_for() {  # subject, folder
   case $1 in
     calibrate) echo "$clerk calibrate --quick --out $2/hw.toml" ;;
     realrun) echo "$clerk realrun $src/scenarios/local/blocking.toml --server nginx --repeat 2 --duration 3 --port $port --data $tmp/data --json $2/rr.json" ;;
+    realrun-emulated) echo "$clerk realrun $src/testbed/realrun/tests/emulated/blocking.toml --disk emulated --server nginx --repeat 2 --duration 3 --port $port --json $2/rr.json" ;;
     sweep) echo "$clerk sweep $sweep_spec -j 2 -q -o $2/sw" ;;
   esac
 }
 # State a clerk names after its pid (common/stale_state.h).
 state_prefix() {
-  case $1 in calibrate) echo clerk-calibrate- ;; realrun) echo clerk-realrun- ;; *) echo none- ;; esac
+  case $1 in calibrate) echo clerk-calibrate- ;; realrun*) echo clerk-realrun- ;; *) echo none- ;; esac
 }
 
 # Live processes (zombies included) whose environment holds the marker.
@@ -100,7 +105,19 @@ run_to_end() {  # what, subject, folder
     fail "$1: the run after it failed: $(tail -c 400 "$3.log")"
 }
 
-for subject in calibrate realrun sweep; do
+# clerk-disk mounts in the folders of clerk `pid`.
+mounts_of() {  # pid
+  grep " - fuse.clerk-disk " /proc/self/mountinfo | awk '{print $5}' | grep "^/tmp/clerk-realrun-$1-"
+}
+
+subjects="calibrate realrun sweep"
+if [ -c /dev/fuse ] && [ -x "$(dirname "$clerk")/../testbed/disk/clerk-disk" ]; then
+  subjects="$subjects realrun-emulated"
+else
+  echo "kill_test: realrun-emulated skipped (no /dev/fuse or no clerk-disk built)"
+fi
+subjects=${CLERK_KILL_SUBJECTS:-$subjects}  # e.g. CLERK_KILL_SUBJECTS=realrun-emulated: only that one
+for subject in $subjects; do
   for sig in INT TERM KILL; do
     what="$subject killed by SIG$sig"
     out=$tmp/$subject-$sig
@@ -129,13 +146,15 @@ for subject in calibrate realrun sweep; do
     # PR_SET_PDEATHSIG, go to init, which reaps them when it will (CI's
     # container init did not within a second): not clerk's to check.
     if [ "$sig" != KILL ]; then
-      new_zombies=$(comm -13 <(echo "$zombies_before" | sort) <(zombies | sort) | grep -E ':(fio|nginx|wrk|clerk-serve|clerk)$')
+      new_zombies=$(comm -13 <(echo "$zombies_before" | sort) <(zombies | sort) | grep -E ':(fio|nginx|wrk|clerk-serve|clerk|clerk-disk)$')
       [ -z "$new_zombies" ] || fail "$what: zombies left behind: $(echo $new_zombies)"
     fi
     prefix=$(state_prefix $subject)
     if [ "$sig" != KILL ]; then
       state=$(state_of "$prefix" "$pid")
       [ -z "$state" ] || fail "$what: state left: $state"
+      m=$(mounts_of "$pid")
+      [ -z "$m" ] || fail "$what: clerk-disk mounts left: $m"
     fi
     check_outputs "$what" "$out"
   done
@@ -143,6 +162,8 @@ for subject in calibrate realrun sweep; do
   run_to_end "$subject after SIGKILL" $subject "$tmp/$subject-rerun"
   state=$(state_of "$(state_prefix $subject)" "$pid")
   [ -z "$state" ] || fail "$subject: the next run left the killed one's state: $state"
+  m=$(mounts_of "$pid")
+  [ -z "$m" ] || fail "$subject: the next run left the killed one's clerk-disk mounts: $m"
   left=$(marked "rerun-$$")
   [ -z "$left" ] || fail "$subject: processes left by the run after it: $(echo $left)"
 done

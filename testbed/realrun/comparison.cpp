@@ -264,6 +264,7 @@ nlohmann::json to_json(const ScenarioComparison& c) {
                        {"cache_peak_bytes", r.cache_peak_bytes},
                        {"server_version", r.server_version},
                        {"notes", r.notes}};
+    if (!r.disk_own_latency.empty()) run["disk_own_latency"] = r.disk_own_latency;
     for (const RealGroupResult& g : r.groups)
       run["groups"][g.name] = {{"requests", g.requests},
                                {"bytes", g.bytes},

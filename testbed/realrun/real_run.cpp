@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "models/clients/popularity.h"
@@ -31,6 +32,7 @@
 #include "common/cache_cgroup.h"
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/data_set.h"
+#include "testbed/realrun/emulated_disk.h"
 #include "testbed/realrun/nginx_conf.h"
 #include "testbed/realrun/placement.h"
 #include "testbed/realrun/proc_sampler.h"
@@ -234,6 +236,14 @@ void validate(const models::Scenario& sc, const RealRunOptions& o) {
       throw RealRunError(fmt::format("client group {} is open-loop (rate): wrk 4.1 has no --rate; use wrk2", g.name));
   }
   if (sc.nginx.worker_processes == 0) throw RealRunError("nginx.worker_processes must be at least 1");
+  if (o.disk != "real" && o.disk != "emulated")
+    throw RealRunError(fmt::format("unknown disk '{}': real or emulated", o.disk));
+  if (o.disk == "emulated") {
+    require_executable(o.disk_binary, "clerk-disk", "build the clerk-disk target (needs libfuse3-dev) or pass its path");
+    if (::access("/dev/fuse", R_OK | W_OK) != 0)
+      throw RealRunError("--disk emulated needs /dev/fuse (modprobe fuse; in a container, pass the device)");
+    if (o.scenario_file.empty()) throw RealRunError("--disk emulated needs the scenario's file for clerk-disk");
+  }
 }
 
 // A trace group's load: clerk-replay sends the log's lines at their times
@@ -277,13 +287,28 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
   if (!port_free(o.port))
     throw RealRunError(fmt::format("port 127.0.0.1:{} is busy: choose another with --port", o.port));
 
-  // 1. The data set.
+  // 1. The data set: written under data_dir, or clerk-disk's mount of the
+  // scenario's disk in the run folder (emulated_disk.h: in clerk's cgroup,
+  // not the server's, and why).
   namespace fs = std::filesystem;
-  const std::string data_dir = fs::absolute(o.data_dir).lexically_normal().string();
+  const bool emulated = o.disk == "emulated";
+  const std::string data_dir =
+      emulated ? dir + "/data" : fs::absolute(o.data_dir).lexically_normal().string();
   const DataSetSpec spec = data_set_spec(sc);
   progress(o, fmt::format("data set: {} files, {} bytes in {}", spec.files(), spec.total_bytes(), data_dir));
-  const DataSetReport data = ensure_data_set(data_dir, spec);
-  notes.push_back(data.note);
+  std::optional<EmulatedDisk> emulated_disk;
+  if (emulated) {
+    // The disk's draws (the data set's sizes, the drives' streams) from
+    // this run's seed, as the simulated side's.
+    std::vector<std::string> overrides = o.overrides;
+    overrides.push_back(fmt::format("seed={}", sc.seed));
+    emulated_disk.emplace(EmulatedDiskLaunch{o.disk_binary, o.scenario_file, overrides, data_dir,
+                                             dir + "/clerk-disk.log"});
+    notes.push_back("data set: clerk-disk's emulated disk (the scenario's disk model in real time), mounted at " +
+                    data_dir + " for this run: a fresh mount, nothing cached");
+  } else {
+    notes.push_back(ensure_data_set(data_dir, spec).note);
+  }
   PreloadJob preload;
   for (const auto& p : sc.preload) {
     const std::int64_t f = models::resolve_path(spec.tree, p);
@@ -321,7 +346,7 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
                                            common::own_state_name("clerk-realrun"));
   result.cache_control = cgroup.describe(cache_bytes);
   if (cgroup.kind() == common::CacheControlKind::kEvictOnly) {
-    evict_data_set(data_dir, spec);
+    if (!emulated) evict_data_set(data_dir, spec);  // a fresh mount has nothing cached
     notes.push_back("no memory cgroup (" + cgroup.why_not() +
                     "): the data set was evicted before the run, but the page cache is not confined to " +
                     std::to_string(cache_bytes) + " bytes");
@@ -417,6 +442,8 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
     if (!server.running())
       throw RealRunError(fmt::format("the server exited during the run ({}); see {}",
                                      common::describe_status(server.child().exit()->status), launch.output));
+    if (emulated_disk)
+      if (const std::string why = emulated_disk->failure(); !why.empty()) throw RealRunError(why);
     if (since(t0) > give_up) throw RealRunError(fmt::format("wrk did not finish within {} s", give_up));
     const double cpu_before = thread_cpu_s();
     states.sample();
@@ -481,6 +508,8 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
     result.disk_device = disk1.name;
     result.disk_reads = disk1.reads - disk0.reads;
     result.disk_read_bytes = (disk1.sectors_read - disk0.sectors_read) * 512;
+  } else if (emulated) {
+    notes.push_back("the emulated disk has no block device: no disk counters (the simulated side has its drives)");
   } else {
     notes.push_back("the data set's block device is not in /proc/diskstats: no disk counters");
   }
@@ -488,6 +517,11 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
 
   // 7. Stop everything (the destructors would too; this way failures are noted).
   server.stop(5);
+  if (emulated_disk) {
+    const std::vector<std::string> said = emulated_disk->stop();
+    result.disk_own_latency = said.front();
+    notes.insert(notes.end(), said.begin(), said.end());
+  }
   if (!cgroup.remove()) notes.push_back("could not remove the cgroup " + cgroup.path());
   progress(o, fmt::format("done in {:.1f} s", result.wall_s));
   std::sort(result.workers.begin(), result.workers.end(),
@@ -510,7 +544,11 @@ RealRunResult run_real(const models::Scenario& sc, const RealRunOptions& o) {
 
 std::vector<std::string> remove_stale_real_runs() {
   const common::CgroupRoots roots;
-  return common::remove_stale_state({"clerk-realrun-", {roots.v2, roots.v1}, {"/tmp"}});
+  // A dead run's clerk-disk mount first: its folder cannot go while mounted.
+  std::vector<std::string> said = realrun::detach_stale_emulated_mounts("/tmp", "clerk-realrun-");
+  for (std::string& line : common::remove_stale_state({"clerk-realrun-", {roots.v2, roots.v1}, {"/tmp"}}))
+    said.push_back(std::move(line));
+  return said;
 }
 
 }  // namespace testbed

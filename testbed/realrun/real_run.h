@@ -39,6 +39,14 @@ struct RealRunOptions {
   // with a size mix is rewritten for each repetition). Unset: the
   // scenario's seed.
   std::optional<std::uint64_t> simulation_seed;
+  // The disk: "real" (the data set written under data_dir, on this
+  // machine's disk) or "emulated" (clerk-disk's mount of the scenario's disk
+  // under run_dir; emulated_disk.h). clerk-disk loads the scenario from
+  // scenario_file with `overrides`, as the simulated side does.
+  std::string disk = "real";
+  std::string disk_binary;  // clerk-disk
+  std::string scenario_file;
+  std::vector<std::string> overrides;
 };
 
 struct RealGroupResult {                // one wrk process per client group
@@ -84,6 +92,9 @@ struct RealRunResult {
   // iostat -x of the data device and the disks under it, from
   // /sys/block/<dev>/stat and inflight sampled during the run (block_stats.h).
   std::vector<realrun::DriveIostat> drives;
+  // --disk emulated: clerk-disk's own-latency line (how late its replies
+  // began after the model's completions), "" otherwise.
+  std::string disk_own_latency;
 };
 
 struct RealRunError : std::runtime_error {

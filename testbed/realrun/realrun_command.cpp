@@ -41,6 +41,14 @@ std::string default_replay_binary() {
   return "clerk-replay";
 }
 
+// clerk-disk built beside clerk, unless the user names another.
+std::string default_disk_binary() {
+#ifdef CLERK_DISK_BINARY
+  if (access(CLERK_DISK_BINARY, X_OK) == 0) return CLERK_DISK_BINARY;
+#endif
+  return "clerk-disk";
+}
+
 int run_checked(const RealrunRequest& o);
 
 }  // namespace
@@ -68,6 +76,13 @@ int run_checked(const RealrunRequest& o) {
       std::cerr << "clerk realrun: " << problem << "\n";
       return 2;
     }
+  }
+  // clerk-disk emulates the disk of the scenario file with the --set list;
+  // a --hardware profile would give the simulated side another disk.
+  if (o.disk == "emulated" && !o.hardware.empty()) {
+    std::cerr << "clerk realrun: --disk emulated emulates the scenario's own disk: --hardware would give the "
+                 "simulated side another one; use --set to change the scenario on both sides\n";
+    return 2;
   }
   std::vector<models::Scenario> scenarios;
   for (const std::string& f : o.files) scenarios.push_back(models::load_scenario(f, o.overrides, o.hardware));
@@ -115,6 +130,10 @@ int run_checked(const RealrunRequest& o) {
         ro.duration_s = o.duration_s;
         ro.verbose = o.verbose;
         ro.simulation_seed = scenarios[s].seed + rep;  // predict()'s seed below
+        ro.disk = o.disk;
+        ro.disk_binary = o.disk_binary.empty() ? default_disk_binary() : o.disk_binary;
+        ro.scenario_file = o.files[s];
+        ro.overrides = o.overrides;
         std::cerr << fmt::format("realrun: {} on {}, run {} of {}\n", comparisons[s].name, server, rep + 1, o.repeat);
         RealRunResult real;
         try {
@@ -133,6 +152,10 @@ int run_checked(const RealrunRequest& o) {
     for (ScenarioComparison& c : comparisons) {
       summarize(c);
       std::cout << format_comparison(c) << "\n";
+      // --disk emulated: how late clerk-disk's replies were, each run.
+      for (std::size_t r = 0; r < c.real_runs.size(); ++r)
+        if (!c.real_runs[r].disk_own_latency.empty())
+          std::cout << fmt::format("{} run {}: {}\n", c.name, r + 1, c.real_runs[r].disk_own_latency);
       for (const MetricRow& r : c.rows) all_within = all_within && r.within;
       js["scenarios"].push_back(to_json(c));
     }

@@ -18,6 +18,8 @@ struct RealrunRequest {
   std::string json_path;
   std::vector<std::string> overrides;
   std::string serve_binary;  // "": the clerk-serve built beside clerk
+  std::string disk = "real";  // real, or emulated: clerk-disk's mount of the scenario's disk (emulated_disk.h)
+  std::string disk_binary;    // "": the clerk-disk built beside clerk
   bool check = false;
   bool verbose = false;
 };
