@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/os/cpu_scheduler.h"
@@ -518,4 +519,155 @@ TEST_CASE("wake_affine: a WF_SYNC wake-up stacks the wakee on the waker's CPU wh
   auto cpu = scheduler(e, "eevdf", kTwoSockets);
   CHECK(cpu->current_waker().cpu == UINT32_MAX);
   CHECK_FALSE(cpu->current_waker().sync);
+}
+
+// ---- Periodic load balancing between busy CPUs (rebalance_domains()) ----
+
+namespace {
+
+// CPU-bound threads placed at time 0: `on1` on CPU 1 and `on0` on CPU 0
+// (the first wakes on its idle home CPU; the rest find no idle CPU and stay
+// on prev). Each runs `seconds`.
+struct Pinned {
+  sim::Engine e;
+  std::unique_ptr<CpuScheduler> cpu;
+  Recorder rec{e};
+  std::vector<std::uint32_t> threads;
+  Pinned(const char* policy, std::uint32_t on0, std::uint32_t on1, double seconds = 10.0,
+         bool periodic = true) {
+    SchedSpec s = spec(policy);
+    s.periodic_balance = periodic;
+    const CpuTopology topo{1, 2, 1};
+    cpu = std::make_unique<CpuScheduler>(e, models::make_fair_policy(s, topo.cpus()), topo, nullptr);
+    for (std::uint32_t i = 0; i < on0 + on1; ++i) threads.push_back(cpu->add_thread(models::kNoTask, i < on1 ? 1 : 0));
+    cpu->run(threads[0], seconds, &rec, 0);  // CPU 1 (or CPU 0 when on1 == 0)
+    for (std::uint32_t i = on1; i < on0 + on1; ++i) cpu->run(threads[i], seconds, &rec, i);
+    for (std::uint32_t i = 1; i < on1; ++i) cpu->run(threads[i], seconds, &rec, i);
+  }
+  std::uint32_t on(std::uint32_t c) const { return cpu->waiting_on(c) + (cpu->running_on(c) != models::kNoEntity); }
+};
+
+}  // namespace
+
+TEST_CASE("sched domains per kernel: 6.6's sd_init() from the weight, 3.13's SD_*_INIT and sd_numa_init()") {
+  const auto local = models::balance_levels(true, 1, 2, 1);  // this machine: 2 cores, one socket
+  REQUIRE(local.size() == 1);
+  CHECK(local[0].span == 2);
+  CHECK(local[0].group == 1);
+  CHECK(local[0].min_interval_ms == 2);
+  CHECK(local[0].max_interval_ms == 4);
+  CHECK(local[0].busy_factor == 16);
+  CHECK(local[0].imbalance_pct == 117);
+  CHECK(local[0].cache_nice_tries == 1);
+  const auto server = models::balance_levels(false, 2, 6, 2);  // two sockets of 6 cores x 2 threads
+  REQUIRE(server.size() == 3);
+  CHECK(server[0].span == 2);  // SMT
+  CHECK(server[0].max_interval_ms == 2);
+  CHECK(server[0].imbalance_pct == 110);
+  CHECK(server[0].busy_factor == 64);
+  CHECK(server[1].span == 12);  // MC
+  CHECK(server[1].group == 2);
+  CHECK(server[1].max_interval_ms == 4);
+  CHECK(server[1].imbalance_pct == 125);
+  CHECK(server[2].span == 24);  // NUMA
+  CHECK(server[2].group == 12);
+  CHECK(server[2].min_interval_ms == 24);
+  CHECK(server[2].busy_factor == 32);
+  CHECK(server[2].cache_nice_tries == 2);
+  CHECK(server[0].smt_power == 589);  // smt_gain 1178 / 2
+  CHECK(models::balance_levels(true, 1, 1, 1).empty());  // one CPU: no domain
+}
+
+TEST_CASE("periodic balance: 3+1 CPU-bound threads on 2 CPUs become 2+2 at the first balance, then stay") {
+  // The first balance of a busy CPU comes one interval after the domain was
+  // built (last_balance = jiffies): balance_interval x busy_factor = 1 ms x 64
+  // (3.13) or 2 ms x 16 (6.6), 16 or 8 ticks of 4 ms.
+  for (auto [policy, first_ms] : {std::pair{"cfs", 64}, std::pair{"eevdf", 32}}) {
+    Pinned p(policy, 3, 1);
+    CHECK(p.on(0) == 3);
+    CHECK(p.on(1) == 1);
+    // Without periodic balancing nothing moves: no CPU is ever idle.
+    Pinned off(policy, 3, 1, 10.0, false);
+    off.e.run_until(sim::seconds(1));
+    CHECK(off.on(0) == 3);
+    CHECK(off.cpu->migrations() == 0);
+    p.e.run_until(sim::milliseconds(first_ms - 1));
+    CHECK(p.on(0) == 3);
+    CHECK(p.cpu->balance_pulls() == 0);
+    // Then one queued thread moves (3.13: imbalance one task's load; 6.6:
+    // min(busiest - average, average - local) = 1024); the least recently
+    // run queued thread is not cache hot.
+    p.e.run_until(sim::milliseconds(first_ms + 1));
+    CHECK(p.on(0) == 2);
+    CHECK(p.on(1) == 2);
+    CHECK(p.cpu->balance_pulls() == 1);
+    // Balanced: no migration for a second, and the interval backs off to max_interval.
+    p.e.run_until(sim::seconds(1));
+    CHECK(p.on(0) == 2);
+    CHECK(p.on(1) == 2);
+    CHECK(p.cpu->balance_pulls() == 1);
+    CHECK(p.cpu->migrations() == 1);
+    CHECK(p.cpu->balance_interval_ms(1, 0) == p.cpu->balance_domains()[0].max_interval_ms);
+  }
+}
+
+TEST_CASE("periodic balance, 6.6: imbalance_pct 117 between overloaded CPUs: 7 vs 6 stays, 8 vs 6 moves one") {
+  // avg_load per CPU = 1024 x threads. 7 vs 6: 100 x 7168 <= 117 x 6144
+  // (716800 <= 718848): balanced. 8 vs 6: 819200 > 718848; domain average 7
+  // threads, imbalance min(1024, 1024) = 1024: one thread.
+  Pinned even("eevdf", 7, 6);
+  even.e.run_until(sim::seconds(1));
+  CHECK(even.cpu->balance_pulls() == 0);
+  CHECK(even.on(0) == 7);
+  Pinned uneven("eevdf", 8, 6);
+  uneven.e.run_until(sim::seconds(1));
+  CHECK(uneven.cpu->balance_pulls() == 1);
+  CHECK(uneven.on(0) == 7);
+  CHECK(uneven.on(1) == 7);
+}
+
+TEST_CASE("periodic balance, 3.13: imbalance_pct 125: 5 vs 4 stays, 6 vs 4 moves one") {
+  // 100 x 5120 <= 125 x 4096 (512000 <= 512000): balanced. 6 vs 4: average 5,
+  // max_pull min(1024, load above capacity 5 x 1024) = 1024: one thread.
+  Pinned even("cfs", 5, 4);
+  even.e.run_until(sim::seconds(1));
+  CHECK(even.cpu->balance_pulls() == 0);
+  Pinned uneven("cfs", 6, 4);
+  uneven.e.run_until(sim::seconds(1));
+  CHECK(uneven.cpu->balance_pulls() == 1);
+  CHECK(uneven.on(0) == 5);
+  CHECK(uneven.on(1) == 5);
+}
+
+TEST_CASE("periodic balance, 6.6: 2 vs 1 moves only after a failure (load >> nr_balance_failed)") {
+  // 3 threads, 2+1: imbalance min(2048 - 1536, 1536 - 1024) = 512 < 1024, so
+  // the first balance fails (nr_balance_failed 1); the next ones, a busy
+  // interval apart (min_interval 2 ms x busy_factor 16 = 32 ms = 8 ticks),
+  // take 1024 >> 1 = 512, once the queued thread is not cache hot or the
+  // failures pass cache_nice_tries (1): one moves, and the queues swap
+  // roles, as the kernel's do with three CPU-bound tasks on two CPUs.
+  Pinned p("eevdf", 2, 1);
+  p.e.run_until(sim::milliseconds(31));
+  CHECK(p.cpu->balance_failed(1, 0) == 0);
+  p.e.run_until(sim::milliseconds(33));
+  CHECK(p.cpu->balance_pulls() == 0);
+  CHECK(p.cpu->balance_failed(1, 0) == 1);
+  p.e.run_until(sim::milliseconds(100));
+  CHECK(p.cpu->balance_pulls() == 1);
+  CHECK(p.on(0) == 1);
+  CHECK(p.on(1) == 2);
+}
+
+TEST_CASE("periodic balance is deterministic") {
+  auto trace = [] {
+    Pinned p("eevdf", 5, 2, 0.3);
+    p.e.run_until(sim::seconds(3));
+    std::vector<double> out;
+    for (auto& [tag, times] : p.rec.ended) out.insert(out.end(), times.begin(), times.end());
+    out.push_back(static_cast<double>(p.cpu->balance_pulls()));
+    return out;
+  };
+  const auto a = trace();
+  CHECK(a == trace());
+  CHECK(a.back() > 0);
 }

@@ -46,6 +46,17 @@ struct CpuScheduler::PerCpu final : public sim::EventTarget {
   IrqLine irq;
 };
 
+// The SCHED_SOFTIRQ of the busy CPUs: one engine event at the earliest tick
+// at which a busy CPU's rq->next_balance falls due.
+struct CpuScheduler::Balancer final : public sim::EventTarget {
+  explicit Balancer(CpuScheduler& o) : owner(o) {}
+  void on_event(std::uint64_t arg) override {
+    if (arg != owner.balancer_generation_) return;  // superseded by an earlier setting
+    owner.on_balancer();
+  }
+  CpuScheduler& owner;
+};
+
 CpuScheduler::CpuScheduler(sim::Engine& engine, std::unique_ptr<FairPolicy> policy, const CpuTopology& topology,
                            TaskStates* tasks)
     : engine_(engine),
@@ -60,6 +71,19 @@ CpuScheduler::CpuScheduler(sim::Engine& engine, std::unique_ptr<FairPolicy> poli
   idle_cpus_ = topology.cpus();
   irq_s_.assign(topology.cpus(), 0.0);
   if (tasks_) tasks_->use_per_cpu();
+  if (policy_->periodic_balance) {
+    levels_ = balance_levels(policy_->placement_since_6_6(), topology.threads_per_core, topology.cores_per_socket,
+                             topology.sockets);
+    hz_ = std::max<std::int64_t>(1, std::llround(1.0 / policy_->tick_s()));
+    // update_max_interval(): HZ * num_online_cpus() / 10 jiffies.
+    max_balance_jiffies_ = std::max<std::int64_t>(1, hz_ * topology.cpus() / 10);
+    domain_state_.resize(static_cast<std::size_t>(topology.cpus()) * levels_.size());
+    for (std::uint32_t c = 0; c < topology.cpus(); ++c)
+      for (std::size_t l = 0; l < levels_.size(); ++l)
+        domain_state_[c * levels_.size() + l].interval_ms = levels_[l].min_interval_ms;
+    next_balance_.assign(topology.cpus(), 0);
+    balancer_ = std::make_unique<Balancer>(*this);
+  }
 }
 
 CpuScheduler::~CpuScheduler() = default;
@@ -252,6 +276,7 @@ void CpuScheduler::reschedule(std::uint32_t cpu) {
     return;
   }
   if (prev != kNoEntity) {
+    left_cpu(prev);
     rq.queued.push_back(prev);
     ++queued_total_;
     threads_[prev].state = State::kQueued;
@@ -268,6 +293,7 @@ void CpuScheduler::put_to_sleep(std::uint32_t cpu) {
   policy_->leave(c.rq, entities_, prev);
   c.rq.curr = kNoEntity;
   threads_[prev].state = State::kSleeping;
+  left_cpu(prev);
   FairPolicy::update_min_vruntime(c.rq, entities_);
   if (!c.rq.queued.empty()) {
     const std::uint32_t next = policy_->pick(c.rq, entities_);
@@ -301,7 +327,13 @@ void CpuScheduler::set_running(std::uint32_t cpu, std::uint32_t thread) {
     c.busy = true;
     --idle_cpus_;
     report_busy(cpu);
+    arm_balancer(cpu);
   }
+}
+
+void CpuScheduler::left_cpu(std::uint32_t thread) {
+  threads_[thread].has_run = true;
+  threads_[thread].left_cpu_at = engine_.now();
 }
 
 void CpuScheduler::set_waiting(std::uint32_t thread, bool waiting) {
@@ -355,6 +387,294 @@ void CpuScheduler::migrate(std::uint32_t from, std::uint32_t to, std::uint32_t t
   }
   rearm(from);
   rearm(to);
+}
+
+// ---- Periodic load balancing (kernel/sched/fair.c, 3.13 and 6.6) ----------
+
+// A busy CPU's rq->next_balance as an engine time: the first tick at or
+// after it, and after now (scheduler_tick() -> trigger_load_balance()).
+void CpuScheduler::arm_balancer(std::uint32_t cpu) {
+  if (!balancer_ || levels_.empty()) return;
+  const sim::Time now = engine_.now();
+  const sim::Time due = std::max(next_balance_[cpu] * tick_, next_tick_after(now, true));
+  if (balancer_at_ != sim::kNever && balancer_at_ >= now && balancer_at_ <= due) return;
+  balancer_at_ = due;
+  engine_.schedule_at(due, balancer_.get(), ++balancer_generation_);
+}
+
+// run_rebalance_domains() on every busy CPU whose next_balance is due, in
+// CPU order. Idle CPUs are left to newidle and the nohz idle balance (their
+// tick is stopped); their next_balance is looked at again when they are busy.
+void CpuScheduler::on_balancer() {
+  balancer_at_ = sim::kNever;
+  const std::int64_t jiffies = engine_.now() / tick_;
+  for (std::uint32_t c = 0; c < cpus(); ++c)
+    if (!idle(c) && next_balance_[c] <= jiffies) rebalance_domains(c, jiffies);
+  for (std::uint32_t c = 0; c < cpus(); ++c)
+    if (!idle(c)) arm_balancer(c);
+}
+
+// get_sd_balance_interval(sd, cpu_busy) (6.6; inline in 3.13's
+// rebalance_domains()): balance_interval x busy_factor ms for a busy CPU,
+// msecs_to_jiffies() (rounding up), clamped to 1..max_load_balance_interval.
+std::int64_t CpuScheduler::balance_interval_jiffies(const BalanceLevel& l, const DomainState& d) const {
+  const std::int64_t ms = static_cast<std::int64_t>(d.interval_ms) * l.busy_factor;
+  return std::clamp<std::int64_t>((ms * hz_ + 999) / 1000, 1, max_balance_jiffies_);
+}
+
+// rebalance_domains(cpu, CPU_NOT_IDLE): each domain from the lowest whose
+// last_balance + interval has come is balanced; a CPU that is not the one to
+// balance a domain (should_we_balance()) stops there (continue_balancing).
+void CpuScheduler::rebalance_domains(std::uint32_t cpu, std::int64_t jiffies) {
+  bool continue_balancing = true;
+  std::int64_t next = jiffies + 60 * hz_;  // next_balance = jiffies + 60*HZ
+  for (std::size_t l = 0; l < levels_.size() && continue_balancing; ++l) {
+    DomainState& d = domain_state_[cpu * levels_.size() + l];
+    std::int64_t interval = balance_interval_jiffies(levels_[l], d);
+    if (jiffies >= d.last_balance + interval) {
+      load_balance(cpu, l, continue_balancing);
+      d.last_balance = jiffies;
+      interval = balance_interval_jiffies(levels_[l], d);
+    }
+    next = std::min(next, d.last_balance + interval);
+  }
+  next_balance_[cpu] = next;
+}
+
+// should_we_balance(): in the CPU's own group, the first idle CPU balances,
+// or the group's first CPU when none is idle. The caller is busy.
+bool CpuScheduler::should_we_balance(std::uint32_t cpu, const BalanceLevel& l) const {
+  const std::uint32_t first = cpu - cpu % l.group;
+  for (std::uint32_t o = first; o < first + l.group; ++o)
+    if (idle(o)) return false;
+  return cpu == first;
+}
+
+// 3.13's cpu_power: an SMT thread's share of smt_gain, else SCHED_POWER_SCALE;
+// 6.6's capacity is 1024 for every CPU here (levels_ hold 1024 then).
+std::uint64_t CpuScheduler::cpu_power(std::uint32_t) const {
+  return levels_.empty() ? 1024 : levels_.front().smt_power;
+}
+
+// update_sg_lb_stats() with the model's loads: each runnable thread
+// NICE_0_LOAD (1024) where the kernel has PELT averages (cpu_load() in 6.6,
+// source_load()/target_load() of cpu_load[] in 3.13); 6.6's util is 1024 per
+// CPU with a thread, its runnable 1024 per thread.
+CpuScheduler::GroupStat CpuScheduler::group_stat(std::uint32_t first, const BalanceLevel& l) const {
+  GroupStat g;
+  g.first = first;
+  g.weight = l.group;
+  for (std::uint32_t o = first; o < first + l.group; ++o) {
+    const std::uint32_t n = cpus_[o]->rq.nr_running();
+    g.nr += n;
+    if (idle(o) && n == 0) ++g.idle;
+    if (n > 0) ++g.busy;
+    g.capacity += cpu_power(o);
+  }
+  g.load = 1024ull * g.nr;
+  g.avg_load = g.load * 1024 / g.capacity;
+  g.cap_tasks = std::max<std::uint64_t>(1, (g.capacity + 512) / 1024);  // 3.13 group_capacity: DIV_ROUND_CLOSEST
+  if (policy_->placement_since_6_6()) {
+    const std::uint64_t util = 1024ull * g.busy, runnable = g.load, pct = l.imbalance_pct;
+    // group_is_overloaded(), group_has_capacity(), group_classify().
+    const bool overloaded =
+        g.nr > g.weight && (g.capacity * 100 < util * pct || g.capacity * pct < runnable * 100);
+    bool has_capacity = true;
+    if (g.nr >= g.weight)
+      has_capacity = !(g.capacity * pct < runnable * 100) && g.capacity * 100 > util * pct;
+    g.type = overloaded ? 2 : has_capacity ? 0 : 1;
+  }
+  return g;
+}
+
+// find_busiest_group(): the imbalance to move (0: balanced) and the busiest
+// group, for a busy CPU (CPU_NOT_IDLE).
+std::uint64_t CpuScheduler::find_busiest_group(std::uint32_t cpu, const BalanceLevel& l, GroupStat& busiest) const {
+  const bool v66 = policy_->placement_since_6_6();
+  const std::uint32_t base = cpu - cpu % l.span;
+  GroupStat local;
+  bool found = false;
+  std::uint64_t total_load = 0, total_capacity = 0;
+  for (std::uint32_t first = base; first < base + l.span; first += l.group) {
+    const GroupStat g = group_stat(first, l);
+    total_load += g.load;
+    total_capacity += g.capacity;
+    if (cpu >= first && cpu < first + l.group) {
+      local = g;
+      continue;
+    }
+    bool pick;
+    if (v66) {
+      // update_sd_pick_busiest() (6.6), the group types that arise here.
+      if (g.nr == 0) continue;
+      if (!found || g.type != busiest.type)
+        pick = !found || g.type > busiest.type;
+      else if (g.type == 2)
+        pick = g.avg_load > busiest.avg_load;
+      else if (g.type == 1)
+        pick = true;  // avg_load is only computed for overloaded groups: the last of equals
+      else
+        pick = g.idle < busiest.idle || (g.idle == busiest.idle && g.nr > busiest.nr);
+    } else {
+      // update_sd_pick_busiest() (3.13): the highest avg_load above its capacity.
+      pick = g.avg_load > (found ? busiest.avg_load : 0) && g.nr > g.cap_tasks;
+    }
+    if (pick) {
+      busiest = g;
+      found = true;
+    }
+  }
+  if (!found || busiest.nr == 0) return 0;
+  return v66 ? imbalance_66(l, local, busiest, total_load, total_capacity)
+             : imbalance_313(l, local, busiest, total_load, total_capacity);
+}
+
+// 3.13: find_busiest_group()'s tests for CPU_NOT_IDLE, calculate_imbalance()
+// and fix_small_imbalance().
+std::uint64_t CpuScheduler::imbalance_313(const BalanceLevel& l, const GroupStat& local, const GroupStat& busiest,
+                                          std::uint64_t total_load, std::uint64_t total_capacity) const {
+  const std::uint64_t sds_avg = 1024 * total_load / total_capacity;
+  if (local.avg_load >= busiest.avg_load || local.avg_load >= sds_avg) return 0;
+  if (100 * busiest.avg_load <= l.imbalance_pct * local.avg_load) return 0;
+  std::uint64_t imbalance = 0;
+  const std::uint64_t lpt_b = busiest.load / busiest.nr;
+  const std::uint64_t lpt_l = local.nr ? local.load / local.nr : 1024;
+  if (busiest.avg_load > sds_avg) {
+    const std::uint64_t above =
+        busiest.nr > busiest.cap_tasks ? (busiest.nr - busiest.cap_tasks) * 1024 * 1024 / busiest.capacity : 0;
+    const std::uint64_t max_pull = std::min(busiest.avg_load - sds_avg, above);
+    imbalance = std::min(max_pull * busiest.capacity, (sds_avg - local.avg_load) * local.capacity) / 1024;
+    if (imbalance >= lpt_b) return imbalance;
+  }
+  // fix_small_imbalance(): one task's load when the gap is worth a task.
+  const std::uint64_t imbn = lpt_b > lpt_l ? 1 : 2;
+  const std::uint64_t scaled = lpt_b * 1024 / busiest.capacity;
+  if (busiest.avg_load + scaled >= local.avg_load + scaled * imbn) return lpt_b;
+  std::uint64_t pwr_now = busiest.capacity * std::min(lpt_b, busiest.avg_load) +
+                          local.capacity * std::min(lpt_l, local.avg_load);
+  pwr_now /= 1024;
+  std::uint64_t pwr_move = 0;
+  if (busiest.avg_load > scaled) pwr_move += busiest.capacity * std::min(lpt_b, busiest.avg_load - scaled);
+  const std::uint64_t tmp = busiest.avg_load * busiest.capacity < lpt_b * 1024
+                                ? busiest.avg_load * busiest.capacity / local.capacity
+                                : lpt_b * 1024 / local.capacity;
+  pwr_move += local.capacity * std::min(lpt_l, local.avg_load + tmp);
+  pwr_move /= 1024;
+  return pwr_move > pwr_now ? lpt_b : imbalance;
+}
+
+// 6.6: find_busiest_group()'s tests for CPU_NOT_IDLE and calculate_imbalance():
+// a busy CPU pulls only from an overloaded group (more threads than CPUs),
+// migrate_load by avg_load. The other group types (misfit, asym packing,
+// imbalanced by affinity) do not arise; the local group of a busy CPU that
+// balances has no idle CPU, so it is fully busy or overloaded.
+std::uint64_t CpuScheduler::imbalance_66(const BalanceLevel& l, GroupStat local, const GroupStat& busiest,
+                                         std::uint64_t total_load, std::uint64_t total_capacity) const {
+  if (local.type > busiest.type) return 0;
+  const std::uint64_t sds_avg = total_load * 1024 / total_capacity;
+  if (local.type == 2) {
+    if (local.avg_load >= busiest.avg_load || local.avg_load >= sds_avg) return 0;
+    if (100 * busiest.avg_load <= l.imbalance_pct * local.avg_load) return 0;
+  }
+  if (busiest.type != 2) return 0;  // env->idle == CPU_NOT_IDLE: let an idle CPU pull
+  // calculate_imbalance(): local fully busy, it will become overloaded.
+  if (local.avg_load >= busiest.avg_load || local.avg_load >= sds_avg) return 0;
+  return std::min((busiest.avg_load - sds_avg) * busiest.capacity, (sds_avg - local.avg_load) * local.capacity) /
+         1024;
+}
+
+// find_busiest_queue(): the busiest group's CPU with the most load per
+// capacity, skipping one whose lone thread is more than the imbalance.
+std::uint32_t CpuScheduler::find_busiest_queue(const GroupStat& group, std::uint64_t imbalance) const {
+  std::uint32_t best = kNoEntity;
+  std::uint64_t best_load = 0;
+  for (std::uint32_t o = group.first; o < group.first + group.weight; ++o) {
+    const std::uint32_t n = cpus_[o]->rq.nr_running();
+    const std::uint64_t load = 1024ull * n;
+    if (n == 0 || (n == 1 && load > imbalance)) continue;
+    const std::uint64_t scaled = load * 1024 / cpu_power(o);
+    if (best == kNoEntity || scaled > best_load) {
+      best = o;
+      best_load = scaled;
+    }
+  }
+  return best;
+}
+
+// detach_tasks() / move_tasks() then attach_tasks(): queued threads only (a
+// running one is task_on_cpu()), the least recently run first (the tail of
+// rq->cfs_tasks in 6.6), up to the imbalance: 6.6 skips a thread whose load
+// >> nr_balance_failed exceeds what is left, 3.13 one whose load / 2 does.
+// can_migrate_task(): a cache-hot thread (task_hot(): it ran less than
+// sysctl_sched_migration_cost ago) stays unless the domain has failed more
+// than cache_nice_tries times. Each moved thread may preempt the one running
+// on this CPU (check_preempt_curr()).
+std::uint32_t CpuScheduler::detach_attach(std::uint32_t from, std::uint32_t to, std::uint64_t imbalance,
+                                          const BalanceLevel& l, std::uint32_t failed) {
+  const bool v66 = policy_->placement_since_6_6();
+  std::vector<std::uint32_t> order = cpus_[from]->rq.queued;
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const Thread &ta = threads_[a], &tb = threads_[b];
+    if (ta.has_run != tb.has_run) return !ta.has_run;
+    return ta.left_cpu_at < tb.left_cpu_at;
+  });
+  if (order.size() > 32) order.resize(32);  // loop_max: sysctl_sched_nr_migrate (32)
+  const sim::Time now = engine_.now();
+  const sim::Time cost = sim::from_seconds_ceil(policy_->migration_cost_s);
+  std::int64_t left = static_cast<std::int64_t>(imbalance);
+  std::uint32_t moved = 0;
+  for (std::uint32_t t : order) {
+    if (left <= 0) break;
+    const std::int64_t load = 1024;
+    const std::int64_t counted = v66 ? (failed >= 63 ? 0 : load >> failed) : load / 2;
+    if (counted > left) continue;
+    const Thread& th = threads_[t];
+    const bool hot = th.has_run && now - th.left_cpu_at < cost;
+    if (hot && failed <= l.cache_nice_tries) continue;
+    migrate(from, to, t);
+    ++moved;
+    ++balance_pulls_;
+    left -= load;
+    RunQueue& rq = cpus_[to]->rq;
+    if (rq.curr != t && (take_resched(to) || policy_->wakeup_preempts(rq, entities_, t))) reschedule(to);
+    rearm(to);
+  }
+  return moved;
+}
+
+// load_balance(CPU_NOT_IDLE) on one domain: balanced (out_balanced: the
+// failure count is cleared, balance_interval doubles up to max_interval), or
+// an imbalance whose pulls either succeed (nr_balance_failed = 0) or fail
+// (nr_balance_failed + 1); either way balance_interval goes back to
+// min_interval. The active balance (need_active_balance():
+// nr_balance_failed > cache_nice_tries + 2, the busiest CPU's running thread
+// pushed by its stopper) is not modelled: here a failure means every queued
+// thread was cache hot or too heavy for the imbalance, and both tests give
+// way once nr_balance_failed passes cache_nice_tries (6.6: the load shift),
+// before the active balance would start.
+void CpuScheduler::load_balance(std::uint32_t cpu, std::size_t level, bool& continue_balancing) {
+  const BalanceLevel& l = levels_[level];
+  DomainState& d = domain_state_[cpu * levels_.size() + level];
+  GroupStat busiest;
+  std::uint64_t imbalance = 0;
+  std::uint32_t src = kNoEntity;
+  if (!should_we_balance(cpu, l)) {
+    continue_balancing = false;
+  } else if (queued_total_ > 0) {
+    // With no thread queued anywhere every queue holds at most its running
+    // thread and the tests above find the domain balanced; skipped then.
+    imbalance = find_busiest_group(cpu, l, busiest);
+    if (imbalance > 0) src = find_busiest_queue(busiest, imbalance);
+  }
+  if (src == kNoEntity) {
+    d.failed = 0;
+    if (d.interval_ms < l.max_interval_ms) d.interval_ms *= 2;
+    return;
+  }
+  const std::uint32_t moved =
+      cpus_[src]->rq.nr_running() > 1 ? detach_attach(src, cpu, imbalance, l, d.failed) : 0;
+  d.failed = moved ? 0 : d.failed + 1;
+  d.interval_ms = l.min_interval_ms;
 }
 
 bool CpuScheduler::idle(std::uint32_t cpu) const { return !cpus_[cpu]->busy; }

@@ -55,7 +55,46 @@
 //    is not modelled);
 //  - the nohz idle balance: a tick on a CPU with threads waiting while some
 //    CPU is idle moves them to idle CPUs (nohz_balancer_kick() ->
-//    rebalance_domains()); periodic balancing between busy CPUs is not modelled.
+//    rebalance_domains());
+//  - periodic balancing between busy CPUs (kernel.sched_periodic_balance):
+//    scheduler_tick() -> trigger_load_balance() raises SCHED_SOFTIRQ once
+//    jiffies reach rq->next_balance; run_rebalance_domains() ->
+//    rebalance_domains() walks the CPU's sched domains from the lowest
+//    (sched_policy.h's balance_levels(): SMT, the socket, between sockets,
+//    per kernel) and balances each whose last_balance + interval has come:
+//    interval = balance_interval x busy_factor ms (get_sd_balance_interval(),
+//    msecs_to_jiffies(), at most HZ x CPUs / 10 jiffies); balance_interval
+//    starts at min_interval, doubles up to max_interval each time the domain
+//    is found balanced and drops back to min_interval when it is not.
+//    load_balance(CPU_NOT_IDLE): should_we_balance() (the first CPU of the
+//    local group balances, and none above the level where it does not);
+//    find_busiest_group(): 3.13 by avg_load (load / cpu_power, the busiest a
+//    group with more threads than its capacity, then local below the
+//    domain's average and 100 x busiest > imbalance_pct x local;
+//    calculate_imbalance() capped by the load above capacity,
+//    fix_small_imbalance() rounding up to one task when the gap is one);
+//    6.6 by group type (group_has_spare / group_fully_busy /
+//    group_overloaded from group_classify()): a busy CPU pulls only from an
+//    overloaded group, with imbalance_pct only between two overloaded ones,
+//    migrate_load = min(busiest - average, average - local) x capacity;
+//    find_busiest_queue(); detach_tasks()/move_tasks(): queued threads only,
+//    the least recently run first, 6.6 while load >> nr_balance_failed fits
+//    the imbalance, 3.13 while load / 2 does; can_migrate_task()'s cache-hot
+//    test IS modelled here (task_hot(): ran less than
+//    kernel.sched_migration_cost, 0.5 ms, ago; overridden once
+//    nr_balance_failed > cache_nice_tries); check_preempt_curr() on arrival.
+//    The active balance (a running thread pushed by the stopper once
+//    nr_balance_failed > cache_nice_tries + 2) is not: the failures that
+//    lead there stop earlier (cpu_scheduler.cpp, load_balance()). Loads are
+//    the runnable threads at that instant, NICE_0_LOAD (1024) each, with
+//    6.6's util 1024 per CPU with a thread, where the kernel has PELT
+//    averages (cpu_load(), cpu_util(); 3.13 cpu_load[busy_idx]): a worker
+//    that sleeps half the time weighs a full task while it is runnable and
+//    nothing while asleep. An idle CPU does not balance periodically (its
+//    tick is stopped: NO_HZ_IDLE); it has newidle and the nohz balance. The
+//    balancer is one engine event at the earliest due tick of a busy CPU;
+//    the SMT/NUMA special cases of 6.6 (group_smt_balance, asym packing,
+//    misfit, the NUMA imbalance allowance) do not arise or are left out;
 //  - interrupt work (run_irq(): the block layer's completion, blk_done_softirq()
 //    after the device's IRQ) runs on its CPU ahead of whatever thread is
 //    there, as a softirq does on irq_exit(): the running thread makes no
@@ -107,6 +146,14 @@ class CpuScheduler final : public Cpu {
   const SchedEntity& entity(std::uint32_t thread) const { return entities_[thread]; }
   std::uint64_t switches() const { return switches_; }
   std::uint64_t migrations() const { return migrations_; }
+  std::uint64_t balance_pulls() const { return balance_pulls_; }  // threads moved by the periodic balancer
+  std::uint32_t balance_interval_ms(std::uint32_t cpu, std::size_t level) const {
+    return domain_state_[cpu * levels_.size() + level].interval_ms;
+  }
+  std::uint32_t balance_failed(std::uint32_t cpu, std::size_t level) const {
+    return domain_state_[cpu * levels_.size() + level].failed;
+  }
+  const std::vector<BalanceLevel>& balance_domains() const { return levels_; }
 
  private:
   enum class State : std::uint8_t { kSleeping, kQueued, kRunning };
@@ -120,7 +167,22 @@ class CpuScheduler final : public Cpu {
     std::uint64_t tag = 0;
     sim::Time waiting_since = 0;
     double waited_s = 0;
+    bool has_run = false;
+    sim::Time left_cpu_at = 0;  // when it last stopped running (se.exec_start for task_hot())
   };
+  // One sched domain of one CPU: struct sched_domain's balancing state.
+  struct DomainState {
+    std::int64_t last_balance = 0;  // jiffies
+    std::uint32_t interval_ms = 1;  // balance_interval
+    std::uint32_t failed = 0;       // nr_balance_failed
+  };
+  // A group's figures for find_busiest_group() (struct sg_lb_stats).
+  struct GroupStat {
+    std::uint32_t first = 0, weight = 0, nr = 0, idle = 0, busy = 0;
+    std::uint64_t load = 0, capacity = 0, avg_load = 0, cap_tasks = 0;
+    int type = 0;  // 6.6: 0 group_has_spare, 1 group_fully_busy, 2 group_overloaded
+  };
+  struct Balancer;
   struct PerCpu;
   struct IrqWork {
     sim::FairShareListener* listener;
@@ -145,6 +207,24 @@ class CpuScheduler final : public Cpu {
   void idle_balance(std::uint32_t cpu);
   void nohz_balance(std::uint32_t cpu);
   void migrate(std::uint32_t from, std::uint32_t to, std::uint32_t thread);
+  void left_cpu(std::uint32_t thread);
+  // The periodic balancer (see the header comment).
+  void arm_balancer(std::uint32_t cpu);
+  void on_balancer();
+  void rebalance_domains(std::uint32_t cpu, std::int64_t jiffies);
+  std::int64_t balance_interval_jiffies(const BalanceLevel& l, const DomainState& d) const;
+  void load_balance(std::uint32_t cpu, std::size_t level, bool& continue_balancing);
+  bool should_we_balance(std::uint32_t cpu, const BalanceLevel& l) const;
+  GroupStat group_stat(std::uint32_t first, const BalanceLevel& l) const;
+  std::uint64_t find_busiest_group(std::uint32_t cpu, const BalanceLevel& l, GroupStat& busiest) const;
+  std::uint64_t imbalance_313(const BalanceLevel& l, const GroupStat& local, const GroupStat& busiest,
+                              std::uint64_t total_load, std::uint64_t total_capacity) const;
+  std::uint64_t imbalance_66(const BalanceLevel& l, GroupStat local, const GroupStat& busiest,
+                             std::uint64_t total_load, std::uint64_t total_capacity) const;
+  std::uint32_t find_busiest_queue(const GroupStat& group, std::uint64_t imbalance) const;
+  std::uint32_t detach_attach(std::uint32_t from, std::uint32_t to, std::uint64_t imbalance, const BalanceLevel& l,
+                              std::uint32_t failed);
+  std::uint64_t cpu_power(std::uint32_t cpu) const;
   std::uint32_t select_cpu(std::uint32_t prev) const;
   std::uint32_t wake_affine(std::uint32_t this_cpu, std::uint32_t prev, bool sync) const;
   std::uint32_t select_idle_sibling(std::uint32_t prev, std::uint32_t target) const;
@@ -182,6 +262,15 @@ class CpuScheduler final : public Cpu {
   std::uint32_t queued_total_ = 0;  // threads waiting in any queue
   std::uint64_t switches_ = 0;
   std::uint64_t migrations_ = 0;
+  std::vector<BalanceLevel> levels_;          // empty: no periodic balancing
+  std::vector<DomainState> domain_state_;     // cpu * levels_.size() + level
+  std::vector<std::int64_t> next_balance_;    // rq->next_balance, jiffies
+  std::int64_t max_balance_jiffies_ = 1;      // max_load_balance_interval
+  std::int64_t hz_ = 250;
+  std::unique_ptr<Balancer> balancer_;
+  sim::Time balancer_at_ = sim::kNever;
+  std::uint64_t balancer_generation_ = 0;
+  std::uint64_t balance_pulls_ = 0;
 };
 
 }  // namespace models

@@ -207,10 +207,49 @@ bool sched_policy_known(const std::string& name) {
   return name == "cfs" || name == "eevdf" || name == "processor-sharing";
 }
 
+std::vector<BalanceLevel> balance_levels(bool since_6_6, std::uint32_t threads_per_core,
+                                         std::uint32_t cores_per_socket, std::uint32_t sockets) {
+  const std::uint32_t smt = std::max<std::uint32_t>(threads_per_core, 1);
+  const std::uint32_t socket = smt * std::max<std::uint32_t>(cores_per_socket, 1);
+  const std::uint32_t all = socket * std::max<std::uint32_t>(sockets, 1);
+  std::vector<BalanceLevel> levels;
+  auto add = [&](std::uint32_t span, std::uint32_t group, std::uint32_t pct_613, std::uint32_t pct_66,
+                 std::uint32_t tries, bool numa, bool smt_level) {
+    if (span <= group) return;  // one group: sd_degenerate()
+    BalanceLevel l;
+    l.span = span;
+    l.group = group;
+    l.imbalance_pct = since_6_6 ? pct_66 : pct_613;
+    l.cache_nice_tries = tries;
+    if (since_6_6 || numa) {
+      l.min_interval_ms = span;      // sd_init() / sd_numa_init(): sd_weight
+      l.max_interval_ms = 2 * span;  // 2 * sd_weight
+      l.busy_factor = since_6_6 ? 16 : 32;
+    } else {
+      l.min_interval_ms = 1;
+      l.max_interval_ms = smt_level ? 2 : 4;
+      l.busy_factor = 64;
+    }
+    // 3.13: an SMT thread's cpu_power is smt_gain / weight (update_cpu_power()).
+    l.smt_power = (!since_6_6 && smt > 1) ? 1178 / smt : 1024;
+    levels.push_back(l);
+  };
+  add(smt, 1, 110, 110, 0, false, true);             // SMT
+  add(socket, smt, 125, 117, 1, false, false);       // MC
+  add(all, socket, 125, 117, 2, true, false);        // NUMA (between sockets)
+  return levels;
+}
+
 std::unique_ptr<FairPolicy> make_fair_policy(const SchedSpec& spec, std::uint32_t cpus) {
   const double factor = sched_scale_factor(cpus, spec.tunable_scaling_log);
-  if (spec.policy == "cfs") return std::make_unique<Cfs>(spec, factor);
-  if (spec.policy == "eevdf") return std::make_unique<Eevdf>(spec, factor);
+  std::unique_ptr<FairPolicy> p;
+  if (spec.policy == "cfs") p = std::make_unique<Cfs>(spec, factor);
+  if (spec.policy == "eevdf") p = std::make_unique<Eevdf>(spec, factor);
+  if (p) {
+    p->periodic_balance = spec.periodic_balance;
+    p->migration_cost_s = spec.migration_cost_s;
+    return p;
+  }
   if (spec.policy == "processor-sharing") return nullptr;
   throw std::invalid_argument("unknown scheduler \"" + spec.policy + "\": expected " + sched_policy_names());
 }

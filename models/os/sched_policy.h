@@ -80,7 +80,40 @@ struct SchedSpec {
   std::uint32_t nr_latency = 8;         // sched_nr_latency (3.13)
   std::uint32_t hz = 250;               // CONFIG_HZ: the tick is 1/HZ
   bool tunable_scaling_log = true;      // sysctl_sched_tunable_scaling = SCHED_TUNABLESCALING_LOG
+  // Periodic load balancing between busy CPUs (cpu_scheduler.h): on, as in
+  // every SMP kernel; off leaves newidle and the nohz idle balance only.
+  bool periodic_balance = true;
+  double migration_cost_s = 0.0005;  // sysctl_sched_migration_cost: 500000 ns (3.13 and 6.6), task_hot()
 };
+
+// One sched-domain level as the periodic balancer sees it (struct
+// sched_domain): CPUs are numbered socket, core, SMT thread, so a domain
+// and each of its groups are aligned blocks of CPUs.
+struct BalanceLevel {
+  std::uint32_t span = 1;               // CPUs in a domain (sd_weight)
+  std::uint32_t group = 1;              // CPUs in each of its groups (the child domain's span)
+  std::uint32_t min_interval_ms = 1;    // sd->min_interval
+  std::uint32_t max_interval_ms = 2;    // sd->max_interval
+  std::uint32_t busy_factor = 1;        // sd->busy_factor
+  std::uint32_t imbalance_pct = 125;    // sd->imbalance_pct
+  std::uint32_t cache_nice_tries = 0;   // sd->cache_nice_tries
+  std::uint32_t smt_power = 1024;       // 3.13: a CPU's cpu_power in this domain's groups (SMT: smt_gain / 2)
+};
+
+// The sched domains of a topology, lowest first, degenerate ones (one group)
+// dropped as sd_degenerate() drops them. The values per kernel:
+//  3.13, include/linux/topology.h: SD_SIBLING_INIT (SMT: 1-2 ms, busy_factor
+//   64, imbalance_pct 110, cache_nice_tries 0), SD_MC_INIT (the socket: 1-4 ms,
+//   64, 125, 1); between sockets sd_numa_init() (sd_weight-2 x sd_weight ms,
+//   busy_factor 32, 125, 2). cpu_power 1024, an SMT thread's smt_gain (1178) /
+//   2 = 589 (default_scale_smt_power());
+//  6.6, kernel/sched/topology.c sd_init(): sd_weight-2 x sd_weight ms,
+//   busy_factor 16, imbalance_pct 110 (SMT) or 117 (MC, NUMA), cache_nice_tries
+//   0 (SMT), 1 (MC), 2 (NUMA); capacity 1024 per CPU, SMT thread or not.
+// The first balance_interval is min_interval in both (3.13's
+// .balance_interval = 1, sd_numa_init()'s and 6.6's sd_weight).
+std::vector<BalanceLevel> balance_levels(bool since_6_6, std::uint32_t threads_per_core,
+                                         std::uint32_t cores_per_socket, std::uint32_t sockets);
 
 // 1 + ilog2(min(cpus, 8)): get_update_sysctl_factor() with SCHED_TUNABLESCALING_LOG.
 std::uint32_t sched_scale_factor(std::uint32_t cpus, bool log_scaling);
@@ -135,6 +168,9 @@ class FairPolicy {
   // policy: 3.13's with CFS, 6.6's with EEVDF (cpu_scheduler.h says how they differ).
   virtual bool placement_since_6_6() const = 0;
   double tick_s() const { return tick_s_; }
+  // The periodic balancer's switch and task_hot()'s threshold (from SchedSpec).
+  bool periodic_balance = true;
+  double migration_cost_s = 0.0005;
   // update_min_vruntime(): after an entity left the queue.
   static void update_min_vruntime(RunQueue& rq, const std::vector<SchedEntity>& es);
 

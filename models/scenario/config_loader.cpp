@@ -77,6 +77,9 @@ void read_scheduler(Section& kernel, KernelSpec& k) {
   s.nr_latency = static_cast<std::uint32_t>(kernel.integer("sched_nr_latency", s.nr_latency, 1, 1000));
   s.hz = static_cast<std::uint32_t>(kernel.integer("hz", s.hz, limits::kMinHz, limits::kMaxHz));
   s.tunable_scaling_log = kernel.choice("sched_tunable_scaling", "log", {"log", "none"}) == "log";
+  s.periodic_balance = kernel.flag("sched_periodic_balance", s.periodic_balance);
+  s.migration_cost_s =
+      kernel.duration("sched_migration_cost", s.migration_cost_s, 0, false, limits::kMaxSchedGranularitySeconds);
 }
 
 // [block]: the request queue in front of each drive (models/hardware/block_queue.h),

@@ -126,6 +126,8 @@ std::vector<KeyDoc> all_docs() {
       {"kernel", "", "sched_nr_latency", "tasks", "sched_nr_latency", "8 (3.13)", "Runnable tasks beyond which CFS's period stretches."},
       {"kernel", "", "hz", "Hz", "CONFIG_HZ", "250", "The scheduler tick rate."},
       {"kernel", "", "sched_tunable_scaling", "", "sysctl kernel.sched_tunable_scaling", "SCHED_TUNABLESCALING_LOG", "How the sched_* values scale with the CPU count: \"log\" (1 + log2 of up to 8 CPUs) or \"none\"."},
+      {"kernel", "", "sched_periodic_balance", "", "every SMP kernel balances busy CPUs (scheduler_tick() -> trigger_load_balance())", "true", "Periodic load balancing between busy CPUs, with the kernel's sched-domain intervals (3.13's with cfs, 6.6's with eevdf; models/os/cpu_scheduler.h). false leaves only the newly-idle and nohz idle balance."},
+      {"kernel", "", "sched_migration_cost", "", "sysctl kernel.sched_migration_cost_ns (3.13), /sys/kernel/debug/sched/migration_cost_ns (6.6)", "500 us (sysctl_sched_migration_cost)", "A thread that ran less than this ago is cache hot: the periodic balancer leaves it unless the domain's balancing kept failing (can_migrate_task(), task_hot())."},
       {"kernel", "", "vfs_cache_pressure", "", "sysctl vm.vfs_cache_pressure", "Documentation/admin-guide/sysctl/vm.rst: 100", "How hard dentries and inodes are reclaimed against the page cache."},
       {"kernel", "", "dentry_objsize", "", "/proc/slabinfo: dentry objsize", "struct dentry on x86-64: 192 bytes", "Memory one cached dentry takes."},
       {"kernel", "", "inode_objsize", "", "/proc/slabinfo: ext4_inode_cache objsize", "about 1 KiB", "Memory one cached inode takes."},
