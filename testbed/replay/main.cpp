@@ -11,9 +11,16 @@
 // It stops issuing at --duration; responses still under way then are not
 // counted, as wrk counts none after -d. A connection the server closes
 // (Connection: close after keepalive_requests, or EOF) is opened again; a
-// request lost with it is a read error. Its report is wrk's CLERK summary
-// line (testbed/realrun/wrk_script.h), so realrun reads it as it reads
-// wrk's, and a wrk-like text above it.
+// request lost with it is a read error (a write error when the send
+// failed). A response slower than --timeout is counted and tallied as a
+// timeout, its latency left out of the distribution, as wrk 4's
+// response_complete() does (stats_record() refuses a value above the
+// timeout; wrk.c): the request is neither dropped nor its connection closed.
+// Its report is wrk's CLERK summary line (testbed/realrun/wrk_script.h),
+// so realrun reads it as it reads wrk's, and a wrk-like text above it; the
+// line adds due=, waiting= and in_flight= (requests that fell due, and of
+// those the ones still queued or under way at the end), which account for
+// every line: requests + read + write + waiting + in_flight == due.
 //
 // One thread, epoll, edge cases kept to what NGINX and clerk-serve send for
 // a static file: a status line, headers with Content-Length, the body.
@@ -118,15 +125,28 @@ class Replay {
       const int wait_ms = std::max(0, static_cast<int>(std::ceil((next - now()) * 1000)));
       const int n = ::epoll_wait(ep_, events.data(), static_cast<int>(events.size()), std::min(wait_ms, 100));
       for (int i = 0; i < n; ++i) handle(events[static_cast<std::size_t>(i)].data.u32, events[static_cast<std::size_t>(i)].events);
-      count_timeouts();
     }
     elapsed_s_ = now();
+    release_due();  // the lines due by the end, queued or not
+  }
+
+  // Every line that fell due is answered, lost with its connection (a read
+  // or write error), queued or under way; false (and a message) otherwise.
+  bool accounted() const {
+    const std::uint64_t in_flight = busy_count();
+    const std::uint64_t sum = t_.requests + t_.read + t_.write + waiting_.size() + in_flight;
+    if (sum == due_count_) return true;
+    std::fprintf(stderr, "clerk-replay: %llu requests + %llu read + %llu write errors + %zu waiting + %llu in flight "
+                 "!= %zu due\n", static_cast<unsigned long long>(t_.requests), static_cast<unsigned long long>(t_.read),
+                 static_cast<unsigned long long>(t_.write), waiting_.size(), static_cast<unsigned long long>(in_flight),
+                 due_count_);
+    return false;
   }
 
   void report() const {
     const sim::LatencyStats& l = t_.latency;
     auto us = [](double s) { return s * 1e6; };
-    std::printf("Running %.0fs replay @ 127.0.0.1:%u\n  %u connections, %zu due, %zu waiting at the end\n",
+    std::printf("Running %gs replay @ 127.0.0.1:%u\n  %u connections, %zu due, %zu waiting at the end\n",
                 o_.duration_s, o_.port, o_.connections, due_count_, waiting_.size());
     std::printf("  Latency   %.2fus mean  %.2fus stdev  %.2fus max\n  Latency Distribution\n", us(l.mean()),
                 us(l.stdev()), us(l.max()));
@@ -135,17 +155,24 @@ class Replay {
                 elapsed_s_, static_cast<unsigned long long>(t_.bytes));
     std::printf("CLERK requests=%llu bytes=%llu duration_us=%.0f connect=%llu read=%llu write=%llu status=%llu "
                 "timeout=%llu latency_mean_us=%.3f latency_stdev_us=%.3f latency_max_us=%.0f p50_us=%.0f p75_us=%.0f "
-                "p90_us=%.0f p99_us=%.0f\n",
+                "p90_us=%.0f p99_us=%.0f due=%zu waiting=%zu in_flight=%llu\n",
                 static_cast<unsigned long long>(t_.requests), static_cast<unsigned long long>(t_.bytes),
                 elapsed_s_ * 1e6, static_cast<unsigned long long>(t_.connect), static_cast<unsigned long long>(t_.read),
                 static_cast<unsigned long long>(t_.write), static_cast<unsigned long long>(t_.status),
                 static_cast<unsigned long long>(t_.timeout), us(l.mean()), us(l.stdev()), us(l.max()),
                 us(l.count() ? l.percentile(50) : 0), us(l.count() ? l.percentile(75) : 0),
-                us(l.count() ? l.percentile(90) : 0), us(l.count() ? l.percentile(99) : 0));
+                us(l.count() ? l.percentile(90) : 0), us(l.count() ? l.percentile(99) : 0), due_count_, waiting_.size(),
+                static_cast<unsigned long long>(busy_count()));
   }
 
  private:
   double now() const { return std::chrono::duration<double>(Clock::now() - t0_).count(); }
+
+  std::uint64_t busy_count() const {
+    std::uint64_t n = 0;
+    for (const Conn& c : conns_) n += c.busy ? 1 : 0;
+    return n;
+  }
 
   void read_ahead() {
     std::string line;
@@ -291,7 +318,11 @@ class Replay {
     Conn& c = conns_[i];
     ++t_.requests;
     if (c.status < 200 || c.status > 399) ++t_.status;
-    t_.latency.record(now() - c.due_s);
+    // wrk's rule: a latency in whole microseconds above the timeout's is a
+    // timeout, not a sample (stats_record(): n >= timeout + 1 is refused).
+    const double latency_s = now() - c.due_s;
+    if (static_cast<std::uint64_t>(latency_s * 1e6) > timeout_us_) ++t_.timeout;
+    else t_.latency.record(latency_s);
     c.busy = c.have_head = false;
     if (c.close_after) return reopen(i);
     if (!waiting_.empty()) {
@@ -300,17 +331,8 @@ class Replay {
     }
   }
 
-  // A request under way past --timeout counts once as a timeout, as wrk's do.
-  void count_timeouts() {
-    const double t = now();
-    for (std::uint32_t i = 0; i < conns_.size(); ++i)
-      if (conns_[i].busy && t - conns_[i].due_s > o_.timeout_s) {
-        ++t_.timeout;
-        reopen(i);
-      }
-  }
-
   Options o_;
+  std::uint64_t timeout_us_ = static_cast<std::uint64_t>(std::llround(o_.timeout_s * 1e6));
   std::ifstream schedule_;
   std::vector<Conn> conns_;
   std::deque<Request> waiting_;
@@ -329,5 +351,5 @@ int main(int argc, char** argv) {
   Replay replay(parse(argc, argv));
   replay.run();
   replay.report();
-  return 0;
+  return replay.accounted() ? 0 : 1;
 }
