@@ -252,12 +252,14 @@ WrkLaunch replay_launch(const models::Scenario& sc, std::size_t g, const RealRun
                         const std::string& dir) {
   const auto& group = sc.clients[g];
   const std::string base = fmt::format("{}/replay-{}-{}", dir, g, safe_name(group.name));
-  write_trace_schedule(sc, g, duration, base + ".schedule");
   WrkLaunch l;
+  l.scheduled = write_trace_schedule(sc, g, duration, base + ".schedule");
   l.output = base + ".out";
+  // The exact duration the schedule is written for and the model's exact
+  // timeout (clerk-replay takes fractions of a second; wrk would not).
   l.argv = {o.replay_binary, "--port", std::to_string(o.port), "--connections", std::to_string(connections_open(group)),
-            "--duration", fmt::format("{}", whole_seconds(duration)), "--timeout",
-            fmt::format("{}", whole_seconds(group.timeout_s)), "--schedule", base + ".schedule"};
+            "--duration", fmt::format("{}", duration), "--timeout", fmt::format("{}", group.timeout_s),
+            "--schedule", base + ".schedule"};
   return l;
 }
 
@@ -380,7 +382,8 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
   std::vector<WrkProcess> wrks;
   std::vector<pid_t> wrk_pids;
   const std::uint32_t wrk_seconds = whole_seconds(duration);
-  if (std::abs(wrk_seconds - duration) > 1e-9)
+  const bool any_wrk = std::any_of(sc.clients.begin(), sc.clients.end(), [](const auto& c) { return !c.trace.enabled(); });
+  if (any_wrk && std::abs(wrk_seconds - duration) > 1e-9)
     notes.push_back(fmt::format("wrk runs whole seconds: -d {}s for a duration of {} s", wrk_seconds, duration));
   std::vector<WrkLaunch> launches;
   for (std::size_t g = 0; g < sc.clients.size(); ++g) {
@@ -489,6 +492,10 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
     if (placements.size() > 1) r.placement_late = placements[1].per_group[g];
     result.clients_cpu_s += r.cpu_s;
     if (o.verbose) fmt::print(stderr, "realrun: wrk {}:\n{}", r.name, r.wrk_output);
+    if (sc.clients[g].trace.enabled() && r.requests_waiting + r.requests_in_flight > 0)
+      notes.push_back(fmt::format("trace group {}: of {} requests due, {} were still queued and {} under way at the end "
+                                  "(not counted, as wrk counts no response after -d)",
+                                  r.name, r.requests_due, r.requests_waiting, r.requests_in_flight));
     result.groups.push_back(std::move(r));
   }
   if (placements.empty()) notes.push_back("the run ended before the placement could be measured");

@@ -62,6 +62,11 @@ struct RealGroupResult {                // one wrk process per client group
   std::vector<std::uint32_t> placement_late;  // the same at 2/3 of the run
   double cpu_s = 0;                           // wrk's user+sys (all its threads), from wait4()
   std::string wrk_output;                     // wrk's own text report
+  // A trace group (clerk-replay): the log lines that fell due, and of those
+  // the ones still queued or under way at the end (not counted, as wrk
+  // counts no response after -d). requests + errors_read + errors_write +
+  // requests_waiting + requests_in_flight == requests_due.
+  std::uint64_t requests_due = 0, requests_waiting = 0, requests_in_flight = 0;
 };
 
 struct RealWorker {

@@ -50,6 +50,9 @@ RealGroupResult group_result(const std::string& name, std::uint32_t connections,
   r.latency_p75 = s.p75_us * 1e-6;
   r.latency_p90 = s.p90_us * 1e-6;
   r.latency_p99 = s.p99_us * 1e-6;
+  r.requests_due = s.due;
+  r.requests_waiting = s.waiting;
+  r.requests_in_flight = s.in_flight;
   return r;
 }
 
@@ -73,6 +76,9 @@ RealGroupResult WrkProcess::result(std::uint32_t connections) const {
   if (!WIFEXITED(e->status) || WEXITSTATUS(e->status) != 0 || !summary)
     throw RealRunError(fmt::format("wrk for group {} {}{}:\n{}", name_, common::describe_status(e->status),
                                    summary ? "" : " (" + why + ")", out));
+  if (!launch_.argv.empty())
+    if (const std::string bad = replay_accounting_error(*summary, launch_.scheduled); !bad.empty())
+      throw RealRunError(fmt::format("clerk-replay for group {} lost track of requests: {}:\n{}", name_, bad, out));
   RealGroupResult r = group_result(name_, connections, *summary);
   r.cpu_s = e->cpu_s();
   // wrk's own report, without our machine-readable line.

@@ -19,6 +19,7 @@ struct WrkLaunch {
   std::string url;     // http://127.0.0.1:PORT/path
   std::string output;  // its stdout/stderr
   std::vector<std::string> argv;  // another client's command line (clerk-replay) in wrk's place; empty: wrk's
+  std::uint64_t scheduled = 0;    // clerk-replay: its schedule's lines, all due before the end
 };
 
 // wrk takes whole seconds (-d 10s, --timeout 2s): both are rounded up, to at least 1 s.

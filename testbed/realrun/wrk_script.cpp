@@ -173,9 +173,26 @@ std::optional<WrkSummary> parse_wrk_summary(const std::string& output, std::stri
   take("p75_us", s.p75_us);
   take("p90_us", s.p90_us);
   take("p99_us", s.p99_us);
+  // clerk-replay's additions: all three or none.
+  s.replay = kv.count("due") || kv.count("waiting") || kv.count("in_flight");
+  if (s.replay) {
+    take("due", s.due);
+    take("waiting", s.waiting);
+    take("in_flight", s.in_flight);
+  }
   if (!missing.empty()) return fail("the summary line lacks " + missing);
   if (!too_large.empty()) return fail("the summary line's " + too_large + " out of range");
   return s;
+}
+
+std::string replay_accounting_error(const WrkSummary& s, std::uint64_t scheduled) {
+  if (!s.replay) return "the summary line has no due, waiting, in_flight (not clerk-replay's)";
+  const std::uint64_t sum = s.requests + s.read + s.write + s.waiting + s.in_flight;
+  if (sum != s.due)
+    return fmt::format("{} requests + {} read + {} write errors + {} waiting + {} in flight = {}, not the {} due",
+                       s.requests, s.read, s.write, s.waiting, s.in_flight, sum, s.due);
+  if (s.due != scheduled) return fmt::format("{} requests fell due, not the schedule's {} lines", s.due, scheduled);
+  return "";
 }
 
 }  // namespace testbed::realrun

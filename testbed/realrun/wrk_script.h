@@ -35,7 +35,17 @@ struct WrkSummary {
   std::uint64_t connect = 0, read = 0, write = 0, status = 0, timeout = 0;
   double latency_mean_us = 0, latency_stdev_us = 0, latency_max_us = 0;
   double p50_us = 0, p75_us = 0, p90_us = 0, p99_us = 0;
+  // clerk-replay's line only (testbed/replay): the lines that fell due, and
+  // of those the ones still queued or under way at the end.
+  bool replay = false;
+  std::uint64_t due = 0, waiting = 0, in_flight = 0;
 };
+
+// clerk-replay's accounting: every line due is answered, lost with its
+// connection (a read or write error), queued or under way, and the lines
+// due are the schedule's `scheduled` lines (all due before the end). ""
+// when it holds, else why not.
+std::string replay_accounting_error(const WrkSummary& s, std::uint64_t scheduled);
 
 // The summary line in wrk's output; nullopt (and `error` set) when there is
 // none or a key is missing or not a number.

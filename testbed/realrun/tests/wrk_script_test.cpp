@@ -95,3 +95,29 @@ TEST_CASE("a group with popularity reads the simulation's ranking and draws by t
   CHECK(zipf.find("local zipf_exponent = 0.8") != std::string::npos);
   CHECK(zipf.find("r ^ (-zipf_exponent)") != std::string::npos);
 }
+
+TEST_CASE("clerk-replay's line: due, waiting, in_flight and its accounting", "[wrk_script]") {
+  const std::string line =
+      "CLERK requests=590 bytes=1 duration_us=3000000 connect=0 read=2 write=1 status=0 timeout=3 "
+      "latency_mean_us=1 latency_stdev_us=0 latency_max_us=1 p50_us=1 p75_us=1 p90_us=1 p99_us=1 ";
+  std::string why;
+  auto s = parse_wrk_summary(line + "due=600 waiting=4 in_flight=3\n", &why);
+  REQUIRE(s);
+  CHECK(s->replay);
+  CHECK(s->due == 600);
+  CHECK(s->waiting == 4);
+  CHECK(s->in_flight == 3);
+  // 590 + 2 + 1 + 4 + 3 = 600: every line due accounted for; the timeouts are among the 590.
+  CHECK(replay_accounting_error(*s, 600).empty());
+  CHECK(replay_accounting_error(*s, 601).find("601 lines") != std::string::npos);
+  s->in_flight = 2;  // one request vanished
+  CHECK(replay_accounting_error(*s, 600).find("not the 600 due") != std::string::npos);
+  // All three or none.
+  CHECK_FALSE(parse_wrk_summary(line + "due=600\n", &why));
+  CHECK(why.find("waiting, in_flight") != std::string::npos);
+  // wrk's line has none: not clerk-replay's.
+  const auto w = parse_wrk_summary(line + "\n", &why);
+  REQUIRE(w);
+  CHECK_FALSE(w->replay);
+  CHECK_FALSE(replay_accounting_error(*w, 0).empty());
+}
