@@ -50,6 +50,12 @@ grep -qF "FAIL  a claim that does not hold" "$tmp/out" || fail "the failed claim
 mkdir "$tmp/ho"
 expect_status 1 "a failed claim, --handout" "$clerk" lesson 2 --lessons "$lessons" --handout "$tmp/ho"
 [ -z "$(ls "$tmp/ho")" ] || fail "a handout was written for a lesson whose claim failed"
+# A figure only the run can tell: a ratio over step 1's 0 tasks is a failed
+# claim naming the text's file, line and key (exit 1), not an internal error.
+expect_status 1 "a ratio over 0" "$clerk" lesson 3 --lessons "$lessons" --check
+grep -qF "FAIL  $lessons/3-zero-base.toml:23: key 'step.2.explain': placeholder {server.thread_pool.tasks / steps.1.server.thread_pool.tasks}: the ratio's base 'steps.1.server.thread_pool.tasks' is 0" "$tmp/out" \
+  || fail "a ratio over 0 is not a failed claim: $(cat "$tmp/out" "$tmp/err")"
+grep -qF "ok    the pool takes tasks" "$tmp/out" || fail "the step's other claims are not checked after a failed placeholder"
 expect_status 2 "--handout into no folder" "$clerk" lesson 1 --lessons "$lessons" --handout "$tmp/none"
 # The handout: the numbers filled in, the answer folded away on the student's page, on the teacher's not.
 expect_status 0 "--handout" "$clerk" lesson 1 --lessons "$lessons" --handout "$tmp/ho"
