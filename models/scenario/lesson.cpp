@@ -304,6 +304,9 @@ LessonExercise read_exercise(Section& s, const LessonStep& step, const StepReade
   x.goal_scale = goal.number("scale", 1, 1e-12, 1e12);
   x.goal_unit = goal.string("unit", "");
   if (!x.goal.relative_to.empty()) goal.fail("relative_to", "a goal is a bound on the changed run's own figure");
+  // The goal is evaluated on the changed run alone, so steps.K would read it, not step K's run.
+  if (x.goal.metric.rfind("steps.", 0) == 0)
+    goal.fail("metric", "'" + x.goal.metric + "': a goal is a bound on the changed run's own figure, not step K's");
   goal.done();
   // The solution must load (its run is checked by `clerk lesson --check`).
   std::vector<std::string> with = step.overrides;
