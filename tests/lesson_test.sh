@@ -83,6 +83,7 @@ check_error 7-bad-highlight.toml "7-bad-highlight.toml:13: key 'step.1.observe.h
 check_error 8-choice-key.toml "8-choice-key.toml:19: key 'step.1.predict.choice.txt': unknown key (did you mean 'text'?)"
 check_error 9-no-expect.toml "9-no-expect.toml:6: key 'step.1.expect': every step checks its claims"
 check_error 10-goal-step.toml "10-goal-step.toml:23: key 'step.1.exercise.goal.metric': 'steps.1.server.thread_pool.tasks': a goal is a bound on the changed run's own figure, not step K's"
+check_error 11-documented.toml "11-documented.toml:16: key 'step.1.expect.documented': unknown key here: a lesson's claim is its range (min, max)"
 expect_status 2 "a file not named N-name.toml" "$clerk" lesson "$data/small-hdd.toml"
 expect_text "lesson file name" "a lesson file is named N-name.toml"
 
