@@ -17,6 +17,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -115,6 +116,20 @@ std::string claim_line(const LessonRuns& runs, const Expectation& e, bool& ok) {
                      v ? plain(*v) : "missing", range_text(e));
 }
 
+// `text` with its placeholders filled; a figure the run left null, or a
+// ratio over 0, is a failed claim naming the text's file, line and key
+// (load_lesson checked the names, only the run can tell the values).
+std::string fill_or_fail(const std::string& text, const LessonRuns& runs, const std::string& file, int line,
+                         const std::string& key, StepOutcome& out) {
+  try {
+    return models::fill_placeholders(text, runs);
+  } catch (const std::out_of_range& e) {
+    ++out.failed;
+    out.claims.push_back(fmt::format("FAIL  {}:{}: key '{}': {}", file, line, key, e.what()));
+    return text;
+  }
+}
+
 // Runs the step and evaluates everything the run decides.
 StepOutcome evaluate(const LessonStep& step, std::vector<nlohmann::ordered_json>& jsons, std::size_t index) {
   StepOutcome out;
@@ -135,8 +150,9 @@ StepOutcome evaluate(const LessonStep& step, std::vector<nlohmann::ordered_json>
       out.number = v ? *v * step.predict.scale : NAN;
     }
   }
-  out.explain = models::fill_placeholders(step.explain, runs);
-  out.observe = models::fill_placeholders(step.observe.text, runs);
+  out.explain = fill_or_fail(step.explain, runs, step.file, step.explain_line, fmt::format("step.{}.explain", index + 1), out);
+  out.observe = fill_or_fail(step.observe.text, runs, step.file, step.observe.line,
+                             fmt::format("step.{}.observe.text", index + 1), out);
   for (const Expectation& e : step.expect) {
     bool ok = false;
     out.claims.push_back(claim_line(runs, e, ok));

@@ -52,6 +52,19 @@ TEST_CASE("lesson placeholders: this step's run, an earlier step's, a ratio, bra
   CHECK_THROWS_AS(models::fill_placeholders("{server.nothing}", runs), std::out_of_range);
 }
 
+TEST_CASE("lesson placeholders: a null figure or a ratio over 0 throws, naming the placeholder") {
+  nlohmann::ordered_json one = run(0.200, 0), two = run(0.020, 5000);
+  two["server"]["thread_pool"]["tasks"] = nullptr;
+  LessonRuns runs;
+  runs.runs = {&one, &two};
+  runs.current = 1;
+  CHECK_THROWS_WITH(models::fill_placeholders("{clients.hot.latency_raw_s.p50 / steps.1.server.thread_pool.tasks}", runs),
+                    "placeholder {clients.hot.latency_raw_s.p50 / steps.1.server.thread_pool.tasks}: the ratio's base "
+                    "'steps.1.server.thread_pool.tasks' is 0");
+  CHECK_THROWS_WITH(models::fill_placeholders("{server.thread_pool.tasks|int}", runs),
+                    "placeholder {server.thread_pool.tasks}: the run has no figure 'server.thread_pool.tasks' (null)");
+}
+
 TEST_CASE("lesson answers: the one choice that holds, relative to an earlier step") {
   const nlohmann::ordered_json one = run(0.200, 0), two = run(0.020, 5000);
   LessonRuns runs;

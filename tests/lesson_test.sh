@@ -50,6 +50,12 @@ grep -qF "FAIL  a claim that does not hold" "$tmp/out" || fail "the failed claim
 mkdir "$tmp/ho"
 expect_status 1 "a failed claim, --handout" "$clerk" lesson 2 --lessons "$lessons" --handout "$tmp/ho"
 [ -z "$(ls "$tmp/ho")" ] || fail "a handout was written for a lesson whose claim failed"
+# A figure only the run can tell: a ratio over step 1's 0 tasks is a failed
+# claim naming the text's file, line and key (exit 1), not an internal error.
+expect_status 1 "a ratio over 0" "$clerk" lesson 3 --lessons "$lessons" --check
+grep -qF "FAIL  $lessons/3-zero-base.toml:23: key 'step.2.explain': placeholder {server.thread_pool.tasks / steps.1.server.thread_pool.tasks}: the ratio's base 'steps.1.server.thread_pool.tasks' is 0" "$tmp/out" \
+  || fail "a ratio over 0 is not a failed claim: $(cat "$tmp/out" "$tmp/err")"
+grep -qF "ok    the pool takes tasks" "$tmp/out" || fail "the step's other claims are not checked after a failed placeholder"
 expect_status 2 "--handout into no folder" "$clerk" lesson 1 --lessons "$lessons" --handout "$tmp/none"
 # The handout: the numbers filled in, the answer folded away on the student's page, on the teacher's not.
 expect_status 0 "--handout" "$clerk" lesson 1 --lessons "$lessons" --handout "$tmp/ho"
@@ -76,6 +82,8 @@ check_error 6-known-miss.toml "6-known-miss.toml:19: key 'step.1.expect.known_mi
 check_error 7-bad-highlight.toml "7-bad-highlight.toml:13: key 'step.1.observe.highlight': 'clerk.3': clerk.N needs a worker, 0 to 0"
 check_error 8-choice-key.toml "8-choice-key.toml:19: key 'step.1.predict.choice.txt': unknown key (did you mean 'text'?)"
 check_error 9-no-expect.toml "9-no-expect.toml:6: key 'step.1.expect': every step checks its claims"
+check_error 10-goal-step.toml "10-goal-step.toml:23: key 'step.1.exercise.goal.metric': 'steps.1.server.thread_pool.tasks': a goal is a bound on the changed run's own figure, not step K's"
+check_error 11-documented.toml "11-documented.toml:16: key 'step.1.expect.documented': unknown key here: a lesson's claim is its range (min, max)"
 expect_status 2 "a file not named N-name.toml" "$clerk" lesson "$data/small-hdd.toml"
 expect_text "lesson file name" "a lesson file is named N-name.toml"
 

@@ -51,6 +51,7 @@
 namespace {
 
 const std::string kScenarios = CLERK_SCENARIOS;
+const std::string kTestData = CLERK_TEST_DATA;
 
 nlohmann::ordered_json native_json(const models::Scenario& sc) {
   models::World world(sc, sc.seed, sc.duration_s);
@@ -308,6 +309,13 @@ TEST_CASE("the SimGrid engine refuses what it cannot express, naming it") {
   const auto why = sgengine::unsupported(sc);
   REQUIRE(why.size() == 1);
   CHECK(why[0].find("kernel.scheduler") == 0);
+}
+
+TEST_CASE("the SimGrid engine refuses a trace group by its key") {
+  const models::Scenario sc = models::load_scenario(kTestData + "/trace/replay.toml");
+  const auto why = sgengine::unsupported(sc);
+  REQUIRE(why.size() == 1);
+  CHECK(why[0].find("clients.log.trace") == 0);
 }
 
 TEST_CASE("the SimGrid engine refuses directio and open_file_cache by their keys") {

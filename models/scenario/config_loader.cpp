@@ -1153,14 +1153,14 @@ Scenario read_scenario(const LayeredToml& doc, const std::string& path, std::vec
 }  // namespace
 
 std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc, const RelativeTo& relative_to,
-                                          bool known_miss) {
+                                          bool validated) {
   std::vector<Expectation> out;
   const toml::node* n = root.value("expect");
   if (!n) return out;
   const toml::array* arr = n->as_array();
   if (!arr) root.fail("expect", "must be a list of tables: [[expect]]");
-  std::set<std::string> known = {"metric", "min", "max", "documented", "note", "relative_to"};
-  if (known_miss) known.insert("known_miss");
+  std::set<std::string> known = {"metric", "min", "max", "note", "relative_to"};
+  if (validated) known.insert({"documented", "known_miss"});
   const Section entries = root.list_of_tables("expect");
   for (const char* k : {"metric", "note", "known_miss", "relative_to"}) entries.declare(k, KeyType::kString, "any text");
   for (const char* k : {"min", "max", "documented"}) entries.declare(k, KeyType::kNumber, "any number");
@@ -1179,6 +1179,8 @@ std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc
         for (const auto& c : known)
           if (edit_distance(key, c) <= 2) hint = " (did you mean '" + c + "'?)";
         if (key == "known_miss") hint = " here: a lesson's claims must hold (no known_miss)";
+        if (key == "documented")
+          hint = " here: a lesson's claim is its range (min, max); documented is clerk validate's published figure";
         throw ConfigError(file, line, root.dotted("expect") + "." + key, "unknown key" + hint);
       }
       if (key == "metric" || key == "note" || key == "known_miss" || key == "relative_to") {

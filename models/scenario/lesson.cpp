@@ -281,6 +281,7 @@ void check_highlight(Section& s, const std::string& id, const Scenario& sc, cons
 LessonObserve read_observe(Section& s, const Scenario& sc, const StepReader& reader, std::size_t current) {
   LessonObserve o;
   o.text = s.string("text", "", true);
+  o.line = s.origin("text").line;
   if (s.has("at")) o.at_s = s.duration("at", 0, 0, false, sc.duration_s);
   o.highlight = string_list(s, "highlight");
   for (const std::string& id : o.highlight) check_highlight(s, id, sc, reader, current);
@@ -303,6 +304,9 @@ LessonExercise read_exercise(Section& s, const LessonStep& step, const StepReade
   x.goal_scale = goal.number("scale", 1, 1e-12, 1e12);
   x.goal_unit = goal.string("unit", "");
   if (!x.goal.relative_to.empty()) goal.fail("relative_to", "a goal is a bound on the changed run's own figure");
+  // The goal is evaluated on the changed run alone, so steps.K would read it, not step K's run.
+  if (x.goal.metric.rfind("steps.", 0) == 0)
+    goal.fail("metric", "'" + x.goal.metric + "': a goal is a bound on the changed run's own figure, not step K's");
   goal.done();
   // The solution must load (its run is checked by `clerk lesson --check`).
   std::vector<std::string> with = step.overrides;
@@ -399,6 +403,7 @@ Lesson load_lesson(const std::string& path) {
     Section o = s.sub("observe");
     if (s.has("observe")) step.observe = read_observe(o, step.loaded, reader, i);
     step.explain = s.string("explain", "", true);
+    step.explain_line = s.origin("explain").line;
     check_placeholders(s, "explain", step.explain, reader, i);
     step.teacher = s.string("teacher", "");
     step.expect = read_expectations(s, doc,
@@ -516,12 +521,14 @@ std::string fill_placeholders(const std::string& text, const LessonRuns& runs) {
     Expectation e, base;
     e.metric = inside.substr(0, over);
     std::optional<double> v = lesson_metric(runs, e);
+    if (!v) throw std::out_of_range("placeholder {" + inside + "}: the run has no figure '" + e.metric + "' (null)");
     if (over != std::string::npos) {
       base.metric = inside.substr(over + 3);
       const std::optional<double> b = lesson_metric(runs, base);
-      v = v && b && *b != 0 ? std::optional<double>(*v / *b) : std::nullopt;
+      if (!b) throw std::out_of_range("placeholder {" + inside + "}: the run has no figure '" + base.metric + "' (null)");
+      if (*b == 0) throw std::out_of_range("placeholder {" + inside + "}: the ratio's base '" + base.metric + "' is 0");
+      v = *v / *b;
     }
-    if (!v) throw std::out_of_range("placeholder {" + inside + "}: no such figure in the run");
     out += format_figure(*v, format);
     i = close;
   }

@@ -74,6 +74,7 @@ struct LessonObserve {
   double at_s = NAN;  // NAN: no pause
   std::vector<std::string> highlight;
   std::string text;
+  int line = 0;  // the line of `text`
 };
 
 struct LessonExercise {
@@ -95,6 +96,7 @@ struct LessonStep {
   LessonPredict predict;
   LessonObserve observe;
   std::string explain;                 // with {placeholders}
+  int explain_line = 0;
   std::string teacher;                 // discussion points for the teacher's page
   std::optional<LessonExercise> exercise;
   std::vector<Expectation> expect;     // every claim of the text
@@ -132,7 +134,8 @@ bool guess_is_right(double guess, double actual_scaled, double tolerance);
 
 // `text` with every {placeholder} replaced by its figure; `{{` and `}}` are
 // braces. Throws std::out_of_range naming the placeholder when a figure is
-// missing (load_lesson has checked the names).
+// null in the run or a ratio's base is 0 (load_lesson has checked the names,
+// not the values: the front end reports it as a failed claim).
 std::string fill_placeholders(const std::string& text, const LessonRuns& runs);
 // A figure as the text shows it: format "" (3 significant figures), "ms"
 // (x1000, " ms"), "s" (" s"), "%" (x100, "%"), "int" (rounded, with

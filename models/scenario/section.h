@@ -246,12 +246,13 @@ class Section {
 };
 
 // The [[expect]] entries of `root`'s table (a scenario's top level, a lesson
-// step's table): metric, min, max, documented, note, relative_to (and, when
-// `known_miss`, known_miss), each error naming the file, line and key.
+// step's table): metric, min, max, note, relative_to, and, when `validated`
+// (a scenario's, which `clerk validate` reports against the published
+// figure), documented and known_miss; each error naming the file, line and key.
 // `relative_to(value, file, line)` says what a relative_to names (a scenario
 // file; a lesson's step) and throws a ConfigError when it names nothing.
 using RelativeTo = std::function<std::string(const std::string& value, const std::string& file, int line)>;
 std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc, const RelativeTo& relative_to,
-                                           bool known_miss = true);
+                                           bool validated = true);
 
 }  // namespace models

@@ -70,8 +70,7 @@ Session new_session(DiskFs& fs) {
   fuse_args args = FUSE_ARGS_INIT(static_cast<int>(argv.size()), argv.data());
   Session se(fuse_session_new(&args, &disk_fs_ops(), sizeof(fuse_lowlevel_ops), &fs));
   fuse_opt_free_args(&args);
-  if (!se) throw std::runtime_error("fuse_session_new failed (see libfuse's message above)");
-  return se;
+  return se;  // null when libfuse refused (its message on stderr)
 }
 
 // Waits (up to 5 s) until the kernel has the init reply, then tunes.
@@ -119,7 +118,13 @@ void report(const RealtimeDisk& disk, bool null_delay) {
 }  // namespace
 
 int run_daemon(const models::Scenario& sc, const DaemonOptions& options) {
-  for (const std::string& line : clean_stale_mount(options.mountpoint)) say(line);
+  // Not serving is exit status 1; an exception out of here is an internal error (3).
+  try {
+    for (const std::string& line : clean_stale_mount(options.mountpoint)) say(line);
+  } catch (const std::runtime_error& e) {
+    say(e.what());
+    return 1;
+  }
   struct stat st {};
   if (stat(options.mountpoint.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
     say("the mount point " + options.mountpoint + " is not a directory");
@@ -135,7 +140,14 @@ int run_daemon(const models::Scenario& sc, const DaemonOptions& options) {
   }
   DiskFs fs{machine, *disk, tuning_of(sc, machine)};
   Session se = new_session(fs);
-  if (fuse_set_signal_handlers(se.get()) != 0) throw std::runtime_error("fuse_set_signal_handlers failed");
+  if (!se) {
+    say("fuse_session_new failed (see libfuse's message above)");
+    return 1;
+  }
+  if (fuse_set_signal_handlers(se.get()) != 0) {
+    say("fuse_set_signal_handlers failed");
+    return 1;
+  }
   if (fuse_session_mount(se.get(), options.mountpoint.c_str()) != 0) {
     fuse_remove_signal_handlers(se.get());
     say("cannot mount at " + options.mountpoint + " (see libfuse's message above)");
@@ -179,27 +191,29 @@ int verify_mount(const models::Scenario& sc, const std::string& mountpoint, std:
       continue;
     }
     std::uint64_t at = 0;
+    bool file_bad = false;  // this file's read or bytes failed: its size says nothing more
     while (true) {
       const ssize_t got = read(fd.get(), buf.data(), buf.size());
       if (got < 0) {
         say("verify: " + full + ": read at " + std::to_string(at) + ": " + std::strerror(errno));
-        ++bad;
+        file_bad = true;
         break;
       }
       if (got == 0) break;
       const std::int64_t wrong = first_mismatch(path_key(path), at, buf.data(), static_cast<std::size_t>(got));
       if (wrong >= 0) {
         say("verify: " + full + ": wrong byte at offset " + std::to_string(wrong));
-        ++bad;
+        file_bad = true;
         break;
       }
       at += static_cast<std::uint64_t>(got);
     }
-    if (at != machine.files().file_size(f) && bad == 0) {
+    if (!file_bad && at != machine.files().file_size(f)) {
       say("verify: " + full + ": " + std::to_string(at) + " bytes read, the data set says " +
           std::to_string(machine.files().file_size(f)));
-      ++bad;
+      file_bad = true;
     }
+    if (file_bad) ++bad;
   }
   say("verify: " + std::to_string(n) + " files, " + std::to_string(bad) + " bad");
   return bad == 0 ? 0 : 1;

@@ -1,14 +1,15 @@
 // clerk-disk: a scenario's disk under real software. A FUSE file system
 // that shows the scenario's data set and answers each read when the
 // scenario's disk model says the disk would (disk_fs.h, realtime_disk.h);
-// see testbed/disk/README.md.
+// see README.md, "The scenario's disk under real software: clerk-disk".
 //
 //   clerk-disk SCENARIO.toml MOUNTPOINT [--set k=v]... [--null-delay]
 //   clerk-disk SCENARIO.toml MOUNTPOINT --verify [--files N]
 //   clerk-disk SCENARIO.toml --model-fio --bs N --jobs N [--request N] [--overhead-us U] [--seconds S]
 //
-// Exit statuses: 0 done, 1 could not mount or serve (or --verify found a
-// difference), 2 bad command line or scenario, 3 an internal error.
+// Exit statuses, as clerk's (README, "Exit status"): 0 done, 1 could not
+// mount or serve (or --verify found a difference), 2 bad command line or
+// scenario, 3 an internal error (any other exception: a bug in clerk-disk).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
@@ -62,7 +63,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "clerk-disk: %s\n", e.what());
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "clerk-disk: %s\n", e.what());
-    return 1;
+    std::fprintf(stderr, "clerk-disk: internal error: %s (a bug: please report it with the command line and the scenario)\n",
+                 e.what());
+    return 3;
   }
 }
