@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numbers>
 #include <sstream>
 #include <string>
@@ -22,6 +23,7 @@
 #include "models/scenario/result_json.h"
 #include "models/scenario/world.h"
 #include "models/server/http_response.h"
+#include "sim/lru_idle.h"
 
 namespace {
 
@@ -561,4 +563,54 @@ TEST_CASE("the reorder buffer holds at most kMaxReorderLines lines, however long
   CHECK(c.reordered == 0);
   CHECK(lines[1].at_s == Approx(100.001));
   CHECK(lines.back().at_s == Approx(100 + 0.001 * static_cast<double>(n - 1)));
+}
+
+TEST_CASE("the idle line hands out the least recently used connection; a removed one is passed over") {
+  sim::LruIdle idle;
+  CHECK_FALSE(idle.take());
+  for (std::uint32_t id : {2u, 0u, 1u}) idle.push(id);
+  idle.push(2);  // already idle: keeps its place
+  CHECK(idle.take() == 2u);
+  idle.push(2);  // used and free again: to the back
+  idle.remove(0);
+  idle.push(3);
+  idle.push(0);  // reopened: behind 3, its earlier place stale
+  CHECK(idle.take() == 1u);
+  CHECK(idle.take() == 2u);
+  CHECK(idle.take() == 3u);
+  CHECK(idle.contains(0));
+  CHECK(idle.take() == 0u);
+  CHECK_FALSE(idle.contains(0));
+  CHECK_FALSE(idle.take());
+}
+
+TEST_CASE("a light trace load: each line on the least recently used connection, every connection in turn") {
+  // After a first line (due while the connections still open), 8 lines a
+  // second apart over 4 connections: each response is back long before the
+  // next line, so the connection that went idle longest ago takes each:
+  // every connection carries 2 of them, in one order repeated. (Taking the
+  // one idle last would put all 8 on one connection.)
+  std::string log;
+  for (int s = 0; s <= 8; ++s) log += line_at(s, "/f" + std::to_string(s), 1000);
+  const TempFile file(log);
+  const models::Scenario sc = models::load_scenario(kData + "/trace/replay.toml", {"clients.log.trace=\"" + file.path + "\""});
+  models::World w(sc, sc.seed, sc.duration_s);
+  models::Wrk& wrk = w.clients();
+  std::uint32_t group = 0;
+  while (wrk.group_spec(group).name != "log") ++group;
+  std::vector<std::uint32_t> carrier;
+  for (int s = 1; s <= 8; ++s) {
+    w.run_until(w.window_start() + sim::seconds(s) + sim::microseconds(1));
+    std::vector<std::uint32_t> busy;
+    for (std::uint32_t c = 0; c < wrk.connections_opened(); ++c)
+      if (wrk.connection_group(c) == group && wrk.in_flight(c)) busy.push_back(c);
+    REQUIRE(busy.size() == 1);
+    carrier.push_back(busy[0]);
+  }
+  w.run();
+  std::map<std::uint32_t, int> per_conn;
+  for (std::uint32_t c : carrier) ++per_conn[c];
+  CHECK(per_conn.size() == 4);
+  for (const auto& [c, n] : per_conn) CHECK(n == 2);
+  for (std::size_t k = 4; k < 8; ++k) CHECK(carrier[k] == carrier[k - 4]);
 }

@@ -99,7 +99,8 @@ void Wrk::start_trace(TraceFeed& feed) {
                         event(kTraceDue, static_cast<std::uint64_t>(&feed - feeds_.data())));
 }
 
-// The line read ahead falls due: sent on an idle connection, else it waits;
+// The line read ahead falls due: sent on the least recently used idle
+// connection, else it waits;
 // the next line is read and scheduled (if it falls due before the end).
 void Wrk::trace_due(std::uint32_t f) {
   TraceFeed& feed = feeds_[f];
@@ -113,13 +114,14 @@ void Wrk::trace_due(std::uint32_t f) {
   // log rewritten during the run can hold a path the plan did not see.
   if (it == files.end()) throw std::runtime_error("the access log '" + g.spec.trace.file + "' changed during the run");
   const std::uint32_t file = it->second;
+  // The least recently used idle connection (sim/lru_idle.h); one closed
+  // since it went idle is passed over.
   std::uint32_t conn = UINT32_MAX;
-  while (!feed.idle.empty() && conn == UINT32_MAX) {
-    const std::uint32_t c = feed.idle.back();
-    feed.idle.pop_back();
-    Conn& cc = conns_[c];
-    if (cc.idle && cc.alive && cc.connected && !cc.busy) conn = c;
-    cc.idle = false;
+  while (const std::optional<std::uint32_t> c = feed.idle.take()) {
+    const Conn& cc = conns_[*c];
+    if (!cc.alive || !cc.connected || cc.busy) continue;
+    conn = *c;
+    break;
   }
   if (conn != UINT32_MAX) send_request(conn, now, file);
   else feed.waiting.emplace_back(now, file);
@@ -129,16 +131,14 @@ void Wrk::trace_due(std::uint32_t f) {
 }
 
 void Wrk::trace_free(std::uint32_t id) {
-  Conn& c = conns_[id];
-  TraceFeed& feed = feeds_[static_cast<std::size_t>(feed_of_[c.group])];
+  TraceFeed& feed = feeds_[static_cast<std::size_t>(feed_of_[conns_[id].group])];
   if (!feed.waiting.empty()) {
     const auto [due, file] = feed.waiting.front();
     feed.waiting.pop_front();
     send_request(id, due, file);
     return;
   }
-  if (!c.idle) feed.idle.push_back(id);
-  c.idle = true;
+  feed.idle.push(id);
 }
 
 void Wrk::connect(std::uint32_t thread, sim::Time delay) {

@@ -36,9 +36,14 @@
 // beside the latency the client saw.
 //
 // A trace group (trace.h) replays an access log from the measured window's
-// start: each line falls due at its time, goes out on an idle connection of
-// the group (else waits, in log order, for one), and its latency counts
-// from when it was due. During a warm-up it sends nothing.
+// start: each line falls due at its time, goes out on the group's least
+// recently used idle connection (sim/lru_idle.h; else waits, in log order,
+// for one), and its latency counts from when it was due. During a warm-up
+// it sends nothing. Taking the connection idle longest spreads a light load
+// over every connection, as a log's many clients, each on its own
+// keep-alive connection, spread over NGINX's workers, without inventing
+// head-of-line blocking; mapping each $remote_addr to a connection of its
+// own would be the fuller model (not built). clerk-replay picks the same way.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -57,6 +62,7 @@
 #include "models/os/host.h"
 #include "sim/engine.h"
 #include "sim/latency_stats.h"
+#include "sim/lru_idle.h"
 #include "sim/random.h"
 
 namespace models {
@@ -95,6 +101,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   // wrk's own microsecond histogram of the group, before the correction (applied at the end).
   const WrkHistogram& group_histogram(std::uint32_t g) const { return groups_[g].latency; }
   bool in_flight(std::uint32_t conn) const { return conns_[conn].busy && conns_[conn].alive; }
+  std::uint32_t connection_group(std::uint32_t conn) const { return conns_[conn].group; }
   sim::Time request_started(std::uint32_t conn) const { return conns_[conn].start; }
 
   void on_response_delivered(std::uint32_t conn, bool closes) override;
@@ -126,7 +133,6 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
     sim::Time one_way = 0;    // to the server and back, each way
     bool internet = false;    // across the internet: `path` is its own
     TcpPath path{};
-    bool idle = false;        // a trace group's connection on its feed's idle list
   };
   // A trace group's replay: the log being read, the line read ahead, the
   // requests due with no connection free, and the free connections.
@@ -138,7 +144,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
     TraceLine next;
     bool has_next = false;
     std::deque<std::pair<sim::Time, std::uint32_t>> waiting;  // due, file
-    std::vector<std::uint32_t> idle;  // may hold stale entries (Conn::idle says)
+    sim::LruIdle idle;  // its connections free to take a request
   };
   // An open-loop connection's schedule; it outlives reconnections.
   struct Slot {

@@ -3,8 +3,12 @@
 // log exactly as the simulation replays it ("DUE_S PATH" per line, due
 // times from the run's start, in order), keeps `--connections` keep-alive
 // HTTP/1.1 connections to 127.0.0.1:PORT, and sends each GET when it falls
-// due on an idle connection, else when one frees (first come, first
-// served): an open loop, as wrk2 and the simulated group are. A request's
+// due on the least recently used idle connection, else when one frees
+// (first come, first served): an open loop, as wrk2 and the simulated group
+// are, and the same choice of connection (sim/lru_idle.h), which spreads a
+// light load over every connection as a log's many clients, each on its own
+// keep-alive connection, spread over the server's workers (mapping each
+// $remote_addr to a connection would be the fuller model, not built). A request's
 // latency counts from when it fell due, so a queue in front of busy
 // connections is in it (no coordinated omission).
 //
@@ -40,11 +44,13 @@
 #include <cstring>
 #include <deque>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <strings.h>
 #include <vector>
 
 #include "sim/latency_stats.h"
+#include "sim/lru_idle.h"
 
 namespace {
 
@@ -196,18 +202,27 @@ class Replay {
     }
   }
 
+  // Each request waiting goes out on the least recently used idle connection.
   void dispatch() {
-    for (std::uint32_t i = 0; i < conns_.size() && !waiting_.empty(); ++i) {
-      Conn& c = conns_[i];
-      if (!c.connected || c.busy) continue;
-      send(i, waiting_.front());
+    while (!waiting_.empty()) {
+      const std::optional<std::uint32_t> i = idle_.take();
+      if (!i) return;
+      send(*i, waiting_.front());
       waiting_.pop_front();
     }
+  }
+
+  // Connection i is free for a request: the next one waiting, else the back of the idle line.
+  void freed(std::uint32_t i) {
+    if (waiting_.empty()) return idle_.push(i);
+    send(i, waiting_.front());
+    waiting_.pop_front();
   }
 
   void open(std::uint32_t i) {
     Conn& c = conns_[i];
     c = Conn{};
+    idle_.remove(i);
     c.fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (c.fd < 0) return void(++t_.connect);
     const int one = 1;
@@ -264,6 +279,7 @@ class Replay {
         return reopen(i);
       }
       c.connected = true;
+      freed(i);
     }
     if (events & EPOLLOUT) flush(i);
     if (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) receive(i);
@@ -325,10 +341,7 @@ class Replay {
     else t_.latency.record(latency_s);
     c.busy = c.have_head = false;
     if (c.close_after) return reopen(i);
-    if (!waiting_.empty()) {
-      send(i, waiting_.front());
-      waiting_.pop_front();
-    }
+    freed(i);
   }
 
   Options o_;
@@ -336,6 +349,7 @@ class Replay {
   std::ifstream schedule_;
   std::vector<Conn> conns_;
   std::deque<Request> waiting_;
+  sim::LruIdle idle_;  // connected connections with no request under way
   Request next_;
   bool have_next_ = false;
   std::size_t due_count_ = 0;
