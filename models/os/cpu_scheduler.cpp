@@ -417,9 +417,14 @@ void CpuScheduler::on_balancer() {
 // get_sd_balance_interval(sd, cpu_busy) (6.6; inline in 3.13's
 // rebalance_domains()): balance_interval x busy_factor ms for a busy CPU,
 // msecs_to_jiffies() (rounding up), clamped to 1..max_load_balance_interval.
+// 6.6 (since v5.10, "sched/fair: Reduce busy load balance interval") takes
+// one jiffy off a busy CPU's interval before the clamp, so that the levels'
+// periods are not multiples of each other; 3.13 does not.
 std::int64_t CpuScheduler::balance_interval_jiffies(const BalanceLevel& l, const DomainState& d) const {
   const std::int64_t ms = static_cast<std::int64_t>(d.interval_ms) * l.busy_factor;
-  return std::clamp<std::int64_t>((ms * hz_ + 999) / 1000, 1, max_balance_jiffies_);
+  std::int64_t jiffies = (ms * hz_ + 999) / 1000;
+  if (policy_->placement_since_6_6()) jiffies -= 1;  // if (cpu_busy) interval -= 1;
+  return std::clamp<std::int64_t>(jiffies, 1, max_balance_jiffies_);
 }
 
 // rebalance_domains(cpu, CPU_NOT_IDLE): each domain from the lowest whose

@@ -63,7 +63,8 @@
 //    (sched_policy.h's balance_levels(): SMT, the socket, between sockets,
 //    per kernel) and balances each whose last_balance + interval has come:
 //    interval = balance_interval x busy_factor ms (get_sd_balance_interval(),
-//    msecs_to_jiffies(), at most HZ x CPUs / 10 jiffies); balance_interval
+//    msecs_to_jiffies(), 6.6 then one jiffy less, at most HZ x CPUs / 10
+//    jiffies); balance_interval
 //    starts at min_interval, doubles up to max_interval each time the domain
 //    is found balanced and drops back to min_interval when it is not.
 //    load_balance(CPU_NOT_IDLE): should_we_balance() (the first CPU of the
