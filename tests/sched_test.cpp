@@ -533,11 +533,11 @@ struct Pinned {
   std::unique_ptr<CpuScheduler> cpu;
   Recorder rec{e};
   std::vector<std::uint32_t> threads;
-  Pinned(const char* policy, std::uint32_t on0, std::uint32_t on1, double seconds = 10.0,
-         bool periodic = true) {
+  Pinned(const char* policy, std::uint32_t on0, std::uint32_t on1, double seconds = 10.0, bool periodic = true,
+         CpuTopology topo = {1, 2, 1}, double migration_cost_s = 0.0005) {
     SchedSpec s = spec(policy);
     s.periodic_balance = periodic;
-    const CpuTopology topo{1, 2, 1};
+    s.migration_cost_s = migration_cost_s;
     cpu = std::make_unique<CpuScheduler>(e, models::make_fair_policy(s, topo.cpus()), topo, nullptr);
     for (std::uint32_t i = 0; i < on0 + on1; ++i) threads.push_back(cpu->add_thread(models::kNoTask, i < on1 ? 1 : 0));
     cpu->run(threads[0], seconds, &rec, 0);  // CPU 1 (or CPU 0 when on1 == 0)
@@ -658,6 +658,31 @@ TEST_CASE("periodic balance, 6.6: 2 vs 1 moves only after a failure (load >> nr_
   CHECK(p.cpu->balance_pulls() == 1);
   CHECK(p.on(0) == 1);
   CHECK(p.on(1) == 2);
+}
+
+TEST_CASE("periodic balance, cache hot threads: 6.6 never finds one hot between SMT siblings, 3.13 does") {
+  // 3+1 CPU-bound threads, sysctl_sched_migration_cost 10 s: every queued
+  // thread that has run is cache hot (task_hot()) unless the domain shares
+  // CPU capacity in 6.6. 6.6, 2 cores (MC, cache_nice_tries 1): the first
+  // two balances (28 and 56 ms, 7 ticks apart) fail, the third (84 ms) moves
+  // one. 6.6, one core of 2 threads (SMT): the first (28 ms) moves one.
+  // 3.13, SMT (1 ms x 64 = 16 ticks, cache_nice_tries 0): 64 ms fails, the
+  // next, 16 ticks later, moves one.
+  const CpuTopology cores{1, 2, 1}, smt{1, 1, 2};
+  struct Case {
+    const char* policy;
+    CpuTopology topo;
+    int moves_ms;
+  };
+  for (const Case& c : {Case{"eevdf", cores, 84}, Case{"eevdf", smt, 28}, Case{"cfs", smt, 128}}) {
+    Pinned p(c.policy, 3, 1, 10.0, true, c.topo, 10.0);
+    p.e.run_until(sim::milliseconds(c.moves_ms - 1));
+    CHECK(p.cpu->balance_pulls() == 0);
+    CHECK(p.on(0) == 3);
+    p.e.run_until(sim::milliseconds(c.moves_ms + 1));
+    CHECK(p.cpu->balance_pulls() == 1);
+    CHECK(p.on(0) == 2);
+  }
 }
 
 TEST_CASE("periodic balance is deterministic") {

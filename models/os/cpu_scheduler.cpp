@@ -612,7 +612,9 @@ std::uint32_t CpuScheduler::find_busiest_queue(const GroupStat& group, std::uint
 // >> nr_balance_failed exceeds what is left, 3.13 one whose load / 2 does.
 // can_migrate_task(): a cache-hot thread (task_hot(): it ran less than
 // sysctl_sched_migration_cost ago) stays unless the domain has failed more
-// than cache_nice_tries times. Each moved thread may preempt the one running
+// than cache_nice_tries times; 6.6's task_hot() returns 0 in a domain whose
+// CPUs share capacity (SD_SHARE_CPUCAPACITY: SMT siblings share the cache,
+// since v5.10), 3.13's has no such test. Each moved thread may preempt the one running
 // on this CPU (check_preempt_curr()).
 std::uint32_t CpuScheduler::detach_attach(std::uint32_t from, std::uint32_t to, std::uint64_t imbalance,
                                           const BalanceLevel& l, std::uint32_t failed) {
@@ -634,7 +636,7 @@ std::uint32_t CpuScheduler::detach_attach(std::uint32_t from, std::uint32_t to, 
     const std::int64_t counted = v66 ? (failed >= 63 ? 0 : load >> failed) : load / 2;
     if (counted > left) continue;
     const Thread& th = threads_[t];
-    const bool hot = th.has_run && now - th.left_cpu_at < cost;
+    const bool hot = !(v66 && l.share_cpucapacity) && th.has_run && now - th.left_cpu_at < cost;
     if (hot && failed <= l.cache_nice_tries) continue;
     migrate(from, to, t);
     ++moved;

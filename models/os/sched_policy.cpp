@@ -232,6 +232,7 @@ std::vector<BalanceLevel> balance_levels(bool since_6_6, std::uint32_t threads_p
     }
     // 3.13: an SMT thread's cpu_power is smt_gain / weight (update_cpu_power()).
     l.smt_power = (!since_6_6 && smt > 1) ? 1178 / smt : 1024;
+    l.share_cpucapacity = smt_level;  // SD_SHARE_CPUCAPACITY (SD_SHARE_CPUPOWER in 3.13)
     levels.push_back(l);
   };
   add(smt, 1, 110, 110, 0, false, true);             // SMT

@@ -98,6 +98,7 @@ struct BalanceLevel {
   std::uint32_t imbalance_pct = 125;    // sd->imbalance_pct
   std::uint32_t cache_nice_tries = 0;   // sd->cache_nice_tries
   std::uint32_t smt_power = 1024;       // 3.13: a CPU's cpu_power in this domain's groups (SMT: smt_gain / 2)
+  bool share_cpucapacity = false;       // SD_SHARE_CPUCAPACITY (SMT): 6.6's task_hot() finds no thread hot here
 };
 
 // The sched domains of a topology, lowest first, degenerate ones (one group)
