@@ -685,6 +685,19 @@ TEST_CASE("periodic balance, cache hot threads: 6.6 never finds one hot between 
   }
 }
 
+TEST_CASE("periodic balance, 3.13: move_tasks() takes rq->cfs_tasks from the head, the most recently enqueued first") {
+  // 3+1 CPU-bound threads, nothing cache hot (sysctl_sched_migration_cost
+  // 0). Threads 1, 2, 3 are enqueued on CPU 0 in that order and never again
+  // (3.13's pick leaves cfs_tasks alone), so thread 3 or, when it runs,
+  // thread 2 is pulled at the first balance (64 ms); thread 1, at the tail
+  // with two ahead of it of which one at most runs, stays.
+  Pinned p("cfs", 3, 1, 10.0, true, {1, 2, 1}, 0.0);
+  p.e.run_until(sim::milliseconds(65));
+  REQUIRE(p.cpu->balance_pulls() == 1);
+  CHECK(p.cpu->cpu_of(p.threads[1]) == 0);
+  CHECK(p.cpu->cpu_of(p.threads[2]) + p.cpu->cpu_of(p.threads[3]) == 1);
+}
+
 TEST_CASE("periodic balance is deterministic") {
   auto trace = [] {
     Pinned p("eevdf", 5, 2, 0.3);

@@ -254,6 +254,7 @@ void CpuScheduler::enqueue(std::uint32_t cpu, std::uint32_t thread, bool woken) 
   policy_->place(rq, cpus_[t.cpu]->rq, entities_, thread, woken);
   rq.queued.push_back(thread);
   ++queued_total_;
+  to_cfs_tasks_head(thread);  // account_entity_enqueue(): list_add()
   t.state = State::kQueued;
   t.cpu = cpu;
   if (tasks_ && t.task != kNoTask) tasks_->set_cpu(engine_.now(), t.task, cpu);
@@ -273,6 +274,7 @@ void CpuScheduler::reschedule(std::uint32_t cpu) {
   if (next == kNoEntity) return;
   if (next == prev) {
     policy_->picked(entities_, prev);
+    if (policy_->placement_since_6_6()) to_cfs_tasks_head(prev);
     return;
   }
   if (prev != kNoEntity) {
@@ -321,6 +323,7 @@ void CpuScheduler::set_running(std::uint32_t cpu, std::uint32_t thread) {
   t.state = State::kRunning;
   t.cpu = cpu;
   policy_->picked(entities_, thread);
+  if (policy_->placement_since_6_6()) to_cfs_tasks_head(thread);
   set_waiting(thread, false);
   ++switches_;
   if (!c.busy) {
@@ -330,6 +333,12 @@ void CpuScheduler::set_running(std::uint32_t cpu, std::uint32_t thread) {
     arm_balancer(cpu);
   }
 }
+
+// rq->cfs_tasks as a sequence number per thread: enqueue puts a thread at
+// the head (list_add() in account_entity_enqueue(), 3.13 and 6.6), and so
+// does 6.6's pick_next_task_fair() (list_move(), "so our cfs_tasks list
+// becomes MRU", since v4.13); 3.13's pick does not move it.
+void CpuScheduler::to_cfs_tasks_head(std::uint32_t thread) { threads_[thread].cfs_tasks_seq = ++cfs_tasks_seq_; }
 
 void CpuScheduler::left_cpu(std::uint32_t thread) {
   threads_[thread].has_run = true;
@@ -607,8 +616,10 @@ std::uint32_t CpuScheduler::find_busiest_queue(const GroupStat& group, std::uint
 }
 
 // detach_tasks() / move_tasks() then attach_tasks(): queued threads only (a
-// running one is task_on_cpu()), the least recently run first (the tail of
-// rq->cfs_tasks in 6.6), up to the imbalance: 6.6 skips a thread whose load
+// running one is task_on_cpu()), in rq->cfs_tasks order: 3.13's move_tasks()
+// from the head (the most recently enqueued first), 6.6's detach_tasks() from
+// the tail (list_last_entry(): the least recently enqueued or picked first),
+// up to the imbalance: 6.6 skips a thread whose load
 // >> nr_balance_failed exceeds what is left, 3.13 one whose load / 2 does.
 // can_migrate_task(): a cache-hot thread (task_hot(): it ran less than
 // sysctl_sched_migration_cost ago) stays unless the domain has failed more
@@ -620,10 +631,9 @@ std::uint32_t CpuScheduler::detach_attach(std::uint32_t from, std::uint32_t to, 
                                           const BalanceLevel& l, std::uint32_t failed) {
   const bool v66 = policy_->placement_since_6_6();
   std::vector<std::uint32_t> order = cpus_[from]->rq.queued;
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const Thread &ta = threads_[a], &tb = threads_[b];
-    if (ta.has_run != tb.has_run) return !ta.has_run;
-    return ta.left_cpu_at < tb.left_cpu_at;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const std::uint64_t sa = threads_[a].cfs_tasks_seq, sb = threads_[b].cfs_tasks_seq;
+    return v66 ? sa < sb : sa > sb;
   });
   if (order.size() > 32) order.resize(32);  // loop_max: sysctl_sched_nr_migrate (32)
   const sim::Time now = engine_.now();

@@ -79,7 +79,9 @@
 //    overloaded group, with imbalance_pct only between two overloaded ones,
 //    migrate_load = min(busiest - average, average - local) x capacity;
 //    find_busiest_queue(); detach_tasks()/move_tasks(): queued threads only,
-//    the least recently run first, 6.6 while load >> nr_balance_failed fits
+//    in rq->cfs_tasks order (3.13 from the head: the most recently
+//    enqueued first; 6.6 from the tail: the least recently enqueued or
+//    picked first), 6.6 while load >> nr_balance_failed fits
 //    the imbalance, 3.13 while load / 2 does; can_migrate_task()'s cache-hot
 //    test IS modelled here (task_hot(): ran less than
 //    kernel.sched_migration_cost, 0.5 ms, ago; overridden once
@@ -170,6 +172,7 @@ class CpuScheduler final : public Cpu {
     double waited_s = 0;
     bool has_run = false;
     sim::Time left_cpu_at = 0;  // when it last stopped running (se.exec_start for task_hot())
+    std::uint64_t cfs_tasks_seq = 0;  // when it was last put at the head of rq->cfs_tasks (a sequence number)
   };
   // One sched domain of one CPU: struct sched_domain's balancing state.
   struct DomainState {
@@ -211,6 +214,7 @@ class CpuScheduler final : public Cpu {
   void left_cpu(std::uint32_t thread);
   // The periodic balancer (see the header comment).
   void arm_balancer(std::uint32_t cpu);
+  void to_cfs_tasks_head(std::uint32_t thread);
   void on_balancer();
   void rebalance_domains(std::uint32_t cpu, std::int64_t jiffies);
   std::int64_t balance_interval_jiffies(const BalanceLevel& l, const DomainState& d) const;
@@ -272,6 +276,7 @@ class CpuScheduler final : public Cpu {
   sim::Time balancer_at_ = sim::kNever;
   std::uint64_t balancer_generation_ = 0;
   std::uint64_t balance_pulls_ = 0;
+  std::uint64_t cfs_tasks_seq_ = 0;  // the last Thread::cfs_tasks_seq given
 };
 
 }  // namespace models
