@@ -404,8 +404,12 @@ void CpuScheduler::migrate(std::uint32_t from, std::uint32_t to, std::uint32_t t
 // after it, and after now (scheduler_tick() -> trigger_load_balance()).
 void CpuScheduler::arm_balancer(std::uint32_t cpu) {
   if (!balancer_ || levels_.empty()) return;
+  arm_balancer_at(std::max(next_balance_[cpu] * tick_, next_tick_after(engine_.now(), true)));
+}
+
+// One engine event at due unless one is set at or before it.
+void CpuScheduler::arm_balancer_at(sim::Time due) {
   const sim::Time now = engine_.now();
-  const sim::Time due = std::max(next_balance_[cpu] * tick_, next_tick_after(now, true));
   if (balancer_at_ != sim::kNever && balancer_at_ >= now && balancer_at_ <= due) return;
   balancer_at_ = due;
   engine_.schedule_at(due, balancer_.get(), ++balancer_generation_);
@@ -419,8 +423,12 @@ void CpuScheduler::on_balancer() {
   const std::int64_t jiffies = engine_.now() / tick_;
   for (std::uint32_t c = 0; c < cpus(); ++c)
     if (!idle(c) && next_balance_[c] <= jiffies) rebalance_domains(c, jiffies);
+  // The earliest due of the busy CPUs, set once (no superseded events).
+  sim::Time due = sim::kNever;
+  const sim::Time after = next_tick_after(engine_.now(), true);
   for (std::uint32_t c = 0; c < cpus(); ++c)
-    if (!idle(c)) arm_balancer(c);
+    if (!idle(c)) due = std::min(due, std::max(next_balance_[c] * tick_, after));
+  if (due != sim::kNever) arm_balancer_at(due);
 }
 
 // get_sd_balance_interval(sd, cpu_busy) (6.6; inline in 3.13's

@@ -214,6 +214,7 @@ class CpuScheduler final : public Cpu {
   void left_cpu(std::uint32_t thread);
   // The periodic balancer (see the header comment).
   void arm_balancer(std::uint32_t cpu);
+  void arm_balancer_at(sim::Time due);
   void to_cfs_tasks_head(std::uint32_t thread);
   void on_balancer();
   void rebalance_domains(std::uint32_t cpu, std::int64_t jiffies);
