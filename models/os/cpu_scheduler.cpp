@@ -671,12 +671,12 @@ std::uint32_t CpuScheduler::detach_attach(std::uint32_t from, std::uint32_t to, 
 // failure count is cleared, balance_interval doubles up to max_interval), or
 // an imbalance whose pulls either succeed (nr_balance_failed = 0) or fail
 // (nr_balance_failed + 1); either way balance_interval goes back to
-// min_interval. The active balance (need_active_balance():
-// nr_balance_failed > cache_nice_tries + 2, the busiest CPU's running thread
-// pushed by its stopper) is not modelled: here a failure means every queued
-// thread was cache hot or too heavy for the imbalance, and both tests give
-// way once nr_balance_failed passes cache_nice_tries (6.6: the load shift),
-// before the active balance would start.
+// min_interval. The active balance (the busiest CPU's running thread pushed
+// by its stopper) is not modelled: here a failure means every queued thread
+// was cache hot or too heavy for the imbalance, and both tests give way once
+// nr_balance_failed passes cache_nice_tries (6.6: the load shift); 3.13's
+// need_active_balance() waits for cache_nice_tries + 2 failures, and 6.6's
+// starts it on failures only for migrate_task, never for migrate_load.
 void CpuScheduler::load_balance(std::uint32_t cpu, std::size_t level, bool& continue_balancing) {
   const BalanceLevel& l = levels_[level];
   DomainState& d = domain_state_[cpu * levels_.size() + level];

@@ -86,9 +86,12 @@
 //    test IS modelled here (task_hot(): ran less than
 //    kernel.sched_migration_cost, 0.5 ms, ago; overridden once
 //    nr_balance_failed > cache_nice_tries); check_preempt_curr() on arrival.
-//    The active balance (a running thread pushed by the stopper once
-//    nr_balance_failed > cache_nice_tries + 2) is not: the failures that
-//    lead there stop earlier (cpu_scheduler.cpp, load_balance()). Loads are
+//    The active balance (a running thread pushed by the stopper) is not:
+//    3.13 starts it once nr_balance_failed > cache_nice_tries + 2, and the
+//    failures modelled here (every queued thread cache hot or too heavy)
+//    give way before that; 6.6's need_active_balance() starts it on
+//    failures only for migrate_task (imbalanced_active_balance()), never for
+//    the migrate_load a busy CPU computes here. Loads are
 //    the runnable threads at that instant, NICE_0_LOAD (1024) each, with
 //    6.6's util 1024 per CPU with a thread, where the kernel has PELT
 //    averages (cpu_load(), cpu_util(); 3.13 cpu_load[busy_idx]): a worker
@@ -97,7 +100,15 @@
 //    tick is stopped: NO_HZ_IDLE); it has newidle and the nohz balance. The
 //    balancer is one engine event at the earliest due tick of a busy CPU;
 //    the SMT/NUMA special cases of 6.6 (group_smt_balance, asym packing,
-//    misfit, the NUMA imbalance allowance) do not arise or are left out;
+//    misfit, the NUMA imbalance allowance) do not arise or are left out.
+//    Simplifications: a CPU's capacity is not reduced by its interrupt time
+//    (3.13 scale_rt_power(), 6.6 scale_rt_capacity()); an idle CPU's
+//    last_balance and balance_interval are not advanced (the kernel's nohz
+//    idle balance runs rebalance_domains() for it); when the balancer and a
+//    CPU's own tick event fall at the same instant they run in the order
+//    they were scheduled (the engine's sequence number: deterministic, but
+//    not the kernel's, whose SCHED_SOFTIRQ runs on irq_exit() after
+//    task_tick() and before the reschedule the tick asks for);
 //  - interrupt work (run_irq(): the block layer's completion, blk_done_softirq()
 //    after the device's IRQ) runs on its CPU ahead of whatever thread is
 //    there, as a softirq does on irq_exit(): the running thread makes no
