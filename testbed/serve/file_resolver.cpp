@@ -111,6 +111,8 @@ ResolvedFile resolve_file(int root_fd, const std::string& relative, bool force_f
   }
   result.status = 200;
   result.size = st.st_size;
+  result.dev = st.st_dev;
+  result.ino = st.st_ino;
   return result;
 }
 

@@ -15,6 +15,8 @@ struct ResolvedFile {
   int status = 500;  // 200, 403, 404 or 500
   UniqueFd fd;
   off_t size = 0;
+  dev_t dev = 0;  // the file's identity, for a cached entry's retest (ngx_file_uniq)
+  ino_t ino = 0;
 };
 
 // root_fd: an O_PATH directory fd of --root. relative: from

@@ -97,20 +97,38 @@ void HttpConnection::handle_request(const RequestHead& request) {
   open_file(*relative);
 }
 
+// Whole seconds of a clock that never steps back: nginx's ngx_time() for the
+// open-file cache's valid and inactive.
+static std::int64_t now_seconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 void HttpConnection::open_file(const std::string& relative) {
+  bool counted = false;
+  if (context_.open_cache != nullptr) {
+    // A hit within open_file_cache_valid: no walk, no open(), no fstat().
+    OpenFileCache::Lookup lookup = context_.open_cache->lookup(relative, now_seconds());
+    if (lookup.action == OpenFileCache::Action::kHit) {
+      file_name_ = relative;
+      serve_file(std::move(lookup.hit));
+      return;
+    }
+    counted = lookup.counted;
+  }
+  pending_path_ = relative;
   if (context_.pool == nullptr || !context_.options.aio_open) {
     resolved_ = resolve_file(context_.root_fd, relative);
-    on_file_opened();
+    on_file_opened(counted);
     return;
   }
-  // --aio-open on: open()+fstat() of an uncached inode block too.
-  pending_path_ = relative;
+  // --aio-open on: the path walk, open() and fstat() of an uncached inode
+  // block on disk; the pool thread does them and the loop never waits.
   in_pool_ = true;
-  const bool queued = context_.pool->try_post([self = shared_from_this()] {
+  const bool queued = context_.pool->try_post([self = shared_from_this(), counted] {
     self->resolved_ = resolve_file(self->context_.root_fd, self->pending_path_);
-    asio::post(self->context_.io, [self] {
+    asio::post(self->context_.io, [self, counted] {
       self->in_pool_ = false;
-      self->on_file_opened();
+      self->on_file_opened(counted);
     });
   });
   if (!queued) {
@@ -119,30 +137,49 @@ void HttpConnection::open_file(const std::string& relative) {
   }
 }
 
-void HttpConnection::on_file_opened() {
+void HttpConnection::on_file_opened(bool counted) {
+  ResolvedFile opened = std::move(resolved_);
+  // The cache takes the result even when the client has gone: the walk was
+  // done, and an entry the lookup counted must be completed.
+  OpenOutcome outcome = context_.open_cache != nullptr
+                            ? context_.open_cache->complete(pending_path_, std::move(opened), counted, now_seconds())
+                            : outcome_of(std::move(opened));
+  file_name_ = pending_path_;
   if (closed_) {
+    file_ = std::move(outcome.file);
     close();
     return;
   }
-  ResolvedFile resolved = std::move(resolved_);
-  if (resolved.status != 200) {
-    respond_error(resolved.status, resolved.status == 500 ? false : keep_alive_);
+  serve_file(std::move(outcome));
+}
+
+void HttpConnection::serve_file(OpenOutcome outcome) {
+  if (outcome.status != 200) {
+    respond_error(outcome.status, outcome.status == 500 ? false : keep_alive_);
     return;
   }
-  head_ = response_head(200, static_cast<std::uint64_t>(resolved.size), keep_alive_);
+  const auto size = static_cast<std::uint64_t>(outcome.file->size);
+  head_ = response_head(200, size, keep_alive_);
   head_sent_ = 0;
   file_offset_ = 0;
-  file_left_ = head_only_ ? 0 : static_cast<std::size_t>(resolved.size);
-  if (file_left_ > 0) file_ = std::move(resolved.fd);
+  file_left_ = head_only_ ? 0 : static_cast<std::size_t>(size);
+  file_ = std::move(outcome.file);  // held until the response ends, even for HEAD: release_file() gives it back
   uring_read_ = uring_sent_ = 0;
   send_next();
+}
+
+void HttpConnection::release_file() {
+  if (!file_) return;
+  if (context_.open_cache != nullptr)
+    context_.open_cache->release(file_name_, std::move(file_), now_seconds());
+  file_.reset();
 }
 
 void HttpConnection::respond_error(int status, bool keep_alive) {
   keep_alive_ = keep_alive;
   head_ = error_response(status, keep_alive, head_only_);
   head_sent_ = 0;
-  file_.reset();
+  release_file();
   file_offset_ = 0;
   file_left_ = 0;
   uring_read_ = uring_sent_ = 0;
@@ -155,7 +192,7 @@ bool HttpConnection::probe_resident(std::size_t& chunk) {
   iovec v{buffer.data(), chunk};
   ssize_t n;
   do {
-    n = ::preadv2(file_.get(), &v, 1, file_offset_, RWF_NOWAIT);
+    n = ::preadv2(file_fd(), &v, 1, file_offset_, RWF_NOWAIT);
   } while (n < 0 && errno == EINTR);
   // EAGAIN: the first page is not in the cache; a short read: a later one is
   // not (or the file shrank: sendfile() in the pool says so); EOPNOTSUPP
@@ -177,7 +214,7 @@ void HttpConnection::send_next() {
   const bool resident =
       context_.pool != nullptr && context_.probe_buffer != nullptr && chunk > 0 && probe_resident(chunk);
   if (context_.pool == nullptr || chunk == 0 || resident) {
-    step_result_ = send_step(socket_.native_handle(), std::string_view(head_).substr(head_sent_), file_.get(),
+    step_result_ = send_step(socket_.native_handle(), std::string_view(head_).substr(head_sent_), file_fd(),
                              file_offset_, chunk);
     on_step(chunk);
     return;
@@ -186,7 +223,7 @@ void HttpConnection::send_next() {
   in_pool_ = true;
   const bool queued = context_.pool->try_post([self = shared_from_this(), chunk] {
     self->step_result_ = send_step(self->socket_.native_handle(), std::string_view(self->head_).substr(self->head_sent_),
-                                   self->file_.get(), self->file_offset_, chunk);
+                                   self->file_fd(), self->file_offset_, chunk);
     asio::post(self->context_.io, [self, chunk] {
       self->in_pool_ = false;
       self->on_step(chunk);
@@ -233,7 +270,7 @@ void HttpConnection::send_next_uring() {
   const std::size_t want = std::min(file_left_, buffer);
   if (uring_buffer_.size() < want) uring_buffer_.resize(want);
   in_pool_ = true;
-  const bool queued = context_.ring->read(file_.get(), uring_buffer_.data(), want, file_offset_,
+  const bool queued = context_.ring->read(file_fd(), uring_buffer_.data(), want, file_offset_,
                                           [self = shared_from_this()](int result) { self->on_uring_read(result); });
   if (queued) return;
   in_pool_ = false;
@@ -302,7 +339,7 @@ void HttpConnection::wait_writable() {
 }
 
 void HttpConnection::finish_response() {
-  file_.reset();
+  release_file();
   head_.clear();
   if (!keep_alive_) {
     linger_close();
@@ -343,7 +380,7 @@ void HttpConnection::close() {
   if (in_pool_) return;
   boost::system::error_code ignored;
   socket_.close(ignored);
-  file_.reset();
+  release_file();
 }
 
 void HttpConnection::arm_timer(int seconds) {

@@ -18,6 +18,7 @@
 
 #include "file_resolver.h"
 #include "http_request.h"
+#include "open_file_cache.h"
 #include "options.h"
 #include "send_step.h"
 #include "thread_pool.h"
@@ -34,6 +35,7 @@ struct WorkerContext {
   Ring* ring;        // --aio io_uring, else null
   // --aio nowait: the worker's buffer its RWF_NOWAIT probes read into.
   std::vector<char>* probe_buffer;
+  OpenFileCache* open_cache;  // --open-file-cache N, else null
 };
 
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
@@ -45,8 +47,15 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void read_request();
   void on_read(const boost::system::error_code& ec, std::size_t bytes);
   void handle_request(const RequestHead& request);
+  // The file of a request: from the open-file cache, or opened (on the
+  // loop, or with --aio-open in the pool) and then given to the cache.
   void open_file(const std::string& relative);
-  void on_file_opened();
+  void on_file_opened(bool counted);
+  void serve_file(OpenOutcome outcome);
+  int file_fd() const { return file_ ? file_->fd.get() : -1; }
+  // The response is done with its file: back to the cache (nginx's
+  // ngx_open_file_cleanup), or closed.
+  void release_file();
   void respond_error(int status, bool keep_alive);
   void send_next();
   // --aio nowait: whether the first `chunk` bytes from file_offset_ are all
@@ -79,7 +88,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // The response being sent.
   std::string head_;
   std::size_t head_sent_ = 0;
-  UniqueFd file_;
+  OpenFileRef file_;
+  std::string file_name_;  // file_'s path under the root, its key in the open-file cache
   off_t file_offset_ = 0;
   std::size_t file_left_ = 0;
   // --aio io_uring: file bytes read but not yet sent, [uring_sent_, uring_read_) of uring_buffer_.

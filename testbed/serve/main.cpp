@@ -4,6 +4,8 @@
 // server whose every knob is known. This file: the command line.
 #include <CLI/CLI.hpp>
 #include <climits>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
 
@@ -16,7 +18,8 @@ using clerk::serve::ServeOptions;
 int main(int argc, char** argv) {
   ServeOptions options;
   std::string listen = "127.0.0.1:8080";
-  std::string reuseport = "off", aio = "off", aio_open = "off";
+  std::string reuseport = "off", aio = "off", aio_open = "off", cache_errors = "off";
+  auto& cache = options.open_file_cache;
 
   CLI::App app{"clerk-serve: a static-file HTTP/1.1 server shaped like NGINX (master + worker event loops)"};
   app.add_option("--root", options.root, "directory to serve [nginx: root]")->required()->check(CLI::ExistingDirectory);
@@ -45,6 +48,27 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0u, 65536u));
   app.add_option("--aio-open", aio_open, "open()+fstat() in the thread pool too [Cloudflare's nginx aio_open patch]")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--open-file-cache", cache.max,
+                 "descriptors cached per worker, 0 = off; a hit needs no path walk, open() or fstat() "
+                 "[nginx: open_file_cache max=]")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 24));
+  app.add_option("--open-file-cache-inactive", cache.inactive_s,
+                 "seconds an unused entry is kept [nginx: open_file_cache inactive=]")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 31));
+  app.add_option("--open-file-cache-valid", cache.valid_s,
+                 "seconds before an entry is checked again with a walk [nginx: open_file_cache_valid]")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 31));
+  app.add_option("--open-file-cache-min-uses", cache.min_uses,
+                 "uses (within inactive) for a descriptor to stay open [nginx: open_file_cache_min_uses]")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 32));
+  app.add_option("--open-file-cache-errors", cache_errors,
+                 "cache 404 and 403 lookups too [nginx: open_file_cache_errors]")
       ->capture_default_str()
       ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--threads", options.threads, "threads per worker's pool [nginx: thread_pool default threads=]")
@@ -85,6 +109,7 @@ int main(int argc, char** argv) {
     options.aio_nowait = aio == "nowait";
     options.aio_uring = aio == "io_uring";
     options.aio_open = aio_open == "on";
+    cache.errors = cache_errors == "on";
     if (options.aio_open && !options.aio_threads)
       throw CLI::ValidationError("--aio-open", "on needs --aio threads (the open runs in its thread pool)");
   } catch (const CLI::ParseError& e) {

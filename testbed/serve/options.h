@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "open_file_cache.h"
+
 namespace clerk::serve {
 
 struct ServeOptions {
@@ -25,6 +27,7 @@ struct ServeOptions {
   unsigned uring_entries = 256;            // io_uring_setup's SQ entries
   unsigned uring_max_workers = 0;          // IORING_REGISTER_IOWQ_MAX_WORKERS (0: the kernel's)
   bool aio_open = false;                   // Cloudflare's aio_open patch
+  OpenFileCacheOptions open_file_cache;    // open_file_cache, _valid, _min_uses, _errors
   int threads = 32;                        // thread_pool default threads=32
   std::size_t max_queue = 65536;           //   ... max_queue=65536
   int keepalive_requests = 1000;           // keepalive_requests

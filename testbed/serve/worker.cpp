@@ -104,6 +104,10 @@ int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const si
   asio::io_context io(1);
   // Pool threads start while the master's signals are still blocked, so
   // SIGTERM always reaches the loop thread.
+  // open_file_cache: this worker's descriptors (after the loop, before the
+  // pool: destroyed after the pool's threads are joined).
+  std::optional<OpenFileCache> open_cache;
+  if (options.open_file_cache.max > 0) open_cache.emplace(options.open_file_cache);
   std::optional<ThreadPool> pool;
   if (options.aio_threads) pool.emplace(options.threads, options.max_queue);
   // --aio io_uring: this worker's ring; a kernel that refuses it stops the worker.
@@ -124,7 +128,7 @@ int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const si
     probe_buffer.resize(max_chunk > 0 ? std::min(max_chunk, std::size_t{16} << 20) : std::size_t{2} << 20);
   }
   WorkerContext context{io, options, root_fd, pool ? &*pool : nullptr, ring ? &*ring : nullptr,
-                        options.aio_nowait ? &probe_buffer : nullptr};
+                        options.aio_nowait ? &probe_buffer : nullptr, open_cache ? &*open_cache : nullptr};
   Acceptor acceptor(context, listen_fd);
 
   // SIGTERM/SIGINT from the master: nginx's fast shutdown, drop everything.
@@ -139,6 +143,7 @@ int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const si
   acceptor.start();
   run_loop(io);
   if (pool) pool->stop();
+  if (open_cache) open_cache->clear();  // every cached descriptor closed before the worker exits
   return 0;
 }
 

@@ -1,14 +1,17 @@
 // clerk-serve as a whole, against ordinary and hostile clients, in each of
 // its shapes: shared socket, reuseport, aio threads (+ aio_open, with
-// sendfile_max_chunk). Assertions are on bytes and statuses; every wait has
+// sendfile_max_chunk), the open-file cache. Assertions are on bytes and statuses; every wait has
 // a safety limit only.
 #include <signal.h>
 #include <cerrno>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <catch2/catch.hpp>
+
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <thread>
@@ -290,6 +293,17 @@ TEST_CASE("clerk-serve, aio threads + aio_open, small chunks", "[serve]") {
 
 TEST_CASE("clerk-serve, sendfile_max_chunk without aio", "[serve]") { run_mode({"--sendfile-max-chunk", "8192"}); }
 
+// The open-file cache with the open in the pool, errors cached, and room for
+// only two files (evictions all the time); then on the loop with min_uses.
+TEST_CASE("clerk-serve, aio_open with a small open-file cache", "[serve]") {
+  run_mode({"--aio", "threads", "--aio-open", "on", "--open-file-cache", "2", "--open-file-cache-errors", "on",
+            "--sendfile-max-chunk", "4096"});
+}
+
+TEST_CASE("clerk-serve, open-file cache on the loop with min_uses 2", "[serve]") {
+  run_mode({"--open-file-cache", "3", "--open-file-cache-min-uses", "2"});
+}
+
 // The two modes nginx never had: the RWF_NOWAIT probe before the pool (the
 // test files are freshly written, so resident: the loop sends them), and a
 // ring per worker (reads into a buffer, then send()). Same bytes, same
@@ -462,4 +476,109 @@ TEST_CASE("a worker out of file descriptors recovers", "[serve]") {
   CHECK(server.workers_alive(workers));
   CHECK(server.stop() == 0);
   check_clean_log(server);
+}
+
+namespace {
+
+// The files under `root` that a process holds open (/proc/PID/fd), relative to it.
+std::multiset<std::string> files_held(pid_t pid, const std::string& root) {
+  std::multiset<std::string> held;
+  const std::string dir = "/proc/" + std::to_string(pid) + "/fd";
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    std::error_code link_ec;
+    const std::string target = std::filesystem::read_symlink(entry.path(), link_ec).string();
+    if (!link_ec && target.rfind(root + "/", 0) == 0) held.insert(target.substr(root.size() + 1));
+  }
+  return held;
+}
+
+// Polls until the worker holds exactly `expected` (a response's end may
+// follow its last byte by a moment); a safety limit only.
+std::multiset<std::string> wait_for_held(pid_t pid, const std::string& root, const std::multiset<std::string>& expected) {
+  std::multiset<std::string> held;
+  for (int i = 0; i < 200; ++i) {
+    held = files_held(pid, root);
+    if (held == expected) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  return held;
+}
+
+}  // namespace
+
+// The worker's descriptors, counted: the cache holds its `max` most recently
+// used files and no more, evicted ones are closed, and without a cache every
+// file is closed after its response.
+TEST_CASE("the open-file cache holds max descriptors, least recently used out first", "[serve]") {
+  TempTree tree;
+  for (const bool aio_open : {false, true}) {
+    INFO("aio_open " << aio_open);
+    std::vector<std::string> args{"--open-file-cache", "2"};
+    if (aio_open) args.insert(args.end(), {"--aio", "threads", "--aio-open", "on"});
+    ServerProcess server(tree, args, 1);
+    const auto workers = server.worker_pids();
+    REQUIRE(workers.size() == 1);
+    const pid_t worker = workers.front();
+    Client client(server.port());
+    auto get = [&](const std::string& target, const std::string& expected) {
+      REQUIRE(client.send(get_request(target)));
+      const Response response = client.read_response();
+      CHECK(response.status == 200);
+      CHECK(response.body == expected);
+    };
+    get("/small.txt", tree.small);
+    get("/sub/inner.txt", tree.inner);
+    CHECK(wait_for_held(worker, tree.root, {"small.txt", "sub/inner.txt"}) ==
+          std::multiset<std::string>{"small.txt", "sub/inner.txt"});
+    get("/small.txt", tree.small);  // a hit: small.txt is the most recent now
+    get("/empty.txt", "");          // evicts sub/inner.txt
+    CHECK(wait_for_held(worker, tree.root, {"small.txt", "empty.txt"}) ==
+          std::multiset<std::string>{"small.txt", "empty.txt"});
+    get("/big.bin", tree.big);  // evicts small.txt
+    CHECK(wait_for_held(worker, tree.root, {"empty.txt", "big.bin"}) ==
+          std::multiset<std::string>{"empty.txt", "big.bin"});
+    CHECK(server.stop() == 0);
+    check_clean_log(server);
+  }
+  ServerProcess plain(tree, {}, 1);
+  const pid_t worker = plain.worker_pids().front();
+  check_get(plain.port(), "/small.txt", tree.small);
+  check_get(plain.port(), "/big.bin", tree.big);
+  CHECK(wait_for_held(worker, tree.root, {}).empty());
+  CHECK(plain.stop() == 0);
+}
+
+// ENOENT, EACCES and paths out of the root, with the open in the pool and on
+// the loop, cached or not: the exact status, twice (the second may come from
+// the cache), and the worker serves on.
+TEST_CASE("failed opens are 404 or 403, in the pool and from the cache", "[serve]") {
+  TempTree tree;
+  std::ofstream(tree.root + "/unreadable.txt") << kSecret;
+  REQUIRE(::chmod((tree.root + "/unreadable.txt").c_str(), 0) == 0);
+  const std::vector<std::vector<std::string>> modes{
+      {"--aio", "threads", "--aio-open", "on"},
+      {"--aio", "threads", "--aio-open", "on", "--open-file-cache", "8"},
+      {"--aio", "threads", "--aio-open", "on", "--open-file-cache", "8", "--open-file-cache-errors", "on"},
+      {"--open-file-cache", "8", "--open-file-cache-errors", "on"}};
+  for (const auto& args : modes) {
+    INFO("mode " << args.size() << " " << args.back());
+    ServerProcess server(tree, args, 1, 0, true);
+    const auto workers = server.worker_pids();
+    for (int round = 0; round < 2; ++round) {
+      INFO("round " << round);
+      CHECK(status_of(round_trip(server.port(), get_request("/missing.txt"))) == 404);       // ENOENT
+      CHECK(status_of(round_trip(server.port(), get_request("/sub/missing/x"))) == 404);     // ENOENT in the walk
+      CHECK(status_of(round_trip(server.port(), get_request("/small.txt/x"))) == 404);       // ENOTDIR
+      CHECK(status_of(round_trip(server.port(), get_request("/unreadable.txt"))) == 403);    // EACCES
+      CHECK(status_of(round_trip(server.port(), get_request("/link"))) == 403);              // a link out of the root
+      CHECK(status_of(round_trip(server.port(), get_request("/dirlink/secret.txt"))) == 403);
+      CHECK(status_of(round_trip(server.port(), get_request("/../x"))) == 400);              // refused before any open
+      check_refused(server.port(), get_request("/unreadable.txt"), {403});
+      check_get(server.port(), "/small.txt", tree.small);
+    }
+    CHECK(server.workers_alive(workers));
+    CHECK(server.stop() == 0);
+    check_clean_log(server);
+  }
 }

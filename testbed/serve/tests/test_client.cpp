@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -64,7 +66,8 @@ TempTree::~TempTree() {
   fs::remove_all(base, ignored);
 }
 
-ServerProcess::ServerProcess(const TempTree& tree, std::vector<std::string> args, int workers, int fd_limit) {
+ServerProcess::ServerProcess(const TempTree& tree, std::vector<std::string> args, int workers, int fd_limit,
+                             bool without_dac_override) {
   static int counter = 0;
   const std::string stem = tree.base + "/server" + std::to_string(++counter);
   const std::string port_file = stem + ".port";
@@ -79,6 +82,11 @@ ServerProcess::ServerProcess(const TempTree& tree, std::vector<std::string> args
     if (fd_limit > 0) {
       rlimit limit{static_cast<rlim_t>(fd_limit), static_cast<rlim_t>(fd_limit)};
       ::setrlimit(RLIMIT_NOFILE, &limit);
+    }
+    if (without_dac_override) {
+      // Fails (EPERM) for a non-root user, who has neither capability anyway.
+      ::prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0);
+      ::prctl(PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0);
     }
     std::vector<char*> raw;
     for (auto& arg : argv) raw.push_back(arg.data());

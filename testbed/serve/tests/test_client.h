@@ -25,7 +25,11 @@ class ServerProcess {
  public:
   // Starts clerk-serve --root ROOT --listen 127.0.0.1:0 --port-file ... ARGS
   // and waits for the port and for `workers` worker processes.
-  ServerProcess(const TempTree& tree, std::vector<std::string> args, int workers, int fd_limit = 0);
+  // without_dac_override: run as root would without CAP_DAC_OVERRIDE and
+  // CAP_DAC_READ_SEARCH (dropped from the bounding set before exec), so that
+  // a file of mode 000 is EACCES to the server as to any other user.
+  ServerProcess(const TempTree& tree, std::vector<std::string> args, int workers, int fd_limit = 0,
+                bool without_dac_override = false);
   ~ServerProcess();
   int port() const { return port_; }
   pid_t pid() const { return pid_; }
