@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
@@ -74,22 +75,35 @@ std::vector<std::string> serve_argv(const models::Scenario& scenario, const Serv
   const models::NginxConfig& n = scenario.nginx;
   // clerk-serve's modes have the scenario's names; aio_nowait is its --aio nowait.
   const std::string aio = n.aio_nowait ? "nowait" : n.aio->name;
-  return {p.binary,
-          "--root", p.data_dir,
-          "--listen", fmt::format("127.0.0.1:{}", p.port),
-          "--workers", std::to_string(n.worker_processes),
-          "--reuseport", n.accept->reuseport ? "on" : "off",
-          "--sendfile-max-chunk", std::to_string(n.sendfile_max_chunk),
-          "--aio", aio,
-          // clerk-serve refuses aio_open without aio threads (the open runs in the pool).
-          "--aio-open", n.aio_open && n.aio->thread_pool ? "on" : "off",
-          "--threads", std::to_string(n.thread_pool.threads),
-          "--max-queue", std::to_string(n.thread_pool.max_queue),
-          "--uring-entries", std::to_string(n.io_uring.entries),  // [nginx.io_uring]
-          "--uring-max-workers", std::to_string(n.io_uring.max_workers),
-          "--keepalive-requests", std::to_string(n.keepalive_requests),
-          "--keepalive-timeout", "75",  // as the nginx.conf we write
-          "--pid-file", p.pid_file};
+  std::vector<std::string> argv{
+      p.binary,
+      "--root", p.data_dir,
+      "--listen", fmt::format("127.0.0.1:{}", p.port),
+      "--workers", std::to_string(n.worker_processes),
+      "--reuseport", n.accept->reuseport ? "on" : "off",
+      "--sendfile-max-chunk", std::to_string(n.sendfile_max_chunk),
+      "--aio", aio,
+      // clerk-serve refuses aio_open without aio threads (the open runs in the pool).
+      "--aio-open", n.aio_open && n.aio->thread_pool ? "on" : "off",
+      "--threads", std::to_string(n.thread_pool.threads),
+      "--max-queue", std::to_string(n.thread_pool.max_queue),
+      "--uring-entries", std::to_string(n.io_uring.entries),  // [nginx.io_uring]
+      "--uring-max-workers", std::to_string(n.io_uring.max_workers),
+      "--keepalive-requests", std::to_string(n.keepalive_requests),
+      "--keepalive-timeout", "75",  // as the nginx.conf we write
+      "--pid-file", p.pid_file};
+  // nginx.open_file_cache and its companions, in whole seconds as NGINX
+  // reads them (and as nginx_conf.cpp writes them).
+  const models::OpenFileCacheSpec& o = n.open_file_cache;
+  if (o.enabled) {
+    const std::vector<std::string> cache{"--open-file-cache", std::to_string(o.max),
+                                         "--open-file-cache-inactive", std::to_string(std::llround(o.inactive_s)),
+                                         "--open-file-cache-valid", std::to_string(std::llround(o.valid_s)),
+                                         "--open-file-cache-min-uses", std::to_string(o.min_uses),
+                                         "--open-file-cache-errors", o.errors ? "on" : "off"};
+    argv.insert(argv.end(), cache.begin(), cache.end());
+  }
+  return argv;
 }
 
 std::vector<std::string> serve_notes(const models::Scenario& scenario) {
@@ -102,8 +116,6 @@ std::vector<std::string> serve_notes(const models::Scenario& scenario) {
   if (!n.sendfile) notes.push_back("sendfile off is not reproduced: clerk-serve always uses sendfile()");
   if (n.cache_fill_rate > 0) notes.push_back("nginx.cache_fill_rate is not reproduced by clerk-serve");
   if (n.directio) notes.push_back("nginx.directio is not reproduced: clerk-serve reads every file with sendfile()");
-  if (n.open_file_cache.enabled)
-    notes.push_back("nginx.open_file_cache is not reproduced: clerk-serve opens every file");
   if (!n.more_thread_pools.empty() || n.split_clients.enabled())
     notes.push_back("several thread pools and split_clients are not reproduced: clerk-serve runs one pool of "
                     "thread_pool.threads threads");

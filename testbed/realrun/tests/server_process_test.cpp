@@ -35,6 +35,7 @@ TEST_CASE("clerk-serve flags mirror the scenario's directives", "[server_process
   CHECK(flag(argv, "--max-queue") == "65536");
   CHECK(flag(argv, "--keepalive-requests") == "100");
   CHECK(flag(argv, "--pid-file") == "/run/serve.pid");
+  CHECK(flag(argv, "--open-file-cache") == "(absent)");  // off: clerk-serve's default
 
   sc.nginx.accept = &models::accept_policy(false, true);
   sc.nginx.aio_open = true;
@@ -59,6 +60,19 @@ TEST_CASE("clerk-serve runs aio_nowait as --aio nowait and io_uring with its rin
   CHECK(flag(argv, "--aio") == "io_uring");
   CHECK(flag(argv, "--uring-entries") == "64");
   CHECK(flag(argv, "--uring-max-workers") == "0");
+}
+
+TEST_CASE("clerk-serve gets the scenario's open_file_cache, in whole seconds", "[server_process]") {
+  auto sc = models::load_scenario(CLERK_SCENARIOS "/local/threads.toml",
+                                  {"nginx.open_file_cache=\"max=1000 inactive=20s\"", "nginx.open_file_cache_valid=30",
+                                   "nginx.open_file_cache_min_uses=2", "nginx.open_file_cache_errors=true"});
+  const auto argv = serve_argv(sc, {"/x", "/d", "/p", 1});
+  CHECK(flag(argv, "--open-file-cache") == "1000");
+  CHECK(flag(argv, "--open-file-cache-inactive") == "20");
+  CHECK(flag(argv, "--open-file-cache-valid") == "30");
+  CHECK(flag(argv, "--open-file-cache-min-uses") == "2");
+  CHECK(flag(argv, "--open-file-cache-errors") == "on");
+  for (const std::string& note : serve_notes(sc)) CHECK(note.find("open_file_cache") == std::string::npos);
 }
 
 TEST_CASE("a listening port is busy and accepts; a closed one is free", "[server_process]") {
