@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
                  "descriptors cached per worker, 0 = off; a hit needs no path walk, open() or fstat() "
                  "[nginx: open_file_cache max=]")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 24));
+      ->check(CLI::Range(std::size_t{0}, std::size_t{100000000}));  // the scenario loader's limit on max=
   app.add_option("--open-file-cache-inactive", cache.inactive_s,
                  "seconds an unused entry is kept [nginx: open_file_cache inactive=]")
       ->capture_default_str()
