@@ -284,9 +284,11 @@ std::string handout_page(const Lesson& lesson, const std::vector<StepOutcome>& o
       if (!std::isnan(step.observe.at_s)) md += fmt::format(" at {:g} s", step.observe.at_s);
       md += ".** " + o.observe + "\n";
       if (!step.observe.highlight.empty()) md += "\nLook at: " + highlight_words(step.observe.highlight) + ".\n";
-      // clerk-ui's --at counts from the start of the warm-up, so a capture
-      // of the measured window's moment is not yet possible (issue 16's UI part).
-      if (!std::isnan(step.observe.at_s)) md += "\n*Figure: the store at this moment (clerk-ui's capture: not yet generated).*\n";
+      // clerk-ui's capture of the moment (clerk-ui --lesson N --captures;
+      // scripts/regen-lessons makes them beside the handouts).
+      if (!std::isnan(step.observe.at_s))
+        md += fmt::format("\n![The store at t = {:g} s of the measured window, what to look at ringed]"
+                          "(figures/{}-{}-observe.png)\n", step.observe.at_s, lesson.number, i + 1);
     }
     // The student's page folds the answer away until the prediction is made.
     const bool fold = !teacher && step.predict.given();
