@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   app.tails_first = opt.tails;
   app.heatmap_first = opt.heatmap;
   app.speed = opt.speed;
-  app.playing = !opt.paused;
+  app.playing = !opt.paused && !app.guided;  // a lesson's step runs once its prediction is made
   const bool capture = !opt.screenshot.empty() || lesson_capture;
   // --at counts in the measured window's time (t = 0 where the warm-up ends), as the figures do.
   if (!opt.series.empty()) return ui::write_series(app, opt.series, opt.at_s > 0 ? opt.at_s : -1);

@@ -28,7 +28,7 @@ awk '/^\[step\.[0-9]+/ { s = $0; sub(/^\[step\./, "", s); sub(/[^0-9].*/, "", s)
      /^highlight *=/ { c = gsub(/"[^"]*"/, "&"); print s, c }' "$file" >"$out/$n-highlights"
 
 rc=0
-"$src/ui/tools/with-xvfb" "$ui" --lesson "$n" --answers "$out/$n-answers" --captures "$out" --width 1600 --height 1000 \
+"$src/ui/tools/with-xvfb" "$ui" --lesson "$file" --answers "$out/$n-answers" --captures "$out" --width 1600 --height 1000 \
   >"$out/$n.log" 2>&1 || rc=$?
 cat "$out/$n.log"
 [ "$rc" = 0 ] || fail "clerk-ui --lesson $n --captures exited $rc"
