@@ -427,13 +427,25 @@ void draw_lesson_overlay(App& app, LessonMode& m) {
   // What does not matter now, dimmed; what does, ringed and named.
   dim_except(dl, holes, IM_COL32(0, 0, 0, 150));
   // The names first, the rings over them: a name never hides a ring.
+  std::vector<Box> named;  // the names placed so far: one never covers another
   for (const ElementBox& e : boxes) {
     if (!e.ringed || kind_of(e.id) == "figure") continue;  // a figure is named in the panel beside it
     const std::string words = models::highlight_words(e.id);
     const ImVec2 size = ImGui::CalcTextSize(words.c_str());
-    // Above the ring, or inside its top when there is no room above.
-    const float y = e.ring.min.y - size.y - 4 >= 0 ? e.ring.min.y - size.y - 4 : e.ring.min.y + 5;
-    const ImVec2 at(std::min(e.ring.min.x + 4, ImGui::GetIO().DisplaySize.x - size.x - 4), y);
+    // Above the ring, or inside its top when there is no room above; a line
+    // higher (or lower, inside) while it would cover a name already placed.
+    const bool above = e.ring.min.y - size.y - 4 >= 0;
+    float y = above ? e.ring.min.y - size.y - 4 : e.ring.min.y + 5;
+    const float x = std::min(e.ring.min.x + 4, ImGui::GetIO().DisplaySize.x - size.x - 4);
+    const auto covers = [&](float top) {
+      const Box b{ImVec2(x - 3, top - 1), ImVec2(x + size.x + 3, top + size.y + 1)};
+      return std::any_of(named.begin(), named.end(), [&](const Box& o) {
+        return b.min.x < o.max.x && o.min.x < b.max.x && b.min.y < o.max.y && o.min.y < b.max.y;
+      });
+    };
+    for (int tries = 0; covers(y) && tries < 8; ++tries) y += (above && y - size.y - 2 >= 0 ? -1.0f : 1.0f) * (size.y + 2);
+    named.push_back(Box{ImVec2(x - 3, y - 1), ImVec2(x + size.x + 3, y + size.y + 1)});
+    const ImVec2 at(x, y);
     dl->AddRectFilled(ImVec2(at.x - 3, at.y - 1), ImVec2(at.x + size.x + 3, at.y + size.y + 1), IM_COL32(0, 0, 0, 220), 3);
     dl->AddText(at, kRing, words.c_str());
   }
