@@ -56,22 +56,6 @@ nlohmann::ordered_json run_json(const models::Scenario& sc) {
   return json;
 }
 
-// "-", "inf" or the number with 3 significant figures.
-std::string plain(double v) {
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return fmt::format("{:.4g}", v);
-}
-
-std::string range_text(const Expectation& e) {
-  if (std::isinf(e.min)) return "at most " + plain(e.max);
-  if (std::isinf(e.max)) return "at least " + plain(e.min);
-  return "between " + plain(e.min) + " and " + plain(e.max);
-}
-
-std::string metric_label(const Expectation& e) {
-  return e.relative_to.empty() ? e.metric : e.metric + " / step " + e.relative_to + "'s";
-}
-
 // Where the student's answers come from: --answers' file, else stdin.
 class Answers {
  public:
@@ -97,67 +81,21 @@ class Answers {
   std::unique_ptr<std::ifstream> file_;
 };
 
-// How one step went: what the run says, for the terminal and the handouts.
-struct StepOutcome {
+// How one step went: what the run says (models::evaluate_step), and for
+// the handouts the run's JSON and what the exercise's solution gave.
+struct StepOutcome : models::LessonOutcome {
   nlohmann::ordered_json json;
-  std::optional<std::size_t> choice;  // the answer of a multiple-choice question
-  double number = NAN;                // the answer of a number question, in its unit
-  std::string explain;
-  std::string observe;
-  std::vector<std::string> claims;    // "ok|FAIL  note (metric = v, range)"
-  int failed = 0;
   std::string exercise_result;        // --check / handout: what the solution gave
 };
 
-std::string claim_line(const LessonRuns& runs, const Expectation& e, bool& ok) {
-  const std::optional<double> v = models::lesson_metric(runs, e);
-  ok = v && *v >= e.min && *v <= e.max;
-  return fmt::format("{}  {} ({} = {}, {})", ok ? "ok  " : "FAIL", e.note.empty() ? e.metric : e.note, metric_label(e),
-                     v ? plain(*v) : "missing", range_text(e));
-}
-
-// `text` with its placeholders filled; a figure the run left null, or a
-// ratio over 0, is a failed claim naming the text's file, line and key
-// (load_lesson checked the names, only the run can tell the values).
-std::string fill_or_fail(const std::string& text, const LessonRuns& runs, const std::string& file, int line,
-                         const std::string& key, StepOutcome& out) {
-  try {
-    return models::fill_placeholders(text, runs);
-  } catch (const std::out_of_range& e) {
-    ++out.failed;
-    out.claims.push_back(fmt::format("FAIL  {}:{}: key '{}': {}", file, line, key, e.what()));
-    return text;
-  }
-}
-
 // Runs the step and evaluates everything the run decides.
 StepOutcome evaluate(const LessonStep& step, std::vector<nlohmann::ordered_json>& jsons, std::size_t index) {
-  StepOutcome out;
   jsons[index] = run_json(step.loaded);
   LessonRuns runs;
   for (std::size_t k = 0; k <= index; ++k) runs.runs.push_back(&jsons[k]);
   runs.current = index;
-  if (step.predict.given()) {
-    if (!step.predict.choices.empty()) {
-      out.choice = models::answer_choice(runs, step.predict);
-      if (!out.choice) {
-        ++out.failed;
-        out.claims.push_back(fmt::format("FAIL  the question's answer: {} of its choices hold for the run, not one",
-                                         step.predict.choices.size()));
-      }
-    } else {
-      const std::optional<double> v = models::lesson_metric(runs, step.predict.number);
-      out.number = v ? *v * step.predict.scale : NAN;
-    }
-  }
-  out.explain = fill_or_fail(step.explain, runs, step.file, step.explain_line, fmt::format("step.{}.explain", index + 1), out);
-  out.observe = fill_or_fail(step.observe.text, runs, step.file, step.observe.line,
-                             fmt::format("step.{}.observe.text", index + 1), out);
-  for (const Expectation& e : step.expect) {
-    bool ok = false;
-    out.claims.push_back(claim_line(runs, e, ok));
-    if (!ok) ++out.failed;
-  }
+  StepOutcome out;
+  static_cast<models::LessonOutcome&>(out) = models::evaluate_step(step, runs);
   return out;
 }
 
@@ -170,7 +108,7 @@ std::string goal_range(const models::LessonExercise& x) {
   Expectation scaled = x.goal;
   scaled.min *= x.goal_scale;
   scaled.max *= x.goal_scale;
-  return range_text(scaled) + unit;
+  return models::range_text(scaled) + unit;
 }
 
 // The exercise with a change `key=value` run; its goal's figure, and whether it holds.
@@ -197,12 +135,6 @@ std::string highlight_text(const std::vector<std::string>& ids) {
   return out;
 }
 
-std::string predict_answer_text(const LessonStep& step, const StepOutcome& o) {
-  if (!step.predict.choices.empty())
-    return o.choice ? fmt::format("{}) {}", *o.choice + 1, step.predict.choices[*o.choice].text) : "(no choice holds)";
-  return fmt::format("{:.3g} {}", o.number, step.predict.unit);
-}
-
 // The student's prediction, asked before the run; empty: none given.
 std::string ask_prediction(const LessonStep& step, Answers& answers) {
   const models::LessonPredict& p = step.predict;
@@ -227,18 +159,8 @@ std::string ask_prediction(const LessonStep& step, Answers& answers) {
 }
 
 void tell_answer(const LessonStep& step, const StepOutcome& o, const std::string& guess) {
-  const models::LessonPredict& p = step.predict;
-  std::cout << "Answer: " << predict_answer_text(step, o) << "\n";
-  if (guess.empty()) return;
-  if (!p.choices.empty()) {
-    const bool right = o.choice && std::stoul(guess) == *o.choice + 1;
-    std::cout << (right ? "You predicted this. " : fmt::format("You predicted {}). ", guess))
-              << (right ? "" : "Read on: the run explains why.") << "\n";
-  } else {
-    const bool right = models::guess_is_right(std::stod(guess), o.number, p.tolerance);
-    std::cout << fmt::format("You predicted {} {}: {}\n", guess, p.unit,
-                             right ? "close enough." : "not close. Read on: the run explains why.");
-  }
+  std::cout << "Answer: " << models::predict_answer_text(step, o) << "\n";
+  if (!guess.empty()) std::cout << models::judge_prediction(step, o, guess).text << "\n";
 }
 
 void run_exercise(const LessonStep& step, Answers& answers) {
@@ -313,7 +235,7 @@ std::vector<StepOutcome> check_all(const Lesson& lesson, int& failed) {
     const LessonStep& step = lesson.steps[i];
     StepOutcome o = evaluate(step, jsons, i);
     std::cout << fmt::format("step {}: {}\n", i + 1, step.title);
-    if (step.predict.given()) std::cout << "  answer: " << predict_answer_text(step, o) << "\n";
+    if (step.predict.given()) std::cout << "  answer: " << models::predict_answer_text(step, o) << "\n";
     for (const std::string& c : o.claims) std::cout << "  " << c << "\n";
     if (step.exercise) {
       const models::LessonExercise& x = *step.exercise;
@@ -327,10 +249,10 @@ std::vector<StepOutcome> check_all(const Lesson& lesson, int& failed) {
       o.exercise_result = fmt::format("{} = {} with {} ({} before)", x.goal.metric, goal_value(x, after), x.solution,
                                       before ? goal_value(x, *before) : "missing");
       std::cout << fmt::format("  {}  exercise: the goal ({} {}) is unmet as the step stands ({})\n",
-                               ok_before ? "FAIL" : "ok  ", x.goal.metric, range_text(x.goal),
-                               before ? plain(*before) : "missing");
+                               ok_before ? "FAIL" : "ok  ", x.goal.metric, models::range_text(x.goal),
+                               before ? models::plain_number(*before) : "missing");
       std::cout << fmt::format("  {}  exercise: the solution {} meets it ({})\n", ok ? "ok  " : "FAIL", x.solution,
-                               plain(after));
+                               models::plain_number(after));
       o.failed += (ok_before ? 1 : 0) + (ok ? 0 : 1);
     }
     failed += o.failed;
@@ -362,14 +284,16 @@ std::string handout_page(const Lesson& lesson, const std::vector<StepOutcome>& o
       if (!std::isnan(step.observe.at_s)) md += fmt::format(" at {:g} s", step.observe.at_s);
       md += ".** " + o.observe + "\n";
       if (!step.observe.highlight.empty()) md += "\nLook at: " + highlight_words(step.observe.highlight) + ".\n";
-      // clerk-ui's --at counts from the start of the warm-up, so a capture
-      // of the measured window's moment is not yet possible (issue 16's UI part).
-      if (!std::isnan(step.observe.at_s)) md += "\n*Figure: the store at this moment (clerk-ui's capture: not yet generated).*\n";
+      // clerk-ui's capture of the moment (clerk-ui --lesson N --captures;
+      // scripts/regen-lessons makes them beside the handouts).
+      if (!std::isnan(step.observe.at_s))
+        md += fmt::format("\n![The store at t = {:g} s of the measured window, what to look at ringed]"
+                          "(figures/{}-{}-observe.png)\n", step.observe.at_s, lesson.number, i + 1);
     }
     // The student's page folds the answer away until the prediction is made.
     const bool fold = !teacher && step.predict.given();
     if (fold) md += "\n<details><summary>After your prediction: the answer and why</summary>\n";
-    if (step.predict.given()) md += "\n**Answer:** " + predict_answer_text(step, o) + "\n";
+    if (step.predict.given()) md += "\n**Answer:** " + models::predict_answer_text(step, o) + "\n";
     md += "\n**Why.** " + o.explain + "\n";
     if (fold) md += "\n</details>\n";
     if (step.exercise) {

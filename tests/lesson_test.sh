@@ -60,7 +60,8 @@ expect_status 2 "--handout into no folder" "$clerk" lesson 1 --lessons "$lessons
 # The handout: the numbers filled in, the answer folded away on the student's page, on the teacher's not.
 expect_status 0 "--handout" "$clerk" lesson 1 --lessons "$lessons" --handout "$tmp/ho"
 grep -qF "<details><summary>After your prediction" "$tmp/ho/1-tiny.md" || fail "student page: answer not folded"
-grep -qF "*Figure: the store at this moment" "$tmp/ho/1-tiny.md" || fail "handout lacks the observed moment's figure placeholder"
+grep -qF "![The store at t = 0.5 s of the measured window, what to look at ringed](figures/1-2-observe.png)" "$tmp/ho/1-tiny.md" \
+  || fail "handout lacks the observed moment's figure: $(grep -n 'figures/' "$tmp/ho/1-tiny.md")"
 grep -qF "**Answer:** 1) Yes, as much" "$tmp/ho/1-tiny-teacher.md" || fail "teacher page lacks the answer"
 grep -qF "**Solution:** \`--set nginx.aio=\"off\"\`" "$tmp/ho/1-tiny-teacher.md" || fail "teacher page lacks the solution"
 # the command is relative to the folder above the lesson's (the project's root for lessons/)

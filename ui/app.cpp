@@ -53,9 +53,9 @@ static std::vector<std::string> cold_unless_told(std::vector<std::string> overri
   return overrides;
 }
 
-bool open_scenario(App& app, const std::string& path, const std::vector<std::string>& overrides) {
+bool open_scenario(App& app, const std::string& path, const std::vector<std::string>& overrides, bool as_written) {
   try {
-    app.loaded = models::load_scenario(path, cold_unless_told(overrides));
+    app.loaded = models::load_scenario(path, as_written ? overrides : cold_unless_told(overrides));
   } catch (const models::ConfigError& e) {
     app.error = e.what();
     return false;
@@ -204,6 +204,7 @@ void advance(App& app, double real_dt) {
   if (asked <= 0) return;
   const double end = sim::to_seconds(app.a.end());
   app.sim_target = std::min(app.sim_target + asked, end);
+  if (app.stop_at_s >= 0) app.sim_target = std::min(app.sim_target, app.stop_at_s);
   const auto target = static_cast<sim::Time>(app.sim_target * 1e9 + 0.5);
   const double before = sim::to_seconds(app.a.now());
   // In step: B, when behind, catches up before A goes on (as fast as
@@ -220,13 +221,28 @@ void advance(App& app, double real_dt) {
   // Never build up a debt: what the budget did not allow is dropped.
   app.sim_target = reached;
   if (!app.fastest && asked < 1e8) app.achieved = 0.9f * app.achieved + 0.1f * static_cast<float>(std::min(1.0, (reached - before) / asked));
-  if (reached >= end) app.playing = false;
+  if (reached >= end || (app.stop_at_s >= 0 && reached >= app.stop_at_s)) app.playing = false;
 }
 
 void run_to(App& app, double t) {
   const auto target = static_cast<sim::Time>(t * 1e9 + 0.5);
   for (Session* s : {&app.a, &app.b})
     if (s->world) s->advance(target, Clock::time_point::max());
+  app.sim_target = sim::to_seconds(app.a.now());
+}
+
+void run_to_window(App& app) {
+  for (Session* s : {&app.a, &app.b}) {
+    if (!s->world) continue;
+    while (!s->world->measuring() && s->now() < s->end()) s->advance((s->now() / kFineBin + 1) * kFineBin, Clock::time_point::max());
+  }
+  app.sim_target = sim::to_seconds(app.a.now());
+}
+
+void run_to_window_time(App& app, double window_s) {
+  run_to_window(app);
+  for (Session* s : {&app.a, &app.b})
+    if (s->world) s->advance(s->run_time(window_s), Clock::time_point::max());
   app.sim_target = sim::to_seconds(app.a.now());
 }
 

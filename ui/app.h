@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@
 #include "ui/tails_view.h"
 
 namespace ui {
+
+struct LessonMode;  // ui/lesson_mode.h
 
 struct App {
   // The scenario as loaded, and where from.
@@ -40,6 +43,7 @@ struct App {
   double sim_target = 0;            // where playback wants the sessions (s)
   float achieved = 1;               // share of the asked speed reached lately
   bool to_window = false;           // fast-forwarding the warm-up, as fast as the budget allows, to the window's start
+  double stop_at_s = -1;            // playback pauses when A reaches this run time (s); -1: at the end only
 
   // Views.
   bool show_lesson = false;
@@ -51,12 +55,16 @@ struct App {
   float timeline_s = 10;
   StoreAnim anim_a, anim_b;
   std::map<std::string, Box> view_boxes;  // where each window was drawn this frame
+  std::map<std::string, Box> chart_boxes;  // where each chart was drawn this frame, by id
+  std::shared_ptr<LessonMode> guided;      // clerk-ui --lesson N: the lesson being walked (lesson_mode.h)
   std::vector<std::string> scenario_files;
 };
 
 // Loads `path` (with `overrides`) and restarts both sessions from it.
 // False and `app.error` set on a bad file.
-bool open_scenario(App& app, const std::string& path, const std::vector<std::string>& overrides);
+// `as_written`: with the scenario's own warm-up (a lesson's steps, as clerk
+// run and clerk lesson run them); else cold unless `overrides` set a warm-up.
+bool open_scenario(App& app, const std::string& path, const std::vector<std::string>& overrides, bool as_written = false);
 // Rebuilds the sessions from the edited knobs: from t = 0, or replaying to
 // the present instant with the new settings.
 void restart_sessions(App& app, bool replay_to_now);
@@ -66,6 +74,13 @@ void set_ab(App& app, bool on);
 void advance(App& app, double real_dt);
 // Runs both sessions to `t` seconds without a budget (headless capture).
 void run_to(App& app, double t);
+// Runs both sessions through their warm-ups to their measured windows'
+// starts (at once for a cold start), without a budget.
+void run_to_window(App& app);
+// Runs both sessions to `window_s` seconds of their measured windows (what
+// --at and a lesson's "pause at" mean: t = 0 where the warm-up ends),
+// through the warm-up first, without a budget.
+void run_to_window_time(App& app, double window_s);
 // The scenario files under the project's scenarios/ folder.
 std::vector<std::string> find_scenarios();
 

@@ -190,6 +190,7 @@ Shade warmup_shade(Session& a, Session* b) {
   s.until_s = static_cast<float>(std::max(wa, wb));
   if (s.until_s <= 0) return s;
   const bool warming = a.recorder.warming() || (b && b->recorder.warming());
+  s.zero_s = warming ? 0.0f : static_cast<float>(wa);  // A's window (A/B with different warm-ups: A's clock)
   s.label = warming ? "warm-up so far: not in the figures" : "warm-up: excluded from the figures";
   char buf[256];
   if (b && wa != wb)
@@ -204,10 +205,16 @@ Shade warmup_shade(Session& a, Session* b) {
   return s;
 }
 
-void draw_charts(Session& a, Session* b) {
+void draw_charts(Session& a, Session* b, const std::string& emphasis, std::map<std::string, Box>* drawn, bool window_only) {
   if (b) draw_headlines(a, *b);
-  const std::vector<Chart> charts = build_charts(a, b);
-  const Shade warmup = warmup_shade(a, b);
+  std::vector<Chart> charts = build_charts(a, b);
+  if (!emphasis.empty())
+    for (Chart& c : charts)
+      for (Series& s : c.series)
+        if (s.source.rfind("clients.", 0) == 0 && s.source.rfind("clients." + emphasis + ".", 0) != 0)
+          s.colour = mix(s.colour, kPanel, 0.75f);
+  Shade warmup = warmup_shade(a, b);
+  if (window_only && warmup.zero_s > 2) warmup.first = static_cast<std::size_t>(warmup.zero_s) - 2;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const auto n = static_cast<float>(charts.size());
   const float h = (avail.y - (n - 1) * ImGui::GetStyle().ItemSpacing.y) / n;
@@ -215,7 +222,11 @@ void draw_charts(Session& a, Session* b) {
   // legend, as the text grows; the window scrolls rather than squeezing a
   // latency axis to a line.
   const ImVec2 size(avail.x, std::max(h, ImGui::GetTextLineHeight() * 10));
-  for (const Chart& c : charts) plot(c, size, warmup);
+  for (const Chart& c : charts) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    if (drawn) (*drawn)[c.id] = Box{at, ImVec2(at.x + size.x, at.y + size.y)};
+    plot(c, size, warmup);
+  }
 }
 
 nlohmann::ordered_json charts_json(Session& a, Session* b) {

@@ -11,16 +11,23 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "ui/plot.h"
 #include "ui/session.h"
+#include "ui/store_layout.h"
 
 namespace ui {
 
 // `b` is null unless the A/B view is on; its series are drawn lighter.
 std::vector<Chart> build_charts(Session& a, Session* b);
-void draw_charts(Session& a, Session* b);
+// `emphasis`: a client group a lesson points at; the other groups' series
+// are faded. `drawn`, when given, gets each chart's rectangle by its id.
+// `window_only`: the measured window and the warm-up's last 2 seconds.
+void draw_charts(Session& a, Session* b, const std::string& emphasis = "", std::map<std::string, Box>* drawn = nullptr,
+                 bool window_only = false);
 // The warm-up the charts shade (A's, or the longer of A's and B's).
 Shade warmup_shade(Session& a, Session* b);
 // Every plotted series, as JSON (NaN, a second without responses, as null).

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "ui/layout.h"
 
@@ -41,9 +42,9 @@ void warmup_status(App& app) {
   const models::World& w = *app.a.world;
   if (w.measuring()) {
     if (w.window_start() > 0) {
-      char text[128];
-      std::snprintf(text, sizeof text, "measured window from t = %.0f s (the warm-up before it is excluded)",
-                    sim::to_seconds(w.window_start()));
+      char text[160];
+      std::snprintf(text, sizeof text, "t = 0 where the measured window began, after a warm-up of %.0f s (negative time, "
+                    "excluded from the figures)", sim::to_seconds(w.window_start()));
       wrapped_disabled(text);
     }
     return;
@@ -64,8 +65,11 @@ void warmup_status(App& app) {
 
 void playback(App& app) {
   const double now = sim::to_seconds(app.a.now()), end = sim::to_seconds(app.a.end());
-  const bool open_end = app.a.world && !app.a.world->measuring() && app.a.scenario.warmup.settled;
-  ImGui::Text("t = %.3f s of %s%.0f s", now, open_end ? "at most " : "", end);
+  // The measured window's time, as --at and the figures count it; the run's while a warm-up runs.
+  if (const std::optional<double> t = app.a.window_time(app.a.now()))
+    ImGui::Text("t = %.3f s of %.0f s measured", *t, app.a.scenario.duration_s);
+  else
+    ImGui::Text("warm-up: %.3f s since the run began", now);
   ImGui::ProgressBar(end > 0 ? static_cast<float>(now / end) : 0, ImVec2(-1, 4), "");
   warmup_status(app);
   if (ImGui::Button(app.playing ? "Pause" : "Play")) app.playing = !app.playing;

@@ -7,6 +7,7 @@
 #include "ui/charts_view.h"
 #include "ui/controls_panel.h"
 #include "ui/heatmap_view.h"
+#include "ui/lesson_mode.h"
 #include "ui/lesson_panel.h"
 #include "ui/store_window.h"
 #include "ui/tails_view.h"
@@ -33,13 +34,21 @@ void draw_frame(App& app, float dt, bool capture) {
   const ImVec2 ds = ImGui::GetIO().DisplaySize;
   // The side columns grow with the text (Ctrl +/-), within a share of the display.
   const float scale = ImGui::GetIO().FontGlobalScale;
-  const float left = std::min(340.0f * scale, ds.x * 0.3f);
+  // A guided lesson (--lesson N) reads more: its panel is wider and takes most of the column.
+  LessonMode* guided = app.guided.get();
+  if (guided) update_lesson(app, *guided);
+  const float left = guided ? std::min(460.0f * scale, ds.x * 0.32f) : std::min(340.0f * scale, ds.x * 0.3f);
   const float right = std::min(520.0f * scale, ds.x * 0.3f), mid = ds.x - left - right;
-  const float top = ds.y * 0.6f, controls_h = app.show_lesson ? ds.y * 0.55f : ds.y;
+  const float top = ds.y * 0.6f, controls_h = guided ? ds.y * 0.3f : app.show_lesson ? ds.y * 0.55f : ds.y;
   if (begin_tile(app, "controls", 0, 0, left, controls_h)) draw_controls(app);
   ImGui::End();
-  if (app.show_lesson) {
-    if (begin_tile(app, "lesson", 0, controls_h, left, ds.y - controls_h)) draw_lesson(app);
+  if (app.show_lesson || guided) {
+    if (begin_tile(app, "lesson", 0, controls_h, left, ds.y - controls_h)) {
+      if (guided)
+        draw_lesson_mode(app, *guided);
+      else
+        draw_lesson(app);
+    }
     ImGui::End();
   }
   if (begin_tile(app, "store", left, 0, mid, top)) draw_store_window(app, dt, capture);
@@ -64,8 +73,15 @@ void draw_frame(App& app, float dt, bool capture) {
     ImGui::EndTabBar();
   }
   ImGui::End();
-  if (begin_tile(app, "charts", left + mid, 0, right, ds.y)) draw_charts(app.a, app.ab ? &app.b : nullptr);
+  // A lesson's client group: the others' series faded while it is looked at.
+  std::string emphasis;
+  if (guided && guided->phase == LessonMode::Phase::kObserve)
+    for (const std::string& id : guided->lesson.steps[guided->step].observe.highlight)
+      if (id.rfind("series.", 0) == 0) emphasis = id.substr(7);
+  app.chart_boxes.clear();
+  if (begin_tile(app, "charts", left + mid, 0, right, ds.y)) draw_charts(app.a, app.ab ? &app.b : nullptr, emphasis, &app.chart_boxes, guided != nullptr);
   ImGui::End();
+  if (guided) draw_lesson_overlay(app, *guided);
 }
 
 }  // namespace ui

@@ -12,10 +12,14 @@
 #include <cfloat>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <string>
+#include <vector>
 
+#include "common/output_file.h"
 #include "ui/app.h"
 #include "ui/capture.h"
+#include "ui/lesson_mode.h"
 #include "ui/frame.h"
 #include "ui/frame_stats.h"
 #include "ui/options.h"
@@ -47,13 +51,29 @@ int main(int argc, char** argv) {
   }
   if (opt.ab) ui::set_ab(app, true);
   app.show_lesson = opt.lesson;
+  // --lesson N: the guided lesson; with --captures, walked headless with the predictions of --answers.
+  std::vector<std::string> guesses;
+  const bool lesson_capture = !opt.captures.empty();
+  if (!opt.guided.empty()) {
+    std::string error;
+    if (!ui::start_lesson(app, opt.guided, error) || !ui::read_answers(*app.guided, opt.answers, guesses, error)) {
+      std::fprintf(stderr, "clerk-ui: %s\n", error.c_str());
+      return 2;
+    }
+    std::error_code ec;
+    if (lesson_capture && !std::filesystem::is_directory(opt.captures, ec)) {
+      std::fprintf(stderr, "clerk-ui: --captures: '%s' is not a folder\n", opt.captures.c_str());
+      return 2;
+    }
+  }
   app.tails_first = opt.tails;
   app.heatmap_first = opt.heatmap;
   app.speed = opt.speed;
-  app.playing = !opt.paused;
-  const bool capture = !opt.screenshot.empty();
-  if (!opt.series.empty()) return ui::write_series(app, opt.series, opt.at_s > 0 ? opt.at_s : sim::to_seconds(app.a.end()));
-  if (opt.at_s > 0) ui::run_to(app, opt.at_s);
+  app.playing = !opt.paused && !app.guided;  // a lesson's step runs once its prediction is made
+  const bool capture = !opt.screenshot.empty() || lesson_capture;
+  // --at counts in the measured window's time (t = 0 where the warm-up ends), as the figures do.
+  if (!opt.series.empty()) return ui::write_series(app, opt.series, opt.at_s > 0 ? opt.at_s : -1);
+  if (opt.at_s > 0) ui::run_to_window_time(app, opt.at_s);
 
   glfwSetErrorCallback(glfw_error);
   if (!glfwInit()) {
@@ -79,6 +99,12 @@ int main(int argc, char** argv) {
   io.FontGlobalScale = opt.font_scale;
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 130");
+
+  // The headless lesson: the step shown, and whether its explanation (after the observed moment).
+  std::size_t shot_step = 0;
+  bool shot_explain = false;
+  int settle = 0, claims_failed = 0;
+  if (lesson_capture) ui::run_step_headless(app, *app.guided, 0, guesses[0]);
 
   ui::FrameStats stats;
   const int warmup = 60;
@@ -132,7 +158,7 @@ int main(int argc, char** argv) {
     lap(stats.render_ms);
 
     // Headless capture: a few frames so that every window has its size, then save and leave.
-    if (capture && frame == 2) {
+    if (!opt.screenshot.empty() && frame == 2) {
       ui::Box b{ImVec2(0, 0), ImVec2(ds.x, ds.y)};
       if (!opt.crop.empty()) b = app.view_boxes[opt.crop];
       const float sx = static_cast<float>(fb_w) / ds.x, sy = static_cast<float>(fb_h) / ds.y;
@@ -143,6 +169,50 @@ int main(int argc, char** argv) {
         status = 1;
       }
       glfwSetWindowShouldClose(window, 1);
+    }
+    // The headless lesson: a few frames so that every window has its size, then save and go on.
+    if (lesson_capture && ++settle == 3) {
+      settle = 0;
+      ui::LessonMode& m = *app.guided;
+      const std::string base = opt.captures + "/" + std::to_string(m.lesson.number) + "-" + std::to_string(shot_step + 1) +
+                               (shot_explain ? "-explain" : "-observe");
+      const float sx = static_cast<float>(fb_w) / ds.x, sy = static_cast<float>(fb_h) / ds.y;
+      std::string error;
+      bool ok = ui::save_png(base + ".png", 0, 0, fb_w, fb_h, fb_h, error);
+      if (ok && !shot_explain) {
+        try {
+          common::write_file_atomically(base + ".txt", ui::rings_text(app, m, sx, sy));
+        } catch (const common::OutputError& e) {
+          error = e.what();
+          ok = false;
+        }
+      }
+      if (!ok) {
+        std::fprintf(stderr, "clerk-ui: %s\n", error.c_str());
+        status = 1;
+        glfwSetWindowShouldClose(window, 1);
+      } else if (!shot_explain) {
+        std::printf("wrote %s.png\n", base.c_str());
+        ui::finish_step(app, m, true);
+        shot_explain = true;
+      } else {
+        const models::LessonStep& st = m.lesson.steps[shot_step];
+        std::printf("wrote %s.png\nstep %zu: %s\n", base.c_str(), shot_step + 1, st.title.c_str());
+        if (st.predict.given())
+          std::printf("  answer: %s\n  %s\n", models::predict_answer_text(st, *m.outcome).c_str(),
+                      m.verdict.text.empty() ? "(no prediction)" : m.verdict.text.c_str());
+        for (const std::string& c : m.outcome->claims) std::printf("  %s\n", c.c_str());
+        claims_failed += m.outcome->failed;
+        if (++shot_step < m.lesson.steps.size()) {
+          shot_explain = false;
+          ui::run_step_headless(app, m, shot_step, guesses[shot_step]);
+        } else {
+          std::printf("lesson %d: %s\n", m.lesson.number,
+                      claims_failed ? "a claim did not hold for the run" : "every claim held");
+          if (claims_failed) status = 1;
+          glfwSetWindowShouldClose(window, 1);
+        }
+      }
     }
     if (opt.bench && frame == warmup + opt.bench_frames) {
       std::printf("clerk-ui --bench %s: %zu connections, %u workers, speed %g, sim reached %.2f s\n%s\n",

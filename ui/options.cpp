@@ -52,7 +52,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_option("--scenario", o.scenario, "scenario file (default: the 9x run without a thread pool)");
   cli.add_option("--set", o.overrides, "KEY=VALUE over the file, as in clerk run (repeatable)");
   cli.add_option("--seed", o.seed, "random seed (default: the scenario's)")->check(seed_check());
-  cli.add_option("--at", o.at_s, "run to this simulated second before showing")->check(at_check());
+  cli.add_option("--at", o.at_s, "run to this second of the measured window before showing (t = 0 where the warm-up ends: the warm-up runs first)")->check(at_check());
   cli.add_option("--screenshot", o.screenshot, "render one frame to this PNG and exit");
   cli.add_option("--series", o.series,
                  "write every plotted series as JSON to this file and exit, without a window (runs to --at, "
@@ -63,7 +63,14 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_option("--hover", hover, "with --screenshot: put the pointer at X,Y (window pixels) to show its tooltip");
   cli.add_flag("--list-scenarios", o.list_scenarios, "print the runnable scenarios the picker lists, one a line, and exit");
   cli.add_flag("--ab", o.ab, "start with the A/B view (B toggles aio threads)");
-  cli.add_flag("--lesson", o.lesson, "show the lesson panel");
+  CLI::Option* lesson = cli.add_option("--lesson", o.guided,
+                                       "without a value: show the lesson panel; --lesson N: walk guided lesson N of lessons/ "
+                                       "(or a lesson file): predict, run, observe, explain")
+                           ->expected(0, 1);
+  cli.add_option("--answers", o.answers, "with --lesson N and --captures: the predictions, one a line, as clerk lesson --answers reads them");
+  cli.add_option("--captures", o.captures,
+                 "with --lesson N: walk every step headless and write DIR/N-K-observe.png (with DIR/N-K-observe.txt, "
+                 "where each element's ring is) at each observed moment and DIR/N-K-explain.png after the run, then exit");
   cli.add_flag("--tails", o.tails, "open the latency percentiles tab below the store");
   cli.add_flag("--heatmap", o.heatmap, "open the latency heat map tab below the store");
   cli.add_flag("--paused", o.paused, "start paused");
@@ -92,6 +99,15 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       return 2;
     }
     o.hover = std::make_pair(x, y);
+  }
+  o.lesson = lesson->count() > 0 && o.guided.empty();
+  if ((!o.answers.empty() || !o.captures.empty()) && o.guided.empty()) {
+    std::fprintf(stderr, "clerk-ui: --answers and --captures need --lesson N\n");
+    return 2;
+  }
+  if (!o.captures.empty() && !o.screenshot.empty()) {
+    std::fprintf(stderr, "clerk-ui: --captures and --screenshot are separate runs: give one\n");
+    return 2;
   }
   if (!o.crop.empty() && o.screenshot.empty()) {
     std::fprintf(stderr, "clerk-ui: --crop needs --screenshot\n");

@@ -19,7 +19,10 @@ struct Options {
   std::optional<std::pair<float, float>> hover;  // --hover X,Y: the pointer there (tooltips in screenshots)
   bool list_scenarios = false;         // --list-scenarios: print the picker's list and exit
   bool ab = false;                     // --ab: start with the A/B view, B toggling aio
-  bool lesson = false;
+  bool lesson = false;                 // --lesson: the lesson panel (the scenario file's narrative)
+  std::string guided;                  // --lesson N: walk lesson N (or a lesson file), lesson_mode.h
+  std::string answers;                 // --answers FILE: a guided lesson's predictions, one a line, as clerk lesson reads them
+  std::string captures;                // --captures DIR: walk the lesson headless, capturing each observed moment
   bool tails = false;                  // --tails: the latency percentiles tab first
   bool heatmap = false;                // --heatmap: the latency heat map tab first
   bool paused = false;

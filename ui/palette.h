@@ -26,6 +26,9 @@ inline constexpr ImU32 kDock = IM_COL32(120, 150, 200, 255);      // the NIC
 inline constexpr ImU32 kInk = IM_COL32(220, 225, 235, 255);       // text and outlines
 inline constexpr ImU32 kFaint = IM_COL32(120, 125, 140, 255);
 inline constexpr ImU32 kPanel = IM_COL32(36, 40, 50, 255);
+// A lesson's ring around what to look at: a lime no other view draws, so
+// that a test can find it in a capture (ui/tests/lesson_ui_test.sh).
+inline constexpr ImU32 kRing = IM_COL32(170, 255, 0, 255);
 // The window behind everything: ImGui's dark style, WindowBg (0.06, 0.06, 0.06).
 inline constexpr ImU32 kWindow = IM_COL32(15, 15, 15, 255);
 

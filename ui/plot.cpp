@@ -159,19 +159,26 @@ void plot(const Chart& c, ImVec2 size, const Shade& warmup) {
     dl->AddText(ImVec2(p0.x + 2, y - line * 0.5f), kFaint, text.substr(0, text.find_last_not_of(' ') + 1).c_str());
   }
   dl->AddLine(ImVec2(a.x, b.y), ImVec2(b.x, b.y), kFaint);
-  const std::size_t span = std::max<std::size_t>(n, 10);
-  const auto x_of = [&](std::size_t i) { return a.x + (b.x - a.x) * (static_cast<float>(i) + 0.5f) / static_cast<float>(span); };
+  // Seconds before `first` are left out (a guided lesson: the measured window).
+  const std::size_t first = std::min(warmup.first, n);
+  const std::size_t span = std::max<std::size_t>(n - first, 10);
+  const auto x_of = [&](std::size_t i) {
+    return a.x + (b.x - a.x) * (static_cast<float>(i - first) + 0.5f) / static_cast<float>(span);
+  };
   const float slot = (b.x - a.x) / static_cast<float>(span);
   char buf[64];
-  std::snprintf(buf, sizeof buf, "0 s");
+  // Seconds of the measured window (the warm-up negative).
+  const double zero = static_cast<double>(warmup.zero_s);
+  const double left_s = static_cast<double>(first) - zero;
+  std::snprintf(buf, sizeof buf, "%.4g s", left_s == 0 ? 0.0 : left_s);  // never "-0 s"
   dl->AddText(ImVec2(a.x, b.y), kFaint, buf);
-  std::snprintf(buf, sizeof buf, "%zu s", span);
+  std::snprintf(buf, sizeof buf, "%.4g s", static_cast<double>(first + span) - zero);
   dl->AddText(ImVec2(b.x - ImGui::CalcTextSize(buf).x, b.y), kFaint, buf);
 
   // The warm-up: shaded from t = 0 to the window's start, and labelled.
   const auto warm_seconds = static_cast<std::size_t>(std::ceil(std::max(warmup.until_s, 0.0f)));
-  if (warmup.until_s > 0) {
-    const float x1 = a.x + (b.x - a.x) * std::min(warmup.until_s / static_cast<float>(span), 1.0f);
+  if (warmup.until_s > static_cast<float>(first)) {
+    const float x1 = a.x + (b.x - a.x) * std::min((warmup.until_s - static_cast<float>(first)) / static_cast<float>(span), 1.0f);
     dl->AddRectFilled(ImVec2(a.x, a.y), ImVec2(x1, b.y), IM_COL32(110, 115, 135, 45));
     dl->AddLine(ImVec2(x1, a.y), ImVec2(x1, b.y), kFaint);
     const char* text = ImGui::CalcTextSize(warmup.label.c_str()).x + 4 < x1 - a.x ? warmup.label.c_str() : "warm-up";
@@ -179,7 +186,7 @@ void plot(const Chart& c, ImVec2 size, const Shade& warmup) {
   }
 
   // Seconds with no figure in any series: shaded and labelled (not in the warm-up's shade).
-  for (std::size_t i = warm_seconds; i < n; ++i) {
+  for (std::size_t i = std::max(warm_seconds, first); i < n; ++i) {
     bool any = false, all_missing = true;
     for (const Series& s : c.series) {
       if (i >= s.values->size()) continue;
@@ -198,7 +205,7 @@ void plot(const Chart& c, ImVec2 size, const Shade& warmup) {
     pts.clear();
   };
   for (const Series& s : c.series) {
-    for (std::size_t i = 0; i < s.values->size(); ++i) {
+    for (std::size_t i = first; i < s.values->size(); ++i) {
       const float v = (*s.values)[i];
       if (ax.drawable(v)) {
         pts.push_back(ImVec2(x_of(i), ax.y(v)));
@@ -217,11 +224,12 @@ void plot(const Chart& c, ImVec2 size, const Shade& warmup) {
 
   if (hovered) {
     const float fx = (ImGui::GetIO().MousePos.x - a.x) / (b.x - a.x);
-    const auto i = static_cast<std::size_t>(std::clamp(fx, 0.0f, 0.999f) * static_cast<float>(span));
+    const std::size_t i = first + static_cast<std::size_t>(std::clamp(fx, 0.0f, 0.999f) * static_cast<float>(span));
     dl->AddLine(ImVec2(x_of(i), a.y), ImVec2(x_of(i), b.y), kFaint);
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-    ImGui::Text("%s, second %zu to %zu", title.c_str(), i, i + 1);
+    ImGui::Text("%s, second %.4g to %.4g%s", title.c_str(), static_cast<double>(i) - zero, static_cast<double>(i + 1) - zero,
+                warmup.zero_s > 0 ? " of the measured window" : "");
     if (i < warm_seconds) ImGui::TextColored(ImVec4(0.75f, 0.78f, 0.9f, 1), "%s", warmup.why.c_str());
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1), "Store: %s", c.store_words);
     ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1), "Server: %s", c.server_words);

@@ -41,6 +41,13 @@ struct Chart {
 // labelled. until_s = 0: none.
 struct Shade {
   float until_s = 0;
+  // The run's time that is the measured window's t = 0 (the warm-up's end,
+  // once known): the x axis and the hover count from there, the warm-up
+  // negative, as --at and a lesson's "pause at" do. 0 while warming.
+  float zero_s = 0;
+  // Seconds before this one are not drawn: a guided lesson shows the
+  // measured window (and the warm-up's last seconds), not minutes of warm-up.
+  std::size_t first = 0;
   std::string label;  // drawn in the shade where it fits
   std::string why;    // the hover's sentence
 };

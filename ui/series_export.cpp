@@ -8,13 +8,19 @@
 
 namespace ui {
 
-int write_series(App& app, const std::string& path, double t_s) {
-  run_to(app, t_s);
+int write_series(App& app, const std::string& path, double window_s) {
+  if (window_s >= 0)
+    run_to_window_time(app, window_s);
+  else
+    run_to(app, sim::to_seconds(app.a.end()));
   nlohmann::ordered_json j;
   j["scenario"] = app.a.scenario.name;
   j["file"] = app.path;
   j["seed"] = app.a.seed;
-  j["at_s"] = sim::to_seconds(app.a.now());
+  if (const std::optional<double> t = app.a.window_time(app.a.now()))
+    j["at_s"] = *t;
+  else
+    j["at_s"] = nullptr;
   // Seconds before this are the warm-up (clerk run --json's per_s start here).
   if (app.a.recorder.warming())
     j["window_start_s"] = nullptr;

@@ -1,6 +1,7 @@
 #include "ui/session.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ui {
 
@@ -9,6 +10,16 @@ void Session::restart() {
   world = std::make_unique<models::World>(scenario, seed, scenario.duration_s);
   recorder.reset(*world);
   replay_to = 0;
+}
+
+std::optional<double> Session::window_time(sim::Time t) const {
+  if (!world || !world->measuring()) return std::nullopt;
+  return sim::to_seconds(t) - sim::to_seconds(world->window_start());
+}
+
+sim::Time Session::run_time(double window_s) const {
+  const sim::Time start = world && world->measuring() ? world->window_start() : 0;
+  return start + static_cast<sim::Time>(std::llround(window_s * 1e9));
 }
 
 bool Session::advance(sim::Time target, Clock::time_point deadline) {

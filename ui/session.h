@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -30,6 +31,13 @@ struct Session {
   void restart();
   sim::Time now() const { return world ? world->engine().now() : 0; }
   sim::Time end() const { return world ? world->duration() : 0; }
+  // Time as the views show it: the measured window's, t = 0 where the
+  // warm-up ends (as clerk run's figures and a lesson's "pause at" count
+  // it), so the warm-up is negative. While a warm-up still runs its end is
+  // not known: nullopt, and the views say "warm-up" with the run's time.
+  std::optional<double> window_time(sim::Time t) const;
+  // The run's time of window time `s` (the warm-up's end must be known).
+  sim::Time run_time(double window_s) const;
   // Runs the World towards `target` (clamped to the run's end) in fine-bin
   // steps, sampling at each bin edge, until `deadline`. True if it got there.
   bool advance(sim::Time target, Clock::time_point deadline);

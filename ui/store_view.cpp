@@ -95,6 +95,7 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
   const std::vector<std::size_t> queues = drive_queues(world);
   const float lh = ImGui::GetFontSize();
   const StoreLayout L = layout_store(area, n, static_cast<std::uint32_t>(queues.size()), zoom, pan, lh);
+  anim.layout = L;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(area.min, area.max, true);
   // Thousands of small shapes: without anti-aliased edges each costs a third

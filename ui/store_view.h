@@ -19,6 +19,7 @@ struct StoreAnim {
   std::vector<ImVec2> dot;           // displayed position of each connection
   std::vector<std::uint8_t> placed;  // the dot has a position already
   std::vector<float> walk;           // per clerk: 0 at the counter .. 1 at the warehouse
+  StoreLayout layout;                // where the last frame drew each place (a lesson rings them)
   void clear() { dot.clear(); placed.clear(); walk.clear(); }
 };
 

@@ -83,8 +83,8 @@ std::string covered(Session& s) {
   if (!w.measuring())
     return "during the warm-up so far (excluded from the figures once the measured window begins)";
   if (w.window_start() > 0)
-    return "since the measured window began at t = " + format_value(sim::to_seconds(w.window_start()), "s") +
-           " (the warm-up before it is excluded)";
+    return "since the measured window began (t = 0), after a warm-up of " + format_value(sim::to_seconds(w.window_start()), "s") +
+           " (excluded)";
   return "since t = 0";
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "ui/knobs.h"
@@ -85,16 +86,27 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
       k = run;
     }
   }
-  // Time axis: a tick per second of simulated time.
+  // Time axis: a tick per second of the measured window's time (t = 0
+  // where the warm-up ends, the warm-up negative); while a warm-up runs, its
+  // end is not known yet: seconds since the run began, and said so.
+  const std::optional<double> shift = s.window_time(0);  // window time of run time 0: minus the warm-up
+  const std::int64_t zero_bin = shift ? static_cast<std::int64_t>(std::llround(-*shift * 100)) : 0;
   const float axis_y = p0.y + size.y - axis_h;
-  for (std::int64_t sec = std::max<std::int64_t>(0, origin / 100); sec * 100 <= last; ++sec) {
-    const float x = x0 + bin_w * static_cast<float>(sec * 100 - origin);
+  const std::int64_t every = std::max<std::int64_t>(1, static_cast<std::int64_t>(window_s / 8));
+  const auto floor_div = [](std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); };
+  for (std::int64_t sec = floor_div(std::max<std::int64_t>(0, origin) - zero_bin, 100); zero_bin + sec * 100 <= last; ++sec) {
+    const float x = x0 + bin_w * static_cast<float>(zero_bin + sec * 100 - origin);
     if (x < x0) continue;
     dl->AddLine(ImVec2(x, axis_y), ImVec2(x, axis_y + 4), kFaint);
-    if (sec % std::max<std::int64_t>(1, static_cast<std::int64_t>(window_s / 8)) == 0) {
+    if (sec % every == 0) {
       std::snprintf(buf, sizeof buf, "%llds", static_cast<long long>(sec));
       dl->AddText(ImVec2(x + 4, axis_y + 1), kFaint, buf);
     }
+  }
+  if (!shift) {
+    const char* note = "warm-up: time since the run began (t = 0 will be where the measured window begins)";
+    const float w = ImGui::CalcTextSize(note).x;
+    if (w + 8 < size.x - label_w) dl->AddText(ImVec2(p0.x + size.x - w - 4, axis_y + 1), kInk, note);
   }
 
   if (!hovered) return;
@@ -106,8 +118,9 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
   const auto w = static_cast<std::uint32_t>(pool_row ? row - static_cast<int>(n) : row);
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-  ImGui::Text("%s %u, %.2f to %.2f s", pool_row ? "pool of worker" : "worker", w, static_cast<double>(bin) / 100,
-              static_cast<double>(bin + 1) / 100);
+  const double t0 = static_cast<double>(bin - zero_bin) / 100;
+  ImGui::Text("%s %u, %.2f to %.2f s%s", pool_row ? "pool of worker" : "worker", w, t0, t0 + 0.01,
+              !shift ? " since the run began (warm-up)" : t0 < 0 ? " (warm-up, before the measured window)" : "");
   if (!pool_row) {
     const float* f = rec.worker_states(bin, w);
     ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.45f, 1), "Store: clerk %u served %.0f%%, waited for customers %.0f%%, was at the warehouse %.0f%%",

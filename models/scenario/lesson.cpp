@@ -496,6 +496,94 @@ std::string format_figure(double v, const std::string& format) {
   return fmt::format("{:.3g}", v);
 }
 
+std::string plain_number(double v) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fmt::format("{:.4g}", v);
+}
+
+std::string range_text(const Expectation& e) {
+  if (std::isinf(e.min)) return "at most " + plain_number(e.max);
+  if (std::isinf(e.max)) return "at least " + plain_number(e.min);
+  return "between " + plain_number(e.min) + " and " + plain_number(e.max);
+}
+
+namespace {
+
+std::string metric_label(const Expectation& e) {
+  return e.relative_to.empty() ? e.metric : e.metric + " / step " + e.relative_to + "'s";
+}
+
+std::string claim_line(const LessonRuns& runs, const Expectation& e, bool& ok) {
+  const std::optional<double> v = lesson_metric(runs, e);
+  ok = v && *v >= e.min && *v <= e.max;
+  return fmt::format("{}  {} ({} = {}, {})", ok ? "ok  " : "FAIL", e.note.empty() ? e.metric : e.note, metric_label(e),
+                     v ? plain_number(*v) : "missing", range_text(e));
+}
+
+// `text` with its placeholders filled; a figure the run left null, or a
+// ratio over 0, is a failed claim naming the text's file, line and key
+// (load_lesson checked the names, only the run can tell the values).
+std::string fill_or_fail(const std::string& text, const LessonRuns& runs, const std::string& file, int line,
+                         const std::string& key, LessonOutcome& out) {
+  try {
+    return fill_placeholders(text, runs);
+  } catch (const std::out_of_range& e) {
+    ++out.failed;
+    out.claims.push_back(fmt::format("FAIL  {}:{}: key '{}': {}", file, line, key, e.what()));
+    return text;
+  }
+}
+
+}  // namespace
+
+LessonOutcome evaluate_step(const LessonStep& step, const LessonRuns& runs) {
+  LessonOutcome out;
+  const std::size_t index = runs.current;
+  if (step.predict.given()) {
+    if (!step.predict.choices.empty()) {
+      out.choice = answer_choice(runs, step.predict);
+      if (!out.choice) {
+        ++out.failed;
+        out.claims.push_back(fmt::format("FAIL  the question's answer: {} of its choices hold for the run, not one",
+                                         step.predict.choices.size()));
+      }
+    } else {
+      const std::optional<double> v = lesson_metric(runs, step.predict.number);
+      out.number = v ? *v * step.predict.scale : NAN;
+    }
+  }
+  out.explain = fill_or_fail(step.explain, runs, step.file, step.explain_line, fmt::format("step.{}.explain", index + 1), out);
+  out.observe = fill_or_fail(step.observe.text, runs, step.file, step.observe.line,
+                             fmt::format("step.{}.observe.text", index + 1), out);
+  for (const Expectation& e : step.expect) {
+    bool ok = false;
+    out.claims.push_back(claim_line(runs, e, ok));
+    if (!ok) ++out.failed;
+  }
+  return out;
+}
+
+std::string predict_answer_text(const LessonStep& step, const LessonOutcome& o) {
+  if (!step.predict.choices.empty())
+    return o.choice ? fmt::format("{}) {}", *o.choice + 1, step.predict.choices[*o.choice].text) : "(no choice holds)";
+  return fmt::format("{:.3g} {}", o.number, step.predict.unit);
+}
+
+LessonVerdict judge_prediction(const LessonStep& step, const LessonOutcome& o, const std::string& guess) {
+  LessonVerdict v;
+  if (guess.empty()) return v;
+  const LessonPredict& p = step.predict;
+  if (!p.choices.empty()) {
+    v.right = o.choice && std::stoul(guess) == *o.choice + 1;
+    v.text = v.right ? "You predicted this. " : fmt::format("You predicted {}). Read on: the run explains why.", guess);
+  } else {
+    v.right = guess_is_right(std::stod(guess), o.number, p.tolerance);
+    v.text = fmt::format("You predicted {} {}: {}", guess, p.unit,
+                         v.right ? "close enough." : "not close. Read on: the run explains why.");
+  }
+  return v;
+}
+
 std::string fill_placeholders(const std::string& text, const LessonRuns& runs) {
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {

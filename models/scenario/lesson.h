@@ -142,6 +142,36 @@ std::string fill_placeholders(const std::string& text, const LessonRuns& runs);
 // thousands separated by commas), "x" (" times", 2 significant figures).
 std::string format_figure(double v, const std::string& format);
 
+// How one step went, as its run (and the runs before it) say: what clerk
+// lesson prints and clerk-ui shows, computed once here for both.
+struct LessonOutcome {
+  std::optional<std::size_t> choice;  // the answer of a multiple-choice question
+  double number = NAN;                // the answer of a number question, in its unit
+  std::string explain;                // the explanation, placeholders filled
+  std::string observe;                // what to observe, placeholders filled
+  std::vector<std::string> claims;    // "ok    note (metric = v, range)" or "FAIL  ..."
+  int failed = 0;
+};
+// Evaluates step `runs.current` of `step` against the runs (runs.runs[k]
+// must hold step k+1's JSON up to the current one). A placeholder the run
+// left null, or a ratio over 0, is a failed claim naming the text's file,
+// line and key; the text is then left unfilled.
+LessonOutcome evaluate_step(const LessonStep& step, const LessonRuns& runs);
+// The answer in words: "2) They wait longer..." or "28.1 ms".
+std::string predict_answer_text(const LessonStep& step, const LessonOutcome& o);
+// The student's guess (a choice's number from 1, or a number in the
+// prediction's unit, as typed) against the run: whether it is right, and a
+// sentence saying so. An empty guess: not judged (right false, text empty).
+struct LessonVerdict {
+  bool right = false;
+  std::string text;
+};
+LessonVerdict judge_prediction(const LessonStep& step, const LessonOutcome& o, const std::string& guess);
+// A number as the claims print it (4 significant figures, "inf"), and an
+// expectation's range in words ("at most 0.05", "between 2 and 5").
+std::string plain_number(double v);
+std::string range_text(const Expectation& e);
+
 // The kinds observe.highlight may name (see LessonObserve).
 const std::vector<std::string>& observe_kinds();
 // A highlighted element in the store's words and the server's: "clerk 0

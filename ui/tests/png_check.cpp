@@ -2,6 +2,8 @@
 //   png_check nonblank FILE           more than a few colours and some contrast
 //   png_check differ A B FRACTION     at least FRACTION of the pixels differ clearly
 //   png_check warmer A B              A has many warm (orange/red) pixels and B far fewer
+//   png_check ring FILE X0 Y0 X1 Y1   a lesson's ring (palette.h kRing) is drawn on that rectangle's edges
+//   png_check noring FILE X0 Y0 X1 Y1 and here it is not
 // Warm pixels are what a blocked store shows: counters whose queue grew and
 // clerks in disk wait; the unblocked store has neither.
 #include <stb_image.h>
@@ -84,6 +86,48 @@ int warmer(const char* a_path, const char* b_path) {
   return wa * 200 >= a.size() && wa > wb ? 0 : 1;
 }
 
+// kRing, IM_COL32(170, 255, 0): lime, drawn by no other view.
+bool ring_colour(const unsigned char* p) { return std::abs(p[0] - 170) <= 40 && p[1] >= 215 && p[2] <= 60; }
+
+// The share of the rectangle's edges (corners left out: the ring is rounded)
+// where a ring pixel lies within 2 pixels across the edge.
+double ring_share(const Image& im, int x0, int y0, int x1, int y1) {
+  const auto ring_near = [&](int x, int y, bool vertical) {
+    for (int d = -2; d <= 2; ++d) {
+      const int px = vertical ? x + d : x, py = vertical ? y : y + d;
+      if (px < 0 || py < 0 || px >= im.w || py >= im.h) continue;
+      if (ring_colour(im.at(static_cast<long>(py) * im.w + px))) return true;
+    }
+    return false;
+  };
+  long samples = 0, found = 0;
+  constexpr int corner = 8;
+  for (int x = x0 + corner; x <= x1 - corner; ++x)
+    for (int y : {y0, y1}) {
+      ++samples;
+      found += ring_near(x, y, false);
+    }
+  for (int y = y0 + corner; y <= y1 - corner; ++y)
+    for (int x : {x0, x1}) {
+      ++samples;
+      found += ring_near(x, y, true);
+    }
+  return samples ? static_cast<double>(found) / static_cast<double>(samples) : 0;
+}
+
+int ring(const char* path, char** corners, bool want) {
+  const Image im = load(path);
+  const int x0 = std::atoi(corners[0]), y0 = std::atoi(corners[1]), x1 = std::atoi(corners[2]), y1 = std::atoi(corners[3]);
+  if (x1 - x0 < 20 || y1 - y0 < 20) {
+    std::printf("%s: rectangle %d,%d-%d,%d too small to check\n", path, x0, y0, x1, y1);
+    return 1;
+  }
+  const double share = ring_share(im, x0, y0, x1, y1);
+  std::printf("%s: ring on %.0f%% of the edges of %d,%d-%d,%d (%s)\n", path, share * 100, x0, y0, x1, y1,
+              want ? "need 90%" : "need under 20%");
+  return want ? (share >= 0.9 ? 0 : 1) : (share < 0.2 ? 0 : 1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -91,6 +135,7 @@ int main(int argc, char** argv) {
   if (cmd == "nonblank" && argc == 3) return nonblank(argv[2]);
   if (cmd == "differ" && argc == 5) return differ(argv[2], argv[3], std::atof(argv[4]));
   if (cmd == "warmer" && argc == 4) return warmer(argv[2], argv[3]);
-  std::fprintf(stderr, "usage: png_check nonblank FILE | differ A B FRACTION | warmer A B\n");
+  if ((cmd == "ring" || cmd == "noring") && argc == 7) return ring(argv[2], argv + 3, cmd == "ring");
+  std::fprintf(stderr, "usage: png_check nonblank FILE | differ A B FRACTION | warmer A B | ring|noring FILE X0 Y0 X1 Y1\n");
   return 2;
 }
