@@ -159,6 +159,44 @@ TEST_CASE("a same-host wrk reads each chunk as it arrives, so only the last chun
   CHECK(secs(p50, Stage::kClient) == Approx(10e-6 + 524288e-9).margin(1e-6));
 }
 
+TEST_CASE("loopback's receive path: the worker runs it while wrk keeps up, wrk while it lags behind") {
+  // The case above with loopback_rx_byte = 0.25 ns of client_byte. Keeping
+  // up (1 ns a byte: a 512 KiB chunk read in 0.52 ms, before the next one
+  // leaves 1-2 ms later), every chunk's receive path runs in the worker: the
+  // last chunk costs wrk 0.75 ns a byte, and the worker 4 MiB x 0.25 ns =
+  // 1.049 ms more per response than without it.
+  const std::vector<std::string> keeps_up{"dataset.file_size=4m", "clients.hot.host=server", "cpu.client_byte=1ns",
+                                          "cpu.client_request=10us", "nic.line_rate=1000Gbit/s"};
+  auto with_rx = [](std::vector<std::string> o, const char* rx) {
+    o.push_back(std::string("cpu.loopback_rx_byte=") + rx);
+    return o;
+  };
+  auto worker_cpu_per_response = [](const models::RunResult& r) {
+    return r.workers_running * r.duration_s / static_cast<double>(group(r, "hot").complete);
+  };
+  const auto without = run(kData + "/stages-one-hot.toml", keeps_up, 2);
+  const auto with = run(kData + "/stages-one-hot.toml", with_rx(keeps_up, "0.25ns"), 2);
+  check_sums(with);
+  REQUIRE(group(with, "hot").stages.requests > 50);
+  CHECK(secs(row(group(with, "hot").stages, "p50"), Stage::kClient) == Approx(10e-6 + 524288 * 0.75e-9).margin(1e-6));
+  CHECK(worker_cpu_per_response(with) - worker_cpu_per_response(without) == Approx(4194304 * 0.25e-9).epsilon(0.02));
+
+  // Lagging (4 ns a byte: 2.1 ms a chunk, longer than the timer), wrk is
+  // still reading when the next chunk leaves, so it runs their receive path
+  // itself.
+  std::vector<std::string> lags = keeps_up;
+  lags[2] = "cpu.client_byte=4ns";
+  const auto lag_without = run(kData + "/stages-one-hot.toml", lags, 2);
+  const auto lag_with = run(kData + "/stages-one-hot.toml", with_rx(lags, "0.25ns"), 2);
+  const double lag_client = secs(row(group(lag_with, "hot").stages, "p50"), Stage::kClient);
+  const double lag_client_without = secs(row(group(lag_without, "hot").stages, "p50"), Stage::kClient);
+  // Only the first chunk found wrk caught up: the worker ran its receive
+  // path (512 KiB x 0.25 ns), and wrk, that much less busy, ends that much sooner.
+  const double extra = worker_cpu_per_response(lag_with) - worker_cpu_per_response(lag_without);
+  CHECK(extra == Approx(524288 * 0.25e-9).epsilon(0.02));
+  CHECK(lag_client_without - lag_client == Approx(524288 * 0.25e-9).margin(2e-6));
+}
+
 TEST_CASE("a full sendfile_max_chunk waits for a 1 ms timer up to NGINX 1.21.3 and only for the next loop turn from 1.21.4") {
   // One connection, a cached 4 MiB file in 512k chunks: 7 deferrals per
   // response. Each 1 ms timer fires at the first turn after the cached

@@ -151,7 +151,10 @@ void SgClients::readable(std::uint32_t id) {
 void SgClients::read_turn(std::uint32_t id) {
   const models::ResponseReader::Turn turn = conns_[id].reader.start_turn(costs_);
   if (turn.cpu_s < 0) return;  // nothing left to read on it
+  Thread& th = threads_[conns_[id].thread];
+  th.reading = id;
   use_cpu(turn.cpu_s);
+  th.reading = UINT32_MAX;
   if (!turn.last) return;
   Conn& c = conns_[id];
   c.read_done = true;
@@ -288,6 +291,16 @@ void SgClients::on_response_delivered(std::uint32_t conn, bool closes) {
   c.closing = closes;
   c.delivered_at = now_ns();
   sockets_[c.socket].notify();
+}
+
+// As the native engine's wrk (models/clients/wrk.cpp): the sender runs the
+// receive path while the client has caught up and is not reading that connection.
+bool SgClients::sender_runs_receive(std::uint32_t conn, std::uint64_t bytes) {
+  Conn& c = conns_[conn];
+  const Thread& th = threads_[c.thread];
+  if (costs_.loopback_rx_byte <= 0 || !th.on_host || !c.busy || th.reading == conn || !c.reader.caught_up()) return false;
+  c.reader.receive_run_by_sender(bytes);
+  return true;
 }
 
 void SgClients::on_data_sent(std::uint32_t conn, std::uint64_t bytes) {

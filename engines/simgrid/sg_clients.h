@@ -57,6 +57,7 @@ class SgClients final : public models::ClientSide {
   void on_connection_closed(std::uint32_t conn, const std::string& reason) override;
   void on_first_byte(std::uint32_t conn) override;
   void on_data_sent(std::uint32_t conn, std::uint64_t bytes) override;
+  bool sender_runs_receive(std::uint32_t conn, std::uint64_t bytes) override;
 
  private:
   struct Conn {
@@ -103,6 +104,7 @@ class SgClients final : public models::ClientSide {
     bool on_host = false;
     std::deque<Work> work;
     Wakeup* wake = nullptr;
+    std::uint32_t reading = UINT32_MAX;  // the connection whose turn it is in (its socket held)
   };
   // Actor bodies: a socket (the i-th of its thread), a wrk thread on the server host.
   void socket(std::uint32_t socket, std::uint32_t thread, std::uint32_t i);

@@ -40,7 +40,8 @@ void SgPool::thread_main(std::uint32_t index) {
       if (!host_.walk.open(t.task.keys, t.task.levels, &t.disk, 0)) t.disk.wait_for_disk(models::WaitCause::kDiskMetadata);
     } else {
       sendfile(host_, t.task.call, t.disk);
-      use_cpu(host_.costs.sendfile_byte * static_cast<double>(t.task.call.sent));
+      use_cpu(host_.costs.sendfile_byte * static_cast<double>(t.task.call.sent) +
+              owner_.receive_path_s(t.task.conn, t.task.call.sent));
     }
     // Back from the condition variable, the done list's lock, the eventfd
     // write: `pool_thread` a task (models/server/thread_pool.cpp).

@@ -53,6 +53,8 @@ class SgServer final : public models::FlowListener, public models::ServerSide {
     conns_.fail(conn, reason, log_line);
   }
   std::uint64_t chunk_limit(const models::HttpConnection& c) const;
+  // The loopback receive path that sending `bytes` on `conn` runs in the sender (models/server/connection_table.h).
+  double receive_path_s(std::uint32_t conn, std::uint64_t bytes) { return conns_.receive_path_s(conn, bytes, host().costs); }
 
   std::uint32_t workers() const { return static_cast<std::uint32_t>(workers_.size()); }
   SgWorker& worker(std::uint32_t i) { return *workers_[i]; }

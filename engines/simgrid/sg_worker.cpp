@@ -147,9 +147,11 @@ void SgWorker::send_chunk(std::uint32_t id) {
   call_ = models::SendfileCall{c.file, c.flow, c.position, limit, 0, &c.ra, false, 0};
   sendfile(host, call_, *this);
   c.position = call_.position;
-  use_cpu(host.costs.sendfile_byte * static_cast<double>(call_.sent));
+  use_cpu(host.costs.sendfile_byte * static_cast<double>(call_.sent) + server_.receive_path_s(id, call_.sent));
   server_.after_chunk(*this, id, call_.sent, call_.limit);
 }
+
+double SgWorker::receive_path_s(std::uint32_t conn, std::uint64_t bytes) { return server_.receive_path_s(conn, bytes); }
 
 // A task for the pool: the next sendfile() chunk, or (aio_open) the open().
 void SgWorker::post_to_pool(std::uint32_t id, bool open) { models::post_to_pool(server_, *pool_, id, open); }

@@ -24,6 +24,8 @@ class SgServer;
 class SgWorker final : public DiskWaiter {
  public:
   SgWorker(SgServer& server, std::uint32_t index);
+  // The loopback receive path its pool's sendfile() of `bytes` on `conn` runs (sg_server.h).
+  double receive_path_s(std::uint32_t conn, std::uint64_t bytes);
 
   using EventKind = models::LoopEvent;
   void post(EventKind kind, std::uint32_t conn);

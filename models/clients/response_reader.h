@@ -7,6 +7,10 @@
 // also parses it (client_request: http_parser, the response's callbacks,
 // writing the next request). The same in both engines, which differ only in
 // how the turn's CPU time passes.
+//
+// Bytes whose loopback receive path the server's sendfile() already ran
+// (host.h, loopback_rx_byte: the client had read everything it had been
+// sent) cost the turn that reads them client_byte less that part.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -38,13 +42,23 @@ class ResponseReader {
     double cpu_s;  // negative: nothing left to read (another turn took it)
     bool last;     // this turn completes the response
   };
+  // Everything that arrived has been read and no turn is waiting to.
+  bool caught_up() const { return arrived_ == consumed_ && !turn_queued_; }
+  // The sender ran the receive path of `bytes` it is sending.
+  void receive_run_by_sender(std::uint64_t bytes) { prepaid_ += bytes; }
+
   // The loop's turn begins: it takes what has arrived.
   Turn start_turn(const CpuCosts& costs) {
     turn_queued_ = false;
     const std::uint64_t bytes = arrived_ - consumed_;
     consumed_ = arrived_;
     if (bytes == 0 && !ended_) return Turn{-1.0, false};
-    return Turn{costs.client_byte * static_cast<double>(bytes) + (ended_ ? costs.client_request : 0.0), ended_};
+    const std::uint64_t prepaid = std::min(prepaid_, bytes);
+    prepaid_ -= prepaid;
+    const double rx = std::min(costs.loopback_rx_byte, costs.client_byte);
+    return Turn{costs.client_byte * static_cast<double>(bytes) - rx * static_cast<double>(prepaid) +
+                    (ended_ ? costs.client_request : 0.0),
+                ended_};
   }
 
  private:
@@ -52,6 +66,7 @@ class ResponseReader {
   std::uint64_t consumed_ = 0;
   bool ended_ = false;
   bool turn_queued_ = false;
+  std::uint64_t prepaid_ = 0;  // arrived or on their way, their receive path run by the sender
 };
 
 }  // namespace models

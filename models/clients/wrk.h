@@ -110,6 +110,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;
   void on_first_byte(std::uint32_t conn) override;
   void on_data_sent(std::uint32_t conn, std::uint64_t bytes) override;
+  bool sender_runs_receive(std::uint32_t conn, std::uint64_t bytes) override;
   RequestStages* stages() override { return &stages_; }
   const TcpPath* path(std::uint32_t conn) const override {
     return conns_[conn].internet ? &conns_[conn].path : nullptr;

@@ -63,6 +63,16 @@ struct CpuCosts {
   double client_connect = 0;  // socket() + non-blocking connect() + options, per connection
   double client_request = 0;  // write a request, parse its response
   double client_byte = 0;     // read() per response byte
+  // Loopback's receive path per byte (ip_rcv -> tcp_v4_rcv -> the segment
+  // queued on the receiving socket), which runs in whichever context
+  // transmits: loopback_xmit() hands each skb to netif_rx(), and the NET_RX
+  // softirq runs it at that context's local_bh_enable(). When the client has
+  // read everything it was sent, the sender's sendfile() transmits at once
+  // and pays it; when the client lags, the segment waits for the client's
+  // read (the window it opens, or the socket it holds: tcp_v4_rcv queues to
+  // the backlog that release_sock() processes in the reader), so the client
+  // pays it, as part of client_byte. 0: not measured, always the client's.
+  double loopback_rx_byte = 0;
 };
 
 inline double reader_fill_byte(const CpuCosts& c) {

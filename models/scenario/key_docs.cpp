@@ -78,6 +78,8 @@ std::vector<KeyDoc> all_docs() {
       {"cpu", "", "client_connect", "", "", "0: free", "wrk's socket() + connect() + options per connection; paces wrk's connect loop."},
       {"cpu", "", "client_request", "", "", "0: free", "wrk's CPU per request (write it, parse the response), for clients on the server's host."},
       {"cpu", "", "client_byte", "", "", "0: free", "wrk's read() CPU per response byte, for clients on the server's host."},
+      {"cpu", "", "loopback_rx_byte", "", "loopback_xmit() -> netif_rx(), tcp_v4_rcv() (net/ipv4/tcp_ipv4.c)", "0: the client always pays it",
+       "Loopback's receive path per byte, part of client_byte: the server's send pays it instead when the client on this host has read everything it was sent (calibrate: the paced sendfile() work per byte less sendfile_byte)."},
       {"cpu", "", "sockets", "", "lscpu: Socket(s)", "one socket", "CPU sockets."},
       {"cpu", "", "threads_per_core", "", "lscpu: Thread(s) per core", "no SMT", "Hardware threads per core."},
       {"cpu", "", "cores_per_socket", "", "lscpu: Core(s) per socket", "", "Cores per socket; sockets x cores_per_socket x threads_per_core must equal logical_cpus.", "", "logical_cpus / (sockets x threads_per_core)"},

@@ -83,6 +83,11 @@ class ConnectionTable {
 
   // A chunk of `bytes` went into the socket and the response goes on.
   void chunk_sent(std::uint32_t id, std::uint64_t bytes) { clients_.on_data_sent(id, bytes); }
+  // The receive path's CPU that sending `bytes` on `id` costs the sender (ClientSide::sender_runs_receive).
+  double receive_path_s(std::uint32_t id, std::uint64_t bytes, const CpuCosts& costs) {
+    if (bytes == 0 || costs.loopback_rx_byte <= 0 || !clients_.sender_runs_receive(id, bytes)) return 0;
+    return costs.loopback_rx_byte * static_cast<double>(bytes);
+  }
 
   // The response's last byte is in the socket: the client hears of it when
   // the byte leaves the NIC (flow_empty), and a closing connection closes.

@@ -64,6 +64,10 @@ class Nginx final : public FlowListener, public ServerSide {
   bool draw_cache_fill();
   void after_chunk(Worker& w, std::uint32_t conn, std::uint64_t sent, std::uint64_t limit);
   // Bytes a directio pass wrote before its response waits for an offloaded read.
+  // The loopback receive path that sending `bytes` on `conn` runs in the sender (connection_table.h).
+  double receive_path_s(std::uint32_t conn, std::uint64_t bytes, const CpuCosts& costs) {
+    return conns_.receive_path_s(conn, bytes, costs);
+  }
   void data_sent(std::uint32_t conn, std::uint64_t bytes) {
     if (bytes) conns_.chunk_sent(conn, bytes);
   }

@@ -53,7 +53,8 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
       wait(WaitCause::kDiskData);
       return;
     }
-    spend(host.costs.sendfile_byte * static_cast<double>(task_.call.sent) + reader_fill_s(host, task_.call));
+    spend(host.costs.sendfile_byte * static_cast<double>(task_.call.sent) + reader_fill_s(host, task_.call) +
+          pool_.owner_.receive_path_s(task_.conn, task_.call.sent));
   }
 
   // The task's CPU time, then the done list. Each task also costs the

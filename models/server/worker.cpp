@@ -75,6 +75,10 @@ void Worker::listen_ready() {
   wake_now();
 }
 
+double Worker::receive_path_s(std::uint32_t conn, std::uint64_t bytes) {
+  return server_.receive_path_s(conn, bytes, server_.host().costs);
+}
+
 void Worker::on_pool_done() { post(EventKind::kPoolDone, 0); }
 
 void Worker::wake_now() {
@@ -257,7 +261,8 @@ void Worker::resume() {
           call_.busy = false;
           if (!start_preload(current_.conn)) break;  // resident by now: sendfile() again
           server_.data_sent(current_.conn, call_.sent);
-          const double cpu = host.costs.sendfile_byte * static_cast<double>(call_.sent) + reader_fill_s(host, call_);
+          const double cpu = host.costs.sendfile_byte * static_cast<double>(call_.sent) + reader_fill_s(host, call_) +
+                             server_.receive_path_s(current_.conn, call_.sent, host.costs);
           if (use_cpu(cpu, Step::kNextEvent)) return;
           break;
         }
@@ -265,7 +270,7 @@ void Worker::resume() {
         sent_ = call_.sent;
         limit_ = call_.limit;
         const double cpu = extra_cpu_ + host.costs.sendfile_byte * static_cast<double>(call_.sent) +
-                           reader_fill_s(host, call_);
+                           reader_fill_s(host, call_) + server_.receive_path_s(current_.conn, call_.sent, host.costs);
         extra_cpu_ = 0;
         if (use_cpu(cpu, Step::kSent)) return;
         break;
@@ -281,7 +286,8 @@ void Worker::resume() {
         }
         server_.conn(current_.conn).position = direct_.position;
         // writev()'s copy of the buffers, priced as sendfile()'s per byte.
-        const double write_cpu = host.costs.sendfile_byte * static_cast<double>(direct_.sent);
+        const double write_cpu = host.costs.sendfile_byte * static_cast<double>(direct_.sent) +
+                                 server_.receive_path_s(current_.conn, direct_.sent, host.costs);
         if (pass == DirectPass::kOffload) {
           if (!offload_read(current_.conn)) {
             direct_.read_here_once = true;  // ngx_read_file(): this pass reads it, blocking; the next goes to io_submit again

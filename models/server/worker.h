@@ -94,6 +94,7 @@ class Worker final : public sim::EventTarget,
   void on_walk_done(std::uint64_t tag) override;
   void on_share_milestone(std::uint32_t job, std::uint64_t tag, double remaining) override;
   void on_pool_done() override;
+  double receive_path_s(std::uint32_t conn, std::uint64_t bytes) override;
   void on_aio_done(std::uint32_t conn) override;
   // os = "freebsd": the read that a sendfile(SF_NODISKIO) EBUSY started is done.
   void on_preload_done(std::uint32_t conn);

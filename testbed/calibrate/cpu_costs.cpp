@@ -139,6 +139,18 @@ void derive_pool_costs(const CpuRaw& raw, CpuCostsResult& c, NonNegative non_neg
   c.pool_thread = non_negative((pool_threads - paced_sendfile_work_s(raw)) / tasks, "pool_thread");
   c.pool_worker = non_negative(extra / tasks - c.pool_thread, "pool_worker");
 }
+
+// Unpaced, wrk is behind on every connection and runs the receive path of
+// what it reads (tcp_v4_rcv's backlog, or transmits that its window
+// updates clock): sendfile_byte is the send alone. Paced, wrk has read all
+// it was sent when the next piece goes out, so sendfile() runs the receive
+// path too (loopback_xmit -> netif_rx -> NET_RX at local_bh_enable).
+template <class NonNegative>
+void derive_loopback_rx(const CpuRaw& raw, CpuCostsResult& c, NonNegative non_negative) {
+  if (raw.baseline.requests == 0 || raw.pool_off.requests == 0) return;
+  const double bytes = static_cast<double>(raw.big_file_bytes);
+  c.loopback_rx_byte = non_negative(paced_sendfile_work_s(raw) / bytes - c.sendfile_byte, "loopback_rx_byte");
+}
 }  // namespace
 
 CpuCostsResult derive_cpu_costs(const CpuRaw& raw) {
@@ -158,6 +170,7 @@ CpuCostsResult derive_cpu_costs(const CpuRaw& raw) {
   c.accept = non_negative(raw.close.server_s - raw.small.server_s, "accept");
   c.client_connect = non_negative(raw.close.client_s - raw.small.client_s, "client_connect");
   if (raw.pool_on.calls > 0) derive_pool_costs(raw, c, non_negative);
+  derive_loopback_rx(raw, c, non_negative);
   return c;
 }
 

@@ -92,6 +92,10 @@ struct CpuCostsResult {
   double client_request = 0, client_byte = 0, client_connect = 0;
   double event = 0;
   double pool_worker = 0, pool_thread = 0;  // per pool task, the main thread's and the pool thread's
+  // Loopback's receive path per byte, which the sender runs when wrk keeps
+  // up (models/os/host.h): the paced sendfile() work per byte less the
+  // unpaced sendfile_byte, whose wrk was behind on every connection.
+  double loopback_rx_byte = 0;
   std::vector<std::string> warnings;  // e.g. a difference that came out negative
 };
 

@@ -160,7 +160,8 @@ std::vector<std::string> cpu_spread_rows(const Calibration& c) {
                       {"pool_thread", &CpuCostsResult::pool_thread, us},
                       {"client_connect", &CpuCostsResult::client_connect, us},
                       {"client_request", &CpuCostsResult::client_request, us},
-                      {"client_byte", &CpuCostsResult::client_byte, ns}};
+                      {"client_byte", &CpuCostsResult::client_byte, ns},
+                      {"loopback_rx_byte", &CpuCostsResult::loopback_rx_byte, ns}};
   std::vector<std::string> out;
   for (const Row& r : rows) {
     const Spread s = spread_of(c.cpu_rounds, r.field);
@@ -291,6 +292,16 @@ Profile build_profile(const Calibration& c) {
                          with_rounds({fmt::format("wrk CPU per response byte of the {} file: ({} - client_request) / {} B = {}", big,
                                                   us(r.big.client_s), r.big_file_bytes, ns(c.cpu.client_byte))},
                                      &CpuCostsResult::client_byte, ns)});
+  if (c.cpu.loopback_rx_byte > 0) {
+    const double work = paced_sendfile_work_s(r);
+    cpu.entries.push_back(
+        {"loopback_rx_byte", duration_value(c.cpu.loopback_rx_byte),
+         with_rounds({"loopback's receive path per byte (models/os/host.h): the sender runs it when wrk has read all it",
+                      "was sent, wrk when it is behind (unpaced, on every connection: sendfile_byte is the send alone);",
+                      fmt::format("the paced sendfile() work per byte (above: {} / {} B) less sendfile_byte = {}", us(work),
+                                  r.big_file_bytes, ns(c.cpu.loopback_rx_byte))},
+                     &CpuCostsResult::loopback_rx_byte, ns)});
+  }
   if (c.fill.cold_bytes > 0) {
     const std::string where = c.fill.cgroup_limit ? fmt::format("in a {} memory cgroup", mib(c.fill.cgroup_limit))
                                                   : std::string("without a memory cgroup");
@@ -315,7 +326,8 @@ Profile build_profile(const Calibration& c) {
   if (r.pool_on.calls <= 0) cpu.comment.push_back("`event`, `pool_worker` and `pool_thread` are not measured: the model's defaults (0) apply.");
   if (c.herd.empty()) cpu.comment.push_back("`wakeup` is not measured: the model's default (0) applies.");
   cpu.comment.push_back("Loopback's receive side runs in softirq, charged to whichever task is on the CPU (nginx,");
-  cpu.comment.push_back("wrk or ksoftirqd): the per-byte split between sendfile_byte and client_byte moves with load.");
+  cpu.comment.push_back("wrk or ksoftirqd): the per-byte split between sendfile_byte and client_byte moves with load;");
+  cpu.comment.push_back("loopback_rx_byte is the part that moves (the model gives it to the sender when wrk keeps up).");
   p.tables.push_back(cpu);
 
   ProfileTable mem{"memory", {}, {}};

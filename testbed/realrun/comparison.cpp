@@ -19,6 +19,7 @@ std::string show(double v, const std::string& unit) {
 }
 
 std::string show_spread(const Spread& s, const std::string& unit, std::size_t n) {
+  if (s.count == 0) return "-";
   if (n <= 1) return show(s.median, unit);
   return fmt::format("{} ({}-{})", show(s.median, unit), show(s.min, unit), show(s.max, unit));
 }
@@ -111,6 +112,7 @@ Spread spread_of(std::vector<double> v) {
   s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   s.min = v.front();
   s.max = v.back();
+  s.count = n;
   return s;
 }
 
@@ -122,12 +124,15 @@ void summarize(ScenarioComparison& c) {
   for (const Metric& m : metrics_for(groups)) {
     MetricRow row{m, {}, {}, 0, false, true};
     std::vector<double> real, sim;
-    for (const auto& f : c.real) real.push_back(m.read(f, m.group_index));
+    // A figure a side does not have (NaN) is left out of its spread.
+    for (const auto& f : c.real)
+      if (const double x = m.read(f, m.group_index); !std::isnan(x)) real.push_back(x);
     for (const auto& f : c.simulated)
-      if (m.group_index < f.groups.size() || m.group.empty()) sim.push_back(m.read(f, m.group_index));
+      if (m.group_index < f.groups.size() || m.group.empty())
+        if (const double x = m.read(f, m.group_index); !std::isnan(x)) sim.push_back(x);
     row.real = spread_of(real);
     row.simulated = spread_of(sim);
-    row.error = relative(row.simulated.median, row.real.median);
+    row.error = row.real.count && row.simulated.count ? relative(row.simulated.median, row.real.median) : NAN;
     row.judged = m.tolerance > 0;
     row.within = !row.judged || std::fabs(row.error) <= m.tolerance;
     c.rows.push_back(row);
@@ -142,8 +147,8 @@ std::vector<EffectRow> effect_of(const ScenarioComparison& a, const ScenarioComp
     });
     if (rb == b.rows.end() || ra.metric.unit == "share") continue;
     EffectRow e{ra.metric, 0, 0, 0, false, true, true};
-    e.real = ra.real.median > 0 ? rb->real.median / ra.real.median : NAN;
-    e.simulated = ra.simulated.median > 0 ? rb->simulated.median / ra.simulated.median : NAN;
+    e.real = ra.real.median > 0 && rb->real.count ? rb->real.median / ra.real.median : NAN;
+    e.simulated = ra.simulated.median > 0 && rb->simulated.count ? rb->simulated.median / ra.simulated.median : NAN;
     e.error = relative(e.simulated, e.real);
     e.judged = ra.metric.tolerance > 0;
     e.same_direction = (e.real >= 1) == (e.simulated >= 1);
@@ -166,9 +171,9 @@ std::string format_comparison(const ScenarioComparison& c) {
   for (const MetricRow& row : c.rows) {
     const std::string verdict = !row.judged ? "" : row.within ? fmt::format("ok (±{:.0f}%)", row.metric.tolerance * 100)
                                                               : fmt::format("MISS (±{:.0f}%)", row.metric.tolerance * 100);
-    const std::string error = row.metric.unit == "share"
-                                  ? fmt::format("{:+.1f}pt", (row.simulated.median - row.real.median) * 100)
-                                  : fmt::format("{:+.1f}%", row.error * 100);
+    const std::string error = std::isnan(row.error)          ? std::string("")
+                              : row.metric.unit == "share" ? fmt::format("{:+.1f}pt", (row.simulated.median - row.real.median) * 100)
+                                                           : fmt::format("{:+.1f}%", row.error * 100);
     out += fmt::format("   {:<10} {:<13} {:>32} {:>32} {:>8}  {}\n", row.metric.group.empty() ? "server" : row.metric.group,
                        row.metric.label, show_spread(row.real, row.metric.unit, n),
                        show_spread(row.simulated, row.metric.unit, c.simulated.size()), error, verdict);

@@ -14,6 +14,7 @@ namespace testbed {
 
 struct Spread {
   double median = 0, min = 0, max = 0;
+  std::size_t count = 0;  // values it was taken over (0: the side has no figure)
 };
 Spread spread_of(std::vector<double> values);
 

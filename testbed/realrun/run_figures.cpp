@@ -1,5 +1,7 @@
 #include "testbed/realrun/run_figures.h"
 
+#include <algorithm>
+
 namespace testbed {
 namespace {
 
@@ -8,6 +10,29 @@ std::map<std::string, double> blocked_keys(const models::BlockedByCause& b) {
   std::map<std::string, double> out;
   for (std::size_t c = 0; c < models::kWaitCauses; ++c) out[models::wait_cause_key(static_cast<models::WaitCause>(c))] = b[c];
   return out;
+}
+
+// The model's CPU time over the measured window: the server's threads' time
+// on a CPU (R less the wait for one: the scheduler's run-queue time), and
+// the rest of the CPUs' busy time less the kernel's own work (page-cache
+// fills' completions), which on a host whose clients are wrk is wrk's.
+void cpu_figures(const models::RunResult& sim, RunFigures& f) {
+  const double run_s = sim.duration_s;
+  std::uint64_t requests = 0;
+  bool clients_here = false;
+  for (const models::WrkResult& c : sim.clients) {
+    requests += c.complete;
+    clients_here = clients_here || c.spec.on_server_host;
+  }
+  if (run_s <= 0 || requests == 0) return;
+  const double workers = static_cast<double>(sim.workers.size());
+  const double server_s = (workers * (sim.workers_running - sim.workers_cpu_wait) +
+                           static_cast<double>(sim.pool_threads) * (sim.pool_running - sim.pool_cpu_wait)) *
+                          run_s;
+  const double busy_s = sim.cpu_busy_frac * static_cast<double>(sim.logical_cpus) * run_s;
+  f.server_cpu_per_request = server_s / static_cast<double>(requests);
+  if (clients_here) f.clients_cpu_per_request = std::max(0.0, busy_s - server_s - sim.kernel_cpu_s) / static_cast<double>(requests);
+  f.machine_busy = sim.cpu_busy_frac;
 }
 
 }  // namespace
@@ -31,6 +56,13 @@ RunFigures figures_of(const RealRunResult& real) {
   }
   for (const realrun::WaitSummary& w : real.waits) f.blocked[w.group] = w.blocked_by_cause;
   f.drives = real.drives;
+  std::uint64_t requests = 0;
+  for (const RealGroupResult& g : real.groups) requests += g.requests;
+  if (requests > 0) {
+    f.server_cpu_per_request = real.server_cpu_s / static_cast<double>(requests);
+    f.clients_cpu_per_request = real.clients_cpu_s / static_cast<double>(requests);
+  }
+  f.machine_busy = real.machine_busy;
   return f;
 }
 
@@ -52,6 +84,7 @@ RunFigures figures_of(const models::RunResult& sim) {
     f.blocked["pool"] = blocked_keys(sim.pool_blocked_by_cause);
     f.blocked["pool"]["cpu_wait"] = sim.pool_cpu_wait;
   }
+  cpu_figures(sim, f);
   // The model's queue keeps /proc/diskstats' counters: avgqu-sz is its mean
   // in flight, max_outstanding its most in flight.
   for (std::size_t i = 0; i < sim.drive_iostat.size(); ++i) {
@@ -91,6 +124,11 @@ std::vector<Metric> metrics_for(const std::vector<std::string>& groups) {
   m.push_back({"", "workers_running", "workers R", 0, [](const RunFigures& f, std::size_t) { return f.workers_running; }, 0, "share"});
   m.push_back({"", "workers_sleeping", "workers S", 0, [](const RunFigures& f, std::size_t) { return f.workers_sleeping; }, 0, "share"});
   m.push_back({"", "workers_disk_wait", "workers D", 0, [](const RunFigures& f, std::size_t) { return f.workers_disk_wait; }, 0, "share"});
+  m.push_back({"", "server_cpu_per_request", "server CPU/req", 0,
+               [](const RunFigures& f, std::size_t) { return f.server_cpu_per_request; }, 0, "s"});
+  m.push_back({"", "clients_cpu_per_request", "wrk CPU/req", 0,
+               [](const RunFigures& f, std::size_t) { return f.clients_cpu_per_request; }, 0, "s"});
+  m.push_back({"", "machine_busy", "machine busy", 0, [](const RunFigures& f, std::size_t) { return f.machine_busy; }, 0, "share"});
   return m;
 }
 

@@ -1,6 +1,7 @@
 // The figures `clerk realrun` compares, in the same terms for a real run
 // (wrk's report and /proc) and for the simulator's prediction of it.
 #pragma once
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@ struct GroupFigures {
   std::uint64_t errors = 0;
 };
 
+inline constexpr double kNoFigure = std::numeric_limits<double>::quiet_NaN();
+
 struct RunFigures {
   std::vector<GroupFigures> groups;  // in scenario order
   // top's view of the workers' main threads: shares of time, averaged over workers.
@@ -29,6 +32,13 @@ struct RunFigures {
   // iostat -x per drive: the real data device and the disks under it
   // (block_stats.h), or the model's queue per drive ("drive0"...).
   std::vector<realrun::DriveIostat> drives;
+  // Where the CPU went (top's and /proc/stat's view): the server's threads
+  // (every thread of every worker) and wrk's, each per completed request, and
+  // the share of all CPUs that was busy. Real: user+sys of the processes, the
+  // "cpu" line of /proc/stat. Simulated: the tasks' time on a CPU (R less the
+  // wait for one), and wrk's as what the CPUs did besides the server's
+  // threads and the kernel's own work. A side that has no figure leaves NaN.
+  double server_cpu_per_request = kNoFigure, clients_cpu_per_request = kNoFigure, machine_busy = kNoFigure;
 };
 
 // The causes compared, as the model's `blocked_by_cause` names them; "other"
@@ -52,7 +62,9 @@ struct Metric {
 };
 
 // The metrics of a scenario with these groups: per group requests/s (20%),
-// throughput, mean latency (20%), p50, p99 (35%); workers' R, S, D shares.
+// throughput, mean latency (20%), p50, p99 (35%); workers' R, S, D shares;
+// the server's and wrk's CPU per request and the machine's busy share (shown,
+// not judged: they say where a miss in the others comes from).
 std::vector<Metric> metrics_for(const std::vector<std::string>& groups);
 
 }  // namespace testbed

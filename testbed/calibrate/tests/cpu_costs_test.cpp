@@ -170,6 +170,33 @@ TEST_CASE("pool costs: the pool threads' CPU beyond their sendfile work at the s
   CHECK(none.pool_thread == 0);
 }
 
+TEST_CASE("loopback_rx_byte: the paced sendfile() work per byte beyond the unpaced sendfile_byte") {
+  // Unpaced the 4 MiB file costs the worker 0.25 ns a byte; paced, the
+  // pool-off run costs 1500 us a request and the 2-byte baseline 30 us:
+  // 1470 us of sendfile() work = 0.35048 ns a byte, 0.10048 ns of it the
+  // receive path that wrk, behind on every connection unpaced, ran itself.
+  CpuRaw raw;
+  raw.big_file_bytes = 4 << 20;
+  raw.small = {17e-6, 11e-6, 1, 1};
+  raw.big = {17e-6 + 1048.576e-6, 2e-3, 1, 1};
+  raw.close = {39e-6, 40e-6, 1, 1};
+  raw.pool_off = {1500e-6, 1500e-6, 8, 300, 1};
+  raw.baseline = {30e-6, 30e-6, 1, 305, 1};
+  CHECK(derive_cpu_costs(raw).loopback_rx_byte == Approx(1470e-6 / 4194304 - 0.25e-9));
+  CHECK(derive_cpu_costs(raw).warnings.empty());
+  // Paced work below the unpaced figure (noise): 0, and a warning.
+  raw.pool_off.server_s = 900e-6;
+  const CpuCostsResult low = derive_cpu_costs(raw);
+  CHECK(low.loopback_rx_byte == 0);
+  REQUIRE(low.warnings.size() == 1);
+  CHECK_THAT(low.warnings[0], Catch::Contains("loopback_rx_byte"));
+  // No paced runs: not measured, no warning.
+  raw.pool_off = {};
+  raw.baseline = {};
+  CHECK(derive_cpu_costs(raw).loopback_rx_byte == 0);
+  CHECK(derive_cpu_costs(raw).warnings.empty());
+}
+
 TEST_CASE("the pool experiment's medians count the pool threads' calls with the pool, the main threads' without") {
   std::vector<WrkRun> runs(3);
   for (int i = 0; i < 3; ++i) {

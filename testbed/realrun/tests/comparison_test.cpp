@@ -3,6 +3,8 @@
 // another, and the scenario as the prediction runs it.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "models/scenario/config_loader.h"
 #include "testbed/realrun/comparison.h"
 #include "testbed/realrun/prediction.h"
@@ -176,4 +178,57 @@ TEST_CASE("iostat -x: the real drives beside the model's, in text and JSON") {
   CHECK(j["runs"][0]["simulated"]["iostat"][0]["device"] == "drive0");
   CHECK(j["runs"][0]["simulated"]["iostat"][0]["max_inflight"] == 40);  // the model's max_outstanding
   CHECK(j["runs"][0]["simulated"]["iostat"][0]["mean_inflight"] == Approx(2.25));
+}
+
+TEST_CASE("CPU per request: the real processes' user+sys, the model's time on a CPU, wrk's as the rest of the busy time") {
+  RealRunResult r;
+  r.groups.resize(2);
+  r.groups[0].requests = 100;
+  r.groups[1].requests = 200;
+  r.server_cpu_s = 3;
+  r.clients_cpu_s = 6;
+  r.machine_busy = 0.6;
+  const RunFigures real = figures_of(r);
+  CHECK(real.server_cpu_per_request == Approx(0.010));
+  CHECK(real.clients_cpu_per_request == Approx(0.020));
+  CHECK(real.machine_busy == 0.6);
+
+  // Two workers each R half the time, a quarter of it waiting for a CPU; a
+  // pool of 4 threads each on a CPU a tenth of the time: 2 x 0.25 x 10 s +
+  // 4 x 0.1 x 10 s = 9 s of server CPU over 300 requests = 30 ms each. The
+  // CPUs: 0.75 x 2 x 10 s = 15 s busy, less 9 s and the kernel's 1.5 s = 4.5 s
+  // of wrk's = 15 ms a request.
+  models::RunResult sim;
+  sim.duration_s = 10;
+  sim.workers.resize(2);
+  sim.workers_running = 0.5;
+  sim.workers_cpu_wait = 0.25;
+  sim.pool_threads = 4;
+  sim.pool_running = 0.125;
+  sim.pool_cpu_wait = 0.025;
+  sim.logical_cpus = 2;
+  sim.cpu_busy_frac = 0.75;
+  sim.kernel_cpu_s = 1.5;
+  sim.clients.resize(1);
+  sim.clients[0].complete = 300;
+  sim.clients[0].spec.on_server_host = true;
+  const RunFigures model = figures_of(sim);
+  CHECK(model.server_cpu_per_request == Approx(0.030));
+  CHECK(model.clients_cpu_per_request == Approx(0.015));
+  CHECK(model.machine_busy == 0.75);
+
+  // Clients elsewhere: the model has no wrk CPU on this host to show.
+  sim.clients[0].spec.on_server_host = false;
+  CHECK(std::isnan(figures_of(sim).clients_cpu_per_request));
+  ScenarioComparison c;
+  c.real = {real};
+  c.simulated = {figures_of(sim)};
+  summarize(c);
+  CHECK(row(c, "clients_cpu_per_request").simulated.count == 0);
+  CHECK(std::isnan(row(c, "clients_cpu_per_request").error));
+  CHECK(row(c, "server_cpu_per_request").error == Approx(2.0));
+  const std::string text = format_comparison(c);
+  INFO(text);
+  CHECK(text.find("wrk CPU/req") != std::string::npos);
+  CHECK(text.find("server CPU/req") != std::string::npos);
 }
