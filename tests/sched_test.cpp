@@ -613,32 +613,45 @@ TEST_CASE("periodic balance: 3+1 CPU-bound threads on 2 CPUs become 2+2 at the f
   }
 }
 
+namespace {
+
+// Threads placed `on0` vs `on1` (Pinned), then a second of balancing: the
+// pulls and the threads on each CPU at its end.
+struct Settled {
+  std::uint64_t pulls;
+  std::uint32_t on0, on1;
+};
+Settled settle(const char* policy, std::uint32_t on0, std::uint32_t on1) {
+  Pinned p(policy, on0, on1);
+  p.e.run_until(sim::seconds(1));
+  return {p.cpu->balance_pulls(), p.on(0), p.on(1)};
+}
+
+}  // namespace
+
 TEST_CASE("periodic balance, 6.6: imbalance_pct 117 between overloaded CPUs: 7 vs 6 stays, 8 vs 6 moves one") {
   // avg_load per CPU = 1024 x threads. 7 vs 6: 100 x 7168 <= 117 x 6144
   // (716800 <= 718848): balanced. 8 vs 6: 819200 > 718848; domain average 7
   // threads, imbalance min(1024, 1024) = 1024: one thread.
-  Pinned even("eevdf", 7, 6);
-  even.e.run_until(sim::seconds(1));
-  CHECK(even.cpu->balance_pulls() == 0);
-  CHECK(even.on(0) == 7);
-  Pinned uneven("eevdf", 8, 6);
-  uneven.e.run_until(sim::seconds(1));
-  CHECK(uneven.cpu->balance_pulls() == 1);
-  CHECK(uneven.on(0) == 7);
-  CHECK(uneven.on(1) == 7);
+  const Settled even = settle("eevdf", 7, 6);
+  CHECK(even.pulls == 0);
+  CHECK(even.on0 == 7);
+  const Settled uneven = settle("eevdf", 8, 6);
+  CHECK(uneven.pulls == 1);
+  CHECK(uneven.on0 == 7);
+  CHECK(uneven.on1 == 7);
 }
 
 TEST_CASE("periodic balance, 3.13: imbalance_pct 125: 5 vs 4 stays, 6 vs 4 moves one") {
   // 100 x 5120 <= 125 x 4096 (512000 <= 512000): balanced. 6 vs 4: average 5,
   // max_pull min(1024, load above capacity 5 x 1024) = 1024: one thread.
-  Pinned even("cfs", 5, 4);
-  even.e.run_until(sim::seconds(1));
-  CHECK(even.cpu->balance_pulls() == 0);
-  Pinned uneven("cfs", 6, 4);
-  uneven.e.run_until(sim::seconds(1));
-  CHECK(uneven.cpu->balance_pulls() == 1);
-  CHECK(uneven.on(0) == 5);
-  CHECK(uneven.on(1) == 5);
+  const Settled even = settle("cfs", 5, 4);
+  CHECK(even.pulls == 0);
+  CHECK(even.on0 == 5);
+  const Settled uneven = settle("cfs", 6, 4);
+  CHECK(uneven.pulls == 1);
+  CHECK(uneven.on0 == 5);
+  CHECK(uneven.on1 == 5);
 }
 
 TEST_CASE("periodic balance, 6.6: 2 vs 1 moves only after a failure (load >> nr_balance_failed)") {
