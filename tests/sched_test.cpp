@@ -712,6 +712,50 @@ TEST_CASE("periodic balance, 3.13: move_tasks() takes rq->cfs_tasks from the hea
   CHECK(p.cpu->cpu_of(p.threads[2]) + p.cpu->cpu_of(p.threads[3]) == 1);
 }
 
+TEST_CASE("periodic balance, 3.13: a thread move_tasks() passes over goes to the tail of rq->cfs_tasks") {
+  // 2 cores, nothing cache hot (sysctl_sched_migration_cost 0). CPU 1: a
+  // (10 s) and s (45 ms of CPU); CPU 0: threads 1, 2, 3 enqueued at 0 in
+  // that order, thread 4 woken at 62 ms, whose sleeper credit (vruntime
+  // min_vruntime - sched_latency / 2) takes the CPU: CPU 0's cfs_tasks from
+  // the head is 4, 3, 2, 1 with 4 running.
+  // 64 ms, CPU 1's first balance (2 vs 4 threads, imbalance one task's load):
+  // move_tasks() passes over 4 (task_running()), list_move_tail(): 3, 2, 1,
+  // 4; pulls 3 and stops: 2, 1, 4 left. s ends before 128 ms (45 ms of CPU
+  // shared with a, then with a and 3).
+  // 128 ms, CPU 1's next balance (2 vs 3, fix_small_imbalance(): one task):
+  // it pulls 2, or 1 if 2 runs; 4 stays, behind both. Had 4 kept the head,
+  // it would go unless running then.
+  sim::Engine e;
+  Recorder rec{e};
+  SchedSpec s = spec("cfs");
+  s.migration_cost_s = 0.0;
+  const CpuTopology topo{1, 2, 1};
+  CpuScheduler cpu(e, models::make_fair_policy(s, topo.cpus()), topo, nullptr);
+  const std::uint32_t a = cpu.add_thread(models::kNoTask, 1);
+  std::vector<std::uint32_t> on0;
+  for (int i = 0; i < 4; ++i) on0.push_back(cpu.add_thread(models::kNoTask, 0));
+  const std::uint32_t sh = cpu.add_thread(models::kNoTask, 1);
+  cpu.run(a, 10.0, &rec, 10);
+  for (std::uint32_t i = 0; i < 3; ++i) cpu.run(on0[i], 10.0, &rec, i + 1);
+  cpu.run(sh, 0.045, &rec, 11);  // no idle CPU: stays on prev, CPU 1
+  At wake;
+  wake.fn = [&] { cpu.run(on0[3], 10.0, &rec, 4); };
+  e.schedule_at(sim::milliseconds(62), &wake);
+  e.run_until(sim::milliseconds(63));
+  REQUIRE(cpu.running_on(0) == on0[3]);
+  REQUIRE(cpu.waiting_on(0) == 3);
+  e.run_until(sim::milliseconds(65));
+  REQUIRE(cpu.balance_pulls() == 1);
+  CHECK(cpu.cpu_of(on0[2]) == 1);
+  e.run_until(sim::milliseconds(127));
+  REQUIRE(rec.ended.count(11) == 1);  // s has ended
+  REQUIRE(cpu.balance_pulls() == 1);
+  e.run_until(sim::milliseconds(129));
+  REQUIRE(cpu.balance_pulls() == 2);
+  CHECK(cpu.cpu_of(on0[3]) == 0);
+  CHECK(cpu.cpu_of(on0[0]) + cpu.cpu_of(on0[1]) == 1);
+}
+
 TEST_CASE("periodic balance is deterministic") {
   auto trace = [] {
     Pinned p("eevdf", 5, 2, 0.3);

@@ -337,8 +337,29 @@ void CpuScheduler::set_running(std::uint32_t cpu, std::uint32_t thread) {
 // rq->cfs_tasks as a sequence number per thread: enqueue puts a thread at
 // the head (list_add() in account_entity_enqueue(), 3.13 and 6.6), and so
 // does 6.6's pick_next_task_fair() (list_move(), "so our cfs_tasks list
-// becomes MRU", since v4.13); 3.13's pick does not move it.
-void CpuScheduler::to_cfs_tasks_head(std::uint32_t thread) { threads_[thread].cfs_tasks_seq = ++cfs_tasks_seq_; }
+// becomes MRU", since v4.13); 3.13's pick does not move it. 3.13's
+// move_tasks() puts a thread it passes over at the tail (list_move_tail()),
+// 6.6's detach_tasks() at the head (list_move()).
+void CpuScheduler::to_cfs_tasks_head(std::uint32_t thread) {
+  threads_[thread].cfs_tasks_seq = ++cfs_tasks_head_seq_;
+}
+void CpuScheduler::to_cfs_tasks_tail(std::uint32_t thread) {
+  threads_[thread].cfs_tasks_seq = --cfs_tasks_tail_seq_;
+}
+
+// The threads on the CPU's queue, running one included, in the order the
+// balancer walks rq->cfs_tasks: 3.13's move_tasks() from the head
+// (list_first_entry()), 6.6's detach_tasks() from the tail (list_last_entry()).
+std::vector<std::uint32_t> CpuScheduler::cfs_tasks_scan(std::uint32_t cpu) const {
+  const bool from_tail = policy_->placement_since_6_6();
+  std::vector<std::uint32_t> order = cpus_[cpu]->rq.queued;
+  if (cpus_[cpu]->rq.curr != kNoEntity) order.push_back(cpus_[cpu]->rq.curr);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    const std::int64_t sa = threads_[a].cfs_tasks_seq, sb = threads_[b].cfs_tasks_seq;
+    return from_tail ? sa < sb : sa > sb;
+  });
+  return order;
+}
 
 void CpuScheduler::left_cpu(std::uint32_t thread) {
   threads_[thread].has_run = true;
@@ -623,48 +644,60 @@ std::uint32_t CpuScheduler::find_busiest_queue(const GroupStat& group, std::uint
   return best;
 }
 
-// detach_tasks() / move_tasks() then attach_tasks(): queued threads only (a
-// running one is task_on_cpu()), in rq->cfs_tasks order: 3.13's move_tasks()
-// from the head (the most recently enqueued first), 6.6's detach_tasks() from
-// the tail (list_last_entry(): the least recently enqueued or picked first),
-// up to the imbalance: 6.6 skips a thread whose load
-// >> nr_balance_failed exceeds what is left, 3.13 one whose load / 2 does.
-// can_migrate_task(): a cache-hot thread (task_hot(): it ran less than
-// sysctl_sched_migration_cost ago) stays unless the domain has failed more
-// than cache_nice_tries times; 6.6's task_hot() returns 0 in a domain whose
-// CPUs share capacity (SD_SHARE_CPUCAPACITY: SMT siblings share the cache,
-// since v5.10), 3.13's has no such test. Each moved thread may preempt the one running
-// on this CPU (check_preempt_curr()).
+// detach_tasks() / move_tasks() then attach_tasks(): the queue's threads in
+// rq->cfs_tasks order (cfs_tasks_scan()), at most loop_max =
+// min(sysctl_sched_nr_migrate (32), nr_running) of them, up to the
+// imbalance. A thread is passed over when can_migrate_task() refuses it or
+// its load does not fit: the running one (task_running() / task_on_cpu()),
+// a cache-hot one (task_hot(): it ran less than sysctl_sched_migration_cost
+// ago) unless the domain has failed more than cache_nice_tries times (6.6's
+// task_hot() returns 0 in a domain whose CPUs share capacity,
+// SD_SHARE_CPUCAPACITY: SMT siblings share the cache, since v5.10; 3.13's
+// has no such test), one whose load exceeds what is left (6.6: load >>
+// nr_balance_failed, 3.13: load / 2). One passed over goes to the back of
+// the walk (3.13 list_move_tail(), 6.6 list_move()): behind the threads this
+// pass leaves unvisited, for the next. Each pass visits a thread at most
+// once (every visit removes it or sends it behind the rest), so the walk is
+// the order at the start. Each moved thread may preempt the one running on
+// this CPU (check_preempt_curr()).
 std::uint32_t CpuScheduler::detach_attach(std::uint32_t from, std::uint32_t to, std::uint64_t imbalance,
                                           const BalanceLevel& l, std::uint32_t failed) {
   const bool v66 = policy_->placement_since_6_6();
-  std::vector<std::uint32_t> order = cpus_[from]->rq.queued;
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const std::uint64_t sa = threads_[a].cfs_tasks_seq, sb = threads_[b].cfs_tasks_seq;
-    return v66 ? sa < sb : sa > sb;
-  });
-  if (order.size() > 32) order.resize(32);  // loop_max: sysctl_sched_nr_migrate (32)
+  std::vector<std::uint32_t> order = cfs_tasks_scan(from);
+  if (order.size() > 32) order.resize(32);  // loop_max
   const sim::Time now = engine_.now();
   const sim::Time cost = sim::from_seconds_ceil(policy_->migration_cost_s);
   std::int64_t left = static_cast<std::int64_t>(imbalance);
   std::uint32_t moved = 0;
   for (std::uint32_t t : order) {
     if (left <= 0) break;
-    const std::int64_t load = 1024;
-    const std::int64_t counted = v66 ? (failed >= 63 ? 0 : load >> failed) : load / 2;
-    if (counted > left) continue;
-    const Thread& th = threads_[t];
-    const bool hot = !(v66 && l.share_cpucapacity) && th.has_run && now - th.left_cpu_at < cost;
-    if (hot && failed <= l.cache_nice_tries) continue;
+    if (!can_detach(t, from, l, failed, left, now, cost, v66)) {
+      v66 ? to_cfs_tasks_head(t) : to_cfs_tasks_tail(t);  // goto next
+      continue;
+    }
     migrate(from, to, t);
     ++moved;
     ++balance_pulls_;
-    left -= load;
+    left -= 1024;
     RunQueue& rq = cpus_[to]->rq;
     if (rq.curr != t && (take_resched(to) || policy_->wakeup_preempts(rq, entities_, t))) reschedule(to);
     rearm(to);
   }
   return moved;
+}
+
+// The tests detach_tasks() / move_tasks() make before taking a thread:
+// can_migrate_task() (not running, not cache hot) and its load against what
+// is left of the imbalance (NICE_0_LOAD).
+bool CpuScheduler::can_detach(std::uint32_t t, std::uint32_t from, const BalanceLevel& l, std::uint32_t failed,
+                              std::int64_t left, sim::Time now, sim::Time cost, bool v66) const {
+  if (cpus_[from]->rq.curr == t) return false;
+  const std::int64_t load = 1024;
+  const std::int64_t counted = v66 ? (failed >= 63 ? 0 : load >> failed) : load / 2;
+  if (counted > left) return false;
+  const Thread& th = threads_[t];
+  const bool hot = !(v66 && l.share_cpucapacity) && th.has_run && now - th.left_cpu_at < cost;
+  return !hot || failed > l.cache_nice_tries;
 }
 
 // load_balance(CPU_NOT_IDLE) on one domain: balanced (out_balanced: the

@@ -78,10 +78,14 @@
 //    group_overloaded from group_classify()): a busy CPU pulls only from an
 //    overloaded group, with imbalance_pct only between two overloaded ones,
 //    migrate_load = min(busiest - average, average - local) x capacity;
-//    find_busiest_queue(); detach_tasks()/move_tasks(): queued threads only,
-//    in rq->cfs_tasks order (3.13 from the head: the most recently
-//    enqueued first; 6.6 from the tail: the least recently enqueued or
-//    picked first), 6.6 while load >> nr_balance_failed fits
+//    find_busiest_queue(); detach_tasks()/move_tasks(): queued threads only
+//    (the running one is walked and refused, task_running()), in
+//    rq->cfs_tasks order (3.13 from the head: the most recently enqueued
+//    first; 6.6 from the tail: the least recently enqueued or picked
+//    first), at most min(sysctl_sched_nr_migrate 32, nr_running) of them;
+//    one refused (running, cache hot, too heavy) goes to the back of that
+//    order (3.13 list_move_tail(), 6.6 list_move()), behind those the pass
+//    left unvisited; 6.6 while load >> nr_balance_failed fits
 //    the imbalance, 3.13 while load / 2 does; can_migrate_task()'s cache-hot
 //    test IS modelled here (task_hot(): ran less than
 //    kernel.sched_migration_cost, 0.5 ms, ago; overridden once
@@ -183,7 +187,9 @@ class CpuScheduler final : public Cpu {
     double waited_s = 0;
     bool has_run = false;
     sim::Time left_cpu_at = 0;  // when it last stopped running (se.exec_start for task_hot())
-    std::uint64_t cfs_tasks_seq = 0;  // when it was last put at the head of rq->cfs_tasks (a sequence number)
+    // Its place in rq->cfs_tasks: greater is nearer the head. Putting it at
+    // the head takes the next positive number, at the tail the next negative.
+    std::int64_t cfs_tasks_seq = 0;
   };
   // One sched domain of one CPU: struct sched_domain's balancing state.
   struct DomainState {
@@ -227,6 +233,8 @@ class CpuScheduler final : public Cpu {
   void arm_balancer(std::uint32_t cpu);
   void arm_balancer_at(sim::Time due);
   void to_cfs_tasks_head(std::uint32_t thread);
+  void to_cfs_tasks_tail(std::uint32_t thread);
+  std::vector<std::uint32_t> cfs_tasks_scan(std::uint32_t cpu) const;
   void on_balancer();
   void rebalance_domains(std::uint32_t cpu, std::int64_t jiffies);
   std::int64_t balance_interval_jiffies(const BalanceLevel& l, const DomainState& d) const;
@@ -241,6 +249,8 @@ class CpuScheduler final : public Cpu {
   std::uint32_t find_busiest_queue(const GroupStat& group, std::uint64_t imbalance) const;
   std::uint32_t detach_attach(std::uint32_t from, std::uint32_t to, std::uint64_t imbalance, const BalanceLevel& l,
                               std::uint32_t failed);
+  bool can_detach(std::uint32_t t, std::uint32_t from, const BalanceLevel& l, std::uint32_t failed, std::int64_t left,
+                  sim::Time now, sim::Time cost, bool v66) const;
   std::uint64_t cpu_power(std::uint32_t cpu) const;
   std::uint32_t select_cpu(std::uint32_t prev) const;
   std::uint32_t wake_affine(std::uint32_t this_cpu, std::uint32_t prev, bool sync) const;
@@ -288,7 +298,8 @@ class CpuScheduler final : public Cpu {
   sim::Time balancer_at_ = sim::kNever;
   std::uint64_t balancer_generation_ = 0;
   std::uint64_t balance_pulls_ = 0;
-  std::uint64_t cfs_tasks_seq_ = 0;  // the last Thread::cfs_tasks_seq given
+  std::int64_t cfs_tasks_head_seq_ = 0;  // the last Thread::cfs_tasks_seq given at a head
+  std::int64_t cfs_tasks_tail_seq_ = 0;  // the last given at a tail
 };
 
 }  // namespace models
