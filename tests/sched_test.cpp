@@ -756,6 +756,42 @@ TEST_CASE("periodic balance, 3.13: a thread move_tasks() passes over goes to the
   CHECK(cpu.cpu_of(on0[0]) + cpu.cpu_of(on0[1]) == 1);
 }
 
+TEST_CASE("periodic balance, 3.13: next_balance takes the interval computed before load_balance()") {
+  // 2 cores, nothing cache hot. 3 threads on CPU 0, 1 on CPU 1; busy
+  // interval balance_interval x 64 (16 ticks for 1 ms, 32 for 2 ms).
+  //  64 ms: CPU 0 is the busiest: balanced, its balance_interval 1 -> 2 ms
+  //         (next: 128 ms, by the 16 ticks tested with; there the 2 ms
+  //         interval is not due: next 192 ms). CPU 1 pulls one: 2 + 2.
+  // 100 ms: two more threads wake on CPU 1: 2 + 4.
+  // 192 ms: CPU 0 pulls one (3 + 3): balance_interval back to 1 ms, but
+  //         3.13's next_balance is 192 + 32 ticks of the 2 ms it tested with,
+  //         320 ms, where it finds the domain balanced: 1 -> 2 ms. With the
+  //         interval recomputed after load_balance() (6.6's way) it would be
+  //         192 + 16 ticks = 256 ms.
+  Pinned p("cfs", 3, 1, 10.0, true, {1, 2, 1}, 0.0);
+  const std::uint32_t x = p.cpu->add_thread(models::kNoTask, 1), y = p.cpu->add_thread(models::kNoTask, 1);
+  At wake;
+  wake.fn = [&] {
+    p.cpu->run(x, 10.0, &p.rec, 10);
+    p.cpu->run(y, 10.0, &p.rec, 11);
+  };
+  p.e.schedule_at(sim::milliseconds(100), &wake);
+  p.e.run_until(sim::milliseconds(65));
+  REQUIRE(p.cpu->balance_pulls() == 1);
+  CHECK(p.cpu->balance_interval_ms(0, 0) == 2);
+  p.e.run_until(sim::milliseconds(191));
+  REQUIRE(p.on(1) == 4);
+  CHECK(p.cpu->balance_interval_ms(0, 0) == 2);
+  p.e.run_until(sim::milliseconds(193));
+  REQUIRE(p.cpu->balance_pulls() == 2);
+  CHECK(p.on(0) == 3);
+  CHECK(p.cpu->balance_interval_ms(0, 0) == 1);
+  p.e.run_until(sim::milliseconds(319));
+  CHECK(p.cpu->balance_interval_ms(0, 0) == 1);  // no balance at 256 ms
+  p.e.run_until(sim::milliseconds(321));
+  CHECK(p.cpu->balance_interval_ms(0, 0) == 2);
+}
+
 TEST_CASE("periodic balance is deterministic") {
   auto trace = [] {
     Pinned p("eevdf", 5, 2, 0.3);

@@ -468,6 +468,9 @@ std::int64_t CpuScheduler::balance_interval_jiffies(const BalanceLevel& l, const
 // rebalance_domains(cpu, CPU_NOT_IDLE): each domain from the lowest whose
 // last_balance + interval has come is balanced; a CPU that is not the one to
 // balance a domain (should_we_balance()) stops there (continue_balancing).
+// next_balance: the earliest last_balance + interval, 3.13's interval the
+// one computed before load_balance(), 6.6's recomputed after it (the CPU
+// stays busy: the model's balancer only pulls).
 void CpuScheduler::rebalance_domains(std::uint32_t cpu, std::int64_t jiffies) {
   bool continue_balancing = true;
   std::int64_t next = jiffies + 60 * hz_;  // next_balance = jiffies + 60*HZ
@@ -477,7 +480,9 @@ void CpuScheduler::rebalance_domains(std::uint32_t cpu, std::int64_t jiffies) {
     if (jiffies >= d.last_balance + interval) {
       load_balance(cpu, l, continue_balancing);
       d.last_balance = jiffies;
-      interval = balance_interval_jiffies(levels_[l], d);
+      // 6.6 recomputes the interval from the new balance_interval; 3.13
+      // keeps the one it tested with.
+      if (policy_->placement_since_6_6()) interval = balance_interval_jiffies(levels_[l], d);
     }
     next = std::min(next, d.last_balance + interval);
   }

@@ -66,7 +66,12 @@
 //    msecs_to_jiffies(), 6.6 then one jiffy less, at most HZ x CPUs / 10
 //    jiffies); balance_interval
 //    starts at min_interval, doubles up to max_interval each time the domain
-//    is found balanced and drops back to min_interval when it is not.
+//    is found balanced and drops back to min_interval when it is not. The
+//    CPU's next_balance is the earliest last_balance + interval of its
+//    domains, with 3.13's interval the one computed before load_balance()
+//    (the domain's balance_interval as it was), 6.6's recomputed after it
+//    (since v3.16, 52a08ef1f13a "sched: Fix the rq->next_balance logic in
+//    rebalance_domains() and idle_balance()").
 //    load_balance(CPU_NOT_IDLE): should_we_balance() (the first CPU of the
 //    local group balances, and none above the level where it does not);
 //    find_busiest_group(): 3.13 by avg_load (load / cpu_power, the busiest a
