@@ -7,33 +7,16 @@
 
 #include <cerrno>
 #include <cstring>
-#include <sstream>
 #include <stdexcept>
 
 #include "common/child_process.h"
 #include "common/control_file.h"
+#include "common/mountinfo.h"
 #include "common/text_file.h"
 
 namespace testbed::disk {
 
 namespace {
-// mountinfo escapes space, tab, newline and backslash as \ooo.
-std::string unescape(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size()) {
-      const std::string oct = s.substr(i + 1, 3);
-      if (oct.size() == 3 && oct.find_first_not_of("01234567") == std::string::npos) {
-        out += static_cast<char>(std::stoi(oct, nullptr, 8));
-        i += 3;
-        continue;
-      }
-    }
-    out += s[i];
-  }
-  return out;
-}
-
 std::string trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
@@ -58,21 +41,8 @@ std::string set_knob(const std::string& path, const std::string& name, const std
 }  // namespace
 
 std::string fuse_mount_device(const std::string& mountinfo, const std::string& mountpoint) {
-  std::istringstream in(mountinfo);
-  std::string line;
-  while (std::getline(in, line)) {
-    // id parent major:minor root mountpoint options ... - fstype source super
-    std::istringstream f(line);
-    std::string id, parent, dev, root, point;
-    f >> id >> parent >> dev >> root >> point;
-    if (unescape(point) != mountpoint) continue;
-    const auto dash = line.find(" - ");
-    if (dash == std::string::npos) continue;
-    std::istringstream rest(line.substr(dash + 3));
-    std::string fstype;
-    rest >> fstype;
-    if (fstype == "fuse" || fstype.rfind("fuse.", 0) == 0) return dev;
-  }
+  for (const common::MountInfo& m : common::parse_mountinfo(mountinfo))
+    if (m.mount_point == mountpoint && (m.fstype == "fuse" || m.fstype.rfind("fuse.", 0) == 0)) return m.device;
   return "";
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "common/mountinfo.h"
 #include "common/stale_state.h"
 #include "common/text_file.h"
 #include "testbed/realrun/child_registry.h"
@@ -18,37 +19,12 @@
 namespace testbed::realrun {
 
 namespace {
-// mountinfo escapes space, tab, newline and backslash as \ooo.
-std::string unescape(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size() && s.substr(i + 1, 3).find_first_not_of("01234567") == std::string::npos) {
-      out += static_cast<char>(std::stoi(s.substr(i + 1, 3), nullptr, 8));
-      i += 3;
-      continue;
-    }
-    out += s[i];
-  }
-  return out;
-}
-
 // Every clerk-disk mount point in a mountinfo text (fstype fuse.clerk-disk:
 // the daemon mounts with subtype=clerk-disk).
 std::vector<std::string> clerk_disk_mounts(const std::string& mountinfo) {
   std::vector<std::string> points;
-  std::istringstream in(mountinfo);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream f(line);
-    std::string id, parent, dev, root, point;
-    f >> id >> parent >> dev >> root >> point;
-    const auto dash = line.find(" - ");
-    if (dash == std::string::npos) continue;
-    std::istringstream rest(line.substr(dash + 3));
-    std::string fstype;
-    rest >> fstype;
-    if (fstype == "fuse.clerk-disk") points.push_back(unescape(point));
-  }
+  for (const common::MountInfo& m : common::parse_mountinfo(mountinfo))
+    if (m.fstype == "fuse.clerk-disk") points.push_back(m.mount_point);
   return points;
 }
 
