@@ -27,7 +27,8 @@
 // every line: requests + read + write + waiting + in_flight == due.
 //
 // One thread, epoll, edge cases kept to what NGINX and clerk-serve send for
-// a static file: a status line, headers with Content-Length, the body.
+// a static file: a status line, headers with Content-Length, the body
+// (response_head.h reads the head).
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -46,15 +47,17 @@
 #include <fstream>
 #include <optional>
 #include <string>
-#include <strings.h>
 #include <vector>
 
+#include "testbed/replay/response_head.h"
 #include "sim/latency_stats.h"
 #include "sim/lru_idle.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using testbed::replay::HeadParse;
+using testbed::replay::parse_response_head;
 
 struct Options {
   std::uint16_t port = 0;
@@ -314,17 +317,16 @@ class Replay {
     }
   }
 
-  // Parses the response head once it is all in; false when it is malformed.
+  // Reads the response head once it is all in (response_head.h); false when
+  // it is malformed.
   static bool head(Conn& c) {
-    const std::size_t end = c.in.find("\r\n\r\n");
-    if (end == std::string::npos) return c.in.size() < 65536;
-    c.status = std::atoi(c.in.c_str() + std::min<std::size_t>(9, c.in.size()));
-    const char* length = ::strcasestr(c.in.c_str(), "\r\ncontent-length:");
-    if (!length || length > c.in.c_str() + end) return false;
-    c.body_left = std::strtoull(length + 17, nullptr, 10);
-    c.close_after = ::strcasestr(c.in.c_str(), "\r\nconnection: close") != nullptr;
-    const std::uint64_t have = c.in.size() - end - 4;
-    c.body_left -= std::min(have, c.body_left);
+    const HeadParse p = parse_response_head(c.in);
+    if (p.state == HeadParse::State::kIncomplete) return true;
+    if (p.state == HeadParse::State::kMalformed) return false;
+    c.status = p.head.status;
+    c.close_after = p.head.close;
+    const std::uint64_t have = c.in.size() - p.head.head_bytes;
+    c.body_left = p.head.body_bytes - std::min(have, p.head.body_bytes);
     c.have_head = true;
     c.in.clear();
     return true;
