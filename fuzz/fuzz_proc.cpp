@@ -1,5 +1,6 @@
 // libFuzzer target: every reader of /proc and /sys text that `clerk
-// calibrate` and `clerk realrun` use, and wrk's output, on hostile text.
+// calibrate` and `clerk realrun` use, wrk's output, and the mountinfo
+// reader of clerk-disk's mounts (common/mountinfo.h), on hostile text.
 //
 // The first byte picks the reader; the rest is the file's text. The kernel
 // facts and block-device readers go through common::ProcFiles, so here every
@@ -8,7 +9,9 @@
 // Contract on every input: a reader returns (a value, nullopt, ok = false) or
 // throws a std::runtime_error with a message; anything else thrown (e.g.
 // std::invalid_argument or std::out_of_range from std::stoul on a field that
-// is not a number) is a finding, as is a crash or a sanitizer report.
+// is not a number) is a finding, as is a crash or a sanitizer report. The
+// mountinfo reader throws nothing; a mount it returns has every field the
+// kernel always writes, none longer than the text.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -18,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "common/mountinfo.h"
 #include "common/proc_files.h"
 #include "fuzz/contract.h"
 #include "testbed/calibrate/cache_fill.h"
@@ -43,6 +47,16 @@ class SameText final : public common::ProcFiles {
 };
 
 using Reader = std::function<void(const std::string&)>;
+
+void check_mountinfo(const std::string& text) {
+  for (const common::MountInfo& m : common::parse_mountinfo(text)) {
+    for (const std::string* f : {&m.mount_id, &m.parent_id, &m.device, &m.root, &m.mount_point, &m.options,
+                                 &m.fstype, &m.source})
+      if (f->empty() || f->size() > text.size()) fuzz::breach("mountinfo: a field empty or longer than the text");
+    for (const std::string& o : m.optional_fields)
+      if (o.empty() || o == "-") fuzz::breach("mountinfo: an optional field empty or the separator");
+  }
+}
 
 const std::vector<std::pair<const char*, Reader>>& readers() {
   namespace cal = testbed::calibrate;
@@ -73,6 +87,7 @@ const std::vector<std::pair<const char*, Reader>>& readers() {
       {"realrun /proc/net/tcp", [](const std::string& t) { rr::parse_proc_net_tcp(t); }},
       {"realrun socket link", [](const std::string& t) { rr::parse_socket_link(t); }},
       {"realrun wrk summary", [](const std::string& t) { rr::parse_wrk_summary(t); }},
+      {"common mountinfo", check_mountinfo},
   };
   return all;
 }
