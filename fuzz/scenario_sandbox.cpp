@@ -43,12 +43,24 @@ ScenarioSandbox::~ScenarioSandbox() {
   fs::remove_all(root_, ec);  // remove_all removes symlinks, not their targets
 }
 
-const std::string& ScenarioSandbox::write(std::string_view text) {
-  std::ofstream out(input_, std::ios::binary | std::ios::trunc);
+namespace {
+void write_file(const std::string& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
   out.close();
-  if (!out) throw std::runtime_error("fuzz: cannot write " + input_);
+  if (!out) throw std::runtime_error("fuzz: cannot write " + path);
+}
+}  // namespace
+
+const std::string& ScenarioSandbox::write(std::string_view text) {
+  write_file(input_, text);
   return input_;
+}
+
+std::string ScenarioSandbox::write_named(const std::string& name, std::string_view text) {
+  const std::string path = (root_ / "fuzz" / name).string();
+  write_file(path, text);
+  return path;
 }
 
 ScenarioSandbox& sandbox() {

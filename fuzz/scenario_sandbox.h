@@ -4,7 +4,7 @@
 // One folder per process, made with mkdtemp under $TMPDIR (scripts/fuzz points
 // TMPDIR into the build folder and empties it afterwards):
 //   ROOT/<sub>          a symlink to scenarios/<sub>, for every folder there
-//   ROOT/fuzz/input.toml  the text being tried
+//   ROOT/fuzz/input.toml  the text being tried (a lesson: ROOT/fuzz/1-fuzz.toml)
 // so `include = "../hardware/local.toml"` reads the committed profile. The
 // seed corpus is written with every include made relative to ROOT/fuzz
 // ("common.toml" in scenarios/local/ becomes "../local/common.toml"), so each
@@ -26,6 +26,9 @@ class ScenarioSandbox {
 
   // Replaces ROOT/fuzz/input.toml with `text`; returns its path.
   const std::string& write(std::string_view text);
+  // Replaces ROOT/fuzz/<name> (a plain file name) with `text`; returns its
+  // path: a lesson must be named N-name.toml.
+  std::string write_named(const std::string& name, std::string_view text);
 
  private:
   std::filesystem::path root_;
