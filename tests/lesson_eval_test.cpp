@@ -132,6 +132,8 @@ TEST_CASE("lesson expressions: Little's law as a claim, products and quotients b
   CHECK_FALSE(models::lesson_metric(runs, when("clients.g.connections  * 2", 0, 10)).has_value());
   CHECK_FALSE(models::lesson_metric(runs, when("(clients.g.connections * 2", 0, 10)).has_value());
   CHECK_FALSE(models::lesson_metric(runs, when("clients.g.connections * 2)", 0, 10)).has_value());
+  CHECK_FALSE(models::lesson_metric(runs, when(std::string(40, '(') + "2" + std::string(40, ')'), 0, 10)).has_value());
+  CHECK(*models::lesson_metric(runs, when("((2))", 0, 10)) == Approx(2.0));
   CHECK_THROWS_WITH(models::fill_placeholders("{clients.g.connections / (2 - 2)}", runs),
                     "placeholder {clients.g.connections / (2 - 2)}: the ratio's base '(2 - 2)' is 0");
 }

@@ -167,10 +167,12 @@ class ExpressionParser {
     if (next_ >= tokens_.size()) return syntax();
     const std::string& token = tokens_[next_++];
     if (token == "(") {
+      if (++depth_ > kMaxDepth) return syntax();  // bounded recursion, whatever the file holds
       const std::optional<double> v = sum();
       if (!v) return v;
       if (!at(")")) return syntax();
       ++next_;
+      --depth_;
       return v;
     }
     if (token == ")" || token == "+" || token == "-" || token == "*" || token == "/") return syntax();
@@ -187,6 +189,8 @@ class ExpressionParser {
   Operand operand_;
   std::string* why_;
   bool checking_;
+  static constexpr int kMaxDepth = 16;  // parentheses nested deeper are refused
+  int depth_ = 0;
   std::vector<std::string> tokens_;
   std::size_t next_ = 0;
   bool ok_ = false;
