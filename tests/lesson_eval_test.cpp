@@ -90,3 +90,50 @@ TEST_CASE("lesson guesses: within the relative tolerance") {
   CHECK_FALSE(models::guess_is_right(5, 28.7, 0.5));
   CHECK_FALSE(models::guess_is_right(90, 97.9, 0.05));
 }
+
+TEST_CASE("lesson expressions: Little's law as a claim, products and quotients before sums") {
+  // A closed loop of 16 connections served 40 requests/s with a mean latency
+  // of 0.4 s: requests_per_s * latency / connections = 1 (Little's law).
+  const nlohmann::ordered_json one = {
+      {"clients", {{"g", {{"connections", 16}, {"requests_per_s", 40.0}, {"latency_raw_s", {{"mean", 0.4}}}}}}},
+      {"server", {{"thread_pool", {{"sleeping_frac", 0.75}, {"threads", 8}}}}}};
+  const nlohmann::ordered_json two = {
+      {"clients", {{"g", {{"connections", 16}, {"requests_per_s", 20.0}, {"latency_raw_s", {{"mean", 0.8}}}}}}},
+      {"server", {{"thread_pool", {{"sleeping_frac", 0.5}, {"threads", 8}}}}}};
+  LessonRuns runs;
+  runs.runs = {&one, &two};
+  runs.current = 0;
+  const std::string little = "clients.g.requests_per_s * clients.g.latency_raw_s.mean / clients.g.connections";
+  CHECK(models::holds(runs, when(little, 0.99, 1.01)));
+  CHECK_FALSE(models::holds(runs, when(little, 1.1, 2)));
+  // Precedence: 8 * 1 - 0.75 is (8 * 1) - 0.75; 8 - 8 * 0.75 is 8 - (8 * 0.75), the busy threads.
+  CHECK(models::fill_placeholders("{server.thread_pool.threads * 1 - server.thread_pool.sleeping_frac}", runs) ==
+        "7.25");
+  CHECK(models::fill_placeholders("{server.thread_pool.threads - server.thread_pool.threads * "
+                                  "server.thread_pool.sleeping_frac}",
+                                  runs) == "2");
+  CHECK(models::fill_placeholders("{clients.g.connections / clients.g.requests_per_s|ms}", runs) == "400 ms");
+  // Parentheses: M/M/1's mean queue rho^2 / (1 - rho) at rho = 0.25 is 1/12.
+  CHECK(models::fill_placeholders("{(1 - server.thread_pool.sleeping_frac) * (1 - server.thread_pool.sleeping_frac) / "
+                                  "(1 - (1 - server.thread_pool.sleeping_frac))}",
+                                  runs) == "0.0833");
+  // relative_to: the whole expression at the base step (2 busy threads, then 4).
+  runs.current = 1;
+  const std::string busy = "server.thread_pool.threads - server.thread_pool.threads * server.thread_pool.sleeping_frac";
+  REQUIRE(models::lesson_metric(runs, when(busy, 0, 10, "1")).has_value());
+  CHECK(*models::lesson_metric(runs, when(busy, 0, 10, "1")) == Approx(2.0));
+  CHECK(*models::lesson_metric(runs, when("steps.1.clients.g.requests_per_s / clients.g.requests_per_s", 0, 10)) ==
+        Approx(2.0));
+  // A divisor of 0 and a malformed expression: no value, never a made-up one.
+  CHECK_FALSE(models::lesson_metric(runs, when("clients.g.connections / 0", 0, 10)).has_value());
+  CHECK_THROWS_WITH(models::fill_placeholders("{clients.g.connections / 0}", runs),
+                    "placeholder {clients.g.connections / 0}: the ratio's base '0' is 0");
+  CHECK_FALSE(models::lesson_metric(runs, when("clients.g.connections /", 0, 10)).has_value());
+  CHECK_FALSE(models::lesson_metric(runs, when("clients.g.connections  * 2", 0, 10)).has_value());
+  CHECK_FALSE(models::lesson_metric(runs, when("(clients.g.connections * 2", 0, 10)).has_value());
+  CHECK_FALSE(models::lesson_metric(runs, when("clients.g.connections * 2)", 0, 10)).has_value());
+  CHECK_FALSE(models::lesson_metric(runs, when(std::string(40, '(') + "2" + std::string(40, ')'), 0, 10)).has_value());
+  CHECK(*models::lesson_metric(runs, when("((2))", 0, 10)) == Approx(2.0));
+  CHECK_THROWS_WITH(models::fill_placeholders("{clients.g.connections / (2 - 2)}", runs),
+                    "placeholder {clients.g.connections / (2 - 2)}: the ratio's base '(2 - 2)' is 0");
+}

@@ -13,6 +13,9 @@ lessons=$data/lessons
 expect_status 0 "--list" "$clerk" lesson --list --lessons "$root/lessons"
 grep -q "^  1  The blocked clerk" "$tmp/out" || fail "--list lacks lesson 1: $(cat "$tmp/out")"
 grep -q "^  3  Shelves and the warehouse" "$tmp/out" || fail "--list lacks lesson 3"
+grep -q "^  4  The slow read that is rare but stops everything" "$tmp/out" || fail "--list lacks lesson 4"
+grep -q "^  5  Who gets which customer" "$tmp/out" || fail "--list lacks lesson 5"
+grep -q "^  6  Sizing the team" "$tmp/out" || fail "--list lacks lesson 6"
 expect_status 2 "no such lesson" "$clerk" lesson 99 --lessons "$root/lessons"
 expect_text "no such lesson" "no lesson 99"
 
@@ -85,6 +88,7 @@ check_error 8-choice-key.toml "8-choice-key.toml:19: key 'step.1.predict.choice.
 check_error 9-no-expect.toml "9-no-expect.toml:6: key 'step.1.expect': every step checks its claims"
 check_error 10-goal-step.toml "10-goal-step.toml:23: key 'step.1.exercise.goal.metric': 'steps.1.server.thread_pool.tasks': a goal is a bound on the changed run's own figure, not step K's"
 check_error 11-documented.toml "11-documented.toml:16: key 'step.1.expect.documented': unknown key here: a lesson's claim is its range (min, max)"
+check_error 12-bad-expression.toml "12-bad-expression.toml:13: key 'step.1.expect.metric': 'clients.hot.requests_per_s * clients.hot.latency_raw_s.mean /': an expression is figures and numbers joined by ' + ', ' - ', ' * ' or ' / ' (one space each side), with parentheses"
 expect_status 2 "a file not named N-name.toml" "$clerk" lesson "$data/small-hdd.toml"
 expect_text "lesson file name" "a lesson file is named N-name.toml"
 

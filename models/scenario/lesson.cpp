@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
+#include <functional>
 #include <map>
 #include <stdexcept>
 
@@ -80,6 +82,146 @@ std::pair<std::size_t, std::string> split_step(const std::string& metric, std::s
   return {step - 1, metric.substr(dot + 1)};
 }
 
+// An expression (lesson.h, "Expressions"): figures and numbers joined by
+// " + ", " - ", " * " and " / ", with parentheses; a lone metric is an
+// expression too. The parser evaluates as it reads, asking `operand` for each
+// figure's value, so one pass both checks (at load, with stand-in values)
+// and computes (over the runs).
+class ExpressionParser {
+ public:
+  // A figure's value; empty, with *why set, when it has none.
+  using Operand = std::function<std::optional<double>(const std::string&, std::string*)>;
+
+  // `checking`: only the syntax and the names matter (stand-in values; no
+  // division is refused).
+  ExpressionParser(const std::string& text, Operand operand, std::string* why, bool checking = false)
+      : text_(text), operand_(std::move(operand)), why_(why), checking_(checking) {
+    ok_ = tokenize();
+  }
+
+  std::optional<double> value() {
+    if (!ok_) return syntax();
+    const std::optional<double> v = sum();
+    if (!v) return v;
+    if (next_ != tokens_.size()) return syntax();
+    return v;
+  }
+
+ private:
+  // Tokens are separated by one space; parentheses may touch their operand.
+  bool tokenize() {
+    std::size_t pos = 0;
+    while (pos <= text_.size()) {
+      const std::size_t space = std::min(text_.find(' ', pos), text_.size());
+      std::string word = text_.substr(pos, space - pos);
+      if (word.empty()) return false;
+      std::size_t open = 0;
+      while (open < word.size() && word[open] == '(') tokens_.push_back("("), ++open;
+      std::size_t close = 0;
+      while (close < word.size() - open && word[word.size() - 1 - close] == ')') ++close;
+      if (open + close < word.size()) tokens_.push_back(word.substr(open, word.size() - open - close));
+      for (std::size_t i = 0; i < close; ++i) tokens_.push_back(")");
+      pos = space + 1;
+    }
+    return true;
+  }
+
+  std::optional<double> syntax() {
+    *why_ = "'" + text_ + "': an expression is figures and numbers joined by ' + ', ' - ', ' * ' or ' / ' (one space "
+            "each side), with parentheses";
+    return std::nullopt;
+  }
+
+  bool at(const char* token) const { return next_ < tokens_.size() && tokens_[next_] == token; }
+
+  std::optional<double> sum() {
+    std::optional<double> v = product();
+    while (v && (at("+") || at("-"))) {
+      const bool plus = tokens_[next_++] == "+";
+      const std::optional<double> w = product();
+      if (!w) return w;
+      *v += plus ? *w : -*w;
+    }
+    return v;
+  }
+
+  std::optional<double> product() {
+    std::optional<double> v = factor();
+    while (v && (at("*") || at("/"))) {
+      const bool times = tokens_[next_++] == "*";
+      const std::size_t from = next_;
+      const std::optional<double> w = factor();
+      if (!w) return w;
+      if (!times && *w == 0 && !checking_) {
+        std::string divisor;
+        for (std::size_t i = from; i < next_; ++i) divisor += (i > from && tokens_[i] != ")" && tokens_[i - 1] != "(" ? " " : "") + tokens_[i];
+        *why_ = "the ratio's base '" + divisor + "' is 0";
+        return std::nullopt;
+      }
+      *v = times ? *v * *w : (*w == 0 ? 0 : *v / *w);
+    }
+    return v;
+  }
+
+  std::optional<double> factor() {
+    if (next_ >= tokens_.size()) return syntax();
+    const std::string& token = tokens_[next_++];
+    if (token == "(") {
+      if (++depth_ > kMaxDepth) return syntax();  // bounded recursion, whatever the file holds
+      const std::optional<double> v = sum();
+      if (!v) return v;
+      if (!at(")")) return syntax();
+      ++next_;
+      --depth_;
+      return v;
+    }
+    if (token == ")" || token == "+" || token == "-" || token == "*" || token == "/") return syntax();
+    if (std::isdigit(static_cast<unsigned char>(token[0])) || token[0] == '.') {
+      char* end = nullptr;
+      const double v = std::strtod(token.c_str(), &end);
+      if (*end != '\0') return syntax();
+      return v;
+    }
+    return operand_(token, why_);
+  }
+
+  std::string text_;
+  Operand operand_;
+  std::string* why_;
+  bool checking_;
+  static constexpr int kMaxDepth = 16;  // parentheses nested deeper are refused
+  int depth_ = 0;
+  std::vector<std::string> tokens_;
+  std::size_t next_ = 0;
+  bool ok_ = false;
+};
+
+// A metric's value in the runs, read at step `current` unless it says steps.K
+// (with `ignore_steps`, always at `current`: a relative_to base reads every
+// figure of the expression at the base step).
+std::optional<double> figure_at(const LessonRuns& runs, std::size_t current, const std::string& metric,
+                                bool ignore_steps) {
+  auto [step, path] = split_step(metric, current);
+  if (ignore_steps) step = current;
+  if (step >= runs.runs.size() || !runs.runs[step]) return std::nullopt;
+  return json_metric(*runs.runs[step], path);
+}
+
+// The value of `text` over the runs; empty with *why naming the figure that
+// is null, the divisor that is 0, or the expression that does not parse.
+std::optional<double> expression_value(const LessonRuns& runs, std::size_t current, const std::string& text,
+                                       bool ignore_steps, std::string* why) {
+  ExpressionParser parser(
+      text,
+      [&](const std::string& metric, std::string* w) {
+        const std::optional<double> v = figure_at(runs, current, metric, ignore_steps);
+        if (!v) *w = "the run has no figure '" + metric + "' (null)";
+        return v;
+      },
+      why);
+  return parser.value();
+}
+
 // "step K" (K before `current`, 1-based in the text) -> "K".
 std::string step_reference(const std::string& value, const std::string& file, int line, const std::string& key,
                            std::size_t current) {
@@ -102,7 +244,20 @@ class StepReader {
   StepReader(const LayeredToml& doc, const std::vector<Scenario>& loaded) : doc_(doc), loaded_(loaded) {}
 
   // Why `metric` names no figure of a run of the lesson's steps up to `current`; empty when it does.
-  std::string metric_problem(const std::string& metric, std::size_t current) const {
+  std::string metric_problem(const std::string& text, std::size_t current) const {
+    std::string why;
+    ExpressionParser parser(
+        text,
+        [&](const std::string& metric, std::string* w) -> std::optional<double> {
+          *w = figure_problem(metric, current);
+          if (!w->empty()) return std::nullopt;
+          return 1.0;  // a stand-in: the names are checked here, the values by the runs
+        },
+        &why, true);
+    return parser.value() ? "" : why;
+  }
+
+  std::string figure_problem(const std::string& metric, std::size_t current) const {
     const auto [step, path] = split_step(metric, current);
     if (step == SIZE_MAX) return "'" + metric + "': steps.K must name a step by its number";
     if (step > current) return fmt::format("'{}': step {} runs after this one", metric, step + 1);
@@ -120,7 +275,7 @@ class StepReader {
   }
 
   void check_expectations(Section& s, const std::vector<Expectation>& list, std::size_t current) const {
-    for (const Expectation& e : list) check_metric(s, "expect.metric", e.metric, current, e.file, e.line);
+    for (const Expectation& e : list) check_metric(s, s.dotted("expect.metric"), e.metric, current, e.file, e.line);
   }
 
   // One condition table (a choice, a number, a goal): metric, min, max, relative_to.
@@ -238,13 +393,8 @@ void check_placeholders(Section& s, const std::string& key, const std::string& t
         s.fail(key, "placeholder {" + inside + "}: format '" + format + "' is not one of ms, s, %, int, x");
       inside = inside.substr(0, bar);
     }
-    const std::size_t over = inside.find(" / ");
-    for (const std::string& metric :
-         over == std::string::npos ? std::vector<std::string>{inside}
-                                   : std::vector<std::string>{inside.substr(0, over), inside.substr(over + 3)}) {
-      const std::string why = reader.metric_problem(metric, current);
-      if (!why.empty()) s.fail(key, "placeholder {" + inside + "}: " + why);
-    }
+    const std::string why = reader.metric_problem(inside, current);
+    if (!why.empty()) s.fail(key, "placeholder {" + inside + "}: " + why);
     i = close;
   }
 }
@@ -272,6 +422,7 @@ void check_highlight(Section& s, const std::string& id, const Scenario& sc, cons
     const bool known = std::any_of(sc.clients.begin(), sc.clients.end(), [&](const WrkGroupSpec& g) { return g.name == rest; });
     if (!known) s.fail("highlight", "'" + id + "': no client group '" + rest + "' in this step's scenario");
   } else if (kind == "figure") {
+    if (rest.find(' ') != std::string::npos) s.fail("highlight", "'" + id + "': figure.METRIC names one figure, not an expression");
     reader.check_metric(s, "highlight", rest, current);
   } else if (!rest.empty()) {
     s.fail("highlight", "'" + id + "': " + kind + " takes no name");
@@ -444,13 +595,11 @@ std::string find_lesson(const std::string& dir, int number) {
 }
 
 std::optional<double> lesson_metric(const LessonRuns& runs, const Expectation& e) {
-  const auto [step, path] = split_step(e.metric, runs.current);
-  if (step >= runs.runs.size() || !runs.runs[step]) return std::nullopt;
-  std::optional<double> v = json_metric(*runs.runs[step], path);
+  std::string why;
+  const std::optional<double> v = expression_value(runs, runs.current, e.metric, false, &why);
   if (!v || e.relative_to.empty()) return v;
   const std::size_t base_step = static_cast<std::size_t>(std::stoi(e.relative_to)) - 1;
-  if (base_step >= runs.runs.size() || !runs.runs[base_step]) return std::nullopt;
-  const std::optional<double> base = json_metric(*runs.runs[base_step], path);
+  const std::optional<double> base = expression_value(runs, base_step, e.metric, true, &why);
   if (!base || *base == 0) return std::nullopt;
   return *v / *base;
 }
@@ -604,19 +753,10 @@ std::string fill_placeholders(const std::string& text, const LessonRuns& runs) {
       format = inside.substr(bar + 1);
       inside = inside.substr(0, bar);
     }
-    // "{A / B}": the ratio of two figures.
-    const std::size_t over = inside.find(" / ");
-    Expectation e, base;
-    e.metric = inside.substr(0, over);
-    std::optional<double> v = lesson_metric(runs, e);
-    if (!v) throw std::out_of_range("placeholder {" + inside + "}: the run has no figure '" + e.metric + "' (null)");
-    if (over != std::string::npos) {
-      base.metric = inside.substr(over + 3);
-      const std::optional<double> b = lesson_metric(runs, base);
-      if (!b) throw std::out_of_range("placeholder {" + inside + "}: the run has no figure '" + base.metric + "' (null)");
-      if (*b == 0) throw std::out_of_range("placeholder {" + inside + "}: the ratio's base '" + base.metric + "' is 0");
-      v = *v / *b;
-    }
+    // "{A / B}", "{A * B / C}", ...: an expression of figures.
+    std::string why;
+    const std::optional<double> v = expression_value(runs, runs.current, inside, false, &why);
+    if (!v) throw std::out_of_range("placeholder {" + inside + "}: " + why);
     out += format_figure(*v, format);
     i = close;
   }

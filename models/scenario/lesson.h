@@ -23,6 +23,12 @@
 //    other formats of format_figure) are looked up in the run's JSON, the one `clerk run
 //    --json` writes. A placeholder that no run of the step can have is a
 //    ConfigError at load time.
+// Expressions: wherever a metric is read (placeholders, expectations,
+// choices, goals), it may be an expression: figures and numbers joined by
+// " + ", " - ", " * " and " / " (one space each side; products and quotients
+// bind first; parentheses group), so that a claim can be a law checked on the
+// run, e.g. Little's law, "clients.g.requests_per_s *
+// clients.g.latency_raw_s.mean / clients.g.connections" near 1.
 // This library reads lessons and evaluates them against runs' JSON; the
 // front ends (cli/lesson_command.cpp, clerk-ui) run the scenarios.
 #pragma once
@@ -122,8 +128,10 @@ std::vector<std::string> lesson_files(const std::string& dir);
 // The file of lesson N in `dir`; empty when there is none.
 std::string find_lesson(const std::string& dir, int number);
 
-// The value of an expectation's metric over the runs (see LessonRuns):
-// empty when a run or the metric is missing, or relative_to's figure is 0.
+// The value of an expectation's metric (or expression) over the runs (see
+// LessonRuns): empty when a run or a figure is missing, a divisor is 0, or
+// relative_to's figure is 0. With relative_to, every figure of the base is
+// read at that step.
 std::optional<double> lesson_metric(const LessonRuns& runs, const Expectation& e);
 bool holds(const LessonRuns& runs, const Expectation& e);
 // The index of the one choice that holds; empty when none or several do.
