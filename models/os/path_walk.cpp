@@ -59,59 +59,32 @@ bool PathWalk::open(const std::uint64_t* components, std::uint32_t count, WalkWa
   return true;
 }
 
-// Reads `block` through the buffer cache; false when the walk must wait.
-bool PathWalk::read_block(std::uint32_t w, std::uint64_t block, std::uint64_t ra_first, std::uint64_t ra_count) {
-  reading_task_ = walks_[w].waiter->submitter_task();  // the plug and any slot sleep are this task's
-  if (cache_.read_block(block, ra_first, ra_count, this, w) == PageCache::Result::kReady) return true;
-  walks_[w].waiting_block = block;
-  ++stats_.waits;
-  return false;
-}
-
+// Each component: a dentry hit, or lookup_slow until it waits (false) or
+// the name and inode are in memory, then d_add.
 bool PathWalk::advance(std::uint32_t w) {
   while (walks_[w].next < walks_[w].count) {
     Walk& walk = walks_[w];
     const std::uint64_t key = walk.components[walk.next];
-    switch (walk.stage) {
-      case Stage::kLookup:
-        if (vfs_.lookup_dentry(key)) {
-          vfs_.pin(key);
-          ++walk.next;
-          break;
-        }
-        walk.dir_count = layout_.lookup_blocks(key, walk.dir_blocks);
-        walk.dir_next = 0;
-        walk.stage = Stage::kDirBlocks;
-        break;
-      case Stage::kDirBlocks: {
-        if (walk.dir_next == walk.dir_count) {
-          walk.stage = Stage::kInode;
-          break;
-        }
-        const std::uint64_t block = walk.dir_blocks[walk.dir_next++];
-        if (!read_block(w, block, block, 1)) {
-          ++stats_.dir_reads;
-          return false;
-        }
-        break;
-      }
-      case Stage::kInode: {
-        walk.stage = Stage::kInodeRead;
-        if (vfs_.lookup_inode(key)) break;
-        const InodeRead r = layout_.inode_read(key);
-        if (!read_block(w, r.block, r.ra_first, r.ra_count)) {
-          ++stats_.inode_reads;
-          return false;
-        }
-        break;
-      }
-      case Stage::kInodeRead:
-        vfs_.instantiate(key, layout_.parent_key(key));
+    if (!walk.slow) {
+      if (vfs_.lookup_dentry(key)) {
         vfs_.pin(key);
-        walk.stage = Stage::kLookup;
         ++walk.next;
-        break;
+        continue;
+      }
+      walk.lookup.start(key, layout_);
+      walk.slow = true;
     }
+    reading_task_ = walk.waiter->submitter_task();  // the plug and any slot sleep are this task's
+    const MetadataBlock wait = walk.lookup.run(layout_, cache_, *this, this, w);
+    if (wait != MetadataBlock::kNone) {
+      ++stats_.waits;
+      ++(wait == MetadataBlock::kDirectory ? stats_.dir_reads : stats_.inode_reads);
+      return false;
+    }
+    vfs_.instantiate(key, layout_.parent_key(key));
+    vfs_.pin(key);
+    walk.slow = false;
+    ++walk.next;
   }
   return true;
 }
@@ -125,7 +98,7 @@ void PathWalk::finish(std::uint32_t w) {
 
 void PathWalk::on_page_ready(std::uint64_t tag) {
   const auto w = static_cast<std::uint32_t>(tag);
-  cache_.access_block_after_wait(walks_[w].waiting_block);
+  walks_[w].lookup.resume(cache_);
   if (!advance(w)) return;
   WalkWaiter* waiter = walks_[w].waiter;
   const std::uint64_t t = walks_[w].tag;

@@ -6,7 +6,8 @@
 //
 // For each component, outermost first:
 //   dentry present (d_lookup)                 -> next component
-//   else the name is looked up in the parent directory's block(s)
+//   else lookup_slow (component_lookup.h, shared with clerk-disk):
+//   the name is looked up in the parent directory's block(s)
 //     (ext4_find_entry: a buffer-cache hit, or a read the caller waits for),
 //   then the inode by number (iget: an inode-cache hit, or
 //     __ext4_get_inode_loc: its inode-table block, a buffer-cache hit, or a
@@ -23,6 +24,7 @@
 #include <cstdint>
 
 #include "models/hardware/block_device.h"
+#include "models/os/component_lookup.h"
 #include "models/os/ext4_layout.h"
 #include "models/os/page_cache.h"
 #include "models/os/vfs_cache.h"
@@ -48,7 +50,7 @@ struct PathWalkStats {
   std::uint64_t inode_reads = 0;    // of them, inode-table blocks
 };
 
-class PathWalk final : public IoListener, public PageWaiter {
+class PathWalk final : public IoListener, public PageWaiter, private InodeCacheQuery {
  public:
   static constexpr std::uint64_t kMetadataWrite = 4096;
 
@@ -76,24 +78,22 @@ class PathWalk final : public IoListener, public PageWaiter {
 
  private:
   std::uint32_t reading_task_ = kNoTask;
-  enum class Stage : std::uint8_t { kLookup, kDirBlocks, kInode, kInodeRead };
   struct Walk {
     std::uint64_t components[8];
     std::uint32_t count = 0;
     std::uint32_t next = 0;
-    Stage stage = Stage::kLookup;
-    std::uint64_t dir_blocks[2] = {0, 0};
-    std::uint32_t dir_count = 0, dir_next = 0;
-    std::uint64_t waiting_block = 0;
+    bool slow = false;  // components[next]'s dentry missed: `lookup` runs
+    ComponentLookup lookup;
     WalkWaiter* waiter = nullptr;
     std::uint64_t tag = 0;
     // metadata writes
     bool writes = false;
     std::uint32_t writes_left = 0;
   };
+  // The inode cache's lookup in a walk (counted).
+  bool inode_cached(std::uint64_t key) override { return vfs_.lookup_inode(key); }
   // Runs walk `w` until it waits (false) or ends (true; its dentries put).
   bool advance(std::uint32_t w);
-  bool read_block(std::uint32_t w, std::uint64_t block, std::uint64_t ra_first, std::uint64_t ra_count);
   void finish(std::uint32_t w);
   std::uint64_t write_location(std::uint64_t serial) const;
 

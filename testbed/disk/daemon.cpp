@@ -115,6 +115,25 @@ void report(const RealtimeDisk& disk, bool null_delay) {
   for (const auto& [bytes, count] : r.sizes) sizes += " " + std::to_string(bytes) + "x" + std::to_string(count);
   say(sizes);
 }
+// After the disk's thread stopped: the metadata reads of the lookups.
+void report_metadata(const MetadataReads& metadata, const models::PageCache& cache, std::uint64_t lookups,
+                     bool null_delay) {
+  if (null_delay) {
+    say("lookups: " + std::to_string(lookups) + ", answered at once (null delay: no metadata reads)");
+    return;
+  }
+  const MetadataStats m = metadata.stats();
+  const models::MetadataBlockStats b = cache.block_stats();
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "lookups: %llu answered; %llu waited for metadata block reads (%llu directory, %llu inode-table); "
+                "buffer cache: %llu lookups, %llu hits, %llu blocks read (inode readahead included)",
+                static_cast<unsigned long long>(lookups), static_cast<unsigned long long>(m.waits),
+                static_cast<unsigned long long>(m.dir_reads), static_cast<unsigned long long>(m.inode_reads),
+                static_cast<unsigned long long>(b.lookups), static_cast<unsigned long long>(b.hits),
+                static_cast<unsigned long long>(b.blocks_read));
+  say(line);
+}
 }  // namespace
 
 int run_daemon(const models::Scenario& sc, const DaemonOptions& options) {
@@ -138,7 +157,10 @@ int run_daemon(const models::Scenario& sc, const DaemonOptions& options) {
     SignalsBlocked blocked;
     disk = std::make_unique<RealtimeDisk>(engine, machine.device(), options.null_delay);
   }
-  DiskFs fs{machine, *disk, tuning_of(sc, machine)};
+  KernelInodes inodes(machine);
+  DiskJobs jobs(*disk);
+  MetadataReads metadata(machine.cache(), machine.layout(), inodes, jobs);  // the disk thread's from here on
+  DiskFs fs{machine, *disk, metadata, inodes, tuning_of(sc, machine)};
   Session se = new_session(fs);
   if (!se) {
     say("fuse_session_new failed (see libfuse's message above)");
@@ -169,6 +191,7 @@ int run_daemon(const models::Scenario& sc, const DaemonOptions& options) {
   tuner.join();
   for (RealtimeDisk::Done& d : disk->stop()) d(false);
   report(*disk, options.null_delay);
+  report_metadata(metadata, machine.cache(), disk->report().jobs, options.null_delay);
   fuse_remove_signal_handlers(se.get());
   fuse_session_unmount(se.get());
   say("unmounted " + options.mountpoint);

@@ -18,6 +18,7 @@ namespace testbed::disk {
 namespace {
 constexpr double kForever = 1e6;  // seconds: entries and attributes never change
 constexpr std::uint64_t kPage = 4096;
+constexpr std::size_t kNameMax = 255;  // EXT4_NAME_LEN (statfs's f_namemax says the same)
 
 DiskFs& fs_of(fuse_req_t req) { return *static_cast<DiskFs*>(fuse_req_userdata(req)); }
 
@@ -42,19 +43,37 @@ void on_init(void* userdata, fuse_conn_info* conn) {
   conn->want &= ~static_cast<unsigned>(FUSE_CAP_AUTO_INVAL_DATA);  // the data never changes
 }
 
-void on_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
-  const EmulatedMachine& m = fs_of(req).machine;
-  const std::uint64_t ino = m.child(parent, name);
-  if (ino == 0) {
-    fuse_reply_err(req, m.node(parent) ? ENOENT : ENOTDIR);
-    return;
-  }
+void reply_entry(fuse_req_t req, DiskFs& fs, std::uint64_t ino, bool ok) {
+  if (!ok) return static_cast<void>(fuse_reply_err(req, EIO));
   fuse_entry_param e{};
   e.ino = ino;
-  e.attr = attributes(ino, *m.node(ino));
+  e.attr = attributes(ino, *fs.machine.node(ino));
   e.attr_timeout = kForever;
   e.entry_timeout = kForever;
-  fuse_reply_entry(req, &e);
+  fs.inodes.looked_up(ino);  // before the reply: a forget may follow it at once
+  if (fuse_reply_entry(req, &e) != 0) fs.inodes.forget(ino, 1);  // the kernel did not take it
+}
+
+// The name resolved at once; the reply once the model has read the
+// directory and inode blocks (metadata.h).
+void on_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
+  DiskFs& fs = fs_of(req);
+  const LookupAnswer a = resolve_lookup(fs.machine, parent, name);
+  if (a.error != 0) return static_cast<void>(fuse_reply_err(req, a.error));
+  const std::uint64_t key = fs.machine.node(a.ino)->model_key;
+  fs.disk.submit_job([&fs, key](std::uint64_t tag) { return fs.metadata.lookup(key, tag); },
+                     [req, &fs, ino = a.ino](bool ok) { reply_entry(req, fs, ino, ok); });
+}
+
+void on_forget(fuse_req_t req, fuse_ino_t ino, std::uint64_t lookups) {
+  fs_of(req).inodes.forget(ino, lookups);
+  fuse_reply_none(req);
+}
+
+void on_forget_multi(fuse_req_t req, std::size_t count, fuse_forget_data* forgets) {
+  KernelInodes& inodes = fs_of(req).inodes;
+  for (std::size_t i = 0; i < count; ++i) inodes.forget(forgets[i].ino, forgets[i].nlookup);
+  fuse_reply_none(req);
 }
 
 void on_getattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info*) {
@@ -142,7 +161,7 @@ void on_statfs(fuse_req_t req, fuse_ino_t) {
   for (std::uint32_t f = 0; f < m.files().files(); ++f) bytes += (m.files().file_size(f) + kPage - 1) / kPage * kPage;
   s.f_blocks = bytes / kPage;
   s.f_files = m.nodes();
-  s.f_namemax = 255;
+  s.f_namemax = kNameMax;
   s.f_flag = ST_RDONLY;
   fuse_reply_statfs(req, &s);
 }
@@ -151,6 +170,8 @@ fuse_lowlevel_ops make_ops() {
   fuse_lowlevel_ops ops{};
   ops.init = on_init;
   ops.lookup = on_lookup;
+  ops.forget = on_forget;
+  ops.forget_multi = on_forget_multi;
   ops.getattr = on_getattr;
   ops.open = on_open;
   ops.read = on_read;
@@ -160,6 +181,15 @@ fuse_lowlevel_ops make_ops() {
   return ops;
 }
 }  // namespace
+
+LookupAnswer resolve_lookup(const EmulatedMachine& machine, std::uint64_t parent, const char* name) {
+  const Node* p = machine.node(parent);
+  if (!p || name == nullptr) return {ENOENT, 0};
+  if (!p->dir) return {ENOTDIR, 0};
+  if (std::strlen(name) > kNameMax) return {ENAMETOOLONG, 0};
+  const std::uint64_t ino = machine.child(parent, name);
+  return ino == 0 ? LookupAnswer{ENOENT, 0} : LookupAnswer{0, ino};
+}
 
 const fuse_lowlevel_ops& disk_fs_ops() {
   static const fuse_lowlevel_ops ops = make_ops();

@@ -8,9 +8,16 @@
 //    (folio_wait_locked) as a real disk's would;
 //  - keep_cache (fi->keep_cache = 1, FOPEN_KEEP_CACHE): without it every
 //    open() invalidates the file's cached pages (fuse_finish_open), and
-//    NGINX opens the file on every request. Entries and attributes never
-//    expire (timeouts of 10^6 s): the data set never changes, so the kernel's
-//    dentry and inode caches keep them as a disk file system's would;
+//    NGINX opens the file on every request;
+//  - entry_timeout and attr_timeout are 10^6 s (never, for a run): the data
+//    set never changes, and a dentry the kernel caches must cost no disk
+//    read, as the model's dentry-cache hit (path_walk.h). With a finite
+//    timeout the kernel would send FUSE_LOOKUP (fuse_dentry_revalidate) or
+//    FUSE_GETATTR again for a dentry it still holds, and clerk-disk would
+//    charge reads the model never makes. So the kernel's own dcache decides:
+//    a cached dentry never reaches clerk-disk, and one its shrinker reclaimed
+//    (under the server's memory cgroup: dentries and inodes are charged to
+//    it) is looked up again and charged;
 //  - asynchronous reads (FUSE_CAP_ASYNC_READ, libfuse's default, kept):
 //    readahead's pages go as background requests, many at once;
 //  - max_readahead (conn->max_readahead) can only lower the bdi's
@@ -24,14 +31,24 @@
 //  - max_pages: libfuse derives it from conn->max_write ((max_write - 1) /
 //    page size + 1), which is set to the block queue's max_sectors_kb, the
 //    largest request the model's device is sent.
-// Metadata (lookup, getattr) is answered at once: charging the directory
-// and inode block reads the model counts (models/os/path_walk.h) is left to
-// do (the kernel's own dentry and inode caches sit in front of it here).
+// Metadata. A lookup is answered once the disk model has read what the
+// model's path walk reads for a dentry miss: the directory block(s) and,
+// unless the kernel still holds the inode, the inode-table block with
+// ext4's inode readahead, through a buffer cache (metadata.h says how each
+// cache relates to the model's). forget and batch forget keep the count of
+// the inodes the kernel holds. getattr, open and opendir read nothing: in
+// the model (and in ext4) the inode is read once, by the walk's iget, which
+// is the FUSE lookup here (its reply carries the attributes), and stat() or
+// open() of a looked-up inode finds it in memory; getattr comes only for an
+// inode the kernel holds, as its attributes never expire. A name longer
+// than ext4's 255 bytes is ENAMETOOLONG (ext4_lookup), a missing one ENOENT
+// (not cached: the kernel asks again), both at once and without a read.
 #pragma once
 #include <cstdint>
 #include <string>
 
 #include "emulated_machine.h"
+#include "metadata.h"
 #include "realtime_disk.h"
 
 struct fuse_lowlevel_ops;
@@ -48,8 +65,29 @@ struct FsTuning {
 struct DiskFs {
   EmulatedMachine& machine;
   RealtimeDisk& disk;
+  MetadataReads& metadata;  // on the disk's thread (a job of `disk`)
+  KernelInodes& inodes;
   FsTuning tuning;
 };
+
+// MetadataReads' lookups, done, end the disk's jobs.
+class DiskJobs final : public LookupListener {
+ public:
+  explicit DiskJobs(RealtimeDisk& disk) : disk_(disk) {}
+  void lookup_done(std::uint64_t tag) override { disk_.job_done(tag); }
+
+ private:
+  RealtimeDisk& disk_;
+};
+
+// What a lookup of `name` in directory `parent` answers, before any read:
+// an errno (ENOENT: no such parent or name; ENOTDIR: the parent is a file;
+// ENAMETOOLONG: longer than ext4's 255 bytes), or the child's inode.
+struct LookupAnswer {
+  int error = 0;
+  std::uint64_t ino = 0;
+};
+LookupAnswer resolve_lookup(const EmulatedMachine& machine, std::uint64_t parent, const char* name);
 
 // The operations; the session's userdata is a DiskFs.
 const fuse_lowlevel_ops& disk_fs_ops();

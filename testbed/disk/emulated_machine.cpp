@@ -27,11 +27,21 @@ std::uint64_t EmulatedMachine::child(std::uint64_t ino, const std::string& name)
   return it == n->children.end() ? 0 : it->second;
 }
 
-// Every file's path ("/1/2/3"), its directories made on the way.
+std::uint64_t EmulatedMachine::ino_of_key(std::uint64_t model_key) const {
+  if (model_key == 0) return 1;
+  const auto it = ino_of_key_.find(model_key);
+  return it == ino_of_key_.end() ? 0 : it->second;
+}
+
+// Every file's path ("/1/2/3"), its directories made on the way, each with
+// the model's key of its level.
 void EmulatedMachine::build_tree() {
   nodes_.push_back(Node{});  // the root, inode 1
   for (std::uint32_t f = 0; f < files_->files(); ++f) {
     const std::string path = files_->path(f);
+    std::uint64_t keys[8];
+    files_->components(f, keys);
+    std::uint32_t level = 0;
     std::uint64_t at = 1;
     std::size_t begin = 1;
     while (begin <= path.size()) {
@@ -45,6 +55,7 @@ void EmulatedMachine::build_tree() {
         n.parent = at;
         n.name = name;
         n.dir = !last;
+        n.model_key = keys[level];
         if (last) {
           n.file = f;
           n.size = files_->file_size(f);
@@ -52,11 +63,13 @@ void EmulatedMachine::build_tree() {
         }
         nodes_.push_back(std::move(n));
         next = nodes_.size();
+        ino_of_key_.emplace(keys[level], next);
         nodes_[at - 1].children.emplace(name, next);
         nodes_[at - 1].order.push_back(name);
       }
       at = next;
       begin = end + 1;
+      ++level;
     }
   }
 }

@@ -28,6 +28,7 @@ struct Node {
   std::uint32_t file = 0;    // the data set's file id (files only)
   std::uint64_t size = 0;    // bytes (files only)
   std::uint64_t key = 0;     // content.h's path_key (files only)
+  std::uint64_t model_key = 0;  // the model's key of this component (Filesystem::components; 0: the root)
   std::string name;
   std::unordered_map<std::string, std::uint64_t> children;  // name -> inode (directories only)
   std::vector<std::string> order;                           // children's names as readdir lists them
@@ -45,9 +46,16 @@ class EmulatedMachine {
   // The largest request the block layer sends the device (max_sectors_kb).
   std::uint64_t max_request_bytes() const { return max_request_; }
 
+  // The buffer cache and ext4's layout of the tree, for the metadata
+  // reads of a lookup (metadata.h); the page cache holds nothing else.
+  models::PageCache& cache() { return *cache_; }
+  const models::Ext4Layout& layout() const { return *metadata_.layout; }
+
   const Node* node(std::uint64_t ino) const { return ino >= 1 && ino <= nodes_.size() ? &nodes_[ino - 1] : nullptr; }
   std::uint64_t child(std::uint64_t ino, const std::string& name) const;
   std::size_t nodes() const { return nodes_.size(); }
+  // The inode of a model key (0: none).
+  std::uint64_t ino_of_key(std::uint64_t model_key) const;
 
  private:
   void build_tree();
@@ -58,6 +66,7 @@ class EmulatedMachine {
   std::unique_ptr<models::Filesystem> files_;
   std::uint64_t max_request_;
   std::vector<Node> nodes_;
+  std::unordered_map<std::uint64_t, std::uint64_t> ino_of_key_;
 };
 
 }  // namespace testbed::disk

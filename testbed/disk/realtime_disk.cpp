@@ -27,7 +27,15 @@ sim::Time RealtimeDisk::sim_now() const { return monotonic_ns() - epoch_ns_; }
 void RealtimeDisk::submit(std::uint64_t offset, std::uint64_t length, Done done) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    inbox_.push_back(Arrival{sim_now(), offset, length, std::move(done)});
+    inbox_.push_back(Arrival{sim_now(), offset, length, std::move(done), nullptr});
+  }
+  wake_.notify_one();
+}
+
+void RealtimeDisk::submit_job(Start start, Done done) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    inbox_.push_back(Arrival{sim_now(), 0, 0, std::move(done), std::move(start)});
   }
   wake_.notify_one();
 }
@@ -54,13 +62,17 @@ void RealtimeDisk::on_io_done(std::uint64_t tag) { completed_.emplace_back(tag, 
 void RealtimeDisk::admit(std::deque<Arrival>& batch) {
   for (Arrival& a : batch) {
     const std::uint64_t tag = next_tag_++;
-    outstanding_.emplace(tag, Outstanding{std::move(a.done), a.length});
+    const bool job = static_cast<bool>(a.start);
+    outstanding_.emplace(tag, Outstanding{std::move(a.done), job ? 0 : a.length, job});
     if (null_delay_) {
       completed_.emplace_back(tag, a.at);
       continue;
     }
     engine_.run_until(std::max(a.at, engine_.now()));
-    device_.submit_read(a.offset, a.length, this, tag);
+    if (!job)
+      device_.submit_read(a.offset, a.length, this, tag);
+    else if (a.start(tag))
+      job_done(tag);
   }
   batch.clear();
   if (!null_delay_) {
@@ -84,6 +96,10 @@ void RealtimeDisk::finish_completed() {
     const sim::Time end = sim_now();
     const double late_us = static_cast<double>(start - due) / 1000.0;
     std::lock_guard<std::mutex> lock(mutex_);
+    if (o.job) {
+      ++jobs_;
+      continue;
+    }
     ++reads_;
     bytes_ += o.bytes;
     ++sizes_[o.bytes];
@@ -121,6 +137,7 @@ LatenessReport RealtimeDisk::report() const {
   r.reads = reads_;
   r.bytes = bytes_;
   r.max_outstanding = max_outstanding_;
+  r.jobs = jobs_;
   r.sizes = sizes_;
   r.reply_mean_us = reads_ == 0 ? 0 : reply_s_ * 1e6 / static_cast<double>(reads_);
   if (lateness_us_.empty()) return r;

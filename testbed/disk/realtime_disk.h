@@ -17,8 +17,14 @@
 // daemon runs SCHED_FIFO where it may (daemon.h), so that other processes'
 // load delays it less.
 //
-// Null-delay mode: every read is done at once, without the model, so that
-// what a reader measures is FUSE's and clerk-disk's own cost.
+// Jobs: model work other than a plain read (a FUSE lookup's metadata reads
+// through the model's buffer cache, metadata.h) enters the model the same
+// way, at its arrival time on the disk thread, and is answered once the
+// model says it is done; jobs are counted apart from reads and take no part
+// in the lateness figures.
+//
+// Null-delay mode: every read and job is done at once, without the model,
+// so that what a reader measures is FUSE's and clerk-disk's own cost.
 #pragma once
 #include <condition_variable>
 #include <cstdint>
@@ -41,7 +47,8 @@ struct LatenessReport {
   // Lateness: from the model's completion to the reply's start.
   double mean_us = 0, p50_us = 0, p99_us = 0, max_us = 0;
   double reply_mean_us = 0;  // the reply itself (fuse_reply_buf: the copy into the kernel)
-  std::uint32_t max_outstanding = 0;  // the model's most requests at once (block queue + drive)
+  std::uint32_t max_outstanding = 0;  // the model's most reads and jobs at once
+  std::uint64_t jobs = 0;             // jobs answered (metadata lookups)
   std::map<std::uint64_t, std::uint64_t> sizes;  // reads by length in bytes (the kernel's FUSE requests)
 };
 
@@ -57,6 +64,14 @@ class RealtimeDisk final : private models::IoListener {
   // From any thread: read [offset, offset + length) of the device; `done`
   // runs on the disk's thread once the model says the read is complete.
   void submit(std::uint64_t offset, std::uint64_t length, Done done);
+  // From any thread: `start(tag)` runs on the disk thread with the engine at
+  // the job's arrival time; true: the job is done at once; false: it calls
+  // job_done(tag), on the disk thread, when the model has done it. `done`
+  // then runs as a read's does.
+  using Start = std::function<bool(std::uint64_t tag)>;
+  void submit_job(Start start, Done done);
+  // The disk thread only (from inside the model): job `tag` is done now.
+  void job_done(std::uint64_t tag) { completed_.emplace_back(tag, engine_.now()); }
   // Stops the thread; reads not yet done are returned without having run
   // `done`, for the caller to fail them (done(false)).
   std::vector<Done> stop();
@@ -67,10 +82,12 @@ class RealtimeDisk final : private models::IoListener {
     sim::Time at;
     std::uint64_t offset, length;
     Done done;
+    Start start;  // a job's (then offset and length are unused)
   };
   struct Outstanding {
     Done done;
     std::uint64_t bytes;
+    bool job = false;
   };
   void run();
   sim::Time sim_now() const;
@@ -95,7 +112,7 @@ class RealtimeDisk final : private models::IoListener {
 
   // Guarded by mutex_ (read by report()).
   std::vector<double> lateness_us_;
-  std::uint64_t reads_ = 0, bytes_ = 0;
+  std::uint64_t reads_ = 0, bytes_ = 0, jobs_ = 0;
   double reply_s_ = 0;
   std::uint32_t max_outstanding_ = 0;
   std::map<std::uint64_t, std::uint64_t> sizes_;

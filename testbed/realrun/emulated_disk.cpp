@@ -74,13 +74,20 @@ std::vector<std::string> detach_stale_emulated_mounts(const std::string& folder_
   return said;
 }
 
-std::string own_latency_line(const std::string& log_text) {
+namespace {
+// The last line of the log that holds `words` ("" when none).
+std::string last_line_with(const std::string& log_text, const std::string& words) {
   std::istringstream in(log_text);
   std::string line, found;
   while (std::getline(in, line))
-    if (line.find("own latency") != std::string::npos) found = line;
+    if (line.find(words) != std::string::npos) found = line;
   return found;
 }
+}  // namespace
+
+std::string own_latency_line(const std::string& log_text) { return last_line_with(log_text, "own latency"); }
+
+std::string metadata_line(const std::string& log_text) { return last_line_with(log_text, "clerk-disk: lookups: "); }
 
 EmulatedDisk::EmulatedDisk(const EmulatedDiskLaunch& launch) : launch_(launch) {
   std::error_code ec;
@@ -129,6 +136,7 @@ std::vector<std::string> EmulatedDisk::stop() {
   const std::string text = common::read_text(launch_.log);
   const std::string line = own_latency_line(text);
   notes.push_back(line.empty() ? "clerk-disk printed no own-latency line (see " + launch_.log + ")" : line);
+  if (const std::string metadata = metadata_line(text); !metadata.empty()) notes.push_back(metadata);
   if (daemon_.exit() && !daemon_.exit()->ok())
     notes.push_back("clerk-disk " + common::describe_status(daemon_.exit()->status) + "; see " + launch_.log);
   if (clerk_disk_mounted(common::read_text("/proc/self/mountinfo"), launch_.mountpoint)) {

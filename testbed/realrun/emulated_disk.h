@@ -77,5 +77,7 @@ std::vector<std::string> detach_stale_emulated_mounts(const std::string& folder_
 
 // The daemon's own-latency line in its log ("" when absent).
 std::string own_latency_line(const std::string& log_text);
+// The daemon's line on its lookups' metadata reads ("" when absent).
+std::string metadata_line(const std::string& log_text);
 
 }  // namespace testbed::realrun

@@ -13,6 +13,10 @@
 #    SSD it is reported, not checked; every HDD point (ms of service against
 #    clerk-disk's us) must be checkable, else the test fails rather than pass
 #    having checked nothing. Percentiles are printed beside the model's;
+#  - lookups: a path looked up cold costs the model's metadata reads (the
+#    daemon's "lookups:" line), looked up again it costs nothing (the
+#    kernel's dcache answers), a name longer than 255 bytes is
+#    ENAMETOOLONG and a missing one ENOENT;
 #  - hostile conditions: a read past EOF, writes and unlinks (EROFS), an
 #    unmount while a file is open, a daemon killed mid-read (the reader gets
 #    an error, not a hang; the next start finds and clears the stale mount).
@@ -112,6 +116,22 @@ start tiny-hdd.toml || exit 1
 grep -q "stale FUSE mount" "$work/daemon.log" || fail "the restart did not report the stale mount"
 timeout 60 "$bin" "$dir/tiny-hdd.toml" "$mnt" --verify --files 1 || fail "content differs after the restart"
 stop
+
+# --- lookups -----------------------------------------------------------------------
+start tiny-hdd.toml || exit 1
+timeout 10 stat "$mnt/2/3" >/dev/null || fail "stat of /2/3 failed"
+timeout 10 stat "$mnt/2/3" >/dev/null || fail "stat of /2/3 failed the second time"
+err=$(timeout 10 stat "$mnt/$(printf '1%.0s' $(seq 300))" 2>&1) && fail "a 300-byte name was found"
+echo "$err" | grep -q "File name too long" || fail "a 300-byte name: expected ENAMETOOLONG, got: $err"
+err=$(timeout 10 stat "$mnt/2/99" 2>&1) && fail "/2/99 was found"
+echo "$err" | grep -q "No such file or directory" || fail "/2/99: expected ENOENT, got: $err"
+stop
+# "2" and "3" reach the daemon once each (the second stat is a dcache hit):
+# the root's directory block, /2's inode-table block (its readahead holds
+# /2/3's inode: 9 inodes in /2's flex group) and /2's directory block.
+line=$(grep "^clerk-disk: lookups: " "$work/daemon.log")
+echo "$line" | grep -q "lookups: 2 answered; 3 waited for metadata block reads (2 directory, 1 inode-table)" ||
+  fail "expected 2 lookups and 3 metadata reads: $line"
 
 # --- fio against the model ----------------------------------------------------------
 table=$work/table.txt

@@ -49,3 +49,14 @@ TEST_CASE("own_latency_line is the daemon's report, the last one when there are 
   CHECK(own_latency_line(log).find("20 reads") != std::string::npos);
   CHECK(own_latency_line("clerk-disk: mounted 1 files at /m\n").empty());
 }
+
+TEST_CASE("metadata_line is the daemon's lookups line, absent from an older daemon's log") {
+  const std::string log =
+      "clerk-disk: mounted 1024 files at /tmp/x/data\n"
+      "clerk-disk: emulated: 20 reads, 81920 bytes; own latency (reply begun after the model's completion): mean 2 us\n"
+      "clerk-disk: lookups: 30 answered; 7 waited for metadata block reads (5 directory, 2 inode-table); buffer "
+      "cache: 35 lookups, 28 hits, 40 blocks read (inode readahead included)\n"
+      "clerk-disk: unmounted /tmp/x/data\n";
+  CHECK(metadata_line(log).find("30 answered") != std::string::npos);
+  CHECK(metadata_line("clerk-disk: emulated: 20 reads; own latency: mean 2 us\n").empty());
+}

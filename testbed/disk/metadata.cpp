@@ -1,0 +1,55 @@
+#include "metadata.h"
+
+namespace testbed::disk {
+
+bool MetadataReads::lookup(std::uint64_t key, std::uint64_t tag) {
+  ++stats_.lookups;
+  const std::uint32_t slot = pending_.take();
+  pending_[slot].lookup.start(key, layout_);
+  pending_[slot].tag = tag;
+  if (!advance(slot)) return false;
+  pending_.release(slot);
+  return true;
+}
+
+bool MetadataReads::advance(std::uint32_t slot) {
+  const models::MetadataBlock wait = pending_[slot].lookup.run(layout_, cache_, inodes_, this, slot);
+  if (wait == models::MetadataBlock::kNone) return true;
+  ++stats_.waits;
+  ++(wait == models::MetadataBlock::kDirectory ? stats_.dir_reads : stats_.inode_reads);
+  return false;
+}
+
+void MetadataReads::on_page_ready(std::uint64_t tag) {
+  const auto slot = static_cast<std::uint32_t>(tag);
+  pending_[slot].lookup.resume(cache_);
+  if (!advance(slot)) return;
+  const std::uint64_t done = pending_[slot].tag;
+  pending_.release(slot);  // before the listener, which may start a lookup in this slot
+  listener_.lookup_done(done);
+}
+
+KernelInodes::KernelInodes(const EmulatedMachine& machine)
+    : machine_(machine), lookups_(new std::atomic<std::uint64_t>[machine.nodes() + 1]) {
+  for (std::size_t i = 0; i <= machine.nodes(); ++i) lookups_[i].store(0);
+}
+
+void KernelInodes::looked_up(std::uint64_t ino) {
+  if (ino >= 1 && ino <= machine_.nodes()) lookups_[ino].fetch_add(1);
+}
+
+// A forget of more lookups than were counted (the kernel's word against
+// ours) leaves 0, not a wrapped count.
+void KernelInodes::forget(std::uint64_t ino, std::uint64_t lookups) {
+  if (ino < 1 || ino > machine_.nodes()) return;
+  std::uint64_t now = lookups_[ino].load();
+  while (!lookups_[ino].compare_exchange_weak(now, now > lookups ? now - lookups : 0)) {
+  }
+}
+
+bool KernelInodes::held(std::uint64_t ino) const {
+  if (ino == 1) return true;  // the root: the mount holds it
+  return ino >= 1 && ino <= machine_.nodes() && lookups_[ino].load() > 0;
+}
+
+}  // namespace testbed::disk

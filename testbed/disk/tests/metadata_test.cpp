@@ -1,0 +1,250 @@
+// clerk-disk's metadata reads (metadata.h): a FUSE lookup of a name the
+// kernel does not cache issues the model's path-walk reads to the disk, a
+// lookup whose blocks are cached issues none, and hostile names get clean
+// errors. The disk is a fake (one read at a time, completed by the test),
+// except in the last case, where the scenario's own model answers in real
+// time (nothing there asserts a duration).
+#include <catch2/catch.hpp>
+
+#include <cerrno>
+#include <future>
+#include <string>
+#include <vector>
+
+#include "disk_fs.h"
+#include "emulated_machine.h"
+#include "metadata.h"
+#include "models/os/filesystem.h"
+#include "models/os/path_walk.h"
+#include "models/os/vfs_cache.h"
+#include "models/scenario/config_loader.h"
+#include "realtime_disk.h"
+
+using namespace testbed::disk;
+
+namespace {
+struct Read {
+  std::uint64_t offset, length;
+  bool operator==(const Read& o) const { return offset == o.offset && length == o.length; }
+};
+
+// Records every read; completes them when the test says.
+struct FakeDisk final : models::BlockDevice {
+  std::vector<std::pair<models::IoListener*, std::uint64_t>> pending;
+  std::vector<Read> reads;
+  void submit_read(std::uint64_t offset, std::uint64_t length, models::IoListener* l, std::uint64_t tag) override {
+    reads.push_back({offset, length});
+    pending.emplace_back(l, tag);
+  }
+  void complete_all() {
+    while (!pending.empty()) {
+      auto [l, t] = pending.front();
+      pending.erase(pending.begin());
+      l->on_io_done(t);
+    }
+  }
+  std::uint64_t capacity() const override { return 1ULL << 41; }
+  std::uint64_t readahead_bytes() const override { return 128 * 1024; }
+  models::DiskStats stats() const override { return {}; }
+};
+
+struct NoInodes final : models::InodeCacheQuery {
+  std::vector<std::uint64_t> asked;
+  bool held = false;
+  bool inode_cached(std::uint64_t key) override {
+    asked.push_back(key);
+    return held;
+  }
+};
+
+struct Done final : LookupListener {
+  std::vector<std::uint64_t> tags;
+  void lookup_done(std::uint64_t tag) override { tags.push_back(tag); }
+};
+
+struct WalkDone final : models::WalkWaiter {
+  int done = 0;
+  void on_walk_done(std::uint64_t) override { ++done; }
+};
+
+// A two-level tree whose second level is an htree directory (400 names: two
+// blocks), so that a lookup there reads the htree root and a leaf.
+const std::vector<std::uint32_t> kTree = {4, 400};
+
+models::FilesystemSpec spec() {
+  models::FilesystemSpec s;
+  s.files = 1600;
+  s.tree = kTree;
+  return s;
+}
+
+// The model's cold path walk of `file`: the reads, in order.
+std::vector<Read> model_walk(const models::Ext4Layout& layout, std::uint32_t file) {
+  FakeDisk disk;
+  models::PageCache cache(disk, {1 << 30, 64 * 1024, 1 << 20});
+  models::VfsCache vfs(models::VfsCacheSpec{}, &cache);
+  const models::Filesystem files(spec(), cache, disk.capacity(), sim::RandomStream(1), sim::RandomStream(2), &layout);
+  models::PathWalk walk(disk, cache, vfs, layout, 7);
+  std::uint64_t keys[8];
+  const std::uint32_t n = files.components(file, keys);
+  WalkDone w;
+  REQUIRE_FALSE(walk.open(keys, n, &w, 0));
+  for (int i = 0; i < 16 && w.done == 0; ++i) disk.complete_all();
+  REQUIRE(w.done == 1);
+  return disk.reads;
+}
+}  // namespace
+
+TEST_CASE("a lookup of each component of an uncached path reads what the model's walk reads, in order", "[disk]") {
+  const models::Ext4Layout layout(kTree, 1ULL << 41, 32, sim::RandomStream(3));
+  FakeDisk disk;
+  models::PageCache cache(disk, {1 << 30, 64 * 1024, 1 << 20});
+  const models::Filesystem files(spec(), cache, disk.capacity(), sim::RandomStream(1), sim::RandomStream(2), &layout);
+  NoInodes inodes;
+  Done done;
+  MetadataReads metadata(cache, layout, inodes, done);
+  const std::uint32_t file = 1234;  // /4/35: in the htree's second half
+  std::uint64_t keys[8];
+  REQUIRE(files.components(file, keys) == 2);
+  // The kernel looks up "4" in the root, then "35" in it, each after the
+  // previous reply.
+  for (std::uint32_t level = 0; level < 2; ++level) {
+    CHECK_FALSE(metadata.lookup(keys[level], 100 + level));
+    for (int i = 0; i < 8 && done.tags.size() == level; ++i) disk.complete_all();
+    REQUIRE(done.tags.size() == level + 1);
+    CHECK(done.tags.back() == 100 + level);
+  }
+  const std::vector<Read> expected = model_walk(layout, file);
+  // The root's block, the directory's inode-table block (its readahead
+  // window holds the flex group's 401 inodes, the file's among them), the
+  // htree's root and the leaf with the name; the file's inode is cached.
+  CHECK(expected.size() == 4);
+  CHECK(disk.reads == expected);
+  CHECK(inodes.asked == std::vector<std::uint64_t>{keys[0], keys[1]});
+  const MetadataStats s = metadata.stats();
+  CHECK(s.lookups == 2);
+  CHECK(s.waits == 4);
+  CHECK(s.dir_reads == 3);
+  CHECK(s.inode_reads == 1);
+  // The blocks at the places ext4 keeps them: the inode-table read is the
+  // readahead window the layout gives, in one request.
+  const models::InodeRead r = layout.inode_read(keys[0]);
+  CHECK(disk.reads[1] == Read{r.ra_first * 4096, r.ra_count * 4096});
+  std::uint64_t root[2];
+  REQUIRE(layout.lookup_blocks(keys[0], root) == 1);
+  CHECK(disk.reads[0] == Read{root[0] * 4096, 4096});
+}
+
+TEST_CASE("a lookup whose blocks are cached reads nothing; an inode the kernel holds is not read", "[disk]") {
+  const models::Ext4Layout layout(kTree, 1ULL << 41, 32, sim::RandomStream(3));
+  FakeDisk disk;
+  models::PageCache cache(disk, {1 << 30, 64 * 1024, 1 << 20});
+  const models::Filesystem files(spec(), cache, disk.capacity(), sim::RandomStream(1), sim::RandomStream(2), &layout);
+  NoInodes inodes;
+  Done done;
+  MetadataReads metadata(cache, layout, inodes, done);
+  std::uint64_t keys[8];
+  files.components(0, keys);
+  SECTION("looked up again after the kernel forgot it: the buffer cache holds both blocks") {
+    CHECK_FALSE(metadata.lookup(keys[0], 1));
+    for (int i = 0; i < 8 && done.tags.empty(); ++i) disk.complete_all();
+    const std::size_t reads = disk.reads.size();
+    CHECK(reads == 2);
+    CHECK(metadata.lookup(keys[0], 2));  // at once
+    CHECK(disk.reads.size() == reads);
+    CHECK(done.tags == std::vector<std::uint64_t>{1});  // no call for a lookup done at once
+    CHECK(metadata.stats().waits == 2);
+  }
+  SECTION("the inode in the kernel's cache: only the directory block is read") {
+    inodes.held = true;
+    CHECK_FALSE(metadata.lookup(keys[0], 1));
+    disk.complete_all();
+    CHECK(done.tags == std::vector<std::uint64_t>{1});
+    std::uint64_t root[2];
+    layout.lookup_blocks(keys[0], root);
+    CHECK(disk.reads == std::vector<Read>{{root[0] * 4096, 4096}});
+    CHECK(metadata.stats().inode_reads == 0);
+  }
+}
+
+namespace {
+models::Scenario tiny_hdd() { return models::load_scenario(CLERK_DISK_TEST_DIR "/tiny-hdd.toml", {}); }
+}  // namespace
+
+TEST_CASE("hostile lookups: too long, missing, under a file, or no parent give an errno, never a read", "[disk]") {
+  const models::Scenario sc = tiny_hdd();  // tree [8, 8]
+  sim::Engine engine;
+  EmulatedMachine machine(sc, engine);
+  const LookupAnswer dir = resolve_lookup(machine, 1, "3");
+  REQUIRE(dir.error == 0);
+  const LookupAnswer file = resolve_lookup(machine, dir.ino, "8");
+  REQUIRE(file.error == 0);
+  CHECK(machine.node(file.ino)->model_key == ((2ULL << 56) | (2 * 8 + 7)));
+  CHECK(machine.ino_of_key(machine.node(file.ino)->model_key) == file.ino);
+  CHECK(resolve_lookup(machine, 1, std::string(256, '1').c_str()).error == ENAMETOOLONG);
+  CHECK(resolve_lookup(machine, 1, std::string(255, '1').c_str()).error == ENOENT);  // a legal name, not there
+  CHECK(resolve_lookup(machine, 1, "9").error == ENOENT);
+  CHECK(resolve_lookup(machine, 1, "").error == ENOENT);
+  CHECK(resolve_lookup(machine, 1, nullptr).error == ENOENT);
+  CHECK(resolve_lookup(machine, file.ino, "1").error == ENOTDIR);
+  CHECK(resolve_lookup(machine, 0, "1").error == ENOENT);
+  CHECK(resolve_lookup(machine, machine.nodes() + 1, "1").error == ENOENT);
+  CHECK(machine.cache().block_stats().lookups == 0);
+}
+
+TEST_CASE("the kernel's inodes: held while lookups outnumber forgets, a forget never wraps", "[disk]") {
+  const models::Scenario sc = tiny_hdd();
+  sim::Engine engine;
+  const EmulatedMachine machine(sc, engine);
+  KernelInodes inodes(machine);
+  const std::uint64_t ino = resolve_lookup(machine, 1, "2").ino;
+  const std::uint64_t key = machine.node(ino)->model_key;
+  CHECK_FALSE(inodes.inode_cached(key));
+  inodes.looked_up(ino);
+  inodes.looked_up(ino);
+  CHECK(inodes.inode_cached(key));
+  inodes.forget(ino, 1);
+  CHECK(inodes.held(ino));
+  inodes.forget(ino, 5);
+  CHECK_FALSE(inodes.held(ino));
+  inodes.looked_up(ino);
+  CHECK(inodes.held(ino));  // counted from 0, not from a wrapped count
+  CHECK(inodes.held(1));    // the root
+  inodes.looked_up(machine.nodes() + 7);  // not an inode: ignored
+  inodes.forget(0, 1);
+  CHECK_FALSE(inodes.held(machine.nodes() + 7));
+}
+
+TEST_CASE("through the real-time disk: a cold lookup waits for the model's reads, a warm one for none", "[disk]") {
+  const models::Scenario sc = tiny_hdd();
+  sim::Engine engine;
+  EmulatedMachine machine(sc, engine);
+  const std::uint64_t ino = resolve_lookup(machine, 1, "5").ino;
+  const std::uint64_t key = machine.node(ino)->model_key;
+  for (const bool null_delay : {false, true}) {
+    RealtimeDisk disk(engine, machine.device(), null_delay);
+    KernelInodes inodes(machine);
+    DiskJobs jobs(disk);
+    MetadataReads metadata(machine.cache(), machine.layout(), inodes, jobs);
+    auto look_up = [&] {
+      std::promise<bool> answered;
+      disk.submit_job([&](std::uint64_t tag) { return metadata.lookup(key, tag); },
+                      [&](bool ok) { answered.set_value(ok); });
+      return answered.get_future().get();
+    };
+    const std::uint64_t device_reads = machine.device().stats().reads;
+    CHECK(look_up());
+    CHECK(look_up());
+    disk.stop();
+    CHECK(disk.report().jobs == 2);
+    CHECK(disk.report().reads == 0);
+    if (null_delay) {
+      CHECK(metadata.stats().lookups == 0);  // nothing asked of the model
+      CHECK(machine.device().stats().reads == device_reads);
+    } else {
+      CHECK(metadata.stats().lookups == 2);
+      CHECK(metadata.stats().waits == 2);  // the root's block, then the inode-table block; the second: none
+      CHECK(machine.device().stats().reads == device_reads + 2);
+    }
+  }
+}
