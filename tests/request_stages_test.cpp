@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "models/clients/response_reader.h"
 #include "models/net/request_stages.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/world.h"
@@ -157,6 +158,35 @@ TEST_CASE("a same-host wrk reads each chunk as it arrives, so only the last chun
   REQUIRE(hot.stages.requests > 50);
   const models::StageRow& p50 = row(hot.stages, "p50");
   CHECK(secs(p50, Stage::kClient) == Approx(10e-6 + 524288e-9).margin(1e-6));
+}
+
+TEST_CASE("a same-host reader has caught up only when all that was sent has arrived and been read") {
+  models::CpuCosts costs;
+  costs.client_byte = 1e-9;
+  costs.loopback_rx_byte = 0.25e-9;
+  models::ResponseReader r;
+  r.begin();
+  CHECK(r.caught_up());
+  r.on_way(1000);  // sent, one network delay from the socket
+  CHECK_FALSE(r.caught_up());
+  r.receive_run_by_sender(1000);
+  r.arrived(1000);
+  CHECK_FALSE(r.caught_up());  // arrived, unread
+  REQUIRE(r.queue_turn());
+  CHECK_FALSE(r.caught_up());  // a turn is waiting to read it
+  CHECK(r.start_turn(costs).cpu_s == Approx(1000 * 0.75e-9));  // the sender ran its receive path
+  CHECK(r.caught_up());
+  r.on_way(500);
+  r.arrived(500);
+  REQUIRE(r.queue_turn());
+  CHECK(r.start_turn(costs).cpu_s == Approx(500 * 1e-9));  // nothing prepaid: the whole client_byte
+  // A rebate never exceeds what the read costs.
+  costs.loopback_rx_byte = 2e-9;
+  r.receive_run_by_sender(100);
+  r.on_way(100);
+  r.arrived(100);
+  REQUIRE(r.queue_turn());
+  CHECK(r.start_turn(costs).cpu_s == Approx(0.0).margin(1e-15));
 }
 
 TEST_CASE("loopback's receive path: the worker runs it while wrk keeps up, wrk while it lags behind") {

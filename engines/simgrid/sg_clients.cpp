@@ -306,6 +306,7 @@ bool SgClients::sender_runs_receive(std::uint32_t conn, std::uint64_t bytes) {
 void SgClients::on_data_sent(std::uint32_t conn, std::uint64_t bytes) {
   Conn& c = conns_[conn];
   if (!threads_[c.thread].on_host) return;  // a client elsewhere spends no CPU here
+  c.reader.on_way(bytes);
   c.chunks.emplace_back(now_ns(), bytes);
   sockets_[c.socket].notify();
 }

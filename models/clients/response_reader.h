@@ -23,8 +23,13 @@ class ResponseReader {
  public:
   // A new request was written: nothing of its response has arrived.
   void begin() { *this = ResponseReader{}; }
+  // `bytes` more of the body left the server for the client's socket.
+  void on_way(std::uint64_t bytes) { on_way_ += bytes; }
   // `bytes` more of the body reached the client's socket.
-  void arrived(std::uint64_t bytes) { arrived_ += bytes; }
+  void arrived(std::uint64_t bytes) {
+    arrived_ += bytes;
+    on_way_ -= std::min(on_way_, bytes);
+  }
   // The last byte reached it: `total` is the whole response, header included.
   void ended(std::uint64_t total) {
     ended_ = true;
@@ -42,8 +47,8 @@ class ResponseReader {
     double cpu_s;  // negative: nothing left to read (another turn took it)
     bool last;     // this turn completes the response
   };
-  // Everything that arrived has been read and no turn is waiting to.
-  bool caught_up() const { return arrived_ == consumed_ && !turn_queued_; }
+  // Everything sent so far has arrived and been read, and no turn is waiting to.
+  bool caught_up() const { return on_way_ == 0 && arrived_ == consumed_ && !turn_queued_; }
   // The sender ran the receive path of `bytes` it is sending.
   void receive_run_by_sender(std::uint64_t bytes) { prepaid_ += bytes; }
 
@@ -66,6 +71,7 @@ class ResponseReader {
   std::uint64_t consumed_ = 0;
   bool ended_ = false;
   bool turn_queued_ = false;
+  std::uint64_t on_way_ = 0;   // sent by the server, not yet arrived (the network's one-way delay)
   std::uint64_t prepaid_ = 0;  // arrived or on their way, their receive path run by the sender
 };
 

@@ -292,6 +292,7 @@ void Wrk::read_response(std::uint32_t v) {
 
 void Wrk::on_data_sent(std::uint32_t conn, std::uint64_t bytes) {
   if (!on_host(conns_[conn].thread)) return;  // a client elsewhere spends no CPU here
+  conns_[conn].reader.on_way(bytes);
   in_transit_.emplace_back(conn, bytes);
   engine_.schedule_in(one_way_, this, event(kDataAtClient, conn));
 }

@@ -6,6 +6,7 @@
 // A template over the engine's NIC (models::Nic, or the SimGrid one), which
 // needs open_flow, close_flow, send, backlog and drained: no virtual call on the way.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -86,7 +87,8 @@ class ConnectionTable {
   // The receive path's CPU that sending `bytes` on `id` costs the sender (ClientSide::sender_runs_receive).
   double receive_path_s(std::uint32_t id, std::uint64_t bytes, const CpuCosts& costs) {
     if (bytes == 0 || costs.loopback_rx_byte <= 0 || !clients_.sender_runs_receive(id, bytes)) return 0;
-    return costs.loopback_rx_byte * static_cast<double>(bytes);
+    // Moved from the client, never more than its read costs (response_reader.h).
+    return std::min(costs.loopback_rx_byte, costs.client_byte) * static_cast<double>(bytes);
   }
 
   // The response's last byte is in the socket: the client hears of it when

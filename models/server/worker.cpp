@@ -286,21 +286,23 @@ void Worker::resume() {
         }
         server_.conn(current_.conn).position = direct_.position;
         // writev()'s copy of the buffers, priced as sendfile()'s per byte.
-        const double write_cpu = host.costs.sendfile_byte * static_cast<double>(direct_.sent) +
-                                 server_.receive_path_s(current_.conn, direct_.sent, host.costs);
+        // (The loopback receive path is registered only where the CPU is
+        // spent: a refused io_submit runs this pass again on the same bytes.)
+        const double write_cpu = host.costs.sendfile_byte * static_cast<double>(direct_.sent);
         if (pass == DirectPass::kOffload) {
           if (!offload_read(current_.conn)) {
             direct_.read_here_once = true;  // ngx_read_file(): this pass reads it, blocking; the next goes to io_submit again
             break;
           }
+          const double rx = server_.receive_path_s(current_.conn, direct_.sent, host.costs);
           server_.data_sent(current_.conn, direct_.sent);
           // Posting the task; io_submit's own CPU time is not measured (left out).
-          if (use_cpu(write_cpu + (pools_.empty() ? 0.0 : host.costs.pool_post()), Step::kNextEvent)) return;
+          if (use_cpu(write_cpu + rx + (pools_.empty() ? 0.0 : host.costs.pool_post()), Step::kNextEvent)) return;
           break;
         }
         sent_ = direct_.sent;
         limit_ = direct_limit(server_.config(), direct_);
-        if (use_cpu(write_cpu, Step::kSent)) return;
+        if (use_cpu(write_cpu + server_.receive_path_s(current_.conn, direct_.sent, host.costs), Step::kSent)) return;
         break;
       }
       case Step::kSent:

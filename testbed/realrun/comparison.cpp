@@ -229,8 +229,10 @@ std::string format_effect(const ScenarioComparison& a, const ScenarioComparison&
                                 : e.within ? "ok (±30%)"
                                 : !e.same_direction ? "MISS (direction)"
                                                     : "MISS (±30%)";
-    out += fmt::format("   {:<10} {:<13} {:>9.2f}x {:>9.2f}x {:>+7.1f}%  {}\n", e.metric.group, e.metric.label, e.real,
-                       e.simulated, e.error * 100, verdict);
+    auto ratio = [](double x) { return std::isnan(x) ? std::string("-") : fmt::format("{:.2f}x", x); };
+    const std::string error = std::isnan(e.error) ? std::string("") : fmt::format("{:+.1f}%", e.error * 100);
+    out += fmt::format("   {:<10} {:<13} {:>10} {:>10} {:>8}  {}\n", e.metric.group, e.metric.label, ratio(e.real),
+                       ratio(e.simulated), error, verdict);
   }
   return out;
 }
@@ -241,8 +243,10 @@ nlohmann::json to_json(const ScenarioComparison& c) {
   j["scenario"] = c.name;
   j["server"] = c.server;
   auto spread = [](const Spread& s) { return nlohmann::json{{"median", s.median}, {"min", s.min}, {"max", s.max}}; };
+  // A side without the figure (count 0) is null, not zeros.
+  auto spread_or_null = [&](const Spread& s) { return s.count ? spread(s) : nlohmann::json(nullptr); };
   for (const MetricRow& row : c.rows) {
-    nlohmann::json r{{"real", spread(row.real)}, {"simulated", spread(row.simulated)}, {"error", row.error}};
+    nlohmann::json r{{"real", spread_or_null(row.real)}, {"simulated", spread_or_null(row.simulated)}, {"error", row.error}};
     if (row.judged) r["tolerance"] = row.metric.tolerance, r["within"] = row.within;
     if (row.metric.group.empty())
       j["server_figures"][row.metric.name] = r;
