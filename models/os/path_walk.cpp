@@ -75,7 +75,12 @@ bool PathWalk::advance(std::uint32_t w) {
       walk.slow = true;
     }
     reading_task_ = walk.waiter->submitter_task();  // the plug and any slot sleep are this task's
-    const MetadataBlock wait = walk.lookup.run(layout_, cache_, *this, this, w);
+    // run() on a copy, and walks_[w] looked up again after it: a read can
+    // start another walk (a waiter the block layer wakes), which may grow
+    // walks_ and move every slot (sim/slot_pool.h), `walk` with them.
+    ComponentLookup lookup = walk.lookup;
+    const MetadataBlock wait = lookup.run(layout_, cache_, *this, this, w);
+    walks_[w].lookup = lookup;
     if (wait != MetadataBlock::kNone) {
       ++stats_.waits;
       ++(wait == MetadataBlock::kDirectory ? stats_.dir_reads : stats_.inode_reads);
@@ -83,8 +88,8 @@ bool PathWalk::advance(std::uint32_t w) {
     }
     vfs_.instantiate(key, layout_.parent_key(key));
     vfs_.pin(key);
-    walk.slow = false;
-    ++walk.next;
+    walks_[w].slow = false;
+    ++walks_[w].next;
   }
   return true;
 }

@@ -13,7 +13,11 @@ bool MetadataReads::lookup(std::uint64_t key, std::uint64_t tag) {
 }
 
 bool MetadataReads::advance(std::uint32_t slot) {
-  const models::MetadataBlock wait = pending_[slot].lookup.run(layout_, cache_, inodes_, this, slot);
+  // run() on a copy: a read may start another lookup, which can grow
+  // pending_ and move its slots (sim/slot_pool.h), as in the model's walk.
+  models::ComponentLookup lookup = pending_[slot].lookup;
+  const models::MetadataBlock wait = lookup.run(layout_, cache_, inodes_, this, slot);
+  pending_[slot].lookup = lookup;
   if (wait == models::MetadataBlock::kNone) return true;
   ++stats_.waits;
   ++(wait == models::MetadataBlock::kDirectory ? stats_.dir_reads : stats_.inode_reads);
