@@ -167,9 +167,11 @@ TEST_CASE("a same-host reader has caught up only when all that was sent has arri
   models::ResponseReader r;
   r.begin();
   CHECK(r.caught_up());
+  CHECK_FALSE(r.sender_runs_receive(1000, true));  // the reader holds the socket
+  CHECK(r.sender_runs_receive(1000, false));
   r.on_way(1000);  // sent, one network delay from the socket
   CHECK_FALSE(r.caught_up());
-  r.receive_run_by_sender(1000);
+  CHECK_FALSE(r.sender_runs_receive(1000, false));  // not caught up: nothing more prepaid
   r.arrived(1000);
   CHECK_FALSE(r.caught_up());  // arrived, unread
   REQUIRE(r.queue_turn());
@@ -182,7 +184,7 @@ TEST_CASE("a same-host reader has caught up only when all that was sent has arri
   CHECK(r.start_turn(costs).cpu_s == Approx(500 * 1e-9));  // nothing prepaid: the whole client_byte
   // A rebate never exceeds what the read costs.
   costs.loopback_rx_byte = 2e-9;
-  r.receive_run_by_sender(100);
+  REQUIRE(r.sender_runs_receive(100, false));
   r.on_way(100);
   r.arrived(100);
   REQUIRE(r.queue_turn());

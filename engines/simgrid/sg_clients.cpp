@@ -298,9 +298,8 @@ void SgClients::on_response_delivered(std::uint32_t conn, bool closes) {
 bool SgClients::sender_runs_receive(std::uint32_t conn, std::uint64_t bytes) {
   Conn& c = conns_[conn];
   const Thread& th = threads_[c.thread];
-  if (costs_.loopback_rx_byte <= 0 || !th.on_host || !c.busy || th.reading == conn || !c.reader.caught_up()) return false;
-  c.reader.receive_run_by_sender(bytes);
-  return true;
+  if (costs_.loopback_rx_byte <= 0 || !th.on_host || !c.busy) return false;
+  return c.reader.sender_runs_receive(bytes, th.reading == conn);
 }
 
 void SgClients::on_data_sent(std::uint32_t conn, std::uint64_t bytes) {

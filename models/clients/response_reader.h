@@ -49,8 +49,16 @@ class ResponseReader {
   };
   // Everything sent so far has arrived and been read, and no turn is waiting to.
   bool caught_up() const { return on_way_ == 0 && arrived_ == consumed_ && !turn_queued_; }
-  // The sender ran the receive path of `bytes` it is sending.
-  void receive_run_by_sender(std::uint64_t bytes) { prepaid_ += bytes; }
+  // The server is about to send `bytes`: true when the sender runs their
+  // receive path (the client has caught up and is not reading this
+  // connection now: a reader in tcp_recvmsg() owns the socket, and the
+  // segment goes to its backlog), which the turn that reads them then
+  // does not pay.
+  bool sender_runs_receive(std::uint64_t bytes, bool reading_now) {
+    if (reading_now || !caught_up()) return false;
+    prepaid_ += bytes;
+    return true;
+  }
 
   // The loop's turn begins: it takes what has arrived.
   Turn start_turn(const CpuCosts& costs) {

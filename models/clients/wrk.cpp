@@ -297,17 +297,13 @@ void Wrk::on_data_sent(std::uint32_t conn, std::uint64_t bytes) {
   engine_.schedule_in(one_way_, this, event(kDataAtClient, conn));
 }
 
-// The sender transmits at once, and runs the receive path, only when the
-// client has caught up on the connection and is not reading it now (a reader
-// in tcp_recvmsg() owns the socket: the segment goes to its backlog).
+// The reader decides (response_reader.h), told whether the thread is in a
+// turn on this connection now.
 bool Wrk::sender_runs_receive(std::uint32_t conn, std::uint64_t bytes) {
   Conn& c = conns_[conn];
   if (costs_.loopback_rx_byte <= 0 || !on_host(c.thread) || !c.busy) return false;
   const Thread& th = threads_[c.thread];
-  const bool reading_it = th.running && !th.current.connect && th.current.conn == conn;
-  if (reading_it || !c.reader.caught_up()) return false;
-  c.reader.receive_run_by_sender(bytes);
-  return true;
+  return c.reader.sender_runs_receive(bytes, th.running && !th.current.connect && th.current.conn == conn);
 }
 
 void Wrk::on_request_logged(std::uint32_t conn, sim::Time request_time) {
