@@ -7,7 +7,11 @@ PoolQueue::PoolQueue(const ThreadPoolConfig& config) : config_(config) {
 }
 
 std::uint32_t PoolQueue::post(sim::Time now, const PoolTask& task) {
-  // A task waits only when every thread is busy; max_queue bounds the waiting.
+  // ngx_thread_task_post refuses when `tp->waiting >= tp->max_queue`, and
+  // `waiting` is the tasks queued less the idle threads: ngx_thread_pool_cycle
+  // decrements it before it waits for a task ("the number may become
+  // negative"). So a task an idle thread can take is never refused, even with
+  // max_queue = 0, and with every thread busy `waiting` is the queue's length.
   if (idle_.empty() && waiting_.size() >= config_.max_queue) {
     ++stats_.overflows;
     return kOverflow;
