@@ -243,7 +243,9 @@ std::string text_report(const RunResult& r) {
   }
   if (r.error_log_lines) {
     s += fmt::format("\n-- error.log ({} lines, first ones)\n", r.error_log_lines);
-    for (const auto& line : r.error_log) s += "[alert] " + line + "\n";
+    // Every line is ngx_thread_task_post's overflow, which NGINX logs at
+    // NGX_LOG_ERR: "[error]" in error.log.
+    for (const auto& line : r.error_log) s += "[error] " + line + "\n";
   }
 
   s += "\n-- page cache\n";
