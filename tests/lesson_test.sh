@@ -16,6 +16,7 @@ grep -q "^  3  Shelves and the warehouse" "$tmp/out" || fail "--list lacks lesso
 grep -q "^  4  The slow read that is rare but stops everything" "$tmp/out" || fail "--list lacks lesson 4"
 grep -q "^  5  Who gets which customer" "$tmp/out" || fail "--list lacks lesson 5"
 grep -q "^  6  Sizing the team" "$tmp/out" || fail "--list lacks lesson 6"
+grep -q "^  7  The alternatives" "$tmp/out" || fail "--list lacks lesson 7"
 expect_status 2 "no such lesson" "$clerk" lesson 99 --lessons "$root/lessons"
 expect_text "no such lesson" "no lesson 99"
 
