@@ -16,6 +16,7 @@ grep -q "^  3  Shelves and the warehouse" "$tmp/out" || fail "--list lacks lesso
 grep -q "^  4  The slow read that is rare but stops everything" "$tmp/out" || fail "--list lacks lesson 4"
 grep -q "^  5  Who gets which customer" "$tmp/out" || fail "--list lacks lesson 5"
 grep -q "^  6  Sizing the team" "$tmp/out" || fail "--list lacks lesson 6"
+grep -q "^  7  The alternatives" "$tmp/out" || fail "--list lacks lesson 7"
 expect_status 2 "no such lesson" "$clerk" lesson 99 --lessons "$root/lessons"
 expect_text "no such lesson" "no lesson 99"
 
@@ -89,6 +90,9 @@ check_error 9-no-expect.toml "9-no-expect.toml:6: key 'step.1.expect': every ste
 check_error 10-goal-step.toml "10-goal-step.toml:23: key 'step.1.exercise.goal.metric': 'steps.1.server.thread_pool.tasks': a goal is a bound on the changed run's own figure, not step K's"
 check_error 11-documented.toml "11-documented.toml:16: key 'step.1.expect.documented': unknown key here: a lesson's claim is its range (min, max)"
 check_error 12-bad-expression.toml "12-bad-expression.toml:13: key 'step.1.expect.metric': 'clients.hot.requests_per_s * clients.hot.latency_raw_s.mean /': an expression is figures and numbers joined by ' + ', ' - ', ' * ' or ' / ' (one space each side), with parentheses"
+# A section the report writes only for some configurations: a figure of the step whose scenario has it
+# ({server.page_cache.direct.reads} with directio passes), and of no other.
+check_error 13-section-absent.toml "13-section-absent.toml:22: key 'step.2.explain': placeholder {steps.1.server.page_cache.direct.reads}: 'server.page_cache.direct.reads' is no figure of the run's JSON"
 expect_status 2 "a file not named N-name.toml" "$clerk" lesson "$data/small-hdd.toml"
 expect_text "lesson file name" "a lesson file is named N-name.toml"
 

@@ -13,6 +13,7 @@
 #include "models/scenario/layered_toml.h"
 #include "models/scenario/result_json.h"
 #include "models/scenario/section.h"
+#include "models/server/pool_choice.h"
 
 namespace models {
 
@@ -60,12 +61,37 @@ bool has_path(const nlohmann::ordered_json& j, const std::string& dotted) {
 
 // The keys any run of `sc` writes: the JSON of an empty result with the
 // scenario's client groups (the keys do not depend on the figures).
+// The keys a run of `sc` writes: its client groups, and the sections
+// result_json.cpp writes only for some configurations, as run_figures.cpp
+// decides them (the read paths with aio_nowait or io_uring, O_DIRECT's reads
+// with directio, figures per pool with two pools or more and no ring, per
+// disk with [disks.NAME]).
 nlohmann::ordered_json skeleton(const Scenario& sc) {
   RunResult r;
   for (const WrkGroupSpec& g : sc.clients) {
     WrkResult w;
     w.spec = g;
     r.clients.push_back(w);
+  }
+  const bool ring = sc.nginx.aio && sc.nginx.aio->io_uring;
+  r.aio_nowait = sc.nginx.aio_nowait;
+  r.io_uring = ring;
+  if (sc.nginx.directio > 0) r.direct_reads = 1;
+  const std::vector<ThreadPoolConfig> pools = all_thread_pools(sc.nginx);
+  if (pools.size() >= 2 && !ring)
+    for (const ThreadPoolConfig& pool : pools) {
+      RunResult::PoolFigures f;
+      f.name = pool.name;
+      r.pool_figures.push_back(f);
+    }
+  if (!sc.hardware.disks.empty()) {
+    RunResult::DiskFigures f;
+    f.name = "disk";  // [disk], as run_figures.cpp names it
+    r.disk_figures.push_back(f);
+    for (const HardwareSpec::NamedDisk& d : sc.hardware.disks) {
+      f.name = d.name;
+      r.disk_figures.push_back(f);
+    }
   }
   return to_json(r, false);
 }
