@@ -7,6 +7,7 @@
 
 #include "models/os/page_cache.h"
 #include "models/server/nowait_probe.h"
+#include "tests/load_error.h"
 #include "tests/whole_run.h"
 
 namespace {
@@ -41,13 +42,7 @@ struct NoWaiter : models::PageWaiter {
 };
 
 void fails(const std::vector<std::string>& overrides, const std::string& key, const std::string& text) {
-  try {
-    models::load_scenario(kHot, overrides);
-    FAIL("no error for " << key);
-  } catch (const models::ConfigError& e) {
-    CHECK(e.key() == key);
-    CHECK_THAT(e.what(), Catch::Matchers::Contains(text));
-  }
+  tests::check_refused(kHot, overrides, key, text);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/server/open_file_cache.h"
+#include "tests/load_error.h"
 #include "tests/whole_run.h"
 
 namespace {
@@ -142,12 +143,7 @@ TEST_CASE("open_file_cache: times are whole seconds, as ngx_time() gives them") 
 
 TEST_CASE("open_file_cache_valid and inactive= are whole seconds, as NGINX reads them") {
   auto key_of = [](const std::vector<std::string>& overrides) {
-    try {
-      models::load_scenario(kData + "/small-hdd.toml", overrides);
-    } catch (const models::ConfigError& e) {
-      return e.key();
-    }
-    return std::string("no error");
+    return tests::load_error(kData + "/small-hdd.toml", overrides).key();
   };
   CHECK(key_of({"nginx.open_file_cache_valid=\"1500ms\""}) == "nginx.open_file_cache_valid");
   CHECK(key_of({"nginx.open_file_cache_valid=0.5"}) == "nginx.open_file_cache_valid");

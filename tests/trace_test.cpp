@@ -24,6 +24,7 @@
 #include "models/scenario/world.h"
 #include "models/server/http_response.h"
 #include "sim/lru_idle.h"
+#include "tests/load_error.h"
 
 namespace {
 
@@ -313,12 +314,7 @@ TEST_CASE("trace keys: strict, relative to the scenario, refused without trace")
   CHECK(g->trace.file == kData + "/trace/combined.log");
   CHECK(g->trace.window_s == 5);
   auto refused = [&](const std::vector<std::string>& set, const std::string& key, const std::string& says) {
-    try {
-      models::load_scenario(file, set);
-      FAIL("accepted " << set.back());
-    } catch (const models::ConfigError& e) {
-      CHECK_THAT(std::string(e.what()), Catch::Contains(key) && Catch::Contains(says));
-    }
+    tests::check_refused(file, set, key, says);
   };
   refused({"clients.log.trace=\"nope.log\""}, "clients.log.trace", "no access log");
   refused({"clients.log.log_format=\"$uri\""}, "clients.log.log_format", "$time_local");
