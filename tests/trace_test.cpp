@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <utility>
 
 #include "models/clients/log_format.h"
 #include "models/clients/log_generator.h"
@@ -170,24 +171,21 @@ TEST_CASE("a custom log_format with $msec, braces and $request_time") {
 }
 
 TEST_CASE("log_format errors: adjacent variables, no time, path or size, a bare $") {
-  std::string error;
-  CHECK_FALSE(models::LogFormat::compile("$msec$uri $bytes_sent", error));
-  CHECK_THAT(error, Catch::Contains("nothing between"));
-  error.clear();
-  CHECK_FALSE(models::LogFormat::compile("$uri $bytes_sent", error));
-  CHECK_THAT(error, Catch::Contains("$time_local"));
-  error.clear();
-  CHECK_FALSE(models::LogFormat::compile("$msec $bytes_sent", error));
-  CHECK_THAT(error, Catch::Contains("$request"));
-  error.clear();
-  CHECK_FALSE(models::LogFormat::compile("$msec $uri", error));
-  CHECK_THAT(error, Catch::Contains("$body_bytes_sent"));
-  error.clear();
-  CHECK_FALSE(models::LogFormat::compile("$msec $uri $ $bytes_sent", error));
-  CHECK_THAT(error, Catch::Contains("names no variable"));
-  error.clear();
-  CHECK_FALSE(models::LogFormat::compile("${msec $uri $bytes_sent", error));
-  CHECK_THAT(error, Catch::Contains("closing"));
+  // Each format, and what its error says.
+  const std::pair<const char*, const char*> refused[] = {
+      {"$msec$uri $bytes_sent", "nothing between"},
+      {"$uri $bytes_sent", "$time_local"},
+      {"$msec $bytes_sent", "$request"},
+      {"$msec $uri", "$body_bytes_sent"},
+      {"$msec $uri $ $bytes_sent", "names no variable"},
+      {"${msec $uri $bytes_sent", "closing"},
+  };
+  for (const auto& [format, says] : refused) {
+    INFO(format);
+    std::string error;
+    CHECK_FALSE(models::LogFormat::compile(format, error));
+    CHECK_THAT(error, Catch::Contains(says));
+  }
 }
 
 TEST_CASE("the committed sample log: every line but the TLS handshake parses") {
