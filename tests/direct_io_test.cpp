@@ -15,6 +15,7 @@
 #include "models/os/page_cache.h"
 #include "models/os/sendfile.h"
 #include "models/server/native_aio.h"
+#include "tests/fake_disk.h"
 #include "tests/load_error.h"
 #include "tests/whole_run.h"
 
@@ -22,20 +23,7 @@ namespace {
 
 const std::string kData = CLERK_TEST_DATA;
 
-struct RecordingDevice : models::BlockDevice {
-  struct Read {
-    std::uint64_t offset, length;
-    models::IoListener* listener;
-    std::uint64_t tag;
-  };
-  std::vector<Read> reads;
-  void submit_read(std::uint64_t o, std::uint64_t l, models::IoListener* who, std::uint64_t tag) override {
-    reads.push_back({o, l, who, tag});
-  }
-  std::uint64_t capacity() const override { return 1ULL << 40; }
-  std::uint64_t readahead_bytes() const override { return 128 * 1024; }
-  models::DiskStats stats() const override { return {}; }
-};
+using RecordingDevice = tests::FakeDisk;  // reads completed by hand, each from reads[i]
 
 struct CountingWaiter : models::PageWaiter {
   int woken = 0;
