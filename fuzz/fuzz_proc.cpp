@@ -23,6 +23,7 @@
 
 #include "common/mountinfo.h"
 #include "common/proc_files.h"
+#include "common/proc_stat.h"
 #include "fuzz/contract.h"
 #include "testbed/calibrate/cache_fill.h"
 #include "testbed/calibrate/kernel_facts.h"
@@ -58,11 +59,14 @@ void check_mountinfo(const std::string& text) {
   }
 }
 
+// The first byte of an input picks the reader at its place here, and each
+// seed in fuzz/corpus/fuzz_proc/ starts with its reader's place: a reader
+// keeps its place, and a removed reader's place goes to the last one.
 const std::vector<std::pair<const char*, Reader>>& readers() {
   namespace cal = testbed::calibrate;
   namespace rr = testbed::realrun;
   static const std::vector<std::pair<const char*, Reader>> all = {
-      {"calibrate stat", [](const std::string& t) { cal::parse_stat_cpu_ticks(t); }},
+      {"common stat ticks", [](const std::string& t) { common::parse_stat_cpu_ticks(t); }},
       {"calibrate schedstat", [](const std::string& t) { cal::parse_schedstat_run_s(t); }},
       {"calibrate io", [](const std::string& t) { cal::parse_io_syscr(t); }},
       {"calibrate machine busy", [](const std::string& t) { cal::parse_machine_busy_s(t, 100); }},
@@ -75,7 +79,7 @@ const std::vector<std::pair<const char*, Reader>>& readers() {
       {"calibrate cpu list", [](const std::string& t) { cal::count_cpu_list(t); }},
       {"calibrate kernel facts", [](const std::string& t) { cal::read_kernel_facts(SameText(t), "vda", "vda1"); }},
       {"realrun stat state", [](const std::string& t) { rr::parse_stat_state(t); }},
-      {"realrun stat ticks", [](const std::string& t) { rr::parse_stat_cpu_ticks(t); }},
+      {"common mountinfo", check_mountinfo},
       {"realrun /proc/stat", [](const std::string& t) { rr::parse_proc_stat(t); }},
       {"realrun diskstats", [](const std::string& t) { rr::parse_diskstats(t, 253, 0); }},
       {"realrun task stat", [](const std::string& t) { rr::parse_task_stat(t); }},
@@ -87,7 +91,6 @@ const std::vector<std::pair<const char*, Reader>>& readers() {
       {"realrun /proc/net/tcp", [](const std::string& t) { rr::parse_proc_net_tcp(t); }},
       {"realrun socket link", [](const std::string& t) { rr::parse_socket_link(t); }},
       {"realrun wrk summary", [](const std::string& t) { rr::parse_wrk_summary(t); }},
-      {"common mountinfo", check_mountinfo},
   };
   return all;
 }

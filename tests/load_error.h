@@ -1,4 +1,5 @@
-// What the loader tests share: the error a scenario gives when it must not load.
+// What the loader tests share: the error a scenario gives when it must not
+// load, and the check that it names the key and says why.
 #pragma once
 #include <catch2/catch.hpp>
 #include <stdexcept>
@@ -16,8 +17,19 @@ inline models::ConfigError load_error(const std::string& file, const std::vector
   } catch (const models::ConfigError& e) {
     return e;
   }
-  FAIL("loaded without a ConfigError: " << file);
+  std::string sets;
+  for (const std::string& o : overrides) sets += " --set " + o;
+  FAIL("loaded without a ConfigError: " << file << sets);
   throw std::logic_error("unreachable");
+}
+
+// Loading `file` with `overrides` is refused for `key`, with a message that
+// contains `text`.
+inline void check_refused(const std::string& file, const std::vector<std::string>& overrides, const std::string& key,
+                          const std::string& text) {
+  const models::ConfigError e = load_error(file, overrides);
+  CHECK(e.key() == key);
+  CHECK_THAT(e.what(), Catch::Matchers::Contains(text));
 }
 
 }  // namespace tests

@@ -17,6 +17,7 @@
 #include "models/scenario/config_loader.h"
 #include "models/scenario/disk_kinds.h"
 #include "sim/engine.h"
+#include "tests/load_error.h"
 
 namespace {
 
@@ -260,13 +261,7 @@ namespace {
 const std::string kData = CLERK_TEST_DATA;
 
 models::ConfigError md_error(const std::vector<std::string>& overrides) {
-  try {
-    models::load_scenario(kData + "/raid1-ssd.toml", overrides);
-  } catch (const models::ConfigError& e) {
-    return e;
-  }
-  FAIL("loaded without a ConfigError");
-  throw std::logic_error("unreachable");
+  return tests::load_error(kData + "/raid1-ssd.toml", overrides);
 }
 }  // namespace
 

@@ -7,6 +7,8 @@
 
 #include "models/os/page_cache.h"
 #include "models/server/nowait_probe.h"
+#include "tests/fake_disk.h"
+#include "tests/load_error.h"
 #include "tests/whole_run.h"
 
 namespace {
@@ -14,26 +16,9 @@ namespace {
 const std::string kData = CLERK_TEST_DATA;
 const std::string kHot = kData + "/stages-one-hot.toml";
 
-// A device that records reads and completes them when told.
-struct FakeDevice : models::BlockDevice {
-  struct Read {
-    models::IoListener* listener;
-    std::uint64_t tag;
-  };
-  std::vector<Read> reads;
-  std::size_t completed = 0;
-  void submit_read(std::uint64_t, std::uint64_t, models::IoListener* who, std::uint64_t tag) override {
-    reads.push_back({who, tag});
-  }
-  std::uint64_t capacity() const override { return 1ULL << 40; }
-  std::uint64_t readahead_bytes() const override { return 64 * 1024; }
-  models::DiskStats stats() const override { return {}; }
-  void complete_all() {
-    while (completed < reads.size()) {
-      const Read r = reads[completed++];
-      r.listener->on_io_done(r.tag);
-    }
-  }
+// A device that records reads and completes them when told, with a 64 KiB readahead limit.
+struct FakeDevice : tests::FakeDisk {
+  FakeDevice() : FakeDisk(64 * 1024) {}
 };
 
 struct NoWaiter : models::PageWaiter {
@@ -41,13 +26,7 @@ struct NoWaiter : models::PageWaiter {
 };
 
 void fails(const std::vector<std::string>& overrides, const std::string& key, const std::string& text) {
-  try {
-    models::load_scenario(kHot, overrides);
-    FAIL("no error for " << key);
-  } catch (const models::ConfigError& e) {
-    CHECK(e.key() == key);
-    CHECK_THAT(e.what(), Catch::Matchers::Contains(text));
-  }
+  tests::check_refused(kHot, overrides, key, text);
 }
 
 }  // namespace

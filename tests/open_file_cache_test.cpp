@@ -1,8 +1,12 @@
 // open_file_cache (models/server/open_file_cache.h) against hand-made
 // sequences, and per worker in a whole run.
 #include <catch2/catch.hpp>
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
 
 #include "models/server/open_file_cache.h"
+#include "tests/load_error.h"
 #include "tests/whole_run.h"
 
 namespace {
@@ -19,6 +23,15 @@ models::OpenFileCacheSpec spec(std::uint32_t max, double inactive, double valid,
   s.min_uses = min_uses;
   return s;
 }
+
+// Which of `files` the cache holds, in the order given.
+std::vector<std::uint32_t> held(const OpenFileCache& c, std::initializer_list<std::uint32_t> files) {
+  std::vector<std::uint32_t> out;
+  for (const std::uint32_t f : files)
+    if (c.holds(f)) out.push_back(f);
+  return out;
+}
+using Files = std::vector<std::uint32_t>;
 
 const std::string kData = CLERK_TEST_DATA;
 
@@ -53,9 +66,7 @@ TEST_CASE("open_file_cache: an entry unused for inactive is dropped at the end o
   // At 25 s file 1 was last used 25 s ago (> inactive 20 s): the cleanup
   // of this request drops it; file 2 (15 s) stays.
   c.open(3, 25.0);
-  CHECK_FALSE(c.holds(1));
-  CHECK(c.holds(2));
-  CHECK(c.holds(3));
+  CHECK(held(c, {1, 2, 3}) == Files{2, 3});
   CHECK(c.open(1, 26.0) == Lookup::kOpen);  // dropped: opened again
   // Exactly inactive old is kept (now - accessed <= inactive).
   OpenFileCache d(spec(10, 20, 600));
@@ -68,10 +79,7 @@ TEST_CASE("open_file_cache: a cleanup drops at most two inactive entries") {
   OpenFileCache c(spec(10, 5, 600));
   for (std::uint32_t f = 1; f <= 4; ++f) c.open(f, 0.0);
   c.open(9, 100.0);  // four inactive entries; ngx_expire_old_cached_files(cache, 1) takes two
-  CHECK_FALSE(c.holds(1));
-  CHECK_FALSE(c.holds(2));
-  CHECK(c.holds(3));
-  CHECK(c.holds(4));
+  CHECK(held(c, {1, 2, 3, 4}) == Files{3, 4});
   CHECK(c.stats().evictions == 2);
 }
 
@@ -83,10 +91,7 @@ TEST_CASE("open_file_cache: at max the least recently used entry is dropped by f
   c.open(1, 3.0);  // 1 is now the most recently used; 2 the least
   c.open(4, 4.0);
   CHECK(c.size() == 3);
-  CHECK_FALSE(c.holds(2));
-  CHECK(c.holds(1));
-  CHECK(c.holds(3));
-  CHECK(c.holds(4));
+  CHECK(held(c, {1, 2, 3, 4}) == Files{1, 3, 4});
   CHECK(c.stats().evictions == 1);
 }
 
@@ -142,12 +147,7 @@ TEST_CASE("open_file_cache: times are whole seconds, as ngx_time() gives them") 
 
 TEST_CASE("open_file_cache_valid and inactive= are whole seconds, as NGINX reads them") {
   auto key_of = [](const std::vector<std::string>& overrides) {
-    try {
-      models::load_scenario(kData + "/small-hdd.toml", overrides);
-    } catch (const models::ConfigError& e) {
-      return e.key();
-    }
-    return std::string("no error");
+    return tests::load_error(kData + "/small-hdd.toml", overrides).key();
   };
   CHECK(key_of({"nginx.open_file_cache_valid=\"1500ms\""}) == "nginx.open_file_cache_valid");
   CHECK(key_of({"nginx.open_file_cache_valid=0.5"}) == "nginx.open_file_cache_valid");

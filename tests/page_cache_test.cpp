@@ -5,31 +5,13 @@
 #include "models/os/page_cache.h"
 #include "sim/engine.h"
 #include "sim/random.h"
+#include "tests/fake_disk.h"
 
 namespace {
 
-// A device that records reads and completes them when told.
-struct FakeDevice : models::BlockDevice {
-  struct Read {
-    std::uint64_t offset, length;
-    models::IoListener* listener;
-    std::uint64_t tag;
-  };
-  std::vector<Read> reads;
-  std::size_t completed = 0;
-  std::uint64_t ra = 2 * 1024 * 1024;
-  void submit_read(std::uint64_t o, std::uint64_t l, models::IoListener* who, std::uint64_t tag) override {
-    reads.push_back({o, l, who, tag});
-  }
-  std::uint64_t capacity() const override { return 1ULL << 40; }
-  std::uint64_t readahead_bytes() const override { return ra; }
-  models::DiskStats stats() const override { return {}; }
-  void complete_all() {
-    while (completed < reads.size()) {
-      const Read r = reads[completed++];
-      r.listener->on_io_done(r.tag);
-    }
-  }
+// A device that records reads and completes them when told, with a 2 MiB readahead limit.
+struct FakeDevice : tests::FakeDisk {
+  FakeDevice() : FakeDisk(2 * 1024 * 1024) {}
 };
 
 struct NoWaiter : models::PageWaiter {

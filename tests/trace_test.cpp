@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <utility>
 
 #include "models/clients/log_format.h"
 #include "models/clients/log_generator.h"
@@ -24,6 +25,8 @@
 #include "models/scenario/world.h"
 #include "models/server/http_response.h"
 #include "sim/lru_idle.h"
+#include "tests/load_error.h"
+#include "tests/whole_run.h"
 
 namespace {
 
@@ -66,6 +69,17 @@ std::vector<models::TraceLine> read_all(const models::TraceSpec& spec, models::T
   while (reader.next(line)) out.push_back(line);
   if (counts) *counts = reader.counts();
   return out;
+}
+
+// A scenario of small-hdd.toml's machine and data set, `duration` long, that
+// replays `log` in the group "log" (`log_keys` added to it) beside the
+// file's two groups at 1 request a second; `tables` go before the groups.
+TempFile replay_scenario(const TempFile& log, const std::string& duration, const std::string& tables,
+                         const std::string& log_keys) {
+  return TempFile("include = \"" + kData + "/small-hdd.toml\"\nduration = \"" + duration + "\"\n" + tables +
+                      "[clients.random]\nrate = 1\n[clients.hot]\nrate = 1\n[clients.log]\n" + log_keys + "trace = \"" +
+                      std::filesystem::path(log.path).filename().string() + "\"\n",
+                  "scenario", ".toml");
 }
 
 std::string line_at(int second, const std::string& path, std::uint64_t bytes) {
@@ -157,24 +171,21 @@ TEST_CASE("a custom log_format with $msec, braces and $request_time") {
 }
 
 TEST_CASE("log_format errors: adjacent variables, no time, path or size, a bare $") {
-  std::string error;
-  CHECK_FALSE(models::LogFormat::compile("$msec$uri $bytes_sent", error));
-  CHECK_THAT(error, Catch::Contains("nothing between"));
-  error.clear();
-  CHECK_FALSE(models::LogFormat::compile("$uri $bytes_sent", error));
-  CHECK_THAT(error, Catch::Contains("$time_local"));
-  error.clear();
-  CHECK_FALSE(models::LogFormat::compile("$msec $bytes_sent", error));
-  CHECK_THAT(error, Catch::Contains("$request"));
-  error.clear();
-  CHECK_FALSE(models::LogFormat::compile("$msec $uri", error));
-  CHECK_THAT(error, Catch::Contains("$body_bytes_sent"));
-  error.clear();
-  CHECK_FALSE(models::LogFormat::compile("$msec $uri $ $bytes_sent", error));
-  CHECK_THAT(error, Catch::Contains("names no variable"));
-  error.clear();
-  CHECK_FALSE(models::LogFormat::compile("${msec $uri $bytes_sent", error));
-  CHECK_THAT(error, Catch::Contains("closing"));
+  // Each format, and what its error says.
+  const std::pair<const char*, const char*> refused[] = {
+      {"$msec$uri $bytes_sent", "nothing between"},
+      {"$uri $bytes_sent", "$time_local"},
+      {"$msec $bytes_sent", "$request"},
+      {"$msec $uri", "$body_bytes_sent"},
+      {"$msec $uri $ $bytes_sent", "names no variable"},
+      {"${msec $uri $bytes_sent", "closing"},
+  };
+  for (const auto& [format, says] : refused) {
+    INFO(format);
+    std::string error;
+    CHECK_FALSE(models::LogFormat::compile(format, error));
+    CHECK_THAT(error, Catch::Contains(says));
+  }
 }
 
 TEST_CASE("the committed sample log: every line but the TLS handshake parses") {
@@ -313,12 +324,7 @@ TEST_CASE("trace keys: strict, relative to the scenario, refused without trace")
   CHECK(g->trace.file == kData + "/trace/combined.log");
   CHECK(g->trace.window_s == 5);
   auto refused = [&](const std::vector<std::string>& set, const std::string& key, const std::string& says) {
-    try {
-      models::load_scenario(file, set);
-      FAIL("accepted " << set.back());
-    } catch (const models::ConfigError& e) {
-      CHECK_THAT(std::string(e.what()), Catch::Contains(key) && Catch::Contains(says));
-    }
+    tests::check_refused(file, set, key, says);
   };
   refused({"clients.log.trace=\"nope.log\""}, "clients.log.trace", "no access log");
   refused({"clients.log.log_format=\"$uri\""}, "clients.log.log_format", "$time_local");
@@ -334,19 +340,11 @@ TEST_CASE("trace keys: strict, relative to the scenario, refused without trace")
 
 TEST_CASE("a replay: every line due, every request accounted for, the same JSON for the same seed") {
   const std::string file = kData + "/trace/replay.toml";
-  auto run = [&] {
-    const models::Scenario sc = models::load_scenario(file);
-    models::World w(sc, sc.seed, sc.duration_s);
-    w.run();
-    return w.result(0);
-  };
+  auto run = [&] { return tests::run_scenario(models::load_scenario(file)); };
   const models::RunResult a = run();
   const models::RunResult b = run();
   CHECK(models::to_json(a, false).dump() == models::to_json(b, false).dump());
-  const models::WrkResult* g = nullptr;
-  for (const auto& c : a.clients)
-    if (c.spec.name == "log") g = &c;
-  REQUIRE(g);
+  const models::WrkResult* g = &tests::group(a, "log");
   CHECK(g->trace.counts.kept == 19);
   CHECK(g->trace.counts.malformed == 1);
   CHECK(g->trace.log_finished);
@@ -400,20 +398,10 @@ TEST_CASE("a generated log replayed: the generator's rate, diurnal shape and siz
   std::ostringstream text;
   models::generate_log(spec, text);
   TempFile log(text.str(), "generated");
-  TempFile scenario("include = \"" + kData + "/small-hdd.toml\"\nduration = \"61s\"\n"
-                    "[memory]\npage_cache = \"2g\"\n"
-                    "[clients.random]\nrate = 1\n[clients.hot]\nrate = 1\n"
-                    "[clients.log]\nconnections = 64\nwindow = \"10s\"\ntrace = \"" +
-                        std::filesystem::path(log.path).filename().string() + "\"\n",
-                    "scenario", ".toml");
+  const TempFile scenario = replay_scenario(log, "61s", "[memory]\npage_cache = \"2g\"\n", "connections = 64\nwindow = \"10s\"\n");
   const models::Scenario sc = models::load_scenario(scenario.path);
-  models::World w(sc, sc.seed, sc.duration_s);
-  w.run();
-  const models::RunResult r = w.result(0);
-  const models::WrkResult* g = nullptr;
-  for (const auto& c : r.clients)
-    if (c.spec.name == "log") g = &c;
-  REQUIRE(g);
+  const models::RunResult r = tests::run_scenario(sc);
+  const models::WrkResult* g = &tests::group(r, "log");
   REQUIRE(g->trace.log_finished);
 
   // The rate: a Poisson count of mean expected_requests(), 4 standard deviations.
@@ -455,20 +443,11 @@ TEST_CASE("a log with $msec and $request_time: each window sets the log's figure
     text += std::string(msec) + " /1/" + std::to_string(1 + i % 16) + " 200 1048576 " + (i < 20 ? "0.010" : "0.030") + "\n";
   }
   TempFile log(text, "msec");
-  TempFile scenario("include = \"" + kData + "/small-hdd.toml\"\nduration = \"2s\"\n"
-                    "[clients.random]\nrate = 1\n[clients.hot]\nrate = 1\n"
-                    "[clients.log]\nconnections = 4\nwindow = \"0.49s\"\n"
-                    "log_format = \"$msec $uri $status $body_bytes_sent $request_time\"\ntrace = \"" +
-                        std::filesystem::path(log.path).filename().string() + "\"\n",
-                    "scenario", ".toml");
-  const models::Scenario sc = models::load_scenario(scenario.path);
-  models::World w(sc, sc.seed, sc.duration_s);
-  w.run();
-  const models::RunResult r = w.result(0);
-  const models::WrkResult* g = nullptr;
-  for (const auto& c : r.clients)
-    if (c.spec.name == "log") g = &c;
-  REQUIRE(g);
+  const TempFile scenario = replay_scenario(log, "2s", "",
+                                            "connections = 4\nwindow = \"0.49s\"\n"
+                                            "log_format = \"$msec $uri $status $body_bytes_sent $request_time\"\n");
+  const models::RunResult r = tests::run_scenario(models::load_scenario(scenario.path));
+  const models::WrkResult* g = &tests::group(r, "log");
   CHECK(g->trace.counts.kept == 40);
   CHECK(g->spec.trace.new_files == 0);  // every path is a file of the data set
   CHECK(g->trace.logged.count() == 40);

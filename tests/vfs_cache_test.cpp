@@ -10,30 +10,14 @@
 #include "models/os/path_walk.h"
 #include "models/os/vfs_cache.h"
 #include "models/scenario/world_files.h"
+#include "tests/fake_disk.h"
 
 namespace {
 constexpr std::uint64_t kKiB = 1024;
 
-struct Read {
-  std::uint64_t offset, length;
-};
-struct Device : models::BlockDevice {
-  std::vector<std::pair<models::IoListener*, std::uint64_t>> pending;
-  std::vector<Read> reads;
-  void submit_read(std::uint64_t offset, std::uint64_t length, models::IoListener* l, std::uint64_t tag) override {
-    reads.push_back({offset, length});
-    pending.emplace_back(l, tag);
-  }
-  void complete_all() {
-    while (!pending.empty()) {
-      auto [l, t] = pending.front();
-      pending.erase(pending.begin());
-      l->on_io_done(t);
-    }
-  }
-  std::uint64_t capacity() const override { return 1ULL << 41; }  // 2 TiB: 1024 flex groups
-  std::uint64_t readahead_bytes() const override { return 128 * kKiB; }
-  models::DiskStats stats() const override { return {}; }
+// Reads recorded and completed when told; 2 TiB: 1024 flex groups.
+struct Device : tests::FakeDisk {
+  Device() : FakeDisk(128 * kKiB, 1ULL << 41) {}
 };
 struct Waiter : models::WalkWaiter {
   int done = 0;
@@ -244,7 +228,7 @@ TEST_CASE("a cold path walk reads exactly what is missing, in order, where ext4 
   const std::uint64_t path[] = {dir, file};
   CHECK_FALSE(walk.open(path, 2, &w, 0));
   // One read at a time: the walk waits for each before the next.
-  for (int i = 0; i < 6 && !dev.pending.empty(); ++i) dev.complete_all();
+  for (int i = 0; i < 6 && !dev.all_done(); ++i) dev.complete_all();
   CHECK(w.done == 1);
   const std::uint64_t table = layout.inode_block(layout.inode_number(dir));
   const std::uint64_t dir_block = table - 32 + 32 + 16 * 512;  // the flex group's first block after its tables

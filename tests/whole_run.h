@@ -1,5 +1,5 @@
-// What the tests of whole native runs share: a run of a scenario file, and
-// one client group of its result.
+// What the tests of whole native runs share: a run of a scenario (or of a
+// scenario file), and one client group of its result.
 #pragma once
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -13,13 +13,21 @@
 
 namespace tests {
 
+// `seconds` measured of `sc` on `seed`.
+inline models::RunResult run_scenario(const models::Scenario& sc, std::uint64_t seed, double seconds) {
+  models::World w(sc, seed, seconds);
+  w.run();
+  return w.result(0);
+}
+
+// The scenario's own duration on its own seed.
+inline models::RunResult run_scenario(const models::Scenario& sc) { return run_scenario(sc, sc.seed, sc.duration_s); }
+
 // `seconds` measured of `file` with `overrides`, on `seed` (the scenario's own without one).
 inline models::RunResult run_file(const std::string& file, const std::vector<std::string>& overrides, double seconds,
                                   std::optional<std::uint64_t> seed = std::nullopt) {
   const models::Scenario sc = models::load_scenario(file, overrides);
-  models::World w(sc, seed.value_or(sc.seed), seconds);
-  w.run();
-  return w.result(0);
+  return run_scenario(sc, seed.value_or(sc.seed), seconds);
 }
 
 inline const models::WrkResult& group(const models::RunResult& r, const std::string& name) {

@@ -1,37 +1,13 @@
 #include "testbed/calibrate/proc_stat.h"
 
-#include <unistd.h>
-
 #include <dirent.h>
 
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "common/text_file.h"
 
 namespace testbed::calibrate {
-
-double parse_stat_cpu_ticks(const std::string& line) {
-  // The command name (field 2) may hold spaces and parentheses: fields are
-  // counted after the last ')'.
-  const auto close = line.rfind(')');
-  if (close == std::string::npos) throw std::runtime_error("unreadable /proc stat line");
-  std::istringstream in(line.substr(close + 1));
-  std::string field;
-  for (int i = 3; i <= 13; ++i)
-    if (!(in >> field)) throw std::runtime_error("a /proc stat line with fewer than 15 fields");
-  std::uint64_t utime = 0, stime = 0;
-  if (!(in >> utime >> stime)) throw std::runtime_error("a /proc stat line whose utime and stime are not counts");
-  return static_cast<double>(utime) + static_cast<double>(stime);
-}
-
-double process_cpu_s(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(in, line)) throw std::runtime_error("process " + std::to_string(pid) + " is gone");
-  return parse_stat_cpu_ticks(line) / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
 
 
 double parse_schedstat_run_s(const std::string& text) {

@@ -1,4 +1,5 @@
-// Per-process CPU time, from /proc.
+// Per-thread CPU time and read calls, from /proc (a process's utime + stime:
+// common/proc_stat.h).
 #pragma once
 #include <sys/types.h>
 
@@ -6,12 +7,6 @@
 #include <string>
 
 namespace testbed::calibrate {
-
-// utime + stime of `pid` in seconds (fields 14 and 15 of /proc/PID/stat, in
-// clock ticks): the figure `top` shows, counted by the kernel at each tick.
-double process_cpu_s(pid_t pid);
-// The same from the text of a stat file (for tests).
-double parse_stat_cpu_ticks(const std::string& stat_line);
 
 // A process's threads: their CPU time, all of them and the main thread's,
 // from /proc/PID/task/TID/schedstat (sum_exec_runtime, in ns: utime+stime

@@ -1,4 +1,5 @@
 #include "testbed/realrun/proc_sampler.h"
+#include "common/proc_stat.h"
 #include "common/text_file.h"
 
 #include <fcntl.h>
@@ -31,21 +32,8 @@ char parse_stat_state(const std::string& stat) {
   return stat[paren + 2];
 }
 
-std::optional<std::uint64_t> parse_stat_cpu_ticks(const std::string& stat) {
-  const std::size_t paren = stat.rfind(')');
-  if (paren == std::string::npos) return std::nullopt;
-  // After ") ": field 3 (state) onwards; utime and stime are fields 14 and 15.
-  std::istringstream in(stat.substr(paren + 1));
-  std::string field;
-  std::uint64_t utime = 0, stime = 0;
-  for (int i = 3; i <= 13; ++i)
-    if (!(in >> field)) return std::nullopt;
-  if (!(in >> utime >> stime)) return std::nullopt;
-  return utime + stime;
-}
-
 double process_cpu_s(pid_t pid) {
-  const auto ticks = parse_stat_cpu_ticks(read_small("/proc/" + std::to_string(pid) + "/stat"));
+  const auto ticks = common::parse_stat_cpu_ticks(read_small("/proc/" + std::to_string(pid) + "/stat"));
   return ticks ? static_cast<double>(*ticks) / static_cast<double>(::sysconf(_SC_CLK_TCK)) : 0.0;
 }
 

@@ -14,9 +14,8 @@ namespace testbed::realrun {
 // The state letter of a /proc/<pid>/task/<tid>/stat line (after the last
 // ')': the command name may itself hold ')' or spaces); 0 if malformed.
 char parse_stat_state(const std::string& stat);
-// utime + stime of a /proc/<pid>/stat line, in clock ticks; nullopt if malformed.
-std::optional<std::uint64_t> parse_stat_cpu_ticks(const std::string& stat);
-// user+sys seconds of process `pid`, all its threads (0 if it is gone).
+// user+sys seconds of process `pid`, all its threads (0 if it is gone; its
+// stat line read by common/proc_stat.h).
 double process_cpu_s(pid_t pid);
 
 struct CpuTotals {

@@ -1,4 +1,5 @@
-// The CPU-cost arithmetic and the parsers it reads from (wrk's text, /proc stat).
+// The CPU-cost arithmetic and the parsers it reads from (wrk's text; the
+// /proc stat line's: common/tests/proc_stat_test.cpp).
 #include <catch2/catch.hpp>
 
 #include "testbed/calibrate/cache_fill.h"
@@ -29,14 +30,6 @@ TEST_CASE("wrk output: requests, duration, errors") {
   CHECK(s.non_2xx == 0);
   CHECK(parse_wrk_output("  12 requests in 1.00m, 1MB read\nNon-2xx or 3xx responses: 5\n").non_2xx == 5);
   CHECK_THROWS(parse_wrk_output("unable to connect to 127.0.0.1:1 Connection refused\n"));
-}
-
-TEST_CASE("/proc/PID/stat: utime + stime after a command name with spaces and parentheses") {
-  const std::string line = "4242 (nginx: (worker) x) S 4241 4241 4241 0 -1 4194624 300 0 0 0 125 37 0 0 20 0 1 0";
-  CHECK(parse_stat_cpu_ticks(line) == Approx(162));
-  // Short or not counts: a runtime_error that says so (fuzz_proc found std::stod's invalid_argument).
-  CHECK_THROWS_AS(parse_stat_cpu_ticks("1 (x) S 1 2"), std::runtime_error);
-  CHECK_THROWS_AS(parse_stat_cpu_ticks("4242 (x) S 4241 4241 4241 0 -1 4194624 300 0 0 0 a b"), std::runtime_error);
 }
 
 TEST_CASE("median of runs, per request") {

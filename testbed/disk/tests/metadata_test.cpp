@@ -78,31 +78,48 @@ models::FilesystemSpec spec() {
   return s;
 }
 
+// The fake disk under an empty page cache, and the file system `layout`
+// places on it.
+struct ColdDisk {
+  explicit ColdDisk(const models::Ext4Layout& layout)
+      : cache(disk, {1 << 30, 64 * 1024, 1 << 20}),
+        files(spec(), cache, disk.capacity(), sim::RandomStream(1), sim::RandomStream(2), &layout) {}
+  FakeDisk disk;
+  models::PageCache cache;
+  const models::Filesystem files;
+};
+
 // The model's cold path walk of `file`: the reads, in order.
 std::vector<Read> model_walk(const models::Ext4Layout& layout, std::uint32_t file) {
-  FakeDisk disk;
-  models::PageCache cache(disk, {1 << 30, 64 * 1024, 1 << 20});
-  models::VfsCache vfs(models::VfsCacheSpec{}, &cache);
-  const models::Filesystem files(spec(), cache, disk.capacity(), sim::RandomStream(1), sim::RandomStream(2), &layout);
-  models::PathWalk walk(disk, cache, vfs, layout, 7);
+  ColdDisk cold(layout);
+  models::VfsCache vfs(models::VfsCacheSpec{}, &cold.cache);
+  models::PathWalk walk(cold.disk, cold.cache, vfs, layout, 7);
   std::uint64_t keys[8];
-  const std::uint32_t n = files.components(file, keys);
+  const std::uint32_t n = cold.files.components(file, keys);
   WalkDone w;
   REQUIRE_FALSE(walk.open(keys, n, &w, 0));
-  for (int i = 0; i < 16 && w.done == 0; ++i) disk.complete_all();
+  for (int i = 0; i < 16 && w.done == 0; ++i) cold.disk.complete_all();
   REQUIRE(w.done == 1);
-  return disk.reads;
+  return cold.disk.reads;
 }
-}  // namespace
 
-TEST_CASE("a lookup of each component of an uncached path reads what the model's walk reads, in order", "[disk]") {
-  const models::Ext4Layout layout(kTree, 1ULL << 41, 32, sim::RandomStream(3));
-  FakeDisk disk;
-  models::PageCache cache(disk, {1 << 30, 64 * 1024, 1 << 20});
-  const models::Filesystem files(spec(), cache, disk.capacity(), sim::RandomStream(1), sim::RandomStream(2), &layout);
+// The layout the first cases look up in (a base of ColdLookup, so that it is
+// built before the disk whose files it places).
+struct Layout {
+  const models::Ext4Layout layout{kTree, 1ULL << 41, 32, sim::RandomStream(3)};
+};
+
+// What the first cases share: clerk-disk's metadata reads over a cold disk,
+// the kernel holding no inode (unless a case says so).
+struct ColdLookup : Layout, ColdDisk {
+  ColdLookup() : ColdDisk(layout), metadata(cache, layout, inodes, done) {}
   NoInodes inodes;
   Done done;
-  MetadataReads metadata(cache, layout, inodes, done);
+  MetadataReads metadata;
+};
+}  // namespace
+
+TEST_CASE_METHOD(ColdLookup, "a lookup of each component of an uncached path reads what the model's walk reads, in order", "[disk]") {
   const std::uint32_t file = 1234;  // /4/35: in the htree's second half
   std::uint64_t keys[8];
   REQUIRE(files.components(file, keys) == 2);
@@ -135,14 +152,7 @@ TEST_CASE("a lookup of each component of an uncached path reads what the model's
   CHECK(disk.reads[0] == Read{root[0] * 4096, 4096});
 }
 
-TEST_CASE("a lookup whose blocks are cached reads nothing; an inode the kernel holds is not read", "[disk]") {
-  const models::Ext4Layout layout(kTree, 1ULL << 41, 32, sim::RandomStream(3));
-  FakeDisk disk;
-  models::PageCache cache(disk, {1 << 30, 64 * 1024, 1 << 20});
-  const models::Filesystem files(spec(), cache, disk.capacity(), sim::RandomStream(1), sim::RandomStream(2), &layout);
-  NoInodes inodes;
-  Done done;
-  MetadataReads metadata(cache, layout, inodes, done);
+TEST_CASE_METHOD(ColdLookup, "a lookup whose blocks are cached reads nothing; an inode the kernel holds is not read", "[disk]") {
   std::uint64_t keys[8];
   files.components(0, keys);
   SECTION("looked up again after the kernel forgot it: the buffer cache holds both blocks") {

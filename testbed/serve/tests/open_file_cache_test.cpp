@@ -9,6 +9,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "open_file_cache.h"
 #include "test_client.h"
@@ -58,6 +62,20 @@ Action request(OpenFileCache& cache, const Root& root, const std::string& name, 
   return lookup.action;
 }
 
+// One request for each name at its time, in order, each ending at once.
+void requests(OpenFileCache& cache, const Root& root, std::initializer_list<std::pair<const char*, std::int64_t>> at) {
+  for (const auto& [name, now] : at) request(cache, root, name, now);
+}
+
+// Which of `names` the cache holds, in the order given.
+std::vector<std::string> cached(const OpenFileCache& cache, std::initializer_list<const char*> names) {
+  std::vector<std::string> out;
+  for (const char* name : names)
+    if (cache.holds(name)) out.emplace_back(name);
+  return out;
+}
+using Names = std::vector<std::string>;
+
 }  // namespace
 
 TEST_CASE("open_file_cache_valid: a hit until valid seconds after the open, then a retest", "[serve][unit][ofc]") {
@@ -106,20 +124,13 @@ TEST_CASE("a retest keeps the descriptor of the same file and takes a changed fi
 TEST_CASE("inactive: a response's end drops up to two entries unused for over inactive seconds", "[serve][unit][ofc]") {
   Root root;
   OpenFileCache cache(options(10, 20, 1000));
-  request(cache, root, "a", 0);
-  request(cache, root, "b", 5);
-  request(cache, root, "c", 10);
-  request(cache, root, "d", 25);
+  requests(cache, root, {{"a", 0}, {"b", 5}, {"c", 10}, {"d", 25}});
   // At 25: a (25 s unused) goes; b (20 s, not over 20) stays; nothing past it is looked at.
-  CHECK_FALSE(cache.holds("a"));
-  CHECK(cache.holds("b"));
-  CHECK(cache.holds("c"));
+  CHECK(cached(cache, {"a", "b", "c"}) == Names{"b", "c"});
   // A lookup does not test inactivity: b, unused for 40 s, is still a hit...
   CHECK(request(cache, root, "b", 45) == Action::kHit);
   // ...and its end, at 45, drops c (35 s unused) and stops at d (20 s: not over 20).
-  CHECK_FALSE(cache.holds("c"));
-  CHECK(cache.holds("d"));
-  CHECK(cache.holds("b"));
+  CHECK(cached(cache, {"b", "c", "d"}) == Names{"b", "d"});
   request(cache, root, "e", 46);  // its end drops d (21 s)
   CHECK_FALSE(cache.holds("d"));
   request(cache, root, "f", 47);
@@ -128,40 +139,29 @@ TEST_CASE("inactive: a response's end drops up to two entries unused for over in
   request(cache, root, "sub/inner.txt", 100, &held);
   CHECK(cache.size() == 4);  // inner, f, e, b: none dropped yet
   cache.release("sub/inner.txt", std::move(held.file), 100);
-  CHECK_FALSE(cache.holds("b"));
-  CHECK_FALSE(cache.holds("e"));
-  CHECK(cache.holds("f"));  // the third inactive one, not looked at
-  CHECK(cache.holds("sub/inner.txt"));
+  // f: the third inactive one, not looked at.
+  CHECK(cached(cache, {"b", "e", "f", "sub/inner.txt"}) == Names{"f", "sub/inner.txt"});
   CHECK(cache.stats().evictions == 5);
 }
 
 TEST_CASE("max: a full cache drops its least recently used entry first", "[serve][unit][ofc]") {
   Root root;
   OpenFileCache cache(options(3, 1000, 1000));
-  request(cache, root, "a", 0);
-  request(cache, root, "b", 1);
-  request(cache, root, "c", 2);
+  requests(cache, root, {{"a", 0}, {"b", 1}, {"c", 2}});
   CHECK(request(cache, root, "a", 3) == Action::kHit);  // a goes to the head: b is the LRU now
   request(cache, root, "d", 4);
-  CHECK_FALSE(cache.holds("b"));
-  CHECK(cache.holds("a"));
-  CHECK(cache.holds("c"));
+  CHECK(cached(cache, {"a", "b", "c"}) == Names{"a", "c"});
   request(cache, root, "e", 5);
   CHECK_FALSE(cache.holds("c"));
   request(cache, root, "f", 6);
   CHECK_FALSE(cache.holds("a"));
   CHECK(cache.size() == 3);
-  CHECK(cache.holds("d"));
-  CHECK(cache.holds("e"));
-  CHECK(cache.holds("f"));
+  CHECK(cached(cache, {"d", "e", "f"}) == Names{"d", "e", "f"});
   // Full, with inactive entries behind the LRU one: the forced drop, then up to two inactive.
   OpenFileCache short_lived(options(3, 10, 1000));
-  request(short_lived, root, "a", 0);
-  request(short_lived, root, "b", 1);
-  request(short_lived, root, "c", 30);  // its end drops a and b (inactive)
+  requests(short_lived, root, {{"a", 0}, {"b", 1}, {"c", 30}});  // c's end drops a and b (inactive)
   CHECK(short_lived.size() == 1);
-  request(short_lived, root, "d", 31);
-  request(short_lived, root, "e", 32);
+  requests(short_lived, root, {{"d", 31}, {"e", 32}});
   OpenOutcome held;
   request(short_lived, root, "f", 50, &held);  // full: c forced out, then d and e inactive
   CHECK(short_lived.size() == 1);

@@ -1,0 +1,18 @@
+// The CPU time in a /proc/PID/stat (or /proc/PID/task/TID/stat) line, the
+// one reader of it that calibrate and realrun share (proc(5): utime and
+// stime are fields 14 and 15, in clock ticks, as fs/proc/array.c's
+// do_task_stat writes them).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace common {
+
+// utime + stime of a stat line, in clock ticks (sysconf(_SC_CLK_TCK) a
+// second); nullopt if the line has no ')' , fewer than 15 fields, or
+// utime or stime is not a count. The command name (field 2) may hold spaces
+// and parentheses, so fields are counted after the last ')'.
+std::optional<std::uint64_t> parse_stat_cpu_ticks(const std::string& stat);
+
+}  // namespace common
