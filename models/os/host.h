@@ -1,6 +1,9 @@
 // The machine a server runs on, as its processes see it: CPUs, the NIC,
 // the page cache, path lookup, and the kernel settings that matter here.
-// Passed by reference to everything that runs on the host.
+// Passed by reference to everything that runs on the host. KernelSpec also
+// carries loopback's congestion control, qdisc and pacing, which the model
+// does not use yet: they say what the [cpu] costs were measured under, for
+// reports (clerk realrun's warning when the running kernel's differ).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -90,6 +93,13 @@ struct KernelSpec {
   bool tcp_slow_start_after_idle = true;
   // The kernel the profile names, and its CPU scheduler ([kernel] scheduler keys).
   std::string release;                    // as uname -r
+  // Loopback's TCP as the profile's [cpu] costs were measured under ([kernel]
+  // tcp_congestion_control, lo_qdisc, tcp_pacing; models/os/tcp_pacing.h):
+  // for reports only. The model does not use them; `clerk realrun` warns
+  // when the running kernel's differ. "": the profile does not say.
+  std::string tcp_congestion_control;     // net.ipv4.tcp_congestion_control, "bbr"
+  std::string lo_qdisc;                   // lo's root qdisc, "noqueue"
+  std::string tcp_pacing;                 // loopback_pacing() of the two: "internal", "fq", "none"
   SchedSpec sched;
 };
 

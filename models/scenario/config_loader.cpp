@@ -12,6 +12,8 @@
 #include <set>
 #include <sstream>
 
+#include "common/kernel_name.h"
+#include "models/os/tcp_pacing.h"
 #include "models/scenario/disk_kinds.h"
 #include "models/scenario/key_reference.h"
 #include "models/scenario/layered_toml.h"
@@ -126,6 +128,31 @@ void read_profile_kernel(Section& kernel, KernelProfile& k) {
     kernel.fail("inode_readahead_blks", "must be a power of two (ext4 refuses others)");
 }
 
+// Loopback's TCP as the profile's [cpu] costs were measured under
+// (host.h's KernelSpec; models/os/tcp_pacing.h): for reports only, the model
+// does not use them. Each is a kernel name or absent; tcp_pacing, when
+// given with the other two, must be what they make it.
+void read_loopback_tcp(Section& kernel, KernelSpec& k) {
+  const std::string name_range = "a kernel name: 1 to 15 of a-z, 0-9, _ and -";
+  for (auto [key, out] : {std::pair{"tcp_congestion_control", &k.tcp_congestion_control}, std::pair{"lo_qdisc", &k.lo_qdisc}}) {
+    *out = kernel.string(key, "", false, KeyType::kString, name_range);
+    if (kernel.has(key) && !common::is_kernel_name(*out))
+      kernel.fail(key, "must be a name as the kernel writes it (1 to 15 of a-z, 0-9, _ and -), like \"bbr\" or \"noqueue\"");
+  }
+  const std::vector<std::string> pacings{"internal", "fq", "none"};
+  k.tcp_pacing = kernel.string("tcp_pacing", "", false, KeyType::kChoice, section_text::quoted_list(pacings));
+  if (!kernel.has("tcp_pacing")) return;
+  if (std::find(pacings.begin(), pacings.end(), k.tcp_pacing) == pacings.end())
+    kernel.fail("tcp_pacing", "must be one of " + section_text::quoted_list(pacings) + " (got \"" + k.tcp_pacing + "\")");
+  if (k.tcp_congestion_control.empty() || k.lo_qdisc.empty())
+    kernel.fail("tcp_pacing", "needs tcp_congestion_control and lo_qdisc beside it (it follows from them)");
+  const std::string expected = loopback_pacing(k.tcp_congestion_control, k.lo_qdisc);
+  if (k.tcp_pacing != expected)
+    kernel.fail("tcp_pacing", fmt::format("is \"{}\" with tcp_congestion_control \"{}\" and lo_qdisc \"{}\" "
+                                          "(models/os/tcp_pacing.h), not \"{}\"",
+                                          expected, k.tcp_congestion_control, k.lo_qdisc, k.tcp_pacing));
+}
+
 // [disk] mount and [disks.NAME] mount: an absolute path.
 std::string read_mount(Section& disk, const std::string& fallback) {
   const std::string mount = disk.string("mount", fallback);
@@ -228,6 +255,7 @@ void read_hardware(Section& root, const LayeredToml& doc, Scenario& sc) {
   sc.kernel.pipe_bytes = kernel.size("pipe_size", 65536, 4096, false, kMaxBlockBytes);
   sc.kernel.initial_cwnd = static_cast<std::uint32_t>(kernel.integer("initial_cwnd", 10, 1, 1000));
   sc.kernel.tcp_slow_start_after_idle = kernel.flag("tcp_slow_start_after_idle", true);
+  read_loopback_tcp(kernel, sc.kernel);
   read_scheduler(kernel, sc.kernel);
   read_profile_kernel(kernel, sc.kernel_profile);
   kernel.done();
