@@ -1,6 +1,7 @@
 // libFuzzer target: every reader of /proc and /sys text that `clerk
-// calibrate` and `clerk realrun` use, wrk's output, and the mountinfo
-// reader of clerk-disk's mounts (common/mountinfo.h), on hostile text.
+// calibrate` and `clerk realrun` use, wrk's output, the mountinfo
+// reader of clerk-disk's mounts (common/mountinfo.h) and the netlink qdisc
+// dump's reader (common/loopback_tcp.h), on hostile text.
 //
 // The first byte picks the reader; the rest is the file's text. The kernel
 // facts and block-device readers go through common::ProcFiles, so here every
@@ -21,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include "common/loopback_tcp.h"
 #include "common/mountinfo.h"
 #include "common/proc_files.h"
 #include "common/proc_stat.h"
@@ -47,7 +49,34 @@ class SameText final : public common::ProcFiles {
   std::string text_;
 };
 
+// Every RTM_GETQDISC dump returns the same bytes.
+class SameDump final : public common::QdiscDump {
+ public:
+  explicit SameDump(std::string bytes) : bytes_(std::move(bytes)) {}
+  std::string dump(std::string& error) const override {
+    error.clear();
+    return bytes_;
+  }
+
+ private:
+  std::string bytes_;
+};
+
 using Reader = std::function<void(const std::string&)>;
+
+// A name read is one the kernel could have written, or nothing.
+void check_kernel_name(const std::string& name) {
+  if (!name.empty() && !common::is_kernel_name(name)) fuzz::breach("a congestion control or qdisc that is no kernel name");
+}
+
+// The root qdisc of ifindex 1 (lo's) in hostile netlink bytes: a kernel
+// name or nothing, and an error only with nothing.
+void check_qdisc_dump(const std::string& bytes) {
+  std::string error;
+  const std::string kind = common::parse_root_qdisc(bytes, 1, error);
+  check_kernel_name(kind);
+  if (!error.empty() && !kind.empty()) fuzz::breach("qdisc dump: a kind and an error");
+}
 
 void check_mountinfo(const std::string& text) {
   for (const common::MountInfo& m : common::parse_mountinfo(text)) {
@@ -91,6 +120,15 @@ const std::vector<std::pair<const char*, Reader>>& readers() {
       {"realrun /proc/net/tcp", [](const std::string& t) { rr::parse_proc_net_tcp(t); }},
       {"realrun socket link", [](const std::string& t) { rr::parse_socket_link(t); }},
       {"realrun wrk summary", [](const std::string& t) { rr::parse_wrk_summary(t); }},
+      {"common congestion control", [](const std::string& t) { check_kernel_name(common::read_congestion_control(SameText(t))); }},
+      {"common lo ifindex", [](const std::string& t) { common::read_ifindex(SameText(t), "lo"); }},
+      {"common qdisc dump", check_qdisc_dump},
+      {"common loopback tcp",
+       [](const std::string& t) {
+         const common::LoopbackTcp l = common::read_loopback_tcp(SameText(t), SameDump(t));
+         check_kernel_name(l.congestion_control);
+         check_kernel_name(l.lo_qdisc);
+       }},
   };
   return all;
 }
