@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <iostream>
 
+#include "models/os/tcp_pacing.h"
 #include "models/scenario/config_error.h"
 #include "common/output_path.h"
 #include "common/stale_state.h"
@@ -144,6 +145,17 @@ int run_checked(const Request& o) {
 }  // namespace
 
 namespace {
+// What the CPU costs are measured under; what could not be read, and why
+// (the profile then leaves that key, and tcp_pacing, out).
+void print_loopback_tcp(const common::LoopbackTcp& l) {
+  const auto known = [](const std::string& v, const std::string& why) { return v.empty() ? "unknown (" + why + ")" : v; };
+  fmt::print("  TCP congestion control {}; lo's qdisc {}: {}\n", known(l.congestion_control, l.congestion_source),
+             known(l.lo_qdisc, l.qdisc_source),
+             l.congestion_control.empty() || l.lo_qdisc.empty()
+                 ? models::describe_pacing("")
+                 : models::describe_pacing(models::loopback_pacing(l.congestion_control, l.lo_qdisc)));
+}
+
 int calibrate_run(const Request& o) {
   const auto t0 = Clock::now();
   const common::TempDir scratch = calibrate_temp_dir();
@@ -156,6 +168,8 @@ int calibrate_run(const Request& o) {
   fmt::print("clerk calibrate{}: {} CPUs, load average {}\n", o.quick ? " --quick" : "", c.logical_cpus, c.load_before);
 
   phase("CPU costs: nginx and wrk on loopback");
+  c.loopback_tcp = common::this_loopback_tcp();
+  print_loopback_tcp(c.loopback_tcp);
   // Five short rounds rather than three long ones: the machine's load
   // drifts, and the median of more rounds resists it better.
   c.cpu_plan.seconds = o.quick ? 1 : 3;

@@ -10,6 +10,7 @@
 #include "testbed/calibrate/fio_json.h"
 #include "testbed/calibrate/fio_runner.h"
 #include "testbed/calibrate/herd.h"
+#include "common/loopback_tcp.h"
 #include "testbed/calibrate/kernel_facts.h"
 #include "testbed/calibrate/loopback.h"
 #include "testbed/calibrate/machine_facts.h"
@@ -56,6 +57,9 @@ struct Calibration {
   std::uint64_t tcp_wmem_max = 0;
   std::uint64_t pipe_size = 0;
   KernelFacts kernel_facts;  // the kernel, its scheduler, the data device's queue, the CPU topology
+  // Loopback's congestion control and qdisc when the CPU costs were
+  // measured (common/loopback_tcp.h): the costs hold under these only.
+  common::LoopbackTcp loopback_tcp;
 };
 
 }  // namespace testbed::calibrate

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "models/os/tcp_pacing.h"
+
 namespace testbed::calibrate {
 
 namespace {
@@ -62,6 +64,21 @@ std::vector<ProfileEntry> kernel_entries(const KernelFacts& k, const MemoryFacts
   const unsigned blks = k.inode_readahead_blks;
   if (blks > 0 && (blks & (blks - 1)) == 0)
     e.push_back({"inode_readahead_blks", std::to_string(blks), {"/sys/fs/ext4/" + k.fs_device + "/inode_readahead_blks"}});
+  return e;
+}
+
+std::vector<ProfileEntry> loopback_tcp_entries(const common::LoopbackTcp& l) {
+  std::vector<ProfileEntry> e;
+  if (!l.congestion_control.empty())
+    e.push_back({"tcp_congestion_control", toml_string(l.congestion_control),
+                 {l.congestion_source + ": new sockets' default (NGINX and wrk set no TCP_CONGESTION);",
+                  "the [cpu] costs hold under it (reported only: the model does not use it)"}});
+  if (!l.lo_qdisc.empty()) e.push_back({"lo_qdisc", toml_string(l.lo_qdisc), {l.qdisc_source}});
+  if (l.congestion_control.empty() || l.lo_qdisc.empty()) return e;
+  const std::string pacing = models::loopback_pacing(l.congestion_control, l.lo_qdisc);
+  e.push_back({"tcp_pacing", toml_string(pacing),
+               {models::describe_pacing(pacing) + " (models/os/tcp_pacing.h: bbr_init() asks TCP to pace,",
+                "the fq qdisc paces every flow, other congestion controls on other qdiscs do not)"}});
   return e;
 }
 
@@ -325,6 +342,12 @@ Profile build_profile(const Calibration& c) {
     for (auto& entry : topology_entries(c.kernel_facts)) cpu.entries.push_back(std::move(entry));
   if (r.pool_on.calls <= 0) cpu.comment.push_back("`event`, `pool_worker` and `pool_thread` are not measured: the model's defaults (0) apply.");
   if (c.herd.empty()) cpu.comment.push_back("`wakeup` is not measured: the model's default (0) applies.");
+  if (!c.loopback_tcp.congestion_control.empty())
+    cpu.comment.push_back(fmt::format("Measured under TCP congestion control {} on lo's qdisc {} ([kernel]): pacing costs CPU",
+                                      c.loopback_tcp.congestion_control,
+                                      c.loopback_tcp.lo_qdisc.empty() ? "(unknown)" : c.loopback_tcp.lo_qdisc));
+  if (!c.loopback_tcp.congestion_control.empty())
+    cpu.comment.push_back("(timers, smaller bursts), so these costs hold under those settings only.");
   cpu.comment.push_back("Loopback's receive side runs in softirq, charged to whichever task is on the CPU (nginx,");
   cpu.comment.push_back("wrk or ksoftirqd): the per-byte split between sendfile_byte and client_byte moves with load;");
   cpu.comment.push_back("loopback_rx_byte is the part that moves (the model gives it to the sender when wrk keeps up).");
@@ -431,6 +454,7 @@ Profile build_profile(const Calibration& c) {
   ProfileTable kernel{"kernel", {}, {}};
   kernel.entries.push_back({"tcp_wmem_max", std::to_string(c.tcp_wmem_max), {"/proc/sys/net/ipv4/tcp_wmem, third field"}});
   kernel.entries.push_back({"pipe_size", size_value(c.pipe_size), {"F_GETPIPE_SZ of a new pipe: sendfile's pipe"}});
+  for (auto& entry : loopback_tcp_entries(c.loopback_tcp)) kernel.entries.push_back(std::move(entry));
   for (auto& entry : kernel_entries(c.kernel_facts, c.memory)) kernel.entries.push_back(std::move(entry));
   p.tables.push_back(kernel);
   return p;

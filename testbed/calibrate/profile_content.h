@@ -19,6 +19,9 @@ std::uint64_t page_cache_bytes(const MemoryFacts& m);
 std::vector<ProfileEntry> topology_entries(const KernelFacts& k);
 std::vector<ProfileEntry> kernel_entries(const KernelFacts& k, const MemoryFacts& m);
 std::vector<ProfileEntry> queue_entries(const KernelFacts& k);
+// [kernel] tcp_congestion_control, lo_qdisc (each when read) and tcp_pacing
+// (when both are): what the [cpu] costs were measured under.
+std::vector<ProfileEntry> loopback_tcp_entries(const common::LoopbackTcp& l);
 
 // The model's figures beside fio's, one row per measured (block size, queue
 // depth), as printed and as written in the profile's comments.

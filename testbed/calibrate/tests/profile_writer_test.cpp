@@ -61,6 +61,7 @@ Calibration example() {
   fit_cache_fill(c.fill);
   c.kernel_facts.inode_readahead_blks = 32;
   c.kernel_facts.topology = {2, 1, 2, 1, "topology"};
+  c.loopback_tcp = {"bbr", "noqueue", "/proc/sys/net/ipv4/tcp_congestion_control", "the root qdisc of lo"};
   return c;
 }
 }  // namespace
@@ -119,6 +120,10 @@ TEST_CASE("profile: written, loaded by models::load_scenario, values as measured
   CHECK(hw.topology.sockets == 1);
   CHECK(hw.topology.cores_per_socket == 2);
   CHECK(hw.topology.threads_per_core == 1);
+  // Loopback's TCP the CPU costs were measured under (reported only).
+  CHECK(sc.kernel.tcp_congestion_control == "bbr");
+  CHECK(sc.kernel.lo_qdisc == "noqueue");
+  CHECK(sc.kernel.tcp_pacing == "internal");
 }
 
 TEST_CASE("profile: event, pool_worker, pool_thread, wakeup and sequential_bandwidth load as measured, with each round's spread in the comments") {
@@ -209,6 +214,28 @@ TEST_CASE("profile: a CFS kernel's three tunables load; a topology that does not
   CHECK(text.find("\nhz =") == std::string::npos);
   CHECK(text.find("cores_per_socket") == std::string::npos);
   CHECK(text.find("sched_tunable_scaling") == std::string::npos);
+}
+
+TEST_CASE("profile: loopback TCP settings that could not be read are left out, and tcp_pacing with them") {
+  const common::TempDir dir = calibrate_temp_dir();
+  std::filesystem::create_directories(dir.file("hardware"));
+  const std::string path = dir.file("hardware/local.toml");
+  Calibration c = example();
+  c.loopback_tcp = {"cubic", "", "/proc/sys/net/ipv4/tcp_congestion_control", "netlink RTM_GETQDISC dump failed: EPERM"};
+  const std::string text = render_profile(build_profile(c));
+  common::write_file_atomically(path, text);
+  const models::Scenario sc = load_profile(path, dir.path());
+  CHECK(sc.kernel.tcp_congestion_control == "cubic");
+  CHECK(sc.kernel.lo_qdisc.empty());
+  CHECK(text.find("lo_qdisc") == std::string::npos);
+  CHECK(text.find("tcp_pacing") == std::string::npos);
+  CHECK(text.find("Measured under TCP congestion control cubic on lo's qdisc (unknown)") != std::string::npos);
+  // cubic on fq: the qdisc paces.
+  const auto fq = loopback_tcp_entries({"cubic", "fq", "", ""});
+  REQUIRE(fq.size() == 3);
+  CHECK(fq[2].key == "tcp_pacing");
+  CHECK(fq[2].value == "\"fq\"");
+  CHECK(loopback_tcp_entries({}).empty());
 }
 
 TEST_CASE("profile: every value carries a comment, the header the load average") {
