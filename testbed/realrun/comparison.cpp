@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 #include <optional>
 
+#include "models/os/tcp_pacing.h"
+#include "testbed/realrun/loopback_tcp_check.h"
+
 namespace testbed {
 
 namespace {
@@ -22,6 +25,13 @@ std::string show_spread(const Spread& s, const std::string& unit, std::size_t n)
   if (s.count == 0) return "-";
   if (n <= 1) return show(s.median, unit);
   return fmt::format("{} ({}-{})", show(s.median, unit), show(s.min, unit), show(s.max, unit));
+}
+
+// A setting that could not be read is null in the JSON, not "".
+nlohmann::json text_or_null(const std::string& v) { return v.empty() ? nlohmann::json() : nlohmann::json(v); }
+nlohmann::json pacing_or_null(const common::LoopbackTcp& l) {
+  if (l.congestion_control.empty() || l.lo_qdisc.empty()) return nlohmann::json();
+  return models::loopback_pacing(l.congestion_control, l.lo_qdisc);
 }
 
 double relative(double predicted, double measured) {
@@ -164,8 +174,10 @@ std::string format_comparison(const ScenarioComparison& c) {
                                 n == 1 ? "" : "s");
   if (!c.real_runs.empty()) {
     const RealRunResult& r = c.real_runs.front();
-    out += fmt::format("   {}; page cache: {}\n", r.server_version, r.cache_control);
+    out += fmt::format("   {}; page cache: {}; {}\n", r.server_version, r.cache_control,
+                       describe_loopback_tcp(r.loopback_tcp.congestion_control, r.loopback_tcp.lo_qdisc));
   }
+  for (const std::string& w : c.warnings) out += "   " + w + "\n";
   out += fmt::format("   {:<10} {:<13} {:>32} {:>32} {:>8}  {}\n", "group", "figure", "real: median (min-max)",
                      "simulated: median (min-max)", "error", "");
   for (const MetricRow& row : c.rows) {
@@ -242,6 +254,7 @@ nlohmann::json to_json(const ScenarioComparison& c) {
   j["file"] = c.file;
   j["scenario"] = c.name;
   j["server"] = c.server;
+  j["warnings"] = c.warnings;
   auto spread = [](const Spread& s) { return nlohmann::json{{"median", s.median}, {"min", s.min}, {"max", s.max}}; };
   // A side without the figure (count 0) is null, not zeros.
   auto spread_or_null = [&](const Spread& s) { return s.count ? spread(s) : nlohmann::json(nullptr); };
@@ -272,6 +285,9 @@ nlohmann::json to_json(const ScenarioComparison& c) {
                        {"cache_control", r.cache_control},
                        {"cache_peak_bytes", r.cache_peak_bytes},
                        {"server_version", r.server_version},
+                       {"tcp_congestion_control", text_or_null(r.loopback_tcp.congestion_control)},
+                       {"lo_qdisc", text_or_null(r.loopback_tcp.lo_qdisc)},
+                       {"tcp_pacing", pacing_or_null(r.loopback_tcp)},
                        {"notes", r.notes}};
     if (!r.disk_own_latency.empty()) run["disk_own_latency"] = r.disk_own_latency;
     for (const RealGroupResult& g : r.groups)

@@ -30,6 +30,9 @@ struct ScenarioComparison {
   std::vector<RealRunResult> real_runs;
   std::vector<RunFigures> real, simulated;  // one per repetition
   std::vector<MetricRow> rows;
+  // What the reader should know before trusting the rows: the running
+  // kernel's loopback TCP is not the profile's (loopback_tcp_check.h).
+  std::vector<std::string> warnings;
 };
 
 // Fills `rows` from `real` and `simulated`.

@@ -33,6 +33,7 @@
 #include "testbed/realrun/child_registry.h"
 #include "testbed/realrun/data_set.h"
 #include "testbed/realrun/emulated_disk.h"
+#include "testbed/realrun/loopback_tcp_check.h"
 #include "testbed/realrun/nginx_conf.h"
 #include "testbed/realrun/placement.h"
 #include "testbed/realrun/proc_sampler.h"
@@ -341,6 +342,10 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
     notes.insert(notes.end(), serve.begin(), serve.end());
     result.server_version = "clerk-serve (" + o.serve_binary + ")";
   }
+
+  // What the server's and wrk's sockets will get (loopback_tcp_check.h).
+  result.loopback_tcp = common::this_loopback_tcp();
+  progress(o, describe_loopback_tcp(result.loopback_tcp.congestion_control, result.loopback_tcp.lo_qdisc));
 
   // 3. Page cache confinement, then the preload inside it.
   if (!drop_caches()) notes.push_back("could not drop caches (not root?): pages cached before the run remain");

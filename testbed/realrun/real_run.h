@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/loopback_tcp.h"
 #include "models/scenario/scenario.h"
 #include "testbed/realrun/block_stats.h"
 #include "testbed/realrun/thread_waits.h"
@@ -85,6 +86,9 @@ struct RealRunResult {
   std::uint64_t disk_read_bytes = 0, disk_reads = 0;  // /proc/diskstats of the data set's device
   std::string cache_control;   // e.g. "cgroup v1 memory limit 512 MiB" or "posix_fadvise(DONTNEED) (no memory cgroup)"
   std::string server_version;  // `nginx -v` or clerk-serve
+  // The running kernel's congestion control and lo qdisc, read as the run
+  // starts (common/loopback_tcp.h; loopback_tcp_check.h compares them with the profile's).
+  common::LoopbackTcp loopback_tcp;
   std::vector<std::string> notes;  // anything the user should know about this run
   // Additions.
   std::string disk_device;              // the diskstats name of data_dir's device ("" if not found)

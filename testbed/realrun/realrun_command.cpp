@@ -1,5 +1,6 @@
 #include "testbed/realrun/realrun_command.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "models/scenario/units.h"
 #include "common/output_path.h"
 #include "testbed/realrun/comparison.h"
+#include "testbed/realrun/loopback_tcp_check.h"
 #include "testbed/realrun/prediction.h"
 
 namespace testbed {
@@ -50,6 +52,28 @@ std::string default_disk_binary() {
 }
 
 int run_checked(const RealrunRequest& o);
+
+// One line on stderr per distinct warning, naming the scenarios it is for.
+void warn_loopback_tcp(const std::vector<std::string>& files, const std::vector<models::Scenario>& scenarios,
+                       const common::LoopbackTcp& running) {
+  std::vector<std::pair<std::string, std::string>> lines;  // warning, files
+  for (std::size_t s = 0; s < scenarios.size(); ++s) {
+    const std::string w = loopback_tcp_warning(scenarios[s].kernel, running);
+    if (w.empty()) continue;
+    auto same = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == w; });
+    if (same == lines.end())
+      lines.emplace_back(w, files[s]);
+    else
+      same->second += ", " + files[s];
+  }
+  for (const auto& [w, where] : lines) std::cerr << "clerk realrun: " << where << ": " << w << "\n";
+}
+
+// The run's own reading, into the comparison's warnings (once each).
+void note_loopback_tcp(ScenarioComparison& c, const models::KernelSpec& profile, const common::LoopbackTcp& running) {
+  const std::string w = loopback_tcp_warning(profile, running);
+  if (!w.empty() && std::find(c.warnings.begin(), c.warnings.end(), w) == c.warnings.end()) c.warnings.push_back(w);
+}
 
 }  // namespace
 
@@ -109,6 +133,9 @@ int run_checked(const RealrunRequest& o) {
   if (o.server == "both" || o.server == "nginx") servers.push_back("nginx");
   if (o.server == "both" || o.server == "clerk-serve") servers.push_back("clerk-serve");
 
+  // Before anything runs: the prediction's CPU costs were measured under the
+  // profile's loopback TCP (loopback_tcp_check.h).
+  warn_loopback_tcp(o.files, scenarios, common::this_loopback_tcp());
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
   nlohmann::json out;
@@ -116,7 +143,7 @@ int run_checked(const RealrunRequest& o) {
   for (const std::string& server : servers) {
     std::vector<ScenarioComparison> comparisons(scenarios.size());
     for (std::size_t s = 0; s < scenarios.size(); ++s)
-      comparisons[s] = {o.files[s], scenarios[s].name.empty() ? o.files[s] : scenarios[s].name, server, {}, {}, {}, {}};
+      comparisons[s] = {o.files[s], scenarios[s].name.empty() ? o.files[s] : scenarios[s].name, server, {}, {}, {}, {}, {}};
     // Repetitions interleave the scenarios (A B A B ...), so that a drift of
     // the machine over time touches all of them alike.
     for (unsigned rep = 0; rep < o.repeat; ++rep) {
@@ -143,6 +170,7 @@ int run_checked(const RealrunRequest& o) {
           return g_interrupted ? 130 : 1;
         }
         const models::RunResult sim = predict(scenarios[s], real, scenarios[s].seed + rep, 0);
+        note_loopback_tcp(comparisons[s], scenarios[s].kernel, real.loopback_tcp);
         comparisons[s].real_runs.push_back(real);
         comparisons[s].real.push_back(figures_of(real));
         comparisons[s].simulated.push_back(figures_of(sim));
