@@ -1,7 +1,19 @@
 // A worker's thread pool for the calls that may block on disk, shaped like
-// nginx's `thread_pool default threads=32 max_queue=65536`: a fixed set of
-// threads taking tasks from one FIFO whose waiting length is bounded. A task
-// posted to a full queue is refused, and the caller answers 503.
+// nginx's `thread_pool default threads=32 max_queue=65536`
+// (src/core/ngx_thread_pool.c): a fixed set of threads taking tasks from one
+// FIFO whose waiting count is bounded.
+//
+// nginx's count, `tp->waiting`, goes up in ngx_thread_task_post and down in
+// ngx_thread_pool_cycle each time a thread comes back for a task, before it
+// waits ("the number may become negative"): it is the tasks queued less the
+// threads idle. ngx_thread_task_post refuses a task iff waiting >= max_queue
+// and logs `thread pool "default" queue overflow: N tasks waiting` (at
+// NGX_LOG_ERR). So a task that an idle thread can take is never refused, even
+// with max_queue=0, and max_queue tasks may wait beyond the idle threads.
+// Here the same count is queue_.size() - idle_, both under the mutex.
+//
+// What a refusal means to a request is the caller's business
+// (http_connection.cpp): nginx fails the request and closes the connection.
 #pragma once
 
 #include <condition_variable>
@@ -17,14 +29,20 @@ namespace clerk::serve {
 
 class ThreadPool {
  public:
+  // Returns once every thread waits for a task, so that the first tasks find
+  // them idle, as in an nginx worker whose pool threads (started in
+  // ngx_thread_pool_init_worker) wait long before its first request.
   ThreadPool(int threads, std::size_t max_queue);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
 
-  // False when max_queue tasks are already waiting (as nginx counts: tasks
-  // not yet taken by a thread). Logs nginx's overflow line then.
+  // False, with nginx's overflow line on stderr, when the tasks queued less
+  // the threads idle are max_queue or more (ngx_thread_task_post).
   bool try_post(std::function<void()> task);
+
+  // Blocks until no task is queued and every thread waits for one.
+  void wait_idle();
 
   // Joins the threads; tasks still waiting are dropped unrun.
   void stop();
@@ -33,11 +51,16 @@ class ThreadPool {
 
  private:
   void run();
+  // nginx's tp->waiting: negative while threads are idle.
+  std::ptrdiff_t waiting() const;
 
   const std::size_t max_queue_;
+  std::size_t thread_count_ = 0;
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
+  std::condition_variable wake_;     // a task was queued, or stop()
+  std::condition_variable idle_up_;  // a thread came back for a task
   std::deque<std::function<void()>> queue_;
+  std::size_t idle_ = 0;  // threads between coming back for a task and taking one
   bool stopping_ = false;
   std::uint64_t overflows_ = 0;
   std::vector<std::thread> threads_;

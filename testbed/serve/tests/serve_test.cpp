@@ -411,39 +411,6 @@ TEST_CASE("a worker killed right after its start is restarted", "[serve]") {
   CHECK(server.stop() == 0);
 }
 
-// nginx counts a task as waiting until a thread takes it; max_queue 0 lets
-// none wait, so every disk task overflows: a deterministic full queue.
-TEST_CASE("a full thread-pool queue answers 503", "[serve]") {
-  TempTree tree;
-  SECTION("sendfile in the pool") {
-    ServerProcess server(tree, {"--aio", "threads", "--threads", "1", "--max-queue", "0"}, 1);
-    const auto workers = server.worker_pids();
-    Client client(server.port());
-    REQUIRE(client.send(get_request("/big.bin")));
-    const Response refused = client.read_response();
-    CHECK(refused.status == 503);
-    CHECK(refused.body.find(tree.big.substr(0, 64)) == std::string::npos);
-    // Keep-alive survives a 503, and what needs no disk task still works.
-    REQUIRE(client.send("HEAD /big.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
-    CHECK(client.read_response(true).status == 200);
-    REQUIRE(client.send(get_request("/empty.txt")));
-    CHECK(client.read_response().status == 200);
-    CHECK(status_of(round_trip(server.port(), get_request("/small.txt"))) == 503);
-    CHECK(server.log().find("thread pool \"default\" queue overflow: 0 tasks waiting") != std::string::npos);
-    CHECK(server.workers_alive(workers));
-    CHECK(server.stop() == 0);
-    check_clean_log(server);
-  }
-  SECTION("open in the pool") {
-    ServerProcess server(tree, {"--aio", "threads", "--aio-open", "on", "--max-queue", "0"}, 1);
-    CHECK(status_of(round_trip(server.port(), get_request("/small.txt"))) == 503);
-    CHECK(status_of(round_trip(server.port(), get_request("/missing"))) == 503);
-    CHECK(status_of(round_trip(server.port(), get_request("/../x"))) == 400);  // refused before any disk work
-    CHECK(server.stop() == 0);
-    check_clean_log(server);
-  }
-}
-
 // Out of file descriptors, accept() fails with EMFILE; the worker must pause
 // accepting and recover once descriptors are free again.
 TEST_CASE("a worker out of file descriptors recovers", "[serve]") {

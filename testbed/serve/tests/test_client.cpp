@@ -15,6 +15,7 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -271,6 +272,30 @@ int status_of(const std::string& raw) {
 
 std::string get_request(const std::string& target, const std::string& extra) {
   return "GET " + target + " HTTP/1.1\r\nHost: test\r\n" + extra + "\r\n";
+}
+
+StderrCapture::StderrCapture(std::string path) : path_(std::move(path)) {
+  std::fflush(stderr);
+  const int file = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (file < 0) throw std::runtime_error("open " + path_ + ": " + std::strerror(errno));
+  saved_ = ::fcntl(2, F_DUPFD_CLOEXEC, 3);
+  ::dup2(file, 2);
+  ::close(file);
+}
+
+StderrCapture::~StderrCapture() {
+  std::fflush(stderr);
+  if (saved_ >= 0) {
+    ::dup2(saved_, 2);
+    ::close(saved_);
+  }
+}
+
+std::string StderrCapture::text() const {
+  std::ifstream in(path_);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace clerk::serve::test

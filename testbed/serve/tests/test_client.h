@@ -4,6 +4,8 @@
 
 #include <sys/types.h>
 
+#include <functional>
+#include <future>
 #include <map>
 #include <string>
 #include <vector>
@@ -83,5 +85,41 @@ std::string round_trip(int port, const std::string& request);
 int status_of(const std::string& raw);  // 0 if not an HTTP response
 
 std::string get_request(const std::string& target, const std::string& extra = "");
+
+// This process's stderr (fd 2) goes to `path` while the capture lives: the
+// log lines of a pool or connection run in the test process itself.
+class StderrCapture {
+ public:
+  explicit StderrCapture(std::string path);
+  ~StderrCapture();
+  StderrCapture(const StderrCapture&) = delete;
+  StderrCapture& operator=(const StderrCapture&) = delete;
+  std::string text() const;
+
+ private:
+  std::string path_;
+  int saved_ = -1;
+};
+
+// Pool tasks that wait until the gate opens: a thread held for as long as the
+// test wants, with no timing. Opened on destruction too, so that a failed
+// check cannot leave a pool's stop() joining a thread that never returns;
+// declare it after the pool.
+class Gate {
+ public:
+  ~Gate() { open(); }
+  std::function<void()> task() const {
+    return [opened = opened_] { opened.wait(); };
+  }
+  void open() {
+    if (!is_open_) promise_.set_value();
+    is_open_ = true;
+  }
+
+ private:
+  std::promise<void> promise_;
+  std::shared_future<void> opened_ = promise_.get_future().share();
+  bool is_open_ = false;
+};
 
 }  // namespace clerk::serve::test
