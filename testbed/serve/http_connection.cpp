@@ -133,6 +133,9 @@ void HttpConnection::open_file(const std::string& relative) {
   });
   if (!queued) {
     in_pool_ = false;
+    // A refused open has no nginx reference: Cloudflare's aio_open patch is
+    // not in nginx 1.22. Nothing is sent yet, so clerk-serve answers 503 and
+    // keeps the connection; that is its own choice.
     respond_error(503, keep_alive_);
   }
 }
@@ -231,12 +234,26 @@ void HttpConnection::send_next() {
   });
   if (queued) return;
   in_pool_ = false;
-  // Nothing sent yet: the client gets a 503. Mid-response (nginx fails the
-  // request the same way) only closing is left.
-  if (head_sent_ == 0 && file_offset_ == 0)
-    respond_error(503, keep_alive_);
-  else
-    close();
+  send_head_then_close();
+}
+
+// nginx 1.22's ngx_linux_sendfile_chain writes the head with writev() before
+// it reaches the file buffer and posts the sendfile task; a refused post fails
+// the chain (ngx_linux_sendfile_thread returns NGX_ERROR) and
+// ngx_http_terminate_request closes the connection: the client gets the head,
+// then end of stream, and no error page (wrk counts a read error). Here the
+// head rides with the first chunk's task, so what is unsent of it goes out
+// now, without blocking and at best effort, before the close. Mid-response
+// the head is all sent and only the close is left.
+void HttpConnection::send_head_then_close() {
+  while (head_sent_ < head_.size()) {
+    const ssize_t n =
+        ::send(socket_.native_handle(), head_.data() + head_sent_, head_.size() - head_sent_, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // EAGAIN, EPIPE, ECONNRESET: the close is all that is left
+    head_sent_ += static_cast<std::size_t>(n);
+  }
+  close();
 }
 
 void HttpConnection::send_next_uring() {
@@ -274,6 +291,7 @@ void HttpConnection::send_next_uring() {
                                           [self = shared_from_this()](int result) { self->on_uring_read(result); });
   if (queued) return;
   in_pool_ = false;
+  // A full ring (--aio io_uring, never in nginx): 503 while nothing is sent.
   if (head_sent_ == 0 && file_offset_ == 0)
     respond_error(503, keep_alive_);
   else

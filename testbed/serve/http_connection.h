@@ -58,6 +58,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void release_file();
   void respond_error(int status, bool keep_alive);
   void send_next();
+  // The pool refused a sendfile task: the rest of the head, then close (nginx).
+  void send_head_then_close();
   // --aio nowait: whether the first `chunk` bytes from file_offset_ are all
   // in the page cache, by one preadv2(RWF_NOWAIT) into the probe buffer.
   bool probe_resident(std::size_t& chunk);

@@ -75,7 +75,9 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));
   app.add_option("--max-queue", options.max_queue,
-                 "tasks allowed to wait in the pool; beyond: 503 [nginx: thread_pool default max_queue=]")
+                 "tasks allowed to wait in the pool, counted as nginx does: queued less idle threads, so a task an "
+                 "idle thread can take is never refused, even with 0; a refused sendfile sends the head and closes, a "
+                 "refused --aio-open open answers 503 [nginx: thread_pool default max_queue=]")
       ->capture_default_str();
   app.add_option("--keepalive-requests", options.keepalive_requests,
                  "requests per connection, then Connection: close [nginx: keepalive_requests]")

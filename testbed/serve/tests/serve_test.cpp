@@ -2,6 +2,7 @@
 // its shapes: shared socket, reuseport, aio threads (+ aio_open, with
 // sendfile_max_chunk), the open-file cache. Assertions are on bytes and statuses; every wait has
 // a safety limit only.
+#include <fcntl.h>
 #include <signal.h>
 #include <cerrno>
 #include <sys/socket.h>
@@ -10,6 +11,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -18,7 +21,10 @@
 #include <set>
 #include <sstream>
 
+#include "http_connection.h"
+#include "options.h"
 #include "test_client.h"
+#include "thread_pool.h"
 
 using namespace clerk::serve::test;
 
@@ -409,6 +415,143 @@ TEST_CASE("a worker killed right after its start is restarted", "[serve]") {
   }
   CHECK(server.log().find("restarting the worker") != std::string::npos);
   CHECK(server.stop() == 0);
+}
+
+namespace {
+
+namespace asio = boost::asio;
+using clerk::serve::HttpConnection;
+using clerk::serve::ServeOptions;
+using clerk::serve::ThreadPool;
+using clerk::serve::UniqueFd;
+using clerk::serve::WorkerContext;
+
+// A worker's loop and pool in this process, put together from clerk-serve's
+// own pieces as run_worker() does, so that the test can hold the pool's
+// threads itself (a gated task) while real connections are served: a full
+// queue, reached without timing and without a hook in the server.
+class InProcessWorker {
+ public:
+  explicit InProcessWorker(ServeOptions options)
+      : options_(std::move(options)),
+        root_(::open(options_.root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)),
+        pool_(options_.threads, options_.max_queue),
+        context_{io_, options_, root_.get(), &pool_, nullptr, nullptr, nullptr},
+        acceptor_(io_, asio::ip::tcp::endpoint(asio::ip::address_v4::loopback(), 0)) {
+    accept_next();
+    loop_ = std::thread([this] { io_.run(); });
+  }
+  ~InProcessWorker() {
+    io_.stop();
+    loop_.join();
+    pool_.stop();
+  }
+  InProcessWorker(const InProcessWorker&) = delete;
+  InProcessWorker& operator=(const InProcessWorker&) = delete;
+  int port() const { return acceptor_.local_endpoint().port(); }
+  ThreadPool& pool() { return pool_; }
+
+ private:
+  // worker.cpp's Acceptor, less its EMFILE pause.
+  void accept_next() {
+    acceptor_.async_accept([this](const boost::system::error_code& ec, asio::ip::tcp::socket socket) {
+      if (ec) return;
+      boost::system::error_code ignored;
+      socket.set_option(asio::ip::tcp::no_delay(true), ignored);
+      socket.native_non_blocking(true, ignored);
+      std::make_shared<HttpConnection>(context_, std::move(socket))->start();
+      accept_next();
+    });
+  }
+
+  ServeOptions options_;
+  UniqueFd root_;
+  asio::io_context io_{1};  // before the pool: connections in its tasks go before their io_context
+  ThreadPool pool_;
+  WorkerContext context_;
+  asio::ip::tcp::acceptor acceptor_;
+  std::thread loop_;
+};
+
+ServeOptions pool_options(const TempTree& tree, bool aio_open) {
+  ServeOptions options;
+  options.root = tree.root;
+  options.aio_threads = true;
+  options.aio_open = aio_open;
+  options.threads = 1;
+  options.max_queue = 1;
+  return options;
+}
+
+// The only thread held by a gated task and one more task queued: nginx's
+// waiting count is 1 = max_queue, so the next task is refused, whatever the
+// thread has done so far.
+void fill_pool(ThreadPool& pool, const Gate& gate) {
+  REQUIRE(pool.try_post(gate.task()));
+  REQUIRE(pool.try_post([] {}));
+}
+
+}  // namespace
+
+// nginx 1.22 writes the head (ngx_linux_sendfile_chain's writev) before it
+// posts the sendfile task; a refused post fails the request and
+// ngx_http_terminate_request closes the connection: the head, then end of
+// stream, no 503 page. The --aio-open open (Cloudflare's patch, not in nginx
+// 1.22) keeps clerk-serve's own 503.
+TEST_CASE("a full thread-pool queue: the head then end of stream, as nginx, and a refused open is 503", "[serve]") {
+  TempTree tree;
+  SECTION("sendfile in the pool") {
+    StderrCapture log(tree.base + "/worker.log");
+    InProcessWorker worker(pool_options(tree, false));
+    Gate gate;  // after the worker: opened before its pool joins the thread
+    fill_pool(worker.pool(), gate);
+    Client refused(worker.port());
+    REQUIRE(refused.send(get_request("/big.bin")));
+    const std::string raw = refused.read_to_end();
+    CHECK(refused.at_end());  // end of stream, not the read timeout
+    CHECK(status_of(raw) == 200);
+    CHECK(raw.find("Content-Length: " + std::to_string(tree.big.size()) + "\r\n") != std::string::npos);
+    CHECK(raw.find("\r\n\r\n") + 4 == raw.size());  // the head and nothing after it
+    CHECK(worker.pool().overflows() == 1);
+    CHECK(log.text().find("thread pool \"default\" queue overflow: 1 tasks waiting") != std::string::npos);
+    // The worker keeps serving what needs no task while the pool is full ...
+    Client client(worker.port());
+    REQUIRE(client.send("HEAD /big.bin HTTP/1.1\r\nHost: t\r\n\r\n"));
+    const Response head = client.read_response(true);
+    CHECK(head.status == 200);
+    CHECK(head.header("content-length") == std::to_string(tree.big.size()));
+    REQUIRE(client.send(get_request("/empty.txt")));
+    CHECK(client.read_response().status == 200);
+    CHECK(worker.pool().overflows() == 1);
+    // ... and everything once the pool has room: every chunk's task is
+    // posted with nothing queued, so none is refused.
+    gate.open();
+    worker.pool().wait_idle();
+    check_get(worker.port(), "/big.bin", tree.big);
+    REQUIRE(client.send(get_request("/small.txt")));
+    CHECK(client.read_response().body == tree.small);
+    CHECK(worker.pool().overflows() == 1);
+  }
+  SECTION("open in the pool") {
+    StderrCapture log(tree.base + "/worker.log");
+    InProcessWorker worker(pool_options(tree, true));
+    Gate gate;
+    fill_pool(worker.pool(), gate);
+    Client client(worker.port());
+    REQUIRE(client.send(get_request("/small.txt")));
+    const Response refused = client.read_response();
+    CHECK(refused.status == 503);
+    CHECK(refused.header("connection") == "keep-alive");
+    REQUIRE(client.send(get_request("/missing")));
+    CHECK(client.read_response().status == 503);
+    CHECK(status_of(round_trip(worker.port(), get_request("/../x"))) == 400);  // refused before any disk work
+    CHECK(worker.pool().overflows() == 2);
+    CHECK(log.text().find("thread pool \"default\" queue overflow: 1 tasks waiting") != std::string::npos);
+    gate.open();
+    worker.pool().wait_idle();
+    REQUIRE(client.send(get_request("/small.txt")));
+    CHECK(client.read_response().body == tree.small);
+  }
 }
 
 // Out of file descriptors, accept() fails with EMFILE; the worker must pause
