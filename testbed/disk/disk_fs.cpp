@@ -125,13 +125,14 @@ void on_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
   fill_content(n->key, at, data->data(), length);
   const std::uint64_t first = at / kPage * kPage;
   const std::uint64_t end = (at + length + kPage - 1) / kPage * kPage;
-  fs.disk.post([&fs, file = n->file, first, end] { fs.pressure.data_read(file, first, end - first); });
   fs.disk.submit(fs.machine.device_offset(n->file) + first, end - first, [req, data](bool ok) {
     if (ok)
       fuse_reply_buf(req, data->data(), data->size());
     else
       fuse_reply_err(req, EIO);
   });
+  // After the read: it enters the model first, at the same instant.
+  fs.disk.post([&fs, file = n->file, first, end] { fs.pressure.data_read(file, first, end - first); });
 }
 
 void on_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
