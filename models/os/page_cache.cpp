@@ -374,12 +374,26 @@ void PageCache::on_event(std::uint64_t waiters) {
   }
 }
 
+// A unit in memory without a read from the device (preload, fill).
+std::uint32_t PageCache::insert_uptodate(std::uint32_t file, std::uint64_t unit) {
+  const std::uint32_t e = allocate(file, unit);
+  entries_[e].uptodate = true;
+  push_head(kInactive, e);
+  return e;
+}
+
 void PageCache::preload(std::uint32_t file) {
-  for (std::uint64_t u = 0; u < units_of(file); ++u) {
-    if (find(file, u) != kNil) continue;
-    const std::uint32_t e = allocate(file, u);
-    entries_[e].uptodate = true;
-    push_head(kInactive, e);
+  for (std::uint64_t u = 0; u < units_of(file); ++u)
+    if (find(file, u) == kNil) insert_uptodate(file, u);
+}
+
+void PageCache::fill(std::uint32_t file, std::uint64_t first_unit, std::uint64_t units) {
+  if (file >= files_.size() || first_unit >= files_[file].units) return;
+  const std::uint64_t end = first_unit + std::min(units, files_[file].units - first_unit);
+  for (std::uint64_t u = first_unit; u < end; ++u) {
+    std::uint32_t e = find(file, u);
+    if (e == kNil) e = insert_uptodate(file, u);
+    if (entries_[e].uptodate) touch(e);  // under I/O (the model's own read): accessed when it ends
   }
 }
 
@@ -421,7 +435,7 @@ void PageCache::reclaim_one() {
   const std::uint32_t victim = lists_[kInactive].tail;
   const std::uint64_t scanned = entry_pages(victim);
   unlink(victim);
-  if (!entries_[victim].block) ++stats_.evicted_units;
+  ++(entries_[victim].block ? block_stats_.blocks_evicted : stats_.evicted_units);
   free_entry(victim);
   // shrink_slab() after the scan, with the LRU's size (the slab shrinkers
   // may free inodes, and with them file pages: drop_file).

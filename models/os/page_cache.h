@@ -118,6 +118,7 @@ struct MetadataBlockStats {
   std::uint64_t lookups = 0;
   std::uint64_t hits = 0;
   std::uint64_t blocks_read = 0;  // blocks read from the device, readahead included
+  std::uint64_t blocks_evicted = 0;  // blocks reclaim took
 };
 
 class PageCache final : public IoListener, public sim::EventTarget {
@@ -128,6 +129,7 @@ class PageCache final : public IoListener, public sim::EventTarget {
 
   // Files are contiguous extents on the device.
   std::uint32_t add_file(std::uint64_t device_offset, std::uint64_t size);
+  std::uint32_t files() const { return static_cast<std::uint32_t>(files_.size()); }
   std::uint64_t file_size(std::uint32_t file) const { return files_[file].size; }
   std::uint64_t units_of(std::uint32_t file) const;
   std::uint64_t unit_bytes() const { return spec_.unit_bytes; }
@@ -155,6 +157,14 @@ class PageCache final : public IoListener, public sim::EventTarget {
 
   // Loads a file as if it had been read before the run (a warm cache).
   void preload(std::uint32_t file);
+  // Units of `file` that I/O outside this model brought in (clerk-disk: the
+  // real kernel's page cache, filled through FUSE, testbed/disk/
+  // cache_pressure.h), left as read() and access_after_wait() leave a unit
+  // read from the device: a missing unit is inserted (room reclaimed first,
+  // as for a read) at the inactive list's head, uptodate, then accessed;
+  // a cached one is accessed. Submits nothing. Units past the file's end,
+  // and a file never added, are ignored.
+  void fill(std::uint32_t file, std::uint64_t first_unit, std::uint64_t units);
   // Drops a file's cached pages (its inode was evicted); pages under I/O stay.
   void drop_file(std::uint32_t file);
 
@@ -249,6 +259,7 @@ class PageCache final : public IoListener, public sim::EventTarget {
   bool submit_window_plugged(std::uint32_t file, std::int64_t start_page, std::int64_t pages, std::int64_t marker_page);
   std::uint32_t allocate(std::uint32_t file, std::uint64_t unit);
   std::uint32_t allocate_block(std::uint64_t block);
+  std::uint32_t insert_uptodate(std::uint32_t file, std::uint64_t unit);
   void make_room(std::uint64_t pages);
   void submit_blocks(std::uint64_t block, std::uint64_t ra_first, std::uint64_t ra_count, std::uint32_t task);
   std::uint64_t entry_pages(std::uint32_t e) const { return entries_[e].block ? 1 : pages_per_unit_; }

@@ -84,6 +84,14 @@ void VfsCache::unpin(std::uint64_t key) {
   if (--objs_[o].refs == 0) dput_last(o);
 }
 
+void VfsCache::drop(std::uint64_t key) {
+  const std::uint32_t o = find(key);
+  if (o == kNil || !objs_[o].dentry || objs_[o].refs > 0) return;
+  if (objs_[o].d.listed) list_del(dentry_lru_, &Obj::d, o);
+  kill_dentry(o);
+  charge();
+}
+
 // dput() of the last reference: DCACHE_REFERENCED, and onto the LRU's tail
 // unless already listed (3.13 dput, dentry_lru_add).
 void VfsCache::dput_last(std::uint32_t o) {

@@ -102,6 +102,12 @@ class VfsCache final : public ReclaimListener {
   // A walk's reference to a present dentry, and its dput().
   void pin(std::uint64_t key);
   void unpin(std::uint64_t key);
+  // The dentry goes now, by a decision made outside the model (clerk-disk:
+  // the real kernel forgot the name, testbed/disk/metadata.h): killed as
+  // the shrinker kills one (its inode unused, referenced, onto the inode
+  // LRU; its parent put). One in use (a child or a walk holds it), or
+  // absent, is left as it is.
+  void drop(std::uint64_t key);
 
   bool has_dentry(std::uint64_t key) const;
   bool has_inode(std::uint64_t key) const;

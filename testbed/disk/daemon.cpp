@@ -116,7 +116,8 @@ void report(const RealtimeDisk& disk, bool null_delay) {
   say(sizes);
 }
 // After the disk's thread stopped: the metadata reads of the lookups.
-void report_metadata(const MetadataReads& metadata, const models::PageCache& cache, std::uint64_t lookups,
+void report_metadata(const MetadataReads& metadata, const CachePressure& pressure, const Ext4Inodes& ext4,
+                     const models::VfsCache& vfs, const models::PageCache& cache, std::uint64_t lookups,
                      bool null_delay) {
   if (null_delay) {
     say("lookups: " + std::to_string(lookups) + ", answered at once (null delay: no metadata reads)");
@@ -124,7 +125,7 @@ void report_metadata(const MetadataReads& metadata, const models::PageCache& cac
   }
   const MetadataStats m = metadata.stats();
   const models::MetadataBlockStats b = cache.block_stats();
-  char line[320];
+  char line[512];
   std::snprintf(line, sizeof line,
                 "lookups: %llu answered; %llu waited for metadata block reads (%llu directory, %llu inode-table); "
                 "buffer cache: %llu lookups, %llu hits, %llu blocks read (inode readahead included)",
@@ -132,6 +133,23 @@ void report_metadata(const MetadataReads& metadata, const models::PageCache& cac
                 static_cast<unsigned long long>(m.dir_reads), static_cast<unsigned long long>(m.inode_reads),
                 static_cast<unsigned long long>(b.lookups), static_cast<unsigned long long>(b.hits),
                 static_cast<unsigned long long>(b.blocks_read));
+  say(line);
+  const CachePressureStats p = pressure.stats();
+  const models::PageCacheStats c = cache.stats();
+  std::snprintf(line, sizeof line,
+                "page cache (clerk-disk's view, cache_pressure.h): %llu reads and %llu opens entered; %llu data units "
+                "inserted, %llu evicted, %llu resident; %llu entries on the active list (blocks included); %llu metadata blocks evicted",
+                static_cast<unsigned long long>(p.reads), static_cast<unsigned long long>(p.opens),
+                static_cast<unsigned long long>(c.inserted_units), static_cast<unsigned long long>(c.evicted_units),
+                static_cast<unsigned long long>(c.resident_units), static_cast<unsigned long long>(c.active_units),
+                static_cast<unsigned long long>(b.blocks_evicted));
+  say(line);
+  const models::VfsCacheStats v = vfs.stats();
+  std::snprintf(line, sizeof line,
+                "ext4's inode cache (the model's, behind the kernel's): %llu lookups found the inode there only; "
+                "%llu dentries and %llu inodes now, %llu inodes freed by the shrinker",
+                static_cast<unsigned long long>(ext4.ext4_only_hits()), static_cast<unsigned long long>(v.dentries),
+                static_cast<unsigned long long>(v.inodes), static_cast<unsigned long long>(v.inodes_freed));
   say(line);
 }
 }  // namespace
@@ -158,9 +176,11 @@ int run_daemon(const models::Scenario& sc, const DaemonOptions& options) {
     disk = std::make_unique<RealtimeDisk>(engine, machine.device(), options.null_delay);
   }
   KernelInodes inodes(machine);
+  Ext4Inodes ext4_inodes(machine, inodes, machine.vfs());  // the disk thread's from here on
   DiskJobs jobs(*disk);
-  MetadataReads metadata(machine.cache(), machine.layout(), inodes, jobs);  // the disk thread's from here on
-  DiskFs fs{machine, *disk, metadata, inodes, tuning_of(sc, machine)};
+  MetadataReads metadata(machine.cache(), machine.layout(), ext4_inodes, jobs);  // likewise
+  CachePressure pressure(machine.cache());                                        // likewise
+  DiskFs fs{machine, *disk, metadata, pressure, inodes, ext4_inodes, tuning_of(sc, machine)};
   Session se = new_session(fs);
   if (!se) {
     say("fuse_session_new failed (see libfuse's message above)");
@@ -191,7 +211,8 @@ int run_daemon(const models::Scenario& sc, const DaemonOptions& options) {
   tuner.join();
   for (RealtimeDisk::Done& d : disk->stop()) d(false);
   report(*disk, options.null_delay);
-  report_metadata(metadata, machine.cache(), disk->report().jobs, options.null_delay);
+  report_metadata(metadata, pressure, ext4_inodes, machine.vfs(), machine.cache(), disk->report().jobs,
+                  options.null_delay);
   fuse_remove_signal_handlers(se.get());
   fuse_session_unmount(se.get());
   say("unmounted " + options.mountpoint);

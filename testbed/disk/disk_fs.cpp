@@ -52,6 +52,7 @@ void reply_entry(fuse_req_t req, DiskFs& fs, std::uint64_t ino, bool ok) {
   e.entry_timeout = kForever;
   fs.inodes.looked_up(ino);  // before the reply: a forget may follow it at once
   if (fuse_reply_entry(req, &e) != 0) fs.inodes.forget(ino, 1);  // the kernel did not take it
+  fs.ext4_inodes.sync(ino);  // here on the disk's thread (a job's reply)
 }
 
 // The name resolved at once; the reply once the model has read the
@@ -65,14 +66,25 @@ void on_lookup(fuse_req_t req, fuse_ino_t parent, const char* name) {
                      [req, &fs, ino = a.ino](bool ok) { reply_entry(req, fs, ino, ok); });
 }
 
+// The count first, then the model's dentry follows it on the disk's thread
+// (Ext4Inodes::sync reads the count when it runs).
 void on_forget(fuse_req_t req, fuse_ino_t ino, std::uint64_t lookups) {
-  fs_of(req).inodes.forget(ino, lookups);
+  DiskFs& fs = fs_of(req);
+  fs.inodes.forget(ino, lookups);
+  fs.disk.post([&fs, ino] { fs.ext4_inodes.sync(ino); });
   fuse_reply_none(req);
 }
 
 void on_forget_multi(fuse_req_t req, std::size_t count, fuse_forget_data* forgets) {
-  KernelInodes& inodes = fs_of(req).inodes;
-  for (std::size_t i = 0; i < count; ++i) inodes.forget(forgets[i].ino, forgets[i].nlookup);
+  DiskFs& fs = fs_of(req);
+  std::vector<std::uint64_t> inos(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    fs.inodes.forget(forgets[i].ino, forgets[i].nlookup);
+    inos[i] = forgets[i].ino;
+  }
+  fs.disk.post([&fs, inos = std::move(inos)] {
+    for (const std::uint64_t ino : inos) fs.ext4_inodes.sync(ino);
+  });
   fuse_reply_none(req);
 }
 
@@ -91,6 +103,8 @@ void on_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
   if (!n) return static_cast<void>(fuse_reply_err(req, ENOENT));
   if (n->dir) return static_cast<void>(fuse_reply_err(req, EISDIR));
   if ((fi->flags & O_ACCMODE) != O_RDONLY) return static_cast<void>(fuse_reply_err(req, EROFS));
+  DiskFs& fs = fs_of(req);
+  fs.disk.post([&fs, file = n->file] { fs.pressure.file_opened(file); });
   fi->keep_cache = 1;
   fi->direct_io = 0;
   fuse_reply_open(req, fi);
@@ -98,7 +112,8 @@ void on_open(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {
 
 // The bytes asked for, made now; the reply waits for the model. The model
 // is asked for the pages the read covers on the device (the page cache
-// reads whole pages).
+// reads whole pages), and the same pages enter clerk-disk's view of the
+// page cache (cache_pressure.h) as they enter the kernel's.
 void on_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_info*) {
   DiskFs& fs = fs_of(req);
   const Node* n = fs.machine.node(ino);
@@ -116,6 +131,8 @@ void on_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, fuse_file_i
     else
       fuse_reply_err(req, EIO);
   });
+  // After the read: it enters the model first, at the same instant.
+  fs.disk.post([&fs, file = n->file, first, end] { fs.pressure.data_read(file, first, end - first); });
 }
 
 void on_opendir(fuse_req_t req, fuse_ino_t ino, fuse_file_info* fi) {

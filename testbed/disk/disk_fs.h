@@ -43,10 +43,14 @@
 // inode the kernel holds, as its attributes never expire. A name longer
 // than ext4's 255 bytes is ENAMETOOLONG (ext4_lookup), a missing one ENOENT
 // (not cached: the kernel asks again), both at once and without a read.
+// The metadata blocks share clerk-disk's view of the page cache with the
+// data the kernel reads and the files it opens (cache_pressure.h), so that
+// the data's reads reclaim them as the model's do.
 #pragma once
 #include <cstdint>
 #include <string>
 
+#include "cache_pressure.h"
 #include "emulated_machine.h"
 #include "metadata.h"
 #include "realtime_disk.h"
@@ -66,7 +70,9 @@ struct DiskFs {
   EmulatedMachine& machine;
   RealtimeDisk& disk;
   MetadataReads& metadata;  // on the disk's thread (a job of `disk`)
+  CachePressure& pressure;  // on the disk's thread (a note to `disk`)
   KernelInodes& inodes;
+  Ext4Inodes& ext4_inodes;  // on the disk's thread (a note to `disk`)
   FsTuning tuning;
 };
 

@@ -47,9 +47,13 @@ class EmulatedMachine {
   std::uint64_t max_request_bytes() const { return max_request_; }
 
   // The buffer cache and ext4's layout of the tree, for the metadata
-  // reads of a lookup (metadata.h); the page cache holds nothing else.
+  // reads of a lookup (metadata.h); the page cache also holds clerk-disk's
+  // view of the data the kernel caches (cache_pressure.h).
   models::PageCache& cache() { return *cache_; }
   const models::Ext4Layout& layout() const { return *metadata_.layout; }
+  // The model's dentry and inode caches, whose shrinker runs on that page
+  // cache's reclaim (metadata.h: Ext4Inodes).
+  models::VfsCache& vfs() { return *metadata_.vfs; }
 
   const Node* node(std::uint64_t ino) const { return ino >= 1 && ino <= nodes_.size() ? &nodes_[ino - 1] : nullptr; }
   std::uint64_t child(std::uint64_t ino, const std::string& name) const;

@@ -56,4 +56,49 @@ bool KernelInodes::held(std::uint64_t ino) const {
   return ino >= 1 && ino <= machine_.nodes() && lookups_[ino].load() > 0;
 }
 
+Ext4Inodes::Ext4Inodes(const EmulatedMachine& machine, const KernelInodes& kernel, models::VfsCache& vfs)
+    : machine_(machine), kernel_(kernel), vfs_(vfs), pinned_(machine.nodes() + 1, false) {}
+
+void Ext4Inodes::sync(std::uint64_t ino) {
+  if (ino <= 1 || ino > machine_.nodes()) return;  // not an inode of the tree, or the root (the mount's)
+  if (kernel_.held(ino))
+    hold(ino);
+  else
+    release(ino);
+}
+
+// d_add of the kernel's lookup: the dentry (its parents first, which the
+// kernel holds too, as a child dentry holds its parent), pinned.
+void Ext4Inodes::hold(std::uint64_t ino) {
+  if (pinned_[ino]) return;
+  ensure_dentry(ino);
+  vfs_.pin(key(ino));
+  pinned_[ino] = true;
+}
+
+void Ext4Inodes::ensure_dentry(std::uint64_t ino) {
+  if (ino == 1 || vfs_.has_dentry(key(ino))) return;
+  ensure_dentry(parent(ino));  // at most the tree's depth
+  vfs_.instantiate(key(ino), key(parent(ino)));
+}
+
+// The kernel forgot the name: the dentry goes, and each parent the kernel
+// no longer holds with it (a forget may arrive before a child's).
+void Ext4Inodes::release(std::uint64_t ino) {
+  if (!pinned_[ino]) return;
+  pinned_[ino] = false;
+  vfs_.unpin(key(ino));
+  for (std::uint64_t i = ino; i != 1 && !pinned_[i] && vfs_.has_dentry(key(i)); i = parent(i)) {
+    vfs_.drop(key(i));
+    if (vfs_.has_dentry(key(i))) break;  // a child still holds it
+  }
+}
+
+bool Ext4Inodes::inode_cached(std::uint64_t key) {
+  if (kernel_.held(machine_.ino_of_key(key))) return true;
+  if (!vfs_.has_inode(key)) return false;
+  ++ext4_only_hits_;
+  return true;
+}
+
 }  // namespace testbed::disk

@@ -12,40 +12,49 @@
 //    expire: disk_fs.h), so a dentry the kernel still caches costs nothing,
 //    as the model's d_lookup hit, and one its shrinker reclaimed under the
 //    server's memory cgroup is looked up again, and charged;
-//  - the inode cache: the kernel's FUSE inodes (KernelInodes). FUSE drops
-//    an inode as soon as its last dentry goes (fuse_super_operations'
-//    drop_inode is generic_delete_inode, and the kernel then sends
-//    FUSE_FORGET), so the kernel holds an inode exactly while it holds one
-//    of its dentries. ext4 keeps an unused inode on the inode LRU until the
-//    shrinker takes it (vfs_cache.h), so the model finds some inodes after
-//    a dentry miss that clerk-disk counts as read: clerk-disk goes to the
-//    inode-table block for them, which its buffer cache mostly holds (the
-//    readahead brought in the inodes around it);
+//  - the inode cache: the kernel's FUSE inodes (KernelInodes), and behind
+//    them ext4's (Ext4Inodes). FUSE drops an inode as soon as its last
+//    dentry goes (fuse_super_operations' drop_inode is generic_delete_inode,
+//    and the kernel then sends FUSE_FORGET), so the kernel holds an inode
+//    exactly while it holds one of its dentries. ext4 keeps an unused inode
+//    on the inode LRU until the shrinker takes it (vfs_cache.h), so the
+//    model finds some inodes after a dentry miss, and reads no inode-table
+//    block for them. That is modelled: the model's VfsCache (clerk-disk's
+//    own, whose shrinker runs on the reclaim of clerk-disk's view of the page
+//    cache, cache_pressure.h) holds a dentry for each name the kernel holds,
+//    pinned while it holds it; the kernel's forget kills it as the model's
+//    shrinker would have (VfsCache::drop: its inode onto the inode LRU), and
+//    the inode stays until the model's shrinker takes it. An inode is cached
+//    when the kernel holds it or the model's inode LRU still does. The
+//    dentries' and inodes' slab is charged to clerk-disk's view of memory
+//    as in the model;
 //  - the buffer cache: the model's PageCache::read_block (the same code and
 //    readahead), over clerk-disk's own PageCache, the page_cache size of the
-//    scenario, which holds nothing but these blocks: a metadata block once
-//    read stays for the run. In the model it shares the LRU with the data
-//    set's pages, and reclaim can take a block that has not been used for a
-//    while, which a later walk reads again; clerk-disk cannot see the real
-//    LRU's order (the real page cache holds no such blocks, and its hits
-//    never reach clerk-disk), so it charges each block at most once, where
-//    the model may read it again. The daemon's report gives clerk-disk's
-//    block reads, to set beside the model's ("metadata blocks ... read").
+//    scenario. The real page cache holds no such blocks (FUSE has no block
+//    device), so whether one is still cached is modelled, here: the blocks
+//    share that PageCache's LRU with the data the kernel reads through FUSE
+//    and the files it opens (cache_pressure.h), and reclaim takes a block no
+//    lookup has used for a while, which a later lookup reads again, as in
+//    the model. The daemon's report gives the block reads and evictions, to
+//    set beside the model's ("metadata blocks ... read");
 //  - names that do not exist: answered at once, without a read (ENOENT; the
 //    model never looks up a name the data set lacks), as are names longer
 //    than ext4's 255 bytes (ENAMETOOLONG, as ext4_lookup answers).
 //
-// MetadataReads runs on the disk model's thread (realtime_disk.h: a job),
-// KernelInodes is updated from libfuse's threads and read from it.
+// MetadataReads and Ext4Inodes run on the disk model's thread
+// (realtime_disk.h: a job, a note), KernelInodes is updated from libfuse's
+// threads and read from it.
 #pragma once
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "emulated_machine.h"
 #include "models/os/component_lookup.h"
 #include "models/os/ext4_layout.h"
 #include "models/os/page_cache.h"
+#include "models/os/vfs_cache.h"
 #include "sim/slot_pool.h"
 
 namespace testbed::disk {
@@ -108,6 +117,34 @@ class KernelInodes final : public models::InodeCacheQuery {
  private:
   const EmulatedMachine& machine_;
   std::unique_ptr<std::atomic<std::uint64_t>[]> lookups_;  // by inode number
+};
+
+// ext4's dentries and inodes behind the kernel's (the inode cache, above):
+// the model's VfsCache kept in step with KernelInodes.
+class Ext4Inodes final : public models::InodeCacheQuery {
+ public:
+  Ext4Inodes(const EmulatedMachine& machine, const KernelInodes& kernel, models::VfsCache& vfs);
+  // After the kernel's count of `ino` changed (a lookup replied, a forget),
+  // in any order: the model's dentry follows what the kernel holds now.
+  // Anything but an inode of the tree is ignored.
+  void sync(std::uint64_t ino);
+  // Held by the kernel, or still on the model's inode LRU.
+  bool inode_cached(std::uint64_t key) override;
+  // Inodes found on the model's inode LRU only (the kernel had forgotten them).
+  std::uint64_t ext4_only_hits() const { return ext4_only_hits_; }
+
+ private:
+  void hold(std::uint64_t ino);
+  void release(std::uint64_t ino);
+  void ensure_dentry(std::uint64_t ino);
+  std::uint64_t key(std::uint64_t ino) const { return machine_.node(ino)->model_key; }
+  std::uint64_t parent(std::uint64_t ino) const { return machine_.node(ino)->parent; }
+
+  const EmulatedMachine& machine_;
+  const KernelInodes& kernel_;
+  models::VfsCache& vfs_;
+  std::vector<bool> pinned_;  // by inode number: the model's dentry held for the kernel
+  std::uint64_t ext4_only_hits_ = 0;
 };
 
 }  // namespace testbed::disk

@@ -27,7 +27,7 @@ sim::Time RealtimeDisk::sim_now() const { return monotonic_ns() - epoch_ns_; }
 void RealtimeDisk::submit(std::uint64_t offset, std::uint64_t length, Done done) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    inbox_.push_back(Arrival{sim_now(), offset, length, std::move(done), nullptr});
+    inbox_.push_back(Arrival{sim_now(), offset, length, std::move(done), nullptr, nullptr});
   }
   wake_.notify_one();
 }
@@ -35,7 +35,15 @@ void RealtimeDisk::submit(std::uint64_t offset, std::uint64_t length, Done done)
 void RealtimeDisk::submit_job(Start start, Done done) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    inbox_.push_back(Arrival{sim_now(), 0, 0, std::move(done), std::move(start)});
+    inbox_.push_back(Arrival{sim_now(), 0, 0, std::move(done), std::move(start), nullptr});
+  }
+  wake_.notify_one();
+}
+
+void RealtimeDisk::post(Note note) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    inbox_.push_back(Arrival{sim_now(), 0, 0, nullptr, nullptr, std::move(note)});
   }
   wake_.notify_one();
 }
@@ -50,7 +58,8 @@ std::vector<RealtimeDisk::Done> RealtimeDisk::stop() {
   std::vector<Done> left;
   for (auto& [tag, o] : outstanding_) left.push_back(std::move(o.done));
   outstanding_.clear();
-  for (Arrival& a : inbox_) left.push_back(std::move(a.done));
+  for (Arrival& a : inbox_)
+    if (a.done) left.push_back(std::move(a.done));
   inbox_.clear();
   return left;
 }
@@ -61,6 +70,12 @@ void RealtimeDisk::on_io_done(std::uint64_t tag) { completed_.emplace_back(tag, 
 // runs up to it (completing what was due before), then the read is submitted.
 void RealtimeDisk::admit(std::deque<Arrival>& batch) {
   for (Arrival& a : batch) {
+    if (a.note) {
+      if (null_delay_) continue;
+      engine_.run_until(std::max(a.at, engine_.now()));
+      a.note();
+      continue;
+    }
     const std::uint64_t tag = next_tag_++;
     const bool job = static_cast<bool>(a.start);
     outstanding_.emplace(tag, Outstanding{std::move(a.done), job ? 0 : a.length, job});

@@ -23,8 +23,14 @@
 // model says it is done; jobs are counted apart from reads and take no part
 // in the lateness figures.
 //
+// Notes: model work that nobody waits for (clerk-disk's view of the page
+// cache, cache_pressure.h) is posted and runs on the disk thread at its
+// arrival time, in order with the reads and jobs; it is neither a read nor
+// a job, and has no reply.
+//
 // Null-delay mode: every read and job is done at once, without the model,
-// so that what a reader measures is FUSE's and clerk-disk's own cost.
+// so that what a reader measures is FUSE's and clerk-disk's own cost (a
+// note is dropped).
 #pragma once
 #include <condition_variable>
 #include <cstdint>
@@ -70,6 +76,10 @@ class RealtimeDisk final : private models::IoListener {
   // then runs as a read's does.
   using Start = std::function<bool(std::uint64_t tag)>;
   void submit_job(Start start, Done done);
+  // From any thread: `note` runs on the disk thread with the engine at its
+  // arrival time (not in null-delay mode); nothing answers it.
+  using Note = std::function<void()>;
+  void post(Note note);
   // The disk thread only (from inside the model): job `tag` is done now.
   void job_done(std::uint64_t tag) { completed_.emplace_back(tag, engine_.now()); }
   // Stops the thread; reads not yet done are returned without having run
@@ -83,6 +93,7 @@ class RealtimeDisk final : private models::IoListener {
     std::uint64_t offset, length;
     Done done;
     Start start;  // a job's (then offset and length are unused)
+    Note note;    // a note's (then nothing else is used)
   };
   struct Outstanding {
     Done done;

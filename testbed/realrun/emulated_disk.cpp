@@ -89,6 +89,10 @@ std::string own_latency_line(const std::string& log_text) { return last_line_wit
 
 std::string metadata_line(const std::string& log_text) { return last_line_with(log_text, "clerk-disk: lookups: "); }
 
+std::string page_cache_line(const std::string& log_text) {
+  return last_line_with(log_text, "clerk-disk: page cache (clerk-disk's view");
+}
+
 EmulatedDisk::EmulatedDisk(const EmulatedDiskLaunch& launch) : launch_(launch) {
   std::error_code ec;
   std::filesystem::create_directories(launch_.mountpoint, ec);
@@ -137,6 +141,7 @@ std::vector<std::string> EmulatedDisk::stop() {
   const std::string line = own_latency_line(text);
   notes.push_back(line.empty() ? "clerk-disk printed no own-latency line (see " + launch_.log + ")" : line);
   if (const std::string metadata = metadata_line(text); !metadata.empty()) notes.push_back(metadata);
+  if (const std::string cache = page_cache_line(text); !cache.empty()) notes.push_back(cache);
   if (daemon_.exit() && !daemon_.exit()->ok())
     notes.push_back("clerk-disk " + common::describe_status(daemon_.exit()->status) + "; see " + launch_.log);
   if (clerk_disk_mounted(common::read_text("/proc/self/mountinfo"), launch_.mountpoint)) {

@@ -79,5 +79,8 @@ std::vector<std::string> detach_stale_emulated_mounts(const std::string& folder_
 std::string own_latency_line(const std::string& log_text);
 // The daemon's line on its lookups' metadata reads ("" when absent).
 std::string metadata_line(const std::string& log_text);
+// The daemon's line on its view of the page cache, whose reclaim evicts
+// those metadata blocks ("" when absent).
+std::string page_cache_line(const std::string& log_text);
 
 }  // namespace testbed::realrun

@@ -305,6 +305,9 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
     // this run's seed, as the simulated side's.
     std::vector<std::string> overrides = o.overrides;
     overrides.push_back(fmt::format("seed={}", sc.seed));
+    // clerk-disk's view of the page cache (testbed/disk/cache_pressure.h),
+    // whose reclaim evicts its metadata blocks, is the cache this run gives.
+    if (o.cache_limit_bytes > 0) overrides.push_back(fmt::format("memory.page_cache={}", o.cache_limit_bytes));
     emulated_disk.emplace(EmulatedDiskLaunch{o.disk_binary, o.scenario_file, overrides, data_dir,
                                              dir + "/clerk-disk.log"});
     notes.push_back("data set: clerk-disk's emulated disk (the scenario's disk model in real time), mounted at " +

@@ -258,3 +258,87 @@ TEST_CASE("through the real-time disk: a cold lookup waits for the model's reads
     }
   }
 }
+
+TEST_CASE("ext4's inodes behind the kernel's: a forgotten inode stays cached until the model's shrinker takes it",
+          "[disk]") {
+  const models::Scenario sc = tiny_hdd();  // tree [8, 8]
+  sim::Engine engine;
+  const EmulatedMachine machine(sc, engine);
+  KernelInodes kernel(machine);
+  models::VfsCache vfs(models::VfsCacheSpec{}, nullptr);
+  Ext4Inodes ext4(machine, kernel, vfs);
+  const std::uint64_t dir = resolve_lookup(machine, 1, "3").ino;
+  const std::uint64_t file = resolve_lookup(machine, dir, "8").ino;
+  const std::uint64_t dir_key = machine.node(dir)->model_key, file_key = machine.node(file)->model_key;
+  CHECK_FALSE(ext4.inode_cached(file_key));
+  kernel.looked_up(dir);
+  ext4.sync(dir);
+  kernel.looked_up(file);
+  ext4.sync(file);
+  CHECK(vfs.has_dentry(dir_key));
+  CHECK(vfs.has_dentry(file_key));
+  CHECK(ext4.inode_cached(file_key));
+  CHECK(ext4.ext4_only_hits() == 0);
+
+  SECTION("the file forgotten: its dentry goes, its inode waits on the inode LRU for the shrinker's second pass") {
+    kernel.forget(file, 1);
+    ext4.sync(file);
+    CHECK_FALSE(vfs.has_dentry(file_key));
+    CHECK(vfs.has_dentry(dir_key));  // the kernel holds it
+    CHECK(ext4.inode_cached(file_key));
+    CHECK(ext4.ext4_only_hits() == 1);
+    // The LRUs: the directory's dentry (listed when it was made, in use) and
+    // the file's inode (I_REFERENCED). A scan of 3 is split 1 and 1: the
+    // dentry leaves the list, the inode loses its second chance.
+    vfs.scan(3);
+    CHECK(ext4.inode_cached(file_key));
+    vfs.scan(2);  // the inode LRU alone: 2 * 1 / 2 = 1, evicted
+    CHECK_FALSE(ext4.inode_cached(file_key));
+    CHECK(vfs.stats().inodes_freed == 1);
+    CHECK(ext4.inode_cached(dir_key));  // held by the kernel
+  }
+  SECTION("forgets out of order: the directory's first stays (the file's dentry holds it), both go with the file's") {
+    kernel.forget(dir, 1);
+    ext4.sync(dir);
+    CHECK(vfs.has_dentry(dir_key));
+    kernel.forget(file, 1);
+    ext4.sync(file);
+    CHECK_FALSE(vfs.has_dentry(file_key));
+    CHECK_FALSE(vfs.has_dentry(dir_key));
+    CHECK(vfs.has_inode(dir_key));
+    CHECK(vfs.has_inode(file_key));
+  }
+  SECTION("looked up again before the shrinker: the dentry is back, the inode in use") {
+    kernel.forget(file, 1);
+    ext4.sync(file);
+    kernel.looked_up(file);
+    ext4.sync(file);
+    CHECK(vfs.has_dentry(file_key));
+    for (int i = 0; i < 4; ++i) vfs.scan(1024);
+    CHECK(vfs.has_inode(file_key));
+    CHECK(vfs.stats().inodes_freed == 0);
+  }
+  SECTION("a file's sync before its directory's: the directory's dentry is made with it") {
+    const std::uint64_t dir4 = resolve_lookup(machine, 1, "4").ino;
+    const std::uint64_t file41 = resolve_lookup(machine, dir4, "1").ino;
+    kernel.looked_up(dir4);
+    kernel.looked_up(file41);
+    ext4.sync(file41);
+    CHECK(vfs.has_dentry(machine.node(dir4)->model_key));
+    ext4.sync(dir4);
+    kernel.forget(file41, 1);
+    ext4.sync(file41);
+    CHECK(vfs.has_dentry(machine.node(dir4)->model_key));  // the kernel holds it
+    CHECK_FALSE(vfs.has_dentry(machine.node(file41)->model_key));
+  }
+  SECTION("hostile: syncs of no inode of the tree, and unknown keys, change nothing") {
+    const models::VfsCacheStats before = vfs.stats();
+    for (const std::uint64_t ino : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{machine.nodes() + 1}, UINT64_MAX})
+      ext4.sync(ino);
+    ext4.sync(file);  // held: nothing new
+    CHECK(vfs.stats().dentries == before.dentries);
+    CHECK(vfs.stats().inodes == before.inodes);
+    CHECK_FALSE(ext4.inode_cached(12345));
+    CHECK(ext4.inode_cached(0));  // the root's key: the mount holds it
+  }
+}

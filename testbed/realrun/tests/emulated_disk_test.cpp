@@ -60,3 +60,16 @@ TEST_CASE("metadata_line is the daemon's lookups line, absent from an older daem
   CHECK(metadata_line(log).find("30 answered") != std::string::npos);
   CHECK(metadata_line("clerk-disk: emulated: 20 reads; own latency: mean 2 us\n").empty());
 }
+
+TEST_CASE("page_cache_line is the daemon's line on its view of the page cache, absent from an older daemon's log") {
+  const std::string log =
+      "clerk-disk: lookups: 30 answered; 7 waited for metadata block reads (5 directory, 2 inode-table); buffer "
+      "cache: 35 lookups, 28 hits, 40 blocks read (inode readahead included)\n"
+      "clerk-disk: page cache (clerk-disk's view, cache_pressure.h): 90 reads and 12 opens entered; 800 data units "
+      "inserted, 300 evicted, 500 resident; 40 entries on the active list (blocks included); 6 metadata blocks "
+      "evicted\n"
+      "clerk-disk: unmounted /tmp/x/data\n";
+  CHECK(page_cache_line(log).find("6 metadata blocks evicted") != std::string::npos);
+  CHECK(page_cache_line(log).find("lookups") == std::string::npos);
+  CHECK(page_cache_line("clerk-disk: lookups: 30 answered\n").empty());
+}
