@@ -93,6 +93,8 @@ check_error 12-bad-expression.toml "12-bad-expression.toml:13: key 'step.1.expec
 # A section the report writes only for some configurations: a figure of the step whose scenario has it
 # ({server.page_cache.direct.reads} with directio passes), and of no other.
 check_error 13-section-absent.toml "13-section-absent.toml:22: key 'step.2.explain': placeholder {steps.1.server.page_cache.direct.reads}: 'server.page_cache.direct.reads' is no figure of the run's JSON"
+# Figures per pool need aio threads posting to the pools: three pools that nothing names (aio off) have none.
+check_error 14-pools-without-aio.toml "14-pools-without-aio.toml:13: key 'step.1.explain': placeholder {server.thread_pool.per_pool.pool_1.tasks}: 'server.thread_pool.per_pool.pool_1.tasks' is no figure of the run's JSON"
 expect_status 2 "a file not named N-name.toml" "$clerk" lesson "$data/small-hdd.toml"
 expect_text "lesson file name" "a lesson file is named N-name.toml"
 

@@ -59,12 +59,10 @@ bool has_path(const nlohmann::ordered_json& j, const std::string& dotted) {
   }
 }
 
-// The keys any run of `sc` writes: the JSON of an empty result with the
-// scenario's client groups (the keys do not depend on the figures).
 // The keys a run of `sc` writes: its client groups, and the sections
 // result_json.cpp writes only for some configurations, as run_figures.cpp
 // decides them (the read paths with aio_nowait or io_uring, O_DIRECT's reads
-// with directio, figures per pool with two pools or more and no ring, per
+// with directio, figures per pool with two pools or more, aio threads and no ring, per
 // disk with [disks.NAME]).
 nlohmann::ordered_json skeleton(const Scenario& sc) {
   RunResult r;
@@ -78,7 +76,8 @@ nlohmann::ordered_json skeleton(const Scenario& sc) {
   r.io_uring = ring;
   if (sc.nginx.directio > 0) r.direct_reads = 1;
   const std::vector<ThreadPoolConfig> pools = all_thread_pools(sc.nginx);
-  if (pools.size() >= 2 && !ring)
+  const bool aio_threads = sc.nginx.aio && sc.nginx.aio->thread_pool;  // run_figures.cpp: r.thread_pool, the ring aside
+  if (aio_threads && pools.size() >= 2 && !ring)
     for (const ThreadPoolConfig& pool : pools) {
       RunResult::PoolFigures f;
       f.name = pool.name;

@@ -152,7 +152,7 @@ TEST_CASE_METHOD(ColdLookup, "a lookup of each component of an uncached path rea
   CHECK(disk.reads[0] == Read{root[0] * 4096, 4096});
 }
 
-TEST_CASE_METHOD(ColdLookup, "a lookup whose blocks are cached reads nothing; an inode the kernel holds is not read", "[disk]") {
+TEST_CASE_METHOD(ColdLookup, "a lookup whose blocks are cached reads nothing, and an inode the kernel holds is not read", "[disk]") {
   std::uint64_t keys[8];
   files.components(0, keys);
   SECTION("looked up again after the kernel forgot it: the buffer cache holds both blocks") {

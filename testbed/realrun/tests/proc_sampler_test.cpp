@@ -9,7 +9,7 @@
 
 using namespace testbed::realrun;
 
-TEST_CASE("stat lines: the state after a command name with ') ' inside; this process's CPU time", "[proc_sampler]") {
+TEST_CASE("stat lines: the state after a command name with ') ' inside, and this process's CPU time", "[proc_sampler]") {
   // The CPU ticks of such a line: common/tests/proc_stat_test.cpp.
   const std::string stat =
       "1234 (nginx: wor) ker) D 1 1234 1234 0 -1 4194560 100 0 0 0 17 5 0 0 20 0 1 0 100 1000 10 "
