@@ -129,6 +129,7 @@ const std::vector<std::pair<const char*, Reader>>& readers() {
          check_kernel_name(l.congestion_control);
          check_kernel_name(l.lo_qdisc);
        }},
+      {"calibrate VmRSS", [](const std::string& t) { cal::parse_vm_rss_bytes(t); }},
   };
   return all;
 }

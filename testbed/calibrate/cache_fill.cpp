@@ -15,6 +15,7 @@
 #include "common/stale_state.h"
 #include "common/cache_cgroup.h"
 #include "common/control_file.h"
+#include "common/text_file.h"
 
 namespace testbed::calibrate {
 
@@ -66,6 +67,26 @@ double thread_cpu_s() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
+std::optional<std::uint64_t> parse_vm_rss_bytes(const std::string& proc_status) {
+  std::istringstream in(proc_status);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) != 0) continue;
+    std::istringstream fields(line.substr(6));
+    std::uint64_t kib = 0;
+    std::string unit;
+    if (!(fields >> kib >> unit) || unit != "kB" || kib > (UINT64_MAX >> 10)) return std::nullopt;
+    return kib << 10;
+  }
+  return std::nullopt;
+}
+
+std::uint64_t reader_allowance(std::optional<std::uint64_t> resident_bytes) {
+  constexpr std::uint64_t kAllocations = 64ULL << 20;
+  const std::uint64_t resident = std::min<std::uint64_t>(resident_bytes.value_or(0), 1ULL << 40);
+  return resident + kAllocations;
+}
+
 void fit_cache_fill(CacheFill& r) {
   if (r.cold_bytes == 0 || r.warm_bytes == 0) throw std::invalid_argument("cache fill: a pass read nothing");
   const auto per_byte = [](double s, std::uint64_t bytes) { return s / static_cast<double>(bytes); };
@@ -82,13 +103,16 @@ CacheFill measure_cache_fill(const std::string& file, std::uint64_t cgroup_limit
   CacheFill r;
   const std::uint64_t size = std::filesystem::file_size(file);
   if (size < 4 * cgroup_limit) throw std::invalid_argument("cache fill: the file must be at least 4x the cgroup limit");
-  auto cg = common::CacheCgroup::create({}, cgroup_limit, common::own_state_name("clerk-calibrate") + "-fill");
+  const std::uint64_t allowance = reader_allowance(parse_vm_rss_bytes(common::read_text("/proc/self/status")));
+  auto cg = common::CacheCgroup::create({}, cgroup_limit + allowance,
+                                        common::own_state_name("clerk-calibrate") + "-fill");
   const std::string self = std::to_string(getpid());
   std::string home;  // where this process goes back to
   if (cg.kind() != common::CacheControlKind::kEvictOnly) {
     home = std::filesystem::path(cg.path()).parent_path().string() + "/cgroup.procs";
     write_control(cg.procs_file(), self);
     r.cgroup_limit = cgroup_limit;
+    r.reader_allowance = allowance;
   } else {
     r.note = "no memory cgroup (" + cg.why_not() + "): measured without reclaim";
   }

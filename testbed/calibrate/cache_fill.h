@@ -25,6 +25,7 @@
 // upper bound that is close when the device's IRQ is on another CPU.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace testbed::calibrate {
@@ -37,7 +38,8 @@ struct CacheFill {
   double cold_reader_s = 0;     // the reading thread's CPU time over the cold pass
   double warm_reader_s = 0;     // ... over the cached pass
   std::uint64_t cold_bytes = 0, warm_bytes = 0;
-  std::uint64_t cgroup_limit = 0;  // 0: no memory cgroup could be made
+  std::uint64_t cgroup_limit = 0;  // the page cache's share; 0: no memory cgroup could be made
+  std::uint64_t reader_allowance = 0;  // added to the cgroup's limit for the reader (reader_allowance())
   std::string note;
 };
 
@@ -53,8 +55,21 @@ void fit_cache_fill(CacheFill& r);
 // The calling thread's CPU time so far (CLOCK_THREAD_CPUTIME_ID).
 double thread_cpu_s();
 
+// /proc/self/status's VmRSS in bytes; nothing when the line is missing or
+// malformed.
+std::optional<std::uint64_t> parse_vm_rss_bytes(const std::string& proc_status);
+// What the fill cgroup adds to the page cache's share for the reading process
+// itself: its resident set when it moves in, and 64 MiB for what it allocates
+// there. Memory it allocates after moving in is charged to the cgroup, and a
+// cap that left it no room would make the kernel's memcg OOM killer end the
+// reader (an ASan build, which allocates shadow and quarantine memory as it
+// runs, was killed so at 158 MB resident in `calibrate --quick`'s 64 MiB
+// cgroup); realrun gives the server the same kind of allowance beside its
+// page cache.
+std::uint64_t reader_allowance(std::optional<std::uint64_t> resident_bytes);
+
 // Reads `file` (at least 4x `cgroup_limit` bytes) cold inside a memory cgroup
-// of `cgroup_limit`, then its first `cgroup_limit / 2` bytes twice, timing
+// of `cgroup_limit` for the page cache plus reader_allowance(), then its first `cgroup_limit / 2` bytes twice, timing
 // the second pass. Needs root (drop_caches).
 CacheFill measure_cache_fill(const std::string& file, std::uint64_t cgroup_limit);
 

@@ -320,8 +320,11 @@ Profile build_profile(const Calibration& c) {
                      &CpuCostsResult::loopback_rx_byte, ns)});
   }
   if (c.fill.cold_bytes > 0) {
-    const std::string where = c.fill.cgroup_limit ? fmt::format("in a {} memory cgroup", mib(c.fill.cgroup_limit))
-                                                  : std::string("without a memory cgroup");
+    const std::string where =
+        !c.fill.cgroup_limit        ? std::string("without a memory cgroup")
+        : c.fill.reader_allowance ? fmt::format("in a {} memory cgroup (+ {} for the reader)", mib(c.fill.cgroup_limit),
+                                                mib(c.fill.reader_allowance))
+                                  : fmt::format("in a {} memory cgroup", mib(c.fill.cgroup_limit));
     cpu.entries.push_back(
         {"cache_fill_byte", duration_value(c.fill.per_byte_s),
          {fmt::format("kernel CPU per byte read into the page cache: all CPUs' busy time (/proc/stat) over a cold"),

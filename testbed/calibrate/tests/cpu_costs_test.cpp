@@ -73,6 +73,18 @@ TEST_CASE("missing tools are named with their Debian package") {
   CHECK(wrk_tool().path == "/usr/bin/wrk");
 }
 
+TEST_CASE("the fill cgroup's room for the reader: its VmRSS and 64 MiB") {
+  using testbed::calibrate::parse_vm_rss_bytes;
+  using testbed::calibrate::reader_allowance;
+  CHECK(parse_vm_rss_bytes("Name:\tclerk\nVmHWM:\t  9000 kB\nVmRSS:\t  8192 kB\nThreads:\t1\n") == 8192ULL * 1024);
+  CHECK_FALSE(parse_vm_rss_bytes("Name:\tclerk\n").has_value());           // a kernel thread has none
+  CHECK_FALSE(parse_vm_rss_bytes("VmRSS:\t  x kB\n").has_value());
+  CHECK_FALSE(parse_vm_rss_bytes("VmRSS:\t  12 MB\n").has_value());
+  CHECK_FALSE(parse_vm_rss_bytes("VmRSS:\t99999999999999999999 kB\n").has_value());
+  CHECK(reader_allowance(8192ULL * 1024) == 8192ULL * 1024 + (64ULL << 20));
+  CHECK(reader_allowance(std::nullopt) == 64ULL << 20);
+}
+
 TEST_CASE("machine busy time counts user, nice, system, irq, softirq and steal, not idle or iowait") {
   // user nice system idle iowait irq softirq steal guest guest_nice
   const std::string line = "cpu  100 20 300 5000 700 10 40 30 0 0";
