@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "testbed/disk/tests/fake_disk.h"
 #include "cache_pressure.h"
 #include "metadata.h"
 #include "models/os/filesystem.h"
@@ -22,29 +23,8 @@ namespace {
 constexpr std::uint64_t kPage = 4096;
 constexpr std::uint64_t kPages = 256;  // memory: 1 MiB
 
-struct Read {
-  std::uint64_t offset, length;
-  bool operator==(const Read& o) const { return offset == o.offset && length == o.length; }
-};
-
-struct FakeDisk final : models::BlockDevice {
-  std::vector<std::pair<models::IoListener*, std::uint64_t>> pending;
-  std::vector<Read> reads;
-  void submit_read(std::uint64_t offset, std::uint64_t length, models::IoListener* l, std::uint64_t tag) override {
-    reads.push_back({offset, length});
-    pending.emplace_back(l, tag);
-  }
-  void complete_all() {
-    while (!pending.empty()) {
-      auto [l, t] = pending.front();
-      pending.erase(pending.begin());
-      l->on_io_done(t);
-    }
-  }
-  std::uint64_t capacity() const override { return 1ULL << 41; }
-  std::uint64_t readahead_bytes() const override { return 128 * 1024; }
-  models::DiskStats stats() const override { return {}; }
-};
+using disk_tests::FakeDisk;
+using disk_tests::Read;
 
 struct Forgotten final : models::InodeCacheQuery {  // the kernel holds no inode
   bool inode_cached(std::uint64_t) override { return false; }

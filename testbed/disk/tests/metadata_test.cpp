@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "testbed/disk/tests/fake_disk.h"
 #include "disk_fs.h"
 #include "emulated_machine.h"
 #include "metadata.h"
@@ -23,30 +24,8 @@
 using namespace testbed::disk;
 
 namespace {
-struct Read {
-  std::uint64_t offset, length;
-  bool operator==(const Read& o) const { return offset == o.offset && length == o.length; }
-};
-
-// Records every read; completes them when the test says.
-struct FakeDisk final : models::BlockDevice {
-  std::vector<std::pair<models::IoListener*, std::uint64_t>> pending;
-  std::vector<Read> reads;
-  void submit_read(std::uint64_t offset, std::uint64_t length, models::IoListener* l, std::uint64_t tag) override {
-    reads.push_back({offset, length});
-    pending.emplace_back(l, tag);
-  }
-  void complete_all() {
-    while (!pending.empty()) {
-      auto [l, t] = pending.front();
-      pending.erase(pending.begin());
-      l->on_io_done(t);
-    }
-  }
-  std::uint64_t capacity() const override { return 1ULL << 41; }
-  std::uint64_t readahead_bytes() const override { return 128 * 1024; }
-  models::DiskStats stats() const override { return {}; }
-};
+using disk_tests::FakeDisk;
+using disk_tests::Read;
 
 struct NoInodes final : models::InodeCacheQuery {
   std::vector<std::uint64_t> asked;
