@@ -15,6 +15,9 @@ void add_calibrate_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--data", o.data, "directory on the data disk for fio's test file")->capture_default_str();
   cmd->add_flag("--quick", o.quick, "short measurements (about a minute in all), as CI runs it");
   cmd->add_flag("--keep", o.keep, "keep fio's test file in --data for the next run");
+  cmd->add_flag("--pacing", o.pacing,
+                "only measure what TCP's own pacing costs on loopback (cubic against bbr, per socket), print it, "
+                "write nothing; the machine must be quiet");
   commands.add(cmd, [request] { return testbed::calibrate_command(*request); });
 }
 

@@ -18,6 +18,7 @@
 #include "common/stale_state.h"
 #include "testbed/calibrate/calibration.h"
 #include "testbed/calibrate/interrupt.h"
+#include "testbed/calibrate/loopback_pacing.h"
 #include "testbed/calibrate/profile_check.h"
 #include "testbed/calibrate/profile_content.h"
 #include "testbed/calibrate/profile_writer.h"
@@ -104,7 +105,28 @@ int calibrate_command(const CalibrateRequest& request) {
 }
 
 namespace {
+// `--pacing`: the loopback pacing experiment alone; nothing is written.
+int pacing_only(const Request& o) {
+  install_interrupt_handlers();
+  calibrate::PacingSpec spec;
+  spec.rounds = o.quick ? 50 : 500;
+  const unsigned runs = o.quick ? 1 : 5;
+  fmt::print("clerk calibrate --pacing: load average {}\n", load_average());
+  try {
+    fmt::print("{}", calibrate::pacing_report(calibrate::compare_pacing(spec, runs)));
+  } catch (const Interrupted&) {
+    std::cerr << "clerk calibrate: interrupted\n";
+    return 1;
+  } catch (const std::runtime_error& e) {
+    std::cerr << "clerk calibrate: " << e.what() << "\n";
+    return 1;
+  }
+  fmt::print("load average after: {}\n", load_average());
+  return 0;
+}
+
 int run_checked(const Request& o) {
+  if (o.pacing) return pacing_only(o);
   // Refusals first, before anything is started or written: bad input, then
   // what the machine lacks.
   const std::string out_problem = common::output_path_problem(o.out, "--out");

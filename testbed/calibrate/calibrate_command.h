@@ -10,6 +10,7 @@ struct CalibrateRequest {
   std::string data = "/var/tmp/clerk-data";
   bool quick = false;
   bool keep = false;
+  bool pacing = false;  // only the loopback pacing experiment (loopback_pacing.h): printed, no profile written
 };
 
 // Exit status: 0 written, 1 a measurement failed or was interrupted, 2 bad
