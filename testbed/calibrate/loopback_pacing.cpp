@@ -16,6 +16,9 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -219,6 +222,11 @@ Pair connected_pair(const std::string& cc) {
   return Pair{std::move(client), std::move(server)};
 }
 
+std::string read_softirqs() {
+  std::ifstream f("/proc/softirqs");
+  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -227,6 +235,25 @@ double median(std::vector<double> v) {
 }
 
 }  // namespace
+
+std::uint64_t parse_softirq_count(const std::string& text, const std::string& name) {
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string first;
+    if (!(words >> first) || first != name + ":") continue;
+    std::uint64_t sum = 0;
+    std::string count;
+    while (words >> count) {
+      if (count.empty() || count.size() > 19 || count.find_first_not_of("0123456789") != std::string::npos)
+        throw std::runtime_error("/proc/softirqs: " + name + ": \"" + count + "\" is not a count");
+      sum += std::stoull(count);
+    }
+    return sum;
+  }
+  return 0;
+}
 
 PacingPerResponse per_response(const PacingRun& r) {
   PacingPerResponse p;
@@ -238,6 +265,8 @@ PacingPerResponse per_response(const PacingRun& r) {
   p.elsewhere_us = std::max(0.0, p.machine_us - p.sender_us - p.receiver_us);
   p.segs = static_cast<double>(r.segs_out) / n;
   p.epollout_waits = static_cast<double>(r.epollout_waits) / n;
+  p.hrtimer_softirqs = static_cast<double>(r.hrtimer_softirqs) / n;
+  p.net_rx_softirqs = static_cast<double>(r.net_rx_softirqs) / n;
   return p;
 }
 
@@ -255,6 +284,7 @@ PacingRun pacing_run(const PacingSpec& spec) {
     Waiter w(pair.client.get(), EPOLLIN);
     std::vector<char> buf(kReadBuffer);
     for (unsigned i = 0; i < kWarmupRounds; ++i) receive_round(pair.client.get(), spec, w, buf);
+    const std::string softirqs0 = read_softirqs();
     const double busy0 = machine_busy_s(), cpu0 = thread_cpu_s(), wall0 = monotonic_s();
     for (unsigned i = 0; i < spec.rounds; ++i) {
       if (i % 64 == 0) throw_if_interrupted();
@@ -263,6 +293,9 @@ PacingRun pacing_run(const PacingSpec& spec) {
     run.wall_s = monotonic_s() - wall0;
     run.receiver_cpu_s = thread_cpu_s() - cpu0;
     run.machine_busy_s = machine_busy_s() - busy0;
+    const std::string softirqs1 = read_softirqs();
+    run.hrtimer_softirqs = parse_softirq_count(softirqs1, "HRTIMER") - parse_softirq_count(softirqs0, "HRTIMER");
+    run.net_rx_softirqs = parse_softirq_count(softirqs1, "NET_RX") - parse_softirq_count(softirqs0, "NET_RX");
   } catch (...) {
     failure = std::current_exception();
   }
@@ -299,9 +332,10 @@ namespace {
 
 std::string run_line(const PacingRun& r) {
   const PacingPerResponse p = per_response(r);
-  return fmt::format("{:<6} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>7.1f} {:>7.2f} {:>9.2f} {:>5} {:>6}\n",
+  return fmt::format("{:<6} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>7.1f} {:>7.2f} {:>7.1f} {:>7.1f} {:>9.2f} {:>5} {:>6}\n",
                      r.spec.congestion_control, p.wall_us, p.sender_us, p.receiver_us, p.machine_us, p.elsewhere_us,
-                     p.segs, p.epollout_waits, r.pacing_rate_Bps / 1e9, r.cwnd, r.mss);
+                     p.segs, p.epollout_waits, p.hrtimer_softirqs, p.net_rx_softirqs, r.pacing_rate_Bps / 1e9, r.cwnd,
+                     r.mss);
 }
 
 struct Medians {
@@ -329,9 +363,9 @@ std::string pacing_report(const PacingComparison& c) {
   const PacingSpec& s = c.unpaced.front().spec;
   std::string out = fmt::format(
       "loopback pacing: {} responses of {} bytes a run, sendfile() calls of at most {} bytes (per response, us):\n"
-      "{:<6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7} {:>9} {:>5} {:>6}\n",
+      "{:<6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7} {:>7} {:>7} {:>7} {:>9} {:>5} {:>6}\n",
       s.rounds, s.response, s.chunk, "cc", "wall", "sender", "receiver", "machine", "elsewhere", "segs", "EAGAIN",
-      "rate GB/s", "cwnd", "mss");
+      "HRTIMER", "NET_RX", "rate GB/s", "cwnd", "mss");
   for (std::size_t i = 0; i < std::max(c.unpaced.size(), c.paced.size()); ++i) {
     if (i < c.unpaced.size()) out += run_line(c.unpaced[i]);
     if (i < c.paced.size()) out += run_line(c.paced[i]);

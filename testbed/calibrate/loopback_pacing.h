@@ -19,6 +19,9 @@
 //  - the machine's busy time (/proc/stat, all CPUs), whose excess over the
 //    two threads is work that ran elsewhere: softirqs on an idle CPU (the
 //    pacing timer's, when nothing else runs there) and ksoftirqd;
+//  - the HRTIMER and NET_RX softirqs the machine ran (/proc/softirqs: the
+//    pacing timer, HRTIMER_MODE_ABS_PINNED_SOFT, runs as one; loopback's
+//    receive path as the other);
 //  - the socket's segments out (tcpi_segs_out), its pacing rate
 //    (tcpi_pacing_rate) and congestion window at the end, and the EPOLLOUT
 //    waits.
@@ -45,6 +48,8 @@ struct PacingRun {
   double machine_busy_s = 0;    // all CPUs' busy time over the rounds (/proc/stat)
   std::uint64_t segs_out = 0;   // the sender's tcpi_segs_out over the rounds
   std::uint64_t epollout_waits = 0;
+  std::uint64_t hrtimer_softirqs = 0;  // /proc/softirqs HRTIMER, all CPUs: the pacing timer is a soft hrtimer
+  std::uint64_t net_rx_softirqs = 0;   // NET_RX: loopback's receive path (netif_rx's backlog)
   double pacing_rate_Bps = 0;   // tcpi_pacing_rate at the end
   std::uint32_t cwnd = 0;       // tcpi_snd_cwnd at the end, in segments
   std::uint32_t mss = 0;        // tcpi_snd_mss
@@ -53,7 +58,7 @@ struct PacingRun {
 // Per response, for reports and the difference of two runs.
 struct PacingPerResponse {
   double wall_us = 0, sender_us = 0, receiver_us = 0, machine_us = 0, elsewhere_us = 0;
-  double segs = 0, epollout_waits = 0;
+  double segs = 0, epollout_waits = 0, hrtimer_softirqs = 0, net_rx_softirqs = 0;
 };
 PacingPerResponse per_response(const PacingRun& r);
 
@@ -67,6 +72,11 @@ struct PacingComparison {
   std::vector<PacingRun> unpaced, paced;
 };
 PacingComparison compare_pacing(const PacingSpec& spec, unsigned runs);
+
+// A softirq's count summed over the CPUs, from the text of /proc/softirqs
+// (a header of CPU names, then "NAME: count count ..."); 0 when the line is
+// absent, throws when a count is not a number.
+std::uint64_t parse_softirq_count(const std::string& proc_softirqs, const std::string& name);
 
 // The report `clerk calibrate --pacing` prints: each run's figures per
 // response, then the medians and the paced-over-unpaced differences.
