@@ -15,4 +15,10 @@ namespace common {
 // and parentheses, so fields are counted after the last ')'.
 std::optional<std::uint64_t> parse_stat_cpu_ticks(const std::string& stat);
 
+// A softirq's count summed over the CPUs, from the text of /proc/softirqs
+// (a header of CPU names, then "NAME: count count ...", as
+// fs/proc/softirqs.c's show_softirqs writes it); 0 when the line is absent,
+// a std::runtime_error when a count is not a number of at most 19 digits.
+std::uint64_t parse_softirq_count(const std::string& proc_softirqs, const std::string& name);
+
 }  // namespace common

@@ -29,7 +29,6 @@
 #include "fuzz/contract.h"
 #include "testbed/calibrate/cache_fill.h"
 #include "testbed/calibrate/kernel_facts.h"
-#include "testbed/calibrate/loopback_pacing.h"
 #include "testbed/calibrate/proc_stat.h"
 #include "testbed/calibrate/wrk_runner.h"
 #include "testbed/realrun/block_stats.h"
@@ -131,7 +130,7 @@ const std::vector<std::pair<const char*, Reader>>& readers() {
          check_kernel_name(l.lo_qdisc);
        }},
       {"calibrate VmRSS", [](const std::string& t) { cal::parse_vm_rss_bytes(t); }},
-      {"calibrate softirqs", [](const std::string& t) { cal::parse_softirq_count(t, "HRTIMER"); }},
+      {"common softirqs", [](const std::string& t) { common::parse_softirq_count(t, "HRTIMER"); }},
   };
   return all;
 }

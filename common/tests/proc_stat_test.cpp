@@ -1,4 +1,4 @@
-// The stat line's CPU ticks (common/proc_stat.h), as calibrate and realrun
+// The stat line's CPU ticks and /proc/softirqs counts (common/proc_stat.h), as calibrate and realrun
 // read them.
 #include <catch2/catch.hpp>
 #include <string>
@@ -25,4 +25,19 @@ TEST_CASE("/proc/PID/stat: a short line, counts that are not numbers or no ')' g
   CHECK_FALSE(parse_stat_cpu_ticks("4242 (x) S 4241 4241 4241 0 -1 4194624 300 0 0 0 a b"));
   CHECK_FALSE(parse_stat_cpu_ticks("4242 x S 4241 4241 4241 0 -1 4194624 300 0 0 0 125 37"));
   CHECK_FALSE(parse_stat_cpu_ticks(""));
+}
+
+TEST_CASE("/proc/softirqs: a softirq's count summed over the CPUs", "[proc_stat]") {
+  const std::string text =
+      "                    CPU0       CPU1       \n"
+      "          HI:          0          0\n"
+      "      NET_RX:     940279    1113788\n"
+      "     HRTIMER:     403440     330624\n";
+  CHECK(common::parse_softirq_count(text, "HRTIMER") == 403440u + 330624u);
+  CHECK(common::parse_softirq_count(text, "NET_RX") == 940279u + 1113788u);
+  CHECK(common::parse_softirq_count(text, "TASKLET") == 0);  // absent
+  CHECK(common::parse_softirq_count(text, "HI") == 0);
+  CHECK_THROWS_WITH(common::parse_softirq_count("HRTIMER: 12 x3\n", "HRTIMER"), Catch::Contains("not a count"));
+  CHECK_THROWS_WITH(common::parse_softirq_count("HRTIMER: 99999999999999999999\n", "HRTIMER"),
+                    Catch::Contains("not a count"));
 }

@@ -26,6 +26,7 @@
 
 #include <fmt/format.h>
 
+#include "common/proc_stat.h"
 #include "testbed/calibrate/cache_fill.h"
 #include "testbed/calibrate/interrupt.h"
 
@@ -236,25 +237,6 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
-std::uint64_t parse_softirq_count(const std::string& text, const std::string& name) {
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::istringstream words(line);
-    std::string first;
-    if (!(words >> first) || first != name + ":") continue;
-    std::uint64_t sum = 0;
-    std::string count;
-    while (words >> count) {
-      if (count.empty() || count.size() > 19 || count.find_first_not_of("0123456789") != std::string::npos)
-        throw std::runtime_error("/proc/softirqs: " + name + ": \"" + count + "\" is not a count");
-      sum += std::stoull(count);
-    }
-    return sum;
-  }
-  return 0;
-}
-
 PacingPerResponse per_response(const PacingRun& r) {
   PacingPerResponse p;
   const double n = r.spec.rounds > 0 ? static_cast<double>(r.spec.rounds) : 1.0;
@@ -294,8 +276,8 @@ PacingRun pacing_run(const PacingSpec& spec) {
     run.receiver_cpu_s = thread_cpu_s() - cpu0;
     run.machine_busy_s = machine_busy_s() - busy0;
     const std::string softirqs1 = read_softirqs();
-    run.hrtimer_softirqs = parse_softirq_count(softirqs1, "HRTIMER") - parse_softirq_count(softirqs0, "HRTIMER");
-    run.net_rx_softirqs = parse_softirq_count(softirqs1, "NET_RX") - parse_softirq_count(softirqs0, "NET_RX");
+    run.hrtimer_softirqs = common::parse_softirq_count(softirqs1, "HRTIMER") - common::parse_softirq_count(softirqs0, "HRTIMER");
+    run.net_rx_softirqs = common::parse_softirq_count(softirqs1, "NET_RX") - common::parse_softirq_count(softirqs0, "NET_RX");
   } catch (...) {
     failure = std::current_exception();
   }

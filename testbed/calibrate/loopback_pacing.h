@@ -73,11 +73,6 @@ struct PacingComparison {
 };
 PacingComparison compare_pacing(const PacingSpec& spec, unsigned runs);
 
-// A softirq's count summed over the CPUs, from the text of /proc/softirqs
-// (a header of CPU names, then "NAME: count count ..."); 0 when the line is
-// absent, throws when a count is not a number.
-std::uint64_t parse_softirq_count(const std::string& proc_softirqs, const std::string& name);
-
 // The report `clerk calibrate --pacing` prints: each run's figures per
 // response, then the medians and the paced-over-unpaced differences.
 std::string pacing_report(const PacingComparison& c);

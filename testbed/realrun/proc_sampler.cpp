@@ -45,12 +45,22 @@ CpuTotals parse_proc_stat(const std::string& text) {
   if (!(in >> name) || name != "cpu") return t;
   in >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
   t.busy = user + nice + system + irq + softirq + steal;
+  t.irq = irq + softirq;
   t.iowait = iowait;
   t.total = t.busy + idle + iowait;
   return t;
 }
 
 CpuTotals read_cpu_totals() { return parse_proc_stat(common::read_text("/proc/stat")); }
+
+SoftirqCounts read_softirq_counts() {
+  try {
+    const std::string text = common::read_text("/proc/softirqs");
+    return SoftirqCounts{common::parse_softirq_count(text, "HRTIMER"), common::parse_softirq_count(text, "NET_RX")};
+  } catch (const std::runtime_error&) {
+    return {};
+  }
+}
 
 DiskCounters parse_diskstats(const std::string& text, unsigned major, unsigned minor) {
   std::istringstream in(text);

@@ -20,11 +20,21 @@ double process_cpu_s(pid_t pid);
 
 struct CpuTotals {
   std::uint64_t busy = 0, iowait = 0, total = 0;  // jiffies, all CPUs
+  std::uint64_t irq = 0;                          // irq + softirq jiffies (inside busy)
 };
 // The "cpu " line of /proc/stat: busy = user+nice+system+irq+softirq+steal,
 // total adds idle and iowait (guest time is already inside user).
 CpuTotals parse_proc_stat(const std::string& text);
 CpuTotals read_cpu_totals();
+
+// The machine's HRTIMER and NET_RX softirqs so far, all CPUs (/proc/softirqs):
+// TCP's pacing timer and its compressed-ACK timer are soft hrtimers
+// (tcp_init_xmit_timers: HRTIMER_MODE_*_PINNED_SOFT); loopback's receive
+// path runs as NET_RX (netif_rx's backlog). Zeros when the file cannot be read.
+struct SoftirqCounts {
+  std::uint64_t hrtimer = 0, net_rx = 0;
+};
+SoftirqCounts read_softirq_counts();
 
 struct DiskCounters {
   bool found = false;

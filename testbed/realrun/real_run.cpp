@@ -213,6 +213,16 @@ std::string real_run_refusal(const models::Scenario& sc) {
   return {};
 }
 
+std::string softirq_note(const RealRunResult& r) {
+  std::uint64_t requests = 0;
+  for (const RealGroupResult& g : r.groups) requests += g.requests;
+  const double per = requests > 0 ? 1.0 / static_cast<double>(requests) : 0.0;
+  return fmt::format("softirqs (the machine's, /proc/softirqs): {:.1f} HRTIMER and {:.1f} NET_RX a request "
+                     "(TCP's pacing and compressed-ACK timers are soft hrtimers); irq and softirq time {:.1f}% of all CPUs",
+                     static_cast<double>(r.hrtimer_softirqs) * per, static_cast<double>(r.net_rx_softirqs) * per,
+                     100 * r.machine_irq);
+}
+
 namespace {
 
 void validate(const models::Scenario& sc, const RealRunOptions& o) {
@@ -418,6 +428,7 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
   }
   // The start counters, then every wrk at once.
   const CpuTotals cpu0 = read_cpu_totals();
+  const SoftirqCounts softirqs0 = read_softirq_counts();
   const DiskCounters disk0 = read_disk_counters(data_dir);
   std::vector<double> worker_cpu0;
   for (pid_t w : worker_pids) worker_cpu0.push_back(process_cpu_s(w));
@@ -474,6 +485,7 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
   block.sample(steady_ns());
   result.drives = block.figures();
   const CpuTotals cpu1 = read_cpu_totals();
+  const SoftirqCounts softirqs1 = read_softirq_counts();
   const DiskCounters disk1 = read_disk_counters(data_dir);
 
   // Results, before the server is stopped (its processes' CPU times).
@@ -518,7 +530,11 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
   if (dt > 0) {
     result.machine_busy = static_cast<double>(cpu1.busy - cpu0.busy) / static_cast<double>(dt);
     result.machine_iowait = static_cast<double>(cpu1.iowait - cpu0.iowait) / static_cast<double>(dt);
+    result.machine_irq = static_cast<double>(cpu1.irq - cpu0.irq) / static_cast<double>(dt);
   }
+  result.hrtimer_softirqs = softirqs1.hrtimer - std::min(softirqs0.hrtimer, softirqs1.hrtimer);
+  result.net_rx_softirqs = softirqs1.net_rx - std::min(softirqs0.net_rx, softirqs1.net_rx);
+  notes.push_back(softirq_note(result));
   if (disk0.found && disk1.found) {
     result.disk_device = disk1.name;
     result.disk_reads = disk1.reads - disk0.reads;

@@ -83,6 +83,8 @@ struct RealRunResult {
   double wall_s = 0;
   double server_cpu_s = 0, clients_cpu_s = 0;         // user+sys over the run
   double machine_busy = 0, machine_iowait = 0;        // shares of all CPUs (/proc/stat)
+  double machine_irq = 0;                             // irq + softirq, a share of all CPUs (inside machine_busy)
+  std::uint64_t hrtimer_softirqs = 0, net_rx_softirqs = 0;  // the machine's over the run (/proc/softirqs)
   std::uint64_t disk_read_bytes = 0, disk_reads = 0;  // /proc/diskstats of the data set's device
   std::string cache_control;   // e.g. "cgroup v1 memory limit 512 MiB" or "posix_fadvise(DONTNEED) (no memory cgroup)"
   std::string server_version;  // `nginx -v` or clerk-serve
@@ -136,5 +138,9 @@ void stop_all_real_runs();
 // from that folder), only of runs whose process is gone; one line per thing
 // removed, for stderr (common/stale_state.h).
 std::vector<std::string> remove_stale_real_runs();
+
+// The run's softirq line for its notes: HRTIMER and NET_RX softirqs a
+// completed request, and the irq + softirq share of all CPUs.
+std::string softirq_note(const RealRunResult& r);
 
 }  // namespace testbed

@@ -79,17 +79,3 @@ TEST_CASE("pacing: a congestion control the kernel lacks is a clear error") {
   none.rounds = 0;
   CHECK_THROWS_WITH(pacing_run(none), Catch::Contains("above 0"));
 }
-
-TEST_CASE("pacing: /proc/softirqs counts, summed over the CPUs") {
-  const std::string text =
-      "                    CPU0       CPU1       \n"
-      "          HI:          0          0\n"
-      "      NET_RX:     940279    1113788\n"
-      "     HRTIMER:     403440     330624\n";
-  CHECK(parse_softirq_count(text, "HRTIMER") == 403440u + 330624u);
-  CHECK(parse_softirq_count(text, "NET_RX") == 940279u + 1113788u);
-  CHECK(parse_softirq_count(text, "TASKLET") == 0);  // absent
-  CHECK(parse_softirq_count(text, "HI") == 0);
-  CHECK_THROWS_WITH(parse_softirq_count("HRTIMER: 12 x3\n", "HRTIMER"), Catch::Contains("not a count"));
-  CHECK_THROWS_WITH(parse_softirq_count("HRTIMER: 99999999999999999999\n", "HRTIMER"), Catch::Contains("not a count"));
-}

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "testbed/realrun/proc_sampler.h"
+#include "testbed/realrun/real_run.h"
 
 using namespace testbed::realrun;
 
@@ -25,7 +26,28 @@ TEST_CASE("/proc/stat totals", "[proc_sampler]") {
   CHECK(t.busy == 100 + 5 + 50 + 3 + 2 + 1);
   CHECK(t.iowait == 20);
   CHECK(t.total == t.busy + 1000 + 20);
+  CHECK(t.irq == 3 + 2);
   CHECK(read_cpu_totals().total > 0);
+}
+
+TEST_CASE("the run's softirq note: HRTIMER and NET_RX a completed request, irq time a share of all CPUs", "[proc_sampler]") {
+  testbed::RealRunResult r;
+  r.groups.resize(2);
+  r.groups[0].requests = 300;
+  r.groups[1].requests = 100;
+  r.hrtimer_softirqs = 6000;  // 15 a request
+  r.net_rx_softirqs = 1000;   // 2.5
+  r.machine_irq = 0.123;
+  const std::string note = testbed::softirq_note(r);
+  CHECK_THAT(note, Catch::Contains("15.0 HRTIMER and 2.5 NET_RX a request"));
+  CHECK_THAT(note, Catch::Contains("12.3% of all CPUs"));
+  r.groups.clear();  // no request completed: no division by zero
+  CHECK_THAT(testbed::softirq_note(r), Catch::Contains("0.0 HRTIMER"));
+  // Read from this machine: the counters only grow.
+  const auto a = read_softirq_counts();
+  const auto b = read_softirq_counts();
+  CHECK(b.hrtimer >= a.hrtimer);
+  CHECK(b.net_rx >= a.net_rx);
 }
 
 TEST_CASE("/proc/diskstats by device number", "[proc_sampler]") {
