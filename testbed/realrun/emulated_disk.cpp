@@ -7,7 +7,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
-#include <sstream>
+#include <fstream>
+#include <string_view>
 #include <thread>
 
 #include "common/mountinfo.h"
@@ -75,22 +76,55 @@ std::vector<std::string> detach_stale_emulated_mounts(const std::string& folder_
 }
 
 namespace {
-// The last line of the log that holds `words` ("" when none).
-std::string last_line_with(const std::string& log_text, const std::string& words) {
-  std::istringstream in(log_text);
-  std::string line, found;
-  while (std::getline(in, line))
-    if (line.find(words) != std::string::npos) found = line;
-  return found;
+constexpr std::string_view kDaemonPrefix = "clerk-disk: ";
+
+// One line of `in` without its '\n': its first `max` characters (control
+// characters as '?'), and in `dropped` how many more it had. False at the end.
+bool read_bounded_line(std::istream& in, std::string& line, std::size_t max, std::size_t& dropped) {
+  line.clear();
+  dropped = 0;
+  std::streambuf* buf = in.rdbuf();
+  if (buf == nullptr) return false;
+  bool any = false;
+  for (int c = buf->sbumpc(); c != std::char_traits<char>::eof(); c = buf->sbumpc()) {
+    any = true;
+    if (c == '\n') return true;
+    if (line.size() == max)
+      ++dropped;
+    else
+      line.push_back(c < 0x20 || c == 0x7f ? '?' : static_cast<char>(c));
+  }
+  return any;
 }
 }  // namespace
 
-std::string own_latency_line(const std::string& log_text) { return last_line_with(log_text, "own latency"); }
-
-std::string metadata_line(const std::string& log_text) { return last_line_with(log_text, "clerk-disk: lookups: "); }
-
-std::string page_cache_line(const std::string& log_text) {
-  return last_line_with(log_text, "clerk-disk: page cache (clerk-disk's view");
+std::vector<std::string> summary_lines(std::istream& log, const std::string& log_name) {
+  std::vector<std::string> block;
+  std::size_t more_lines = 0;
+  bool in_block = false;
+  std::string line;
+  std::size_t dropped = 0;
+  while (read_bounded_line(log, line, kSummaryMaxLineChars, dropped)) {
+    if (!line.starts_with(kDaemonPrefix)) continue;
+    if (line.find("own latency") != std::string::npos) {  // a (later) report begins
+      block.clear();
+      more_lines = 0;
+      in_block = true;
+    } else if (!in_block) {
+      continue;
+    } else if (line.starts_with("clerk-disk: unmounted")) {
+      in_block = false;
+      continue;
+    }
+    if (block.size() == kSummaryMaxLines) {
+      ++more_lines;
+      continue;
+    }
+    if (dropped > 0) line += fmt::format(" [... {} more characters in {}]", dropped, log_name);
+    block.push_back(line);
+  }
+  if (more_lines > 0) block.push_back(fmt::format("clerk-disk: {} more summary lines in {}", more_lines, log_name));
+  return block;
 }
 
 EmulatedDisk::EmulatedDisk(const EmulatedDiskLaunch& launch) : launch_(launch) {
@@ -134,21 +168,19 @@ std::string EmulatedDisk::failure() {
                      tail_of(launch_.log));
 }
 
-std::vector<std::string> EmulatedDisk::stop() {
-  std::vector<std::string> notes;
+EmulatedDisk::End EmulatedDisk::stop() {
+  End end;
   if (daemon_.running()) daemon_.stop(SIGTERM, 10);
-  const std::string text = common::read_text(launch_.log);
-  const std::string line = own_latency_line(text);
-  notes.push_back(line.empty() ? "clerk-disk printed no own-latency line (see " + launch_.log + ")" : line);
-  if (const std::string metadata = metadata_line(text); !metadata.empty()) notes.push_back(metadata);
-  if (const std::string cache = page_cache_line(text); !cache.empty()) notes.push_back(cache);
+  std::ifstream log(launch_.log);
+  end.summary = summary_lines(log, launch_.log);
+  if (end.summary.empty()) end.summary.push_back("clerk-disk printed no own-latency line (see " + launch_.log + ")");
   if (daemon_.exit() && !daemon_.exit()->ok())
-    notes.push_back("clerk-disk " + common::describe_status(daemon_.exit()->status) + "; see " + launch_.log);
+    end.problems.push_back("clerk-disk " + common::describe_status(daemon_.exit()->status) + "; see " + launch_.log);
   if (clerk_disk_mounted(common::read_text("/proc/self/mountinfo"), launch_.mountpoint)) {
-    notes.push_back("clerk-disk left its mount at " + launch_.mountpoint + ": detached");
+    end.problems.push_back("clerk-disk left its mount at " + launch_.mountpoint + ": detached");
     detach();
   }
-  return notes;
+  return end;
 }
 
 void EmulatedDisk::detach() noexcept {

@@ -17,14 +17,16 @@
 // readers wait on its replies, adding to the very latency it times.
 //
 // Clean-up, on every path: a normal end sends SIGTERM (libfuse's handler
-// fails what is outstanding and unmounts; the daemon prints its own-latency
-// line, kept in the run's notes); a failure or Ctrl-C kills its process
+// fails what is outstanding and unmounts; the daemon prints its summary
+// lines, kept in the run's notes and printed under realrun's table); a failure or Ctrl-C kills its process
 // group (stop_all_real_runs) and the destructor detaches the mount
 // (umount2 MNT_DETACH) before the run folder is removed; a clerk killed by
 // SIGKILL sends the daemon SIGTERM through PR_SET_PDEATHSIG, and the next
 // run detaches any clerk-disk mount left in a dead run's folder
 // (detach_stale_emulated_mounts) before removing that folder.
 #pragma once
+#include <cstddef>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -53,9 +55,14 @@ class EmulatedDisk {
   // Whether the daemon still runs; "" if so, else what happened and its log's end.
   std::string failure();
 
-  // SIGTERM, wait for the unmount; the daemon's own-latency line ("" if it
-  // printed none) and any problem, as notes.
-  std::vector<std::string> stop();
+  // What stop() found: the daemon's summary lines (summary_lines; one line
+  // saying so when it printed no own-latency line) and any problem.
+  struct End {
+    std::vector<std::string> summary;
+    std::vector<std::string> problems;
+  };
+  // SIGTERM, wait for the unmount, read the daemon's log.
+  End stop();
 
  private:
   void wait_for_mount();
@@ -75,12 +82,27 @@ std::vector<std::string> stale_emulated_mounts(const std::string& mountinfo, con
 // Detaches (MNT_DETACH) every such mount of this machine; a line each.
 std::vector<std::string> detach_stale_emulated_mounts(const std::string& folder_root, const std::string& prefix);
 
-// The daemon's own-latency line in its log ("" when absent).
-std::string own_latency_line(const std::string& log_text);
-// The daemon's line on its lookups' metadata reads ("" when absent).
-std::string metadata_line(const std::string& log_text);
-// The daemon's line on its view of the page cache, whose reclaim evicts
-// those metadata blocks ("" when absent).
-std::string page_cache_line(const std::string& log_text);
+// The summary clerk-disk prints at unmount (testbed/disk/daemon.cpp's
+// report and report_metadata), from its log: the last line beginning
+// "clerk-disk: " that holds "own latency" (the emulated: or null-delay:
+// reads), then every later "clerk-disk: " line up to "clerk-disk: unmounted"
+// (read sizes, lookups, page cache, ext4's inode cache, and whatever the
+// daemon adds there), in order. Other lines (libfuse's) are skipped. Empty
+// when there is no own-latency line.
+//
+// The log is a file another process wrote, read as a stream: at most
+// kSummaryMaxLines lines are kept (then one saying how many more there
+// were), each cut at kSummaryMaxLineChars characters (saying how many more
+// it had), control characters shown as '?', so a huge or hostile log can
+// neither flood realrun's output nor fill its memory. `log_name` is named in
+// those lines.
+std::vector<std::string> summary_lines(std::istream& log, const std::string& log_name);
+// The daemon prints 5 summary lines (own latency, read sizes, lookups, page
+// cache, ext4's inode cache); 16 leaves room for more and fits a screen.
+inline constexpr std::size_t kSummaryMaxLines = 16;
+// Its fixed lines come from 320- and 512-byte buffers; the read-sizes line
+// has a "BYTESxCOUNT" word per request length the kernel sent, at most 256
+// page multiples (FUSE_MAX_MAX_PAGES) of up to 16 characters each: 4096.
+inline constexpr std::size_t kSummaryMaxLineChars = 4096;
 
 }  // namespace testbed::realrun

@@ -549,9 +549,11 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
   // 7. Stop everything (the destructors would too; this way failures are noted).
   server.stop(5);
   if (emulated_disk) {
-    const std::vector<std::string> said = emulated_disk->stop();
-    result.disk_own_latency = said.front();
-    notes.insert(notes.end(), said.begin(), said.end());
+    const EmulatedDisk::End end = emulated_disk->stop();
+    result.disk_own_latency = end.summary.front();
+    result.disk_summary = end.summary;
+    notes.insert(notes.end(), end.summary.begin(), end.summary.end());
+    notes.insert(notes.end(), end.problems.begin(), end.problems.end());
   }
   if (!cgroup.remove()) notes.push_back("could not remove the cgroup " + cgroup.path());
   progress(o, fmt::format("done in {:.1f} s", result.wall_s));

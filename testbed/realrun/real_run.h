@@ -106,6 +106,10 @@ struct RealRunResult {
   // --disk emulated: clerk-disk's own-latency line (how late its replies
   // began after the model's completions), "" otherwise.
   std::string disk_own_latency;
+  // --disk emulated: every summary line clerk-disk printed at unmount, the
+  // own-latency line first (emulated_disk.h's summary_lines, capped); also
+  // in notes. Empty otherwise.
+  std::vector<std::string> disk_summary;
 };
 
 struct RealRunError : std::runtime_error {

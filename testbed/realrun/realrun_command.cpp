@@ -180,10 +180,11 @@ int run_checked(const RealrunRequest& o) {
     for (ScenarioComparison& c : comparisons) {
       summarize(c);
       std::cout << format_comparison(c) << "\n";
-      // --disk emulated: how late clerk-disk's replies were, each run.
+      // --disk emulated: clerk-disk's summary of each run (how late its
+      // replies were, read sizes, lookups, its page cache, ext4's inodes).
       for (std::size_t r = 0; r < c.real_runs.size(); ++r)
-        if (!c.real_runs[r].disk_own_latency.empty())
-          std::cout << fmt::format("{} run {}: {}\n", c.name, r + 1, c.real_runs[r].disk_own_latency);
+        for (const std::string& line : c.real_runs[r].disk_summary)
+          std::cout << fmt::format("{} run {}: {}\n", c.name, r + 1, line);
       for (const MetricRow& r : c.rows) all_within = all_within && r.within;
       js["scenarios"].push_back(to_json(c));
     }

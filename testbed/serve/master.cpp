@@ -28,10 +28,6 @@ namespace {
 // How long the workers get to exit after SIGTERM before they are killed.
 constexpr int kShutdownGraceSeconds = 10;
 
-// The exit status by which a worker says "restarting me will not help"
-// (its reuseport socket could not be opened).
-constexpr int kWorkerFatal = 2;
-
 void on_sigchld(int) {}  // a handler, so SIGCHLD is never discarded while blocked
 
 // Whole or not at all (common/output_file.h): a reader polling for the

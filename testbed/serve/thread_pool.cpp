@@ -1,14 +1,60 @@
 #include "thread_pool.h"
 
 #include <cstdio>
+#include <cstring>
+#include <string>
+#include <system_error>
 
 namespace clerk::serve {
 
-ThreadPool::ThreadPool(int threads, std::size_t max_queue) : max_queue_(max_queue) {
+namespace {
+// nginx's only pool name here (serve_notes: one pool); in every message.
+constexpr const char* kPoolName = "default";
+
+std::thread start_std_thread(std::function<void()> body) { return std::thread(std::move(body)); }
+
+// "errno 11 (EAGAIN: Resource temporarily unavailable)": std::thread
+// reports pthread_create's error number.
+std::string describe_errno(const std::error_code& code) {
+  const char* name = ::strerrorname_np(code.value());  // glibc 2.32; null for an unknown number
+  return "errno " + std::to_string(code.value()) + " (" + (name != nullptr ? std::string(name) + ": " : "") +
+         code.message() + ")";
+}
+
+// Stops and joins the pool's threads if the constructor does not finish:
+// a joinable std::thread destroyed while unwinding would std::terminate.
+class StopUnlessDone {
+ public:
+  explicit StopUnlessDone(ThreadPool& pool) : pool_(pool) {}
+  ~StopUnlessDone() {
+    if (!done_) pool_.stop();
+  }
+  StopUnlessDone(const StopUnlessDone&) = delete;
+  StopUnlessDone& operator=(const StopUnlessDone&) = delete;
+  void done() { done_ = true; }
+
+ private:
+  ThreadPool& pool_;
+  bool done_ = false;
+};
+}  // namespace
+
+ThreadPool::ThreadPool(int threads, std::size_t max_queue, const ThreadStarter& start) : max_queue_(max_queue) {
   thread_count_ = static_cast<std::size_t>(threads);
   threads_.reserve(thread_count_);
-  for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
+  StopUnlessDone guard(*this);
+  for (int i = 0; i < threads; ++i) {
+    try {
+      threads_.push_back(start ? start([this] { run(); }) : start_std_thread([this] { run(); }));
+    } catch (const std::system_error& e) {
+      throw ThreadPoolError("thread pool \"" + std::string(kPoolName) + "\": cannot start thread " +
+                            std::to_string(i + 1) + " of " + std::to_string(threads) + ": " +
+                            describe_errno(e.code()) + "; the " + std::to_string(i) +
+                            " threads started before it are stopped and joined");
+    }
+  }
   wait_idle();
+  guard.done();
 }
 
 ThreadPool::~ThreadPool() { stop(); }
@@ -32,7 +78,7 @@ bool ThreadPool::try_post(std::function<void()> task) {
     }
     ++overflows_;
   }
-  std::fprintf(stderr, "clerk-serve: thread pool \"default\" queue overflow: %td tasks waiting\n", waiting_now);
+  std::fprintf(stderr, "clerk-serve: thread pool \"%s\" queue overflow: %td tasks waiting\n", kPoolName, waiting_now);
   return false;
 }
 

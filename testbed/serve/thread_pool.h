@@ -14,6 +14,15 @@
 //
 // What a refusal means to a request is the caller's business
 // (http_connection.cpp): nginx fails the request and closes the connection.
+//
+// A thread that cannot be started (pthread_create's EAGAIN, e.g. a pids
+// cgroup's or RLIMIT_NPROC's limit, or no room for its stack) ends the
+// constructor: the threads already started are stopped and joined, and a
+// ThreadPoolError names the pool, the thread and the errno. In nginx,
+// ngx_thread_pool_init logs "pthread_create() failed" (NGX_LOG_ALERT) and
+// ngx_thread_pool_init_worker fails, and the worker exits with status 2,
+// which its master does not respawn; clerk-serve's worker exits with
+// kWorkerFatal (worker.h) likewise.
 #pragma once
 
 #include <condition_variable>
@@ -22,17 +31,28 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
 namespace clerk::serve {
+
+// The pool's threads could not all be started; those that were are joined.
+struct ThreadPoolError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Starts one pool thread running `body`; throws std::system_error as
+// std::thread's constructor does. The tests' seam: the default is std::thread.
+using ThreadStarter = std::function<std::thread(std::function<void()> body)>;
 
 class ThreadPool {
  public:
   // Returns once every thread waits for a task, so that the first tasks find
   // them idle, as in an nginx worker whose pool threads (started in
   // ngx_thread_pool_init_worker) wait long before its first request.
-  ThreadPool(int threads, std::size_t max_queue);
+  // Throws ThreadPoolError when a thread cannot be started.
+  ThreadPool(int threads, std::size_t max_queue, const ThreadStarter& start = {});
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;

@@ -2,6 +2,7 @@
 
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -108,8 +109,17 @@ int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const si
   // pool: destroyed after the pool's threads are joined).
   std::optional<OpenFileCache> open_cache;
   if (options.open_file_cache.max > 0) open_cache.emplace(options.open_file_cache);
+  // A pool that cannot start its threads (a pids cgroup's limit, say) would
+  // fail again on a restart: the server stops, as nginx's worker exits.
   std::optional<ThreadPool> pool;
-  if (options.aio_threads) pool.emplace(options.threads, options.max_queue);
+  if (options.aio_threads) {
+    try {
+      pool.emplace(options.threads, options.max_queue);
+    } catch (const ThreadPoolError& e) {
+      std::fprintf(stderr, "clerk-serve: worker %d: %s\n", static_cast<int>(::getpid()), e.what());
+      return kWorkerFatal;
+    }
+  }
   // --aio io_uring: this worker's ring; a kernel that refuses it stops the worker.
   std::optional<Ring> ring;
   if (options.aio_uring) {

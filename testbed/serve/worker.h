@@ -9,6 +9,11 @@
 
 namespace clerk::serve {
 
+// The exit status by which a worker says "restarting me will not help"
+// (its reuseport socket could not be opened, or its thread pool's threads
+// could not be started): the master then shuts the server down.
+inline constexpr int kWorkerFatal = 2;
+
 // listen_fd: the shared socket or this worker's own reuseport socket (owned
 // from here on). root_fd: O_PATH fd of --root. signal_mask: the mask to
 // restore once the worker's SIGTERM/SIGINT handling is in place (the master

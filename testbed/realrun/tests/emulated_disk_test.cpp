@@ -1,10 +1,11 @@
 // --disk emulated's pieces without a mount: finding clerk-disk mounts in
-// mountinfo, telling a dead run's from a live one's, and the daemon's
-// own-latency line.
+// mountinfo, telling a dead run's from a live one's, and the summary lines
+// the daemon prints at unmount.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <sstream>
 
 #include "testbed/realrun/emulated_disk.h"
 
@@ -39,37 +40,80 @@ TEST_CASE("stale_emulated_mounts names the clerk-disk mounts of dead runs only")
   REQUIRE(stale == std::vector<std::string>{"/tmp/clerk-realrun-999999-Ab12Cd/data"});
 }
 
-TEST_CASE("own_latency_line is the daemon's report, the last one when there are several") {
-  const std::string log =
-      "clerk-disk: scheduling: SCHED_FIFO priority 1\n"
-      "clerk-disk: mounted 1024 files at /tmp/x/data\n"
-      "clerk-disk: emulated: 10 reads, 40960 bytes; own latency (reply begun after the model's completion): mean 1 us\n"
-      "clerk-disk: emulated: 20 reads, 81920 bytes; own latency (reply begun after the model's completion): mean 2 us\n"
-      "clerk-disk: unmounted /tmp/x/data\n";
-  CHECK(own_latency_line(log).find("20 reads") != std::string::npos);
-  CHECK(own_latency_line("clerk-disk: mounted 1 files at /m\n").empty());
+namespace {
+std::vector<std::string> summary_of(const std::string& log) {
+  std::istringstream in(log);
+  return summary_lines(in, "LOG");
 }
 
-TEST_CASE("metadata_line is the daemon's lookups line, absent from an older daemon's log") {
-  const std::string log =
-      "clerk-disk: mounted 1024 files at /tmp/x/data\n"
-      "clerk-disk: emulated: 20 reads, 81920 bytes; own latency (reply begun after the model's completion): mean 2 us\n"
-      "clerk-disk: lookups: 30 answered; 7 waited for metadata block reads (5 directory, 2 inode-table); buffer "
-      "cache: 35 lookups, 28 hits, 40 blocks read (inode readahead included)\n"
-      "clerk-disk: unmounted /tmp/x/data\n";
-  CHECK(metadata_line(log).find("30 answered") != std::string::npos);
-  CHECK(metadata_line("clerk-disk: emulated: 20 reads; own latency: mean 2 us\n").empty());
+// daemon.cpp's lines at unmount, as report() and report_metadata() print them.
+const std::string kOwnLatency =
+    "clerk-disk: emulated: 20 reads, 81920 bytes; own latency (reply begun after the model's completion): mean 2.0 "
+    "us, p50 1.5 us, p99 9.0 us, max 12.0 us; the reply itself: mean 3.0 us; most reads outstanding in the model: 4";
+const std::string kReadSizes = "clerk-disk: read sizes (bytes x count): 4096x4 131072x16";
+const std::string kLookups =
+    "clerk-disk: lookups: 30 answered; 7 waited for metadata block reads (5 directory, 2 inode-table); buffer cache: "
+    "35 lookups, 28 hits, 40 blocks read (inode readahead included)";
+const std::string kPageCache =
+    "clerk-disk: page cache (clerk-disk's view, cache_pressure.h): 90 reads and 12 opens entered; 800 data units "
+    "inserted, 300 evicted, 500 resident; 40 entries on the active list (blocks included); 6 metadata blocks evicted";
+const std::string kExt4 =
+    "clerk-disk: ext4's inode cache (the model's, behind the kernel's): 3 lookups found the inode there only; 25 "
+    "dentries and 25 inodes now, 5 inodes freed by the shrinker";
+const std::string kBeforeRun =
+    "clerk-disk: scheduling: SCHED_FIFO priority 1\n"
+    "clerk-disk: mounted 1024 files at /tmp/x/data\n"
+    "clerk-disk: max_pages = 256 (conn->max_write = 1048576)\n";
+}  // namespace
+
+TEST_CASE("summary_lines carries every line clerk-disk prints at unmount, in order, and no other") {
+  const std::string log = kBeforeRun + kOwnLatency + "\n" + kReadSizes + "\n" + kLookups + "\n" +
+                          "fuse: a libfuse line between them\n" + kPageCache + "\n" + kExt4 + "\n" +
+                          "clerk-disk: unmounted /tmp/x/data\n" + "clerk-disk: a line after the unmount\n";
+  CHECK(summary_of(log) == std::vector<std::string>{kOwnLatency, kReadSizes, kLookups, kPageCache, kExt4});
 }
 
-TEST_CASE("page_cache_line is the daemon's line on its view of the page cache, absent from an older daemon's log") {
+TEST_CASE("summary_lines with null delay: the reads, their sizes and the lookups answered at once") {
+  const std::string null_delay =
+      "clerk-disk: null-delay: 5 reads, 20480 bytes; own latency (reply begun after the model's completion): mean 1 us";
+  const std::string lookups = "clerk-disk: lookups: 9, answered at once (null delay: no metadata reads)";
   const std::string log =
-      "clerk-disk: lookups: 30 answered; 7 waited for metadata block reads (5 directory, 2 inode-table); buffer "
-      "cache: 35 lookups, 28 hits, 40 blocks read (inode readahead included)\n"
-      "clerk-disk: page cache (clerk-disk's view, cache_pressure.h): 90 reads and 12 opens entered; 800 data units "
-      "inserted, 300 evicted, 500 resident; 40 entries on the active list (blocks included); 6 metadata blocks "
-      "evicted\n"
-      "clerk-disk: unmounted /tmp/x/data\n";
-  CHECK(page_cache_line(log).find("6 metadata blocks evicted") != std::string::npos);
-  CHECK(page_cache_line(log).find("lookups") == std::string::npos);
-  CHECK(page_cache_line("clerk-disk: lookups: 30 answered\n").empty());
+      kBeforeRun + null_delay + "\n" + kReadSizes + "\n" + lookups + "\nclerk-disk: unmounted /tmp/x/data\n";
+  CHECK(summary_of(log) == std::vector<std::string>{null_delay, kReadSizes, lookups});
+}
+
+TEST_CASE("summary_lines keeps the last report, and none without an own-latency line") {
+  const std::string earlier =
+      "clerk-disk: emulated: 10 reads, 40960 bytes; own latency (reply begun after the model's completion): mean 1 us";
+  const std::string log = earlier + "\nclerk-disk: read sizes (bytes x count): 4096x10\n" +
+                          "clerk-disk: unmounted /m\n" + kBeforeRun + kOwnLatency + "\n" + kReadSizes + "\n";
+  // The second report has no unmounted line (the daemon was killed): up to the log's end.
+  CHECK(summary_of(log) == std::vector<std::string>{kOwnLatency, kReadSizes});
+  CHECK(summary_of(kBeforeRun + kLookups + "\nclerk-disk: unmounted /m\n").empty());
+  CHECK(summary_of("").empty());
+  // An older daemon's log: its one summary line, without a final newline.
+  CHECK(summary_of(kBeforeRun + kOwnLatency) == std::vector<std::string>{kOwnLatency});
+}
+
+TEST_CASE("summary_lines caps a hostile log: lines, their length, control characters") {
+  std::string log = kOwnLatency + "\n";
+  const std::string long_line =
+      "clerk-disk: read sizes (bytes x count):" + std::string(kSummaryMaxLineChars + 100, '7');
+  log += long_line + "\n";
+  log += "clerk-disk: \x1b[2Jcleared\r\n";
+  const std::size_t extra = kSummaryMaxLines + 5;  // lines beyond those three
+  for (std::size_t i = 0; i < extra; ++i) log += "clerk-disk: line " + std::to_string(i) + "\n";
+  const std::vector<std::string> got = summary_of(log);
+  REQUIRE(got.size() == kSummaryMaxLines + 1);
+  CHECK(got[0] == kOwnLatency);
+  // Cut at the cap, saying how many characters the log has beyond it.
+  const std::size_t beyond = long_line.size() - kSummaryMaxLineChars;
+  CHECK(got[1] == long_line.substr(0, kSummaryMaxLineChars) + " [... " + std::to_string(beyond) +
+                      " more characters in LOG]");
+  CHECK(got[2] == "clerk-disk: ?[2Jcleared?");
+  CHECK(got[3] == "clerk-disk: line 0");
+  CHECK(got[kSummaryMaxLines - 1] == "clerk-disk: line " + std::to_string(kSummaryMaxLines - 4));
+  // The lines past the cap: all but the first kSummaryMaxLines - 3 of the extra ones.
+  CHECK(got.back() ==
+        "clerk-disk: " + std::to_string(extra - (kSummaryMaxLines - 3)) + " more summary lines in LOG");
 }
