@@ -1,5 +1,6 @@
 #include "common/proc_stat.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -18,23 +19,31 @@ std::optional<std::uint64_t> parse_stat_cpu_ticks(const std::string& stat) {
   return utime + stime;
 }
 
-std::uint64_t parse_softirq_count(const std::string& text, const std::string& name) {
+std::vector<std::uint32_t> parse_softirq_counts(const std::string& text, const std::string& name) {
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
     std::istringstream words(line);
     std::string first;
     if (!(words >> first) || first != name + ":") continue;
-    std::uint64_t sum = 0;
+    std::vector<std::uint32_t> counts;
     std::string count;
     while (words >> count) {
-      if (count.size() > 19 || count.find_first_not_of("0123456789") != std::string::npos)
+      if (count.size() > 10 || count.find_first_not_of("0123456789") != std::string::npos ||
+          std::stoull(count) > 0xffffffffull)
         throw std::runtime_error("/proc/softirqs: " + name + ": \"" + count + "\" is not a count");
-      sum += std::stoull(count);
+      counts.push_back(static_cast<std::uint32_t>(std::stoull(count)));
     }
-    return sum;
+    return counts;
   }
-  return 0;
+  return {};
+}
+
+std::uint64_t softirqs_between(const std::vector<std::uint32_t>& before, const std::vector<std::uint32_t>& after) {
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < std::min(before.size(), after.size()); ++i)
+    sum += static_cast<std::uint32_t>(after[i] - before[i]);  // unsigned: modulo 2^32
+  return sum;
 }
 
 }  // namespace common

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace common {
 
@@ -15,10 +16,14 @@ namespace common {
 // and parentheses, so fields are counted after the last ')'.
 std::optional<std::uint64_t> parse_stat_cpu_ticks(const std::string& stat);
 
-// A softirq's count summed over the CPUs, from the text of /proc/softirqs
-// (a header of CPU names, then "NAME: count count ...", as
-// fs/proc/softirqs.c's show_softirqs writes it); 0 when the line is absent,
-// a std::runtime_error when a count is not a number of at most 19 digits.
-std::uint64_t parse_softirq_count(const std::string& proc_softirqs, const std::string& name);
+// A softirq's counts per CPU, from the text of /proc/softirqs (a header of
+// CPU names, then "NAME: count count ...", as fs/proc/softirqs.c's
+// show_softirqs writes them: each CPU's an unsigned int, "%10u"); empty when
+// the line is absent, a std::runtime_error when a count is not a number
+// below 2^32.
+std::vector<std::uint32_t> parse_softirq_counts(const std::string& proc_softirqs, const std::string& name);
+// The softirqs run between two readings, all CPUs: each CPU's difference
+// modulo 2^32 (its counter wraps), over the CPUs both readings have.
+std::uint64_t softirqs_between(const std::vector<std::uint32_t>& before, const std::vector<std::uint32_t>& after);
 
 }  // namespace common

@@ -130,7 +130,7 @@ const std::vector<std::pair<const char*, Reader>>& readers() {
          check_kernel_name(l.lo_qdisc);
        }},
       {"calibrate VmRSS", [](const std::string& t) { cal::parse_vm_rss_bytes(t); }},
-      {"common softirqs", [](const std::string& t) { common::parse_softirq_count(t, "HRTIMER"); }},
+      {"common softirqs", [](const std::string& t) { common::parse_softirq_counts(t, "HRTIMER"); }},
   };
   return all;
 }

@@ -138,7 +138,7 @@ TEST_CASE("blk-mq tags: no batching, no overflow, sleepers woken wake_batch at a
   CHECK(q.allocated() == 16);
 }
 
-TEST_CASE("deadline: a batch of fifo_batch (16) in sector order; an expired read waits for the boundary") {
+TEST_CASE("deadline: a batch of fifo_batch (16) in sector order, an expired read waits for the boundary") {
   FakeDevice dev;
   models::BlockQueueSpec spec;
   spec.queue_depth = 1;  // one request at a time, to see the order

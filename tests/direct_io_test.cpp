@@ -398,7 +398,7 @@ TEST_CASE("FreeBSD's sendfile(SF_NODISKIO) sends the resident pages and stops at
   CHECK(w2.woken == 1);
 }
 
-TEST_CASE("os = freebsd: with aio on (1.9.0) or from 1.21.5 the loop never waits for file data; 1.9.0 without aio does") {
+TEST_CASE("os = freebsd: with aio on (1.9.0) or from 1.21.5 the loop never waits for file data, 1.9.0 without aio does") {
   const std::vector<std::string> bsd = {"nginx.os=\"freebsd\"", "dataset.file_size=\"1m\"", "memory.page_cache=\"8m\"",
                                         "clients.hot.connections=4", "clients.hot.path=\"random\""};
   auto preload = bsd;

@@ -493,7 +493,7 @@ TEST_CASE("nginx.conf: open_file_cache_valid and inactive= in ms are refused, as
   CHECK(refusal("events {\n  accept_mutex_delay 250ms;\n}\n") == "no error");
 }
 
-TEST_CASE("nginx.conf: perl_set and js_set take no block; another module's block is read and listed as ignored") {
+TEST_CASE("nginx.conf: perl_set and js_set take no block, another module's block is read and listed as ignored") {
   // perl_set is NGX_CONF_TAKE2 and js_set NGX_CONF_TAKE23: `;`, no block.
   const auto conf = parse_text("http {\n  perl_set $a 'sub { return 1; }';\n  js_set $b main.b;\n}\n");
   REQUIRE(conf.size() == 1);

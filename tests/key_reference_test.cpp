@@ -114,7 +114,7 @@ TEST_CASE("keys: an include inside a table gives that table's defaults, which th
   CHECK(std::get<models::SsdSpec>(sc.hardware.disk).bandwidth_Bps == Approx(500e6));
 }
 
-TEST_CASE("keys: @hardware/NAME reaches the presets from anywhere; missing presets and files name the include") {
+TEST_CASE("keys: @hardware/NAME reaches the presets from anywhere, missing presets and files name the include") {
   const models::Scenario sc = models::load_scenario(kKeys + "/preset.toml");
   CHECK(std::holds_alternative<models::SsdSpec>(sc.hardware.disk));
   CHECK(sc.hardware.logical_cpus == 24);

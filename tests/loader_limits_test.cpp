@@ -230,7 +230,7 @@ TEST_CASE("loader: --duration goes through limits::check_run_duration") {
   }
 }
 
-TEST_CASE("the scheduler keys: a known policy; the kernel's sysctl ranges; a topology that adds up") {
+TEST_CASE("the scheduler keys: a known policy, the kernel's sysctl ranges, a topology that adds up") {
   // small-hdd.toml names no kernel: processor sharing, the default.
   const models::Scenario plain = models::load_scenario(kSmall);
   CHECK(plain.kernel.sched.policy == "processor-sharing");

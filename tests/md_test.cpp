@@ -119,7 +119,7 @@ TEST_CASE("md RAID1 of two idle SSDs: a lone read goes to member 0, a stream of 
 //      against 390). SSDs: the fewest pending, the first of equals: member 0.
 //   R6 at 20. HDDs: one pending each again, the closest head: member 0
 //      (10 MiB). SSDs: member 0 has 2, member 1 one: member 1.
-TEST_CASE("md RAID1: a sequential continuation stays on its member; HDDs then go by head distance, SSDs by pending") {
+TEST_CASE("md RAID1: a sequential continuation stays on its member, HDDs then go by head distance, SSDs by pending") {
   const auto trace = [](bool nonrot) {
     Trace t(raid1_of(2), nonrot);
     t.read(10 * kMiB);

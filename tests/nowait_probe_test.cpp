@@ -65,7 +65,7 @@ TEST_CASE("RWF_NOWAIT probe: it copies up to the first unit not uptodate, and no
   CHECK(models::resident_prefix(cache, file, 9 * unit, unit) == 0);
 }
 
-TEST_CASE("io_uring: inline when resident; else page callbacks from Linux 5.9, io-wq before; io-wq's bounded workers") {
+TEST_CASE("io_uring: inline when resident, else page callbacks from Linux 5.9, io-wq before, io-wq's bounded workers") {
   using models::UringPath;
   CHECK(models::uring_read_path(true, true) == UringPath::kInline);
   CHECK(models::uring_read_path(true, false) == UringPath::kInline);
@@ -105,7 +105,7 @@ TEST_CASE("aio_nowait: a file all in the page cache is sent by the loop, no chun
   CHECK(threads.read_paths.probes == 0);
 }
 
-TEST_CASE("aio_nowait: a cold file is probed once, found missing, and read by the pool; then it is hot") {
+TEST_CASE("aio_nowait: a cold file is probed once, found missing, and read by the pool, then it is hot") {
   // A cold start: the first request's chunk (the whole 64 KiB file) is
   // probed, EAGAIN, and goes to the pool; every later probe finds it
   // resident. The loop never waits for the file's data.

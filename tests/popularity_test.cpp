@@ -143,7 +143,7 @@ TEST_CASE("uniform popularity draws as before: one below(files) a request") {
   for (int i = 0; i < 1000; ++i) CHECK(picker.pick(a) == b.below(1000));
 }
 
-TEST_CASE("the ranking: one permutation from its stream; sizes order it, ties in the random order") {
+TEST_CASE("the ranking: one permutation from its stream, sizes order it, ties in the random order") {
   const std::vector<std::uint64_t> sizes{300, 100, 200, 100, 300, 200, 100};
   const auto any = models::popularity_ranking(sizes, models::PopularSizes::kAny, sim::RandomStream(4));
   CHECK(any == models::popularity_ranking(sizes, models::PopularSizes::kAny, sim::RandomStream(4)));

@@ -32,7 +32,7 @@ void check_accounting(const models::RunResult& r) {
 
 }  // namespace
 
-TEST_CASE("the same seed gives byte-identical JSON; another seed does not") {
+TEST_CASE("the same seed gives byte-identical JSON, another seed does not") {
   const std::string a = models::to_json(run(), false).dump(2);
   const std::string b = models::to_json(run(), false).dump(2);
   const std::string c = models::to_json(run({}, 4), false).dump(2);
@@ -62,7 +62,7 @@ TEST_CASE("a full thread pool queue fails the task and logs as NGINX does") {
   check_accounting(r);
 }
 
-TEST_CASE("blocking reads put workers in D state; the pool keeps them sleeping") {
+TEST_CASE("blocking reads put workers in D state, the pool keeps them sleeping") {
   // The metadata caches start cold: open() reads each top-level directory's
   // block and inode-table block once in the worker, a few dozen reads.
   const auto blocking = run();

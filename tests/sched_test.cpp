@@ -68,7 +68,7 @@ std::unique_ptr<CpuScheduler> scheduler(sim::Engine& e, const char* policy, CpuT
 
 }  // namespace
 
-TEST_CASE("the tunables scale by 1 + ilog2(min(cpus; 8)) (SCHED_TUNABLESCALING_LOG)") {
+TEST_CASE("the tunables scale by 1 + ilog2(min(cpus, 8)) (SCHED_TUNABLESCALING_LOG)") {
   CHECK(models::sched_scale_factor(1, true) == 1);
   CHECK(models::sched_scale_factor(2, true) == 2);
   CHECK(models::sched_scale_factor(3, true) == 2);
@@ -220,7 +220,7 @@ TEST_CASE("EEVDF 6.6: pick_eevdf takes the eligible entity with the earliest dea
   CHECK(eevdf->pick(rq, es) == 0);
 }
 
-TEST_CASE("EEVDF 6.6: lag is kept across a sleep; clamped; it survives placement") {
+TEST_CASE("EEVDF 6.6: lag is kept across a sleep, clamped, it survives placement") {
   auto eevdf = models::make_fair_policy(spec("eevdf"), 1);
   std::vector<SchedEntity> es(4);
   RunQueue rq;
@@ -260,7 +260,7 @@ struct Window {
 };
 }  // namespace
 
-TEST_CASE("iowait per CPU: idle CPUs whose sleeper is in D; none while every CPU is busy") {
+TEST_CASE("iowait per CPU: idle CPUs whose sleeper is in D, none while every CPU is busy") {
   sim::Engine e;
   models::TaskStates tasks(2, 1);
   auto cpu = scheduler(e, "cfs", CpuTopology{1, 2, 1}, &tasks);
@@ -412,7 +412,7 @@ TEST_CASE("select_idle_sibling: 3.13 takes an idle core first, then target's idl
   CHECK(cpu->cpu_of(b) == 1);
 }
 
-TEST_CASE("select_idle_sibling: 3.13 queues on prev when the only idle CPU is another core's sibling; 6.6 takes it") {
+TEST_CASE("select_idle_sibling: 3.13 queues on prev when the only idle CPU is another core's sibling, 6.6 takes it") {
   for (const char* policy : {"cfs", "eevdf"}) {
     sim::Engine e;
     auto cpu = scheduler(e, policy, kTwoSockets);
@@ -466,7 +466,7 @@ TEST_CASE("wake_affine: a busier prev sends the wakee to the waker's socket, to 
   }
 }
 
-TEST_CASE("wake_affine: an idle prev keeps the wakee (6.6: wake_affine_idle(); 3.13: by the loads)") {
+TEST_CASE("wake_affine: an idle prev keeps the wakee (6.6: wake_affine_idle(), 3.13: by the loads)") {
   for (const char* policy : {"cfs", "eevdf"}) {
     sim::Engine e;
     auto cpu = scheduler(e, policy, kTwoSockets);
@@ -484,7 +484,7 @@ TEST_CASE("wake_affine: an idle prev keeps the wakee (6.6: wake_affine_idle(); 3
   }
 }
 
-TEST_CASE("wake_affine: a WF_SYNC wake-up stacks the wakee on the waker's CPU when none is idle; without it, prev") {
+TEST_CASE("wake_affine: a WF_SYNC wake-up stacks the wakee on the waker's CPU when none is idle, without it, prev") {
   for (const char* policy : {"cfs", "eevdf"}) {
     for (const bool sync : {true, false}) {
       sim::Engine e;

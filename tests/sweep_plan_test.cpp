@@ -85,7 +85,7 @@ TEST_CASE("axis values: lists, steps, factors, strings and arrays", "[sweep][pla
   CHECK_THROWS_AS(axis("1,,2"), SweepError);
 }
 
-TEST_CASE("a grid crosses axes, the last one moving fastest; zip moves them together", "[sweep][plan]") {
+TEST_CASE("a grid crosses axes, the last one moving fastest, zip moves them together", "[sweep][plan]") {
   SweepSpec s = inline_spec({"nginx.thread_pool.threads=1,2,4", "clients.random.connections=100,200", "duration=1s"});
   const Plan grid = make_plan(s);
   REQUIRE(grid.points.size() == 6);
@@ -201,7 +201,7 @@ TEST_CASE("clerk sweep exits with 2 and writes nothing for a bad spec", "[sweep]
   CHECK(fs::is_empty(dir.path));
 }
 
-TEST_CASE("sweep --metrics picks the table's columns by path or unique ending; unknown names list the valid ones") {
+TEST_CASE("sweep --metrics picks the table's columns by path or unique ending, unknown names list the valid ones") {
   const std::vector<std::string> metrics = main_metrics({"constant", "random"});
   using Catch::Matchers::Contains;
   CHECK(table_columns(metrics, "") == std::vector<std::size_t>{0, 1, 2});

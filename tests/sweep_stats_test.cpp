@@ -35,7 +35,7 @@ TEST_CASE("a 90% interval is narrower, with t(0.95, 3)", "[sweep][stats]") {
   CHECK(e.mean - e.low == Approx(1.921513).epsilon(1e-6));
 }
 
-TEST_CASE("one value has a mean but no interval; missing values are left out", "[sweep][stats]") {
+TEST_CASE("one value has a mean but no interval, missing values are left out", "[sweep][stats]") {
   const auto one = estimate({7.5}, 0.95);
   CHECK(one.n == 1);
   CHECK(one.mean == 7.5);

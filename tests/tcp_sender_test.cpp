@@ -105,7 +105,7 @@ TEST_CASE("the window is bounded by the send buffer") {
   CHECK(tcp.cwnd() == 100);
 }
 
-TEST_CASE("keep-alive: a response after an idle time above the RTO restarts slow start; without idle it does not") {
+TEST_CASE("keep-alive: a response after an idle time above the RTO restarts slow start, without idle it does not") {
   // A first response of 100 segments leaves cwnd at 10 + 10 + 20 + 40 + 30 = 110.
   auto warmed = [](bool restart_after_idle) {
     models::TcpSender tcp(spec(restart_after_idle), models::TcpPath{kRtt});

@@ -116,7 +116,7 @@ TEST_CASE("a combined line gives its time, path without the query, status and si
   CHECK_FALSE(f.precise_time());
 }
 
-TEST_CASE("a quote inside the last quoted value does not end it; absolute URIs give their path") {
+TEST_CASE("a quote inside the last quoted value does not end it, absolute URIs give their path") {
   const models::LogFormat f = combined();
   models::LogFields out;
   std::string why;
@@ -217,7 +217,7 @@ TEST_CASE("a line longer than the limit is skipped and counted, the next one rea
   CHECK(lines[1].path == "/b");
 }
 
-TEST_CASE("from, until and speed place the replay; an earlier line keeps log order") {
+TEST_CASE("from, until and speed place the replay, an earlier line keeps log order") {
   std::string text;
   for (int s = 0; s < 10; ++s) text += line_at(s, "/f" + std::to_string(s), 10);
   text += line_at(3, "/late", 10);  // written after a slow response
@@ -544,7 +544,7 @@ TEST_CASE("the reorder buffer holds at most kMaxReorderLines lines, however long
   CHECK(lines.back().at_s == Approx(100 + 0.001 * static_cast<double>(n - 1)));
 }
 
-TEST_CASE("the idle line hands out the least recently used connection; a removed one is passed over") {
+TEST_CASE("the idle line hands out the least recently used connection, a removed one is passed over") {
   sim::LruIdle idle;
   CHECK_FALSE(idle.take());
   for (std::uint32_t id : {2u, 0u, 1u}) idle.push(id);

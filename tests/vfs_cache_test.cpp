@@ -101,7 +101,7 @@ TEST_CASE("the referenced bit gives a dentry a second chance") {
   CHECK(vfs.stats().inode_lru == 2);
 }
 
-TEST_CASE("an inode with a live dentry is not evicted; an unused one is, after its second chance") {
+TEST_CASE("an inode with a live dentry is not evicted, an unused one is, after its second chance") {
   auto vfs = filled(100, 2);
   Evictions ev;
   vfs.set_evict_listener(&ev);

@@ -39,7 +39,7 @@ TEST_CASE("the slope test: flat and noisy series pass, a steady climb does not")
   CHECK(std::fabs(M::trend_t({0.10, 0.12, 0.15, 0.17, 0.20, 0.22})) > M::kTrendT);
 }
 
-TEST_CASE("a fixed warm-up ends on time; settling needs the fill, the turnover and flat ratios") {
+TEST_CASE("a fixed warm-up ends on time, settling needs the fill, the turnover and flat ratios") {
   models::WarmupMonitor fixed(models::WarmupSpec{false, 25, 0}, false);
   CHECK_FALSE(fixed.over_at_start());
   CHECK(fixed.interval() * 3 == sim::seconds(25) - sim::seconds(25) % 3);

@@ -72,7 +72,7 @@ TEST_CASE("a command past its timeout is killed with its group", "[child_process
   std::filesystem::remove(out);
 }
 
-TEST_CASE("an infinite timeout waits for the exit; the child's CPU time is reported", "[child_process]") {
+TEST_CASE("an infinite timeout waits for the exit, the child's CPU time is reported", "[child_process]") {
   const std::string out = out_file("cpu");
   // About a tenth of a second of shell arithmetic, and output after it.
   const CommandResult r = run_command(
@@ -84,7 +84,7 @@ TEST_CASE("an infinite timeout waits for the exit; the child's CPU time is repor
   std::filesystem::remove(out);
 }
 
-TEST_CASE("kill_all_child_groups kills every live child's group; the owner reaps", "[child_process]") {
+TEST_CASE("kill_all_child_groups kills every live child's group, the owner reaps", "[child_process]") {
   SubreaperScope reaper;
   ChildProcess a = ChildProcess::spawn({{"/bin/sleep", "60"}, "", ""});
   ChildProcess b = ChildProcess::spawn({{"/bin/sh", "-c", "sleep 60 & wait"}, "", ""});

@@ -27,17 +27,22 @@ TEST_CASE("/proc/PID/stat: a short line, counts that are not numbers or no ')' g
   CHECK_FALSE(parse_stat_cpu_ticks(""));
 }
 
-TEST_CASE("/proc/softirqs: a softirq's count summed over the CPUs", "[proc_stat]") {
+TEST_CASE("/proc/softirqs: a softirq's counts per CPU, and the count between two readings", "[proc_stat]") {
   const std::string text =
       "                    CPU0       CPU1       \n"
       "          HI:          0          0\n"
       "      NET_RX:     940279    1113788\n"
       "     HRTIMER:     403440     330624\n";
-  CHECK(common::parse_softirq_count(text, "HRTIMER") == 403440u + 330624u);
-  CHECK(common::parse_softirq_count(text, "NET_RX") == 940279u + 1113788u);
-  CHECK(common::parse_softirq_count(text, "TASKLET") == 0);  // absent
-  CHECK(common::parse_softirq_count(text, "HI") == 0);
-  CHECK_THROWS_WITH(common::parse_softirq_count("HRTIMER: 12 x3\n", "HRTIMER"), Catch::Contains("not a count"));
-  CHECK_THROWS_WITH(common::parse_softirq_count("HRTIMER: 99999999999999999999\n", "HRTIMER"),
+  CHECK(common::parse_softirq_counts(text, "HRTIMER") == std::vector<std::uint32_t>{403440, 330624});
+  CHECK(common::parse_softirq_counts(text, "NET_RX") == std::vector<std::uint32_t>{940279, 1113788});
+  CHECK(common::parse_softirq_counts(text, "TASKLET").empty());  // absent
+  CHECK(common::parse_softirq_counts(text, "HI") == std::vector<std::uint32_t>{0, 0});
+  CHECK_THROWS_WITH(common::parse_softirq_counts("HRTIMER: 12 x3\n", "HRTIMER"), Catch::Contains("not a count"));
+  CHECK_THROWS_WITH(common::parse_softirq_counts("HRTIMER: 4294967296\n", "HRTIMER"), Catch::Contains("not a count"));
+  CHECK_THROWS_WITH(common::parse_softirq_counts("HRTIMER: 99999999999999999999\n", "HRTIMER"),
                     Catch::Contains("not a count"));
+  // Each CPU's counter wraps at 2^32 (an unsigned int in the kernel).
+  CHECK(common::softirqs_between({100, 4294967290u}, {150, 4}) == 50 + 10);
+  // A CPU only one reading has (hotplug) is left out.
+  CHECK(common::softirqs_between({1, 2}, {11, 22, 33}) == 10 + 20);
 }

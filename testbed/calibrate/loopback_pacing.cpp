@@ -73,9 +73,17 @@ void check(bool ok, const std::string& what) {
   if (!ok) throw std::runtime_error(fmt::format("pacing: {}: {}", what, std::strerror(errno)));
 }
 
+// ENOENT: the kernel has no such module (tcp_available_congestion_control);
+// EPERM: it is not in tcp_allowed_congestion_control and the process lacks
+// CAP_NET_ADMIN (tcp_set_congestion_control's check).
 void set_congestion_control(int fd, const std::string& cc) {
-  check(setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc.data(), static_cast<socklen_t>(cc.size())) == 0,
-        "setsockopt(TCP_CONGESTION, \"" + cc + "\") (is its module loaded? /proc/sys/net/ipv4/tcp_available_congestion_control)");
+  if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc.data(), static_cast<socklen_t>(cc.size())) == 0) return;
+  const int e = errno;
+  const char* hint = e == EPERM    ? " (not in /proc/sys/net/ipv4/tcp_allowed_congestion_control: run as root)"
+                     : e == ENOENT ? " (not in /proc/sys/net/ipv4/tcp_available_congestion_control: is its module loaded?)"
+                                   : "";
+  throw std::runtime_error(
+      fmt::format("pacing: setsockopt(TCP_CONGESTION, \"{}\"): {}{}", cc, std::strerror(e), hint));
 }
 
 void set_nonblocking(int fd) { check(fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0, "fcntl(O_NONBLOCK)"); }
@@ -132,6 +140,7 @@ struct SenderFigures {
   std::uint64_t segs_out = 0, epollout_waits = 0;
   tcp_info end{};
   std::string error;
+  std::atomic<bool> failed_first{false};  // the sender failed before the receiver did
 };
 
 // One response by sendfile() calls of at most `chunk` bytes; EAGAIN waits
@@ -179,6 +188,7 @@ void sender_loop(int sock, int file, const PacingSpec& spec, SenderFigures& out)
     out.segs_out = out.end.tcpi_segs_out - segs_start;
   } catch (const std::exception& e) {
     out.error = e.what();
+    out.failed_first = true;    // set before the shutdown the receiver sees
     shutdown(sock, SHUT_RDWR);  // the receiver sees it at once
   }
 }
@@ -255,12 +265,12 @@ PacingPerResponse per_response(const PacingRun& r) {
 PacingRun pacing_run(const PacingSpec& spec) {
   if (spec.response == 0 || spec.chunk == 0 || spec.rounds == 0)
     throw std::runtime_error("pacing: response, chunk and rounds must be above 0");
+  PacingRun run;
+  run.spec = spec;
   Fd file = response_file(spec.response);
   Pair pair = connected_pair(spec.congestion_control);
   SenderFigures sender;
   std::thread t([&] { sender_loop(pair.server.get(), file.get(), spec, sender); });
-  PacingRun run;
-  run.spec = spec;
   std::exception_ptr failure;  // Interrupted is no std::exception: every kind, so that the thread is joined
   try {
     Waiter w(pair.client.get(), EPOLLIN);
@@ -276,8 +286,10 @@ PacingRun pacing_run(const PacingSpec& spec) {
     run.receiver_cpu_s = thread_cpu_s() - cpu0;
     run.machine_busy_s = machine_busy_s() - busy0;
     const std::string softirqs1 = read_softirqs();
-    run.hrtimer_softirqs = common::parse_softirq_count(softirqs1, "HRTIMER") - common::parse_softirq_count(softirqs0, "HRTIMER");
-    run.net_rx_softirqs = common::parse_softirq_count(softirqs1, "NET_RX") - common::parse_softirq_count(softirqs0, "NET_RX");
+    run.hrtimer_softirqs = common::softirqs_between(common::parse_softirq_counts(softirqs0, "HRTIMER"),
+                                                    common::parse_softirq_counts(softirqs1, "HRTIMER"));
+    run.net_rx_softirqs = common::softirqs_between(common::parse_softirq_counts(softirqs0, "NET_RX"),
+                                                   common::parse_softirq_counts(softirqs1, "NET_RX"));
   } catch (...) {
     failure = std::current_exception();
   }
@@ -286,9 +298,11 @@ PacingRun pacing_run(const PacingSpec& spec) {
   else
     pair.client.reset();  // the sender may wait for EPOLLOUT: a reset ends that too
   t.join();
-  // The sender's own failure says more than the receiver's "closed".
-  if (!sender.error.empty() && !interrupted()) throw std::runtime_error(sender.error);
+  // When the sender failed first, its error says more than the receiver's
+  // "closed"; when the receiver did, the reset made the sender fail too.
+  if (sender.failed_first && !interrupted()) throw std::runtime_error(sender.error);
   if (failure) std::rethrow_exception(failure);
+  if (!sender.error.empty()) throw std::runtime_error(sender.error);
   run.sender_cpu_s = sender.cpu_s;
   run.segs_out = sender.segs_out;
   run.epollout_waits = sender.epollout_waits;
@@ -305,7 +319,9 @@ PacingComparison compare_pacing(const PacingSpec& spec, unsigned runs) {
     unpaced.congestion_control = "cubic";
     paced.congestion_control = "bbr";
     c.unpaced.push_back(pacing_run(unpaced));
+    throw_if_interrupted();
     c.paced.push_back(pacing_run(paced));
+    throw_if_interrupted();
   }
   return c;
 }

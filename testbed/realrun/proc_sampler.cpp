@@ -56,7 +56,7 @@ CpuTotals read_cpu_totals() { return parse_proc_stat(common::read_text("/proc/st
 SoftirqCounts read_softirq_counts() {
   try {
     const std::string text = common::read_text("/proc/softirqs");
-    return SoftirqCounts{common::parse_softirq_count(text, "HRTIMER"), common::parse_softirq_count(text, "NET_RX")};
+    return SoftirqCounts{common::parse_softirq_counts(text, "HRTIMER"), common::parse_softirq_counts(text, "NET_RX")};
   } catch (const std::runtime_error&) {
     return {};
   }

@@ -30,9 +30,9 @@ CpuTotals read_cpu_totals();
 // The machine's HRTIMER and NET_RX softirqs so far, all CPUs (/proc/softirqs):
 // TCP's pacing timer and its compressed-ACK timer are soft hrtimers
 // (tcp_init_xmit_timers: HRTIMER_MODE_*_PINNED_SOFT); loopback's receive
-// path runs as NET_RX (netif_rx's backlog). Zeros when the file cannot be read.
+// path runs as NET_RX (netif_rx's backlog). Empty when the file cannot be read.
 struct SoftirqCounts {
-  std::uint64_t hrtimer = 0, net_rx = 0;
+  std::vector<std::uint32_t> hrtimer, net_rx;  // per CPU; empty: not read
 };
 SoftirqCounts read_softirq_counts();
 

@@ -4,6 +4,8 @@
 // the run directory.
 #include "testbed/realrun/real_run.h"
 
+#include "common/proc_stat.h"
+
 #include <fcntl.h>
 #include <time.h>
 #include <signal.h>
@@ -214,6 +216,7 @@ std::string real_run_refusal(const models::Scenario& sc) {
 }
 
 std::string softirq_note(const RealRunResult& r) {
+  if (!r.softirqs_read) return "softirqs: /proc/softirqs could not be read";
   std::uint64_t requests = 0;
   for (const RealGroupResult& g : r.groups) requests += g.requests;
   const double per = requests > 0 ? 1.0 / static_cast<double>(requests) : 0.0;
@@ -532,8 +535,9 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
     result.machine_iowait = static_cast<double>(cpu1.iowait - cpu0.iowait) / static_cast<double>(dt);
     result.machine_irq = static_cast<double>(cpu1.irq - cpu0.irq) / static_cast<double>(dt);
   }
-  result.hrtimer_softirqs = softirqs1.hrtimer - std::min(softirqs0.hrtimer, softirqs1.hrtimer);
-  result.net_rx_softirqs = softirqs1.net_rx - std::min(softirqs0.net_rx, softirqs1.net_rx);
+  result.softirqs_read = !softirqs0.hrtimer.empty() && !softirqs1.hrtimer.empty();
+  result.hrtimer_softirqs = common::softirqs_between(softirqs0.hrtimer, softirqs1.hrtimer);
+  result.net_rx_softirqs = common::softirqs_between(softirqs0.net_rx, softirqs1.net_rx);
   notes.push_back(softirq_note(result));
   if (disk0.found && disk1.found) {
     result.disk_device = disk1.name;

@@ -85,6 +85,7 @@ struct RealRunResult {
   double machine_busy = 0, machine_iowait = 0;        // shares of all CPUs (/proc/stat)
   double machine_irq = 0;                             // irq + softirq, a share of all CPUs (inside machine_busy)
   std::uint64_t hrtimer_softirqs = 0, net_rx_softirqs = 0;  // the machine's over the run (/proc/softirqs)
+  bool softirqs_read = false;                         // /proc/softirqs was read at both ends
   std::uint64_t disk_read_bytes = 0, disk_reads = 0;  // /proc/diskstats of the data set's device
   std::string cache_control;   // e.g. "cgroup v1 memory limit 512 MiB" or "posix_fadvise(DONTNEED) (no memory cgroup)"
   std::string server_version;  // `nginx -v` or clerk-serve

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <system_error>
 
@@ -39,6 +40,15 @@ class StopUnlessDone {
 };
 }  // namespace
 
+namespace {
+ThreadPoolError start_failed(int index, int threads, const std::string& why) {
+  return ThreadPoolError("thread pool \"" + std::string(kPoolName) + "\": cannot start thread " +
+                         std::to_string(index + 1) + " of " + std::to_string(threads) + ": " + why + "; " +
+                         (index == 1 ? std::string("the 1 thread") : "the " + std::to_string(index) + " threads") +
+                         " started before it " + (index == 1 ? "is" : "are") + " stopped and joined");
+}
+}  // namespace
+
 ThreadPool::ThreadPool(int threads, std::size_t max_queue, const ThreadStarter& start) : max_queue_(max_queue) {
   thread_count_ = static_cast<std::size_t>(threads);
   threads_.reserve(thread_count_);
@@ -47,10 +57,11 @@ ThreadPool::ThreadPool(int threads, std::size_t max_queue, const ThreadStarter& 
     try {
       threads_.push_back(start ? start([this] { run(); }) : start_std_thread([this] { run(); }));
     } catch (const std::system_error& e) {
-      throw ThreadPoolError("thread pool \"" + std::string(kPoolName) + "\": cannot start thread " +
-                            std::to_string(i + 1) + " of " + std::to_string(threads) + ": " +
-                            describe_errno(e.code()) + "; the " + std::to_string(i) +
-                            " threads started before it are stopped and joined");
+      throw start_failed(i, threads, describe_errno(e.code()));
+    } catch (const std::bad_alloc&) {
+      // std::thread allocates its state before pthread_create: under an
+      // address-space limit that allocation can fail first.
+      throw start_failed(i, threads, "out of memory (std::bad_alloc)");
     }
   }
   wait_idle();

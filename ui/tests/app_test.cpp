@@ -122,7 +122,7 @@ TEST_CASE("a bad scenario leaves the sessions alone and names the file") {
 
 // Issue 22: the charts read the model's per-second statistics, every
 // response as it completed; a second without responses is NaN, not 0.
-TEST_CASE("a second's figures come from its responses; a second without any has none") {
+TEST_CASE("a second's figures come from its responses, a second without any has none") {
   std::vector<sim::LatencyStats> lat(3), ttfb(3);
   lat[0].record(0.100);
   lat[0].record(0.300);

@@ -224,7 +224,7 @@ TEST_CASE("the pool experiment's medians count the pool threads' calls with the 
   CHECK(on.requests == 1000);
 }
 
-TEST_CASE("each round's own figures give the spread; the pace gives the share of a rate") {
+TEST_CASE("each round's own figures give the spread, the pace gives the share of a rate") {
   std::vector<CpuCostsResult> rounds(3);
   rounds[0].request = 15e-6;
   rounds[1].request = 25e-6;

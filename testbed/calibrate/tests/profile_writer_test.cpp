@@ -193,7 +193,7 @@ TEST_CASE("profile: event, pool_worker, pool_thread, wakeup and sequential_bandw
   CHECK(text.find("not measured") == std::string::npos);
 }
 
-TEST_CASE("profile: a CFS kernel's three tunables load; a topology that does not count our CPUs is left out") {
+TEST_CASE("profile: a CFS kernel's three tunables load, a topology that does not count our CPUs is left out") {
   const common::TempDir dir = calibrate_temp_dir();
   std::filesystem::create_directories(dir.file("hardware"));
   const std::string path = dir.file("hardware/local.toml");

@@ -74,7 +74,7 @@ int interrupt_scenario() {
 }
 }  // namespace
 
-TEST_CASE("an interrupt kills every child at once; the next step throws Interrupted", "[calibrate][run_tool]") {
+TEST_CASE("an interrupt kills every child at once, the next step throws Interrupted", "[calibrate][run_tool]") {
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {

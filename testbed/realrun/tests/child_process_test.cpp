@@ -16,7 +16,7 @@ using namespace testbed::realrun;
 using common::ChildProcess;
 using common::test::no_children;
 
-TEST_CASE("stop_all_real_runs kills every registered group; the owner reaps", "[child_process]") {
+TEST_CASE("stop_all_real_runs kills every registered group, the owner reaps", "[child_process]") {
   common::SubreaperScope reaper;
   clear_stop_request();
   ChildProcess a = ChildProcess::spawn({{"/bin/sleep", "60"}, "", "", kChildName});

@@ -122,7 +122,7 @@ TEST_CASE("where threads wait: real medians beside the model's, per group and ca
   CHECK(j["runs"][0]["simulated"]["blocked_by_cause"]["main"]["cpu_wait"] == Approx(0.01));
 }
 
-TEST_CASE("the model's blocked_by_cause is read per group under its JSON keys; pool only with a pool") {
+TEST_CASE("the model's blocked_by_cause is read per group under its JSON keys, pool only with a pool") {
   models::RunResult sim;
   sim.workers_blocked_by_cause[static_cast<std::size_t>(models::WaitCause::kDiskData)] = 0.25;
   sim.workers_blocked_by_cause[static_cast<std::size_t>(models::WaitCause::kNone)] = 0.05;

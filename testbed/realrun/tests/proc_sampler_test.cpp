@@ -32,6 +32,8 @@ TEST_CASE("/proc/stat totals", "[proc_sampler]") {
 
 TEST_CASE("the run's softirq note: HRTIMER and NET_RX a completed request, irq time a share of all CPUs", "[proc_sampler]") {
   testbed::RealRunResult r;
+  CHECK_THAT(testbed::softirq_note(r), Catch::Contains("could not be read"));
+  r.softirqs_read = true;
   r.groups.resize(2);
   r.groups[0].requests = 300;
   r.groups[1].requests = 100;
@@ -45,9 +47,8 @@ TEST_CASE("the run's softirq note: HRTIMER and NET_RX a completed request, irq t
   CHECK_THAT(testbed::softirq_note(r), Catch::Contains("0.0 HRTIMER"));
   // Read from this machine: the counters only grow.
   const auto a = read_softirq_counts();
-  const auto b = read_softirq_counts();
-  CHECK(b.hrtimer >= a.hrtimer);
-  CHECK(b.net_rx >= a.net_rx);
+  CHECK_FALSE(a.hrtimer.empty());  // one count per CPU
+  CHECK(a.hrtimer.size() == a.net_rx.size());
 }
 
 TEST_CASE("/proc/diskstats by device number", "[proc_sampler]") {

@@ -75,7 +75,7 @@ TEST_CASE("clerk-serve gets the scenario's open_file_cache, in whole seconds", "
   for (const std::string& note : serve_notes(sc)) CHECK(note.find("open_file_cache") == std::string::npos);
 }
 
-TEST_CASE("a listening port is busy and accepts; a closed one is free", "[server_process]") {
+TEST_CASE("a listening port is busy and accepts, a closed one is free", "[server_process]") {
   const LoopbackListener l = listen_on_loopback(4);
   const int fd = l.fd;
   const std::uint16_t port = l.port;

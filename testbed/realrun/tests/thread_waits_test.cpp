@@ -196,7 +196,7 @@ TEST_CASE("the sampler on a fake /proc: states, causes, run-queue wait, pool thr
   CHECK(s[1].cpu_wait == 0);
 }
 
-TEST_CASE("a gone worker is no sample; the wchan read in D counts beside a stack read too late", "[thread_waits]") {
+TEST_CASE("a gone worker is no sample, the wchan read in D counts beside a stack read too late", "[thread_waits]") {
   FakeTree tree;
   const auto files = common::files_under(tree.root());
   put_thread(tree, 200, 200, 'D', "0 0 0\n", "filemap_fault", "");  // stack unreadable

@@ -59,7 +59,7 @@ TEST_CASE("summary line: missing, incomplete, malformed, nan", "[wrk_script]") {
   CHECK(why.find("requests") != std::string::npos);
 }
 
-TEST_CASE("random-file script picks from the whole tree; fixed-path script stays static", "[wrk_script]") {
+TEST_CASE("random-file script picks from the whole tree, fixed-path script stays static", "[wrk_script]") {
   const std::string random = wrk_script({{4, 8}, "", 42});
   CHECK(random.find("local tree = {4, 8}") != std::string::npos);
   CHECK(random.find("local seed = 42") != std::string::npos);
