@@ -95,6 +95,8 @@ check_error 12-bad-expression.toml "12-bad-expression.toml:13: key 'step.1.expec
 check_error 13-section-absent.toml "13-section-absent.toml:22: key 'step.2.explain': placeholder {steps.1.server.page_cache.direct.reads}: 'server.page_cache.direct.reads' is no figure of the run's JSON"
 # Figures per pool need aio threads posting to the pools: three pools that nothing names (aio off) have none.
 check_error 14-pools-without-aio.toml "14-pools-without-aio.toml:13: key 'step.1.explain': placeholder {server.thread_pool.per_pool.pool_1.tasks}: 'server.thread_pool.per_pool.pool_1.tasks' is no figure of the run's JSON"
+# The request a step follows in clerk-ui's replay: p50, p99 or max.
+check_error 15-bad-replay.toml "15-bad-replay.toml:14: key 'step.1.observe.replay': 'p95': not one of \"p50\", \"p99\", \"max\" (the request followed)"
 expect_status 2 "a file not named N-name.toml" "$clerk" lesson "$data/small-hdd.toml"
 expect_text "lesson file name" "a lesson file is named N-name.toml"
 

@@ -127,6 +127,75 @@ TEST_CASE("the aggregate keeps the split of the percentile's bucket and of the w
     CHECK(models::StageAggregate::bucket_of(l) <= models::StageAggregate::bucket_of(l * 3 / 2));
 }
 
+TEST_CASE("the clock keeps the stages in the order the request went through them") {
+  models::RequestStages st;
+  st.begin(0, 100, 300);                      // 200 ns on wrk's side
+  st.to(0, Stage::kBacklog, 1300);            // 1 us on the network
+  st.to(0, Stage::kBacklog, 1300);            // no time passed: no leg
+  st.to(0, Stage::kLoopBusy, 2000, 0, 5.0);   // 700 ns at the door
+  st.to(0, Stage::kCpu, 12000, 5.000006, 1.0);  // 10 us for the loop, 6 us of them behind a blocked loop
+  st.to(0, Stage::kDiskData, 20000, 1.000002);  // 8 us at the CPU, 2 us of them in a run queue
+  st.to(0, Stage::kCpu, 30000, 0, 1.0);         // 10 us in the warehouse
+  st.to(0, Stage::kCpu, 31000, 1.0, 1.0);       // the same stage again: one leg
+  st.to(0, Stage::kSocket, 32000, 1.0);         // 2 us more at the CPU, no run-queue wait
+  const models::RequestStages::Clock* c = st.end(0, 36000);  // 4 us in the socket
+  REQUIRE(c != nullptr);
+  const models::Journey& j = c->journey;
+  const std::vector<Stage> order = {Stage::kClient, Stage::kNetwork,  Stage::kBacklog, Stage::kLoopBusy,
+                                    Stage::kCpu,    Stage::kDiskData, Stage::kCpu,     Stage::kSocket};
+  const std::vector<sim::Time> durations = {200, 1000, 700, 10000, 8000, 10000, 2000, 4000};
+  const std::vector<sim::Time> parts = {0, 0, 0, 6000, 2000, 0, 0, 0};
+  REQUIRE(j.count == order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    INFO("leg " << i);
+    CHECK(j.stages[i] == order[i]);
+    CHECK(j.legs[i].duration == durations[i]);
+    CHECK(j.legs[i].part == parts[i]);
+  }
+  CHECK(j.folded == 0);
+  CHECK(j.total() == 36000 - 100);
+  CHECK(j.total() == models::split_total(c->spent));
+}
+
+TEST_CASE("a journey longer than its legs folds the rest into one last leg and keeps the total") {
+  models::Journey j;
+  sim::Time sum = 0;
+  for (std::size_t i = 0; i < models::Journey::kLegs + 10; ++i) {
+    const Stage s = i % 2 ? Stage::kCpu : Stage::kTimer;
+    j.add(s, static_cast<sim::Time>(i + 1), 0);
+    sum += static_cast<sim::Time>(i + 1);
+  }
+  CHECK(j.count == models::Journey::kLegs);
+  CHECK(j.stages[models::Journey::kLegs - 2] == Stage::kTimer);
+  CHECK(j.stages[models::Journey::kLegs - 1] == Stage::kCount);
+  CHECK(j.folded == 11);  // the last kept leg and the ten after it
+  CHECK(j.total() == sum);
+}
+
+TEST_CASE("the aggregate keeps the journey of the percentile's exemplar and of the worst request") {
+  models::StageAggregate agg;
+  CHECK(agg.worst_journey().requests == 0);
+  for (int ms = 1; ms <= 100; ++ms) {
+    models::Journey j;
+    j.add(Stage::kNetwork, sim::milliseconds(1), 0);
+    j.add(Stage::kLoopBusy, sim::milliseconds(ms - 1), sim::milliseconds(ms - 1) / 2);
+    models::StageSplit s{};
+    s[static_cast<std::size_t>(Stage::kNetwork)] = sim::milliseconds(1);
+    s[static_cast<std::size_t>(Stage::kLoopBusy)] = sim::milliseconds(ms - 1);
+    agg.record(sim::milliseconds(ms), sim::milliseconds(ms), s, j);
+  }
+  const models::JourneyRow worst = agg.worst_journey();
+  CHECK(worst.requests == 1);
+  CHECK(worst.latency_s == Approx(0.1));
+  REQUIRE(worst.journey.count == 2);
+  CHECK(worst.journey.legs[1].duration == sim::milliseconds(99));
+  const models::JourneyRow p50 = agg.percentile_journey(50);
+  CHECK(sim::to_seconds(p50.journey.total()) == Approx(p50.latency_s));
+  CHECK(p50.latency_s == Approx(agg.percentile_example(50).latency_s));
+  agg.reset();
+  CHECK(agg.worst_journey().requests == 0);
+}
+
 TEST_CASE("a cached response with nothing competing is CPU, socket and network only") {
   const auto r = run(kData + "/stages-one-hot.toml", {}, 2);
   check_sums(r);

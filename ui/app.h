@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ui/knobs.h"
+#include "ui/replay.h"
 #include "ui/session.h"
 #include "ui/store_layout.h"
 #include "ui/store_view.h"
@@ -56,6 +57,7 @@ struct App {
   StoreAnim anim_a, anim_b;
   std::map<std::string, Box> view_boxes;  // where each window was drawn this frame
   std::map<std::string, Box> chart_boxes;  // where each chart was drawn this frame, by id
+  Replay replay;                           // follow one customer (replay.h)
   std::shared_ptr<LessonMode> guided;      // clerk-ui --lesson N: the lesson being walked (lesson_mode.h)
   std::vector<std::string> scenario_files;
 };

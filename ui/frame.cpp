@@ -9,6 +9,7 @@
 #include "ui/heatmap_view.h"
 #include "ui/lesson_mode.h"
 #include "ui/lesson_panel.h"
+#include "ui/replay.h"
 #include "ui/store_window.h"
 #include "ui/tails_view.h"
 #include "ui/timeline_view.h"
@@ -81,7 +82,10 @@ void draw_frame(App& app, float dt, bool capture) {
   app.chart_boxes.clear();
   if (begin_tile(app, "charts", left + mid, 0, right, ds.y)) draw_charts(app.a, app.ab ? &app.b : nullptr, emphasis, &app.chart_boxes, guided != nullptr);
   ImGui::End();
-  if (guided) draw_lesson_overlay(app, *guided);
+  if (app.replay.active)
+    draw_replay(app, dt);  // dims the rest itself
+  else if (guided)
+    draw_lesson_overlay(app, *guided);
 }
 
 }  // namespace ui

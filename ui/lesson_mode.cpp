@@ -307,6 +307,7 @@ bool start_lesson(App& app, const std::string& which, std::string& error) {
 
 void enter_step(App& app, LessonMode& m, std::size_t i) {
   m.step = i;
+  app.replay.active = false;
   m.phase = Phase::kPredict;
   m.outcome.reset();
   m.verdict = {};
@@ -386,8 +387,17 @@ void draw_lesson_mode(App& app, LessonMode& m) {
     ImGui::Separator();
     observe_section(m);
   }
+  if ((m.phase == Phase::kObserve || m.phase == Phase::kExplain) && !st.observe.replay.empty() && !app.replay.active) {
+    char label[160];
+    std::snprintf(label, sizeof label, "Follow one customer: the %s request%s%s", st.observe.replay.c_str(),
+                  st.observe.replay_group.empty() ? "" : " of ", st.observe.replay_group.c_str());
+    if (ImGui::Button(label)) start_step_replay(app, m);
+  }
   if (m.phase == Phase::kObserve) {
-    if (ImGui::Button("Continue: the answer and why")) m.phase = Phase::kExplain;
+    if (ImGui::Button("Continue: the answer and why")) {
+      m.phase = Phase::kExplain;
+      app.replay.active = false;
+    }
   }
   if (m.phase == Phase::kExplain) {
     if (!m.outcome) collect(m, false);
@@ -395,6 +405,21 @@ void draw_lesson_mode(App& app, LessonMode& m) {
     ImGui::Separator();
     explain_section(app, m);
   }
+}
+
+bool start_step_replay(App& app, const LessonMode& m, double at_s) {
+  const models::LessonObserve& o = current(m).observe;
+  if (o.replay.empty() || !app.a.world) return false;
+  std::uint32_t group = 0;
+  const models::Wrk& wrk = app.a.world->clients();
+  for (std::uint32_t g = 0; g < wrk.groups(); ++g)
+    if (wrk.group_spec(g).name == o.replay_group) group = g;
+  app.replay.fixed = at_s >= 0;
+  app.replay.t = std::max(at_s, 0.0);
+  std::string error;
+  if (start_replay(app.replay, app.a, group, o.replay, error)) return true;
+  app.error = error;
+  return false;
 }
 
 std::vector<ElementBox> element_boxes(const App& app, const LessonMode& m) {

@@ -73,6 +73,11 @@ struct ElementBox {
 };
 std::vector<ElementBox> element_boxes(const App& app, const LessonMode& m);
 
+// The step's replay (its observe.replay: follow one customer, ui/replay.h)
+// started; false when the step asks for none or the run has no such
+// request yet. `at_s` >= 0: held that many screen seconds in (headless).
+bool start_step_replay(App& app, const LessonMode& m, double at_s = -1);
+
 // Headless (--captures): the predictions of `file`, one a line as clerk
 // lesson --answers reads them, one per step that asks (a choice's number, or
 // a number in the slider's range); a step past the file's end is not

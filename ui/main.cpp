@@ -74,6 +74,16 @@ int main(int argc, char** argv) {
   // --at counts in the measured window's time (t = 0 where the warm-up ends), as the figures do.
   if (!opt.series.empty()) return ui::write_series(app, opt.series, opt.at_s > 0 ? opt.at_s : -1);
   if (opt.at_s > 0) ui::run_to_window_time(app, opt.at_s);
+  if (!opt.replay.empty()) {
+    std::string error;
+    app.replay.fixed = opt.replay_at_s >= 0;
+    app.replay.t = std::max(opt.replay_at_s, 0.0);
+    if (!ui::start_replay(app.replay, app.a, 0, opt.replay, error)) {
+      std::fprintf(stderr, "clerk-ui: --replay %s: %s\n", opt.replay.c_str(), error.c_str());
+      return 2;
+    }
+    if (opt.replay_longest) app.replay.t = ui::replay_midway(app.replay);
+  }
 
   glfwSetErrorCallback(glfw_error);
   if (!glfwInit()) {
@@ -103,6 +113,7 @@ int main(int argc, char** argv) {
   // The headless lesson: the step shown, and whether its explanation (after the observed moment).
   std::size_t shot_step = 0;
   bool shot_explain = false;
+  bool shot_replay = false;  // the step's replay (observe.replay), held midway, captured between the two
   int settle = 0, claims_failed = 0;
   if (lesson_capture) ui::run_step_headless(app, *app.guided, 0, guesses[0]);
 
@@ -168,6 +179,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "clerk-ui: %s\n", error.c_str());
         status = 1;
       }
+      // Where the customer followed stands in the capture (replay.h), for a test to look there.
+      if (app.replay.active) std::printf("%s", ui::replay_text(app, sx, sy).c_str());
       glfwSetWindowShouldClose(window, 1);
     }
     // The headless lesson: a few frames so that every window has its size, then save and go on.
@@ -175,13 +188,13 @@ int main(int argc, char** argv) {
       settle = 0;
       ui::LessonMode& m = *app.guided;
       const std::string base = opt.captures + "/" + std::to_string(m.lesson.number) + "-" + std::to_string(shot_step + 1) +
-                               (shot_explain ? "-explain" : "-observe");
+                               (shot_explain ? "-explain" : shot_replay ? "-replay" : "-observe");
       const float sx = static_cast<float>(fb_w) / ds.x, sy = static_cast<float>(fb_h) / ds.y;
       std::string error;
       bool ok = ui::save_png(base + ".png", 0, 0, fb_w, fb_h, fb_h, error);
       if (ok && !shot_explain) {
         try {
-          common::write_file_atomically(base + ".txt", ui::rings_text(app, m, sx, sy));
+          common::write_file_atomically(base + ".txt", shot_replay ? ui::replay_text(app, sx, sy) : ui::rings_text(app, m, sx, sy));
         } catch (const common::OutputError& e) {
           error = e.what();
           ok = false;
@@ -191,8 +204,15 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "clerk-ui: %s\n", error.c_str());
         status = 1;
         glfwSetWindowShouldClose(window, 1);
+      } else if (!shot_explain && !shot_replay && ui::start_step_replay(app, m, 0)) {
+        std::printf("wrote %s.png\n", base.c_str());
+        app.replay.t = ui::replay_midway(app.replay);  // the longest stop, half shown
+        shot_replay = true;
       } else if (!shot_explain) {
         std::printf("wrote %s.png\n", base.c_str());
+        if (shot_replay) std::printf("  %s", ui::replay_text(app, sx, sy).c_str());
+        app.replay.active = false;
+        shot_replay = false;
         ui::finish_step(app, m, true);
         shot_explain = true;
       } else {

@@ -74,6 +74,11 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_flag("--tails", o.tails, "open the latency percentiles tab below the store");
   cli.add_flag("--heatmap", o.heatmap, "open the latency heat map tab below the store");
   cli.add_flag("--paused", o.paused, "start paused");
+  cli.add_option("--replay", o.replay, "follow one customer: the p50 or p99 request of the first client group, or its worst (max), replayed in slow motion")
+      ->check(CLI::IsMember({"p50", "p99", "max"}));
+  std::string replay_at;
+  cli.add_option("--replay-at", replay_at,
+                 "with --replay and --screenshot: the replay this many screen seconds in, or 'longest' (halfway through its longest stop)");
   cli.add_option("--width", o.width, "window width")->check(CLI::Range(640, 8192));
   cli.add_option("--height", o.height, "window height")->check(CLI::Range(480, 8192));
   cli.add_flag("--bench", o.bench, "measure frame times at --speed and print them");
@@ -107,6 +112,23 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   }
   if (!o.captures.empty() && !o.screenshot.empty()) {
     std::fprintf(stderr, "clerk-ui: --captures and --screenshot are separate runs: give one\n");
+    return 2;
+  }
+  if (!replay_at.empty()) {
+    char* end = nullptr;
+    const double v = std::strtod(replay_at.c_str(), &end);
+    if (replay_at == "longest") {
+      o.replay_longest = true;
+      o.replay_at_s = 0;
+    } else if (*end == '\0' && std::isfinite(v) && v >= 0 && v <= 3600) {
+      o.replay_at_s = v;
+    } else {
+      std::fprintf(stderr, "clerk-ui: --replay-at wants screen seconds from 0 to 3600, or 'longest' (got \"%s\")\n", replay_at.c_str());
+      return 2;
+    }
+  }
+  if (o.replay_at_s >= 0 && (o.replay.empty() || o.screenshot.empty())) {
+    std::fprintf(stderr, "clerk-ui: --replay-at needs --replay and --screenshot\n");
     return 2;
   }
   if (!o.crop.empty() && o.screenshot.empty()) {

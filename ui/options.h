@@ -25,6 +25,9 @@ struct Options {
   std::string captures;                // --captures DIR: walk the lesson headless, capturing each observed moment
   bool tails = false;                  // --tails: the latency percentiles tab first
   bool heatmap = false;                // --heatmap: the latency heat map tab first
+  std::string replay;                  // --replay p50|p99|max: follow one customer (replay.h)
+  double replay_at_s = -1;             // --replay-at: with --screenshot, the replay that many screen seconds in
+  bool replay_longest = false;         // --replay-at longest: halfway through its longest stop
   bool paused = false;
   int width = 1600, height = 1000;
   bool bench = false;                  // --bench: report frame times and exit

@@ -38,6 +38,16 @@ void draw_store_window(App& app, float dt, bool snap) {
                                         : s.scenario.name + "  (" + describe(s.scenario) + ")";
     draw_store(s, i == 0 ? app.anim_a : app.anim_b, area, app.zoom, app.pan, dt, snap, title.c_str());
   }
+  // Follow one customer: the p99 request of the group the percentiles tab shows (replay.h).
+  if (!app.replay.active && app.a.world) {
+    const char* label = "follow one customer";
+    ImGui::SetCursorScreenPos(ImVec2(p0.x + avail.x - ImGui::CalcTextSize(label).x - ImGui::GetStyle().FramePadding.x * 2 - 4, p0.y + 2));
+    if (ImGui::SmallButton(label)) {
+      std::string error;
+      if (!start_replay(app.replay, app.a, app.tail_pick.group, app.tail_pick.worst ? "max" : app.tail_pick.percentile < 90 ? "p50" : "p99", error))
+        app.error = error;
+    }
+  }
 }
 
 }  // namespace ui

@@ -266,7 +266,7 @@ void Wrk::read_response(std::uint32_t v) {
   g.record_response(engine_.now(), latency, response_bytes_[c.file]);
   if (is_trace(c.group)) g.record_trace(c.start, WrkGroup::TraceFigure::kLatency, sim::to_seconds(latency));
   if (const RequestStages::Clock* clock = stages_.end(v, engine_.now()))
-    g.stages.record(engine_.now(), latency, clock->spent);
+    g.stages.record(engine_.now(), latency, clock->spent, clock->journey);
   if (c.closing) {
     // Connection: close: wrk reconnects (not an error).
     c.alive = false;

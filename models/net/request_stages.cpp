@@ -36,7 +36,7 @@ std::size_t StageAggregate::bucket_of(sim::Time latency) {
   return (octave - kSubBits + 1) * (std::size_t{1} << kSubBits) + static_cast<std::size_t>(sub);
 }
 
-void StageAggregate::record(sim::Time now, sim::Time latency, const StageSplit& split) {
+void StageAggregate::record(sim::Time now, sim::Time latency, const StageSplit& split, const Journey& journey) {
   const sim::Time total = split_total(split);
   if (std::llabs(total - latency) > 1000) ++mismatches_;
   const std::size_t b = bucket_of(latency);
@@ -46,6 +46,7 @@ void StageAggregate::record(sim::Time now, sim::Time latency, const StageSplit& 
   for (std::size_t i = 0; i < kStages; ++i) bucket.sum[i] += split[i];
   bucket.example_latency = latency;
   bucket.example = split;
+  bucket.example_journey = journey;
   ++count_;
   if (split[static_cast<std::size_t>(Stage::kDiskData)] == 0 && split[static_cast<std::size_t>(Stage::kDiskMetadata)] == 0 &&
       split[static_cast<std::size_t>(Stage::kDiskSlot)] == 0)
@@ -53,6 +54,7 @@ void StageAggregate::record(sim::Time now, sim::Time latency, const StageSplit& 
   if (latency > worst_latency_) {
     worst_latency_ = latency;
     worst_ = split;
+    worst_journey_ = journey;
   }
   const auto second = static_cast<std::size_t>(now / sim::seconds(1));
   if (per_second_.size() <= second) per_second_.resize(second + 1);
@@ -97,6 +99,17 @@ StageRow StageAggregate::percentile_example(double p) const {
 StageRow StageAggregate::worst() const {
   if (count_ == 0) return StageRow{};
   return row_of("max", sim::to_seconds(worst_latency_), 1, worst_);
+}
+
+JourneyRow StageAggregate::percentile_journey(double p) const {
+  const Bucket* b = bucket_at(p);
+  if (!b) return JourneyRow{};
+  return JourneyRow{sim::to_seconds(b->example_latency), 1, b->example_journey};
+}
+
+JourneyRow StageAggregate::worst_journey() const {
+  if (count_ == 0) return JourneyRow{};
+  return JourneyRow{sim::to_seconds(worst_latency_), 1, worst_journey_};
 }
 
 StageTable StageAggregate::table() const {

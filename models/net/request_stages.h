@@ -29,6 +29,16 @@
 // latest request that fell in it (an exemplar, as Prometheus keeps with a
 // histogram bucket: one real request to show for a percentile), the exact
 // split of its worst request, and the worst request of every second.
+//
+// A request's journey, its stages in the order it went through them, is
+// kept beside the sums (Journey): one leg per stage change, a leg entered and
+// left at the same instant dropped and two legs in a row in one stage joined,
+// so that the UI can replay one customer through the store (issue 16). A
+// split stage stays one leg with its split-off part beside it: the integral
+// that splits it says how much, never when. Bounded: kLegs legs per request;
+// the changes past them are folded into a last leg of no stage (kCount) that
+// counts them. The exemplars and the worst request keep their journeys; the
+// worst of every second keeps only its split.
 #pragma once
 #include <array>
 #include <cmath>
@@ -75,6 +85,49 @@ inline sim::Time split_total(const StageSplit& s) {
   return t;
 }
 
+// One leg of a journey: `duration` in `stage`, of which `part` went to
+// split_into(stage) (0 for a stage that is not split).
+struct Leg {
+  sim::Time duration = 0;
+  sim::Time part = 0;
+};
+
+// A request's stages in order (see the top). Sums to the same latency as its split.
+struct Journey {
+  static constexpr std::size_t kLegs = 24;  // a sendfile response of a few chunks with a pool read fits; more are folded
+  std::array<Leg, kLegs> legs{};
+  std::array<Stage, kLegs> stages{};
+  std::uint8_t count = 0;    // legs kept
+  std::uint32_t folded = 0;  // legs folded into the last leg (its stage then kCount); 0: none
+
+  void add(Stage s, sim::Time duration, sim::Time part) {
+    if (duration <= 0) return;
+    if (count > 0 && stages[count - 1] == s) {
+      legs[count - 1].duration += duration;
+      legs[count - 1].part += part;
+      return;
+    }
+    if (static_cast<std::size_t>(count) == kLegs) {  // full: the rest goes to the last leg, which no longer names one stage
+      if (stages[count - 1] != Stage::kCount) {
+        stages[count - 1] = Stage::kCount;
+        legs[count - 1].part = 0;
+        folded = 1;  // the leg that was there
+      }
+      legs[count - 1].duration += duration;
+      ++folded;
+      return;
+    }
+    stages[count] = s;
+    legs[count] = Leg{duration, part};
+    ++count;
+  }
+  sim::Time total() const {
+    sim::Time t = 0;
+    for (std::size_t i = 0; i < count; ++i) t += legs[i].duration;
+    return t;
+  }
+};
+
 // Every request's stage clock, indexed by connection id (one request in
 // flight per connection, as wrk sends them). Shared by the client (start,
 // end) and the server (the stages in between).
@@ -87,6 +140,7 @@ class RequestStages {
     Stage stage = Stage::kClient;
     bool active = false;
     StageSplit spent{};
+    Journey journey;
   };
 
   // A request due at `due` is written at `now` (>= due).
@@ -113,7 +167,10 @@ class RequestStages {
       sim::Time part = grown_ns > 0 ? static_cast<sim::Time>(std::llround(grown_ns)) : 0;
       part = part > elapsed ? elapsed : part;
       c.spent[static_cast<std::size_t>(part_stage)] += part;
+      c.journey.add(c.stage, elapsed, part);
       elapsed -= part;
+    } else {
+      c.journey.add(c.stage, elapsed, 0);
     }
     c.spent[static_cast<std::size_t>(c.stage)] += elapsed;
     c.stage = next;
@@ -154,6 +211,13 @@ struct StageRow {
   std::array<double, kStages> seconds{};
 };
 
+// One request's journey, with its latency (requests = 0: none recorded).
+struct JourneyRow {
+  double latency_s = 0;
+  std::uint64_t requests = 0;
+  Journey journey;
+};
+
 // What a client group reports.
 struct StageTable {
   bool recorded = false;  // false: the engine does not record stages
@@ -172,7 +236,7 @@ struct StageTable {
 class StageAggregate {
  public:
   // A response read at `now`, `latency` after it was written (or due).
-  void record(sim::Time now, sim::Time latency, const StageSplit& split);
+  void record(sim::Time now, sim::Time latency, const StageSplit& split, const Journey& journey = Journey{});
   // Forget everything recorded so far (the end of a warm-up); the per-second
   // worst requests before `now` stay, as other per-second series do.
   void reset() {
@@ -182,6 +246,7 @@ class StageAggregate {
     without_disk_wait_ = 0;
     worst_latency_ = -1;
     worst_ = StageSplit{};
+    worst_journey_ = Journey{};
   }
   std::uint64_t count() const { return count_; }
   std::uint64_t mismatches() const { return mismatches_; }
@@ -193,6 +258,10 @@ class StageAggregate {
   StageRow percentile_example(double p) const;
   // The worst request so far, with its exact split (requests = 0: none yet).
   StageRow worst() const;
+  // The journeys of the same two requests (as recorded: empty when the
+  // engine gave none).
+  JourneyRow percentile_journey(double p) const;
+  JourneyRow worst_journey() const;
 
   static std::size_t bucket_of(sim::Time latency);
 
@@ -202,6 +271,7 @@ class StageAggregate {
     StageSplit sum{};
     sim::Time example_latency = 0;  // the latest request in the bucket
     StageSplit example{};
+    Journey example_journey;
   };
   // The bucket that holds the p-th percentile (rank ceil(p% of count)), or null.
   const Bucket* bucket_at(double p) const;
@@ -215,6 +285,7 @@ class StageAggregate {
   std::uint64_t without_disk_wait_ = 0;
   sim::Time worst_latency_ = -1;
   StageSplit worst_{};
+  Journey worst_journey_;
   std::vector<Worst> per_second_;
 };
 

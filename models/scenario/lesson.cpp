@@ -461,6 +461,15 @@ LessonObserve read_observe(Section& s, const Scenario& sc, const StepReader& rea
   if (s.has("at")) o.at_s = s.duration("at", 0, 0, false, sc.duration_s);
   o.highlight = string_list(s, "highlight");
   for (const std::string& id : o.highlight) check_highlight(s, id, sc, reader, current);
+  o.replay = s.string("replay", "");
+  if (!o.replay.empty() && o.replay != "p50" && o.replay != "p99" && o.replay != "max")
+    s.fail("replay", "'" + o.replay + "': not one of \"p50\", \"p99\", \"max\" (the request followed)");
+  o.replay_group = s.string("replay_group", "");
+  if (!o.replay_group.empty()) {
+    if (o.replay.empty()) s.fail("replay_group", "needs replay (the request of that group to follow)");
+    const bool known = std::any_of(sc.clients.begin(), sc.clients.end(), [&](const auto& g) { return g.name == o.replay_group; });
+    if (!known) s.fail("replay_group", "'" + o.replay_group + "': no client group of that name in this step's scenario");
+  }
   check_placeholders(s, "text", o.text, reader, current);
   s.done();
   return o;

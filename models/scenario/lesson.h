@@ -79,6 +79,11 @@ struct LessonPredict {
 struct LessonObserve {
   double at_s = NAN;  // NAN: no pause
   std::vector<std::string> highlight;
+  // Follow one customer (clerk-ui's replay, ui/replay.h): "p50", "p99" or
+  // "max" of client group `replay_group` (the scenario's first when empty);
+  // "" for none.
+  std::string replay;
+  std::string replay_group;
   std::string text;
   int line = 0;  // the line of `text`
 };

@@ -6,7 +6,10 @@
 # with its ring (png_check ring on the rectangle clerk-ui says it ringed),
 # and no other element of the store that does not touch a ringed one is
 # (png_check noring); the explanation's capture has no ring. Each
-# prediction is compared with the run ("You predicted ...").
+# prediction is compared with the run ("You predicted ..."). A step that
+# asks for a replay (observe.replay: follow one customer) has a capture of
+# it held at its longest stop, the customer drawn where clerk-ui says it
+# stands, inside the place it says.
 # Usage: lesson_ui_test.sh CLERK_UI PNG_CHECK SOURCE_DIR OUT_DIR N
 set -euo pipefail
 ui=$1 check=$2 src=$3 out=$4 n=$5
@@ -26,6 +29,10 @@ steps=$(grep -c '^\[step\.[0-9]*\]$' "$file")
 # How many elements each step highlights, by step.
 awk '/^\[step\.[0-9]+/ { s = $0; sub(/^\[step\./, "", s); sub(/[^0-9].*/, "", s) }
      /^highlight *=/ { c = gsub(/"[^"]*"/, "&"); print s, c }' "$file" >"$out/$n-highlights"
+
+# The steps that follow one customer.
+awk '/^\[step\.[0-9]+/ { s = $0; sub(/^\[step\./, "", s); sub(/[^0-9].*/, "", s) }
+     /^replay *=/ { print s }' "$file" >"$out/$n-replays"
 
 rc=0
 "$src/ui/tools/with-xvfb" "$ui" --lesson "$file" --answers "$out/$n-answers" --captures "$out" --width 1600 --height 1000 \
@@ -58,5 +65,15 @@ for k in $(seq "$steps"); do
     "$check" noring "$shot.png" "$x0" "$y0" "$x1" "$y1" || fail "step $k: $id is ringed though not highlighted"
   done < <(grep '^other ' "$shot.txt")
 done
+while read -r k; do
+  shot=$out/$n-$k-replay
+  [ -f "$shot.png" ] && [ -f "$shot.txt" ] || { fail "step $k: no capture of the replay"; continue; }
+  "$check" nonblank "$shot.png" >/dev/null || fail "step $k: blank replay capture"
+  read -r word which _ stop place x y _ x0 y0 x1 y1 <"$shot.txt" || true
+  [ "$word" = replay ] || { fail "step $k: the replay did not start: $(cat "$shot.txt")"; continue; }
+  "$check" customer "$shot.png" "$x" "$y" || fail "step $k: no customer at $x,$y ($place, stop $stop)"
+  [ "$x" -ge "$x0" ] && [ "$x" -le "$x1" ] && [ "$y" -ge "$y0" ] && [ "$y" -le "$y1" ] ||
+    fail "step $k: the customer at $x,$y is outside the $place ($x0,$y0-$x1,$y1)"
+done <"$out/$n-replays"
 [ "$fails" = 0 ] || { echo "lesson $n in clerk-ui: $fails failures"; exit 1; }
 echo "lesson $n in clerk-ui: ok ($steps steps)"

@@ -4,6 +4,7 @@
 //   png_check warmer A B              A has many warm (orange/red) pixels and B far fewer
 //   png_check ring FILE X0 Y0 X1 Y1   a lesson's ring (palette.h kRing) is drawn on that rectangle's edges
 //   png_check noring FILE X0 Y0 X1 Y1 and here it is not
+//   png_check customer FILE X Y       the followed customer (ui/replay.cpp kCustomer) is drawn at that point
 // Warm pixels are what a blocked store shows: counters whose queue grew and
 // clerks in disk wait; the unblocked store has neither.
 #include <stb_image.h>
@@ -128,6 +129,24 @@ int ring(const char* path, char** corners, bool want) {
   return want ? (share >= 0.9 ? 0 : 1) : (share < 0.2 ? 0 : 1);
 }
 
+// The replay's customer colour, IM_COL32(255, 120, 200): pink, used by nothing else in the store.
+bool customer_colour(const unsigned char* p) { return p[0] >= 225 && std::abs(p[1] - 120) <= 30 && std::abs(p[2] - 200) <= 30; }
+
+// Most of the 9x9 pixels around (x, y) are the customer's body.
+int customer(const char* path, int x, int y) {
+  const Image im = load(path);
+  int found = 0, samples = 0;
+  for (int dy = -4; dy <= 4; ++dy)
+    for (int dx = -4; dx <= 4; ++dx) {
+      const int px = x + dx, py = y + dy;
+      if (px < 0 || py < 0 || px >= im.w || py >= im.h) continue;
+      ++samples;
+      found += customer_colour(im.at(static_cast<long>(py) * im.w + px));
+    }
+  std::printf("%s: %d of %d pixels around %d,%d in the customer's colour (need half)\n", path, found, samples, x, y);
+  return samples > 0 && found * 2 >= samples ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -136,6 +155,7 @@ int main(int argc, char** argv) {
   if (cmd == "differ" && argc == 5) return differ(argv[2], argv[3], std::atof(argv[4]));
   if (cmd == "warmer" && argc == 4) return warmer(argv[2], argv[3]);
   if ((cmd == "ring" || cmd == "noring") && argc == 7) return ring(argv[2], argv + 3, cmd == "ring");
-  std::fprintf(stderr, "usage: png_check nonblank FILE | differ A B FRACTION | warmer A B | ring|noring FILE X0 Y0 X1 Y1\n");
+  if (cmd == "customer" && argc == 5) return customer(argv[2], std::atoi(argv[3]), std::atoi(argv[4]));
+  std::fprintf(stderr, "usage: png_check nonblank FILE | differ A B FRACTION | warmer A B | ring|noring FILE X0 Y0 X1 Y1 | customer FILE X Y\n");
   return 2;
 }
