@@ -289,7 +289,9 @@ TEST_CASE("clerk import reads Debian's, the thread-pools article's and a caching
     CHECK_FALSE(sc.nginx.aio->thread_pool);
     CHECK(has(warnings, "gzip on"));
     CHECK(has(warnings, "keepalive.conf:2 keepalive_timeout 65"));
-    CHECK(has(warnings, "worker_connections 768"));
+    // events { worker_connections 768; } becomes its key, without a warning.
+    CHECK(sc.nginx.worker_connections == 768);
+    for (const std::string& w : warnings) CHECK(w.find("worker_connections") == std::string::npos);
   }
   SECTION("the article's: a named pool") {
     const models::Scenario sc =
@@ -301,6 +303,8 @@ TEST_CASE("clerk import reads Debian's, the thread-pools article's and a caching
     CHECK(sc.nginx.thread_pool.threads == 64);
     CHECK(sc.nginx.sendfile_max_chunk == 512 * 1024);
     CHECK(sc.root == "/storage");
+    // No worker_connections in its events block: NGINX's default, 512 (DEFAULT_CONNECTIONS).
+    CHECK(sc.nginx.worker_connections == 512);
   }
   SECTION("a static server: directio and open_file_cache become their keys, each from its line") {
     std::vector<std::string> warnings;
@@ -317,6 +321,8 @@ TEST_CASE("clerk import reads Debian's, the thread-pools article's and a caching
     CHECK(sc.nginx.open_file_cache.valid_s == 30);
     CHECK(sc.nginx.open_file_cache.min_uses == 2);
     CHECK(sc.nginx.open_file_cache.errors);
+    CHECK(sc.nginx.worker_connections == 4096);
+    CHECK(has({text}, "static/nginx.conf:6: worker_connections 4096"));
     CHECK(has({text}, "static/nginx.conf:22: directio 4m"));
     CHECK(has({text}, "static/nginx.conf:12: open_file_cache max=1000 inactive=20s"));
     for (const std::string& w : warnings) {

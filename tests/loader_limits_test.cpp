@@ -339,3 +339,20 @@ TEST_CASE("loader: 1.21.4 on defers a full chunk's write to the next turn") {
   CHECK(models::load_scenario(kSmall, {"nginx.version=\"1.22.1\""}).nginx.write_posted_next);
   CHECK_FALSE(models::load_scenario(kSmall).nginx.write_posted_next);  // small-hdd.toml pins 1.9.0
 }
+
+TEST_CASE("loader: worker_connections too few for the listening sockets and the channel names its file and line") {
+  const std::string file = kData + "/loader/worker-connections-too-few.toml";
+  const models::ConfigError e = load_error(file);
+  CHECK(e.key() == "nginx.worker_connections");
+  CHECK(e.file() == file);
+  CHECK(e.line() == 34);
+  CHECK(mentions(e, "1 are not enough for 1 listening socket"));
+  // reuseport: one listening socket per worker (ngx_clone_listening), so 2 workers need 3.
+  tests::check_refused(kSmall, {"nginx.reuseport=true", "nginx.worker_connections=2"}, "nginx.worker_connections",
+                       "2 are not enough for 2 listening sockets");
+  CHECK(models::load_scenario(kSmall, {"nginx.reuseport=true", "nginx.worker_connections=3"}).nginx.worker_connections == 3);
+  CHECK(models::load_scenario(kSmall, {"nginx.worker_connections=2"}).nginx.worker_connections == 2);
+  CHECK(models::load_scenario(kSmall).nginx.worker_connections == 0);  // not set: not modelled
+  tests::check_refused(kSmall, {"nginx.worker_connections=0"}, "nginx.worker_connections", "1");
+  tests::check_refused(kSmall, {"nginx.worker_connections=1048577"}, "nginx.worker_connections", "1048576");
+}

@@ -223,9 +223,6 @@ std::optional<std::string> unmodelled(const Directive& d) {
   if (d.name == "keepalive_timeout")
     return "closes keep-alive connections idle that long; clerk's clients never leave a connection idle, so it "
            "changes the answer only for traffic that does";
-  if (d.name == "worker_connections")
-    return "caps each worker's connections (NGINX refuses the rest: \"worker_connections are not enough\"); clerk "
-           "caps none";
   if (d.name == "worker_cpu_affinity")
     return "pins each worker to CPUs; clerk's scheduler places workers freely";
   if (d.name == "use" && a0 != "epoll") return "another event method than epoll; clerk models epoll";
@@ -315,6 +312,10 @@ class Importer {
     if (const Directive* d = last(in, "accept_mutex_delay"))
       add(fmt::format("accept_mutex_delay = \"{}ms\"", msec(*d, one_arg(*d))), *d);
     if (const Directive* d = last(in, "multi_accept")) add(fmt::format("multi_accept = \"{}\"", flag(*d) ? "on" : "off"), *d);
+    if (const Directive* d = last(in, "worker_connections"))
+      add(fmt::format("worker_connections = {}", number(*d, one_arg(*d), 1, 1048576)), *d);
+    else
+      out_.nginx_toml += "worker_connections = 512          # not set: NGINX's default, 512 (DEFAULT_CONNECTIONS)\n";
     if (const Directive* d = last(in, "epoll_events"))
       add(fmt::format("events_per_wait = {}", number(*d, one_arg(*d), 1, 1 << 20)), *d);
     if (const Directive* d = last(in, "worker_aio_requests"))

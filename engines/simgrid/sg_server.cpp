@@ -33,15 +33,21 @@ bool SgServer::listen_ready_for(const SgWorker& w) { return sockets_.poll(w.inde
 
 void SgServer::accept_event_done(const SgWorker& w) { sockets_.accept_event_done(w.index()); }
 
-bool SgServer::accept_one(SgWorker& w) {
+models::Accepted SgServer::accept_one(SgWorker& w) {
   std::uint32_t id = 0;
-  if (!sockets_.accept(w.index(), id)) return false;
+  if (!sockets_.accept(w.index(), id)) return models::Accepted::kNone;
+  if (!sockets_.take_slot(w.index(), id)) {  // as models::Nginx::accept_one
+    conns_.fail(id, models::ListenSockets::kNotEnough, sockets_.not_enough_line());
+    return models::Accepted::kRefused;
+  }
   ++w.accepted;
   if (conns_.accepted(id, w.index())) w.post(SgWorker::EventKind::kRead, id);
-  return true;
+  return models::Accepted::kTaken;
 }
 
-bool SgServer::try_accept_mutex(const SgWorker& w) { return sockets_.try_mutex(w.index()); }
+bool SgServer::accept_mutex_skipped(const SgWorker& w) const { return sockets_.mutex_skipped(w.index()); }
+
+bool SgServer::try_accept_mutex(const SgWorker& w) { return sockets_.try_mutex(w.index(), w.accept_mutex_held()); }
 
 void SgServer::release_accept_mutex(const SgWorker& w) { sockets_.release_mutex(w.index()); }
 

@@ -11,6 +11,7 @@
 #include "engines/simgrid/sg_host.h"
 #include "models/net/endpoints.h"
 #include "models/os/filesystem.h"
+#include "models/server/accept_event.h"
 #include "models/server/connection_table.h"
 #include "models/server/http_connection.h"
 #include "models/server/listen_sockets.h"
@@ -38,9 +39,10 @@ class SgServer final : public models::FlowListener, public models::ServerSide {
   const models::Filesystem& files() const { return files_; }
   models::HttpConnection& conn(std::uint32_t id) { return conns_[id]; }
   bool listen_ready_for(const SgWorker& w);  // epoll_wait's word (ListenSockets::poll)
-  bool accept_one(SgWorker& w);
+  models::Accepted accept_one(SgWorker& w);
   void accept_event_done(const SgWorker& w);  // ngx_reorder_accept_events
-  bool try_accept_mutex(const SgWorker& w);
+  bool try_accept_mutex(const SgWorker& w);  // or the turn ngx_accept_disabled skips it
+  bool accept_mutex_skipped(const SgWorker& w) const;
   void release_accept_mutex(const SgWorker& w);
   // A request was read: take the file it asks for.
   void begin_request(std::uint32_t conn);

@@ -6,6 +6,7 @@
 
 #include "engines/simgrid/sg_server.h"
 #include "models/server/accept_cost.h"
+#include "models/server/accept_event.h"
 #include "models/server/pool_steps.h"
 
 namespace sgengine {
@@ -42,7 +43,8 @@ void SgWorker::listen_ready() {
 }
 
 double SgWorker::epoll_timeout() const {
-  const sim::Time timeout = loop_.epoll_timeout(server_.config(), mutex_held_);
+  // A turn ngx_accept_disabled kept from the mutex waits without accept_mutex_delay's cap.
+  const sim::Time timeout = loop_.epoll_timeout(server_.config(), mutex_held_ || server_.accept_mutex_skipped(*this));
   return timeout == sim::kNever ? -1.0 : sim::to_seconds(timeout);
 }
 
@@ -76,11 +78,7 @@ void SgWorker::turn() {
     // As models::Worker: accept() takes a connection once this worker has
     // had the CPU to get there; whatever is left of `accept` follows if it got one.
     use_cpu(models::accept_claim_cpu(host.costs));
-    const bool got = server_.accept_one(*this);
-    if (got && server_.config().multi_accept)
-      while (server_.accept_one(*this)) {
-      }
-    if (got) server_.accept_event_done(*this);
+    const bool got = models::accept_event(server_, *this) == models::Accepted::kTaken;
     server_.release_accept_mutex(*this);
     if (got) use_cpu(host.costs.accept - models::accept_claim_cpu(host.costs));
   } else {

@@ -653,6 +653,22 @@ void read_proxy_cache(Section& s, const LayeredToml& doc, NginxConfig& n) {
   }
 }
 
+// events { worker_connections N; } (listen_sockets.h). Unset: not modelled,
+// no limit. NGINX refuses fewer than one per listening socket plus one for
+// the channel (ngx_event_init_conf: "N worker_connections are not enough for
+// M listening sockets"); reuseport clones the socket once per worker
+// (ngx_clone_listening). At most fs.nr_open's default, 1048576 (fs/file.c
+// sysctl_nr_open): no worker can hold more descriptors.
+void read_worker_connections(Section& s, NginxConfig& n) {
+  n.worker_connections = static_cast<std::uint32_t>(s.integer("worker_connections", 0, 1, 1048576));
+  if (!n.worker_connections) return;
+  const std::uint32_t listening = n.accept->reuseport ? n.worker_processes : 1;
+  if (n.worker_connections < listening + 1)
+    s.fail("worker_connections", fmt::format("{} are not enough for {} listening socket{} (NGINX needs one per "
+                                             "listening socket and one for its channel: at least {})",
+                                             n.worker_connections, listening, listening == 1 ? "" : "s", listening + 1));
+}
+
 void read_nginx(Section& root, const LayeredToml& doc, Scenario& sc) {
   Section s = root.sub("nginx");
   NginxConfig& n = sc.nginx;
@@ -665,6 +681,7 @@ void read_nginx(Section& root, const LayeredToml& doc, Scenario& sc) {
   n.accept = &accept_policy(mutex, reuseport);
   n.accept_mutex_delay_s = s.duration("accept_mutex_delay", 0.5, 0);
   n.multi_accept = s.flag("multi_accept", false);
+  read_worker_connections(s, n);
   // EPOLLEXCLUSIVE is no directive: the release uses it whenever accept_mutex is off.
   n.epoll_exclusive = s.flag("epoll_exclusive", d.epoll_exclusive && n.accept->shared_without_mutex());
   if (n.epoll_exclusive && !n.accept->shared_without_mutex())

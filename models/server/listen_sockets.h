@@ -29,9 +29,33 @@
 //    the socket on its ready list at once if a connection is waiting.
 // Without EPOLLEXCLUSIVE every entry's callback runs, so every worker's epoll
 // has the socket: ready_for() alone says what epoll_wait reports.
+//
+// worker_connections (when the scenario sets it; unset, nothing below runs):
+// each worker has that many connection slots (ngx_cycle->connection_n). Two
+// are taken from the start: its listen socket (ngx_event_process_init takes a
+// slot for each listening socket the worker watches: the shared one, or its
+// own reuseport clone) and its channel to the master (ngx_add_channel_event
+// in ngx_worker_process_init). The thread pools' and native AIO's eventfds
+// use static connections in ngx_epoll_module.c, no slot. Every accepted
+// client connection takes one until it closes.
+//  - ngx_event_accept, after each accept() and before ngx_get_connection:
+//    ngx_accept_disabled = connection_n / 8 - free slots;
+//  - ngx_get_connection with no free slot: the socket is closed and
+//    "N worker_connections are not enough" logged (NGX_LOG_ALERT), and
+//    ngx_event_accept returns (no further accept, no reorder);
+//  - ngx_process_events_and_timers with the mutex in use: a worker whose
+//    ngx_accept_disabled > 0 decrements it and skips ngx_trylock_accept_mutex
+//    for that turn. ngx_accept_mutex_held keeps its last value then: a worker
+//    that held the mutex keeps the listen socket in its epoll (only a failed
+//    trylock removes it), while the lock itself is free for the others;
+//  - ngx_reorder_accept_events (EPOLLEXCLUSIVE): re-adds the socket after
+//    every accept event while ngx_accept_disabled > 0, not every 16th.
+// Not modelled: ngx_drain_connections (closing idle keep-alive connections
+// to free slots when at most connection_n / 16 are free).
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <vector>
 
 #include "models/server/nginx_config.h"
@@ -77,14 +101,32 @@ class ListenSockets {
   // accept() by worker `w`: false when its queues are empty (EAGAIN).
   bool accept(std::uint32_t w, std::uint32_t& conn);
 
-  // ngx_trylock_accept_mutex / ngx_shmtx_unlock.
-  bool try_mutex(std::uint32_t w);
+  // ngx_trylock_accept_mutex / ngx_shmtx_unlock. try_mutex returns whether
+  // worker `w` holds the mutex (ngx_accept_mutex_held) after this turn's
+  // step: `held` unchanged when ngx_accept_disabled > 0 skips the try.
+  bool try_mutex(std::uint32_t w, bool held);
+  // Whether the last try_mutex of `w` skipped the try (then NGINX does not
+  // shorten epoll_wait's timeout to accept_mutex_delay).
+  bool mutex_skipped(std::uint32_t w) const { return !skipped_.empty() && skipped_[w]; }
   void release_mutex(std::uint32_t w) {
     if (mutex_owner_ == static_cast<std::int32_t>(w)) mutex_owner_ = -1;
   }
 
-  // The connection closed: its worker's placed count goes down.
+  // The connection closed: its worker's placed count goes down, and its
+  // connection slot is free again.
   void closed(std::uint32_t conn);
+
+  // worker_connections: worker `w` accept()ed `conn`; ngx_get_connection
+  // takes a slot. False when none is free (the connection is to be closed).
+  bool take_slot(std::uint32_t w, std::uint32_t conn);
+  // Worker `w`'s ngx_accept_disabled and its free connection slots.
+  std::int64_t accept_disabled(std::uint32_t w) const { return disabled_.empty() ? 0 : disabled_[w]; }
+  std::uint32_t free_slots(std::uint32_t w) const;
+  // The log line of a refused connection (ngx_get_connection's alert).
+  std::string not_enough_line() const;
+  static constexpr const char* kNotEnough = "worker_connections are not enough";
+  // Slots a worker takes before any client: its listen socket and its channel.
+  static constexpr std::uint32_t kReservedSlots = 2;
 
   // Connections established and not yet accepted, over every listen queue.
   std::size_t backlog() const {
@@ -116,6 +158,12 @@ class ListenSockets {
   std::vector<std::uint32_t> wait_queue_;    // worker indices, head first
   std::vector<bool> on_ready_list_;          // per worker
   std::vector<std::uint64_t> accept_events_; // per worker: the listen connection's c->requests
+  // worker_connections (see the top of this file); all empty when not set.
+  std::uint32_t connection_n_;
+  std::vector<std::uint32_t> used_;     // per worker: client connections holding a slot
+  std::vector<std::int64_t> disabled_;  // per worker: ngx_accept_disabled
+  std::vector<bool> skipped_;           // per worker: the last try_mutex skipped the try
+  std::vector<std::int32_t> slot_of_;   // per connection: the worker whose slot it holds, or -1
 };
 
 }  // namespace models

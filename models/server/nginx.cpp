@@ -32,12 +32,16 @@ void Nginx::connection_arrived(std::uint32_t id, std::uint32_t group) {
   wake_for_connection(sockets_.queue(id, group, rng_), workers_, sockets_, config_.epoll_exclusive, wake_order_);
 }
 
-bool Nginx::accept_one(Worker& w) {
+Accepted Nginx::accept_one(Worker& w) {
   std::uint32_t id = 0;
-  if (!sockets_.accept(w.index(), id)) return false;
+  if (!sockets_.accept(w.index(), id)) return Accepted::kNone;
+  if (!sockets_.take_slot(w.index(), id)) {
+    conns_.fail(id, ListenSockets::kNotEnough, sockets_.not_enough_line());
+    return Accepted::kRefused;
+  }
   ++w.accepted;
   if (conns_.accepted(id, w.index())) w.post(Worker::EventKind::kRead, id);
-  return true;
+  return Accepted::kTaken;
 }
 
 void Nginx::request_arrived(std::uint32_t id, std::uint32_t file) {

@@ -24,6 +24,7 @@
 #include "models/net/endpoints.h"
 #include "models/os/filesystem.h"
 #include "models/os/host.h"
+#include "models/server/accept_event.h"
 #include "models/server/connection_table.h"
 #include "models/server/http_connection.h"
 #include "models/server/listen_sockets.h"
@@ -51,10 +52,12 @@ class Nginx final : public FlowListener, public ServerSide {
   HttpConnection& conn(std::uint32_t id) { return conns_[id]; }
   // epoll_wait's word on the listen socket for `w` (ListenSockets::poll).
   bool listen_ready_for(const Worker& w) { return sockets_.poll(w.index(), w.accept_mutex_held()); }
-  bool accept_one(Worker& w);
+  Accepted accept_one(Worker& w);
   // The end of an accept event that took a connection (ngx_reorder_accept_events).
   void accept_event_done(const Worker& w) { sockets_.accept_event_done(w.index()); }
-  bool try_accept_mutex(const Worker& w) { return sockets_.try_mutex(w.index()); }
+  // ngx_trylock_accept_mutex, or the turn ngx_accept_disabled skips it (listen_sockets.h).
+  bool try_accept_mutex(const Worker& w) { return sockets_.try_mutex(w.index(), w.accept_mutex_held()); }
+  bool accept_mutex_skipped(const Worker& w) const { return sockets_.mutex_skipped(w.index()); }
   void release_accept_mutex(const Worker& w) { sockets_.release_mutex(w.index()); }
   // A request was read: take the file it asks for.
   void begin_request(std::uint32_t conn);

@@ -50,6 +50,10 @@ struct NginxConfig {
   const AcceptPolicy* accept = &accept_policy(true, false);  // accept_mutex on (the 1.9.0 default)
   double accept_mutex_delay_s = 0.5;               // accept_mutex_delay 500ms
   bool multi_accept = false;
+  // worker_connections (events { }): each worker's connection slots
+  // (ngx_cycle->connection_n). 0: not set, no limit (NGINX's own default is
+  // 512, DEFAULT_CONNECTIONS in ngx_event.c; listen_sockets.h says what it does).
+  std::uint32_t worker_connections = 0;
   // EPOLLEXCLUSIVE (NGINX >= 1.11.3 on Linux >= 4.5, with accept_mutex off):
   // a new connection wakes one sleeping worker instead of all of them.
   bool epoll_exclusive = false;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/server/accept_cost.h"
+#include "models/server/accept_event.h"
 #include "models/server/nginx.h"
 #include "models/server/pool_choice.h"
 #include "models/server/nowait_probe.h"
@@ -120,11 +121,7 @@ void Worker::begin_turn() {
 
 bool Worker::accept_connections() {
   const CpuCosts& costs = server_.host().costs;
-  const bool got = server_.accept_one(*this);
-  if (got && server_.config().multi_accept)
-    while (server_.accept_one(*this)) {
-    }
-  if (got) server_.accept_event_done(*this);
+  const bool got = accept_event(server_, *this) == Accepted::kTaken;
   server_.release_accept_mutex(*this);
   // The rest of the connection's CPU: registering it (ngx_event_accept's
   // bookkeeping, ngx_http_init_connection).
@@ -478,7 +475,8 @@ void Worker::end_turn() {
   idle_since_ = host.engine.now();
   set_state(TaskState::kSleeping);
   ++wake_generation_;
-  const sim::Time timeout = loop_.epoll_timeout(cfg, mutex_held_);
+  // A turn ngx_accept_disabled kept from the mutex waits without accept_mutex_delay's cap.
+  const sim::Time timeout = loop_.epoll_timeout(cfg, mutex_held_ || server_.accept_mutex_skipped(*this));
   if (timeout != sim::kNever) host.engine.schedule_in(timeout, this, wake_generation_);
 }
 

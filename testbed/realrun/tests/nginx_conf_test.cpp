@@ -72,6 +72,12 @@ TEST_CASE("nginx.conf: blocking, reuseport, mutex on, no chunk limit, many conne
   const std::string on = nginx_conf(sc, {"/d", "/r", 20000, false}).text;
   CHECK(has(on, "accept_mutex on;"));
   CHECK_FALSE(has(on, "reuseport"));
+
+  // A scenario that sets nginx.worker_connections gets that value, however many connections.
+  sc.nginx.worker_connections = 768;
+  const std::string set = nginx_conf(sc, {"/d", "/r", 20000, false}).text;
+  CHECK(has(set, "worker_connections 768;"));
+  CHECK(has(set, "worker_rlimit_nofile 2560;"));  // 2 * 768 + 1024
 }
 
 TEST_CASE("nginx.conf carries directio and open_file_cache only when the scenario sets them", "[nginx_conf]") {
