@@ -210,7 +210,16 @@ for disk in ("hdd", "ssd"):
             # not excused: above half the model's own mean it is clerk-disk
             # that a point would measure, and an HDD point (ms of service)
             # late by that much is a regression.
-            if late > 0.5 * m["mean"] and disk == "hdd":
+            # clerk-disk's own cost per block (null-delay cost and lateness):
+            # above a quarter of the model's mean, a 15% check of the sum
+            # measures clerk-disk more than the model (SSD 4 KiB here).
+            own = lat - m["mean"]
+            if own > 0.25 * m["mean"] and disk == "hdd":
+                bad += 1
+                verdict = "UNCHECKABLE: clerk-disk's own %.0f us a block, over a quarter of the model's mean" % own
+            elif own > 0.25 * m["mean"]:
+                verdict = "not checkable: clerk-disk's own %.0f us a block, over a quarter of the model's mean" % own
+            elif late > 0.5 * m["mean"] and disk == "hdd":
                 bad += 1
                 verdict = "UNCHECKABLE: clerk-disk's replies %.0f us late, over half the model's mean" % late
             elif late > 0.5 * m["mean"]:
