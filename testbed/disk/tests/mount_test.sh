@@ -14,9 +14,12 @@
 #    own latency ... measured and subtracted or reported"). A depth where the
 #    null-delay mount itself cannot reach twice the model's IOPS, or where
 #    the replies are late by over half the model's mean latency, is beyond
-#    this machine's CPUs: on the SSD it is reported, not checked; every HDD
-#    point (ms of service against clerk-disk's us) must be checkable, else
-#    the test fails rather than pass having checked nothing. Percentiles are printed beside the model's;
+#    this machine's CPUs at that moment: on the SSD it is reported, not
+#    checked; an HDD point is measured again, up to three times, and then
+#    (ms of service against clerk-disk's us) fails the test rather than pass
+#    having checked nothing. A sanitized build runs every step and prints
+#    the table without judging the timing. Percentiles are printed beside
+#    the model's;
 #  - lookups: a path looked up cold costs the model's metadata reads (the
 #    daemon's "lookups:" line), looked up again it costs nothing (the
 #    kernel's dcache answers), a name longer than 255 bytes is
@@ -25,10 +28,11 @@
 #    unmount while a file is open, a daemon killed mid-read (the reader gets
 #    an error, not a hang; the next start finds and clears the stale mount).
 # Every step has a timeout. Skipped (77) without root, /dev/fuse or fio.
-# Usage: mount_test.sh CLERK_DISK TEST_DIR
+# Usage: mount_test.sh CLERK_DISK TEST_DIR [optimized|sanitized]
 set -uo pipefail
 bin=$1
 dir=$2
+build=${3:-optimized}
 [ "$(id -u)" -eq 0 ] || { echo "skip: not root"; exit 77; }
 [ -c /dev/fuse ] || { echo "skip: no /dev/fuse"; exit 77; }
 command -v fio >/dev/null || { echo "skip: no fio"; exit 77; }
@@ -145,43 +149,12 @@ echo "$line" | grep -q "lookups: 2 answered; 3 waited for metadata block reads (
   fail "expected 2 lookups and 3 metadata reads: $line"
 
 # --- fio against the model ----------------------------------------------------------
-table=$work/table.txt
-for disk in hdd ssd; do
-  secs=3
-  [ $disk = hdd ] && secs=5
-  start tiny-$disk.toml --null-delay || exit 1
-  warm_lookups
-  for bs in 4096 524288; do for jobs in 1 4 32; do
-    fio_run $bs $jobs $secs "$work/$disk-null-$bs-$jobs.json"
-  done; done
-  stop
-  # One mount per emulated point, so that the daemon's lateness (its
-  # "own latency" line at unmount) is that point's.
-  for bs in 4096 524288; do for jobs in 1 4 32; do
-    start tiny-$disk.toml || exit 1
-    warm_lookups
-    fio_run $bs $jobs $secs "$work/$disk-emulated-$bs-$jobs.json"
-    stop
-    sed -n 's/^clerk-disk: emulated: .*own latency[^:]*: mean \([0-9.]*\) us.*/\1/p' "$work/daemon.log" \
-      >"$work/$disk-late-$bs-$jobs.txt"
-    grep -q . "$work/$disk-late-$bs-$jobs.txt" || fail "no lateness line in the daemon's log ($disk $bs x$jobs)"
-  done; done
-  for bs in 4096 524288; do for jobs in 1 4 32; do
-    # clerk-disk's own cost per request: the null-delay mean over a block's
-    # 128 KiB requests (read_ahead_kb = 128: force_page_cache_ra's chunks),
-    # plus the emulated run's lateness (each reply begins that long after
-    # the model's completion: the disk thread's wake-up and scheduling,
-    # which the null-delay mount, never sleeping, does not pay).
-    overhead=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['jobs'][0]['read']; print(r['clat_ns']['mean']/1e3/((int(sys.argv[2])+131071)//131072) + float(open(sys.argv[3]).read().strip() or 0))" "$work/$disk-null-$bs-$jobs.json" $bs "$work/$disk-late-$bs-$jobs.txt")
-    timeout 120 "$bin" "$dir/tiny-$disk.toml" --model-fio --bs $bs --jobs $jobs --seconds 60 \
-      >"$work/$disk-model-$bs-$jobs.txt" || fail "--model-fio $disk $bs $jobs"
-    timeout 120 "$bin" "$dir/tiny-$disk.toml" --model-fio --bs $bs --jobs $jobs --seconds 60 --overhead-us "$overhead" \
-      >"$work/$disk-expected-$bs-$jobs.txt" || fail "--model-fio --overhead-us $disk $bs $jobs"
-  done; done
-done
-python3 - "$work" >"$table" <<'PY' || failures=$((failures + 1))
+# verdict DISK BS JOBS: one table row for a measured point; exit 0 checked
+# and within 15%, 1 a miss, 3 not checkable on this host.
+verdict() {
+  python3 - "$work" "$1" "$2" "$3" <<'PY'
 import json, sys
-work = sys.argv[1]
+work, disk, bs, jobs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 def fio(path):
     r = json.load(open(path))["jobs"][0]["read"]
     c = r["clat_ns"]
@@ -191,63 +164,110 @@ def fio(path):
 def model(path):
     kv = dict(x.split("=") for x in open(path).read().split())
     return dict(iops=float(kv["iops"]), mean=float(kv["mean_us"]), p50=float(kv["p50_us"]), p90=float(kv["p90_us"]), p99=float(kv["p99_us"]))
-bad = 0
-checked = {"hdd": 0, "ssd": 0}
-print("%-4s %6s %3s | %9s %9s %9s | %8s %8s %8s | %7s %7s %7s %7s | %7s | %s" % (
-    "disk", "bs", "qd", "iops real", "expected", "model", "mean us", "expected", "model",
-    "p50 r", "p50 m", "p99 r", "p99 m", "late us", "verdict"))
-for disk in ("hdd", "ssd"):
-    for bs in (4096, 524288):
-        for jobs in (1, 4, 32):
-            key = "%s-%%s-%d-%d" % (disk, bs, jobs)
-            n = fio("%s/%s.json" % (work, key % "null"))
-            e = fio("%s/%s.json" % (work, key % "emulated"))
-            m = model("%s/%s.txt" % (work, key % "model"))
-            x = model("%s/%s.txt" % (work, key % "expected"))  # the model with clerk-disk's own cost
-            lat, iops = x["mean"], x["iops"]
-            late = float(open("%s/%s.txt" % (work, key % "late")).read().strip() or 0)
-            # The daemon's lateness is subtracted (in the expected figures),
-            # not excused: above half the model's own mean it is clerk-disk
-            # that a point would measure, and an HDD point (ms of service)
-            # late by that much is a regression.
-            # clerk-disk's own cost per block (null-delay cost and lateness):
-            # above a quarter of the model's mean, a 15% check of the sum
-            # measures clerk-disk more than the model (SSD 4 KiB here).
-            own = lat - m["mean"]
-            if own > 0.25 * m["mean"] and disk == "hdd":
-                bad += 1
-                verdict = "UNCHECKABLE: clerk-disk's own %.0f us a block, over a quarter of the model's mean" % own
-            elif own > 0.25 * m["mean"]:
-                verdict = "not checkable: clerk-disk's own %.0f us a block, over a quarter of the model's mean" % own
-            elif late > 0.5 * m["mean"] and disk == "hdd":
-                bad += 1
-                verdict = "UNCHECKABLE: clerk-disk's replies %.0f us late, over half the model's mean" % late
-            elif late > 0.5 * m["mean"]:
-                verdict = "not checkable: clerk-disk's replies %.0f us late, over half the model's mean" % late
-            elif n["iops"] < 2 * m["iops"] and disk == "hdd":
-                # An HDD's service times are ms, clerk-disk's cost us: a host
-                # too slow for these cannot check anything, so it fails.
-                bad += 1
-                verdict = "UNCHECKABLE: null-delay %.0f IOPS < 2 x model, on an HDD" % n["iops"]
-            elif n["iops"] < 2 * m["iops"]:
-                verdict = "not checkable: null-delay %.0f IOPS < 2 x model" % n["iops"]
-            else:
-                checked[disk] += 1
-                off_i = abs(e["iops"] - iops) / iops
-                off_l = abs(e["mean"] - lat) / lat
-                ok = off_i <= 0.15 and off_l <= 0.15
-                bad += not ok
-                verdict = "%s (iops %+.0f%%, mean %+.0f%%)" % ("ok" if ok else "MISS", 100 * (e["iops"] - iops) / iops,
-                                                             100 * (e["mean"] - lat) / lat)
-            print("%-4s %6s %3d | %9.1f %9.1f %9.1f | %8.0f %8.0f %8.0f | %7.0f %7.0f %7.0f %7.0f | %7.1f | %s" % (
-                disk, "4k" if bs == 4096 else "512k", jobs, e["iops"], iops, m["iops"], e["mean"], lat, m["mean"],
-                e["p50"], m["p50"], e["p99"], m["p99"], late, verdict))
-print("checked: %d of 6 HDD points, %d of 6 SSD points" % (checked["hdd"], checked["ssd"]))
-sys.exit(1 if bad or checked["hdd"] != 6 else 0)
+key = "%s/%s-%%s-%d-%d" % (work, disk, bs, jobs)
+n = fio(key % "null" + ".json")
+e = fio(key % "emulated" + ".json")
+m = model(key % "model" + ".txt")
+x = model(key % "expected" + ".txt")  # the model with clerk-disk's own cost
+lat, iops = x["mean"], x["iops"]
+late = float(open(key % "late" + ".txt").read().strip() or 0)
+# The daemon's own cost is subtracted (in the expected figures), not
+# excused. But where it is large beside the model's mean, a 15% check of
+# the sum measures clerk-disk more than the model: its own cost per block
+# (null-delay cost and lateness) over a quarter of the model's mean, its
+# replies late by over half of it, or a null-delay mount below twice the
+# model's IOPS make a point not checkable on this host.
+own = lat - m["mean"]
+code = 0
+if own > 0.25 * m["mean"]:
+    code, text = 3, "not checkable: clerk-disk's own %.0f us a block, over a quarter of the model's mean" % own
+elif late > 0.5 * m["mean"]:
+    code, text = 3, "not checkable: clerk-disk's replies %.0f us late, over half the model's mean" % late
+elif n["iops"] < 2 * m["iops"]:
+    code, text = 3, "not checkable: null-delay %.0f IOPS < 2 x model" % n["iops"]
+else:
+    off_i = (e["iops"] - iops) / iops
+    off_l = (e["mean"] - lat) / lat
+    code = 0 if abs(off_i) <= 0.15 and abs(off_l) <= 0.15 else 1
+    text = "%s (iops %+.0f%%, mean %+.0f%%)" % ("ok" if code == 0 else "MISS", 100 * off_i, 100 * off_l)
+print("%-4s %6s %3d | %9.1f %9.1f %9.1f | %8.0f %8.0f %8.0f | %7.0f %7.0f %7.0f %7.0f | %7.1f | %s" % (
+    disk, "4k" if bs == 4096 else "512k", jobs, e["iops"], iops, m["iops"], e["mean"], lat, m["mean"],
+    e["p50"], m["p50"], e["p99"], m["p99"], late, text))
+sys.exit(code)
 PY
+}
+
+# measure DISK BS JOBS SECONDS: clerk-disk's own cost on a null-delay mount,
+# fio on an emulated mount of its own (the lateness the daemon reports at
+# unmount is that point's), and the model without and with that cost.
+measure() {
+  local disk=$1 bs=$2 jobs=$3 secs=$4 key=$work/$1-%s-$2-$3
+  start tiny-$disk.toml --null-delay || return 1
+  warm_lookups
+  fio_run "$bs" "$jobs" "$secs" "$(printf "$key" null).json"
+  stop
+  start tiny-$disk.toml || return 1
+  warm_lookups
+  fio_run "$bs" "$jobs" "$secs" "$(printf "$key" emulated).json"
+  stop
+  sed -n 's/^clerk-disk: emulated: .*own latency[^:]*: mean \([0-9.]*\) us.*/\1/p' "$work/daemon.log" \
+    >"$(printf "$key" late).txt"
+  grep -q . "$(printf "$key" late).txt" || { fail "no lateness line in the daemon's log ($disk $bs x$jobs)"; return 1; }
+  # clerk-disk's own cost per request: the null-delay mean over a block's
+  # 128 KiB requests (read_ahead_kb = 128: force_page_cache_ra's chunks),
+  # plus the emulated run's lateness (each reply begins that long after
+  # the model's completion: the disk thread's wake-up and scheduling,
+  # which the null-delay mount, never sleeping, does not pay).
+  local overhead
+  overhead=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['jobs'][0]['read']; print(r['clat_ns']['mean']/1e3/((int(sys.argv[2])+131071)//131072) + float(open(sys.argv[3]).read().strip() or 0))" \
+    "$(printf "$key" null).json" "$bs" "$(printf "$key" late).txt") || return 1
+  timeout 120 "$bin" "$dir/tiny-$disk.toml" --model-fio --bs "$bs" --jobs "$jobs" --seconds 60 \
+    >"$(printf "$key" model).txt" || { fail "--model-fio $disk $bs $jobs"; return 1; }
+  timeout 120 "$bin" "$dir/tiny-$disk.toml" --model-fio --bs "$bs" --jobs "$jobs" --seconds 60 --overhead-us "$overhead" \
+    >"$(printf "$key" expected).txt" || { fail "--model-fio --overhead-us $disk $bs $jobs"; return 1; }
+}
+
+# An HDD point not checkable is measured again, up to three times: whether
+# the host's CPUs keep up (a null-delay mount, the daemon's wake-ups) is the
+# moment's load, not the model. A miss is never measured again. An HDD
+# point (ms of service against clerk-disk's us) not checkable after three
+# tries fails the test rather than pass having checked nothing; an SSD
+# point not checkable is reported, not checked (its 4 KiB reads need more
+# than a 2-CPU host gives FUSE, every time). In a sanitized build (ASan and
+# UBSan slow clerk-disk several times over) every step runs and the table
+# is printed, but the timing is not judged: the optimized build's run of
+# this test judges it.
+table=$work/table.txt
+printf "%-4s %6s %3s | %9s %9s %9s | %8s %8s %8s | %7s %7s %7s %7s | %7s | %s\n" \
+  disk bs qd "iops real" expected model "mean us" expected model "p50 r" "p50 m" "p99 r" "p99 m" "late us" verdict >"$table"
+checked_hdd=0 checked_ssd=0 row="" code=0
+for disk in hdd ssd; do
+  secs=3
+  [ $disk = hdd ] && secs=5
+  for bs in 4096 524288; do for jobs in 1 4 32; do
+    for try in 1 2 3; do
+      measure $disk $bs $jobs $secs || break
+      row=$(verdict $disk $bs $jobs)
+      code=$?
+      [ $code -ne 3 ] || [ $disk = ssd ] || [ "$build" = sanitized ] && break
+      [ $try -lt 3 ] && echo "  $disk $bs x$jobs try $try: ${row##*| }; measuring again"
+    done
+    [ -n "$row" ] || continue
+    [ $code -eq 3 ] && [ $disk = hdd ] && [ "$build" != sanitized ] && row="$row (UNCHECKABLE after 3 tries: an HDD point)"
+    [ $code -eq 1 ] && [ "$build" = sanitized ] && row="$row (sanitized build: reported, not judged)"
+    echo "$row" >>"$table"
+    [ $code -eq 0 ] && eval "checked_$disk=\$((checked_$disk + 1))"
+    row=""
+  done; done
+done
+echo "checked: $checked_hdd of 6 HDD points, $checked_ssd of 6 SSD points" >>"$table"
 cat "$table"
-grep -q MISS "$table" && fail "fio differs from the model by more than 15% (table above)"
-grep -q UNCHECKABLE "$table" && fail "an HDD point was not checkable: the null-delay mount could not reach twice the model's IOPS, or clerk-disk's replies were late by over half the model's mean (table above)"
-grep -q "^checked: 6 of 6 HDD points" "$table" || fail "not every HDD point was checked (table above)"
+if [ "$build" = sanitized ]; then
+  echo "sanitized build: fio against the model reported above, not judged (the optimized build's run judges it)"
+else
+  grep -q "| MISS" "$table" && fail "fio differs from the model by more than 15% (table above)"
+  grep -q UNCHECKABLE "$table" && fail "an HDD point was not checkable after 3 tries: the null-delay mount could not reach twice the model's IOPS, or clerk-disk's own cost was over a quarter (late replies over half) of the model's mean (table above)"
+  [ $checked_hdd -eq 6 ] || fail "not every HDD point was checked (table above)"
+fi
 [ $failures -eq 0 ] && echo "mount_test: all passed"
 exit $((failures > 0))
