@@ -115,6 +115,14 @@ int pace_delay_ms(int connections, double rate, double share) {
   return std::max(1, static_cast<int>(std::lround(1000.0 * connections / (share * rate))));
 }
 
+double paced_run_seconds(double seconds, int delay_ms) {
+  // wrk's delay() comes before every request on a connection, the first
+  // included (a connection's first request waits it too): a run shorter
+  // than a few delays measures a handful of requests, or none (a loaded
+  // host under --quick's 1 s runs paced a connection at over a second).
+  return std::max(seconds, 4.0 * delay_ms / 1000.0);
+}
+
 double paced_sendfile_work_s(const CpuRaw& raw) {
   if (raw.pool_off.requests == 0 || raw.baseline.requests == 0) return 0;
   return raw.pool_off.server_s - raw.baseline.server_s;
@@ -216,9 +224,10 @@ CpuMeasurement measure_cpu(const CpuPlan& plan, std::string* nginx_version) {
   CpuMeasurement m;
   int delay_ms = 0, baseline_delay_ms = 0;
   auto once = [&](const std::string& label, const NginxProbe& server, const std::string& path,
-                  const std::vector<std::string>& extra, std::vector<WrkRun>& runs) {
+                  const std::vector<std::string>& extra, std::vector<WrkRun>& runs, int paced_ms = 0) {
     throw_if_interrupted();
-    runs.push_back(run_wrk(server.url(path), connections, plan.seconds, server.workers(), extra, workers));
+    runs.push_back(run_wrk(server.url(path), connections, paced_run_seconds(plan.seconds, paced_ms), server.workers(),
+                           extra, workers));
     const WrkRun& r = runs.back();
     fmt::print("  {:<34} run {}: {:>9} requests, nginx {:.2f} s CPU, wrk {:.2f} s CPU\n", label, runs.size(), r.requests,
                r.server_cpu_s, r.wrk_cpu_s);
@@ -238,7 +247,7 @@ CpuMeasurement measure_cpu(const CpuPlan& plan, std::string* nginx_version) {
       common::write_file_atomically(script, pace_script(delay_ms));
     }
     const std::vector<std::string> paced{"-s", script};
-    r.pool_off = median_pool_op({once("pool off, " + pool_label, pool_off, "/big", paced, off)}, false);
+    r.pool_off = median_pool_op({once("pool off, " + pool_label, pool_off, "/big", paced, off, delay_ms)}, false);
     if (round == 0) {
       // The baseline's pace: the first pool-off run's time between a
       // connection's requests (its delay and its response's latency), so
@@ -247,8 +256,10 @@ CpuMeasurement measure_cpu(const CpuPlan& plan, std::string* nginx_version) {
       baseline_delay_ms = pace_delay_ms(connections, r.pool_off.rate, 1.0);
       common::write_file_atomically(baseline_script, pace_script(baseline_delay_ms));
     }
-    r.baseline = median_pool_op({once("pool off, 2 B file, paced", pool_off, "/small", {"-s", baseline_script}, baseline)}, false);
-    r.pool_on = median_pool_op({once("aio threads, " + pool_label, pool_on, "/big", paced, on)}, true);
+    r.baseline = median_pool_op(
+        {once("pool off, 2 B file, paced", pool_off, "/small", {"-s", baseline_script}, baseline, baseline_delay_ms)},
+        false);
+    r.pool_on = median_pool_op({once("aio threads, " + pool_label, pool_on, "/big", paced, on, delay_ms)}, true);
     r.pace_delay_ms = delay_ms;
     r.baseline_delay_ms = baseline_delay_ms;
     m.rounds.push_back(r);

@@ -127,6 +127,9 @@ std::vector<CpuCostsResult> derive_rounds(const std::vector<CpuRaw>& rounds);
 std::string pace_script(int delay_ms);
 // The pace that gives `connections` connections about `share` of `rate` requests/s.
 int pace_delay_ms(int connections, double rate, double share);
+// How long a run paced at `delay_ms` lasts: `seconds`, or four delays when
+// that is longer (0: unpaced).
+double paced_run_seconds(double seconds, int delay_ms);
 // Runs the experiments (nginx and wrk), printing progress to stdout.
 CpuMeasurement measure_cpu(const CpuPlan& plan, std::string* nginx_version);
 

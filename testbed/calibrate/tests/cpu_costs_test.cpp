@@ -236,6 +236,12 @@ TEST_CASE("each round's own figures give the spread, the pace gives the share of
   CHECK(pace_delay_ms(20, 400, 0.5) == 100);
   CHECK(pace_delay_ms(1, 1e6, 1) == 1);  // never below 1 ms
   CHECK_THROWS(pace_delay_ms(20, 0, 0.5));
+  // A paced run lasts at least four of its delays (wrk delays each
+  // connection's first request too): --quick's 1 s run at a 1.6 s pace
+  // would complete nothing.
+  CHECK(paced_run_seconds(1, 1600) == 6.4);
+  CHECK(paced_run_seconds(3, 100) == 3);
+  CHECK(paced_run_seconds(1, 0) == 1);  // unpaced
   const std::string lua = pace_script(100);
   CHECK(lua.find("function delay()") != std::string::npos);
   CHECK(lua.find("return 100") != std::string::npos);
