@@ -61,6 +61,7 @@ bool open_scenario(App& app, const std::string& path, const std::vector<std::str
     return false;
   }
   app.error.clear();
+  app.replay.active = false;  // its request was the old file's
   app.path = path;
   app.overrides = overrides;
   app.lesson = read_lesson(path);
@@ -107,6 +108,7 @@ void restore(App& app, const Running& r, sim::Time now, const models::ConfigErro
 }
 
 void rebuild(App& app, bool replay_to_now, sim::Time now) {
+  app.replay.active = false;  // its request was the old run's
   for (Session* s : {&app.a, &app.b}) {
     if (s == &app.b && !app.ab) {
       s->world.reset();
@@ -142,6 +144,7 @@ void restart_sessions(App& app, bool replay_to_now) {
 }
 
 void set_ab(App& app, bool on) {
+  app.replay.active = false;
   app.ab = on;
   if (!on) {
     app.b.world.reset();

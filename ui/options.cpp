@@ -131,6 +131,12 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     std::fprintf(stderr, "clerk-ui: --replay-at needs --replay and --screenshot\n");
     return 2;
   }
+  // The replay follows a request of the run so far: at the measured
+  // window's start no response has been counted yet.
+  if (!o.replay.empty() && !(o.at_s > 0)) {
+    std::fprintf(stderr, "clerk-ui: --replay needs --at S (a moment of the measured window, so that responses exist to follow)\n");
+    return 2;
+  }
   if (!o.crop.empty() && o.screenshot.empty()) {
     std::fprintf(stderr, "clerk-ui: --crop needs --screenshot\n");
     return 2;

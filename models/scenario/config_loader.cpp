@@ -655,14 +655,16 @@ void read_proxy_cache(Section& s, const LayeredToml& doc, NginxConfig& n) {
 
 // events { worker_connections N; } (listen_sockets.h). Unset: not modelled,
 // no limit. NGINX refuses fewer than one per listening socket plus one for
-// the channel (ngx_event_init_conf: "N worker_connections are not enough for
-// M listening sockets"); reuseport clones the socket once per worker
-// (ngx_clone_listening). At most fs.nr_open's default, 1048576 (fs/file.c
-// sysctl_nr_open): no worker can hold more descriptors.
+// the channel (ngx_event_init_conf, since 1.15.2: "N worker_connections are
+// not enough for M listening sockets"), counting the sockets as configured,
+// before reuseport clones one per worker (ngx_clone_listening runs later);
+// a worker then holds only its own clone. So one listen directive needs 2
+// with or without reuseport. At most fs.nr_open's default, 1048576
+// (fs/file.c sysctl_nr_open): no worker can hold more descriptors.
 void read_worker_connections(Section& s, NginxConfig& n) {
   n.worker_connections = static_cast<std::uint32_t>(s.integer("worker_connections", 0, 1, 1048576));
   if (!n.worker_connections) return;
-  const std::uint32_t listening = n.accept->reuseport ? n.worker_processes : 1;
+  const std::uint32_t listening = 1;  // the scenario's one listen directive
   if (n.worker_connections < listening + 1)
     s.fail("worker_connections", fmt::format("{} are not enough for {} listening socket{} (NGINX needs one per "
                                              "listening socket and one for its channel: at least {})",

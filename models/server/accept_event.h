@@ -25,8 +25,10 @@ Accepted accept_event(Server& server, W& w) {
   if (taken && server.config().multi_accept)
     while ((a = server.accept_one(w)) == Accepted::kTaken) {
     }
-  if (taken && a != Accepted::kRefused) server.accept_event_done(w);
-  if (a == Accepted::kRefused && first == Accepted::kTaken) taken = true;
+  // ngx_event_accept leaves its loop only by returning (EAGAIN, or no free
+  // connection) when multi_accept is on (epoll never counts ev->available
+  // down), so ngx_reorder_accept_events runs only without it.
+  if (taken && a != Accepted::kRefused && !server.config().multi_accept) server.accept_event_done(w);
   return taken ? Accepted::kTaken : first;
 }
 
