@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <optional>
 
@@ -51,9 +52,16 @@ std::uint32_t profile_cpus(const NewArgs& args) {
   }
 }
 
+// The line the main file ends on, for a refusal NGINX makes once it is read.
+std::size_t conf_last_line(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return last_line_of(text);
+}
+
 }  // namespace
 
-std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* warnings) {
+std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* warnings, std::vector<std::string>* notes) {
   if (!models::nginx_release_defaults(a.scenario.nginx))
     throw std::invalid_argument("--nginx: a release like 1.24.0, one of " + models::nginx_known_releases_text() +
                                 " (got '" + a.scenario.nginx + "')");
@@ -61,8 +69,11 @@ std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* war
   ImportOptions options;
   options.logical_cpus = profile_cpus(a.scenario);
   options.version = a.scenario.nginx;
+  options.conf_file = a.conf;
+  options.conf_last_line = conf_last_line(a.conf);
   const ImportedNginx n = import_nginx(conf, options);
   if (warnings) *warnings = n.warnings;
+  if (notes) *notes = n.notes;
   std::string s;
   std::string conf_name = a.conf;
   std::replace_if(conf_name.begin(), conf_name.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
@@ -79,9 +90,9 @@ std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* war
 
 int import_command(const ImportArgs& args) {
   std::string text;
-  std::vector<std::string> warnings;
+  std::vector<std::string> warnings, notes;
   try {
-    text = imported_scenario(args, &warnings);
+    text = imported_scenario(args, &warnings, &notes);
   } catch (const nginx_conf::SyntaxError& e) {
     std::cerr << "clerk import: " << e.what() << " (at \"" << e.token() << "\")\n";
     return 2;
@@ -95,6 +106,7 @@ int import_command(const ImportArgs& args) {
   std::cout << "wrote " << args.scenario.file << " from " << args.conf << "; run it with: clerk run "
             << args.scenario.file << "\n";
   for (const std::string& w : warnings) std::cerr << "clerk import: not modelled: " << w << "\n";
+  for (const std::string& n : notes) std::cerr << "clerk import: note: " << n << "\n";
   return 0;
 }
 

@@ -13,9 +13,10 @@ struct ImportArgs {
 };
 
 // The scenario's text (for tests), with the directives not modelled in
-// `warnings`; throws nginx_conf::SyntaxError or std::invalid_argument (an
+// `warnings` and the importer's notes (defaults it wrote) in `notes`; throws nginx_conf::SyntaxError or std::invalid_argument (an
 // option, or the hardware profile --hardware names).
-std::string imported_scenario(const ImportArgs& args, std::vector<std::string>* warnings = nullptr);
+std::string imported_scenario(const ImportArgs& args, std::vector<std::string>* warnings = nullptr,
+                              std::vector<std::string>* notes = nullptr);
 
 // Writes the scenario; the exit status (cli/commands.h).
 int import_command(const ImportArgs& args);

@@ -89,6 +89,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     cli::ImportOptions options;
     options.logical_cpus = 4;
+    options.conf_file = files.front().name;
+    options.conf_last_line = cli::last_line_of(files.front().text);
     imported = cli::import_nginx(nginx_conf::parse(files.front(), includes), options);
   } catch (const nginx_conf::SyntaxError& e) {
     check_error(e, files);

@@ -190,4 +190,20 @@ TEST_CASE("a whole run: the mutex holder stops at 14 connections and the rest ar
   REQUIRE(r.server_failed.count("worker_connections are not enough"));
   CHECK(r.server_failed.at("worker_connections are not enough") > 0);
   CHECK(std::find(r.error_log.begin(), r.error_log.end(), "16 worker_connections are not enough") != r.error_log.end());
+  // Every request is accounted for: completed, failed with a reason (the
+  // refusal's, the only failure here), or in flight at the end; a refused
+  // connection's request, if one was sent, is failed, not lost.
+  const std::uint64_t refused = r.server_failed.at("worker_connections are not enough");
+  for (const auto& g : r.clients) {
+    INFO("group " << g.spec.name);
+    std::uint64_t failed = 0;
+    for (const auto& [reason, n] : g.failed) {
+      CHECK(reason == "worker_connections are not enough");
+      failed += n;
+    }
+    CHECK(g.issued == g.complete + failed + g.in_flight);
+    CHECK(failed <= refused);
+    CHECK(g.in_flight <= g.connections_open);
+    CHECK(g.complete > 0);
+  }
 }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 
@@ -71,9 +72,14 @@ bool has(const std::vector<std::string>& lines, const std::string& part) {
 }
 
 // Where an import of `text` is refused, as "FILE:LINE TOKEN", or "no error".
-std::string refusal(const std::string& text) {
+// An events block is added at the end unless `whole` (NGINX refuses a file
+// without one); the lines of `text` stay as written.
+std::string refusal(const std::string& text, bool whole = false) {
   try {
-    cli::import_nginx(parse_text(text), cli::ImportOptions{});
+    cli::ImportOptions options;
+    options.conf_file = "t.conf";
+    options.conf_last_line = cli::last_line_of(text);
+    cli::import_nginx(parse_text(whole ? text : text + "events {}\n"), options);
   } catch (const SyntaxError& e) {
     return fmt::format("{}:{} {}", e.file(), e.line(), e.token());
   }
@@ -251,7 +257,8 @@ TEST_CASE("clerk import maps several thread_pool directives, aio threads=pool_$d
       "    * 3;\n"
       "  }\n"
       "  server { location / { sendfile on; aio threads=pool_$disk; } }\n"
-      "}\n");
+      "}\n"
+      "events {}\n");
   const cli::ImportedNginx n = cli::import_nginx(conf, cli::ImportOptions{});
   const models::Scenario sc = load_text("include = \"@hardware/edge-sata-ssd\"\n" + n.nginx_toml + "\n[dataset]\n" +
                                         n.dataset_toml + "files = 10\nfile_size = 4096\n" +
@@ -343,7 +350,7 @@ TEST_CASE("clerk import reads Debian's, the thread-pools article's and a caching
     for (const std::string& w : warnings) CHECK(w.find("aio") == std::string::npos);
   }
   SECTION("aio on without directio: native AIO, said to read every file in the worker") {
-    std::ofstream(dir.file("aio-on.conf")) << "http {\n  aio on;\n}\n";
+    std::ofstream(dir.file("aio-on.conf")) << "http {\n  aio on;\n}\nevents {}\n";
     std::vector<std::string> warnings;
     const models::Scenario sc =
         load_text(cli::imported_scenario(import_args(dir.file("aio-on.conf"), dir.file("o.toml")), &warnings));
@@ -386,7 +393,7 @@ TEST_CASE("clerk import: a syntax error is exit 2 and writes nothing, nor replac
   // Nothing left behind: only the conf and the old file.
   CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 2);
   // A good file replaces it.
-  std::ofstream(dir.file("good.conf")) << "worker_processes 3;\nhttp { sendfile on; }\n";
+  std::ofstream(dir.file("good.conf")) << "worker_processes 3;\nhttp { sendfile on; }\nevents {}\n";
   CHECK(cli::import_command(import_args(dir.file("good.conf"), out)) == 0);
   CHECK(models::load_scenario(out).nginx.worker_processes == 3);
 }
@@ -510,8 +517,8 @@ TEST_CASE("nginx.conf: perl_set and js_set take no block, another module's block
   // nginx-rtmp's blocks: read as written; the outer block is ignored, not what it holds.
   const auto rtmp = parse_text(
       "rtmp {\n  server {\n    listen 1935;\n    application live {\n      live on;\n    }\n  }\n}\n"
-      "http {\n  server {\n    location / { sendfile on; }\n  }\n}\n");
-  REQUIRE(rtmp.size() == 2);
+      "http {\n  server {\n    location / { sendfile on; }\n  }\n}\nevents {}\n");
+  REQUIRE(rtmp.size() == 3);
   CHECK(rtmp[0].block);
   CHECK(rtmp[0].children[0].children[1].name == "application");
   CHECK(rtmp[0].children[0].children[1].block);
@@ -546,4 +553,72 @@ TEST_CASE("nginx.conf includes are read to at most 16 MiB whatever stat() says, 
   const std::string many = error_in("include many/*.conf;\n");
   CHECK(many.find("more than 4096 files included in all (4097 match") != std::string::npos);
   CHECK(many.find("not a regular file") == std::string::npos);
+}
+
+TEST_CASE("clerk import refuses an nginx.conf without an events block, as NGINX does, at the main file's last line") {
+  // ngx_event_init_conf: "no \"events\" section in configuration", found once the whole file is read.
+  const std::string text = "worker_processes 2;\nhttp {\n  sendfile on;\n}\n";
+  CHECK(refusal(text, true) == "t.conf:4 events");
+  CHECK(refusal(text + "events {\n}\n", true) == "no error");
+  // An events block an include brings in is the file's.
+  const auto included = parse_text(text + "include ev.conf;\n", {{"ev.conf", "events {\n  worker_connections 64;\n}\n"}});
+  CHECK(cli::import_nginx(included, cli::ImportOptions{}).nginx_toml.find("ev.conf:2: worker_connections 64") !=
+        std::string::npos);
+  // clerk import: exit 2, the message names the file and the line, nothing written.
+  common::TempDir dir("/tmp/clerk-import-test-");
+  std::ofstream(dir.file("no-events.conf")) << text;
+  const std::string out = dir.file("out.toml");
+  std::ostringstream err;
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  const int status = cli::import_command(import_args(dir.file("no-events.conf"), out));
+  std::cerr.rdbuf(old);
+  CHECK(status == 2);
+  CHECK(err.str().find(dir.file("no-events.conf") + ":4: no \"events\" section in configuration") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("clerk import notes NGINX's default worker_connections, 512, when the events block does not set it") {
+  const cli::ImportedNginx n = cli::import_nginx(parse_text("http {}\nevents {\n  multi_accept on;\n}\n"), {});
+  CHECK(n.nginx_toml.find("worker_connections = 512") != std::string::npos);
+  REQUIRE(n.notes.size() == 1);
+  CHECK(n.notes.front().find("t.conf:2: events has no worker_connections") != std::string::npos);
+  CHECK(n.notes.front().find("512") != std::string::npos);
+  CHECK(cli::import_nginx(parse_text("events {\n  worker_connections 64;\n}\n"), {}).notes.empty());
+  // clerk import prints it, and the file is written.
+  common::TempDir dir("/tmp/clerk-import-test-");
+  const std::string out = dir.file("a.toml");
+  std::ostringstream err;
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  const int status = cli::import_command(import_args(CLERK_TEST_DATA "/import/article/nginx.conf", out));
+  std::cerr.rdbuf(old);
+  CHECK(status == 0);
+  CHECK(err.str().find("clerk import: note: " CLERK_TEST_DATA "/import/article/nginx.conf:") != std::string::npos);
+  CHECK(err.str().find("written as NGINX's default, worker_connections = 512") != std::string::npos);
+  CHECK(models::load_scenario(out).nginx.worker_connections == 512);
+}
+
+TEST_CASE("clerk import refuses worker_connections NGINX refuses: fewer than the listening sockets + 1") {
+  // ngx_event_init_conf: "N worker_connections are not enough for M listening sockets".
+  const std::string two_ports = "http {\n  server { listen 80; }\n  server { listen 127.0.0.1:8080 reuseport; }\n}\n";
+  CHECK(refusal("events {\n  worker_connections 2;\n}\n" + two_ports, true) == "t.conf:2 2");
+  CHECK(refusal("events {\n  worker_connections 3;\n}\n" + two_ports, true) == "no error");
+  // The same port twice is one socket; IPv6's wildcard another; a server without listen is *:80.
+  const std::string one_port = "http {\n  server { listen 80; }\n  server { listen 0.0.0.0:80; }\n}\n";
+  CHECK(refusal("events { worker_connections 2; }\n" + one_port, true) == "no error");
+  CHECK(refusal("events { worker_connections 2; }\nhttp {\n  server { listen 80; listen [::]:80; }\n}\n", true) ==
+        "t.conf:1 2");
+  CHECK(refusal("events { worker_connections 1; }\nhttp {\n  server { root /srv; }\n}\n", true) == "t.conf:1 1");
+  CHECK(refusal("events { worker_connections 2; }\nhttp {\n  server { root /srv; }\n}\n", true) == "no error");
+  // A file with no server: the scenario still listens on one socket, as the loader counts.
+  CHECK(refusal("events { worker_connections 1; }\n", true) == "t.conf:1 1");
+  // A stream server's socket counts too.
+  CHECK(refusal("events { worker_connections 2; }\nhttp { server { listen 80; } }\nstream { server { listen 53 udp; } }\n",
+                true) == "t.conf:1 2");
+  // The message says what NGINX says.
+  try {
+    cli::import_nginx(parse_text("events { worker_connections 2; }\n" + two_ports), {});
+    FAIL("no refusal");
+  } catch (const SyntaxError& e) {
+    CHECK(std::string(e.what()).find("2 worker_connections are not enough for 2 listening sockets") != std::string::npos);
+  }
 }

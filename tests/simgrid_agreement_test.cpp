@@ -34,6 +34,7 @@
 // cache now tells waiters in an event of their own, after every event
 // already due at that instant (PageCache::defer_wakeups).
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -383,5 +384,48 @@ TEST_CASE("every disk kind is built on SimGrid or refused by name") {
     const models::DiskKind* kind = models::find_disk_kind(name);
     REQUIRE(kind != nullptr);
     CHECK(kind->simgrid_refusal == nullptr);
+  }
+}
+
+TEST_CASE("both engines honour worker_connections: the same refusals, every request accounted for") {
+  // accept_disabled_test.cpp's whole run (policies.toml: 4 workers, 40
+  // connections 10 ms apart, kept alive the whole run): with accept_mutex on
+  // and worker_connections 16 the mutex holder takes 14 (16 - its listen
+  // socket - its channel) and closes the next ones with "worker_connections
+  // are not enough" until another worker takes the free lock
+  // (models/server/listen_sockets.h, shared by both engines).
+  const models::Scenario sc = models::load_scenario(kTestData + "/policies.toml",
+                                                    {"nginx.accept_mutex=on", "nginx.worker_connections=16"});
+  REQUIRE(sgengine::unsupported(sc).empty());
+  const auto native = native_json(sc);
+  const auto simgrid = sgengine::run_in_child(sc, sc.seed, sc.duration_s);
+  // The same shares, compared sorted: which of the three waiting workers
+  // takes the free lock first differs (their accept_mutex_delay timers end
+  // at one instant, and the engines resume them in another order: native
+  // workers 1, 2, 3 got 14, 10, 2; SimGrid's 3, 1, 2).
+  auto per_worker = connections_per_worker(simgrid);
+  auto native_per_worker = connections_per_worker(native);
+  std::sort(per_worker.begin(), per_worker.end());
+  std::sort(native_per_worker.begin(), native_per_worker.end());
+  CHECK(per_worker.back() == 14);
+  CHECK(per_worker == native_per_worker);
+  const std::string reason = "worker_connections are not enough";
+  const auto& s_failed = simgrid["server"]["requests"]["failed"];
+  const auto& n_failed = native["server"]["requests"]["failed"];
+  REQUIRE(s_failed.contains(reason));
+  REQUIRE(n_failed.contains(reason));
+  CHECK(s_failed[reason].get<double>() > 0);
+  CHECK(s_failed[reason].get<double>() == Approx(n_failed[reason].get<double>()).epsilon(0.03));
+  const auto& log = simgrid["server"]["error_log"]["first"];
+  CHECK(std::find(log.begin(), log.end(), "16 worker_connections are not enough") != log.end());
+  for (const auto& [name, g] : simgrid["clients"].items()) {
+    INFO("group " << name);
+    const auto& a = g["accounting"];
+    CHECK(a["issued"].get<std::uint64_t>() ==
+          a["completed"].get<std::uint64_t>() + a["failed"].get<std::uint64_t>() + a["in_flight_at_end"].get<std::uint64_t>());
+    for (const auto& [why, n] : a["failed_by_reason"].items()) CHECK(why == reason);
+    const auto& na = native["clients"][name]["accounting"];
+    CHECK(a["completed"].get<double>() == Approx(na["completed"].get<double>()).epsilon(0.03));
+    CHECK(a["failed"].get<double>() == Approx(na["failed"].get<double>()).epsilon(0.03));
   }
 }

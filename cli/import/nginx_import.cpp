@@ -238,6 +238,52 @@ std::optional<std::string> unmodelled(const Directive& d) {
   return std::nullopt;
 }
 
+// The socket a `listen` argument names, as a key: "unix:PATH", or the
+// family and the port ("[...]" is IPv6; a bare address listens on port 80,
+// ngx_parse_url's default); `udp` (stream) is a socket of its own.
+std::string listen_key(const Directive& d) {
+  if (d.args.empty()) return "";
+  const std::string& a = d.args.front();
+  const bool udp = std::find(d.args.begin() + 1, d.args.end(), "udp") != d.args.end();
+  const std::string proto = udp ? "/udp" : "";
+  if (a.starts_with("unix:")) return a;
+  std::string family = "4", port;
+  if (a.starts_with("[")) {
+    family = "6";
+    const std::size_t close = a.find("]:");
+    port = close == std::string::npos ? "80" : a.substr(close + 2);
+  } else if (digits(a)) {
+    port = a;
+  } else {
+    const std::size_t colon = a.rfind(':');
+    port = colon == std::string::npos ? "80" : a.substr(colon + 1);
+  }
+  return family + ":" + port + proto;
+}
+
+// The listening sockets NGINX has when ngx_event_init_conf checks
+// worker_connections (cycle->listening, before reuseport clones them):
+// per context (http, stream, mail), one per distinct family and port of its
+// servers' listen directives, and an http server without one listens on
+// *:80 (ngx_http_core_server, NGINX started as root). A lower bound: NGINX
+// opens a socket of its own for an address beside a wildcard on the same
+// port when it has `bind` or an option that implies it (ngx_http_init_listening),
+// which this does not count, so it refuses only what NGINX refuses.
+std::size_t listening_sockets(const std::vector<Directive>& conf) {
+  std::set<std::string> sockets;
+  for (const Directive& top : conf) {
+    if (top.name != "http" && top.name != "stream" && top.name != "mail") continue;
+    walk(top.children, [&](const Directive& server) {
+      if (server.name != "server" || !server.block) return;
+      bool listens = false;
+      for (const Directive& d : server.children)
+        if (d.name == "listen" && !d.args.empty()) sockets.insert(top.name + " " + listen_key(d)), listens = true;
+      if (!listens && top.name == "http") sockets.insert("http 4:80");
+    });
+  }
+  return sockets.size();
+}
+
 // The scope chain of the modelled location: http, its first server, and that server's location /.
 struct Scopes {
   const Directive* http = nullptr;
@@ -281,6 +327,7 @@ class Importer {
     thread_pool();
     dataset_root();
     list_others();
+    check_events();
     return out_;
   }
 
@@ -306,16 +353,22 @@ class Importer {
   void events() {
     const Directive* ev = first(conf_, "events");
     if (!ev) return;
+    events_at_ = ev;
     mapped(*ev);
     const auto& in = ev->children;
     if (const Directive* d = last(in, "accept_mutex")) add(fmt::format("accept_mutex = \"{}\"", flag(*d) ? "on" : "off"), *d);
     if (const Directive* d = last(in, "accept_mutex_delay"))
       add(fmt::format("accept_mutex_delay = \"{}ms\"", msec(*d, one_arg(*d))), *d);
     if (const Directive* d = last(in, "multi_accept")) add(fmt::format("multi_accept = \"{}\"", flag(*d) ? "on" : "off"), *d);
-    if (const Directive* d = last(in, "worker_connections"))
-      add(fmt::format("worker_connections = {}", number(*d, one_arg(*d), 1, 1048576)), *d);
-    else
+    if (const Directive* d = last(in, "worker_connections")) {
+      worker_connections_ = number(*d, one_arg(*d), 1, 1048576);
+      worker_connections_at_ = d;
+      add(fmt::format("worker_connections = {}", worker_connections_), *d);
+    } else {
       out_.nginx_toml += "worker_connections = 512          # not set: NGINX's default, 512 (DEFAULT_CONNECTIONS)\n";
+      out_.notes.push_back(one_line(fmt::format("{}: events has no worker_connections: written as NGINX's default, "
+                                                "worker_connections = 512 (DEFAULT_CONNECTIONS, ngx_event.c)", where(*ev))));
+    }
     if (const Directive* d = last(in, "epoll_events"))
       add(fmt::format("events_per_wait = {}", number(*d, one_arg(*d), 1, 1 << 20)), *d);
     if (const Directive* d = last(in, "worker_aio_requests"))
@@ -609,6 +662,29 @@ class Importer {
       });
   }
 
+  // What ngx_event_init_conf refuses once the whole file is read: no
+  // events block ("no \"events\" section in configuration"; NGINX names no
+  // line, so the main file's last line, where the block was still missing),
+  // and fewer worker_connections than the listening sockets + 1 (one slot
+  // each, and one for the channel to the master).
+  void check_events() {
+    if (!events_at_)
+      throw SyntaxError(options_.conf_file, options_.conf_last_line, "events",
+                        "no \"events\" section in configuration: NGINX refuses to start without one "
+                        "(ngx_event_init_conf); add events { worker_connections N; }");
+    // A file with no server still gives a scenario that listens on one
+    // socket (the loader counts it), which NGINX would refuse alike.
+    const std::size_t in_file = listening_sockets(conf_);
+    const std::size_t listening = std::max<std::size_t>(1, in_file);
+    if (worker_connections_ >= listening + 1) return;
+    const Directive& at = worker_connections_at_ ? *worker_connections_at_ : *events_at_;
+    throw SyntaxError(at.file, at.line, worker_connections_at_ ? one_arg(at) : at.name,
+                      fmt::format("{} worker_connections are not enough for {} listening sockets{}: NGINX refuses "
+                                  "it at start (ngx_event_init_conf needs one per listening socket and one for the "
+                                  "channel: at least {})", worker_connections_, listening,
+                                  in_file ? "" : " (the file has no server; the scenario listens on one)", listening + 1));
+  }
+
   void list_others() {
     std::map<std::string, std::pair<const Directive*, std::size_t>> ignored;
     std::vector<std::string> order;
@@ -638,9 +714,17 @@ class Importer {
   const Directive* pool_at_ = nullptr;
   const Directive* split_at_ = nullptr;  // the split_clients aio threads=NAME's variable comes from
   bool named_pools_ = false;             // [[nginx.thread_pool]] and aio = "threads=NAME"
+  const Directive* events_at_ = nullptr;
+  const Directive* worker_connections_at_ = nullptr;  // none: NGINX's default
+  std::uint64_t worker_connections_ = 512;            // DEFAULT_CONNECTIONS (ngx_event.c)
 };
 
 }  // namespace
+
+std::size_t last_line_of(const std::string& text) {
+  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  return std::max<std::size_t>(1, newlines + (!text.empty() && text.back() != '\n' ? 1 : 0));
+}
 
 ImportedNginx import_nginx(const std::vector<Directive>& conf, const ImportOptions& options) {
   return Importer(conf, options).run();

@@ -15,6 +15,7 @@
 // changes nothing in the model (logs, MIME types, server names) is listed as
 // ignored.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,6 +28,10 @@ namespace cli {
 struct ImportOptions {
   std::string version = models::kNginxCurrentStable;  // [nginx] version: the release whose defaults fill what the file does not set
   std::uint32_t logical_cpus = 1;  // worker_processes auto (ngx_ncpu: the CPUs online)
+  // The main file, as given, and its last line: where a refusal NGINX makes
+  // only once the whole file is read (no events block) is reported.
+  std::string conf_file = "nginx.conf";
+  std::size_t conf_last_line = 1;
 };
 
 struct ImportedNginx {
@@ -35,10 +40,17 @@ struct ImportedNginx {
   // One line each, UTF-8 (for TOML comments):
   std::vector<std::string> warnings;  // "FILE:LINE directive: what it would change"
   std::vector<std::string> ignored;   // "directive (FILE:LINE, N times)"
+  std::vector<std::string> notes;     // what the file leaves to NGINX's defaults and the importer says
 };
 
+// The line `text` ends on (its last line with a character, 1 when empty).
+std::size_t last_line_of(const std::string& text);
+
 // Throws nginx_conf::SyntaxError for a value NGINX itself would refuse
-// (worker_processes abc, an unknown thread pool), naming file, line and token.
+// (worker_processes abc, an unknown thread pool), naming file, line and token;
+// and for what NGINX refuses once the whole file is read (ngx_event_init_conf):
+// no events block (at options.conf_file's last line), or worker_connections
+// fewer than the listening sockets + 1 (at the directive's line).
 ImportedNginx import_nginx(const std::vector<nginx_conf::Directive>& conf, const ImportOptions& options);
 
 }  // namespace cli

@@ -50,8 +50,14 @@
 //    trylock removes it), while the lock itself is free for the others;
 //  - ngx_reorder_accept_events (EPOLLEXCLUSIVE): re-adds the socket after
 //    every accept event while ngx_accept_disabled > 0, not every 16th.
-// Not modelled: ngx_drain_connections (closing idle keep-alive connections
-// to free slots when at most connection_n / 16 are free).
+// Not modelled: ngx_drain_connections (ngx_connection.c). ngx_get_connection
+// calls it first: with at most connection_n / 16 slots free and a reusable
+// connection (ngx_reusable_connection: kept alive between requests, or
+// accepted and waiting for its first request), it closes max(1, min(32,
+// reusable / 8)) of them, the longest idle first, logging "worker_connections
+// are not enough, reusing connections". A client whose next request was on
+// its way then sees its connection closed; clerk's clients do not model that,
+// so this is left out, said in the key's reference and by clerk realrun.
 #pragma once
 #include <cstdint>
 #include <deque>

@@ -119,6 +119,15 @@ NginxConf nginx_conf(const models::Scenario& scenario, const NginxConfParams& p)
   if (n.accept->shared_without_mutex() && !n.epoll_exclusive)
     out.notes.push_back(
         "NGINX 1.22 on Linux uses EPOLLEXCLUSIVE with accept_mutex off; the scenario models it without");
+  // ngx_drain_connections (ngx_connection.c, from ngx_get_connection): with
+  // at most worker_connections / 16 slots free, the real server closes idle
+  // keep-alive connections to free slots; the model does not (listen_sockets.h).
+  if (n.worker_connections)
+    out.notes.push_back(fmt::format(
+        "nginx.worker_connections {}: with at most {} slots free a real worker closes idle keep-alive connections "
+        "to free some (ngx_drain_connections, \"worker_connections are not enough, reusing connections\"); the "
+        "model does not, so it can refuse connections the real server takes",
+        n.worker_connections, n.worker_connections / 16));
   if (n.version != "1.22.1" && n.version != "1.22")
     out.notes.push_back(fmt::format("the scenario models NGINX {}; the real server is Debian's 1.22", n.version));
   return out;

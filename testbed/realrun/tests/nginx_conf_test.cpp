@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -78,6 +79,14 @@ TEST_CASE("nginx.conf: blocking, reuseport, mutex on, no chunk limit, many conne
   const std::string set = nginx_conf(sc, {"/d", "/r", 20000, false}).text;
   CHECK(has(set, "worker_connections 768;"));
   CHECK(has(set, "worker_rlimit_nofile 2560;"));  // 2 * 768 + 1024
+  // ngx_drain_connections is not modelled: realrun says so when the scenario sets worker_connections.
+  const auto drain_note = [](const testbed::realrun::NginxConf& conf) {
+    return std::any_of(conf.notes.begin(), conf.notes.end(),
+                       [](const std::string& n) { return has(n, "ngx_drain_connections"); });
+  };
+  CHECK(drain_note(nginx_conf(sc, {"/d", "/r", 20000, false})));
+  sc.nginx.worker_connections = 0;
+  CHECK_FALSE(drain_note(nginx_conf(sc, {"/d", "/r", 20000, false})));
 }
 
 TEST_CASE("nginx.conf carries directio and open_file_cache only when the scenario sets them", "[nginx_conf]") {
