@@ -62,6 +62,12 @@ class Cpu {
                          Waker) {
     run(thread, seconds, listener, tag);
   }
+  // The thread's next burst (its next run() or run_woken()) is spent inside
+  // one system call, in kernel mode, with a preemption point (cond_resched())
+  // every `point_s` of its CPU time (0: none before its end). Only the
+  // preempt=none and voluntary models act on it (cpu_scheduler.h); a burst
+  // not so marked is user code, preempted at once.
+  virtual void next_burst_in_kernel(std::uint32_t /*thread*/, double /*point_s*/) {}
   // Wake-ups made between enter and leave are WF_SYNC (SyncWakeups below);
   // processor sharing has no placement to change.
   virtual void enter_sync_wakeups() {}

@@ -10,6 +10,9 @@ namespace models {
 namespace {
 // A burst with less than this left is done (sums of doubles).
 constexpr double kDone = 1e-10;
+// A kernel burst within this much CPU time past a preemption point is at it:
+// event times are whole nanoseconds, rounded up (sim::from_seconds_ceil()).
+constexpr double kAtPoint = 2e-9;
 }  // namespace
 
 // A CPU's interrupt work, in the order it came: each ends at an event of its
@@ -42,6 +45,10 @@ struct CpuScheduler::PerCpu final : public sim::EventTarget {
   std::uint64_t generation = 0;
   bool busy = false;
   bool need_resched = false;  // the policy asked for a reschedule (EEVDF's update_deadline())
+  // A reschedule that found the running thread in kernel mode between two
+  // preemption points (preempt=none/voluntary): TIF_NEED_RESCHED, acted on
+  // at the next point or the burst's end.
+  bool resched_deferred = false;
   sim::Time irq_until = 0;    // interrupt work runs until here; no thread runs before (since >= irq_until)
   IrqLine irq;
 };
@@ -115,12 +122,22 @@ void CpuScheduler::run(std::uint32_t thread, double seconds, sim::FairShareListe
   t.tag = tag;
   t.left = std::max(seconds, 0.0);
   t.has_burst = true;
+  t.kernel = t.next_kernel && preempt_ != PreemptModel::kFull;
+  t.burst_s = t.left;
+  t.point_s = t.next_point_s;
+  t.next_kernel = false;
+  t.next_point_s = 0;
   if (t.state == State::kRunning) {
     // Its last burst ended at this instant: it keeps the CPU.
     rearm(t.cpu);
     return;
   }
   wake(thread);
+}
+
+void CpuScheduler::next_burst_in_kernel(std::uint32_t thread, double point_s) {
+  threads_[thread].next_kernel = true;
+  threads_[thread].next_point_s = std::max(point_s, 0.0);
 }
 
 void CpuScheduler::run_woken(std::uint32_t thread, double seconds, sim::FairShareListener* listener,
@@ -201,9 +218,18 @@ void CpuScheduler::on_cpu_event(std::uint32_t cpu) {
       complete_burst(cpu);
   }
   const bool at_tick = engine_.now() % tick_ == 0;
-  if (c.rq.curr != kNoEntity && threads_[c.rq.curr].has_burst &&
-      (take_resched(cpu) || (at_tick && policy_->tick_preempts(c.rq, entities_))))
-    reschedule(cpu);
+  if (c.rq.curr != kNoEntity && threads_[c.rq.curr].has_burst) {
+    // A deferred reschedule is taken at a preemption point (a new burst,
+    // one that has used no CPU, is at its start: back from user space).
+    if (take_resched(cpu) || (at_tick && policy_->tick_preempts(c.rq, entities_)) ||
+        (c.resched_deferred && preemptible_now(cpu)))
+      preempt_or_defer(cpu);
+  } else if (c.resched_deferred && c.rq.curr != kNoEntity) {
+    // The burst ended and the thread asked for no more yet: the flag waits
+    // for its return to user space (a burst asked for at this instant).
+    c.resched_deferred = false;
+    c.need_resched = true;
+  }
   if (at_tick) nohz_balance(cpu);
   rearm(cpu);
 }
@@ -215,6 +241,7 @@ bool CpuScheduler::due_now(std::uint32_t cpu) const {
   const sim::Time now = engine_.now();
   if (now % tick_ == 0 || c.need_resched) return true;
   if (c.rq.curr == kNoEntity) return false;
+  if (c.resched_deferred && next_point_at(cpu) <= now) return true;
   const Thread& t = threads_[c.rq.curr];
   return !t.has_burst || sim::later(c.since, sim::from_seconds_ceil(std::max(t.left, 0.0))) <= now;
 }
@@ -242,7 +269,7 @@ void CpuScheduler::wake(std::uint32_t thread) {
     remove_queued(cpu, thread);
     set_running(cpu, thread);
   } else if (take_resched(cpu) || policy_->wakeup_preempts(rq, entities_, thread)) {
-    reschedule(cpu);
+    preempt_or_defer(cpu);
   }
   rearm(cpu);
   if (cpu != prev && cpus_[prev]->need_resched) rearm(prev);
@@ -261,9 +288,47 @@ void CpuScheduler::enqueue(std::uint32_t cpu, std::uint32_t thread, bool woken) 
   set_waiting(thread, true);
 }
 
+// resched_curr(): at once unless the running thread is in kernel mode
+// between two preemption points under preempt=none/voluntary (the header).
+void CpuScheduler::preempt_or_defer(std::uint32_t cpu) {
+  if (preemptible_now(cpu))
+    reschedule(cpu);
+  else
+    cpus_[cpu]->resched_deferred = true;
+}
+
+// Whether the running thread can be preempted now: always under "full", in
+// user mode, and in kernel mode at a preemption point (cond_resched()) or
+// the burst's start or end.
+bool CpuScheduler::preemptible_now(std::uint32_t cpu) const {
+  const std::uint32_t curr = cpus_[cpu]->rq.curr;
+  if (preempt_ == PreemptModel::kFull || curr == kNoEntity) return true;
+  const Thread& t = threads_[curr];
+  if (!t.has_burst || !t.kernel || t.left <= kDone) return true;
+  const double used = t.burst_s - t.left;
+  if (used <= kAtPoint) return true;
+  if (t.point_s <= kAtPoint) return false;
+  const double past = used - std::floor((used + kAtPoint) / t.point_s) * t.point_s;
+  return past <= kAtPoint;
+}
+
+// When the running kernel burst reaches its next preemption point (or its
+// end), for a deferred reschedule; kNever when none is deferred.
+sim::Time CpuScheduler::next_point_at(std::uint32_t cpu) const {
+  const PerCpu& c = *cpus_[cpu];
+  if (!c.resched_deferred || c.rq.curr == kNoEntity) return sim::kNever;
+  const Thread& t = threads_[c.rq.curr];
+  if (!t.has_burst) return sim::kNever;
+  const double used = t.burst_s - t.left;
+  double next = t.burst_s;
+  if (t.point_s > kAtPoint) next = std::min(next, (std::floor((used + kAtPoint) / t.point_s) + 1) * t.point_s);
+  return sim::later(c.since, sim::from_seconds_ceil(std::max(next - used, 0.0)));
+}
+
 // schedule() on a CPU whose running thread may lose it: the policy picks.
 void CpuScheduler::reschedule(std::uint32_t cpu) {
   cpus_[cpu]->need_resched = false;
+  cpus_[cpu]->resched_deferred = false;
   RunQueue& rq = cpus_[cpu]->rq;
   const std::uint32_t prev = rq.curr;
   if (prev != kNoEntity && !threads_[prev].has_burst) {
@@ -292,6 +357,7 @@ void CpuScheduler::reschedule(std::uint32_t cpu) {
 void CpuScheduler::put_to_sleep(std::uint32_t cpu) {
   PerCpu& c = *cpus_[cpu];
   const std::uint32_t prev = c.rq.curr;
+  c.resched_deferred = false;  // it blocks: schedule()
   policy_->leave(c.rq, entities_, prev);
   c.rq.curr = kNoEntity;
   threads_[prev].state = State::kSleeping;
@@ -320,6 +386,7 @@ void CpuScheduler::set_running(std::uint32_t cpu, std::uint32_t thread) {
   Thread& t = threads_[thread];
   c.rq.curr = thread;
   c.need_resched = false;  // cleared by the context switch
+  c.resched_deferred = false;
   t.state = State::kRunning;
   t.cpu = cpu;
   policy_->picked(entities_, thread);
@@ -685,7 +752,7 @@ std::uint32_t CpuScheduler::detach_attach(std::uint32_t from, std::uint32_t to, 
     ++balance_pulls_;
     left -= 1024;
     RunQueue& rq = cpus_[to]->rq;
-    if (rq.curr != t && (take_resched(to) || policy_->wakeup_preempts(rq, entities_, t))) reschedule(to);
+    if (rq.curr != t && (take_resched(to) || policy_->wakeup_preempts(rq, entities_, t))) preempt_or_defer(to);
     rearm(to);
   }
   return moved;
@@ -865,6 +932,7 @@ void CpuScheduler::rearm(std::uint32_t cpu) {
         const sim::Time tick = next_tick_after(std::max(due, now), policy_->strict_at_tick() || due <= now);
         at = std::min(at, std::max(tick, next_tick_after(now, true)));
       }
+      if (c.resched_deferred) at = std::min(at, next_point_at(cpu));
     }
   }
   if (!c.rq.queued.empty() && idle_cpus_ > 0) at = std::min(at, next_tick_after(now, true));
@@ -881,7 +949,9 @@ std::unique_ptr<Cpu> make_cpu(sim::Engine& engine, const SchedSpec& spec, const 
   if (!policy) return std::make_unique<ProcessorSharingCpu>(engine, cpus);
   CpuTopology topo = topology;
   if (topo.cpus() != cpus) topo = CpuTopology{1, cpus, 1};  // no topology given: one socket, no SMT
-  return std::make_unique<CpuScheduler>(engine, std::move(policy), topo, &tasks);
+  auto cpu = std::make_unique<CpuScheduler>(engine, std::move(policy), topo, &tasks);
+  cpu->set_preempt(spec.preempt);
+  return cpu;
 }
 
 }  // namespace models

@@ -130,6 +130,32 @@
 //    the CPU is in interrupt context starts once it has left it. The
 //    model's interrupt work wakes nobody from its CPU (wake_affine() is not
 //    consulted), as the disk's other wake-ups.
+//  - the preemption model ([kernel] preempt, SchedSpec::preempt): with
+//    "full" (CONFIG_PREEMPT, or preempt=full) every reschedule above acts
+//    at once: resched_curr() sends the IPI and the interrupt's return to the
+//    kernel preempts (irqentry_exit_cond_resched(), preempt_schedule()).
+//    With "none" (CONFIG_PREEMPT_NONE, or preempt=none: this machine's
+//    "Dynamic Preempt: none") sched_dynamic_update() turns those two off and
+//    keeps cond_resched(): resched_curr() only sets TIF_NEED_RESCHED, which
+//    a task in kernel mode acts on at its next cond_resched(), when it
+//    blocks, or on return to user space (exit_to_user_mode_loop()). A task
+//    in user mode is preempted at once either way (the IPI's or the tick's
+//    return to user). "voluntary" also keeps might_resched() (might_sleep()
+//    points); on the one kernel path the model marks (sendfile() through
+//    its pipe, below) 6.x's might_sleep() points (lock_sock_nested(), once
+//    per splice_to_socket() sendmsg) fall where its cond_resched() points
+//    do (filemap_splice_read(), once per pipe fill), so it is modelled as
+//    "none". The model: a burst its caller marks as kernel work
+//    (next_burst_in_kernel()) with a preemption point every point_s of its
+//    CPU time. A wake-up preemption (check_preempt_wakeup()), a tick's
+//    reschedule (check_preempt_tick() / update_deadline()) or a balancer's
+//    (check_preempt_curr()) that finds such a burst between two points
+//    sets a flag (need_resched) and is acted on at the next point or the
+//    burst's end, whichever comes first; the policy then picks again
+//    (__schedule()). A burst that has used no CPU yet is at its start: the
+//    system call's entry, in user mode, is preemptible. Interrupt work
+//    (run_irq()) is not a thread's and does not count towards the points.
+//    PREEMPT_LAZY (6.13) is not modelled.
 // A thread whose burst ends and that asks for more CPU at the same instant
 // (the next turn of an event loop, the next item of wrk's thread) keeps its
 // CPU: it is only put to sleep when the instant passes without a new burst.
@@ -156,6 +182,8 @@ class CpuScheduler final : public Cpu {
   Waker current_waker() const override { return {waker_cpu_, waker_cpu_ != kNoEntity && sync_depth_ > 0}; }
   void run_woken(std::uint32_t thread, double seconds, sim::FairShareListener* listener, std::uint64_t tag,
                  Waker waker) override;
+  void next_burst_in_kernel(std::uint32_t thread, double point_s) override;
+  void set_preempt(PreemptModel m) { preempt_ = m; }
   void enter_sync_wakeups() override { ++sync_depth_; }
   void leave_sync_wakeups() override { --sync_depth_; }
 
@@ -191,6 +219,13 @@ class CpuScheduler final : public Cpu {
     sim::Time waiting_since = 0;
     double waited_s = 0;
     bool has_run = false;
+    // Kernel-mode bursts (the preemption model): the next burst's marking,
+    // and the current burst's (its length and its points' spacing).
+    bool next_kernel = false;
+    double next_point_s = 0;
+    bool kernel = false;
+    double burst_s = 0;
+    double point_s = 0;
     sim::Time left_cpu_at = 0;  // when it last stopped running (se.exec_start for task_hot())
     // Its place in rq->cfs_tasks: greater is nearer the head. Putting it at
     // the head takes the next positive number, at the tail the next negative.
@@ -223,6 +258,9 @@ class CpuScheduler final : public Cpu {
   void wake(std::uint32_t thread);
   void enqueue(std::uint32_t cpu, std::uint32_t thread, bool woken);
   void reschedule(std::uint32_t cpu);
+  void preempt_or_defer(std::uint32_t cpu);
+  bool preemptible_now(std::uint32_t cpu) const;
+  sim::Time next_point_at(std::uint32_t cpu) const;
   void complete_burst(std::uint32_t cpu);
   void put_to_sleep(std::uint32_t cpu);
   void remove_queued(std::uint32_t cpu, std::uint32_t thread);
@@ -286,6 +324,7 @@ class CpuScheduler final : public Cpu {
   std::vector<Thread> threads_;
   std::vector<SchedEntity> entities_;
   std::uint32_t idle_cpus_ = 0;
+  PreemptModel preempt_ = PreemptModel::kFull;
   // The CPU whose running thread is in its burst-end callback: a thread it
   // wakes is woken from that CPU (wake_affine()'s this_cpu); none otherwise.
   std::uint32_t waker_cpu_ = kNoEntity;

@@ -70,6 +70,12 @@
 
 namespace models {
 
+// The kernel's preemption model (CONFIG_PREEMPT_NONE / _VOLUNTARY / _PREEMPT,
+// or the preempt= boot parameter with CONFIG_PREEMPT_DYNAMIC;
+// sched_dynamic_update() in kernel/sched/core.c). cpu_scheduler.h says how
+// each is modelled; kFull is the model as it was before the key existed.
+enum class PreemptModel : std::uint8_t { kNone, kVoluntary, kFull };
+
 // The kernel's scheduler tunables, unscaled (the normalized_sysctl_* defaults).
 struct SchedSpec {
   std::string policy = "processor-sharing";  // "cfs" | "eevdf" | "processor-sharing"
@@ -84,6 +90,7 @@ struct SchedSpec {
   // every SMP kernel; off leaves newidle and the nohz idle balance only.
   bool periodic_balance = true;
   double migration_cost_s = 0.0005;  // sysctl_sched_migration_cost: 500000 ns (3.13 and 6.6), task_hot()
+  PreemptModel preempt = PreemptModel::kFull;  // [kernel] preempt
 };
 
 // One sched-domain level as the periodic balancer sees it (struct

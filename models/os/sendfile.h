@@ -85,4 +85,23 @@ bool sendfile_pieces(PageCache& cache, const KernelSpec& kernel, SendfileCall& c
 // waiter is called with `tag`, then call sendfile_run again).
 bool sendfile_run(Host& host, SendfileCall& call, PageWaiter* waiter, std::uint64_t tag);
 
+// Marks the CPU burst of `seconds` that a sendfile() call of `sent` bytes
+// costs as kernel work for the preemption model (cpu_scheduler.h): the call
+// runs in kernel mode from entry to return. Its preemption points: 6.x's
+// splice_direct_to_actor() loops once per pipe fill, and each loop's
+// filemap_splice_read() begins with cond_resched(), so one point every
+// pipe_bytes (3.13's generic_file_splice_read() has none; its per-page
+// lock_sock() in tcp_sendpage() has might_sleep(), acted on only under
+// PREEMPT_VOLUNTARY). The CPU time is taken as spread evenly over the bytes
+// (it is per byte but for the fixed parts of a pool task or an io_uring
+// read), so a point every seconds x pipe_bytes / sent. Nothing marked for
+// an empty call.
+inline void mark_sendfile_burst(Host& host, std::uint32_t thread, double seconds, std::uint64_t sent) {
+  if (seconds <= 0 || sent == 0) return;
+  const double point_s =
+      sent > host.kernel.pipe_bytes ? seconds * static_cast<double>(host.kernel.pipe_bytes) / static_cast<double>(sent)
+                                    : 0.0;
+  host.cpu.next_burst_in_kernel(thread, point_s);
+}
+
 }  // namespace models

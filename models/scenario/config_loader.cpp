@@ -82,6 +82,12 @@ void read_scheduler(Section& kernel, KernelSpec& k) {
   s.periodic_balance = kernel.flag("sched_periodic_balance", s.periodic_balance);
   s.migration_cost_s =
       kernel.duration("sched_migration_cost", s.migration_cost_s, 0, false, limits::kMaxSchedGranularitySeconds);
+  // The preemption model, named as the preempt= boot parameter names it
+  // (cpu_scheduler.h). "full" is the model as before the key.
+  const std::string preempt = kernel.choice("preempt", "full", {"none", "voluntary", "full"});
+  s.preempt = preempt == "none"        ? PreemptModel::kNone
+              : preempt == "voluntary" ? PreemptModel::kVoluntary
+                                       : PreemptModel::kFull;
 }
 
 // [block]: the request queue in front of each drive (models/hardware/block_queue.h),

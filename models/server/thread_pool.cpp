@@ -54,7 +54,8 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
       return;
     }
     spend(host.costs.sendfile_byte * static_cast<double>(task_.call.sent) + reader_fill_s(host, task_.call) +
-          pool_.owner_.receive_path_s(task_.conn, task_.call.sent));
+              pool_.owner_.receive_path_s(task_.conn, task_.call.sent),
+          task_.call.sent);
   }
 
   // The task's CPU time, then the done list. Each task also costs the
@@ -62,7 +63,11 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
   // variable's futex wait, takes the done list's spinlock and writes the
   // worker's eventfd (ngx_notify); the worker pays its own `pool_worker`
   // (half posting the task, half handling the completion: worker.cpp).
-  void spend(double seconds) {
+  // `sent`: the bytes of the task's sendfile() call (0 for the others), whose
+  // burst is kernel work for the preemption model (sendfile.h). The
+  // pool_thread part (the futex return, the locks, the eventfd write) is
+  // counted in that burst, kernel mode throughout: a simplification.
+  void spend(double seconds, std::uint64_t sent = 0) {
     Host& host = pool_.host_;
     const double cpu = seconds + host.costs.pool_thread;
     if (cpu <= 0) {
@@ -70,6 +75,7 @@ class ThreadPool::Thread final : public PageWaiter, public WalkWaiter, public si
       return;
     }
     host.tasks.set(host.engine.now(), task_id_, TaskState::kRunning);  // back from an open()'s wait in D
+    mark_sendfile_burst(host, cpu_thread_, cpu, sent);
     host.cpu.run(cpu_thread_, cpu, this, 0);
   }
 

@@ -260,6 +260,7 @@ void Worker::resume() {
           server_.data_sent(current_.conn, call_.sent);
           const double cpu = host.costs.sendfile_byte * static_cast<double>(call_.sent) + reader_fill_s(host, call_) +
                              server_.receive_path_s(current_.conn, call_.sent, host.costs);
+          mark_sendfile_burst(host, thread_, cpu, call_.sent);
           if (use_cpu(cpu, Step::kNextEvent)) return;
           break;
         }
@@ -269,6 +270,7 @@ void Worker::resume() {
         const double cpu = extra_cpu_ + host.costs.sendfile_byte * static_cast<double>(call_.sent) +
                            reader_fill_s(host, call_) + server_.receive_path_s(current_.conn, call_.sent, host.costs);
         extra_cpu_ = 0;
+        mark_sendfile_burst(host, thread_, cpu, call_.sent);
         if (use_cpu(cpu, Step::kSent)) return;
         break;
       }

@@ -188,6 +188,58 @@ unsigned read_hz(const common::ProcFiles& files, const std::string& release, std
   return 0;
 }
 
+namespace {
+// The y-valued key of a kernel config among `keys`, "" if none.
+std::string config_choice(const std::string& config, const std::vector<std::pair<std::string, std::string>>& keys) {
+  std::istringstream in(config);
+  for (std::string line; std::getline(in, line);)
+    for (const auto& [key, name] : keys)
+      if (trimmed(line) == key + "=y") return name;
+  return "";
+}
+bool preempt_name(const std::string& s) { return s == "none" || s == "voluntary" || s == "full" || s == "lazy"; }
+}  // namespace
+
+std::string read_preempt(const common::ProcFiles& files, const std::string& release, std::string& source) {
+  // debugfs: "none (voluntary) full lazy", the mode in force in parentheses.
+  const std::string debug = files.read("/sys/kernel/debug/sched/preempt");
+  const auto open = debug.find('('), close = debug.find(')');
+  if (open != std::string::npos && close > open && preempt_name(debug.substr(open + 1, close - open - 1))) {
+    source = "/sys/kernel/debug/sched/preempt";
+    return debug.substr(open + 1, close - open - 1);
+  }
+  const std::string boot = "/boot/config-" + release;
+  std::string config = files.read(boot), config_source = boot;
+  if (config.find("CONFIG_PREEMPT") == std::string::npos) {
+    config = gunzip(files.read("/proc/config.gz"));
+    config_source = "/proc/config.gz";
+  }
+  if (config.empty()) {
+    source = "not discoverable (no debugfs, no " + boot + ", no /proc/config.gz)";
+    return "";
+  }
+  const bool dynamic = !config_choice(config, {{"CONFIG_PREEMPT_DYNAMIC", "y"}}).empty();
+  std::istringstream cmdline(files.read("/proc/cmdline"));
+  for (std::string word; cmdline >> word;)
+    if (dynamic && word.rfind("preempt=", 0) == 0 && preempt_name(word.substr(8))) {
+      source = "/proc/cmdline " + word + " (" + config_source + ": CONFIG_PREEMPT_DYNAMIC=y)";
+      return word.substr(8);
+    }
+  const std::string mode = config_choice(config, {{"CONFIG_PREEMPT_NONE", "none"},
+                                                  {"CONFIG_PREEMPT_VOLUNTARY", "voluntary"},
+                                                  {"CONFIG_PREEMPT", "full"},
+                                                  {"CONFIG_PREEMPT_LAZY", "lazy"}});
+  if (mode.empty()) {
+    source = "not discoverable (" + config_source + " names no CONFIG_PREEMPT_* model)";
+    return "";
+  }
+  const std::string key = mode == "full" ? "CONFIG_PREEMPT" : mode == "none" ? "CONFIG_PREEMPT_NONE"
+                          : mode == "voluntary"               ? "CONFIG_PREEMPT_VOLUNTARY"
+                                                              : "CONFIG_PREEMPT_LAZY";
+  source = config_source + " " + key + "=y" + (dynamic ? ", CONFIG_PREEMPT_DYNAMIC=y and no preempt= on /proc/cmdline" : "");
+  return mode;
+}
+
 TopologyFacts read_topology(const common::ProcFiles& files) {
   TopologyFacts t;
   const std::vector<unsigned> cpus = expand_cpu_list(files.read("/sys/devices/system/cpu/online"));
@@ -277,6 +329,7 @@ KernelFacts read_kernel_facts(const common::ProcFiles& files, const std::string&
   k.topology = read_topology(files);
   k.sched = read_sched(files, k.major, k.minor, k.topology.logical);
   k.hz = read_hz(files, k.release, k.hz_source);
+  k.preempt = read_preempt(files, k.release, k.preempt_source);
   std::uint64_t pressure = 0;
   if (read_number(files, "/proc/sys/vm/vfs_cache_pressure", pressure)) k.vfs_cache_pressure = static_cast<unsigned>(pressure);
   k.queue = read_queue(files, disk);

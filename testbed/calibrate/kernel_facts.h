@@ -22,6 +22,15 @@
 //                  latency 6 ms, min_granularity 0.75 ms, wakeup_granularity 1 ms.
 //                  A value read scaled is divided by the factor.
 //   hz             CONFIG_HZ of /boot/config-<release>, else /proc/config.gz
+//   preempt        the preemption model in force (models/os/cpu_scheduler.h):
+//                  the bracketed mode of /sys/kernel/debug/sched/preempt
+//                  (PREEMPT_DYNAMIC; root only), else a preempt= on
+//                  /proc/cmdline when the config has CONFIG_PREEMPT_DYNAMIC=y,
+//                  else the config's CONFIG_PREEMPT_NONE / _VOLUNTARY /
+//                  CONFIG_PREEMPT / _LAZY (the boot default,
+//                  preempt_dynamic_init()), config as for hz. The kernel log's
+//                  "Dynamic Preempt:" line says the same but needs syslog
+//                  access (dmesg_restrict): not read.
 //   vfs_cache_pressure  /proc/sys/vm/vfs_cache_pressure
 //   nr_requests, read_ahead_kb, max_sectors_kb, scheduler, rq_affinity of the data device's queue
 //                  /sys/block/<disk>/queue/
@@ -75,6 +84,8 @@ struct KernelFacts {
   SchedFacts sched;
   unsigned hz = 0;             // 0: not discoverable
   std::string hz_source;
+  std::string preempt;         // "none", "voluntary", "full", "lazy"; "": not discoverable
+  std::string preempt_source;
   unsigned vfs_cache_pressure = 0;  // 0: unreadable (the kernel's default is 100)
   unsigned inode_readahead_blks = 0;  // 0: not ext4, or unreadable
   std::string fs_device;              // the data's file system's device ("vda1")
@@ -88,6 +99,7 @@ unsigned sysctl_factor(unsigned online_cpus, const std::string& tunable_scaling)
 unsigned count_cpu_list(const std::string& list);  // "0-3,8,10-11" -> 7
 SchedFacts read_sched(const common::ProcFiles& files, int major, int minor, unsigned online_cpus);
 unsigned read_hz(const common::ProcFiles& files, const std::string& release, std::string& source);
+std::string read_preempt(const common::ProcFiles& files, const std::string& release, std::string& source);
 TopologyFacts read_topology(const common::ProcFiles& files);
 QueueFacts read_queue(const common::ProcFiles& files, const std::string& disk);
 std::string gunzip(const std::string& bytes);  // "" if not gzip

@@ -54,6 +54,10 @@ std::vector<ProfileEntry> kernel_entries(const KernelFacts& k, const MemoryFacts
     e.push_back({"sched_tunable_scaling", toml_string(s.tunable_scaling),
                  {"sysctl_sched_tunable_scaling (debugfs or /proc/sys/kernel; the kernel's default is log)"}});
   if (k.hz >= 100 && k.hz <= 1000) e.push_back({"hz", std::to_string(k.hz), {k.hz_source}});
+  // The preemption model (models/os/cpu_scheduler.h); lazy (6.13+) is not
+  // one the model has: left out, the loader's default applies.
+  if (k.preempt == "none" || k.preempt == "voluntary" || k.preempt == "full")
+    e.push_back({"preempt", toml_string(k.preempt), {k.preempt_source}});
   e.push_back({"vfs_cache_pressure", std::to_string(k.vfs_cache_pressure), {"/proc/sys/vm/vfs_cache_pressure"}});
   // The dentry and inode caches' objects, and ext4's inode-table readahead.
   if (m.dentry_object >= 64 && m.dentry_object <= 65536)

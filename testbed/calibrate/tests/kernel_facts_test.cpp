@@ -96,6 +96,51 @@ TEST_CASE("a 6.18 kernel with debugfs locked down: EEVDF, slice from /proc/self/
   CHECK(k.topology.threads_per_core == 1);
 }
 
+TEST_CASE("the preemption model: debugfs first, then preempt= on the command line, then the config", "[kernel_facts]") {
+  const std::string config = "CONFIG_PREEMPT_BUILD=y\nCONFIG_PREEMPT_NONE=y\n# CONFIG_PREEMPT_LAZY is not set\n"
+                             "CONFIG_PREEMPT_DYNAMIC=y\nCONFIG_HZ=250\n";
+  std::string source;
+  {
+    FakeTree tree;  // this machine as an unprivileged user sees it
+    tree.write("/proc/cmdline", "console=ttyS0 root=/dev/vda rw\n");  // before write_gz: it makes /proc
+    write_gz(tree.root() + "/proc/config.gz", config);
+    const auto files = common::files_under(tree.root());
+    CHECK(read_preempt(*files, "6.18.44-fc-v782", source) == "none");
+    CHECK(source == "/proc/config.gz CONFIG_PREEMPT_NONE=y, CONFIG_PREEMPT_DYNAMIC=y and no preempt= on /proc/cmdline");
+  }
+  {
+    FakeTree tree;
+    tree.write("/proc/cmdline", "root=/dev/vda preempt=full quiet\n");
+    write_gz(tree.root() + "/proc/config.gz", config);
+    const auto files = common::files_under(tree.root());
+    CHECK(read_preempt(*files, "6.18.44-fc-v782", source) == "full");
+    CHECK(source.rfind("/proc/cmdline preempt=full", 0) == 0);
+  }
+  {
+    FakeTree tree;
+    tree.write("/proc/cmdline", "preempt=full\n");
+    write_gz(tree.root() + "/proc/config.gz", config);
+    tree.write("/sys/kernel/debug/sched/preempt", "none (voluntary) full lazy\n");  // changed at run time
+    const auto files = common::files_under(tree.root());
+    CHECK(read_preempt(*files, "6.18.44-fc-v782", source) == "voluntary");
+    CHECK(source == "/sys/kernel/debug/sched/preempt");
+  }
+  {
+    FakeTree tree;  // 3.13: no PREEMPT_DYNAMIC, a preempt= word means nothing to it
+    tree.write("/boot/config-3.13.0-49-generic", "CONFIG_PREEMPT_VOLUNTARY=y\nCONFIG_HZ=250\n");
+    tree.write("/proc/cmdline", "preempt=full\n");
+    const auto files = common::files_under(tree.root());
+    CHECK(read_preempt(*files, "3.13.0-49-generic", source) == "voluntary");
+    CHECK(source == "/boot/config-3.13.0-49-generic CONFIG_PREEMPT_VOLUNTARY=y");
+  }
+  {
+    FakeTree tree;
+    const auto files = common::files_under(tree.root());
+    CHECK(read_preempt(*files, "6.18.44-fc-v782", source).empty());
+    CHECK(source.rfind("not discoverable", 0) == 0);
+  }
+}
+
 TEST_CASE("a 3.13 kernel: CFS from its sysctls, HZ from /boot, two sockets with SMT", "[kernel_facts]") {
   FakeTree tree;
   tree.write("/proc/sys/kernel/osrelease", "3.13.0-49-generic\n");

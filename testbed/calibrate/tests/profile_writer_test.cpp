@@ -50,6 +50,8 @@ Calibration example() {
   c.kernel_facts.sched = {"eevdf", 2, "log", 700000, 0, 0, 0, "/proc/self/sched se.slice = 1400000 / 2"};
   c.kernel_facts.hz = 250;
   c.kernel_facts.hz_source = "/proc/config.gz CONFIG_HZ";
+  c.kernel_facts.preempt = "none";
+  c.kernel_facts.preempt_source = "/proc/config.gz CONFIG_PREEMPT_NONE=y";
   c.kernel_facts.vfs_cache_pressure = 100;
   c.kernel_facts.queue = {"vda", 256, 8192, 1280, "mq-deadline", 1, 1, 1, "IRQ 36 (virtio1-req.0)"};
   c.fill.cold_bytes = c.fill.warm_bytes = 4ULL << 30;
@@ -124,6 +126,7 @@ TEST_CASE("profile: written, loaded by models::load_scenario, values as measured
   CHECK(sc.kernel.tcp_congestion_control == "bbr");
   CHECK(sc.kernel.lo_qdisc == "noqueue");
   CHECK(sc.kernel.tcp_pacing == "internal");
+  CHECK(sc.kernel.sched.preempt == models::PreemptModel::kNone);  // the preemption model read
 }
 
 TEST_CASE("profile: event, pool_worker, pool_thread, wakeup and sequential_bandwidth load as measured, with each round's spread in the comments") {

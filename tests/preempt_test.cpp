@@ -1,0 +1,181 @@
+// The preemption model (models/os/cpu_scheduler.h, [kernel] preempt): under
+// "none" a reschedule that finds the running thread inside a kernel burst
+// waits for its next preemption point (cond_resched()) or its end; "full",
+// and user bursts under any model, are preempted at once. Closed forms on
+// one CPU, HZ 250 (ticks every 4 ms).
+#include <catch2/catch.hpp>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "models/os/cpu_scheduler.h"
+
+using models::CpuScheduler;
+using models::CpuTopology;
+using models::PreemptModel;
+using models::SchedSpec;
+
+namespace {
+
+struct Recorder : sim::FairShareListener {
+  sim::Engine& engine;
+  std::map<std::uint64_t, std::vector<double>> ended;  // tag -> times (s)
+  explicit Recorder(sim::Engine& e) : engine(e) {}
+  void on_share_milestone(std::uint32_t, std::uint64_t tag, double) override {
+    ended[tag].push_back(sim::to_seconds(engine.now()));
+  }
+};
+
+struct At : sim::EventTarget {
+  std::function<void()> fn;
+  void on_event(std::uint64_t) override { fn(); }
+};
+
+// Who runs on CPU 0 at one instant.
+struct Look : sim::EventTarget {
+  const CpuScheduler& cpu;
+  std::uint32_t seen = models::kNoEntity;
+  explicit Look(const CpuScheduler& c) : cpu(c) {}
+  void on_event(std::uint64_t) override { seen = cpu.running_on(0); }
+};
+
+std::unique_ptr<CpuScheduler> one_cpu(sim::Engine& e, const char* policy, PreemptModel mode) {
+  SchedSpec s;
+  s.policy = policy;
+  auto cpu = std::make_unique<CpuScheduler>(e, models::make_fair_policy(s, 1), CpuTopology{1, 1, 1}, nullptr);
+  cpu->set_preempt(mode);
+  return cpu;
+}
+
+// CFS 3.13, one CPU: A runs a 20 ms burst from 0; B (never run, vruntime 0)
+// wakes at 9.5 ms for 0.1 ms. place_entity() puts it at min_vruntime -
+// latency / 2 = 9.5 - 3 = 6.5 ms, 3 ms behind A: more than the wake-up
+// granularity (1 ms), so check_preempt_wakeup() asks for the CPU. The
+// ticks at 4 and 8 ms find A alone. Returns B's end and its CPU wait.
+struct WakeCase {
+  double b_end = 0, b_wait = 0, a_end = 0;
+};
+WakeCase wake_during_burst(PreemptModel mode, bool kernel, double point_s) {
+  sim::Engine e;
+  auto cpu = one_cpu(e, "cfs", mode);
+  Recorder rec(e);
+  const auto a = cpu->add_thread(models::kNoTask, 0);
+  const auto b = cpu->add_thread(models::kNoTask, 0);
+  if (kernel) cpu->next_burst_in_kernel(a, point_s);
+  cpu->run(a, 0.020, &rec, 0);
+  At wake;
+  wake.fn = [&] { cpu->run(b, 0.0001, &rec, 1); };
+  e.schedule_at(sim::microseconds(9500), &wake, 0);
+  e.run_until(sim::seconds(1));
+  return {rec.ended[1].at(0), cpu->cpu_wait_s(b), rec.ended[0].at(0)};
+}
+
+}  // namespace
+
+TEST_CASE("preempt=full: a woken task preempts a kernel burst at once") {
+  const WakeCase c = wake_during_burst(PreemptModel::kFull, true, 0);
+  CHECK(c.b_wait == 0);
+  CHECK(c.b_end == Approx(0.0096));
+  CHECK(c.a_end == Approx(0.0201));
+}
+
+TEST_CASE("preempt=none: a task woken during a kernel burst without points waits exactly the rest of it") {
+  for (PreemptModel mode : {PreemptModel::kNone, PreemptModel::kVoluntary}) {
+    const WakeCase c = wake_during_burst(mode, true, 0);
+    // A's burst ends at 20 ms; B waits 20 - 9.5 = 10.5 ms and runs 20-20.1 ms.
+    CHECK(c.b_wait == Approx(0.0105));
+    CHECK(c.b_end == Approx(0.0201));
+    CHECK(c.a_end == Approx(0.020));
+  }
+}
+
+TEST_CASE("preempt=none: a task woken during a kernel burst waits for its next cond_resched point") {
+  // Points every 3.5 ms of A's CPU time: 3.5, 7, 10.5 ms. B wakes at 9.5 ms
+  // and runs at 10.5 ms; A resumes at 10.6 ms and ends at 20.1 ms.
+  const WakeCase c = wake_during_burst(PreemptModel::kNone, true, 0.0035);
+  CHECK(c.b_wait == Approx(0.001));
+  CHECK(c.b_end == Approx(0.0106));
+  CHECK(c.a_end == Approx(0.0201));
+}
+
+TEST_CASE("preempt=none: a user burst is preempted at once, as under full") {
+  const WakeCase c = wake_during_burst(PreemptModel::kNone, false, 0);
+  CHECK(c.b_wait == 0);
+  CHECK(c.b_end == Approx(0.0096));
+  CHECK(c.a_end == Approx(0.0201));
+}
+
+TEST_CASE("preempt=none: the tick's reschedule is deferred to the kernel burst's end") {
+  // EEVDF 6.6, two 100 ms bursts from 0 on one CPU. Under full they
+  // alternate at each tick (update_deadline()), A ending at 196 ms. Under
+  // none, kernel bursts without points: A keeps the CPU to its end at
+  // 100 ms, then B runs to 200 ms.
+  for (PreemptModel mode : {PreemptModel::kFull, PreemptModel::kNone}) {
+    sim::Engine e;
+    auto cpu = one_cpu(e, "eevdf", mode);
+    Recorder rec(e);
+    const auto a = cpu->add_thread(models::kNoTask, 0);
+    const auto b = cpu->add_thread(models::kNoTask, 0);
+    cpu->next_burst_in_kernel(a, 0);
+    cpu->run(a, 0.1, &rec, 0);
+    cpu->next_burst_in_kernel(b, 0);
+    cpu->run(b, 0.1, &rec, 1);
+    e.run_until(sim::seconds(1));
+    if (mode == PreemptModel::kFull) {
+      CHECK(rec.ended[0].at(0) == Approx(0.196));
+    } else {
+      CHECK(rec.ended[0].at(0) == Approx(0.100));
+      CHECK(cpu->cpu_wait_s(b) == Approx(0.100));
+    }
+    CHECK(rec.ended[1].at(0) == Approx(0.200));
+  }
+}
+
+TEST_CASE("preempt=none: the tick's reschedule waits for the next point, then the policy picks") {
+  // As above with a point every 1.5 ms of CPU: the tick at 4 ms asks; A's
+  // next point is at 4.5 ms, where B takes the CPU.
+  sim::Engine e;
+  auto cpu = one_cpu(e, "eevdf", PreemptModel::kNone);
+  Recorder rec(e);
+  const auto a = cpu->add_thread(models::kNoTask, 0);
+  const auto b = cpu->add_thread(models::kNoTask, 0);
+  cpu->next_burst_in_kernel(a, 0.0015);
+  cpu->run(a, 0.1, &rec, 0);
+  cpu->next_burst_in_kernel(b, 0.0015);
+  cpu->run(b, 0.1, &rec, 1);
+  Look before(*cpu), after(*cpu);
+  e.schedule_at(sim::microseconds(4400), &before, 0);
+  e.schedule_at(sim::microseconds(4600), &after, 0);
+  e.run_until(sim::seconds(1));
+  CHECK(before.seen == a);
+  CHECK(after.seen == b);
+  CHECK(rec.ended[1].at(0) == Approx(0.200));  // the CPU never idles
+}
+
+TEST_CASE("preempt=none: the marking is for the next burst only") {
+  // A's first burst (5 ms) is kernel work; its second, asked for at its end,
+  // is user code: B, woken at 9.5 ms, preempts it at once.
+  sim::Engine e;
+  auto cpu = one_cpu(e, "cfs", PreemptModel::kNone);
+  struct Again : sim::FairShareListener {
+    sim::Engine& engine;
+    CpuScheduler* cpu = nullptr;
+    std::uint32_t a = 0;
+    std::vector<double> ended;
+    explicit Again(sim::Engine& en) : engine(en) {}
+    void on_share_milestone(std::uint32_t, std::uint64_t tag, double) override {
+      ended.push_back(sim::to_seconds(engine.now()));
+      if (tag == 0) cpu->run(a, 0.015, this, 2);
+    }
+  } rec(e);
+  rec.cpu = cpu.get();
+  rec.a = cpu->add_thread(models::kNoTask, 0);
+  const auto b = cpu->add_thread(models::kNoTask, 0);
+  cpu->next_burst_in_kernel(rec.a, 0);
+  cpu->run(rec.a, 0.005, &rec, 0);
+  At wake;
+  wake.fn = [&] { cpu->run(b, 0.0001, &rec, 1); };
+  e.schedule_at(sim::microseconds(9500), &wake, 0);
+  e.run_until(sim::seconds(1));
+  CHECK(cpu->cpu_wait_s(b) == 0);
+}
