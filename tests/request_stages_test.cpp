@@ -202,7 +202,7 @@ TEST_CASE("the folded leg counts legs, not the clock's calls: a stage reported t
   for (std::size_t i = 0; i < models::Journey::kLegs; ++i) full.add(i % 2 ? Stage::kCpu : Stage::kSocket, models::Runner::kLoop, 5, 0);
   CHECK(full.count == models::Journey::kLegs);
   CHECK(full.folded == 0);
-  CHECK(full.stages[models::Journey::kLegs - 1] == Stage::kSocket);
+  CHECK(full.stages[models::Journey::kLegs - 1] == Stage::kCpu);
   // One more: the last two legs summed.
   full.add(Stage::kNetwork, models::Runner::kLoop, 5, 0);
   CHECK(full.folded == 2);
