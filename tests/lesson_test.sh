@@ -97,6 +97,8 @@ check_error 13-section-absent.toml "13-section-absent.toml:22: key 'step.2.expla
 check_error 14-pools-without-aio.toml "14-pools-without-aio.toml:13: key 'step.1.explain': placeholder {server.thread_pool.per_pool.pool_1.tasks}: 'server.thread_pool.per_pool.pool_1.tasks' is no figure of the run's JSON"
 # The request a step follows in clerk-ui's replay: p50, p99 or max.
 check_error 15-bad-replay.toml "15-bad-replay.toml:14: key 'step.1.observe.replay': 'p95': not one of \"p50\", \"p99\", \"max\" (the request followed)"
+# ... and its group one of the step's scenario's, not the first in its place.
+check_error 16-bad-replay-group.toml "16-bad-replay-group.toml:16: key 'step.1.observe.replay_group': 'hott': no client group of that name in this step's scenario"
 expect_status 2 "a file not named N-name.toml" "$clerk" lesson "$data/small-hdd.toml"
 expect_text "lesson file name" "a lesson file is named N-name.toml"
 

@@ -162,7 +162,7 @@ TEST_CASE("a journey longer than its legs folds the rest into one last leg and k
   sim::Time sum = 0;
   for (std::size_t i = 0; i < models::Journey::kLegs + 10; ++i) {
     const Stage s = i % 2 ? Stage::kCpu : Stage::kTimer;
-    j.add(s, static_cast<sim::Time>(i + 1), 0);
+    j.add(s, models::Runner::kLoop, static_cast<sim::Time>(i + 1), 0);
     sum += static_cast<sim::Time>(i + 1);
   }
   CHECK(j.count == models::Journey::kLegs);
@@ -172,13 +172,126 @@ TEST_CASE("a journey longer than its legs folds the rest into one last leg and k
   CHECK(j.total() == sum);
 }
 
+TEST_CASE("the folded leg counts legs, not the clock's calls: a stage reported twice, or for no time, is no new leg") {
+  // 40 legs of alternating stages, each reported in two calls (the same
+  // stage again at a later instant joins it), with a call of no time in
+  // between: the 23 kept apart, the last one sums the other 17 legs.
+  const std::size_t legs = 40;
+  models::Journey j;
+  sim::Time sum = 0;
+  for (std::size_t i = 0; i < legs; ++i) {
+    const Stage s = i % 2 ? Stage::kCpu : Stage::kSocket;
+    j.add(s, models::Runner::kLoop, 3, 1);
+    j.add(s, models::Runner::kLoop, 0, 0);
+    j.add(Stage::kDiskData, models::Runner::kLoop, 0, 0);  // entered and left at once: no leg
+    j.add(s, models::Runner::kLoop, 4, 0);
+    sum += 7;
+  }
+  REQUIRE(j.count == models::Journey::kLegs);
+  CHECK(j.folded == legs - (models::Journey::kLegs - 1));
+  CHECK(j.total() == sum);
+  for (std::size_t i = 0; i + 1 < models::Journey::kLegs; ++i) {
+    INFO("leg " << i);
+    CHECK(j.legs[i].duration == 7);
+    CHECK(j.legs[i].part == 1);
+  }
+  CHECK(j.legs[models::Journey::kLegs - 1].duration == 7 * static_cast<sim::Time>(j.folded));
+  CHECK(j.legs[models::Journey::kLegs - 1].part == 0);
+  // Exactly full: nothing folded.
+  models::Journey full;
+  for (std::size_t i = 0; i < models::Journey::kLegs; ++i) full.add(i % 2 ? Stage::kCpu : Stage::kSocket, models::Runner::kLoop, 5, 0);
+  CHECK(full.count == models::Journey::kLegs);
+  CHECK(full.folded == 0);
+  CHECK(full.stages[models::Journey::kLegs - 1] == Stage::kCpu);
+  // One more: the last two legs summed.
+  full.add(Stage::kNetwork, models::Runner::kLoop, 5, 0);
+  CHECK(full.folded == 2);
+  CHECK(full.legs[models::Journey::kLegs - 1].duration == 10);
+}
+
+TEST_CASE("a pool task run at the instant it is posted: the pool thread's legs stay the pool's") {
+  // An idle pool: ThreadPool::post queues the task and a thread takes it at
+  // the same instant, so the pool-queue leg lasts 0 ns. The pool thread's
+  // CPU leg must not join the worker's CPU leg before it, and its read is
+  // the pool thread's, not the worker's.
+  using models::Runner;
+  models::RequestStages st;
+  st.begin(3, 0, 0);
+  st.to(3, Stage::kLoopBusy, 1000);                             // 1 us on the network
+  st.to(3, Stage::kCpu, 2000);                                  // 1 us for the loop
+  st.to(3, Stage::kPoolQueue, 12000, 0, 0, Runner::kPool);      // 10 us of the worker's handler; posted
+  st.to(3, Stage::kCpu, 12000, 0, 0, Runner::kPool);            // taken at once by a pool thread
+  st.to(3, Stage::kDiskData, 15000, 0, 0, Runner::kPool);       // 3 us of the pool thread's CPU
+  st.to(3, Stage::kCpu, 815000, 0, 0, Runner::kPool);           // 800 us in D
+  st.to(3, Stage::kLoopBusy, 817000, 0, 0, Runner::kLoop);      // 2 us more; on the done list
+  st.to(3, Stage::kCpu, 820000);                                // 3 us for the loop
+  const models::RequestStages::Clock* c = st.end(3, 830000);    // 10 us of the worker's CPU
+  REQUIRE(c != nullptr);
+  const models::Journey& j = c->journey;
+  const std::vector<Stage> stages = {Stage::kNetwork, Stage::kLoopBusy, Stage::kCpu, Stage::kCpu, Stage::kDiskData,
+                                     Stage::kCpu,     Stage::kLoopBusy, Stage::kCpu};
+  const std::vector<Runner> runners = {Runner::kLoop, Runner::kLoop, Runner::kLoop, Runner::kPool,
+                                       Runner::kPool, Runner::kPool, Runner::kLoop, Runner::kLoop};
+  const std::vector<sim::Time> durations = {1000, 1000, 10000, 3000, 800000, 2000, 3000, 10000};
+  REQUIRE(j.count == stages.size());
+  for (std::size_t i = 0; i < stages.size(); ++i) {
+    INFO("leg " << i);
+    CHECK(j.stages[i] == stages[i]);
+    CHECK(j.runners[i] == runners[i]);
+    CHECK(j.legs[i].duration == durations[i]);
+  }
+  CHECK(j.total() == 830000);
+  // A runner's leg of no time between two of the worker's keeps them apart.
+  models::Journey k;
+  k.add(Stage::kCpu, Runner::kLoop, 5, 0);
+  k.add(Stage::kCpu, Runner::kPool, 0, 0);
+  k.add(Stage::kCpu, Runner::kLoop, 5, 0);
+  REQUIRE(k.count == 3);
+  CHECK(k.runners[1] == Runner::kPool);
+  CHECK(k.legs[1].duration == 0);
+}
+
+TEST_CASE("the clocks are kept for the requests in flight only: a slot per request in flight, not per connection opened") {
+  models::RequestStages st;
+  // 10,000 connections, one request each, one at a time (Connection: close):
+  // one clock.
+  for (std::uint32_t id = 0; id < 10000; ++id) {
+    const sim::Time t = static_cast<sim::Time>(id) * 100;
+    st.begin(id, t, t);
+    st.to(id, Stage::kCpu, t + 10);
+    const models::RequestStages::Clock* c = st.end(id, t + 50);
+    REQUIRE(c != nullptr);
+    CHECK(c->journey.total() == 50);
+    CHECK_FALSE(st.active(id));
+    CHECK(st.clock(id) == nullptr);
+  }
+  CHECK(st.clocks_allocated() == 1);
+  // Three in flight at once: three clocks; a dropped one's slot is reused,
+  // and a late stage change for a closed connection changes nothing.
+  st.begin(20000, 0, 0);
+  st.begin(20001, 0, 0);
+  st.begin(20002, 0, 0);
+  CHECK(st.clocks_allocated() == 3);
+  st.drop(20001);
+  st.to(20001, Stage::kCpu, 5);
+  CHECK(st.end(20001, 10) == nullptr);
+  st.begin(20003, 0, 0);
+  CHECK(st.clocks_allocated() == 3);
+  st.to(20000, Stage::kCpu, 5);
+  st.to(20003, Stage::kSocket, 7);
+  CHECK(st.clock(20000)->stage == Stage::kCpu);
+  CHECK(st.clock(20003)->stage == Stage::kSocket);
+  CHECK(st.end(20003, 9)->journey.total() == 9);
+  CHECK(st.end(20000, 9)->journey.total() == 9);
+}
+
 TEST_CASE("the aggregate keeps the journey of the percentile's exemplar and of the worst request") {
   models::StageAggregate agg;
   CHECK(agg.worst_journey().requests == 0);
   for (int ms = 1; ms <= 100; ++ms) {
     models::Journey j;
-    j.add(Stage::kNetwork, sim::milliseconds(1), 0);
-    j.add(Stage::kLoopBusy, sim::milliseconds(ms - 1), sim::milliseconds(ms - 1) / 2);
+    j.add(Stage::kNetwork, models::Runner::kLoop, sim::milliseconds(1), 0);
+    j.add(Stage::kLoopBusy, models::Runner::kLoop, sim::milliseconds(ms - 1), sim::milliseconds(ms - 1) / 2);
     models::StageSplit s{};
     s[static_cast<std::size_t>(Stage::kNetwork)] = sim::milliseconds(1);
     s[static_cast<std::size_t>(Stage::kLoopBusy)] = sim::milliseconds(ms - 1);

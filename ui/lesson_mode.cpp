@@ -13,6 +13,7 @@
 
 #include "engines/run_scenario.h"
 #include "models/scenario/config_error.h"
+#include "ui/dim.h"
 #include "ui/layout.h"
 #include "ui/palette.h"
 
@@ -105,28 +106,6 @@ Box ring_of(Box b) {
   constexpr float out = 5, edge = 3;
   return Box{ImVec2(std::max(b.min.x - out, edge), std::max(b.min.y - out, edge)),
              ImVec2(std::min(b.max.x + out, ds.x - edge), std::min(b.max.y + out, ds.y - edge))};
-}
-
-// Dims the display except `holes`: the plane cut into cells at every hole's
-// edges, each cell outside all holes filled.
-void dim_except(ImDrawList* dl, const std::vector<Box>& holes, ImU32 shade) {
-  const ImVec2 ds = ImGui::GetIO().DisplaySize;
-  std::vector<float> xs = {0, ds.x}, ys = {0, ds.y};
-  for (const Box& h : holes) {
-    xs.push_back(std::clamp(h.min.x, 0.0f, ds.x));
-    xs.push_back(std::clamp(h.max.x, 0.0f, ds.x));
-    ys.push_back(std::clamp(h.min.y, 0.0f, ds.y));
-    ys.push_back(std::clamp(h.max.y, 0.0f, ds.y));
-  }
-  std::sort(xs.begin(), xs.end());
-  std::sort(ys.begin(), ys.end());
-  for (std::size_t i = 0; i + 1 < xs.size(); ++i)
-    for (std::size_t j = 0; j + 1 < ys.size(); ++j) {
-      if (xs[i] == xs[i + 1] || ys[j] == ys[j + 1]) continue;
-      const ImVec2 mid((xs[i] + xs[i + 1]) / 2, (ys[j] + ys[j + 1]) / 2);
-      if (std::any_of(holes.begin(), holes.end(), [&](const Box& h) { return h.contains(mid); })) continue;
-      dl->AddRectFilled(ImVec2(xs[i], ys[j]), ImVec2(xs[i + 1], ys[j + 1]), shade);
-    }
 }
 
 void heading(const char* text) { wrapped_text(ImVec4(1.0f, 0.85f, 0.45f, 1), text); }
@@ -411,12 +390,13 @@ bool start_step_replay(App& app, const LessonMode& m, double at_s) {
   const models::LessonObserve& o = current(m).observe;
   if (o.replay.empty() || !app.a.world) return false;
   std::uint32_t group = 0;
-  const models::Wrk& wrk = app.a.world->clients();
-  for (std::uint32_t g = 0; g < wrk.groups(); ++g)
-    if (wrk.group_spec(g).name == o.replay_group) group = g;
+  std::string error;
+  if (!o.replay_group.empty() && !client_group(app.a, o.replay_group, group, error)) {
+    app.error = "observe.replay_group: " + error;  // the loader refuses it; a run of another scenario would not have it
+    return false;
+  }
   app.replay.fixed = at_s >= 0;
   app.replay.t = std::max(at_s, 0.0);
-  std::string error;
   if (start_replay(app.replay, app.a, group, o.replay, error)) return true;
   app.error = error;
   return false;
@@ -450,7 +430,7 @@ void draw_lesson_overlay(App& app, LessonMode& m) {
   for (const ElementBox& e : boxes)
     if (e.ringed) holes.push_back(e.ring);
   // What does not matter now, dimmed; what does, ringed and named.
-  dim_except(dl, holes, IM_COL32(0, 0, 0, 150));
+  dim_outside(dl, holes, IM_COL32(0, 0, 0, 150));
   // The names first, the rings over them: a name never hides a ring.
   std::vector<Box> named;  // the names placed so far: one never covers another
   for (const ElementBox& e : boxes) {

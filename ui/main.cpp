@@ -66,6 +66,14 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  std::uint32_t replay_group = 0;
+  if (!opt.replay_group.empty()) {
+    std::string error;
+    if (!ui::client_group(app.a, opt.replay_group, replay_group, error)) {
+      std::fprintf(stderr, "clerk-ui: --replay-group: %s\n", error.c_str());
+      return 2;
+    }
+  }
   app.tails_first = opt.tails;
   app.heatmap_first = opt.heatmap;
   app.speed = opt.speed;
@@ -78,7 +86,7 @@ int main(int argc, char** argv) {
     std::string error;
     app.replay.fixed = opt.replay_at_s >= 0;
     app.replay.t = std::max(opt.replay_at_s, 0.0);
-    if (!ui::start_replay(app.replay, app.a, 0, opt.replay, error)) {
+    if (!ui::start_replay(app.replay, app.a, replay_group, opt.replay, error)) {
       std::fprintf(stderr, "clerk-ui: --replay %s: %s\n", opt.replay.c_str(), error.c_str());
       return 2;
     }

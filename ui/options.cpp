@@ -76,6 +76,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_flag("--paused", o.paused, "start paused");
   cli.add_option("--replay", o.replay, "follow one customer: the p50 or p99 request of the first client group, or its worst (max), replayed in slow motion")
       ->check(CLI::IsMember({"p50", "p99", "max"}));
+  cli.add_option("--replay-group", o.replay_group, "with --replay: whose request, a client group of the scenario (the first when absent)");
   std::string replay_at;
   cli.add_option("--replay-at", replay_at,
                  "with --replay and --screenshot: the replay this many screen seconds in, or 'longest' (halfway through its longest stop)");
@@ -129,6 +130,10 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   }
   if (o.replay_at_s >= 0 && (o.replay.empty() || o.screenshot.empty())) {
     std::fprintf(stderr, "clerk-ui: --replay-at needs --replay and --screenshot\n");
+    return 2;
+  }
+  if (!o.replay_group.empty() && o.replay.empty()) {
+    std::fprintf(stderr, "clerk-ui: --replay-group needs --replay\n");
     return 2;
   }
   // The replay follows a request of the run so far: at the measured

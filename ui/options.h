@@ -26,6 +26,7 @@ struct Options {
   bool tails = false;                  // --tails: the latency percentiles tab first
   bool heatmap = false;                // --heatmap: the latency heat map tab first
   std::string replay;                  // --replay p50|p99|max: follow one customer (replay.h)
+  std::string replay_group;            // --replay-group NAME: whose request (the first client group when empty)
   double replay_at_s = -1;             // --replay-at: with --screenshot, the replay that many screen seconds in
   bool replay_longest = false;         // --replay-at longest: halfway through its longest stop
   bool paused = false;

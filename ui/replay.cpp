@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "ui/app.h"
+#include "ui/dim.h"
 #include "ui/palette.h"
 
 namespace ui {
@@ -17,10 +18,8 @@ constexpr double kWalk = 0.35;  // share of a stop's screen time spent walking t
 constexpr ImU32 kCustomer = IM_COL32(255, 120, 200, 255);  // the customer followed: a colour no place uses
 constexpr ImU32 kTrail = IM_COL32(255, 120, 200, 150);
 
-bool loop_wait(Stage s) { return s == Stage::kLoopBusy || s == Stage::kLoopBlocked || s == Stage::kTimer; }
-bool disk(Stage s) { return s == Stage::kDiskSlot || s == Stage::kDiskMetadata || s == Stage::kDiskData; }
-
-Place place_of(Stage s, bool in_pool) {
+Place place_of(Stage s, models::Runner runner) {
+  const bool in_pool = runner == models::Runner::kPool;
   switch (s) {
     case Stage::kClient:
     case Stage::kNetwork: return Place::kStreet;
@@ -47,31 +46,24 @@ std::string ms(double s) {
   return b;
 }
 
-// The stop's caption: its place, real duration, and the stage in the store's words and the server's.
-std::vector<std::string> caption(const JourneyStop& st) {
-  std::vector<std::string> out;
-  if (st.stage == Stage::kCount) {
-    out.push_back(std::to_string(st.folded) + " more stage changes, " + ms(st.seconds) +
-                  " (a journey keeps " + std::to_string(models::Journey::kLegs) + " legs; the rest are summed here)");
-    return out;
+// Who goes to the warehouse for a disk stop, in the store's words and the server's.
+const char* who_reads(models::Runner r) {
+  switch (r) {
+    case models::Runner::kLoop: return " (the clerk himself goes: his loop is blocked)";
+    case models::Runner::kPool: return " (the delivery team goes; the clerk serves on)";
+    case models::Runner::kAio: return " (the warehouse sends it by its own courier, the kernel's AIO; the clerk serves on)";
+    case models::Runner::kPreload: return " (ordered ahead from the warehouse, the kernel's preload; the clerk serves on)";
   }
-  const models::StageInfo& info = models::stage_info(st.stage);
-  std::string store = info.store, server = info.server;
-  if (st.part_s > 0) {
-    const models::StageInfo& part = models::stage_info(models::RequestStages::split_into(st.stage));
-    if (st.seconds - st.part_s > 0) {
-      store = std::string(part.store) + " " + ms(st.part_s) + ", " + store + " " + ms(st.seconds - st.part_s);
-      server = std::string(part.server) + " " + ms(st.part_s) + "; " + server + " " + ms(st.seconds - st.part_s);
-    } else {
-      store = part.store;
-      server = part.server;
-    }
+  return "";
+}
+const char* reader(models::Runner r) {
+  switch (r) {
+    case models::Runner::kLoop: return ", the worker in D (its loop blocked)";
+    case models::Runner::kPool: return ", a pool thread in D";
+    case models::Runner::kAio: return ", native AIO in flight (no thread in D)";
+    case models::Runner::kPreload: return ", a preload read in flight (aio daemon or sendfile's own read; no worker in D)";
   }
-  if (disk(st.stage)) store += st.by_team ? " (the delivery team goes; the clerk serves on)" : " (the clerk himself goes: his loop is blocked)";
-  out.push_back(std::string("at the ") + (st.place == Place::kTeam ? "delivery team" : place_name(st.place)) + ", " + ms(st.seconds) + " real time");
-  out.push_back("store: " + store);
-  out.push_back("server: " + server);
-  return out;
+  return "";
 }
 
 // A customer: a head and a body, drawn around `c` (the body's centre).
@@ -80,25 +72,6 @@ void draw_customer(ImDrawList* dl, ImVec2 c, float r) {
   dl->AddCircleFilled(ImVec2(c.x, c.y - r * 1.45f), r * 0.6f, kCustomer, 16);
   dl->AddCircle(c, r, kInk, 20, 1.5f);
   dl->AddCircle(ImVec2(c.x, c.y - r * 1.45f), r * 0.6f, kInk, 16, 1.5f);
-}
-
-// The display dimmed outside `keep` (disjoint boxes): cut into cells at their edges.
-void dim_outside(ImDrawList* dl, const std::vector<Box>& keep, ImU32 shade) {
-  const ImVec2 ds = ImGui::GetIO().DisplaySize;
-  std::vector<float> xs = {0, ds.x}, ys = {0, ds.y};
-  for (const Box& k : keep) {
-    xs.insert(xs.end(), {std::clamp(k.min.x, 0.0f, ds.x), std::clamp(k.max.x, 0.0f, ds.x)});
-    ys.insert(ys.end(), {std::clamp(k.min.y, 0.0f, ds.y), std::clamp(k.max.y, 0.0f, ds.y)});
-  }
-  std::sort(xs.begin(), xs.end());
-  std::sort(ys.begin(), ys.end());
-  for (std::size_t i = 0; i + 1 < xs.size(); ++i)
-    for (std::size_t j = 0; j + 1 < ys.size(); ++j) {
-      if (xs[i] == xs[i + 1] || ys[j] == ys[j + 1]) continue;
-      const ImVec2 mid((xs[i] + xs[i + 1]) / 2, (ys[j] + ys[j + 1]) / 2);
-      if (std::any_of(keep.begin(), keep.end(), [&](const Box& k) { return k.contains(mid); })) continue;
-      dl->AddRectFilled(ImVec2(xs[i], ys[j]), ImVec2(xs[i + 1], ys[j + 1]), shade);
-    }
 }
 
 void replay_bar(App& app, Box store) {
@@ -145,19 +118,47 @@ const char* place_name(Place p) {
   return "?";
 }
 
+std::vector<std::string> stop_caption(const JourneyStop& st) {
+  std::vector<std::string> out;
+  if (st.stage == Stage::kCount) {
+    out.push_back("the last " + std::to_string(st.folded) + " legs, summed: " + ms(st.seconds) + " real time (a journey keeps " +
+                  std::to_string(models::Journey::kLegs - 1) + " legs apart and sums the rest in its last)");
+    return out;
+  }
+  const models::StageInfo& info = models::stage_info(st.stage);
+  std::string store = info.store, server = info.server;
+  if (st.part_s > 0) {
+    const models::StageInfo& part = models::stage_info(models::RequestStages::split_into(st.stage));
+    if (st.seconds - st.part_s > 0) {
+      store = std::string(part.store) + " " + ms(st.part_s) + ", " + store + " " + ms(st.seconds - st.part_s);
+      server = std::string(part.server) + " " + ms(st.part_s) + "; " + server + " " + ms(st.seconds - st.part_s);
+    } else {
+      store = part.store;
+      server = part.server;
+    }
+  }
+  if (st.place == Place::kWarehouse) {
+    store += who_reads(st.runner);
+    server += reader(st.runner);
+  } else if (st.place == Place::kTeam && st.stage != Stage::kPoolQueue) {
+    server += ", a pool thread";
+  }
+  out.push_back(std::string("at the ") + (st.place == Place::kTeam ? "delivery team" : place_name(st.place)) + ", " + ms(st.seconds) + " real time");
+  out.push_back("store: " + store);
+  out.push_back("server: " + server);
+  return out;
+}
+
 std::vector<JourneyStop> journey_stops(const models::Journey& j) {
   std::vector<JourneyStop> out;
-  bool in_pool = false;  // between a pool task's queueing and the loop taking it back
   for (std::size_t i = 0; i < j.count; ++i) {
     const Stage s = j.stages[i];
-    if (s == Stage::kPoolQueue) in_pool = true;
-    if (loop_wait(s) || s == Stage::kSocket || s == Stage::kNetwork || s == Stage::kClient) in_pool = false;
     JourneyStop st;
     st.stage = s;
-    st.place = s == Stage::kCount ? (out.empty() ? Place::kStreet : out.back().place) : place_of(s, in_pool);
+    st.runner = j.runners[i];
+    st.place = s == Stage::kCount ? (out.empty() ? Place::kStreet : out.back().place) : place_of(s, st.runner);
     st.seconds = sim::to_seconds(j.legs[i].duration);
     st.part_s = sim::to_seconds(j.legs[i].part);
-    st.by_team = in_pool && disk(s);
     if (s == Stage::kCount) st.folded = j.folded;
     out.push_back(st);
   }
@@ -202,13 +203,34 @@ double replay_midway(const Replay& r) {
   return r.screen.empty() ? 0 : t + r.screen[longest] / 2;
 }
 
+bool client_group(const Session& s, const std::string& name, std::uint32_t& group, std::string& error) {
+  if (!s.world) {
+    error = "no run";
+    return false;
+  }
+  const models::Wrk& wrk = s.world->clients();
+  std::string names;
+  for (std::uint32_t g = 0; g < wrk.groups(); ++g) {
+    if (wrk.group_spec(g).name == name) {
+      group = g;
+      return true;
+    }
+    names += (g ? ", " : "") + wrk.group_spec(g).name;
+  }
+  error = "'" + name + "': no client group of that name in this run (its groups: " + names + ")";
+  return false;
+}
+
 bool start_replay(Replay& r, const Session& s, std::uint32_t group, const std::string& which, std::string& error) {
   if (!s.world) {
     error = "no run";
     return false;
   }
   const models::Wrk& wrk = s.world->clients();
-  if (group >= wrk.groups()) group = 0;
+  if (group >= wrk.groups()) {
+    error = "no client group " + std::to_string(group) + " (the run has " + std::to_string(wrk.groups()) + ")";
+    return false;
+  }
   const models::StageAggregate* agg = wrk.group_stages(group);
   if (agg == nullptr) {
     error = "this run keeps no stage clocks, so no request's journey can be shown";
@@ -297,11 +319,13 @@ void draw_replay(App& app, float dt) {
   // The place the customer is at (or walking to), ringed.
   const Box here = place_box(L, st.place);
   dl->AddRect(ImVec2(here.min.x - 3, here.min.y - 3), ImVec2(here.max.x + 3, here.max.y + 3), kCustomer, 5, 0, 2.5f);
-  if (st.place == Place::kWarehouse && !L.counters.empty()) {
-    // Who went: the clerk himself (his loop blocked) or the delivery team.
+  if (st.place == Place::kWarehouse && !L.counters.empty() &&
+      (st.runner == models::Runner::kLoop || st.runner == models::Runner::kPool)) {
+    // Who went: the clerk himself (his loop blocked) or the delivery team;
+    // the kernel's own reads (AIO, a preload) take nobody of the store.
     const Counter& c = L.counters[0];
-    const ImVec2 from = st.by_team ? c.team.at(0.5f, 0.5f) : c.clerk;
-    dl->AddLine(from, place_point(L, st.place), st.by_team ? kTeam : kDiskWait, 2.5f);
+    const bool team = st.runner == models::Runner::kPool;
+    dl->AddLine(team ? c.team.at(0.5f, 0.5f) : c.clerk, place_point(L, st.place), team ? kTeam : kDiskWait, 2.5f);
   }
   const ImVec2 me = customer_point(r, L);
   draw_customer(dl, me, r0);
@@ -311,7 +335,7 @@ void draw_replay(App& app, float dt) {
   std::snprintf(head, sizeof head, "One customer: the %s request of %s, %s in all. Stop %zu of %zu%s", r.which.c_str(),
                 r.group_name.c_str(), ms(r.latency_s).c_str(), at.stop + 1, r.stops.size(), at.done ? " (the end)" : "");
   lines.push_back(head);
-  for (const std::string& l : caption(st)) lines.push_back(l);
+  for (const std::string& l : stop_caption(st)) lines.push_back(l);
   const float fs = ImGui::GetFontSize(), pad = 6;
   const float wrap = store.w() - 12 - pad * 2;
   float h = (fs + 3) + pad * 2;  // the route's line

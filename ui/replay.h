@@ -11,17 +11,19 @@
 //   door      the listen queue;
 //   queue     waiting for the loop (behind a blocked loop, or a busy one);
 //   bench     sendfile_max_chunk's 1 ms timer;
-//   counter   the handler on a CPU, its run-queue wait included (the clerk
-//             waiting for a free desk);
+//   counter   the worker's handler on a CPU, its run-queue wait included
+//             (the clerk waiting for a free desk);
 //   team      a pool task waiting for, or served by, a pool thread;
-//   warehouse the handler in D on the disk: the clerk himself when the worker
-//             reads (his loop is blocked), the delivery team when a pool
-//             thread reads;
+//   warehouse a disk read, captioned by who reads (the leg's Runner): the
+//             clerk himself when the worker reads (his loop is blocked), the
+//             delivery team when a pool thread does, the kernel's native AIO
+//             or a FreeBSD preload read when nobody of the store waits in D
+//             for it (the clerk serves on);
 //   shelves   memory reclaim;
 //   dock      the response in the socket and the NIC.
-// A worker's CPU and disk legs after a pool task was queued, up to the next
-// wait for the loop, are the pool thread's (the task's legs are the pool's
-// until the done list hands it back: models/server/thread_pool.cpp).
+// Who ran a leg is recorded with it (models/net/request_stages.h, Runner),
+// never guessed from the legs around it: a task posted to an idle pool runs
+// at the instant it is queued and leaves no pool-queue leg.
 //
 // Slow motion: every stop is on screen for at least kMinStopS, and the
 // longest for kLongestStopS; the others in between in proportion to their
@@ -52,12 +54,16 @@ struct JourneyStop {
   Place place = Place::kStreet;
   double seconds = 0;   // real duration
   double part_s = 0;    // of which in RequestStages::split_into(stage) (behind a blocked loop, in a run queue)
-  bool by_team = false; // a disk leg of a pool thread's read (else the clerk himself goes)
-  std::uint32_t folded = 0;
+  models::Runner runner = models::Runner::kLoop;  // who ran it
+  std::uint32_t folded = 0;  // stage kCount: the legs it sums
 };
 
 // The journey's legs as stops, in order. Their seconds sum to the journey's total.
 std::vector<JourneyStop> journey_stops(const models::Journey& j);
+
+// The stop's caption: its place and real duration, then the stage in the
+// store's words and the server's (a disk stop says who went), one line each.
+std::vector<std::string> stop_caption(const JourneyStop& st);
 
 inline constexpr double kMinStopS = 0.6;      // each stop stays long enough to read its caption
 inline constexpr double kLongestStopS = 4.0;  // the longest stop's screen time
@@ -86,9 +92,13 @@ struct Replay {
   bool fixed = false;  // a headless capture: t stays where --replay-at put it
 };
 
+// The client group of `s`'s run named `name`; false with `error` (naming
+// it and the groups there are) when it has none of that name.
+bool client_group(const Session& s, const std::string& name, std::uint32_t& group, std::string& error);
+
 // Starts the replay of `which` ("p50", "p99", "max") of `s`'s group `group`;
-// false with `error` when the group has no journey yet (no response so far,
-// or an engine that does not record stages).
+// false with `error` when there is no such group, or it has no journey yet
+// (no response so far, or an engine that does not record stages).
 bool start_replay(Replay& r, const Session& s, std::uint32_t group, const std::string& which, std::string& error);
 
 // Screen seconds into `r` when its longest stop is half shown: the moment a

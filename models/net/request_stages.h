@@ -31,14 +31,26 @@
 // split of its worst request, and the worst request of every second.
 //
 // A request's journey, its stages in the order it went through them, is
-// kept beside the sums (Journey): one leg per stage change, a leg entered and
-// left at the same instant dropped and two legs in a row in one stage joined,
-// so that the UI can replay one customer through the store (issue 16). A
-// split stage stays one leg with its split-off part beside it: the integral
-// that splits it says how much, never when. Bounded: kLegs legs per request;
-// the changes past them are folded into a last leg of no stage (kCount) that
-// counts them. The exemplars and the worst request keep their journeys; the
-// worst of every second keeps only its split.
+// kept beside the sums (Journey), so that the UI can replay one customer
+// through the store (issue 16). Each leg says who ran it (Runner): the
+// worker's loop, a pool thread, the kernel's native AIO, or a preload read
+// (FreeBSD's aio daemon, or sendfile's own read): a CPU or disk leg of a
+// pool thread is no leg of the worker's, even when nothing separates them
+// in time. One leg per stage change: two legs in a row of one stage and one
+// runner are joined; a leg entered and left at the same instant is dropped,
+// unless it changes the runner (a task posted to an idle pool runs at the
+// instant it is queued: its 0 ns pool-queue leg holds the change until the
+// pool thread's next leg takes its place). A split stage stays one leg with
+// its split-off part beside it: the integral that splits it says how much,
+// never when. Bounded: kLegs legs per request; past them, the last leg sums
+// the rest (its stage kCount) and counts the legs it holds.
+//
+// The clocks are kept only for the requests in flight: a connection's
+// clock is freed when its response is read or the connection closes, and
+// the slot goes to the next request begun (connection ids are never
+// reused). What the UI replays afterwards is the aggregate's copy: the
+// exemplar of each latency bucket and the worst request, each with its
+// journey (StageAggregate).
 #pragma once
 #include <array>
 #include <cmath>
@@ -85,6 +97,14 @@ inline sim::Time split_total(const StageSplit& s) {
   return t;
 }
 
+// Who runs a leg (see the top).
+enum class Runner : std::uint8_t {
+  kLoop,     // the worker: its loop and its handler (and every stage outside the server: wrk, the network)
+  kPool,     // a pool thread (aio threads; io_uring's io-wq workers), its queue included
+  kAio,      // the kernel's native AIO (io_submit): the read is in flight, no thread of NGINX waits for it
+  kPreload,  // FreeBSD: the aio daemon's 1-byte preload read, or sendfile's own read (1.21.5+)
+};
+
 // One leg of a journey: `duration` in `stage`, of which `part` went to
 // split_into(stage) (0 for a stage that is not split).
 struct Leg {
@@ -97,40 +117,66 @@ struct Journey {
   static constexpr std::size_t kLegs = 24;  // a sendfile response of a few chunks with a pool read fits; more are folded
   std::array<Leg, kLegs> legs{};
   std::array<Stage, kLegs> stages{};
+  std::array<Runner, kLegs> runners{};
   std::uint8_t count = 0;    // legs kept
-  std::uint32_t folded = 0;  // legs folded into the last leg (its stage then kCount); 0: none
+  std::uint32_t folded = 0;  // 0: none; else the legs the last one sums (>= 2; its stage is then kCount)
 
-  void add(Stage s, sim::Time duration, sim::Time part) {
-    if (duration <= 0) return;
-    if (count > 0 && stages[count - 1] == s) {
-      legs[count - 1].duration += duration;
-      legs[count - 1].part += part;
+  void add(Stage s, Runner r, sim::Time duration, sim::Time part) {
+    if (duration < 0) return;
+    if (count > 0 && last_stage_ == s && last_runner_ == r) {  // the same leg goes on
+      join(duration, part);
+      last_empty_ = last_empty_ && duration == 0;
       return;
     }
-    if (static_cast<std::size_t>(count) == kLegs) {  // full: the rest goes to the last leg, which no longer names one stage
-      if (stages[count - 1] != Stage::kCount) {
-        stages[count - 1] = Stage::kCount;
-        legs[count - 1].part = 0;
-        folded = 1;  // the leg that was there
-      }
-      legs[count - 1].duration += duration;
-      ++folded;
-      return;
+    if (duration == 0 && (count == 0 || last_runner_ == r)) return;  // no time, no change of runner: no leg
+    if (count > 0 && last_empty_ && last_runner_ == r) {
+      // The 0 ns leg held the change of runner: this one, of the same runner, takes its place.
+      if (folded == 0) stages[count - 1] = s;
+      join(duration, part);
+    } else {
+      append(s, r, duration, part);
     }
-    stages[count] = s;
-    legs[count] = Leg{duration, part};
-    ++count;
+    last_stage_ = s;
+    last_runner_ = r;
+    last_empty_ = duration == 0;
   }
   sim::Time total() const {
     sim::Time t = 0;
     for (std::size_t i = 0; i < count; ++i) t += legs[i].duration;
     return t;
   }
+
+ private:
+  void join(sim::Time duration, sim::Time part) {
+    legs[count - 1].duration += duration;
+    if (folded == 0) legs[count - 1].part += part;
+  }
+  void append(Stage s, Runner r, sim::Time duration, sim::Time part) {
+    if (static_cast<std::size_t>(count) < kLegs) {
+      stages[count] = s;
+      runners[count] = r;
+      legs[count] = Leg{duration, part};
+      ++count;
+      return;
+    }
+    // Full: the last leg sums this one too and no longer names one stage.
+    if (folded == 0) {
+      stages[count - 1] = Stage::kCount;
+      legs[count - 1].part = 0;
+      folded = 1;  // the leg that was there
+    }
+    legs[count - 1].duration += duration;
+    ++folded;
+  }
+  // The latest leg added, kept or folded: the next one may join it.
+  Stage last_stage_ = Stage::kCount;
+  Runner last_runner_ = Runner::kLoop;
+  bool last_empty_ = false;  // it lasted 0 ns so far (kept for its change of runner)
 };
 
-// Every request's stage clock, indexed by connection id (one request in
-// flight per connection, as wrk sends them). Shared by the client (start,
-// end) and the server (the stages in between).
+// The stage clocks of the requests in flight, found by connection id (one
+// request in flight per connection, as wrk sends them). Shared by the
+// client (begin, end) and the server (the stages in between).
 class RequestStages {
  public:
   struct Clock {
@@ -138,27 +184,28 @@ class RequestStages {
     sim::Time since = 0;  // when the current stage began
     double mark = 0;      // the splitting integral at `since` (seconds)
     Stage stage = Stage::kClient;
-    bool active = false;
+    Runner runner = Runner::kLoop;  // who runs the current stage
     StageSplit spent{};
     Journey journey;
   };
 
   // A request due at `due` is written at `now` (>= due).
   void begin(std::uint32_t id, sim::Time due, sim::Time now) {
-    if (clocks_.size() <= id) clocks_.resize(id + 1);
-    Clock& c = clocks_[id];
+    if (slot_of_.size() <= id) slot_of_.resize(id + 1, kNone);
+    if (slot_of_[id] == kNone) slot_of_[id] = take_slot();
+    Clock& c = clocks_[slot_of_[id]];
     c = Clock{};
     c.began = c.since = due;
-    c.active = true;
     to(id, Stage::kNetwork, now);
   }
-  // The request moves to `next` at `now`. `split_now`: the current value of
-  // the integral that splits the stage being left (see the top); `next_mark`:
-  // the value of the one that will split `next`.
-  void to(std::uint32_t id, Stage next, sim::Time now, double split_now = 0, double next_mark = 0) {
-    if (id >= clocks_.size()) return;
-    Clock& c = clocks_[id];
-    if (!c.active) return;
+  // The request moves to `next`, run by `runner`, at `now`. `split_now`:
+  // the current value of the integral that splits the stage being left (see
+  // the top); `next_mark`: the value of the one that will split `next`.
+  void to(std::uint32_t id, Stage next, sim::Time now, double split_now = 0, double next_mark = 0,
+          Runner runner = Runner::kLoop) {
+    Clock* found = find(id);
+    if (!found) return;
+    Clock& c = *found;
     sim::Time elapsed = now - c.since;
     const Stage part_stage = split_into(c.stage);
     if (part_stage != c.stage) {
@@ -167,29 +214,37 @@ class RequestStages {
       sim::Time part = grown_ns > 0 ? static_cast<sim::Time>(std::llround(grown_ns)) : 0;
       part = part > elapsed ? elapsed : part;
       c.spent[static_cast<std::size_t>(part_stage)] += part;
-      c.journey.add(c.stage, elapsed, part);
+      c.journey.add(c.stage, c.runner, elapsed, part);
       elapsed -= part;
     } else {
-      c.journey.add(c.stage, elapsed, 0);
+      c.journey.add(c.stage, c.runner, elapsed, 0);
     }
     c.spent[static_cast<std::size_t>(c.stage)] += elapsed;
     c.stage = next;
+    c.runner = runner;
     c.since = now;
     c.mark = next_mark;
   }
-  // The response was read at `now`: the clock stops; its split sums to now - began.
+  // The response was read at `now`: the clock stops (its split sums to now
+  // - began) and is freed. The clock returned stays valid until the next begin().
   const Clock* end(std::uint32_t id, sim::Time now) {
-    if (id >= clocks_.size() || !clocks_[id].active) return nullptr;
+    if (!find(id)) return nullptr;
     to(id, Stage::kClient, now);
-    clocks_[id].active = false;
-    return &clocks_[id];
+    const std::uint32_t slot = slot_of_[id];
+    drop(id);
+    return &clocks_[slot];
   }
+  // The connection closed with its request in flight: its clock is freed.
   void drop(std::uint32_t id) {
-    if (id < clocks_.size()) clocks_[id].active = false;
+    if (!find(id)) return;
+    free_.push_back(slot_of_[id]);
+    slot_of_[id] = kNone;
   }
-  bool active(std::uint32_t id) const { return id < clocks_.size() && clocks_[id].active; }
+  bool active(std::uint32_t id) const { return id < slot_of_.size() && slot_of_[id] != kNone; }
   // Read-only view for front ends: the stage a request is in now.
-  const Clock* clock(std::uint32_t id) const { return active(id) ? &clocks_[id] : nullptr; }
+  const Clock* clock(std::uint32_t id) const { return active(id) ? &clocks_[slot_of_[id]] : nullptr; }
+  // Clocks allocated: the most requests in flight at once so far.
+  std::size_t clocks_allocated() const { return clocks_.size(); }
 
   // The stage a split stage gives its split-off part to (itself when none).
   static constexpr Stage split_into(Stage s) {
@@ -199,7 +254,20 @@ class RequestStages {
   }
 
  private:
-  std::vector<Clock> clocks_;
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+  Clock* find(std::uint32_t id) { return active(id) ? &clocks_[slot_of_[id]] : nullptr; }
+  std::uint32_t take_slot() {
+    if (free_.empty()) {
+      clocks_.emplace_back();
+      return static_cast<std::uint32_t>(clocks_.size() - 1);
+    }
+    const std::uint32_t slot = free_.back();
+    free_.pop_back();
+    return slot;
+  }
+  std::vector<std::uint32_t> slot_of_;  // per connection id: its clock's slot, or kNone (4 bytes per connection opened)
+  std::vector<Clock> clocks_;           // the slots
+  std::vector<std::uint32_t> free_;     // slots of no request in flight
 };
 
 // One row of the table `clerk run` prints: the mean split of the requests

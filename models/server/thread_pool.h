@@ -60,8 +60,11 @@ class ThreadPool {
  private:
   class Thread;
   void finished(Thread& thread);
+  // The request moves to `next`: the pool's (its queue, a thread's CPU or D)
+  // until the done list hands it back to the worker's loop.
   void stage(std::uint32_t conn, Stage next, double split_now, double next_mark = 0) {
-    if (stages_) stages_->to(conn, next, host_.engine.now(), split_now, next_mark);
+    const Runner runner = next == Stage::kLoopBusy ? Runner::kLoop : Runner::kPool;
+    if (stages_) stages_->to(conn, next, host_.engine.now(), split_now, next_mark, runner);
   }
   void start_next(Thread& thread);
 

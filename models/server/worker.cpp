@@ -40,8 +40,8 @@ double Worker::cpu_wait_so_far() const {
   return host.tasks.task_cpu_wait_s(task_, host.engine.now());
 }
 
-void Worker::stage_current(Stage stage, double split_now, double next_mark) {
-  if (RequestStages* st = server_.stages()) st->to(current_.conn, stage, server_.host().engine.now(), split_now, next_mark);
+void Worker::stage_current(Stage stage, double split_now, double next_mark, Runner runner) {
+  if (RequestStages* st = server_.stages()) st->to(current_.conn, stage, server_.host().engine.now(), split_now, next_mark, runner);
 }
 
 double Worker::disk_wait_so_far() const {
@@ -413,7 +413,7 @@ bool Worker::offload_read(std::uint32_t conn) {
   HttpConnection& c = server_.conn(conn);
   c.direct_reading = direct_.reading;
   c.phase = HttpConnection::Phase::kWaitPool;
-  stage_current(Stage::kDiskData, cpu_wait_so_far());  // the request waits for the device, not for the loop
+  stage_current(Stage::kDiskData, cpu_wait_so_far(), 0, Runner::kAio);  // the request waits for the device, not for the loop
   return true;
 }
 
@@ -437,7 +437,7 @@ bool Worker::start_preload(std::uint32_t conn) {
   if (host.cache.read(c.file, c.position / unit_bytes, units, c.ra, &preload_, conn) == PageCache::Result::kReady)
     return false;
   c.phase = HttpConnection::Phase::kWaitPool;
-  stage_current(Stage::kDiskData, cpu_wait_so_far());
+  stage_current(Stage::kDiskData, cpu_wait_so_far(), 0, Runner::kPreload);  // read without this loop
   return true;
 }
 

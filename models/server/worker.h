@@ -124,7 +124,7 @@ class Worker final : public sim::EventTarget,
     kUring,
   };
   // The request in hand moves to `stage` (request_stages.h).
-  void stage_current(Stage stage, double split_now, double next_mark = 0);
+  void stage_current(Stage stage, double split_now, double next_mark = 0, Runner runner = Runner::kLoop);
   void stage_pool_done();
 
   void begin_turn();

@@ -10,12 +10,39 @@
 #include <vector>
 
 #include "ui/app.h"
+#include "ui/dim.h"
 #include "ui/replay.h"
 
 namespace {
 
+using models::Runner;
 using models::Stage;
 using ui::Place;
+
+bool has(const std::vector<std::string>& lines, const std::string& words) {
+  for (const std::string& l : lines)
+    if (l.find(words) != std::string::npos) return true;
+  return false;
+}
+
+// The warehouse stops of the kept journeys (p50, p99, max) of every group of
+// `scenario` run `seconds` into its measured window with `sets`.
+std::vector<ui::JourneyStop> warehouse_stops(const std::string& scenario, const std::vector<std::string>& sets, double seconds) {
+  ui::App app;
+  REQUIRE(ui::open_scenario(app, std::string(CLERK_SOURCE_DIR) + "/scenarios/" + scenario, sets));
+  ui::run_to_window_time(app, seconds);
+  std::vector<ui::JourneyStop> out;
+  const models::Wrk& wrk = app.a.world->clients();
+  for (std::uint32_t g = 0; g < wrk.groups(); ++g)
+    for (const char* which : {"p50", "p99", "max"}) {
+      ui::Replay r;
+      std::string error;
+      if (!ui::start_replay(r, app.a, g, which, error)) continue;  // no response of the group yet (4 MB in 32 KiB direct reads)
+      for (const ui::JourneyStop& st : r.stops)
+        if (st.place == Place::kWarehouse) out.push_back(st);
+    }
+  return out;
+}
 
 }  // namespace
 
@@ -27,10 +54,10 @@ TEST_CASE("a hand-made request's journey gives its stops in order, at their plac
   st.to(7, Stage::kBacklog, 50000);                 // 50 us on the network
   st.to(7, Stage::kLoopBusy, 60000, 0, 1.0);        // 10 us at the door
   st.to(7, Stage::kCpu, 3060000, 1.002, 0.5);       // 3 ms for the loop, 2 ms of them behind a blocked loop
-  st.to(7, Stage::kPoolQueue, 3080000, 0.5);        // 20 us on a CPU
-  st.to(7, Stage::kCpu, 3580000, 0, 0.25);          // 0.5 ms waiting for a pool thread
-  st.to(7, Stage::kDiskData, 3590000, 0.25);        // 10 us of the pool thread's CPU
-  st.to(7, Stage::kLoopBusy, 11590000, 0, 2.0);     // 8 ms in the warehouse
+  st.to(7, Stage::kPoolQueue, 3080000, 0.5, 0, Runner::kPool);     // 20 us on a CPU
+  st.to(7, Stage::kCpu, 3580000, 0, 0.25, Runner::kPool);          // 0.5 ms waiting for a pool thread
+  st.to(7, Stage::kDiskData, 3590000, 0.25, 0, Runner::kPool);     // 10 us of the pool thread's CPU
+  st.to(7, Stage::kLoopBusy, 11590000, 0, 2.0);                    // 8 ms in the warehouse
   st.to(7, Stage::kCpu, 11600000, 2.0, 0.75);       // 10 us for the loop, none behind a blocked one
   st.to(7, Stage::kSocket, 11630000, 0.75);         // 30 us on a CPU
   st.to(7, Stage::kNetwork, 12630000);              // 1 ms in the socket
@@ -52,7 +79,7 @@ TEST_CASE("a hand-made request's journey gives its stops in order, at their plac
     sum += stops[i].seconds;
   }
   CHECK(stops[2].part_s * 1e3 == Approx(2.0).epsilon(1e-9));  // behind the blocked loop
-  CHECK(stops[6].by_team);                                     // the pool thread read it, not the clerk
+  CHECK(stops[6].runner == Runner::kPool);  // the pool thread read it, not the clerk
   CHECK(sum == Approx(12.68e-3).epsilon(1e-12));
 
   // The same read by the worker itself: the clerk goes to the warehouse.
@@ -65,7 +92,8 @@ TEST_CASE("a hand-made request's journey gives its stops in order, at their plac
   REQUIRE(own.size() == 4);
   CHECK(own[1].place == Place::kCounter);
   CHECK(own[2].place == Place::kWarehouse);
-  CHECK_FALSE(own[2].by_team);
+  CHECK(own[2].runner == models::Runner::kLoop);
+  CHECK(ui::stop_caption(own[2])[1].find("the clerk himself goes") != std::string::npos);
 }
 
 TEST_CASE("slow motion: each stop at least the floor, the longest the ceiling, the rest in proportion") {
@@ -140,4 +168,129 @@ TEST_CASE("on the blocked-clerk run, the kept journeys sum to their latencies an
   CHECK(r.stops[longest].place == Place::kQueue);
   CHECK(r.stops[longest].part_s > 0.9 * r.stops[longest].seconds);
   CHECK(blocked > waits / 2);
+}
+
+TEST_CASE("a read posted to an idle pool and run at the same instant is the delivery team's, not the clerk's") {
+  // ThreadPool::post queues the task and an idle thread takes it at the same
+  // instant: a pool-queue leg of 0 ns. The pool thread's CPU and read are
+  // the team's (before, they were joined onto the worker's CPU leg, and the
+  // read was captioned as the clerk's).
+  models::RequestStages st;
+  st.begin(1, 0, 0);
+  st.to(1, Stage::kLoopBusy, 50000);
+  st.to(1, Stage::kCpu, 60000);
+  st.to(1, Stage::kPoolQueue, 80000, 0, 0, Runner::kPool);  // posted after 20 us of the worker's CPU
+  st.to(1, Stage::kCpu, 80000, 0, 0, Runner::kPool);        // and taken at once
+  st.to(1, Stage::kDiskData, 90000, 0, 0, Runner::kPool);
+  st.to(1, Stage::kLoopBusy, 8090000, 0, 0, Runner::kLoop);
+  st.to(1, Stage::kCpu, 8100000);
+  st.to(1, Stage::kSocket, 8130000);
+  st.to(1, Stage::kNetwork, 9130000);
+  const std::vector<ui::JourneyStop> stops = ui::journey_stops(st.end(1, 9180000)->journey);
+  const std::vector<Place> places = {Place::kStreet,  Place::kQueue,   Place::kCounter, Place::kTeam, Place::kWarehouse,
+                                     Place::kQueue,   Place::kCounter, Place::kDock,    Place::kStreet};
+  const std::vector<double> ms = {0.05, 0.01, 0.02, 0.01, 8, 0.01, 0.03, 1, 0.05};
+  REQUIRE(stops.size() == places.size());
+  for (std::size_t i = 0; i < stops.size(); ++i) {
+    INFO("stop " << i);
+    CHECK(stops[i].place == places[i]);
+    CHECK(stops[i].seconds * 1e3 == Approx(ms[i]).epsilon(1e-9));
+  }
+  CHECK(stops[3].runner == Runner::kPool);
+  CHECK(stops[4].runner == Runner::kPool);
+  const std::vector<std::string> cap = ui::stop_caption(stops[4]);
+  CHECK(has(cap, "the delivery team goes"));
+  CHECK_FALSE(has(cap, "the clerk himself"));
+  CHECK(has(cap, "a pool thread in D"));
+}
+
+TEST_CASE("a native AIO read and a FreeBSD preload are captioned as the kernel's, not the clerk's") {
+  for (const Runner runner : {Runner::kAio, Runner::kPreload}) {
+    models::RequestStages st;
+    st.begin(0, 0, 0);
+    st.to(0, Stage::kCpu, 1000);
+    st.to(0, Stage::kDiskData, 2000, 0, 0, runner);  // submitted (io_submit, or the preload's aio_read / sendfile's own read)
+    st.to(0, Stage::kLoopBusy, 9000);                // the completion is an event for the loop
+    st.to(0, Stage::kCpu, 9500);
+    const std::vector<ui::JourneyStop> stops = ui::journey_stops(st.end(0, 10000)->journey);
+    REQUIRE(stops.size() == 5);
+    CHECK(stops[2].place == Place::kWarehouse);
+    CHECK(stops[2].runner == runner);
+    const std::vector<std::string> cap = ui::stop_caption(stops[2]);
+    CHECK_FALSE(has(cap, "the clerk himself"));
+    CHECK(has(cap, "the clerk serves on"));
+    CHECK(has(cap, runner == Runner::kAio ? "native AIO" : "preload"));
+  }
+}
+
+TEST_CASE("in whole runs, who reads a file's data is the mechanism's: a pool thread, native AIO, the preload") {
+  // Light load, one worker: the pool is idle when a read is posted (the case
+  // that joined the pool's legs onto the worker's). Every file-data read of
+  // the kept journeys is the mechanism's; none is the worker's own.
+  const std::vector<std::string> light = {"duration=\"1s\"", "warmup=\"0s\"", "nginx.worker_processes=1", "clients.constant.threads=1",
+                                          "clients.constant.connections=2", "clients.random.threads=1", "clients.random.connections=2"};
+  struct Case {
+    const char* scenario;
+    Runner runner;
+  };
+  for (const Case& c : {Case{"nginx-9x/threads.toml", Runner::kPool}, Case{"alternatives/native-aio-directio.toml", Runner::kAio},
+                        Case{"alternatives/freebsd-aio.toml", Runner::kPreload}}) {
+    INFO(c.scenario);
+    std::size_t data = 0;
+    for (const ui::JourneyStop& st : warehouse_stops(c.scenario, light, 1.0)) {
+      if (st.stage != Stage::kDiskData) continue;
+      ++data;
+      CHECK(st.runner == c.runner);
+      CHECK_FALSE(has(ui::stop_caption(st), "the clerk himself"));
+    }
+    CHECK(data > 0);
+  }
+}
+
+TEST_CASE("the folded stop says how many legs it sums") {
+  models::Journey j;
+  for (std::size_t i = 0; i < models::Journey::kLegs + 5; ++i) j.add(i % 2 ? Stage::kCpu : Stage::kTimer, Runner::kLoop, 1000, 0);
+  const std::vector<ui::JourneyStop> stops = ui::journey_stops(j);
+  REQUIRE(stops.size() == models::Journey::kLegs);
+  REQUIRE(stops.back().stage == Stage::kCount);
+  CHECK(stops.back().folded == 6);  // the 24th leg and the five after it
+  const std::vector<std::string> cap = ui::stop_caption(stops.back());
+  CHECK(has(cap, "the last 6 legs, summed: 0.006 ms"));
+  CHECK(has(cap, "keeps 23 legs apart"));
+}
+
+TEST_CASE("a replay of a group the run does not have is refused, not another group's") {
+  ui::App app;
+  REQUIRE(ui::open_scenario(app, std::string(CLERK_SOURCE_DIR) + "/scenarios/nginx-9x/blocking.toml",
+                            {"duration=\"1s\"", "warmup=\"0s\"", "nginx.worker_processes=1", "clients.constant.threads=1",
+                             "clients.constant.connections=2", "clients.random.threads=1", "clients.random.connections=2"}));
+  ui::run_to_window_time(app, 0.5);
+  std::uint32_t g = 99;
+  std::string error;
+  REQUIRE(ui::client_group(app.a, "random", g, error));
+  CHECK(app.a.world->clients().group_spec(g).name == "random");
+  CHECK_FALSE(ui::client_group(app.a, "randum", g, error));
+  CHECK(error == "'randum': no client group of that name in this run (its groups: constant, random)");
+  ui::Replay r;
+  CHECK_FALSE(ui::start_replay(r, app.a, 7, "p50", error));
+  CHECK(error.find("no client group 7") != std::string::npos);
+  CHECK_FALSE(r.active);
+}
+
+TEST_CASE("the display dimmed outside some boxes: cells that cover the rest exactly, none over a kept box") {
+  const ImVec2 display(800, 600);
+  const std::vector<ui::Box> keep = {ui::Box{ImVec2(100, 50), ImVec2(300, 250)}, ui::Box{ImVec2(500, 400), ImVec2(900, 700)}};
+  const std::vector<ui::Box> cells = ui::cells_outside(display, keep);
+  double area = 0;
+  for (const ui::Box& c : cells) {
+    area += static_cast<double>(c.w()) * static_cast<double>(c.h());
+    for (const ui::Box& k : keep) {
+      const bool apart = c.max.x <= k.min.x || c.min.x >= k.max.x || c.max.y <= k.min.y || c.min.y >= k.max.y;
+      CHECK(apart);
+    }
+  }
+  // The display less the first box and the part of the second inside it (300 x 200).
+  CHECK(area == Approx(800.0 * 600 - 200.0 * 200 - 300.0 * 200));
+  CHECK(ui::cells_outside(display, {}).size() == 1);
+  CHECK(ui::cells_outside(display, {ui::Box{ImVec2(-10, -10), ImVec2(900, 900)}}).empty());
 }

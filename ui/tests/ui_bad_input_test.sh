@@ -22,6 +22,10 @@ expect "--seed: must be a whole number" --seed -1
 expect "--seed: must be a whole number" --seed 18446744073709551615
 expect "--at: must be a number of seconds from 0 to 100000" --at nan
 expect "--at: must be a number of seconds from 0 to 100000" --at 1e308
+# The replay's group: one of the scenario's, named with the option (not the first in its place).
+expect "--replay-group: 'randum': no client group of that name in this run (its groups: constant, random)" \
+  --scenario "$src/scenarios/nginx-9x/blocking.toml" --at 1 --replay p99 --replay-group randum
+expect "--replay-group needs --replay" --scenario "$src/scenarios/nginx-9x/blocking.toml" --replay-group random
 # NaN passed CLI::Range and sscanf's %f (issue 21, finding 6).
 expect "--speed: must be a number" --speed nan
 expect "--hover wants X,Y" --screenshot /tmp/never.png --hover nan,nan
