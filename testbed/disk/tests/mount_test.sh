@@ -244,7 +244,12 @@ checked_hdd=0 checked_ssd=0 row="" code=0
 for disk in hdd ssd; do
   secs=3
   [ $disk = hdd ] && secs=5
-  for bs in 4096 524288; do for jobs in 1 4 32; do
+  # A sanitized build judges no timing, so two points a disk (one request
+  # at a time and a deep queue) run every path of clerk-disk's under ASan
+  # in a third of the time.
+  sizes="4096 524288" depths="1 4 32"
+  [ "$build" = sanitized ] && sizes="4096" depths="1 32"
+  for bs in $sizes; do for jobs in $depths; do
     for try in 1 2 3; do
       measure $disk $bs $jobs $secs || break
       row=$(verdict $disk $bs $jobs)
@@ -265,7 +270,8 @@ for disk in hdd ssd; do
     row=""
   done; done
 done
-echo "checked: $checked_hdd of 6 HDD points, $checked_ssd of 6 SSD points" >>"$table"
+points=$(($(wc -w <<<"$sizes") * $(wc -w <<<"$depths")))
+echo "checked: $checked_hdd of $points HDD points, $checked_ssd of $points SSD points" >>"$table"
 cat "$table"
 if [ "$build" = sanitized ]; then
   echo "sanitized build: fio against the model reported above, not judged (the optimized build's run judges it)"
