@@ -25,6 +25,7 @@
 #include "common/output_file.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/key_reference.h"
 #include "models/scenario/lesson.h"
 
 namespace cli {
@@ -135,6 +136,88 @@ std::string highlight_text(const std::vector<std::string>& ids) {
   return out;
 }
 
+// A figure of the run's JSON by its dotted path ("server.workers.per_worker.0.connections"); NAN when absent.
+double figure(const nlohmann::ordered_json& json, const std::string& path) {
+  const nlohmann::ordered_json* at = &json;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const std::size_t dot = std::min(path.find('.', start), path.size());
+    const std::string part = path.substr(start, dot - start);
+    if (at->is_array() && !part.empty() && part.find_first_not_of("0123456789") == std::string::npos &&
+        std::stoul(part) < at->size())
+      at = &(*at)[std::stoul(part)];
+    else if (at->is_object() && at->contains(part))
+      at = &(*at)[part];
+    else
+      return NAN;
+    start = dot + 1;
+  }
+  return at->is_number() ? at->get<double>() : NAN;
+}
+
+std::string pct(double v) { return std::isnan(v) ? "?" : models::format_figure(v, "%"); }
+std::string ms(double v) { return std::isnan(v) ? "?" : models::format_figure(v, "ms"); }
+std::string num(double v) { return std::isnan(v) ? "?" : models::format_figure(v, ""); }
+
+// What a highlighted element of the store shows in clerk-ui, as figures of
+// the whole run the terminal can print (clerk-ui shows the moment `at`).
+std::string highlight_figures(const std::string& id, const nlohmann::ordered_json& json, const LessonRuns& runs) {
+  const std::string kind = id.substr(0, id.find('.'));
+  const std::string rest = id.size() > kind.size() ? id.substr(kind.size() + 1) : "";
+  if (kind == "clerk") {
+    const std::string w = "server.workers.per_worker." + rest + ".";
+    return fmt::format("working {}, waiting for the disk {}, asleep {} of the time; {} requests", pct(figure(json, w + "running_frac")),
+                       pct(figure(json, w + "disk_wait_frac")), pct(figure(json, w + "sleeping_frac")),
+                       num(figure(json, w + "requests")));
+  }
+  if (kind == "queue")
+    return fmt::format("{} connections, {} requests", num(figure(json, "server.workers.per_worker." + rest + ".connections")),
+                       num(figure(json, "server.workers.per_worker." + rest + ".requests")));
+  if (kind == "team") {
+    if (!(figure(json, "server.thread_pool.threads") > 0)) return "no team";
+    const std::string whose = figure(json, "server.workers.count") > 1 ? "every clerk's team together: " : "";
+    return whose + fmt::format("{} orders; members working {}, at the warehouse {}, idle {} of the time; orders waiting {} on "
+                       "average, {} at most",
+                       num(figure(json, "server.thread_pool.tasks")), pct(figure(json, "server.thread_pool.running_frac")),
+                       pct(figure(json, "server.thread_pool.disk_wait_frac")),
+                       pct(figure(json, "server.thread_pool.sleeping_frac")), num(figure(json, "server.thread_pool.mean_waiting")),
+                       num(figure(json, "server.thread_pool.max_waiting")));
+  }
+  if (kind == "shelves")
+    return fmt::format("{} of the 64 KB pieces looked up were there; {} of the requests never waited for the disk",
+                       pct(figure(json, "server.page_cache.hit_ratio")), pct(figure(json, "server.page_cache.request_hit_ratio")));
+  if (kind == "warehouse")
+    return fmt::format("{} drive(s), busy {} of the time, {} reads in it on average, {} MB read a second",
+                       num(figure(json, "server.disk.drives")), pct(figure(json, "server.disk.utilization")),
+                       num(figure(json, "server.disk.mean_queue_depth")), num(figure(json, "server.disk.read_bytes_per_s") / 1e6));
+  if (kind == "dock")
+    return fmt::format("sent {} Gbit/s on average", num(figure(json, "server.nic_out_gbps_mean")));
+  if (kind == "door") return fmt::format("{} connections came in", num(figure(json, "server.requests.connections")));
+  if (kind == "series") {
+    const std::string g = "clients." + rest + ".";
+    std::string out = fmt::format("{} items a second", num(figure(json, g + "requests_per_s")));
+    if (figure(json, g + "latency_raw_s.count") > 0)
+      out += fmt::format("; wait (whole item) median {}, p99 {}", ms(figure(json, g + "latency_raw_s.p50")),
+                         ms(figure(json, g + "latency_raw_s.p99")));
+    if (figure(json, g + "ttfb_s.count") > 0)
+      out += fmt::format("; first byte median {}, worst second's p99 {}", ms(figure(json, g + "ttfb_s.p50")),
+                         ms(figure(json, g + "ttfb_s.peak_p99")));
+    return out;
+  }
+  if (kind == "figure") {
+    Expectation e;
+    e.metric = rest;
+    const std::optional<double> v = models::lesson_metric(runs, e);
+    if (!v) return "?";
+    const auto ends = [&](const std::string& tail) {
+      return rest.size() >= tail.size() && rest.compare(rest.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (ends("_frac") || ends("_share") || ends("_ratio")) return pct(*v);
+    return models::plain_number(*v);
+  }
+  return "";
+}
+
 // The student's prediction, asked before the run; empty: none given.
 std::string ask_prediction(const LessonStep& step, Answers& answers) {
   const models::LessonPredict& p = step.predict;
@@ -163,9 +246,24 @@ void tell_answer(const LessonStep& step, const StepOutcome& o, const std::string
   if (!guess.empty()) std::cout << models::judge_prediction(step, o, guess).text << "\n";
 }
 
+// What each key the exercise offers accepts, from the key reference
+// (`clerk keys`), and how attempts combine: each is one change to the step
+// as it ran, replacing the attempt before it (the task asks for one setting).
+void print_exercise_keys(const models::LessonExercise& x) {
+  static const models::KeyReference ref = models::build_key_reference();
+  std::cout << "  you may change:\n";
+  for (const std::string& k : x.keys) {
+    const std::string summary = models::key_summary(ref, k);
+    std::cout << "    " << (summary.empty() ? k : summary) << "\n";
+  }
+  std::cout << "  Type one change as KEY=VALUE (a text value in quotes, like nginx.aio=\"threads\"). Each change is "
+               "run on the step as it stands: a new one replaces the one before, they do not add up.\n";
+}
+
 void run_exercise(const LessonStep& step, Answers& answers) {
   const models::LessonExercise& x = *step.exercise;
-  std::cout << "\nExercise: " << x.task << "\n  you may change: " << highlight_text(x.keys) << "\n";
+  std::cout << "\nExercise: " << x.task << "\n";
+  print_exercise_keys(x);
   while (auto line = answers.next("Your change (KEY=VALUE, empty to skip): ")) {
     if (line->empty()) return;
     const std::size_t eq = line->find('=');
@@ -195,7 +293,15 @@ std::string set_text(const Lesson& lesson, const LessonStep& step) {
   namespace fs = std::filesystem;
   const fs::path root = fs::weakly_canonical(fs::absolute(lesson.file)).parent_path().parent_path();
   std::string out = fs::weakly_canonical(fs::absolute(step.scenario)).lexically_relative(root).string();
-  for (const std::string& o : step.overrides) out += " --set " + o;
+  // A key set twice (the lesson's, an earlier step's, this step's) runs with
+  // its last value: only that one is shown, where it comes.
+  const auto key_of = [](const std::string& o) { return o.substr(0, o.find('=')); };
+  for (std::size_t i = 0; i < step.overrides.size(); ++i) {
+    bool later = false;
+    for (std::size_t j = i + 1; j < step.overrides.size() && !later; ++j)
+      later = key_of(step.overrides[j]) == key_of(step.overrides[i]);
+    if (!later) out += " --set " + step.overrides[i];
+  }
   return out;
 }
 
@@ -203,6 +309,7 @@ int interactive(const Lesson& lesson, Answers& answers) {
   print_header(lesson);
   std::vector<nlohmann::ordered_json> jsons(lesson.steps.size());
   int failed = 0;
+  bool told_visualizer = false;
   for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
     const LessonStep& step = lesson.steps[i];
     std::cout << fmt::format("\n== Step {} of {}: {} ==\n{}\n  (clerk run {})\n", i + 1, lesson.steps.size(), step.title,
@@ -211,10 +318,27 @@ int interactive(const Lesson& lesson, Answers& answers) {
     std::cout << fmt::format("\nRunning {:g} simulated seconds...\n", step.loaded.duration_s);
     const StepOutcome o = evaluate(step, jsons, i);
     if (!step.observe.text.empty()) {
+      // What to observe is drawn in the visualizer; said once a lesson, then
+      // the figures it points at, printed here for the whole run.
+      if (!told_visualizer && (!std::isnan(step.observe.at_s) || !step.observe.highlight.empty())) {
+        std::cout << fmt::format("\n(\"Observe\" describes the visualizer: `clerk-ui --lesson {}` plays this lesson with "
+                                 "the store drawn, paused at the moment named, what to look at ringed. Here, the "
+                                 "figures of what it points at follow, for the whole run.)\n",
+                                 lesson.number);
+        told_visualizer = true;
+      }
       std::cout << "\nObserve";
-      if (!std::isnan(step.observe.at_s)) std::cout << fmt::format(" (at {:g} s)", step.observe.at_s);
+      if (!std::isnan(step.observe.at_s)) std::cout << fmt::format(" (at {:g} s, in clerk-ui)", step.observe.at_s);
       std::cout << ": " << o.observe << "\n";
-      if (!step.observe.highlight.empty()) std::cout << "  look at: " << highlight_words(step.observe.highlight) << "\n";
+      if (!step.observe.highlight.empty()) {
+        std::cout << "  look at: " << highlight_words(step.observe.highlight) << "\n";
+        LessonRuns runs;
+        for (std::size_t k = 0; k <= i; ++k) runs.runs.push_back(&jsons[k]);
+        runs.current = i;
+        for (const std::string& id : step.observe.highlight)
+          if (const std::string f = highlight_figures(id, jsons[i], runs); !f.empty())
+            std::cout << "    " << models::highlight_words(id) << ": " << f << "\n";
+      }
     }
     if (step.predict.given()) tell_answer(step, o, guess);
     std::cout << "\nWhy: " << o.explain << "\n\nChecked against the run:\n";

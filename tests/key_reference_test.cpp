@@ -63,6 +63,18 @@ TEST_CASE("keys: the reference gives the loader's own ranges and defaults") {
   CHECK(find("expect", "", "metric"));
 }
 
+TEST_CASE("keys: one key's line, as a lesson's exercise shows it, gives its values, default and meaning") {
+  const models::KeyReference ref = models::build_key_reference();
+  const std::string aio = models::key_summary(ref, "nginx.aio");
+  CHECK(aio.rfind("nginx.aio (choice, \"off\", \"threads\", \"on\"", 0) == 0);
+  CHECK(aio.find("default \"off\"): ") != std::string::npos);
+  const std::string threads = models::key_summary(ref, "nginx.thread_pool.max_queue");
+  CHECK(threads.find("whole number") != std::string::npos);
+  CHECK(threads.find("default 65536") != std::string::npos);
+  CHECK(models::key_summary(ref, "nginx.no_such_key").empty());
+  CHECK(models::key_summary(ref, "nosuchtable.aio").empty());
+}
+
 TEST_CASE("keys: the Markdown reference lists every table and key once") {
   const models::KeyReference ref = models::build_key_reference();
   const std::string md = models::key_reference_markdown(ref);

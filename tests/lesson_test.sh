@@ -26,11 +26,17 @@ expect_text "no such lesson" "no lesson 99"
 printf '150\nabc\n99\n\n7\n1\nnginx.worker_processes=2\nnginx.aio="off"\n' >"$tmp/answers"
 expect_status 0 "lesson on stdin" "$clerk" lesson 1 --lessons "$lessons" <"$tmp/answers"
 cp "$tmp/out" "$tmp/stdin.out"
+# The visualizer is named once a lesson, at its first observed moment.
+[ "$(grep -c 'describes the visualizer' "$tmp/out")" = 1 ] || fail "the visualizer is not named exactly once"
 for want in "please type a number from 0 to 100" "Answer: 99.1 %" "You predicted 99 %: close enough." \
   "Why: The worker waited for the disk 99% of the time; {braces} stay." \
   "please type a number from 1 to 2" "You predicted this." "Answer: 1) Yes, as much" \
-  "Observe (at 0.5 s): The pool took 60 tasks." \
+  "Observe (at 0.5 s, in clerk-ui): The pool took 60 tasks." \
   "  look at: clerk 0 (worker 0); clerk 0's delivery team (thread pool); the chart of the hot customers (client group hot); the figure server.thread_pool.tasks" \
+  "(\"Observe\" describes the visualizer: \`clerk-ui --lesson 1\` plays this lesson" \
+  "    clerk 0's delivery team (thread pool): 60 orders;" "    the figure server.thread_pool.tasks: 60" \
+  "ok    the worker waits for the disk: the run gives " "  [server.workers.disk_wait_frac]" \
+  "    nginx.aio (choice, \"off\", \"threads\"" "a new one replaces the one before, they do not add up" \
   "Now 78%, 0.79 times step 1's." "change one of: nginx.aio" "server.thread_pool.tasks = 0: goal reached" \
   "lesson 1: done; every claim held for the run"; do
   grep -qF -- "$want" "$tmp/out" || fail "stdin lesson lacks '$want'"

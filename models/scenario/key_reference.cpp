@@ -328,4 +328,21 @@ bool key_reference_text(const KeyReference& ref, const std::string& table, std::
   return any;
 }
 
+std::string key_summary(const KeyReference& ref, const std::string& dotted) {
+  const std::size_t dot = dotted.rfind('.');
+  const std::string table = dot == std::string::npos ? "" : dotted.substr(0, dot);
+  const std::string key = dot == std::string::npos ? dotted : dotted.substr(dot + 1);
+  for (const KeyEntry& e : ref.entries) {
+    if (e.use.table != table || e.use.key != key || e.use.type == KeyType::kRetired) continue;
+    std::string head = fmt::format("{} ({}", dotted, key_type_name(e.use.type));
+    if (const std::string f = form_of(e); !f.empty()) head += ", " + f;
+    if (const std::string u = unit_of(e); !u.empty() && e.use.type != KeyType::kSize &&
+                                          e.use.type != KeyType::kDuration && e.use.type != KeyType::kRate)
+      head += ", in " + u;
+    if (const std::string d = default_of(e); !d.empty()) head += d == "required" ? ", required" : ", default " + d;
+    return head + "): " + e.doc.text;
+  }
+  return "";
+}
+
 }  // namespace models

@@ -699,8 +699,12 @@ std::string metric_label(const Expectation& e) {
 std::string claim_line(const LessonRuns& runs, const Expectation& e, bool& ok) {
   const std::optional<double> v = lesson_metric(runs, e);
   ok = v && *v >= e.min && *v <= e.max;
-  return fmt::format("{}  {} ({} = {}, {})", ok ? "ok  " : "FAIL", e.note.empty() ? e.metric : e.note, metric_label(e),
-                     v ? plain_number(*v) : "missing", range_text(e));
+  // The claim in words first; the figure, the range and the metric's key after it.
+  if (e.note.empty())
+    return fmt::format("{}  {} = {} ({})", ok ? "ok  " : "FAIL", metric_label(e), v ? plain_number(*v) : "missing",
+                       range_text(e));
+  return fmt::format("{}  {}: the run gives {} ({})  [{}]", ok ? "ok  " : "FAIL", e.note, v ? plain_number(*v) : "missing",
+                     range_text(e), metric_label(e));
 }
 
 // `text` with its placeholders filled; a figure the run left null, or a

@@ -162,7 +162,7 @@ struct LessonOutcome {
   double number = NAN;                // the answer of a number question, in its unit
   std::string explain;                // the explanation, placeholders filled
   std::string observe;                // what to observe, placeholders filled
-  std::vector<std::string> claims;    // "ok    note (metric = v, range)" or "FAIL  ..."
+  std::vector<std::string> claims;    // "ok    note: the run gives v (range)  [metric]" or "FAIL  ..."
   int failed = 0;
 };
 // Evaluates step `runs.current` of `step` against the runs (runs.runs[k]
