@@ -673,7 +673,8 @@ class Importer {
                         "no \"events\" section in configuration: NGINX refuses to start without one "
                         "(ngx_event_init_conf); add events { worker_connections N; }");
     // A file with no server still gives a scenario that listens on one
-    // socket (the loader counts it), which NGINX would refuse alike.
+    // socket (the loader counts it): NGINX, with no listening socket, would
+    // accept worker_connections 1 there, but the scenario could not.
     const std::size_t in_file = listening_sockets(conf_);
     const std::size_t listening = std::max<std::size_t>(1, in_file);
     if (worker_connections_ >= listening + 1) return;

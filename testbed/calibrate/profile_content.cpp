@@ -1,6 +1,7 @@
 #include "testbed/calibrate/profile_content.h"
 
 #include <algorithm>
+#include <utility>
 #include <fmt/format.h>
 
 #include "models/os/tcp_pacing.h"
@@ -55,8 +56,15 @@ std::vector<ProfileEntry> kernel_entries(const KernelFacts& k, const MemoryFacts
                  {"sysctl_sched_tunable_scaling (debugfs or /proc/sys/kernel; the kernel's default is log)"}});
   if (k.hz >= 100 && k.hz <= 1000) e.push_back({"hz", std::to_string(k.hz), {k.hz_source}});
   // The preemption model (models/os/cpu_scheduler.h); lazy (6.13+) is not
-  // one the model has: left out, the loader's default applies.
-  if (k.preempt == "none" || k.preempt == "voluntary" || k.preempt == "full")
+  // one the model has: left out, the loader's default applies. Nor is a
+  // kernel before 6.5: the model's points in sendfile() are
+  // filemap_splice_read()'s cond_resched() per pipe fill (6.5 on), where an
+  // older kernel's splice read reaches one per page or per batch of pages
+  // (do_generic_file_read(), filemap_read()), nearer the default "full".
+  int major = 0, minor = 0;
+  const bool splice_points_known =
+      parse_release(k.release, major, minor) && std::make_pair(major, minor) >= std::make_pair(6, 5);
+  if (splice_points_known && (k.preempt == "none" || k.preempt == "voluntary" || k.preempt == "full"))
     e.push_back({"preempt", toml_string(k.preempt), {k.preempt_source}});
   e.push_back({"vfs_cache_pressure", std::to_string(k.vfs_cache_pressure), {"/proc/sys/vm/vfs_cache_pressure"}});
   // The dentry and inode caches' objects, and ext4's inode-table readahead.

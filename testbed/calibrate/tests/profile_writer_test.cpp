@@ -129,6 +129,19 @@ TEST_CASE("profile: written, loaded by models::load_scenario, values as measured
   CHECK(sc.kernel.sched.preempt == models::PreemptModel::kNone);  // the preemption model read
 }
 
+TEST_CASE("profile: no preempt for a kernel before 6.5, whose sendfile() preemption points are not the model's") {
+  Calibration c = example();
+  c.kernel_facts.release = "5.15.0-91-generic";
+  c.kernel_facts.preempt = "voluntary";
+  std::string text;
+  for (const ProfileEntry& e : kernel_entries(c.kernel_facts, c.memory)) text += e.key + "\n";
+  CHECK(text.find("preempt\n") == std::string::npos);
+  c.kernel_facts.release = "6.5.0";
+  text.clear();
+  for (const ProfileEntry& e : kernel_entries(c.kernel_facts, c.memory)) text += e.key + "\n";
+  CHECK(text.find("preempt\n") != std::string::npos);
+}
+
 TEST_CASE("profile: event, pool_worker, pool_thread, wakeup and sequential_bandwidth load as measured, with each round's spread in the comments") {
   const common::TempDir dir = calibrate_temp_dir();
   std::filesystem::create_directories(dir.file("hardware"));
