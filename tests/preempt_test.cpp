@@ -240,6 +240,58 @@ TEST_CASE("preempt=none: a reschedule deferred in a kernel burst is taken at its
   }
 }
 
+namespace {
+
+// As wake_during_burst() with cond_resched points every 3.5 ms of A's CPU
+// time (3.5, 7, 10.5 ms ...), and interrupt work of 1 ms on the CPU at
+// `irq_us`: A makes no progress during it, so every point after it comes
+// 1 ms later in wall time.
+struct IrqCase {
+  double b_end = 0, a_end = 0;
+};
+IrqCase irq_during_burst(std::int64_t irq_us) {
+  sim::Engine e;
+  auto cpu = one_cpu(e, "cfs", PreemptModel::kNone);
+  Recorder rec(e);
+  const auto a = cpu->add_thread(models::kNoTask, 0);
+  const auto b = cpu->add_thread(models::kNoTask, 0);
+  cpu->next_burst_in_kernel(a, 0.0035);
+  cpu->run(a, 0.020, &rec, 0);
+  At wake, irq;
+  wake.fn = [&] { cpu->run(b, 0.0001, &rec, 1); };
+  irq.fn = [&] { cpu->run_irq(0, 0.001, &rec, 9); };
+  e.schedule_at(sim::microseconds(9500), &wake, 0);
+  e.schedule_at(sim::microseconds(irq_us), &irq, 0);
+  e.run_until(sim::seconds(1));
+  CHECK(rec.ended[9].size() == 1);
+  return {rec.ended[1].at(0), rec.ended[0].at(0)};
+}
+
+}  // namespace
+
+TEST_CASE("preempt=none: interrupt work in a kernel burst moves its cond_resched points by its length") {
+  // B wakes at 9.5 ms. Interrupt work of 1 ms before the wake-up (5 ms), or
+  // while the reschedule waits (10 ms): A's third point, 10.5 ms of its CPU,
+  // is at 11.5 ms; B runs 11.5-11.6 ms, A ends at 20 + 1 + 0.1 ms.
+  for (std::int64_t irq_us : {5000, 10000}) {
+    INFO("interrupt at " << irq_us << " us");
+    const IrqCase c = irq_during_burst(irq_us);
+    CHECK(c.b_end == Approx(0.0116));
+    CHECK(c.a_end == Approx(0.0211));
+  }
+}
+
+TEST_CASE("preempt=none: interrupt work that comes as a kernel burst reaches its point does not skip that point") {
+  // The interrupt comes at 10.5 ms, the instant A reaches its third point
+  // with B waiting since 9.5 ms (the interrupt first: its event was set
+  // earlier). A stays at that point while the work runs; B takes the CPU
+  // when the work ends, at 11.5 ms, not at A's next point (14 ms of its
+  // CPU, 15 ms).
+  const IrqCase c = irq_during_burst(10500);
+  CHECK(c.b_end == Approx(0.0116));
+  CHECK(c.a_end == Approx(0.0211));
+}
+
 TEST_CASE("preempt=none: a tick of CFS that finds a kernel burst reschedules at its next point") {
   // CFS 3.13, one CPU, two bursts from 0: A (20 ms) runs first, B (20 ms of
   // user code) waits. The slice is sched_latency / 2 = 3 ms; the tick at
