@@ -346,8 +346,8 @@ void CpuScheduler::reschedule(std::uint32_t cpu) {
   const std::uint32_t next = policy_->pick(rq, entities_);
   if (next == kNoEntity) return;
   if (next == prev) {
-    policy_->picked(entities_, prev);
-    if (policy_->placement_since_6_6()) to_cfs_tasks_head(prev);
+    policy_->picked_again(entities_, prev);
+    if (policy_->placement_since_6_6()) to_cfs_tasks_head(prev);  // 6.6's `done:` list_move(), prev or not
     return;
   }
   if (prev != kNoEntity) {
