@@ -240,6 +240,74 @@ TEST_CASE("EEVDF 6.6: lag is kept across a sleep, clamped, it survives placement
   CHECK(es[3].vlag == Approx(1 * kMs));
 }
 
+TEST_CASE("a reschedule that picks the running entity again: 3.13 starts a new slice, 6.6 goes on") {
+  // 3.13's __schedule(): put_prev_task(), then pick_next_task_fair() sets
+  // the entity anew (set_next_entity(): prev_sum_exec_runtime =
+  // sum_exec_runtime). 6.6's pick_next_task_fair() does so only when it
+  // picks another task.
+  std::vector<SchedEntity> es(1);
+  es[0].sum_exec = 2 * kMs;
+  models::make_fair_policy(spec("cfs"), 1)->picked_again(es, 0);
+  CHECK(es[0].sum_exec == 0);
+  es[0].sum_exec = 2 * kMs;
+  es[0].picked_to_parity = false;
+  models::make_fair_policy(spec("eevdf"), 1)->picked_again(es, 0);
+  CHECK(es[0].sum_exec == Approx(2 * kMs));
+  CHECK_FALSE(es[0].picked_to_parity);
+}
+
+TEST_CASE("EEVDF 6.6: a reschedule that picks the running entity again starts no new slice and no run to parity") {
+  // 6.6's pick_next_task_fair() (CONFIG_FAIR_GROUP_SCHED, as distributions
+  // build it) calls put_prev_entity() and set_next_entity() only when it
+  // picks another task (`if (prev != p)`): prev picked again keeps
+  // prev_sum_exec_runtime and does not stash its deadline in vlag, so
+  // RUN_TO_PARITY (vlag == deadline) is off once update_deadline() has
+  // renewed the deadline. One CPU (base slice 0.75 ms, tick 4 ms):
+  //  0 ms     B (1 s), A (0.1 ms) and C (3.4 ms) wake, each at V = 0;
+  //  4 ms     the tick renews B's deadline; A (deadline 0.75) runs, sleeps at
+  //           4.1 ms with lag V - v = (4 + 0 + 0.1) / 3 - 0.1 = 1.267 ms;
+  //  4.1 ms   C runs 3.4 ms and sleeps with lag (4 + 3.4) / 2 - 3.4 = 0.3 ms;
+  //  10 ms    A wakes: B (6.5 ms) alone, A placed at 6.5 - 2 x 1.267 =
+  //           3.967 ms, deadline 4.717: B is not eligible, A preempts it;
+  //  12 ms    the tick renews A's deadline (v 5.967, deadline 6.717) and
+  //           reschedules: B (6.5) is still not eligible (V 6.233), so A
+  //           is picked again: prev == next;
+  //  12.1 ms  C wakes: placed at V - 1.5 x 0.3 = 6.283 - 0.45 = 5.833 ms,
+  //           deadline 6.583, earlier than A's; A (6.067) and C are
+  //           eligible (V 6.133): C preempts A and runs 12.1-12.2 ms.
+  // Had the re-pick set RUN_TO_PARITY, A would keep the CPU until its
+  // deadline's renewal at the 16 ms tick, and C would run 16-16.1 ms.
+  sim::Engine e;
+  auto cpu = scheduler(e, "eevdf", CpuTopology{1, 1, 1});
+  Recorder rec(e);
+  const auto b = cpu->add_thread(models::kNoTask, 0);
+  const auto a = cpu->add_thread(models::kNoTask, 0);
+  const auto c = cpu->add_thread(models::kNoTask, 0);
+  cpu->run(b, 1.0, &rec, 0);
+  cpu->run(a, 0.0001, &rec, 1);
+  cpu->run(c, 0.0034, &rec, 2);
+  At wake_a, wake_c, look;
+  wake_a.fn = [&] { cpu->run(a, 1.0, &rec, 3); };
+  wake_c.fn = [&] { cpu->run(c, 0.0001, &rec, 4); };
+  bool parity = true;
+  double slice_used = 0;
+  look.fn = [&] {
+    parity = cpu->entity(a).picked_to_parity;
+    slice_used = cpu->entity(a).sum_exec;
+  };
+  e.schedule_at(sim::milliseconds(10), &wake_a, 0);
+  e.schedule_at(sim::microseconds(12050), &look, 0);
+  e.schedule_at(sim::microseconds(12100), &wake_c, 0);
+  e.run_until(sim::milliseconds(30));
+  CHECK(rec.ended[1].at(0) == Approx(0.0041));
+  CHECK(rec.ended[2].at(0) == Approx(0.0075));
+  CHECK_FALSE(parity);
+  CHECK(slice_used == Approx(0.002));  // since A was picked at 10 ms
+  REQUIRE(rec.ended[4].size() == 1);
+  CHECK(rec.ended[4].at(0) == Approx(0.0122));
+  CHECK(cpu->cpu_wait_s(c) == Approx(0.0041));  // 0-4.1 ms; none at 12.1 ms
+}
+
 namespace {
 // TaskStates' means run from 0: a window's mean from the integrals at its ends.
 struct Window {

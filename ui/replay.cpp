@@ -28,8 +28,8 @@ Place place_of(Stage s, models::Runner runner) {
     case Stage::kLoopBusy: return Place::kQueue;
     case Stage::kTimer: return Place::kBench;
     case Stage::kRunQueue:
-    case Stage::kCpu: return in_pool ? Place::kTeam : Place::kCounter;
-    case Stage::kPoolQueue: return Place::kTeam;
+    case Stage::kCpu: return in_pool ? Place::kTeam : Place::kCounter;  // io_uring's retry: the worker's task_work
+    case Stage::kPoolQueue: return runner == models::Runner::kUring ? Place::kCounter : Place::kTeam;
     case Stage::kDiskSlot:
     case Stage::kDiskMetadata:
     case Stage::kDiskData: return Place::kWarehouse;
@@ -52,6 +52,7 @@ const char* who_reads(models::Runner r) {
     case models::Runner::kLoop: return " (the clerk himself goes: his loop is blocked)";
     case models::Runner::kPool: return " (the delivery team goes; the clerk serves on)";
     case models::Runner::kAio: return " (the warehouse sends it by its own courier, the kernel's AIO; the clerk serves on)";
+    case models::Runner::kUring: return " (the warehouse rings when it is in, io_uring's page callback; nobody waits there, the clerk serves on)";
     case models::Runner::kPreload: return " (ordered ahead from the warehouse, the kernel's preload; the clerk serves on)";
   }
   return "";
@@ -61,9 +62,24 @@ const char* reader(models::Runner r) {
     case models::Runner::kLoop: return ", the worker in D (its loop blocked)";
     case models::Runner::kPool: return ", a pool thread in D";
     case models::Runner::kAio: return ", native AIO in flight (no thread in D)";
+    case models::Runner::kUring: return ", an io_uring read waiting on the page's wait queue (a callback, no thread in D)";
     case models::Runner::kPreload: return ", a preload read in flight (aio daemon or sendfile's own read; no worker in D)";
   }
   return "";
+}
+
+// An io_uring leg away from the warehouse (nowait_probe.h): waiting for a
+// ring entry (the model's bound: one wait entry per SQ entry), or the read's
+// retry once the page is in, which the kernel runs as the submitting
+// worker's task_work (io_async_buf_func()): the clerk copies it himself.
+void uring_words(Stage s, std::string& store, std::string& server) {
+  if (s == Stage::kPoolQueue) {
+    store = "waiting for a free order slip (every one of the ring's is out)";
+    server = "io_uring: every ring entry in flight";
+    return;
+  }
+  store += ", unpacking what the warehouse sent";
+  server += ", io_uring's retry of the read (task_work)";
 }
 
 // A customer: a head and a body, drawn around `c` (the body's centre).
@@ -142,6 +158,8 @@ std::vector<std::string> stop_caption(const JourneyStop& st) {
     server += reader(st.runner);
   } else if (st.place == Place::kTeam && st.stage != Stage::kPoolQueue) {
     server += ", a pool thread";
+  } else if (st.runner == models::Runner::kUring) {
+    uring_words(st.stage, store, server);
   }
   out.push_back(std::string("at the ") + (st.place == Place::kTeam ? "delivery team" : place_name(st.place)) + ", " + ms(st.seconds) + " real time");
   out.push_back("store: " + store);

@@ -12,13 +12,17 @@
 //   queue     waiting for the loop (behind a blocked loop, or a busy one);
 //   bench     sendfile_max_chunk's 1 ms timer;
 //   counter   the worker's handler on a CPU, its run-queue wait included
-//             (the clerk waiting for a free desk);
-//   team      a pool task waiting for, or served by, a pool thread;
+//             (the clerk waiting for a free desk); also io_uring's retry of
+//             a read once its page is in (the kernel runs it as the worker's
+//             task_work; the model charges its CPU to the ring's stand-in
+//             pool, nowait_probe.h) and a read waiting for a ring entry;
+//   team      a pool task waiting for, or served by, a pool thread (an NGINX
+//             pool's, or io-wq's before Linux 5.9);
 //   warehouse a disk read, captioned by who reads (the leg's Runner): the
 //             clerk himself when the worker reads (his loop is blocked), the
-//             delivery team when a pool thread does, the kernel's native AIO
-//             or a FreeBSD preload read when nobody of the store waits in D
-//             for it (the clerk serves on);
+//             delivery team when a pool thread does, the kernel's native AIO,
+//             io_uring's page callback (5.9+) or a FreeBSD preload read when
+//             nobody of the store waits in D for it (the clerk serves on);
 //   shelves   memory reclaim;
 //   dock      the response in the socket and the NIC.
 // Who ran a leg is recorded with it (models/net/request_stages.h, Runner),

@@ -33,10 +33,10 @@
 // A request's journey, its stages in the order it went through them, is
 // kept beside the sums (Journey), so that the UI can replay one customer
 // through the store (issue 16). Each leg says who ran it (Runner): the
-// worker's loop, a pool thread, the kernel's native AIO, or a preload read
-// (FreeBSD's aio daemon, or sendfile's own read): a CPU or disk leg of a
-// pool thread is no leg of the worker's, even when nothing separates them
-// in time. One leg per stage change: two legs in a row of one stage and one
+// worker's loop, a pool thread, the kernel's native AIO, io_uring's page
+// callbacks, or a preload read (FreeBSD's aio daemon, or sendfile's own
+// read): a CPU or disk leg of a pool thread is no leg of the worker's, even
+// when nothing separates them in time. One leg per stage change: two legs in a row of one stage and one
 // runner are joined; a leg entered and left at the same instant is dropped,
 // unless it changes the runner (a task posted to an idle pool runs at the
 // instant it is queued: its 0 ns pool-queue leg holds the change until the
@@ -100,8 +100,9 @@ inline sim::Time split_total(const StageSplit& s) {
 // Who runs a leg (see the top).
 enum class Runner : std::uint8_t {
   kLoop,     // the worker: its loop and its handler (and every stage outside the server: wrk, the network)
-  kPool,     // a pool thread (aio threads; io_uring's io-wq workers), its queue included
+  kPool,     // a pool thread (aio threads; io_uring's io-wq workers, before Linux 5.9), its queue included
   kAio,      // the kernel's native AIO (io_submit): the read is in flight, no thread of NGINX waits for it
+  kUring,    // io_uring's async buffered read (5.9+): a callback armed on the pages' wait queue, no thread in D
   kPreload,  // FreeBSD: the aio daemon's 1-byte preload read, or sendfile's own read (1.21.5+)
 };
 

@@ -313,7 +313,11 @@ bool CpuScheduler::preemptible_now(std::uint32_t cpu) const {
 }
 
 // When the running kernel burst reaches its next preemption point (or its
-// end), for a deferred reschedule; kNever when none is deferred.
+// end), for a deferred reschedule; kNever when none is deferred. A burst
+// that is at a point now has it now (c.since: after any interrupt work):
+// interrupt work that came at the instant the thread reached the point,
+// before the CPU's own event for it, holds the thread there, and the
+// reschedule is taken when the work ends (preemptible_now() says the same).
 sim::Time CpuScheduler::next_point_at(std::uint32_t cpu) const {
   const PerCpu& c = *cpus_[cpu];
   if (!c.resched_deferred || c.rq.curr == kNoEntity) return sim::kNever;
@@ -321,7 +325,11 @@ sim::Time CpuScheduler::next_point_at(std::uint32_t cpu) const {
   if (!t.has_burst) return sim::kNever;
   const double used = t.burst_s - t.left;
   double next = t.burst_s;
-  if (t.point_s > kAtPoint) next = std::min(next, (std::floor((used + kAtPoint) / t.point_s) + 1) * t.point_s);
+  if (t.point_s > kAtPoint) {
+    const double passed = std::floor((used + kAtPoint) / t.point_s);  // points reached so far
+    const bool at_one = used - passed * t.point_s <= kAtPoint;
+    next = std::min(next, (at_one ? passed : passed + 1) * t.point_s);
+  }
   return sim::later(c.since, sim::from_seconds_ceil(std::max(next - used, 0.0)));
 }
 
@@ -338,8 +346,8 @@ void CpuScheduler::reschedule(std::uint32_t cpu) {
   const std::uint32_t next = policy_->pick(rq, entities_);
   if (next == kNoEntity) return;
   if (next == prev) {
-    policy_->picked(entities_, prev);
-    if (policy_->placement_since_6_6()) to_cfs_tasks_head(prev);
+    policy_->picked_again(entities_, prev);
+    if (policy_->placement_since_6_6()) to_cfs_tasks_head(prev);  // 6.6's `done:` list_move(), prev or not
     return;
   }
   if (prev != kNoEntity) {

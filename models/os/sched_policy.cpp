@@ -56,6 +56,8 @@ class Cfs final : public FairPolicy {
     return left;
   }
   void picked(std::vector<SchedEntity>& es, std::uint32_t e) const override { es[e].sum_exec = 0; }
+  // 3.13's __schedule(): put_prev_task(), then set_next_entity() on the same entity.
+  void picked_again(std::vector<SchedEntity>& es, std::uint32_t e) const override { picked(es, e); }
   // wakeup_preempt_entity() == 1: vdiff = curr - woken > wakeup_gran (in the
   // woken entity's virtual time, the same at nice 0).
   bool wakeup_preempts(const RunQueue& rq, const std::vector<SchedEntity>& es, std::uint32_t e) const override {
@@ -154,6 +156,8 @@ class Eevdf final : public FairPolicy {
     es[e].sum_exec = 0;
     es[e].picked_to_parity = true;
   }
+  // 6.6's pick_next_task_fair(): prev picked again is not set anew (`if (prev != p)`).
+  void picked_again(std::vector<SchedEntity>&, std::uint32_t) const override {}
   // check_preempt_wakeup(): preempt when pick_eevdf() picks the woken entity.
   bool wakeup_preempts(const RunQueue& rq, const std::vector<SchedEntity>& es, std::uint32_t e) const override {
     return pick(rq, es) == e;

@@ -15,9 +15,11 @@
 //    here period / nr_running;
 //  - check_preempt_tick(), evaluated only at the scheduler tick (HRTICK is off
 //    by default, kernel/sched/features.h): the current entity loses the CPU
-//    once it ran more than its slice since it was picked, or, having run at
-//    least min_granularity, when it is more than a slice of vruntime ahead of
-//    the leftmost waiting entity;
+//    once it ran more than its slice since it was picked (3.13's __schedule()
+//    puts prev back and set_next_entity() sets it anew even when it is
+//    picked again: a new slice), or, having run at least min_granularity,
+//    when it is more than a slice of vruntime ahead of the leftmost waiting
+//    entity;
 //  - place_entity() on wake-up: vruntime = max(own, min_vruntime - latency/2)
 //    (GENTLE_FAIR_SLEEPERS halves the sleeper credit); a sleeper keeps its
 //    vruntime, and one that moves to another CPU is renormalised against the
@@ -37,7 +39,9 @@
 //    it and asks for a reschedule (seen at the tick);
 //  - pick_eevdf(): the eligible entity with the earliest deadline; with
 //    RUN_TO_PARITY (on in 6.6) the current entity, while eligible, keeps the
-//    CPU until its deadline is renewed;
+//    CPU until its deadline is renewed; a reschedule that picks it again
+//    does not set it anew (pick_next_task_fair(): `if (prev != p)`), so it
+//    neither starts a slice nor runs to parity again;
 //  - update_entity_lag() on dequeue keeps vlag = V - v clamped to
 //    +-max(2 * slice, TICK_NSEC); place_entity() on enqueue puts the entity at
 //    V - vlag * (W + w) / W (PLACE_LAG), deadline one slice later;
@@ -162,6 +166,14 @@ class FairPolicy {
   virtual std::uint32_t pick(const RunQueue& rq, const std::vector<SchedEntity>& es) const = 0;
   // The entity becomes the running one (set_next_entity()).
   virtual void picked(std::vector<SchedEntity>& es, std::uint32_t e) const = 0;
+  // A reschedule picked the running entity `e` again: what the kernel's
+  // __schedule() does to it when prev == next. 3.13 put it back
+  // (put_prev_task()) before pick_next_task_fair(), which always calls
+  // set_next_entity(): a new slice (prev_sum_exec_runtime). 6.6's
+  // pick_next_task_fair() with CONFIG_FAIR_GROUP_SCHED (distributions' kernels)
+  // calls put_prev_entity() and set_next_entity() only `if (prev != p)`: the
+  // slice goes on and RUN_TO_PARITY's stash (vlag = deadline) is not renewed.
+  virtual void picked_again(std::vector<SchedEntity>& es, std::uint32_t e) const = 0;
   // Whether woken entity `e` (already queued) takes the CPU from rq.curr.
   virtual bool wakeup_preempts(const RunQueue& rq, const std::vector<SchedEntity>& es, std::uint32_t e) const = 0;
   // CPU time the running entity may still use before a tick would take the

@@ -51,10 +51,15 @@ class ThreadPool {
   std::size_t busy() const { return queue_.busy(); }  // threads running a task
   // Move the tasks' requests through their stages (request_stages.h); the
   // owner worker's TaskStates group and task split the stages it hands over.
-  void record_stages(RequestStages* stages, std::uint32_t owner_group, std::uint32_t owner_task) {
+  // `runner`: who runs the legs of its tasks (Runner::kPool for an NGINX
+  // pool and io-wq's workers; Runner::kUring for io_uring's page callbacks,
+  // which this pool stands for without a thread in D: nowait_probe.h).
+  void record_stages(RequestStages* stages, std::uint32_t owner_group, std::uint32_t owner_task,
+                     Runner runner = Runner::kPool) {
     stages_ = stages;
     owner_group_ = owner_group;
     owner_task_ = owner_task;
+    runner_ = runner;
   }
 
  private:
@@ -63,7 +68,7 @@ class ThreadPool {
   // The request moves to `next`: the pool's (its queue, a thread's CPU or D)
   // until the done list hands it back to the worker's loop.
   void stage(std::uint32_t conn, Stage next, double split_now, double next_mark = 0) {
-    const Runner runner = next == Stage::kLoopBusy ? Runner::kLoop : Runner::kPool;
+    const Runner runner = next == Stage::kLoopBusy ? Runner::kLoop : runner_;
     if (stages_) stages_->to(conn, next, host_.engine.now(), split_now, next_mark, runner);
   }
   void start_next(Thread& thread);
@@ -74,6 +79,7 @@ class ThreadPool {
   PoolQueue queue_;
   RequestStages* stages_ = nullptr;
   std::uint32_t owner_group_ = 0, owner_task_ = 0;
+  Runner runner_ = Runner::kPool;
 };
 
 }  // namespace models

@@ -23,11 +23,13 @@ Worker::Worker(Nginx& server, std::uint32_t index) : server_(server), index_(ind
       pools_.back()->record_stages(server.stages(), index_, task_);
     }
   // io_uring: its io-wq workers, or its armed page callbacks (nowait_probe.h);
-  // io-wq's work list has no bound (io_wq_enqueue).
+  // io-wq's work list has no bound (io_wq_enqueue). A read waiting on a
+  // callback is the kernel's (Runner::kUring): no thread of it is in D.
   if (server.config().aio->io_uring) {
-    const ThreadPoolConfig uring{"io-wq", server.config().io_uring.pool_threads, 0xffffffffu};
+    const IoUringConfig& ring = server.config().io_uring;
+    const ThreadPoolConfig uring{"io-wq", ring.pool_threads, 0xffffffffu};
     pools_.push_back(std::make_unique<ThreadPool>(host, uring, *this, server.config().worker_processes + index));
-    pools_.back()->record_stages(server.stages(), index_, task_);
+    pools_.back()->record_stages(server.stages(), index_, task_, ring.async_buffered ? Runner::kUring : Runner::kPool);
   }
   if (server.config().aio->native_aio)
     aio_ = std::make_unique<NativeAio>(host.cache, server.config().worker_aio_requests, *this);
