@@ -56,15 +56,27 @@ std::vector<ProfileEntry> kernel_entries(const KernelFacts& k, const MemoryFacts
                  {"sysctl_sched_tunable_scaling (debugfs or /proc/sys/kernel; the kernel's default is log)"}});
   if (k.hz >= 100 && k.hz <= 1000) e.push_back({"hz", std::to_string(k.hz), {k.hz_source}});
   // The preemption model (models/os/cpu_scheduler.h); lazy (6.13+) is not
-  // one the model has: left out, the loader's default applies. Nor is a
-  // kernel before 6.5: the model's points in sendfile() are
-  // filemap_splice_read()'s cond_resched() per pipe fill (6.5 on), where an
-  // older kernel's splice read reaches one per page or per batch of pages
-  // (do_generic_file_read(), filemap_read()), nearer the default "full".
+  // one the model has: left out, the loader's default applies. The model's
+  // points in sendfile() are one cond_resched() per pipe fill, and
+  // "voluntary"'s might_sleep() points taken to fall on them.
+  // cond_resched(): 6.5 on, filemap_splice_read() has one a fill; from 5.11
+  // (06c0444290ce, generic_file_buffered_read() reading a batch of pages at
+  // a time; filemap_read() from 5.12) generic_file_splice_read() reads
+  // through the buffered-read loop, one a batch, and a call fills at most
+  // the pipe's free space (64 KiB): about one a fill too. Before 5.11 they
+  // come a page apart (do_generic_file_read()'s and
+  // generic_file_buffered_read()'s loop; 3.13's __generic_file_splice_read()
+  // has none), nearer the default "full": no "none" written.
+  // might_sleep(): before 6.5 the socket side sends each pipe page by itself
+  // (pipe_to_sendpage() -> tcp_sendpage() -> lock_sock()), a point a page;
+  // 6.5's splice_to_socket() sends a fill in one sendmsg: "voluntary" from
+  // 6.5 only. "full" preempts at once, whatever the points: from 5.11 as
+  // "none" (before, it is the default anyway).
   int major = 0, minor = 0;
-  const bool splice_points_known =
-      parse_release(k.release, major, minor) && std::make_pair(major, minor) >= std::make_pair(6, 5);
-  if (splice_points_known && (k.preempt == "none" || k.preempt == "voluntary" || k.preempt == "full"))
+  const bool known = parse_release(k.release, major, minor);
+  const auto from = [&](int ma, int mi) { return known && std::make_pair(major, minor) >= std::make_pair(ma, mi); };
+  const bool points_known = k.preempt == "voluntary" ? from(6, 5) : from(5, 11);
+  if (points_known && (k.preempt == "none" || k.preempt == "voluntary" || k.preempt == "full"))
     e.push_back({"preempt", toml_string(k.preempt), {k.preempt_source}});
   e.push_back({"vfs_cache_pressure", std::to_string(k.vfs_cache_pressure), {"/proc/sys/vm/vfs_cache_pressure"}});
   // The dentry and inode caches' objects, and ext4's inode-table readahead.

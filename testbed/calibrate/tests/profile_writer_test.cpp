@@ -129,17 +129,25 @@ TEST_CASE("profile: written, loaded by models::load_scenario, values as measured
   CHECK(sc.kernel.sched.preempt == models::PreemptModel::kNone);  // the preemption model read
 }
 
-TEST_CASE("profile: no preempt for a kernel before 6.5, whose sendfile() preemption points are not the model's") {
+TEST_CASE("profile: preempt none only from 5.11, voluntary only from 6.5, whose sendfile() points are one a pipe fill") {
   Calibration c = example();
-  c.kernel_facts.release = "5.15.0-91-generic";
-  c.kernel_facts.preempt = "voluntary";
-  std::string text;
-  for (const ProfileEntry& e : kernel_entries(c.kernel_facts, c.memory)) text += e.key + "\n";
-  CHECK(text.find("preempt\n") == std::string::npos);
-  c.kernel_facts.release = "6.5.0";
-  text.clear();
-  for (const ProfileEntry& e : kernel_entries(c.kernel_facts, c.memory)) text += e.key + "\n";
-  CHECK(text.find("preempt\n") != std::string::npos);
+  const auto written = [&](const char* release, const char* preempt) {
+    c.kernel_facts.release = release;
+    c.kernel_facts.preempt = preempt;
+    std::string text;
+    for (const ProfileEntry& e : kernel_entries(c.kernel_facts, c.memory)) text += e.key + "\n";
+    return text.find("preempt\n") != std::string::npos;
+  };
+  // Before 5.11: the read loop's cond_resched() a page (do_generic_file_read()).
+  CHECK_FALSE(written("5.4.0-150-generic", "none"));
+  CHECK_FALSE(written("5.10.0", "none"));
+  // From 5.11 the batched buffered-read loop: about one a pipe fill.
+  CHECK(written("5.11.0", "none"));
+  CHECK(written("5.15.0-91-generic", "none"));  // filemap_read(), before filemap_splice_read() (6.5)
+  // "voluntary" before 6.5: tcp_sendpage()'s might_sleep() a page.
+  CHECK_FALSE(written("5.15.0-91-generic", "voluntary"));
+  CHECK(written("6.5.0", "voluntary"));
+  CHECK(written("6.5.0", "none"));
 }
 
 TEST_CASE("profile: event, pool_worker, pool_thread, wakeup and sequential_bandwidth load as measured, with each round's spread in the comments") {
