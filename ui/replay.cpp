@@ -72,6 +72,12 @@ const char* reader(models::Runner r) {
 // ring entry (the model's bound: one wait entry per SQ entry), or the read's
 // retry once the page is in, which the kernel runs as the submitting
 // worker's task_work (io_async_buf_func()): the clerk copies it himself.
+// The stages io_uring's own words describe: waiting for a ring entry
+// (kPoolQueue) and the worker's task_work retry of the read, waiting for
+// its CPU and on it (kRunQueue, kCpu). Any other stop (a reclaim on the
+// shelves) keeps its stage's words.
+bool uring_stage(Stage s) { return s == Stage::kPoolQueue || s == Stage::kRunQueue || s == Stage::kCpu; }
+
 void uring_words(Stage s, std::string& store, std::string& server) {
   if (s == Stage::kPoolQueue) {
     store = "waiting for a free order slip (every one of the ring's is out)";
@@ -158,7 +164,7 @@ std::vector<std::string> stop_caption(const JourneyStop& st) {
     server += reader(st.runner);
   } else if (st.place == Place::kTeam && st.stage != Stage::kPoolQueue) {
     server += ", a pool thread";
-  } else if (st.runner == models::Runner::kUring) {
+  } else if (st.runner == models::Runner::kUring && uring_stage(st.stage)) {
     uring_words(st.stage, store, server);
   }
   out.push_back(std::string("at the ") + (st.place == Place::kTeam ? "delivery team" : place_name(st.place)) + ", " + ms(st.seconds) + " real time");

@@ -240,6 +240,33 @@ TEST_CASE("a native AIO read, an io_uring page callback and a FreeBSD preload ar
   }
 }
 
+TEST_CASE("io_uring's words (a ring entry, the task_work retry) caption its queue, run queue and CPU stops, not a reclaim") {
+  models::RequestStages st;
+  st.begin(0, 0, 0);
+  st.to(0, Stage::kPoolQueue, 1000, 0, 0, Runner::kUring);
+  st.to(0, Stage::kReclaim, 2000, 0, 0, Runner::kUring);  // the page cache made room for the read
+  st.to(0, Stage::kDiskData, 3000, 0, 0, Runner::kUring);
+  st.to(0, Stage::kRunQueue, 5000, 0, 0, Runner::kUring);  // the retry's task_work waits for the worker's CPU
+  st.to(0, Stage::kCpu, 6000, 0, 0, Runner::kUring);
+  st.to(0, Stage::kCpu, 7000);
+  const std::vector<ui::JourneyStop> stops = ui::journey_stops(st.end(0, 8000)->journey);
+  REQUIRE(stops.size() == 7);  // the network's stop first
+  REQUIRE(stops[2].stage == Stage::kReclaim);
+  REQUIRE(stops[2].runner == Runner::kUring);
+  const std::vector<std::string> reclaim = ui::stop_caption(stops[2]);
+  CHECK_FALSE(has(reclaim, "io_uring"));
+  CHECK_FALSE(has(reclaim, "unpacking what the warehouse sent"));
+  const models::StageInfo& info = models::stage_info(Stage::kReclaim);
+  CHECK(has(reclaim, std::string("store: ") + info.store));
+  CHECK(has(reclaim, std::string("server: ") + info.server));
+  CHECK(has(ui::stop_caption(stops[1]), "io_uring: every ring entry in flight"));
+  for (const std::size_t i : {std::size_t{4}, std::size_t{5}}) {
+    INFO("stop " << i);
+    REQUIRE(stops[i].runner == Runner::kUring);
+    CHECK(has(ui::stop_caption(stops[i]), "io_uring's retry of the read"));
+  }
+}
+
 TEST_CASE("in whole runs, who reads a file's data is the mechanism's: a pool thread, native AIO, io_uring, the preload") {
   // Light load, one worker: the pool is idle when a read is posted (the case
   // that joined the pool's legs onto the worker's). Every leg of the kept
