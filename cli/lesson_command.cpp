@@ -10,6 +10,7 @@
 // --handout DIR writes DIR/N-name.md (the student's page, the run's numbers
 // filled in) and DIR/N-name-teacher.md (the answers). Exit status: 0 every
 // claim held, 1 one did not, 2 bad input.
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
@@ -155,9 +156,42 @@ double figure(const nlohmann::ordered_json& json, const std::string& path) {
   return at->is_number() ? at->get<double>() : NAN;
 }
 
-std::string pct(double v) { return std::isnan(v) ? "?" : models::format_figure(v, "%"); }
+// A share as a percentage, as the lesson text prints it, but never "100%"
+// or "0%" for a share that is not exactly that: 0.996 is "99.6%", not
+// "100%" (one decimal, rounded away from the bound it is not).
+std::string pct(double v) {
+  if (std::isnan(v)) return "?";
+  const std::string s = models::format_figure(v, "%");
+  const double p = v * 100;
+  if (s == "100%" && p != 100) return fmt::format("{:.1f}%", p < 100 ? std::floor(p * 10) / 10 : std::ceil(p * 10) / 10);
+  if (s == "0%" && p != 0) return fmt::format("{:.1f}%", p > 0 ? std::ceil(p * 10) / 10 : std::floor(p * 10) / 10);
+  return s;
+}
 std::string ms(double v) { return std::isnan(v) ? "?" : models::format_figure(v, "ms"); }
+// A duration in seconds as the lesson text gives it: ms below a second, s above.
+std::string duration(double v) {
+  return std::isnan(v) ? "?" : models::format_figure(v, std::fabs(v) < 1 ? "ms" : "s");
+}
 std::string num(double v) { return std::isnan(v) ? "?" : models::format_figure(v, ""); }
+
+// Whether the figure at dotted `path` is a time in seconds: a key ending in
+// "_s" (not a rate, "_per_s"), or a statistic of one ("latency_raw_s.mean";
+// its count, in_flight or within_stdev_frac are not).
+bool in_seconds(const std::string& path) {
+  const auto seconds_key = [](const std::string& k) {
+    return k.size() > 2 && k.compare(k.size() - 2, 2, "_s") == 0 && !(k.size() > 6 && k.compare(k.size() - 6, 6, "_per_s") == 0);
+  };
+  const std::size_t dot = path.rfind('.');
+  const std::string last = dot == std::string::npos ? path : path.substr(dot + 1);
+  if (seconds_key(last)) return true;
+  if (dot == std::string::npos) return false;
+  const std::size_t before = path.rfind('.', dot - 1);
+  const std::string parent = path.substr(before == std::string::npos ? 0 : before + 1, dot - (before == std::string::npos ? 0 : before + 1));
+  const bool statistic = last == "mean" || last == "stdev" || last == "max" || last == "min" ||
+                         (last.size() >= 2 && last[0] == 'p' && std::isdigit(static_cast<unsigned char>(last[1]))) ||
+                         last.rfind("peak_p", 0) == 0;
+  return statistic && seconds_key(parent);
+}
 
 // What a highlighted element of the store shows in clerk-ui, as figures of
 // the whole run the terminal can print (clerk-ui shows the moment `at`).
@@ -183,9 +217,14 @@ std::string highlight_figures(const std::string& id, const nlohmann::ordered_jso
                        pct(figure(json, "server.thread_pool.sleeping_frac")), num(figure(json, "server.thread_pool.mean_waiting")),
                        num(figure(json, "server.thread_pool.max_waiting")));
   }
-  if (kind == "shelves")
-    return fmt::format("{} of the 64 KB pieces looked up were there; {} of the requests never waited for the disk",
-                       pct(figure(json, "server.page_cache.hit_ratio")), pct(figure(json, "server.page_cache.request_hit_ratio")));
+  if (kind == "shelves") {
+    // The page cache's lookup unit (memory.cache_unit: 64 KiB unless the scenario sets it).
+    const double unit = figure(json, "server.page_cache.lookup_unit_bytes");
+    const std::string pieces = unit > 0 ? fmt::format("{:g} KB pieces", unit / 1024) : "pieces";
+    return fmt::format("{} of the {} looked up were there; {} of the requests never waited for the disk",
+                       pct(figure(json, "server.page_cache.hit_ratio")), pieces,
+                       pct(figure(json, "server.page_cache.request_hit_ratio")));
+  }
   if (kind == "warehouse")
     return fmt::format("{} drive(s), busy {} of the time, {} reads in it on average, {} MB read a second",
                        num(figure(json, "server.disk.drives")), pct(figure(json, "server.disk.utilization")),
@@ -212,7 +251,12 @@ std::string highlight_figures(const std::string& id, const nlohmann::ordered_jso
     const auto ends = [&](const std::string& tail) {
       return rest.size() >= tail.size() && rest.compare(rest.size() - tail.size(), tail.size(), tail) == 0;
     };
-    if (ends("_frac") || ends("_share") || ends("_ratio")) return pct(*v);
+    // Shares as percentages and seconds with their unit, as the lesson text
+    // quotes them ({...|%}, {...|ms}); a count as a plain number.
+    if (ends("_frac") || ends("_share") || ends("_ratio") || ends(".utilization") ||
+        rest.find(".blocked_by_cause.") != std::string::npos)
+      return pct(*v);
+    if (in_seconds(rest)) return duration(*v);
     return models::plain_number(*v);
   }
   return "";

@@ -41,6 +41,11 @@ for want in "please type a number from 0 to 100" "Answer: 99.1 %" "You predicted
   "lesson 1: done; every claim held for the run"; do
   grep -qF -- "$want" "$tmp/out" || fail "stdin lesson lacks '$want'"
 done
+# A figure in seconds is printed with its unit, as the text quotes it; the
+# shelves' pieces are the scenario's cache unit.
+grep -qE -- "^    the figure clients\.hot\.latency_raw_s\.mean: [0-9.]+ (ms|s)\$" "$tmp/out" \
+  || fail "a figure in seconds lacks its unit: $(grep 'latency_raw_s.mean:' "$tmp/out")"
+grep -qF -- " of the 64 KB pieces looked up were there" "$tmp/out" || fail "the shelves' figures lack the cache unit"
 # The same answers from a file: the same transcript.
 expect_status 0 "lesson with --answers" "$clerk" lesson 1 --lessons "$lessons" --answers "$tmp/answers" </dev/null
 cmp -s "$tmp/out" "$tmp/stdin.out" || fail "--answers and stdin differ: $(diff "$tmp/stdin.out" "$tmp/out" | head -5)"
