@@ -237,6 +237,17 @@ TEST_CASE("the scheduler keys: a known policy, the kernel's sysctl ranges, a top
   const models::Scenario cfs = models::load_scenario(kSmall, {"kernel.scheduler=cfs", "kernel.hz=1000"});
   CHECK(cfs.kernel.sched.policy == "cfs");
   CHECK(cfs.kernel.sched.hz == 1000);
+  // CFS's re-pick follows the release: 3.13's new slice without one or
+  // before 3.15, the slice going on from 3.15 (sched_policy.h).
+  CHECK_FALSE(cfs.kernel.sched.repick_keeps_slice);
+  const auto repick = [](const char* release) {
+    return models::load_scenario(kSmall, {"kernel.scheduler=cfs", std::string("kernel.release=\"") + release + "\""})
+        .kernel.sched.repick_keeps_slice;
+  };
+  CHECK_FALSE(repick("3.13.0-32-generic"));
+  CHECK_FALSE(repick("3.14.79"));
+  CHECK(repick("3.15.0"));
+  CHECK(repick("4.14.0"));
   const models::ConfigError bad = load_error(kSmall, {"kernel.scheduler=bfs"});
   CHECK(mentions(bad, "kernel.scheduler"));
   CHECK(mentions(bad, "\"eevdf\""));

@@ -256,6 +256,17 @@ TEST_CASE("a reschedule that picks the running entity again: 3.13 starts a new s
   CHECK_FALSE(es[0].picked_to_parity);
 }
 
+TEST_CASE("CFS from 3.15 (group scheduling): a reschedule that picks the running entity again keeps its slice") {
+  // 678d5718d8d0: pick_next_task_fair() calls set_next_entity() only when
+  // it picks another task, so prev_sum_exec_runtime stays.
+  SchedSpec s = spec("cfs");
+  s.repick_keeps_slice = true;
+  std::vector<SchedEntity> es(1);
+  es[0].sum_exec = 2 * kMs;
+  models::make_fair_policy(s, 1)->picked_again(es, 0);
+  CHECK(es[0].sum_exec == Approx(2 * kMs));
+}
+
 TEST_CASE("EEVDF 6.6: a reschedule that picks the running entity again starts no new slice and no run to parity") {
   // 6.6's pick_next_task_fair() (CONFIG_FAIR_GROUP_SCHED, as distributions
   // build it) calls put_prev_entity() and set_next_entity() only when it

@@ -21,7 +21,7 @@ std::uint32_t leftmost(const RunQueue& rq, const std::vector<SchedEntity>& es) {
   return best;
 }
 
-// CFS, Linux 3.13.
+// CFS, Linux 3.13 (and, re-picking, 3.15 to 6.5: SchedSpec::repick_keeps_slice).
 class Cfs final : public FairPolicy {
  public:
   Cfs(const SchedSpec& s, double factor)
@@ -29,7 +29,8 @@ class Cfs final : public FairPolicy {
         latency_(s.latency_s * factor),
         min_granularity_(s.min_granularity_s * factor),
         wakeup_granularity_(s.wakeup_granularity_s * factor),
-        nr_latency_(s.nr_latency) {}
+        nr_latency_(s.nr_latency),
+        repick_keeps_slice_(s.repick_keeps_slice) {}
 
   bool charge(RunQueue& rq, std::vector<SchedEntity>& es, double delta) const override {
     SchedEntity& c = es[rq.curr];
@@ -56,8 +57,13 @@ class Cfs final : public FairPolicy {
     return left;
   }
   void picked(std::vector<SchedEntity>& es, std::uint32_t e) const override { es[e].sum_exec = 0; }
-  // 3.13's __schedule(): put_prev_task(), then set_next_entity() on the same entity.
-  void picked_again(std::vector<SchedEntity>& es, std::uint32_t e) const override { picked(es, e); }
+  // 3.13's __schedule(): put_prev_task(), then set_next_entity() on the same
+  // entity, a new slice. 3.15 on (678d5718d8d0), with group scheduling,
+  // pick_next_task_fair() skips set_next_entity() when prev == p: the slice
+  // goes on.
+  void picked_again(std::vector<SchedEntity>& es, std::uint32_t e) const override {
+    if (!repick_keeps_slice_) picked(es, e);
+  }
   // wakeup_preempt_entity() == 1: vdiff = curr - woken > wakeup_gran (in the
   // woken entity's virtual time, the same at nice 0).
   bool wakeup_preempts(const RunQueue& rq, const std::vector<SchedEntity>& es, std::uint32_t e) const override {
@@ -97,6 +103,7 @@ class Cfs final : public FairPolicy {
   double min_granularity_;
   double wakeup_granularity_;
   std::uint32_t nr_latency_;
+  bool repick_keeps_slice_;
 };
 
 // EEVDF, Linux 6.6.

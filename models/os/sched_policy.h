@@ -17,7 +17,14 @@
 //    by default, kernel/sched/features.h): the current entity loses the CPU
 //    once it ran more than its slice since it was picked (3.13's __schedule()
 //    puts prev back and set_next_entity() sets it anew even when it is
-//    picked again: a new slice), or, having run at least min_granularity,
+//    picked again: a new slice; from 3.15, 678d5718d8d0 "sched/fair:
+//    Optimize cgroup pick_next_task_fair()", with CONFIG_FAIR_GROUP_SCHED,
+//    which distributions' kernels set, pick_next_task_fair() calls
+//    set_next_entity() only `if (prev != p)`: the slice goes on. The model
+//    follows [kernel] release, SchedSpec::repick_keeps_slice; without a
+//    release it is 3.13's. Built without group scheduling, 3.15 and later
+//    restart the slice as 3.13 does: the model does not tell them apart),
+//    or, having run at least min_granularity,
 //    when it is more than a slice of vruntime ahead of the leftmost waiting
 //    entity;
 //  - place_entity() on wake-up: vruntime = max(own, min_vruntime - latency/2)
@@ -95,6 +102,11 @@ struct SchedSpec {
   bool periodic_balance = true;
   double migration_cost_s = 0.0005;  // sysctl_sched_migration_cost: 500000 ns (3.13 and 6.6), task_hot()
   PreemptModel preempt = PreemptModel::kFull;  // [kernel] preempt
+  // CFS: a reschedule that picks the running entity again leaves its slice
+  // going (3.15 on, with CONFIG_FAIR_GROUP_SCHED) instead of starting a new
+  // one (3.13). Set by the loader from [kernel] release (3.15 or later);
+  // false without a release. EEVDF always keeps it (6.6).
+  bool repick_keeps_slice = false;
 };
 
 // One sched-domain level as the periodic balancer sees it (struct
@@ -169,7 +181,8 @@ class FairPolicy {
   // A reschedule picked the running entity `e` again: what the kernel's
   // __schedule() does to it when prev == next. 3.13 put it back
   // (put_prev_task()) before pick_next_task_fair(), which always calls
-  // set_next_entity(): a new slice (prev_sum_exec_runtime). 6.6's
+  // set_next_entity(): a new slice (prev_sum_exec_runtime). 3.15 to 6.5's
+  // CFS, as 6.6's EEVDF, keeps it (SchedSpec::repick_keeps_slice). 6.6's
   // pick_next_task_fair() with CONFIG_FAIR_GROUP_SCHED (distributions' kernels)
   // calls put_prev_entity() and set_next_entity() only `if (prev != p)`: the
   // slice goes on and RUN_TO_PARITY's stash (vlag = deadline) is not renewed.

@@ -64,6 +64,9 @@ void read_cpu_topology(Section& cpu, HardwareSpec& hw) {
 // The kernel's CPU scheduler: kernel.scheduler picks the model
 // (models/os/cpu.h's registry), the sched_* keys are the kernel's sysctls
 // before scaling by the CPU count (normalized_sysctl_sched_*), hz is CONFIG_HZ.
+// CFS re-picking the running task without set_next_entity() (678d5718d8d0).
+constexpr LinuxRelease kCfsRepickKeepsSliceSince{3, 15};
+
 void read_scheduler(Section& kernel, KernelSpec& k) {
   k.release = kernel.string("release", "");
   SchedSpec& s = k.sched;
@@ -88,6 +91,10 @@ void read_scheduler(Section& kernel, KernelSpec& k) {
   s.preempt = preempt == "none"        ? PreemptModel::kNone
               : preempt == "voluntary" ? PreemptModel::kVoluntary
                                        : PreemptModel::kFull;
+  // CFS's re-pick of the running task keeps its slice from 3.15 (678d5718d8d0,
+  // sched_policy.h); a release not named or not parsed: 3.13's, the defaults'.
+  const std::optional<LinuxRelease> r = parse_linux_release(k.release);
+  s.repick_keeps_slice = r && r->at_least(kCfsRepickKeepsSliceSince);
 }
 
 // [block]: the request queue in front of each drive (models/hardware/block_queue.h),

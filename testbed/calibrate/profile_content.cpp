@@ -39,8 +39,12 @@ std::vector<ProfileEntry> kernel_entries(const KernelFacts& k, const MemoryFacts
   std::vector<ProfileEntry> e;
   if (k.release.empty()) return e;  // not read: the loader's defaults
   e.push_back({"release", toml_string(k.release), {"/proc/sys/kernel/osrelease (uname -r)"}});
-  e.push_back({"scheduler", toml_string(s.policy),
-               {s.policy == "eevdf" ? "6.6 and later: EEVDF (kernel/sched/fair.c)" : "before 6.6: CFS (kernel/sched/fair.c)"}});
+  if (s.policy == "eevdf")
+    e.push_back({"scheduler", toml_string(s.policy), {"6.6 and later: EEVDF (kernel/sched/fair.c)"}});
+  else  // the re-pick as the release has it (models/os/sched_policy.h)
+    e.push_back({"scheduler", toml_string(s.policy),
+                 {"before 6.6: CFS (kernel/sched/fair.c); from 3.15 (with CONFIG_FAIR_GROUP_SCHED, as distributions",
+                  "build it) a task picked again keeps its slice, 3.13 starts a new one: the model follows release"}});
   // Normalized, as the kernel keeps them (normalized_sysctl_sched_*): it
   // multiplies them by the factor for the CPUs it has.
   const auto ns = [](std::uint64_t v) { return duration_value(static_cast<double>(v) * 1e-9); };
