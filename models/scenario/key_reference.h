@@ -74,9 +74,10 @@ std::string key_reference_markdown(const KeyReference& ref);
 bool key_reference_text(const KeyReference& ref, const std::string& table, std::string& out);
 
 // One key in a line, for a prompt that asks for it (clerk lesson's
-// exercises): "nginx.aio (choice, "off", "on" or "threads", default "off"): what
-// it models". `dotted` is the key as --set takes it (its table, a dot, the
-// key); empty when the reference has no such key.
+// exercises): "nginx.aio (choice, "off", "threads", "on", "io_uring",
+// "threads=NAME", default "off"): what it models". `dotted` is the key as
+// --set takes it (its table, a dot, the key); empty when the reference has
+// no such key.
 std::string key_summary(const KeyReference& ref, const std::string& dotted);
 
 // "type", "integer", ... as the reference prints them.
