@@ -411,6 +411,41 @@ TEST_CASE("loopback's receive path: the worker runs it while wrk keeps up, wrk w
   CHECK(lag_client_without - lag_client == Approx(524288 * 0.25e-9).margin(2e-6));
 }
 
+TEST_CASE("wrk times a request from its write, which its loop makes after the connections ready before it") {
+  // One same-host wrk thread whose every response costs its loop
+  // client_request = c = 1 ms, everything else nearly free (a cached 64 KiB
+  // file, loopback-fast NIC, idle CPUs). wrk.c's response_complete() only
+  // registers the socket as writable; socket_writeable() writes (and sets
+  // c->start) when the loop comes round to it. With N connections this
+  // settles into rounds: the N responses' turns, then the N writes, then a
+  // round trip of idle. The k-th turn's request was written at the round's
+  // start, so its latency is k c plus the round trip r: the mean is
+  // (N + 1) / 2 c + r, while a connection's cycle is N c + r. Writing at the
+  // response's end instead would make every latency the whole cycle.
+  const double c = 1e-3;
+  auto with = [&](int n) {
+    return run(kData + "/stages-one-hot.toml",
+               {"clients.hot.host=server", "clients.hot.connections=" + std::to_string(n), "cpu.client_request=1ms",
+                "nic.line_rate=1000Gbit/s"},
+               2);
+  };
+  const auto one = with(1);
+  const auto four = with(4);
+  const auto& g1 = group(one, "hot");
+  const auto& g4 = group(four, "hot");
+  REQUIRE(g1.raw.count() > 500);
+  REQUIRE(g4.raw.count() > 1000);
+  // One connection: nothing is ever ready before its write, so its latency
+  // is its whole cycle (Little's law with no time between requests).
+  const double cycle1 = 1.0 / (static_cast<double>(g1.raw.count()) / 2);
+  CHECK(g1.raw.mean() == Approx(cycle1).epsilon(0.01));
+  const double r = cycle1 - c;  // the round trip and the server's part
+  REQUIRE(r > 0);
+  REQUIRE(r < 0.5 * c);
+  CHECK(g4.raw.mean() == Approx(2.5 * c + r).epsilon(0.02));
+  CHECK(static_cast<double>(g4.raw.count()) / 2 == Approx(4 / (4 * c + r)).epsilon(0.02));
+}
+
 TEST_CASE("a full sendfile_max_chunk waits for a 1 ms timer up to NGINX 1.21.3 and only for the next loop turn from 1.21.4") {
   // One connection, a cached 4 MiB file in 512k chunks: 7 deferrals per
   // response. Each 1 ms timer fires at the first turn after the cached

@@ -159,6 +159,10 @@ void Wrk::run_next(std::uint32_t t) {
   while (!th.work.empty()) {
     th.current = th.work.front();
     th.work.pop_front();
+    if (th.current.write) {
+      write_queued(th.current.conn);
+      continue;
+    }
     double cpu = costs_.client_connect;
     if (!th.current.connect) {
       const ResponseReader::Turn turn = conns_[th.current.conn].reader.start_turn(costs_);
@@ -278,6 +282,22 @@ void Wrk::read_response(std::uint32_t v) {
     trace_free(v);
     return;
   }
+  if (on_host(c.thread)) {
+    // socket_writeable() runs when the loop comes round to this connection.
+    threads_[c.thread].work.push_back(Work{false, v, false, true});
+    return;
+  }
+  send_next(v);
+}
+
+void Wrk::write_queued(std::uint32_t v) {
+  const Conn& c = conns_[v];
+  if (!running_ || !c.alive || c.busy) return;  // stopped, or the server closed it meanwhile
+  send_next(v);
+}
+
+void Wrk::send_next(std::uint32_t v) {
+  Conn& c = conns_[v];
   if (c.slot == UINT32_MAX) {
     send_request(v, engine_.now());
     return;

@@ -1,8 +1,17 @@
 // wrk 4.0 as a load generator (wrk.c): `threads` threads, each with
-// connections/threads connections (rounded down). Closed loop: a connection
-// writes its next request as soon as the previous response is complete, one
-// request in flight at a time. Latency runs from writing the request to
-// reading the whole response. A random-file group picks a file per request
+// connections/threads connections (rounded down). Closed loop: one request
+// in flight per connection, the next written once the previous response is
+// complete. Latency runs from writing the request to reading the whole
+// response, as wrk.c times it: response_complete() records the latency and
+// only registers the socket as writable (aeCreateFileEvent AE_WRITABLE);
+// socket_writeable(), in a later turn of the thread's ae loop, sets
+// c->start and writes. So the next request leaves after the loop has served
+// the connections that were ready before it (epoll's ready list is in the
+// order readiness came), and that wait is in neither request's latency. A
+// thread on the server's own host queues the write behind them (a write
+// costs the loop no time of its own: client_request, measured per request,
+// is charged to the turn that completes the response); a thread elsewhere
+// has no CPU in the model and writes at once. A random-file group picks a file per request
 // by its popularity (popularity.h; uniformly, as the reference's Lua script
 // did, unless the scenario says otherwise).
 //
@@ -158,6 +167,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
     bool connect;        // open a connection; otherwise read what arrived on `conn`
     std::uint32_t conn;
     bool last = false;   // the read takes the response's last byte
+    bool write = false;  // instead: write `conn`'s next request (socket_writeable)
   };
   struct Thread {
     std::uint32_t group;
@@ -177,6 +187,10 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   void trace_free(std::uint32_t conn);  // a trace connection can send
   bool is_trace(std::uint32_t group) const { return feed_of_[group] >= 0; }
   void read_response(std::uint32_t conn);
+  // The next request after a response (closed loop, or an open loop's due one).
+  void send_next(std::uint32_t conn);
+  // A same-host thread's loop reaches a queued write.
+  void write_queued(std::uint32_t conn);
   void enqueue(std::uint32_t thread, Work w);
   void readable(std::uint32_t conn);
   void run_next(std::uint32_t thread);
