@@ -411,6 +411,41 @@ TEST_CASE("loopback's receive path: the worker runs it while wrk keeps up, wrk w
   CHECK(lag_client_without - lag_client == Approx(524288 * 0.25e-9).margin(2e-6));
 }
 
+TEST_CASE("TCP's pacing on loopback is paid by whichever side transmits, as the receive path is") {
+  // The receive-path case above with loopback_pacing_byte = 0.5 ns instead.
+  // Keeping up, the worker transmits every chunk: 4 MiB x 0.5 ns more per
+  // response in the worker, and wrk's last chunk costs no more than without.
+  // Lagging, wrk's ACKs transmit every chunk but the first: it pays their
+  // pacing, 3.5 MiB x 0.5 ns, the worker the first chunk's.
+  const std::vector<std::string> keeps_up{"dataset.file_size=4m", "clients.hot.host=server", "cpu.client_byte=1ns",
+                                          "cpu.client_request=10us", "nic.line_rate=1000Gbit/s"};
+  auto paced = [](std::vector<std::string> o) {
+    o.push_back("cpu.loopback_pacing_byte=0.5ns");
+    return o;
+  };
+  auto worker_cpu_per_response = [](const models::RunResult& r) {
+    return r.workers_running * r.duration_s / static_cast<double>(group(r, "hot").complete);
+  };
+  const auto without = run(kData + "/stages-one-hot.toml", keeps_up, 2);
+  const auto with = run(kData + "/stages-one-hot.toml", paced(keeps_up), 2);
+  check_sums(with);
+  REQUIRE(group(with, "hot").stages.requests > 50);
+  CHECK(worker_cpu_per_response(with) - worker_cpu_per_response(without) == Approx(4194304 * 0.5e-9).epsilon(0.02));
+  CHECK(secs(row(group(with, "hot").stages, "p50"), Stage::kClient) == Approx(10e-6 + 524288 * 1e-9).margin(1e-6));
+
+  std::vector<std::string> lags = keeps_up;
+  lags[2] = "cpu.client_byte=4ns";
+  const auto lag_without = run(kData + "/stages-one-hot.toml", lags, 2);
+  const auto lag_with = run(kData + "/stages-one-hot.toml", paced(lags), 2);
+  // Every chunk's pacing lies on the response's path (the worker's first,
+  // then wrk's serial reads): the latency grows by all of it. The worker's
+  // share, from about 55 responses in 2 s, is coarser.
+  CHECK(group(lag_with, "hot").raw.mean() - group(lag_without, "hot").raw.mean() ==
+        Approx(4194304 * 0.5e-9).epsilon(0.02));
+  CHECK(worker_cpu_per_response(lag_with) - worker_cpu_per_response(lag_without) ==
+        Approx(524288 * 0.5e-9).epsilon(0.15));
+}
+
 TEST_CASE("wrk times a request from its write, which its loop makes after the connections ready before it") {
   // One same-host wrk thread whose every response costs its loop
   // client_request = c = 1 ms, everything else nearly free (a cached 64 KiB

@@ -298,7 +298,7 @@ void SgClients::on_response_delivered(std::uint32_t conn, bool closes) {
 bool SgClients::sender_runs_receive(std::uint32_t conn, std::uint64_t bytes) {
   Conn& c = conns_[conn];
   const Thread& th = threads_[c.thread];
-  if (costs_.loopback_rx_byte <= 0 || !th.on_host || !c.busy) return false;
+  if (models::loopback_transmit_byte(costs_) <= 0 || !th.on_host || !c.busy) return false;
   return c.reader.sender_runs_receive(bytes, th.reading == conn);
 }
 

@@ -10,7 +10,9 @@
 //
 // Bytes whose loopback receive path the server's sendfile() already ran
 // (host.h, loopback_rx_byte: the client had read everything it had been
-// sent) cost the turn that reads them client_byte less that part.
+// sent) cost the turn that reads them client_byte less that part; the
+// others also cost it TCP's pacing (host.h, loopback_pacing_byte), since
+// the client's ACKs transmitted them.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -69,7 +71,9 @@ class ResponseReader {
     const std::uint64_t prepaid = std::min(prepaid_, bytes);
     prepaid_ -= prepaid;
     const double rx = std::min(costs.loopback_rx_byte, costs.client_byte);
+    // What the sender did not transmit itself, this thread's ACKs did: its pacing is paid here.
     return Turn{costs.client_byte * static_cast<double>(bytes) - rx * static_cast<double>(prepaid) +
+                    costs.loopback_pacing_byte * static_cast<double>(bytes - prepaid) +
                     (ended_ ? costs.client_request : 0.0),
                 ended_};
   }

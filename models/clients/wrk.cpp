@@ -321,7 +321,7 @@ void Wrk::on_data_sent(std::uint32_t conn, std::uint64_t bytes) {
 // turn on this connection now.
 bool Wrk::sender_runs_receive(std::uint32_t conn, std::uint64_t bytes) {
   Conn& c = conns_[conn];
-  if (costs_.loopback_rx_byte <= 0 || !on_host(c.thread) || !c.busy) return false;
+  if (loopback_transmit_byte(costs_) <= 0 || !on_host(c.thread) || !c.busy) return false;
   const Thread& th = threads_[c.thread];
   return c.reader.sender_runs_receive(bytes, th.running && !th.current.connect && th.current.conn == conn);
 }

@@ -31,10 +31,11 @@ class ClientSide {
   // follows (the last chunk is told by on_response_delivered): a client that
   // reads as data arrives, as wrk does, can read it.
   virtual void on_data_sent(std::uint32_t /*conn*/, std::uint64_t /*bytes*/) {}
-  // The server is about to send `bytes` of the response: true when their
-  // receive path runs in the sender (a client on the same host that has read
-  // all it was sent; os/host.h, loopback_rx_byte), which the client then
-  // does not pay. A client elsewhere receives on its own machine: false.
+  // The server is about to send `bytes` of the response: true when the
+  // sender transmits them itself, running their receive path and TCP's
+  // pacing (a client on the same host that has read all it was sent;
+  // os/host.h, loopback_rx_byte and loopback_pacing_byte), which the client
+  // then does not pay. A client elsewhere receives on its own machine: false.
   virtual bool sender_runs_receive(std::uint32_t /*conn*/, std::uint64_t /*bytes*/) { return false; }
   // The requests' stage clocks (request_stages.h), or null when this client
   // does not record where the time went.

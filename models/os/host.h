@@ -5,6 +5,7 @@
 // does not use yet: they say what the [cpu] costs were measured under, for
 // reports (clerk realrun's warning when the running kernel's differ).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -76,7 +77,25 @@ struct CpuCosts {
   // the backlog that release_sock() processes in the reader), so the client
   // pays it, as part of client_byte. 0: not measured, always the client's.
   double loopback_rx_byte = 0;
+  // TCP's own pacing on loopback per byte (bbr without the fq qdisc:
+  // tcp_pacing.h): tcp_write_xmit()'s tcp_pacing_check() arms the socket's
+  // pacing hrtimer (hrtimer_start(), HRTIMER_MODE_ABS_PINNED_SOFT, which
+  // reprograms the CPU's clock event device when it is the earliest) and
+  // tcp_pace_kick() sends the rest from its softirq. It is paid where the
+  // segments are transmitted, as the receive path above is: by the sender
+  // when the client has caught up, else by the client, whose ACKs (and the
+  // window its reads open) clock the transmissions (tcp_ack() ->
+  // tcp_data_snd_check() in the client's softirq). client_byte,
+  // sendfile_byte and loopback_rx_byte are then the unpaced costs (calibrate
+  // measures them under cubic and this as bbr's excess). 0: not paced.
+  double loopback_pacing_byte = 0;
 };
+
+// What transmitting a byte over loopback costs the context that transmits
+// it, beyond the sender's sendfile_byte: the receive path and pacing.
+inline double loopback_transmit_byte(const CpuCosts& c) {
+  return std::min(c.loopback_rx_byte, c.client_byte) + c.loopback_pacing_byte;
+}
 
 inline double reader_fill_byte(const CpuCosts& c) {
   return c.cache_fill_reader_byte < 0 ? c.cache_fill_byte : c.cache_fill_reader_byte;
@@ -95,7 +114,8 @@ struct KernelSpec {
   std::string release;                    // as uname -r
   // Loopback's TCP as the profile's [cpu] costs were measured under ([kernel]
   // tcp_congestion_control, lo_qdisc, tcp_pacing; models/os/tcp_pacing.h):
-  // for reports only. The model does not use them; `clerk realrun` warns
+  // for reports only. The model does not use them (what pacing costs is
+  // CpuCosts::loopback_pacing_byte); `clerk realrun` warns
   // when the running kernel's differ. "": the profile does not say.
   std::string tcp_congestion_control;     // net.ipv4.tcp_congestion_control, "bbr"
   std::string lo_qdisc;                   // lo's root qdisc, "noqueue"

@@ -1,8 +1,10 @@
 // Whether TCP paces its segments on loopback, from the two settings that
 // decide it: the congestion control new sockets get
-// (net.ipv4.tcp_congestion_control) and the root qdisc of `lo`. The model
-// does not use the answer (yet): a hardware profile records it beside its
-// [cpu] costs ([kernel] tcp_pacing, models/os/host.h's KernelSpec), and
+// (net.ipv4.tcp_congestion_control) and the root qdisc of `lo`. `clerk
+// calibrate` uses the answer: with "internal" it measures the [cpu] costs
+// under cubic and pacing's own cost apart ([cpu] loopback_pacing_byte,
+// models/os/host.h). A hardware profile records it ([kernel] tcp_pacing,
+// models/os/host.h's KernelSpec), and
 // `clerk realrun` warns when the running kernel's differs, because the CPU a
 // request costs on loopback moves with it (bbr's pacing costs hrtimers and TSQ
 // round trips that cubic on noqueue does not).

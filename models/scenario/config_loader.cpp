@@ -230,6 +230,7 @@ void read_hardware(Section& root, const LayeredToml& doc, Scenario& sc) {
   hw.costs.client_request = cpu.duration("client_request", 0, 0);
   hw.costs.client_byte = cpu.duration("client_byte", 0, 0, false, limits::kMaxPerByteSeconds);
   hw.costs.loopback_rx_byte = cpu.duration("loopback_rx_byte", 0, 0, false, limits::kMaxPerByteSeconds);
+  hw.costs.loopback_pacing_byte = cpu.duration("loopback_pacing_byte", 0, 0, false, limits::kMaxPerByteSeconds);
   read_cpu_topology(cpu, hw);
   cpu.done();
 

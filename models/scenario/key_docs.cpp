@@ -80,6 +80,8 @@ std::vector<KeyDoc> all_docs() {
       {"cpu", "", "client_byte", "", "", "0: free", "wrk's read() CPU per response byte, for clients on the server's host."},
       {"cpu", "", "loopback_rx_byte", "", "loopback_xmit() -> netif_rx(), tcp_v4_rcv() (net/ipv4/tcp_ipv4.c)", "0: the client always pays it",
        "Loopback's receive path per byte, part of client_byte: the server's send pays it instead when the client on this host has read everything it was sent (calibrate: the paced sendfile() work per byte less sendfile_byte)."},
+      {"cpu", "", "loopback_pacing_byte", "", "tcp_pacing_check(), tcp_pace_kick() (net/ipv4/tcp_output.c)", "0: loopback is not paced",
+       "TCP's own pacing on loopback per byte (bbr without fq: [kernel] tcp_pacing = \"internal\"), paid by whichever side transmits: the server's send when the client on this host has caught up, else the client's reads. calibrate: bbr's machine CPU per byte over cubic's, on one loopback connection."},
       {"cpu", "", "sockets", "", "lscpu: Socket(s)", "one socket", "CPU sockets."},
       {"cpu", "", "threads_per_core", "", "lscpu: Thread(s) per core", "no SMT", "Hardware threads per core."},
       {"cpu", "", "cores_per_socket", "", "lscpu: Core(s) per socket", "", "Cores per socket; sockets x cores_per_socket x threads_per_core must equal logical_cpus.", "", "logical_cpus / (sockets x threads_per_core)"},

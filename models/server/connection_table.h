@@ -84,11 +84,13 @@ class ConnectionTable {
 
   // A chunk of `bytes` went into the socket and the response goes on.
   void chunk_sent(std::uint32_t id, std::uint64_t bytes) { clients_.on_data_sent(id, bytes); }
-  // The receive path's CPU that sending `bytes` on `id` costs the sender (ClientSide::sender_runs_receive).
+  // The loopback transmission's CPU that sending `bytes` on `id` costs the
+  // sender when it transmits them itself (ClientSide::sender_runs_receive):
+  // the receive path, moved from the client and never more than its read
+  // costs (response_reader.h), and TCP's pacing (host.h).
   double receive_path_s(std::uint32_t id, std::uint64_t bytes, const CpuCosts& costs) {
-    if (bytes == 0 || costs.loopback_rx_byte <= 0 || !clients_.sender_runs_receive(id, bytes)) return 0;
-    // Moved from the client, never more than its read costs (response_reader.h).
-    return std::min(costs.loopback_rx_byte, costs.client_byte) * static_cast<double>(bytes);
+    if (bytes == 0 || loopback_transmit_byte(costs) <= 0 || !clients_.sender_runs_receive(id, bytes)) return 0;
+    return loopback_transmit_byte(costs) * static_cast<double>(bytes);
   }
 
   // The response's last byte is in the socket: the client hears of it when

@@ -22,9 +22,9 @@ namespace models {
 class PoolOwner {
  public:
   virtual void on_pool_done() = 0;  // the eventfd became readable
-  // The loopback receive path a task's sendfile() of `bytes` on `conn` runs
-  // in its thread (os/host.h, loopback_rx_byte); 0 unless a client on this
-  // host has read all it was sent.
+  // The loopback transmission a task's sendfile() of `bytes` on `conn` runs
+  // in its thread (os/host.h, loopback_rx_byte and loopback_pacing_byte);
+  // 0 unless a client on this host has read all it was sent.
   virtual double receive_path_s(std::uint32_t /*conn*/, std::uint64_t /*bytes*/) { return 0; }
 
  protected:
