@@ -24,6 +24,7 @@
 #include "testbed/calibrate/profile_writer.h"
 #include "common/output_file.h"
 #include "testbed/calibrate/tools.h"
+#include "testbed/calibrate/unpaced_loopback.h"
 #include "common/cache_cgroup.h"
 
 namespace testbed {
@@ -38,8 +39,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::vector<std::string> remove_stale_calibrations() {
+  // A killed calibrate's congestion control first: its value is in the folder removed next.
+  std::vector<std::string> lines = restore_stale_congestion_control();
   const common::CgroupRoots roots;
-  return common::remove_stale_state({"clerk-calibrate-", {roots.v2, roots.v1}, {"/tmp"}});
+  for (std::string& line : common::remove_stale_state({"clerk-calibrate-", {roots.v2, roots.v1}, {"/tmp"}}))
+    lines.push_back(std::move(line));
+  return lines;
 }
 
 void phase(const std::string& title) {
@@ -178,6 +183,30 @@ void print_loopback_tcp(const common::LoopbackTcp& l) {
                  : models::describe_pacing(models::loopback_pacing(l.congestion_control, l.lo_qdisc)));
 }
 
+// The nginx and wrk runs with loopback unpaced (unpaced_loopback.h).
+CpuMeasurement measure_cpu_unpaced(Calibration& c, const std::string& run_folder) {
+  const UnpacedLoopback unpaced(run_folder);
+  c.unpaced_with = unpaced.used();
+  fmt::print("  {} paces loopback itself: these runs use {} (net.ipv4.tcp_congestion_control, {} again after them);\n"
+             "  pacing is measured apart below\n",
+             unpaced.machines(), unpaced.used(), unpaced.machines());
+  std::fflush(stdout);
+  return measure_cpu(c.cpu_plan, &c.nginx_version);
+}
+
+// What the machine's pacing costs per byte: its congestion control against
+// the unpaced one on one loopback connection (loopback_pacing.h), each set
+// on the sockets themselves.
+void measure_pacing(Calibration& c, bool quick) {
+  phase("TCP's own pacing on loopback: " + c.loopback_tcp.congestion_control + " against " + c.unpaced_with);
+  PacingSpec spec;
+  spec.rounds = quick ? 50 : 200;
+  c.pacing = compare_pacing(spec, quick ? 3 : 5, c.unpaced_with, c.loopback_tcp.congestion_control);
+  c.pacing_byte_s = pacing_machine_per_byte_s(c.pacing);
+  fmt::print("{}", pacing_report(c.pacing));
+  std::fflush(stdout);
+}
+
 int calibrate_run(const Request& o) {
   const auto t0 = Clock::now();
   const common::TempDir scratch = calibrate_temp_dir();
@@ -197,10 +226,13 @@ int calibrate_run(const Request& o) {
   c.cpu_plan.seconds = o.quick ? 1 : 3;
   c.cpu_plan.runs = o.quick ? 3 : 5;
   c.cpu_plan.workers = static_cast<int>(logical_cpus());  // every CPU busy, as under load
-  const CpuMeasurement measured = measure_cpu(c.cpu_plan, &c.nginx_version);
+  const bool paces_itself = !c.loopback_tcp.congestion_control.empty() && !c.loopback_tcp.lo_qdisc.empty() &&
+                            models::loopback_pacing(c.loopback_tcp.congestion_control, c.loopback_tcp.lo_qdisc) == "internal";
+  const CpuMeasurement measured = paces_itself ? measure_cpu_unpaced(c, scratch.path()) : measure_cpu(c.cpu_plan, &c.nginx_version);
   c.cpu_raw = measured.raw;
   c.cpu = derive_cpu_costs(c.cpu_raw);
   c.cpu_rounds = derive_rounds(measured.rounds);
+  if (paces_itself) measure_pacing(c, o.quick);
 
   phase("woken for a connection another thread takes (the model's wakeup)");
   {

@@ -13,6 +13,7 @@
 #include "common/loopback_tcp.h"
 #include "testbed/calibrate/kernel_facts.h"
 #include "testbed/calibrate/loopback.h"
+#include "testbed/calibrate/loopback_pacing.h"
 #include "testbed/calibrate/machine_facts.h"
 #include "testbed/calibrate/seq_read.h"
 
@@ -57,9 +58,16 @@ struct Calibration {
   std::uint64_t tcp_wmem_max = 0;
   std::uint64_t pipe_size = 0;
   KernelFacts kernel_facts;  // the kernel, its scheduler, the data device's queue, the CPU topology
-  // Loopback's congestion control and qdisc when the CPU costs were
-  // measured (common/loopback_tcp.h): the costs hold under these only.
+  // Loopback's congestion control and qdisc as the machine has them
+  // (common/loopback_tcp.h).
   common::LoopbackTcp loopback_tcp;
+  // Where TCP paces loopback itself, the CPU runs were made under
+  // `unpaced_with` (unpaced_loopback.h) and pacing measured apart: bbr
+  // against it on one connection (loopback_pacing.h). Empty: the CPU runs
+  // used the machine's own setting, and nothing was measured apart.
+  std::string unpaced_with;
+  PacingComparison pacing;
+  double pacing_byte_s = 0;  // pacing_machine_per_byte_s(pacing)
 };
 
 }  // namespace testbed::calibrate

@@ -312,12 +312,13 @@ PacingRun pacing_run(const PacingSpec& spec) {
   return run;
 }
 
-PacingComparison compare_pacing(const PacingSpec& spec, unsigned runs) {
+PacingComparison compare_pacing(const PacingSpec& spec, unsigned runs, const std::string& unpaced_cc,
+                                const std::string& paced_cc) {
   PacingComparison c;
   for (unsigned i = 0; i < runs; ++i) {
     PacingSpec unpaced = spec, paced = spec;
-    unpaced.congestion_control = "cubic";
-    paced.congestion_control = "bbr";
+    unpaced.congestion_control = unpaced_cc;
+    paced.congestion_control = paced_cc;
     c.unpaced.push_back(pacing_run(unpaced));
     throw_if_interrupted();
     c.paced.push_back(pacing_run(paced));
@@ -356,6 +357,12 @@ Medians medians(const std::vector<PacingRun>& runs) {
 
 }  // namespace
 
+double pacing_machine_per_byte_s(const PacingComparison& c) {
+  if (c.unpaced.empty() || c.paced.empty()) return 0;
+  const double bytes = static_cast<double>(c.unpaced.front().spec.response);
+  return std::max(0.0, (medians(c.paced).machine - medians(c.unpaced).machine) * 1e-6 / bytes);
+}
+
 std::string pacing_report(const PacingComparison& c) {
   if (c.unpaced.empty() || c.paced.empty()) return "pacing: no runs\n";
   const PacingSpec& s = c.unpaced.front().spec;
@@ -371,10 +378,11 @@ std::string pacing_report(const PacingComparison& c) {
   const Medians u = medians(c.unpaced), p = medians(c.paced);
   const double bytes = static_cast<double>(s.response);
   out += fmt::format(
-      "medians: wall {:.1f} -> {:.1f} us, machine busy {:.1f} -> {:.1f} us (cubic -> bbr)\n"
+      "medians: wall {:.1f} -> {:.1f} us, machine busy {:.1f} -> {:.1f} us ({} -> {})\n"
       "paced over unpaced, per byte: machine {:.4f} ns (sender {:.4f}, receiver {:.4f}, elsewhere {:.4f}); "
       "segments {:.1f} -> {:.1f} a response\n",
-      u.wall, p.wall, u.machine, p.machine, (p.machine - u.machine) / bytes * 1e3, (p.sender - u.sender) / bytes * 1e3,
+      u.wall, p.wall, u.machine, p.machine, c.unpaced.front().spec.congestion_control,
+      c.paced.front().spec.congestion_control, (p.machine - u.machine) / bytes * 1e3, (p.sender - u.sender) / bytes * 1e3,
       (p.receiver - u.receiver) / bytes * 1e3, (p.elsewhere - u.elsewhere) / bytes * 1e3, u.segs, p.segs);
   return out;
 }

@@ -71,7 +71,13 @@ PacingRun pacing_run(const PacingSpec& spec);
 struct PacingComparison {
   std::vector<PacingRun> unpaced, paced;
 };
-PacingComparison compare_pacing(const PacingSpec& spec, unsigned runs);
+PacingComparison compare_pacing(const PacingSpec& spec, unsigned runs, const std::string& unpaced_cc = "cubic",
+                                const std::string& paced_cc = "bbr");
+
+// What pacing costs the machine per byte: the paced runs' median busy time
+// per response less the unpaced runs', over the response's bytes, in
+// seconds (never below 0). The profile's [cpu] loopback_pacing_byte.
+double pacing_machine_per_byte_s(const PacingComparison& c);
 
 // The report `clerk calibrate --pacing` prints: each run's figures per
 // response, then the medians and the paced-over-unpaced differences.

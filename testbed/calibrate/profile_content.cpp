@@ -110,6 +110,20 @@ std::vector<ProfileEntry> loopback_tcp_entries(const common::LoopbackTcp& l) {
   return e;
 }
 
+// [cpu] loopback_pacing_byte: the pacing comparison's machine busy time
+// per byte, paced over unpaced (loopback_pacing.h).
+ProfileEntry pacing_entry(const Calibration& c) {
+  const PacingRun& run = c.pacing.paced.front();
+  return {"loopback_pacing_byte", duration_value(c.pacing_byte_s),
+          {fmt::format("TCP's own pacing on loopback per byte (models/os/host.h): one connection, {} responses of {} B",
+                       run.spec.rounds, run.spec.response),
+           fmt::format("in sendfile() calls of at most {} B a run, {} runs each of {} and {}, alternated; the median",
+                       run.spec.chunk, c.pacing.paced.size(), c.pacing.unpaced.front().spec.congestion_control,
+                       run.spec.congestion_control),
+           fmt::format("machine busy time per response (/proc/stat) of {}, less {}'s, per byte = {}",
+                       run.spec.congestion_control, c.pacing.unpaced.front().spec.congestion_control, ns(c.pacing_byte_s))}};
+}
+
 std::vector<ProfileEntry> queue_entries(const KernelFacts& k) {
   std::vector<ProfileEntry> e;
   const std::string dir = "/sys/block/" + k.queue.device + "/queue/";
@@ -347,6 +361,7 @@ Profile build_profile(const Calibration& c) {
                                   r.big_file_bytes, ns(c.cpu.loopback_rx_byte))},
                      &CpuCostsResult::loopback_rx_byte, ns)});
   }
+  if (!c.unpaced_with.empty()) cpu.entries.push_back(pacing_entry(c));
   if (c.fill.cold_bytes > 0) {
     const std::string where =
         !c.fill.cgroup_limit        ? std::string("without a memory cgroup")
@@ -373,12 +388,17 @@ Profile build_profile(const Calibration& c) {
     for (auto& entry : topology_entries(c.kernel_facts)) cpu.entries.push_back(std::move(entry));
   if (r.pool_on.calls <= 0) cpu.comment.push_back("`event`, `pool_worker` and `pool_thread` are not measured: the model's defaults (0) apply.");
   if (c.herd.empty()) cpu.comment.push_back("`wakeup` is not measured: the model's default (0) applies.");
-  if (!c.loopback_tcp.congestion_control.empty())
+  if (!c.unpaced_with.empty()) {
+    cpu.comment.push_back(fmt::format("{} on lo's qdisc {} ([kernel]) paces loopback itself; the nginx and wrk runs used {}",
+                                      c.loopback_tcp.congestion_control, c.loopback_tcp.lo_qdisc, c.unpaced_with));
+    cpu.comment.push_back("(calibrate set net.ipv4.tcp_congestion_control for them), so these costs are unpaced and");
+    cpu.comment.push_back("loopback_pacing_byte is pacing's own, paid by whichever side transmits (models/os/host.h).");
+  } else if (!c.loopback_tcp.congestion_control.empty()) {
     cpu.comment.push_back(fmt::format("Measured under TCP congestion control {} on lo's qdisc {} ([kernel]): pacing costs CPU",
                                       c.loopback_tcp.congestion_control,
                                       c.loopback_tcp.lo_qdisc.empty() ? "(unknown)" : c.loopback_tcp.lo_qdisc));
-  if (!c.loopback_tcp.congestion_control.empty())
     cpu.comment.push_back("(timers, smaller bursts), so these costs hold under those settings only.");
+  }
   cpu.comment.push_back("Loopback's receive side runs in softirq, charged to whichever task is on the CPU (nginx,");
   cpu.comment.push_back("wrk or ksoftirqd): the per-byte split between sendfile_byte and client_byte moves with load;");
   cpu.comment.push_back("loopback_rx_byte is the part that moves (the model gives it to the sender when wrk keeps up).");

@@ -98,3 +98,22 @@ TEST_CASE("pacing: a congestion control the kernel lacks is a clear error") {
   none.rounds = 0;
   CHECK_THROWS_WITH(pacing_run(none), Catch::Contains("above 0"));
 }
+
+TEST_CASE("pacing's cost per byte: the paced runs' median machine time over the unpaced runs', never below 0") {
+  auto run = [](const std::string& cc, double machine_s) {
+    PacingRun r;
+    r.spec.congestion_control = cc;
+    r.spec.response = 1000000;
+    r.spec.rounds = 10;
+    r.machine_busy_s = machine_s;
+    return r;
+  };
+  PacingComparison c;
+  // Per response: cubic 100, 300, 200 us (median 200); bbr 260, 250, 900 us (median 260).
+  for (double s : {1e-3, 3e-3, 2e-3}) c.unpaced.push_back(run("cubic", s));
+  for (double s : {2.6e-3, 2.5e-3, 9e-3}) c.paced.push_back(run("bbr", s));
+  CHECK(pacing_machine_per_byte_s(c) == Approx(60e-6 / 1e6));
+  std::swap(c.unpaced, c.paced);
+  CHECK(pacing_machine_per_byte_s(c) == 0);
+  CHECK(pacing_machine_per_byte_s(PacingComparison{}) == 0);
+}
