@@ -84,7 +84,9 @@ void SgClients::schedule(std::uint32_t s, sim::Time first) {
     bool sent = false;
     if (slot.conn != UINT32_MAX) {
       Conn& c = conns_[slot.conn];
-      if (c.alive && c.connected && !c.busy) {
+      // Not ahead of older due requests: a same-host connection's queued
+      // write takes those first (models/clients/wrk.cpp, kDue).
+      if (c.alive && c.connected && !c.busy && slot.pending.empty()) {
         send_request(slot.conn, now);
         c.sent_at = now;
         sockets_[c.socket].notify();
@@ -277,6 +279,14 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
         --g.open;
         reconnect = true;
         break;
+      }
+      if (on_host) {
+        // socket_writeable() writes when the thread's loop comes round to
+        // this connection, behind the turns queued before it (models/clients/wrk.h).
+        on_thread(thread, 0.0, wake);
+        if (!running_) return;
+        if (c.closed) continue;  // the server dropped it meanwhile: no write, a reconnect
+        if (c.busy) continue;    // the open-loop schedule wrote on it meanwhile (sent_at)
       }
       if (open_loop && !send_pending(id)) continue;  // idle until its schedule's next request
       if (!open_loop) send_request(id, now_ns());

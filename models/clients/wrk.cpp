@@ -381,7 +381,9 @@ void Wrk::on_event(std::uint64_t arg) {
       engine_.schedule_in(sim::from_seconds_ceil(gap), this, event(kDue, v));
       if (slot.conn != UINT32_MAX) {
         Conn& c = conns_[slot.conn];
-        if (c.alive && c.connected && !c.busy) {
+        // Not ahead of older due requests: a same-host connection whose
+        // write is queued (socket_writeable() to come) takes those first.
+        if (c.alive && c.connected && !c.busy && slot.pending.empty()) {
           send_request(slot.conn, engine_.now());
           break;
         }

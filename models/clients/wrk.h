@@ -11,7 +11,9 @@
 // thread on the server's own host queues the write behind them (a write
 // costs the loop no time of its own: client_request, measured per request,
 // is charged to the turn that completes the response); a thread elsewhere
-// has no CPU in the model and writes at once. A random-file group picks a file per request
+// has no CPU in the model and writes at once. Left out: the first request
+// on a new connection (socket_connected() registers it the same way) and a
+// trace group's requests go out at once. A random-file group picks a file per request
 // by its popularity (popularity.h; uniformly, as the reference's Lua script
 // did, unless the scenario says otherwise).
 //
