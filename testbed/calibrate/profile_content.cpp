@@ -100,7 +100,7 @@ std::vector<ProfileEntry> loopback_tcp_entries(const common::LoopbackTcp& l) {
   if (!l.congestion_control.empty())
     e.push_back({"tcp_congestion_control", toml_string(l.congestion_control),
                  {l.congestion_source + ": new sockets' default (NGINX and wrk set no TCP_CONGESTION);",
-                  "the [cpu] costs hold under it (reported only: the model does not use it)"}});
+                  "what the [cpu] costs are for (where it paces loopback itself, its pacing is loopback_pacing_byte)"}});
   if (!l.lo_qdisc.empty()) e.push_back({"lo_qdisc", toml_string(l.lo_qdisc), {l.qdisc_source}});
   if (l.congestion_control.empty() || l.lo_qdisc.empty()) return e;
   const std::string pacing = models::loopback_pacing(l.congestion_control, l.lo_qdisc);
@@ -361,7 +361,8 @@ Profile build_profile(const Calibration& c) {
                                   r.big_file_bytes, ns(c.cpu.loopback_rx_byte))},
                      &CpuCostsResult::loopback_rx_byte, ns)});
   }
-  if (!c.unpaced_with.empty()) cpu.entries.push_back(pacing_entry(c));
+  if (!c.unpaced_with.empty() && !c.pacing.paced.empty() && !c.pacing.unpaced.empty())
+    cpu.entries.push_back(pacing_entry(c));
   if (c.fill.cold_bytes > 0) {
     const std::string where =
         !c.fill.cgroup_limit        ? std::string("without a memory cgroup")

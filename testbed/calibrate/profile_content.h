@@ -22,7 +22,8 @@ std::vector<ProfileEntry> queue_entries(const KernelFacts& k);
 // [kernel] tcp_congestion_control, lo_qdisc (each when read) and tcp_pacing
 // (when both are): what the [cpu] costs were measured under.
 std::vector<ProfileEntry> loopback_tcp_entries(const common::LoopbackTcp& l);
-// [cpu] loopback_pacing_byte, when the CPU runs were made unpaced (c.unpaced_with set).
+// [cpu] loopback_pacing_byte, when the CPU runs were made unpaced (c.unpaced_with set)
+// and the comparison has runs of both (c.pacing: neither empty).
 ProfileEntry pacing_entry(const Calibration& c);
 
 // The model's figures beside fio's, one row per measured (block size, queue

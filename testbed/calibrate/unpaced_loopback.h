@@ -11,10 +11,13 @@
 // its listener's). While an UnpacedLoopback is alive that default is cubic
 // (always built in: CONFIG_TCP_CONG_CUBIC is the kernel's default choice;
 // else reno, which the kernel always has); the machine's own is written back
-// when it goes, also when an exception unwinds. A SIGKILL runs no
-// destructor: the scope leaves the value to restore in calibrate's run
-// folder (`restore_file`), and the next calibrate puts it back
-// (restore_stale_congestion_control) before removing that folder.
+// when it goes, also when an exception unwinds (a failure to is said on
+// stderr, with the command that puts it back). A SIGKILL runs no
+// destructor: the scope leaves "<machine's> <used>" in calibrate's run
+// folder (`restore_file`), and the next calibrate puts the machine's back
+// (restore_stale_congestion_control) before removing that folder, if the
+// default is still the one calibrate set and the folder is calibrate's own
+// (root's, not writable by others: /tmp is everyone's).
 #pragma once
 #include <string>
 #include <vector>
@@ -45,9 +48,14 @@ class UnpacedLoopback {
 std::string unpaced_congestion_control(const std::string& available);
 
 // For each folder under `tmp` named "clerk-calibrate-<pid>..." whose owner
-// is gone and which holds a restore file: writes its value back to
-// `sysctl` and says so, one line each.
-std::vector<std::string> restore_stale_congestion_control(const std::string& tmp = "/tmp",
-                                                          const std::string& sysctl = kCongestionControlSysctl);
+// is gone, which is a directory (not a link) of this user that nobody else
+// may write, and which holds a restore file (a regular file, read up to
+// 64 bytes): writes the machine's value back to `sysctl` when that still
+// holds the one calibrate set and the value is one of `available`'s
+// (tcp_available_congestion_control's line), and says what it did or left,
+// one line each.
+std::vector<std::string> restore_stale_congestion_control(
+    const std::string& tmp = "/tmp", const std::string& sysctl = kCongestionControlSysctl,
+    const std::string& available = "/proc/sys/net/ipv4/tcp_available_congestion_control");
 
 }  // namespace testbed::calibrate
