@@ -29,6 +29,29 @@ ImU32 blend(const float* f) {
   return IM_COL32(q(r), q(g), q(b), 255);
 }
 
+// A worker row's colour over bins [a, b): their state shares' mean.
+ImU32 worker_colour(const Recorder& rec, std::uint32_t w, std::int64_t a, std::int64_t b) {
+  float f[3] = {0, 0, 0};
+  for (std::int64_t i = a; i < b; ++i)
+    for (int s = 0; s < 3; ++s) f[s] += rec.worker_states(i, w)[s];
+  for (float& v : f) v /= static_cast<float>(b - a);
+  return blend(f);
+}
+
+// A pool row's: violet as deep as the share of the team that is out
+// carrying orders; pink once orders wait for a free member (the queue).
+ImU32 pool_colour(const Recorder& rec, std::uint32_t w, std::int64_t a, std::int64_t b) {
+  float q = 0, busy = 0;
+  for (std::int64_t i = a; i < b; ++i) {
+    q += rec.pool_waiting(i, w);
+    busy += rec.pool_busy(i, w);
+  }
+  q /= static_cast<float>(b - a);
+  busy /= static_cast<float>(b - a);
+  const ImU32 base = mix(IM_COL32(45, 40, 60, 255), kTeam, busy);
+  return (q <= 0.01f ? base : mix(base, IM_COL32(255, 110, 200, 255), std::min(0.3f + q / 64.0f, 1.0f))) & 0xFFF0F0F0u;
+}
+
 struct Hover {
   int row = -1;  // worker rows first, then pool rows
   std::int64_t bin = -1;
@@ -51,6 +74,18 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
   const float x0 = p0.x + label_w, bin_w = (size.x - label_w) / static_cast<float>(bins);
   const std::int64_t origin = last - bins;  // the bin drawn at x0 (may be before t = 0)
 
+  // Columns of `per_px` bins, one while a bin is at least a pixel wide, on
+  // multiples of it so that they stay put as time runs, each drawn in its
+  // bins' mean: no more rectangles than the row has pixels, where a long
+  // window (60,000 bins) drew one per change of colour (69,000 vertices
+  // in one draw list at the knobs' ends: past what 16-bit indices hold
+  // without the renderer's vertex offsets).
+  const std::int64_t per_px = std::max<std::int64_t>(1, static_cast<std::int64_t>(1.0f / bin_w));
+  const auto column_end = [&](std::int64_t k) {
+    const std::int64_t start = k >= 0 ? k / per_px * per_px : -((-k + per_px - 1) / per_px) * per_px;
+    return std::min(last, std::max(k + 1, start + per_px));
+  };
+
   char buf[96];
   for (int row = 0; row < rows; ++row) {
     const float y = p0.y + row_h * static_cast<float>(row);
@@ -63,24 +98,14 @@ void draw_session(Session& s, ImVec2 size, float window_s) {
       dl->AddText(ImVec2(p0.x + 2, y + std::max(row_h * 0.5f - fs * 0.5f, -2.0f)), pool_row ? kTeam : kInk, buf);
     }
     const float pad = row_h >= 4 ? 1.0f : 0.0f;
+    const auto colour = [&](std::int64_t a, std::int64_t b) {
+      return pool_row ? pool_colour(rec, w, a, b) : worker_colour(rec, w, a, b);
+    };
     std::int64_t k = first;
     while (k < last) {
-      ImU32 col;
-      std::int64_t run = k + 1;
-      if (!pool_row) {
-        col = blend(rec.worker_states(k, w));
-        while (run < last && blend(rec.worker_states(run, w)) == col) ++run;
-      } else {
-        // Violet as deep as the share of the team that is out carrying
-        // orders; pink once orders wait for a free member (the queue).
-        const auto shade = [&](std::int64_t i) {
-          const float q = rec.pool_waiting(i, w), busy = rec.pool_busy(i, w);
-          const ImU32 base = mix(IM_COL32(45, 40, 60, 255), kTeam, busy);
-          return (q <= 0.01f ? base : mix(base, IM_COL32(255, 110, 200, 255), std::min(0.3f + q / 64.0f, 1.0f))) & 0xFFF0F0F0u;
-        };
-        col = shade(k);
-        while (run < last && shade(run) == col) ++run;
-      }
+      const ImU32 col = colour(k, column_end(k));
+      std::int64_t run = column_end(k);
+      while (run < last && colour(run, column_end(run)) == col) run = column_end(run);
       dl->AddRectFilled(ImVec2(x0 + bin_w * static_cast<float>(k - origin), y + pad),
                         ImVec2(x0 + bin_w * static_cast<float>(run - origin), y + row_h - pad), col);
       k = run;
