@@ -15,6 +15,11 @@ namespace ui {
 
 namespace {
 
+// The store's draw list's vertices past which no more customer dots are
+// drawn: room left below 65,536 for what is drawn after them (labels, the
+// hover box) and the rest of the window.
+constexpr int kDotVertexBudget = 48000;
+
 using Phase = models::HttpConnection::Phase;
 
 enum class HitKind { kNone, kClerk, kTeam, kBench, kCustomer, kStreet, kDoor, kShelves, kDrive, kDock };
@@ -334,6 +339,11 @@ void draw_store(Session& s, StoreAnim& anim, Box area, float zoom, ImVec2 pan, f
       p.y += (target.y - p.y) * ease;
     }
     const ImU32 col = group_colour(hc ? hc->group : 0);
+    // Tens of thousands of connections fill the grids' every slot: past a
+    // budget the dots are left out, so that the window's draw list stays
+    // within the 65,536 vertices of ImGui's 16-bit indices on a renderer
+    // without vertex offsets (OpenGL before 3.2: the window asks for 3.0).
+    if (dl->VtxBuffer.Size >= kDotVertexBudget) continue;
     if (L.dot < 2.5f)
       dl->AddRectFilled(ImVec2(p.x - L.dot, p.y - L.dot), ImVec2(p.x + L.dot, p.y + L.dot), col);
     else
