@@ -202,7 +202,6 @@ void measure_pacing(Calibration& c, bool quick) {
   PacingSpec spec;
   spec.rounds = quick ? 50 : 200;
   c.pacing = compare_pacing(spec, quick ? 3 : 5, c.unpaced_with, c.loopback_tcp.congestion_control);
-  c.pacing_byte_s = pacing_machine_per_byte_s(c.pacing);
   fmt::print("{}", pacing_report(c.pacing));
   std::fflush(stdout);
 }

@@ -67,7 +67,6 @@ struct Calibration {
   // used the machine's own setting, and nothing was measured apart.
   std::string unpaced_with;
   PacingComparison pacing;
-  double pacing_byte_s = 0;  // pacing_machine_per_byte_s(pacing)
 };
 
 }  // namespace testbed::calibrate

@@ -114,14 +114,15 @@ std::vector<ProfileEntry> loopback_tcp_entries(const common::LoopbackTcp& l) {
 // per byte, paced over unpaced (loopback_pacing.h).
 ProfileEntry pacing_entry(const Calibration& c) {
   const PacingRun& run = c.pacing.paced.front();
-  return {"loopback_pacing_byte", duration_value(c.pacing_byte_s),
+  const double per_byte_s = pacing_machine_per_byte_s(c.pacing);
+  return {"loopback_pacing_byte", duration_value(per_byte_s),
           {fmt::format("TCP's own pacing on loopback per byte (models/os/host.h): one connection, {} responses of {} B",
                        run.spec.rounds, run.spec.response),
            fmt::format("in sendfile() calls of at most {} B a run, {} runs each of {} and {}, alternated; the median",
                        run.spec.chunk, c.pacing.paced.size(), c.pacing.unpaced.front().spec.congestion_control,
                        run.spec.congestion_control),
            fmt::format("machine busy time per response (/proc/stat) of {}, less {}'s, per byte = {}",
-                       run.spec.congestion_control, c.pacing.unpaced.front().spec.congestion_control, ns(c.pacing_byte_s))}};
+                       run.spec.congestion_control, c.pacing.unpaced.front().spec.congestion_control, ns(per_byte_s))}};
 }
 
 std::vector<ProfileEntry> queue_entries(const KernelFacts& k) {

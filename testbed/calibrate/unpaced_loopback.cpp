@@ -12,6 +12,7 @@
 
 #include "common/control_file.h"
 #include "common/kernel_name.h"
+#include "common/loopback_tcp.h"
 #include "common/output_file.h"
 #include "common/stale_state.h"
 #include "common/text_file.h"
@@ -85,8 +86,8 @@ std::string unpaced_congestion_control(const std::string& available) {
 }
 
 UnpacedLoopback::UnpacedLoopback(const std::string& run_folder) {
-  previous_ = first_word(common::read_text(kCongestionControlSysctl));
-  if (!common::is_kernel_name(previous_))
+  previous_ = common::read_congestion_control(*common::files_under(""));
+  if (previous_.empty())
     throw std::runtime_error(fmt::format("cannot read the congestion control from {}", kCongestionControlSysctl));
   used_ = unpaced_congestion_control(common::read_text("/proc/sys/net/ipv4/tcp_available_congestion_control"));
   restore_path_ = run_folder + "/" + kCongestionControlRestoreFile;
