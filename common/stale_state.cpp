@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <set>
+#include <string_view>
 #include <thread>
 
 #include "common/text_file.h"
@@ -79,6 +80,31 @@ void wait_gone(const std::vector<pid_t>& pids, const StaleScan& scan) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
 }
 
+// Whether one argument of a command line names `folder` or a path inside it
+// ("-p DIR/", "--pid-file=DIR/serve.pid"): the folder's path must end there
+// or at a '/', so that a stale clerk-realrun-12 never matches a live
+// clerk-realrun-123-..., and start the argument or follow a '=' or ':'.
+bool names_folder(std::string_view arg, std::string_view folder) {
+  for (std::size_t at = arg.find(folder); at != std::string_view::npos; at = arg.find(folder, at + 1)) {
+    const std::size_t after = at + folder.size();
+    const bool starts = at == 0 || arg[at - 1] == '=' || arg[at - 1] == ':';
+    const bool ends = after == arg.size() || arg[after] == '/';
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+bool cmdline_names_folder(const std::string& cmdline, const std::string& folder) {
+  std::size_t begin = 0;
+  while (begin < cmdline.size()) {
+    std::size_t end = cmdline.find('\0', begin);
+    if (end == std::string::npos) end = cmdline.size();
+    if (names_folder(std::string_view(cmdline).substr(begin, end - begin), folder)) return true;
+    begin = end + 1;
+  }
+  return false;
+}
+
 // Processes whose command line names one of `folders` (NGINX -p DIR,
 // clerk-serve --pid-file DIR/serve.pid, wrk -s DIR/...).
 std::vector<pid_t> processes_naming(const std::vector<StaleEntry>& folders, const std::string& proc_root) {
@@ -90,11 +116,9 @@ std::vector<pid_t> processes_naming(const std::vector<StaleEntry>& folders, cons
     pid_t pid = 0;
     const auto [next, err] = std::from_chars(name.data(), name.data() + name.size(), pid);
     if (err != std::errc() || next != name.data() + name.size() || pid <= 1 || pid == ::getpid()) continue;
-    std::string cmdline = read_text(it->path().string() + "/cmdline");
-    for (char& c : cmdline)
-      if (c == '\0') c = ' ';
+    const std::string cmdline = read_text(it->path().string() + "/cmdline");  // arguments, each ended by a NUL
     for (const StaleEntry& folder : folders)
-      if (cmdline.find(folder.path) != std::string::npos) {
+      if (cmdline_names_folder(cmdline, folder.path)) {
         pids.push_back(pid);
         break;
       }

@@ -55,6 +55,18 @@ bool killed(ChildProcess& child) {
   return e && !e->lost && WIFSIGNALED(e->status) && WTERMSIG(e->status) == SIGKILL;
 }
 
+// Waits (at most 10 s) until `child` runs its own program: until it execs,
+// its command line is still this test's.
+void wait_exec(const ChildProcess& child, const std::string& arg) {
+  for (int i = 0; i < 1000; ++i) {
+    std::ifstream in("/proc/" + std::to_string(child.pid()) + "/cmdline");
+    const std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmdline.find(arg) != std::string::npos) return;
+    ::usleep(10000);
+  }
+  FAIL("the child never ran its program");
+}
+
 bool mentions(const std::vector<std::string>& lines, const std::string& text) {
   return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(text) != std::string::npos; });
 }
@@ -123,6 +135,31 @@ TEST_CASE("a dead clerk's cgroups, folders and processes are removed, a live one
   in_live_cgroup.stop(SIGKILL, 0);
   from_live_folder.stop(SIGKILL, 0);
   from_stale_folder.stop(SIGKILL, 0);
+}
+
+TEST_CASE("a stale folder's name that begins another run's folder name kills only its own processes", "[stale_state]") {
+  SubreaperScope reaper;
+  FakeTree tree;
+  const std::string gone = std::to_string(dead_pid());
+  // clerk-realrun-<gone> (no suffix, as owner_pid accepts) is stale; a live
+  // run's folder clerk-realrun-<gone>3-... begins with the same text.
+  const fs::path stale_folder = tree.folder("clerk-realrun-" + gone);
+  const fs::path other_folder = tree.base / "tmp" / ("clerk-realrun-" + gone + "3-Xy34Zw");
+  ChildProcess other_run = ChildProcess::spawn(
+      {{"/bin/sh", "-c", "sleep 30 & wait", (other_folder / "nginx.conf").string()}, "", "", "stale test"});
+  ChildProcess stale_server = ChildProcess::spawn(
+      {{"/bin/sh", "-c", "sleep 30 & wait", "--pid-file=" + (stale_folder / "serve.pid").string()}, "", "", "stale test"});
+  wait_exec(other_run, other_folder.string());
+  wait_exec(stale_server, stale_folder.string());
+
+  const std::vector<std::string> lines = remove_stale_state(tree.scan());
+
+  CHECK_FALSE(fs::exists(stale_folder));
+  CHECK(killed(stale_server));
+  CHECK(other_run.poll() == std::nullopt);
+  CHECK_FALSE(mentions(lines, "killed stale process " + std::to_string(other_run.pid())));
+  other_run.stop(SIGKILL, 0);
+  stale_server.stop(SIGKILL, 0);
 }
 
 TEST_CASE("nothing stale: nothing said, nothing removed", "[stale_state]") {
