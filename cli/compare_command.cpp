@@ -45,6 +45,7 @@ void check_outputs(const CompareArgs& args) {
   if (!args.json_path.empty()) common::check_output_path(args.json_path);
   if (!args.figure.empty()) {
     sweep::check_figure_prefix(args.figure, "--figure");
+    sweep::check_gnuplot("--figure");
     for (const char* ext : {".png", ".svg"}) common::check_output_path(args.figure + ext);
   }
 }

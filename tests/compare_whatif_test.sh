@@ -18,13 +18,16 @@ expect_status 2 "compare: unwritable JSON" "$clerk" compare "$scenarios/agreemen
 expect_status 2 "compare: figure into a folder" "$clerk" compare "$scenarios/agreement/hits.toml" --figure "$tmp/"
 expect_status 2 "compare: bad --set" "$clerk" compare "$scenarios/agreement/hits.toml" --set nginx.aio=sometimes
 
-# compare without gnuplot: exit 1, the table all the same, and neither the
-# figure nor the JSON written.
-expect_status 1 "compare --figure without gnuplot" env PATH=/nonexistent "$clerk" compare \
+# compare --figure without gnuplot: exit 2 before any run (the figure asked
+# for cannot be drawn), and neither the figure nor the JSON written.
+expect_status 2 "compare --figure without gnuplot" env PATH=/nonexistent "$clerk" compare \
   "$scenarios/agreement/hits.toml" --duration 1 --figure "$tmp/g" --json "$tmp/g.json"
-expect_text "compare without gnuplot" "is gnuplot installed?"
-grep -q "^1 scenario in agreement/" "$tmp/out" || fail "compare without gnuplot printed no table"
+expect_text "compare without gnuplot" "needs gnuplot to draw"
+[ ! -s "$tmp/out" ] || fail "compare without gnuplot ran before refusing: $(head -c 200 "$tmp/out")"
 [ -z "$(ls "$tmp" | grep '^g\.')" ] || fail "compare wrote files when gnuplot was missing: $(ls "$tmp")"
+expect_status 2 "whatif --figure without gnuplot" env PATH=/nonexistent "$clerk" whatif \
+  "$scenarios/agreement/hits.toml" --threads 1,2 --duration 1 --figure "$tmp/w"
+expect_text "whatif without gnuplot" "needs gnuplot to draw"
 
 # compare: the table, and the same seed for both (the first scenario's, or --seed).
 expect_status 0 "compare" "$clerk" compare "$scenarios/agreement/hits.toml" "$scenarios/agreement/misses.toml" \
@@ -102,6 +105,11 @@ if command -v gnuplot >/dev/null; then
   [ -s "$tmp/fig.png" ] && [ -s "$tmp/fig.svg" ] || fail "compare --figure wrote no PNG and SVG"
   expect_status 0 "whatif's figure" "$clerk" whatif "$data/small-hdd.toml" --reuseport --duration 1
   [ -s "$tmp/whatif-small-hdd-reuseport.png" ] || fail "whatif wrote no figure by default"
+  # A run too short to complete a request: every figure 0 or missing, the
+  # logarithmic panels too; drawn all the same (they fall back to linear).
+  expect_status 0 "compare --figure of empty runs" "$clerk" compare "$scenarios/agreement/hits.toml" \
+    "$scenarios/agreement/hits.toml" --duration 0.01 --figure "$tmp/empty"
+  [ -s "$tmp/empty.png" ] || fail "compare of empty runs wrote no figure"
 fi
 
 [ "$failures" -eq 0 ] && echo "compare and whatif: all checks passed"

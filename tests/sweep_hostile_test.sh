@@ -37,9 +37,22 @@ if command -v gnuplot >/dev/null; then
   [ -s "$tmp/evil.png" ] && [ -s "$tmp/evil.svg" ] || fail "the hostile results were not drawn"
   expect_status 0 "heat map of a hostile results file" "$clerk" plot "$tmp/evil.jsonl" --x x --y m --by "$key" --heatmap -o "$tmp/evilh"
   [ ! -e "$marker" ] || fail "heat map ran a command from a results file"
+  # Figures gnuplot cannot draw as given: the extremes of a double are drawn;
+  # nothing above 0 on --logy is exit 2 before gnuplot runs, never gnuplot's
+  # own failure.
+  row='{"sweep":"abc","run":%d,"point":%d,"axes":{"x":%d},"seed":1,"metrics":{"m":%s}}\n'
+  printf "$row" 0 0 0 1.7976931348623157e308 1 1 1 2.5 2 2 2 -1.7976931348623157e308 >"$tmp/big.jsonl"
+  expect_status 0 "plot of a double's extremes" "$clerk" plot "$tmp/big.jsonl" --x x --y m -o "$tmp/big"
+  printf "$row" 0 0 0 0 1 1 1 0 >"$tmp/zero.jsonl"
+  expect_status 2 "plot --logy of zeros" "$clerk" plot "$tmp/zero.jsonl" --x x --y m --logy -o "$tmp/zero"
+  expect_text "plot --logy of zeros" "drop --logy"
+  printf "$row" 0 0 0 0 1 1 1 2.5 >"$tmp/some.jsonl"
+  expect_status 0 "plot --logy with one mean above 0" "$clerk" plot "$tmp/some.jsonl" --x x --y m --logy -o "$tmp/somelog"
 else
   echo "cli_sweep_hostile: gnuplot not installed, plot checks skipped"
 fi
+expect_status 2 "plot without gnuplot" env PATH=/nonexistent "$clerk" plot "$good" --x x --y m -o "$tmp/nognu"
+expect_text "plot without gnuplot" "needs gnuplot to draw"
 
 # Finding 5: endless and huge inputs are refused, not read until memory runs out.
 expect_status 2 "plot /dev/zero" "$clerk" plot /dev/zero --x x --y m

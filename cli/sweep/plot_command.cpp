@@ -1,6 +1,7 @@
 #include "cli/sweep/plot_command.h"
 
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <filesystem>
 #include <iostream>
@@ -74,6 +75,9 @@ class SignalGuard {
   struct sigaction old_[kStopCount] {};
 };
 
+constexpr const char* kInstallGnuplot =
+    "gnuplot is not installed or not in PATH (Debian: gnuplot-nox; scripts/setup installs it)";
+
 // A program named by a relative path is found from clerk's folder, not gnuplot's.
 std::string program_path(const std::string& program) {
   if (program.find('/') == std::string::npos) return program;
@@ -113,6 +117,18 @@ void check_size(const PlotArgs& args, const PlotData& data) {
                                           " cells, more than " + std::to_string(kMaxHeatmapCells));
 }
 
+// A figure with no point to draw (every mean missing or infinite, or none
+// above 0 on a logarithmic y axis) is refused before gnuplot runs.
+void check_drawable(const PlotArgs& args, const PlotData& data) {
+  for (const PlotSeries& series : data.series)
+    for (const PlotCell& c : series.cells)
+      if (std::isfinite(c.y.mean) && (!args.log_y || c.y.mean > 0)) return;
+  throw SweepError(args.results, "", "has no value of " + args.y + " to draw" +
+                                         (args.log_y ? " on a logarithmic axis (every one is missing, infinite or at most 0; "
+                                                       "drop --logy)"
+                                                     : " (every one is missing or infinite)"));
+}
+
 PlotData read_data(const PlotArgs& args) {
   if (args.heatmap && args.by.empty()) throw SweepError("--heatmap", "", "needs --by: the heat map's second axis");
   if (!(args.confidence > 0 && args.confidence < 1)) throw SweepError("--confidence", "", "must be between 0 and 1");
@@ -120,6 +136,7 @@ PlotData read_data(const PlotArgs& args) {
   if (!file.has_columns) throw SweepError(args.results, "", "has no rows");
   PlotData data = gather(file, {args.x, args.y, args.by, args.where, args.confidence});
   check_size(args, data);
+  check_drawable(args, data);
   return data;
 }
 
@@ -130,11 +147,16 @@ int draw(const FigureScript& script, const std::string& gnuplot, const std::stri
   write_atomically(work.file("plot.gp"), script("plot.png", "plot.svg"));
   const int status = run_gnuplot(gnuplot, work.path());
   if (g_signal) return -1;
+  if (status == 127) {  // found before the runs, gone since
+    std::cerr << "clerk: gnuplot could not be started: " << kInstallGnuplot << "\n";
+    return 2;
+  }
   if (status != 0 || !fs::exists(work.file("plot.png")) || !fs::exists(work.file("plot.svg"))) {
-    std::cerr << "clerk: gnuplot failed (exit status " << status << ")"
-              << (status == 127 ? ": is gnuplot installed? (Debian: gnuplot-nox; scripts/setup installs it)" : "")
-              << "\n";
-    return 1;
+    // clerk's script is made to draw any data it is given (missing points
+    // and all): gnuplot refusing it is a bug in clerk.
+    std::cerr << "clerk: internal error: gnuplot could not draw clerk's figure (exit status " << status
+              << "); please report this bug with the command line\n";
+    return 3;
   }
   const std::string png_bytes = read_limited(work.file("plot.png")), svg_bytes = read_limited(work.file("plot.svg"));
   if (g_signal) return -1;
@@ -145,6 +167,7 @@ int draw(const FigureScript& script, const std::string& gnuplot, const std::stri
 
 int plot(const PlotArgs& args) {
   if (!args.out.empty()) check_figure_prefix(args.out, "-o");
+  check_gnuplot("clerk plot", args.gnuplot);
   const PlotData data = read_data(args);
   const std::string prefix = args.out.empty() ? default_prefix(args) : args.out;
   const PlotLook look{args.x, args.y, args.by, args.title, args.heatmap, args.log_x, args.log_y, args.confidence};
@@ -173,6 +196,11 @@ int draw_figure(const FigureScript& script, const std::string& prefix, const std
   }
   if (status == 0) std::cerr << "plot: " << png << " and " << svg << "\n";
   return status;
+}
+
+void check_gnuplot(const std::string& option, const std::string& gnuplot) {
+  if (common::find_program(program_path(gnuplot)).empty())
+    throw SweepError(option, "", std::string("needs gnuplot to draw: ") + kInstallGnuplot);
 }
 
 // -o is a prefix: "dir/" or an existing folder would write "dir/.png".

@@ -1,5 +1,6 @@
 // `clerk plot RESULTS --x AXIS --y METRIC [--by AXIS]`: a sweep's results
-// drawn by gnuplot as PNG and SVG. Returns 0, 1 (gnuplot failed) or 2 (bad input).
+// drawn by gnuplot as PNG and SVG. Returns 0, 2 (bad input, or no gnuplot)
+// or 3 (gnuplot refused clerk's script: a bug).
 #pragma once
 #include <functional>
 #include <string>
@@ -25,9 +26,14 @@ using FigureScript = std::function<std::string(const std::string& png, const std
 // Draws `script` with gnuplot into PREFIX.png and PREFIX.svg (clerk plot,
 // compare and whatif): in a private temporary folder, then each file written
 // whole (nothing half-written when gnuplot fails or a signal comes). Returns
-// 0, 1 (gnuplot failed or is missing) or 128 + a signal; throws SweepError
-// when the files could not be written (checked before gnuplot runs).
+// 0, 2 (gnuplot vanished since check_gnuplot found it), 3 (gnuplot refused
+// the script: a bug in clerk) or 128 + a signal; throws SweepError when the
+// files could not be written (checked before gnuplot runs).
 int draw_figure(const FigureScript& script, const std::string& prefix, const std::string& gnuplot = "gnuplot");
+// Throws SweepError (naming `option`) when `gnuplot` cannot be found: checked
+// before any run, so that a figure asked for is never found impossible after
+// minutes of runs.
+void check_gnuplot(const std::string& option, const std::string& gnuplot = "gnuplot");
 // Throws SweepError (naming `option`) when PREFIX names a folder ("dir/", an
 // existing folder): the files would be the hidden "dir/.png".
 void check_figure_prefix(const std::string& prefix, const std::string& option);

@@ -26,7 +26,27 @@ std::string quoted(const std::string& s) {
   return out + "'";
 }
 
-std::string num(double v) { return std::isnan(v) ? std::string("NaN") : fmt::format("{}", v); }
+// gnuplot reads NaN as a missing point; an infinity ("inf") it would read
+// as an undefined variable and stop, so it is missing too.
+std::string num(double v) { return std::isfinite(v) ? fmt::format("{}", v) : std::string("NaN"); }
+
+// gnuplot refuses to draw a histogram with no valid point ("No valid points
+// in histogram"): a panel whose every value is missing (no request
+// completed) is drawn empty and says so, and a logarithmic one with no value
+// above 0 is drawn linear.
+bool any_value(const BarPanel& p, bool above_zero) {
+  for (const std::vector<double>& row : p.values)
+    for (double v : row)
+      if (std::isfinite(v) && (!above_zero || v > 0)) return true;
+  return false;
+}
+
+std::string empty_panel(const BarPanel& p) {
+  return fmt::format("set title {}\nunset logscale y\nset yrange [0:1]\nset key off\n"
+                     "set label 1 'no value to draw' at graph 0.5, graph 0.5 center\n"
+                     "plot 2 notitle\nunset label 1\n",
+                     quoted(p.title));
+}
 
 std::string tics(const PlotData& d, bool by_position) {
   std::string t;
@@ -102,10 +122,11 @@ std::string data_label(const std::string& s) {
 }
 
 std::string bar_panel(const BarChart& chart, const BarPanel& p, std::size_t index) {
+  if (!any_value(p, false)) return empty_panel(p);
   std::string s = fmt::format("set title {}\n", quoted(p.title));
   s += p.stacked ? "set style histogram rowstacked\nset key outside right top\n"
                  : "set style histogram clustered gap 1\nset key inside top right\n";
-  s += p.log_y ? "set logscale y\nset yrange [*:*]\n" : "unset logscale y\nset yrange [0:*]\n";
+  s += p.log_y && any_value(p, true) ? "set logscale y\nset yrange [*:*]\n" : "unset logscale y\nset yrange [0:*]\n";
   s += fmt::format("$b{} << EOD\n", index);
   for (std::size_t c = 0; c < chart.categories.size(); ++c) {
     s += data_label(chart.categories[c]);

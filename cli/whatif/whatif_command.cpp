@@ -596,6 +596,7 @@ int whatif_command(const WhatifArgs& a) {
     const std::string figure = a.no_figure ? "" : a.figure.empty() ? default_figure(a) : a.figure;
     if (!figure.empty()) {
       check_figure_prefix(figure, "--figure");
+      check_gnuplot("--figure (or --no-figure)");
       check_writable(figure + ".png");
       check_writable(figure + ".svg");
     }
