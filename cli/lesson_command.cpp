@@ -10,6 +10,7 @@
 // --handout DIR writes DIR/N-name.md (the student's page, the run's numbers
 // filled in) and DIR/N-name-teacher.md (the answers). Exit status: 0 every
 // claim held, 1 one did not, 2 bad input.
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -477,11 +478,17 @@ std::string handout_page(const Lesson& lesson, const std::vector<StepOutcome>& o
   return md;
 }
 
-void write_handouts(const Lesson& lesson, const std::vector<StepOutcome>& outcomes, const std::string& dir) {
+// The student's page and the teacher's.
+std::array<std::string, 2> handout_paths(const Lesson& lesson, const std::string& dir) {
   const std::string base = (std::filesystem::path(dir) / fmt::format("{}-{}", lesson.number, lesson.name)).string();
-  common::write_file_atomically(base + ".md", handout_page(lesson, outcomes, false));
-  common::write_file_atomically(base + "-teacher.md", handout_page(lesson, outcomes, true));
-  std::cout << "wrote " << base << ".md and " << base << "-teacher.md\n";
+  return {base + ".md", base + "-teacher.md"};
+}
+
+void write_handouts(const Lesson& lesson, const std::vector<StepOutcome>& outcomes, const std::string& dir) {
+  const auto [student, teacher] = handout_paths(lesson, dir);
+  common::write_file_atomically(student, handout_page(lesson, outcomes, false));
+  common::write_file_atomically(teacher, handout_page(lesson, outcomes, true));
+  std::cout << "wrote " << student << " and " << teacher << "\n";
 }
 
 int list_lessons(const std::string& dir) {
@@ -519,6 +526,8 @@ int lesson_command(const LessonArgs& args) {
       std::cerr << "clerk: --handout: '" << args.handout << "' is not a folder\n";
       return 2;
     }
+    // Both pages checked before any run: neither is written when one could not be.
+    for (const std::string& page : handout_paths(lesson, args.handout)) common::check_output_path(page);
   }
   if (args.check || !args.handout.empty()) {
     int failed = 0;
@@ -544,7 +553,8 @@ void add_lesson_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--lessons", a.lessons_dir, "folder of the lessons (default: lessons/)");
   cmd->add_flag("--check", a.check, "no prompts: run every step and check every claim and exercise (CI)");
   cmd->add_option("--answers", a.answers, "read the answers from this file, one a line, instead of stdin");
-  cmd->add_option("--handout", a.handout, "write DIR/N-name.md and DIR/N-name-teacher.md (runs as --check)");
+  cmd->add_option("--handout", a.handout, "write DIR/N-name.md and DIR/N-name-teacher.md (runs as --check)")
+      ->check([](const std::string& dir) { return dir.empty() ? std::string("is empty: give a folder") : std::string(); });
   commands.add(cmd, [args] { return lesson_command(*args); });
 }
 

@@ -72,6 +72,17 @@ grep -qF "FAIL  $lessons/3-zero-base.toml:23: key 'step.2.explain': placeholder 
   || fail "a ratio over 0 is not a failed claim: $(cat "$tmp/out" "$tmp/err")"
 grep -qF "ok    the pool takes tasks" "$tmp/out" || fail "the step's other claims are not checked after a failed placeholder"
 expect_status 2 "--handout into no folder" "$clerk" lesson 1 --lessons "$lessons" --handout "$tmp/none"
+expect_status 2 "--handout of an empty name" "$clerk" lesson 1 --lessons "$lessons" --handout ""
+# A page that cannot be written (the teacher's is a link to a regular file)
+# stops the lesson before any run, and neither page is written.
+mkdir -p "$tmp/ho-link" && : >"$tmp/elsewhere.md" && ln -s "$tmp/elsewhere.md" "$tmp/ho-link/1-tiny-teacher.md"
+expect_status 2 "--handout onto a link" "$clerk" lesson 1 --lessons "$lessons" --handout "$tmp/ho-link"
+[ ! -e "$tmp/ho-link/1-tiny.md" ] || fail "--handout onto a link wrote the student's page"
+[ ! -s "$tmp/out" ] || fail "--handout onto a link ran the lesson: $(head -c 200 "$tmp/out")"
+# Two lesson files of one number: refused naming both, not one picked.
+mkdir -p "$tmp/twins" && cp "$lessons/1-tiny.toml" "$tmp/twins/1-tiny.toml" && cp "$lessons/1-tiny.toml" "$tmp/twins/01-copy.toml"
+expect_status 2 "two lessons numbered 1" "$clerk" lesson 1 --lessons "$tmp/twins" --check
+expect_text "two lessons numbered 1" "is lesson 1 too"
 # The handout: the numbers filled in, the answer folded away on the student's page, on the teacher's not.
 expect_status 0 "--handout" "$clerk" lesson 1 --lessons "$lessons" --handout "$tmp/ho"
 grep -qF "<details><summary>After your prediction" "$tmp/ho/1-tiny.md" || fail "student page: answer not folded"

@@ -258,15 +258,15 @@ void done_section(const LessonMode& m) {
 
 bool start_lesson(App& app, const std::string& which, std::string& error) {
   std::string file = which;
-  if (!which.empty() && which.find_first_not_of("0123456789") == std::string::npos) {
-    file = which.size() <= 3 ? models::find_lesson(lessons_dir(), std::stoi(which)) : "";
-    if (file.empty()) {
-      error = "--lesson: no lesson " + which + " in " + lessons_dir() + " (clerk lesson --list)";
-      return false;
-    }
-  }
   auto m = std::make_shared<LessonMode>();
   try {
+    if (!which.empty() && which.find_first_not_of("0123456789") == std::string::npos) {
+      file = which.size() <= 3 ? models::find_lesson(lessons_dir(), std::stoi(which)) : "";
+      if (file.empty()) {
+        error = "--lesson: no lesson " + which + " in " + lessons_dir() + " (clerk lesson --list)";
+        return false;
+      }
+    }
     m->lesson = models::load_lesson(file);
   } catch (const models::ConfigError& e) {
     error = e.what();

@@ -623,9 +623,14 @@ std::vector<std::string> lesson_files(const std::string& dir) {
 }
 
 std::string find_lesson(const std::string& dir, int number) {
-  for (const std::string& f : lesson_files(dir))
-    if (lesson_number(f) == number) return f;
-  return "";
+  std::string found;
+  for (const std::string& f : lesson_files(dir)) {
+    if (lesson_number(f) != number) continue;
+    if (!found.empty())
+      throw ConfigError(f, 0, "", fmt::format("is lesson {} too, as {} is: which one is meant? (rename one)", number, found));
+    found = f;
+  }
+  return found;
 }
 
 std::optional<double> lesson_metric(const LessonRuns& runs, const Expectation& e) {

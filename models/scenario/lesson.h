@@ -130,7 +130,8 @@ Lesson load_lesson(const std::string& path);
 
 // The lesson files of a folder (N-name.toml), by number.
 std::vector<std::string> lesson_files(const std::string& dir);
-// The file of lesson N in `dir`; empty when there is none.
+// The file of lesson N in `dir`; empty when there is none. Two files of the
+// same number (1-a.toml, 01-b.toml) are a ConfigError naming both.
 std::string find_lesson(const std::string& dir, int number);
 
 // The value of an expectation's metric (or expression) over the runs (see
