@@ -37,9 +37,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return cli::flush_standard_output(app.exit(e));  // help onto a full disk is no success
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return cli::flush_standard_output(app.exit(e));
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;

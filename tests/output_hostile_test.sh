@@ -20,6 +20,8 @@ validate=("$clerk" validate "$v" --json)
 # error, not exit 0.
 expect_status 2 "run with its report onto /dev/full" bash -c '"$0" run "$1" --duration 1 --no-timing >/dev/full' "$clerk" "$s"
 expect_text "run with its report onto /dev/full" "cannot write the report to standard output"
+expect_status 2 "--help onto /dev/full" bash -c '"$0" --help >/dev/full' "$clerk"
+expect_status 2 "run --help onto /dev/full" bash -c '"$0" run --help >/dev/full' "$clerk"
 expect_status 2 "run with stdout closed" bash -c '"$0" run "$1" --duration 1 --no-timing >&-' "$clerk" "$s"
 expect_status 0 "run -q with stdout closed (nothing to write)" bash -c '"$0" run "$1" --duration 1 -q >&-' "$clerk" "$s"
 
