@@ -23,7 +23,10 @@ int run_command(const RunArgs& args) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
   }
-  if (!args.json_path.empty()) common::check_output_path(args.json_path);  // before the run, not after it
+  if (!args.json_path.empty()) {  // before the run, not after it
+    common::check_output_path(args.json_path);
+    common::check_not_an_input(args.json_path, {args.file, args.hardware});
+  }
   const std::uint64_t seed = args.seed.value_or(sc.seed);
   const double duration = models::limits::check_run_duration(args.duration_s.value_or(sc.duration_s), "--duration");
   models::check_fits_machine(sc, duration, args.file);  // throws ConfigError: exit 2 (common::guarded)
