@@ -42,11 +42,17 @@ std::vector<Loaded> load_all(const CompareArgs& args) {
 }
 
 void check_outputs(const CompareArgs& args) {
-  if (!args.json_path.empty()) common::check_output_path(args.json_path);
+  if (!args.json_path.empty()) {
+    common::check_output_path(args.json_path);
+    common::check_not_an_input(args.json_path, args.files);
+  }
   if (!args.figure.empty()) {
     sweep::check_figure_prefix(args.figure, "--figure");
     sweep::check_gnuplot("--figure");
-    for (const char* ext : {".png", ".svg"}) common::check_output_path(args.figure + ext);
+    for (const char* ext : {".png", ".svg"}) {
+      common::check_output_path(args.figure + ext);
+      common::check_not_an_input(args.figure + ext, args.files);
+    }
   }
 }
 

@@ -1,16 +1,23 @@
 // clerk gen-log: a sample access log for trace replay
 // (models/clients/log_generator.h), NGINX's combined format, the same bytes
 // for the same options and seed. The log is written as it is generated (a
-// log of millions of lines is never held whole): to a temporary file in the
-// output's folder, renamed over the output at the end, so nothing
-// half-written is left under its name.
+// log of millions of lines is never held whole) by the project's output
+// writer (common::StreamedOutput: a temporary file in the output's folder,
+// renamed over the output at the end; a FIFO or a character device written
+// directly; a link to a regular file refused), so nothing half-written is
+// left under its name. A write that fails stops it at once (exit 2), and
+// SIGINT, SIGTERM or SIGHUP remove the temporary before clerk ends as the
+// signal would have ended it.
 #include <CLI/CLI.hpp>
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <ext/stdio_filebuf.h>
 #include <fmt/format.h>
+#include <streambuf>
 #include <iostream>
 #include <memory>
 #include <ostream>
@@ -42,6 +49,84 @@ struct GenLogArgs {
 };
 
 [[noreturn]] void bad(const std::string& what) { throw common::BadInput("clerk gen-log: " + what); }
+
+// The most lines a log may be expected to have: a bound on the disk a
+// mistyped option fills (at about 150 bytes a line, some 15 GB), not a model
+// parameter. A trace replay reads at most kMaxLinesPerSecond lines a logged
+// second (models/clients/trace.h) whatever the log's length.
+constexpr double kMaxExpectedLines = 1e8;
+
+// SIGINT, SIGTERM and SIGHUP while the log is written are noted, not obeyed
+// at once: the writer stops at its next write, its temporary is removed,
+// then the signal ends clerk as it would have (as clerk plot does).
+std::atomic<int> g_signal{0};
+extern "C" void gen_log_note_signal(int sig) { g_signal = sig; }
+bool stop_requested() { return g_signal != 0; }
+constexpr std::array kStopSignals{SIGINT, SIGTERM, SIGHUP};
+
+class SignalGuard {
+ public:
+  SignalGuard() {
+    struct sigaction sa {};
+    sa.sa_handler = gen_log_note_signal;
+    sigemptyset(&sa.sa_mask);
+    for (std::size_t i = 0; i < kStopSignals.size(); ++i) {
+      sigaction(kStopSignals[i], &sa, &old_[i]);
+      if (old_[i].sa_handler == SIG_IGN) sigaction(kStopSignals[i], &old_[i], nullptr);  // nohup, background jobs
+    }
+  }
+  ~SignalGuard() {
+    for (std::size_t i = 0; i < kStopSignals.size(); ++i) sigaction(kStopSignals[i], &old_[i], nullptr);
+  }
+  SignalGuard(const SignalGuard&) = delete;
+  SignalGuard& operator=(const SignalGuard&) = delete;
+
+ private:
+  std::array<struct sigaction, kStopSignals.size()> old_{};
+};
+
+// An ostream's buffer that hands each 64 KiB to the writer, which throws on
+// the first failed write (the ostream is set to rethrow it).
+class OutputBuf : public std::streambuf {
+ public:
+  explicit OutputBuf(common::StreamedOutput& out) : out_(out) { setp(buf_.data(), buf_.data() + buf_.size()); }
+  int sync() override {
+    out_.write(std::string_view(pbase(), static_cast<std::size_t>(pptr() - pbase())), stop_requested);
+    setp(buf_.data(), buf_.data() + buf_.size());
+    return 0;
+  }
+  int_type overflow(int_type ch) override {
+    sync();
+    if (!traits_type::eq_int_type(ch, traits_type::eof())) sputc(traits_type::to_char_type(ch));
+    return traits_type::not_eof(ch);
+  }
+
+ private:
+  common::StreamedOutput& out_;
+  std::array<char, 1 << 16> buf_{};
+};
+
+// Generates the log into `path` ("-": standard output); the number of lines.
+std::uint64_t write_log(const models::LogGenSpec& spec, const std::string& path) {
+  const SignalGuard guard;
+  std::uint64_t lines = 0;
+  try {
+    common::StreamedOutput file(path);
+    OutputBuf buf(file);
+    std::ostream out(&buf);
+    out.exceptions(std::ios::badbit);
+    lines = models::generate_log(spec, out);
+    out.flush();
+    file.commit();
+  } catch (const common::StreamedOutput::Stopped&) {
+    // the temporary is gone (StreamedOutput's destructor)
+  }
+  if (const int sig = g_signal.exchange(0)) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+  }
+  return lines;
+}
 
 // "1k-16k:0.7" (a class: sizes from 1k to 16k, weight 0.7) or "32k:0.3".
 models::SizeClass size_class(const std::string& text) {
@@ -85,34 +170,21 @@ int gen_log_command(const GenLogArgs& a) {
     spec.sizes.clear();
     for (const std::string& s : a.sizes) spec.sizes.push_back(size_class(s));
   }
+  const double expected = models::expected_requests(spec);
+  if (!(expected <= kMaxExpectedLines))
+    bad(fmt::format("--duration {} at --rate {:g} makes about {:.3g} lines; at most {:g} (about 15 GB): "
+                    "shorten the log or lower the rate",
+                    a.duration, a.rate, expected, kMaxExpectedLines));
   if (a.output == "-") {
-    const std::uint64_t lines = models::generate_log(spec, std::cout);
+    std::cout.flush();
+    const std::uint64_t lines = write_log(spec, a.output);
     std::cerr << fmt::format("clerk gen-log: {} lines\n", lines);
     return 0;
   }
   common::check_output_path(a.output);
-  std::string temp = a.output + ".XXXXXX";
-  const int fd = mkstemp(temp.data());
-  if (fd < 0) throw common::OutputError(a.output, std::strerror(errno));
-  std::uint64_t lines = 0;
-  {
-    __gnu_cxx::stdio_filebuf<char> buf(fd, std::ios::out);
-    std::ostream out(&buf);
-    lines = models::generate_log(spec, out);
-    out.flush();
-    if (!out || fsync(fd) != 0) {
-      const std::string why = std::strerror(errno);
-      std::remove(temp.c_str());
-      throw common::OutputError(a.output, why);
-    }
-  }  // closes fd
-  if (std::rename(temp.c_str(), a.output.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(temp.c_str());
-    throw common::OutputError(a.output, why);
-  }
+  const std::uint64_t lines = write_log(spec, a.output);
   std::cout << fmt::format("wrote {}: {} lines over {:g} s (expected {:.0f})\n", a.output, lines, spec.duration_s,
-                           models::expected_requests(spec));
+                           expected);
   return 0;
 }
 
@@ -123,7 +195,7 @@ void add_gen_log_command(CLI::App& clerk, Commands& commands) {
   CLI::App* cmd = clerk.add_subcommand(
       "gen-log", "Write a sample access log (combined format: Zipf popularity, a size mix, a diurnal rate)");
   GenLogArgs& a = *args;
-  cmd->add_option("-o,--output", a.output, "the log to write (\"-\": standard output)")->required()->check(file_name_check());
+  cmd->add_option("-o,--output", a.output, "the log to write (\"-\": standard output); at most 1e8 lines expected (--duration x --rate)")->required()->check(file_name_check());
   cmd->add_option("--duration", a.duration, "the log's span, like \"600s\" or \"2h\"")->capture_default_str();
   cmd->add_option("--rate", a.rate, "mean requests a second")->check(CLI::Range(1e-3, 1e6))->capture_default_str();
   cmd->add_option("--amplitude", a.amplitude, "the diurnal swing: rate x (1 + A sin(2 pi t / period)), 0 to 1")

@@ -20,6 +20,7 @@
 
 #include "cli/import/nginx_conf_parser.h"
 #include "cli/import/nginx_import.h"
+#include "common/output_file.h"
 #include "common/temp_dir.h"
 #include "models/scenario/config_error.h"
 #include "models/scenario/config_loader.h"
@@ -59,13 +60,28 @@ std::size_t conf_last_line(const std::string& path) {
   return last_line_of(text);
 }
 
+// Every file the directives came from: the main file and its includes, as
+// named and beside the main file (where a relative include is looked up).
+void files_read(const std::vector<nginx_conf::Directive>& conf, const std::string& main, std::vector<std::string>& out) {
+  for (const nginx_conf::Directive& d : conf) {
+    if (std::find(out.begin(), out.end(), d.file) == out.end()) {
+      out.push_back(d.file);
+      if (!d.file.empty() && d.file[0] != '/')
+        out.push_back((std::filesystem::path(main).parent_path() / d.file).string());
+    }
+    files_read(d.children, main, out);
+  }
+}
+
 }  // namespace
 
-std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* warnings, std::vector<std::string>* notes) {
+std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* warnings, std::vector<std::string>* notes,
+                              std::vector<std::string>* read) {
   if (!models::nginx_release_defaults(a.scenario.nginx))
     throw std::invalid_argument("--nginx: a release like 1.24.0, one of " + models::nginx_known_releases_text() +
                                 " (got '" + a.scenario.nginx + "')");
   const std::vector<nginx_conf::Directive> conf = nginx_conf::parse_file(a.conf);
+  if (read) files_read(conf, a.conf, *read);
   ImportOptions options;
   options.logical_cpus = profile_cpus(a.scenario);
   options.version = a.scenario.nginx;
@@ -91,8 +107,20 @@ std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* war
 int import_command(const ImportArgs& args) {
   std::string text;
   std::vector<std::string> warnings, notes;
+  try {  // the output first: nothing is read for an output that cannot be written
+    common::check_output_path(args.scenario.file);
+    common::check_not_an_input(args.scenario.file, {args.conf});
+  } catch (const common::OutputError& e) {
+    std::cerr << "clerk import: " << e.what() << "\n";
+    return 2;
+  }
   try {
-    text = imported_scenario(args, &warnings, &notes);
+    std::vector<std::string> read;
+    text = imported_scenario(args, &warnings, &notes, &read);
+    common::check_not_an_input(args.scenario.file, read);  // an included file too
+  } catch (const common::OutputError& e) {
+    std::cerr << "clerk import: " << e.what() << "\n";
+    return 2;
   } catch (const nginx_conf::SyntaxError& e) {
     std::cerr << "clerk import: " << e.what() << " (at \"" << e.token() << "\")\n";
     return 2;

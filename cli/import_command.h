@@ -16,7 +16,9 @@ struct ImportArgs {
 // `warnings` and the importer's notes (defaults it wrote) in `notes`; throws nginx_conf::SyntaxError or std::invalid_argument (an
 // option, or the hardware profile --hardware names).
 std::string imported_scenario(const ImportArgs& args, std::vector<std::string>* warnings = nullptr,
-                              std::vector<std::string>* notes = nullptr);
+                              std::vector<std::string>* notes = nullptr, std::vector<std::string>* read = nullptr);
+// (`read`: every file it read, the main file and its includes, for the
+// output check that refuses writing over one of them.)
 
 // Writes the scenario; the exit status (cli/commands.h).
 int import_command(const ImportArgs& args);

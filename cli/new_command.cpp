@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
@@ -17,6 +18,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include "common/output_file.h"
+#include "common/temp_dir.h"
 #include "models/scenario/disk_kinds.h"
 #include "models/server/aio_modes.h"
 #include "models/scenario/config_loader.h"
@@ -26,6 +29,20 @@
 namespace cli {
 
 namespace {
+
+// A TOML basic string of option text (a file name, --hardware's path,
+// --duration): quotes, backslashes and control characters escaped, so the
+// text stays one value and can add no key of its own (probe finding 17).
+std::string toml_basic_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\', out += c;
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+    else out += c;
+  }
+  return out + "\"";
+}
 
 // "key = value" and its comment, the comments lined up.
 std::string line(const std::string& assignment, const std::string& comment = "") {
@@ -150,11 +167,11 @@ std::vector<std::string> aio_mode_names() {
 
 std::string starter_head(const NewArgs& a) {
   std::string s;
-  s += line(fmt::format("name = \"{}\"", std::filesystem::path(a.file).stem().string()));
-  s += line(fmt::format("duration = \"{}\"", a.duration), "simulated seconds measured, after the warm-up");
+  s += line("name = " + toml_basic_string(std::filesystem::path(a.file).stem().string()));
+  s += line("duration = " + toml_basic_string(a.duration), "simulated seconds measured, after the warm-up");
   s += line("warmup = \"settled\"", "serve the load until the caches settle, then measure");
   s += "\n# The machine: a hardware preset from scenarios/hardware/ (`@hardware/NAME`).\n";
-  s += line(fmt::format("include = \"{}\"", include_of(a)));
+  s += line("include = " + toml_basic_string(include_of(a)));
   if (!a.page_cache.empty()) {
     std::uint64_t bytes = 0;
     if (!models::parse_size(a.page_cache, bytes))
@@ -205,16 +222,34 @@ namespace {
 
 }  // namespace
 
-int write_scenario(const std::string& path, const std::string& text, const WriteMode& mode) {
-  namespace fs = std::filesystem;
-  const std::string who = "clerk " + mode.command;
-  std::error_code ec;
-  if (!mode.replace && fs::symlink_status(path, ec).type() != fs::file_type::not_found) {
-    std::cerr << who << ": '" << path << "' exists; " << who << " never replaces a file\n";
-    return 2;
+namespace {
+
+// The loader reads `text` before anything is put at `path`: from a private
+// folder (the scenario's include is absolute or "@hardware/...", so where it
+// is read changes nothing), its messages named after `path`. "" when it loads.
+std::string refusal(const std::string& path, const std::string& text, const WriteMode& mode) {
+  const common::TempDir dir("/tmp/clerk-" + mode.command + "-");
+  const std::string tmp = dir.file("scenario.toml");
+  std::ofstream out(tmp, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw std::runtime_error("clerk " + mode.command + ": cannot write '" + tmp + "'");
+  try {
+    models::load_scenario(tmp);
+  } catch (const models::ConfigError& e) {
+    std::string message = e.what();
+    for (std::size_t at; (at = message.find(tmp)) != std::string::npos;) message.replace(at, tmp.size(), path);
+    return message;
   }
+  return "";
+}
+
+// A new name only (clerk new): a finished temporary beside it, link(2)'d to
+// the name, which appears whole or not at all and never replaces a file.
+int link_new_file(const std::string& path, const std::string& text, const std::string& who) {
+  namespace fs = std::filesystem;
   const fs::path folder = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
-  std::string tmp = (folder / (".clerk-" + mode.command + "-XXXXXX")).string();
+  std::string tmp = (folder / ".clerk-new-XXXXXX").string();
   const int fd = mkstemp(tmp.data());
   if (fd < 0) {
     std::cerr << who << ": cannot write in '" << folder.string() << "': " << std::strerror(errno) << "\n";
@@ -234,22 +269,10 @@ int write_scenario(const std::string& path, const std::string& text, const Write
     }
     rest.remove_prefix(static_cast<std::size_t>(n));
   }
-  if (fsync(fd) != 0 || close(fd) != 0) os_fail(who + ": writing '" + tmp + "'");
-  try {
-    models::load_scenario(tmp);
-  } catch (const models::ConfigError& e) {
-    std::string message = e.what();  // named after the file it would have been
-    for (std::size_t at; (at = message.find(tmp)) != std::string::npos;) message.replace(at, tmp.size(), path);
-    std::cerr << who << ": " << mode.refused << ": " << message << "\n";
-    return 2;
-  }
-  if (mode.replace) {
-    if (rename(tmp.c_str(), path.c_str()) != 0) {
-      std::cerr << who << ": cannot create '" << path << "': " << std::strerror(errno) << "\n";
-      return 2;
-    }
-    cleanup.file.clear();
-  } else if (link(tmp.c_str(), path.c_str()) != 0) {
+  // The mode a file created by open(2) would have (the umask's), not mkstemp's 0600.
+  if (fchmod(fd, static_cast<mode_t>(common::new_file_mode())) != 0 || fsync(fd) != 0 || close(fd) != 0)
+    os_fail(who + ": writing '" + tmp + "'");
+  if (link(tmp.c_str(), path.c_str()) != 0) {
     if (errno == EEXIST) {
       std::cerr << who << ": '" << path << "' exists; " << who << " never replaces a file\n";
       return 2;
@@ -260,6 +283,31 @@ int write_scenario(const std::string& path, const std::string& text, const Write
   if (const int dir = open(folder.c_str(), O_RDONLY | O_DIRECTORY); dir >= 0) {
     fsync(dir);
     close(dir);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int write_scenario(const std::string& path, const std::string& text, const WriteMode& mode) {
+  namespace fs = std::filesystem;
+  const std::string who = "clerk " + mode.command;
+  std::error_code ec;
+  if (!mode.replace && fs::symlink_status(path, ec).type() != fs::file_type::not_found) {
+    std::cerr << who << ": '" << path << "' exists; " << who << " never replaces a file\n";
+    return 2;
+  }
+  try {
+    if (mode.replace) common::check_output_path(path);  // the writer's rules, before the loader runs
+    if (const std::string why = refusal(path, text, mode); !why.empty()) {
+      std::cerr << who << ": " << mode.refused << ": " << why << "\n";
+      return 2;
+    }
+    if (!mode.replace) return link_new_file(path, text, who);
+    common::write_file_atomically(path, text);
+  } catch (const common::OutputError& e) {
+    std::cerr << who << ": " << e.what() << "\n";
+    return 2;
   }
   return 0;
 }

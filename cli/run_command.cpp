@@ -15,6 +15,23 @@
 
 namespace cli {
 
+namespace {
+
+// The files a run reads that the command knows of: the scenario, --hardware,
+// each replayed access log, and the files (included ones too) that set the
+// keys the scenario records an origin for. (Not every included file: the
+// loader does not list them.)
+std::vector<std::string> run_inputs(const RunArgs& args, const models::Scenario& sc) {
+  std::vector<std::string> files{args.file, args.hardware, sc.files_at.file, sc.preload_at.file};
+  for (const auto& g : sc.clients) {
+    files.push_back(g.trace.file);
+    files.push_back(g.trace.key_file);
+  }
+  return files;
+}
+
+}  // namespace
+
 int run_command(const RunArgs& args) {
   models::Scenario sc;
   try {
@@ -23,7 +40,10 @@ int run_command(const RunArgs& args) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
   }
-  if (!args.json_path.empty()) common::check_output_path(args.json_path);  // before the run, not after it
+  if (!args.json_path.empty()) {  // before the run, not after it
+    common::check_output_path(args.json_path);
+    common::check_not_an_input(args.json_path, run_inputs(args, sc));
+  }
   const std::uint64_t seed = args.seed.value_or(sc.seed);
   const double duration = models::limits::check_run_duration(args.duration_s.value_or(sc.duration_s), "--duration");
   models::check_fits_machine(sc, duration, args.file);  // throws ConfigError: exit 2 (common::guarded)

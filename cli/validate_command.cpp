@@ -72,7 +72,10 @@ int validate_command(const ValidateArgs& args) {
       return 2;
     }
   }
-  if (!args.json_path.empty()) common::check_output_path(args.json_path);  // before any run
+  if (!args.json_path.empty()) {  // before any run
+    common::check_output_path(args.json_path);
+    common::check_not_an_input(args.json_path, args.files);
+  }
   nlohmann::ordered_json report = nlohmann::ordered_json::array();
   int failures = 0, known = 0, checked = 0, scenarios = 0, skipped = 0;
   const bool discovered = args.files.empty();

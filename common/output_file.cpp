@@ -171,6 +171,77 @@ void write_replacing(const std::string& path, std::string_view content) {
 
 void check_output_path(const std::string& path) { classify(path); }
 
+void check_not_an_input(const std::string& output, const std::vector<std::string>& inputs) {
+  struct stat out {};
+  if (output.empty() || output == "-" || stat(output.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return;
+  for (const std::string& input : inputs) {
+    struct stat in {};
+    if (!input.empty() && stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+      fail(output, "is the same file as the input '" + input + "'; writing it would destroy that input (choose another output)");
+  }
+}
+
+unsigned new_file_mode() { return 0666 & ~current_umask(); }
+
+StreamedOutput::StreamedOutput(const std::string& path) : path_(path) {
+  if (path == "-") {
+    fd_ = STDOUT_FILENO;
+    own_fd_ = false;
+    return;
+  }
+  if (classify(path) == Target::kDirect) {
+    do fd_ = open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    while (fd_ < 0 && errno == EINTR);
+    if (fd_ < 0) fail_errno(path, "open");
+    struct stat st {};
+    if (fstat(fd_, &st) != 0 || !is_special(st.st_mode)) {
+      close(fd_);
+      fail(path, "it changed while being opened");
+    }
+    return;
+  }
+  mode_ = mode_for(path);
+  std::string pattern = folder_of(path) + "/." + std::filesystem::path(path).filename().string() + ".XXXXXX";
+  fd_ = mkostemp(pattern.data(), O_CLOEXEC);
+  if (fd_ < 0) fail_errno(path, "creating a temporary file in '" + folder_of(path) + "'");
+  temp_ = pattern;
+}
+
+StreamedOutput::~StreamedOutput() {
+  if (fd_ >= 0 && own_fd_) close(fd_);
+  if (!temp_.empty()) unlink(temp_.c_str());
+}
+
+void StreamedOutput::write(std::string_view content, bool (*stop)()) {
+  while (!content.empty()) {
+    if (stop && stop()) throw Stopped{};
+    const ssize_t n = ::write(fd_, content.data(), content.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail_errno(path_, "write");
+    content.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+void StreamedOutput::commit() {
+  if (!own_fd_) return;  // standard output: the caller's
+  const int fd = fd_;
+  fd_ = -1;
+  if (temp_.empty()) {
+    if (close(fd) != 0 && errno != EINTR) fail_errno(path_, "close");
+    return;
+  }
+  if (fchmod(fd, static_cast<mode_t>(mode_)) != 0 || fsync(fd) != 0) {
+    const int e = errno;
+    close(fd);
+    errno = e;
+    fail_errno(path_, "fsync");
+  }
+  if (close(fd) != 0) fail_errno(path_, "close");
+  if (rename(temp_.c_str(), path_.c_str()) != 0) fail_errno(path_, "rename");
+  temp_.clear();
+  sync_folder(path_);
+}
+
 void write_file_atomically(const std::string& path, std::string_view content) {
   if (classify(path) == Target::kDirect) write_direct(path, content);
   else write_replacing(path, content);

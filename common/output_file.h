@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace common {
 
@@ -47,5 +48,42 @@ void write_file_atomically(const std::string& path, std::string_view content);
 // regular file). Throws OutputError. Commands call it on every output path
 // before they measure or simulate anything.
 void check_output_path(const std::string& path);
+
+// Refuses (OutputError, exit 2) an output that is the same file as one of
+// `inputs` (same device and inode, as sweep merge's "is also the output"),
+// naming both: writing it would destroy the input the command reads. Inputs
+// that do not exist, and outputs that are not regular files (a FIFO,
+// /dev/null), are no conflict. Called with the other checks, before any work.
+void check_not_an_input(const std::string& output, const std::vector<std::string>& inputs);
+
+// The permission bits a new output file gets: 0666 less the umask (as
+// open(O_CREAT) would give, not mkstemp's 0600).
+unsigned new_file_mode();
+
+// The same rules, for output too large to hold whole (clerk gen-log): the
+// target is classified when this is made (a special file opened directly,
+// else an exclusive temporary beside it), written piece by piece, each
+// write's failure thrown at once (OutputError), and put in place by
+// commit(). Destroyed without commit(), the temporary is removed. "-" is
+// standard output, written directly.
+class StreamedOutput {
+ public:
+  explicit StreamedOutput(const std::string& path);
+  ~StreamedOutput();
+  StreamedOutput(const StreamedOutput&) = delete;
+  StreamedOutput& operator=(const StreamedOutput&) = delete;
+  // Writes all of `content`; `stop` (may be null) is asked between tries,
+  // and a true answer throws Stopped, leaving nothing under the target's name.
+  void write(std::string_view content, bool (*stop)() = nullptr);
+  void commit();
+  struct Stopped {};
+
+ private:
+  std::string path_;
+  std::string temp_;  // empty: written directly
+  int fd_ = -1;
+  unsigned mode_ = 0;
+  bool own_fd_ = true;
+};
 
 }  // namespace common

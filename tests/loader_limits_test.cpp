@@ -3,7 +3,9 @@
 // something other than what was written. Every refusal is a ConfigError that
 // names the file, the key and the allowed range.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -367,4 +369,37 @@ TEST_CASE("loader: worker_connections too few for the listening sockets and the 
   CHECK(models::load_scenario(kSmall).nginx.worker_connections == 0);  // not set: not modelled
   tests::check_refused(kSmall, {"nginx.worker_connections=0"}, "nginx.worker_connections", "1");
   tests::check_refused(kSmall, {"nginx.worker_connections=1048577"}, "nginx.worker_connections", "1048576");
+}
+
+// Probe finding 7: names clerk realrun writes unquoted into nginx.conf
+// (thread_pool NAME, aio threads=NAME, split_clients' values) are plain NGINX
+// words; "p;\nevil on" would have added directives to a file run as root.
+TEST_CASE("loader: a thread pool name, aio pool or split value that is not one plain NGINX word is refused") {
+  const TempDir dir;
+  std::ifstream in(kData + "/pools/slow-disk.toml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string named = "name = \"pool_fast\"";
+  REQUIRE(text.find(named) != std::string::npos);
+  const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(text.find(named)), '\n'));
+  text.replace(text.find(named), named.size(), "name = \"p;\\nevil on\"");
+  const std::string file = dir.file("evil-pool.toml", text);
+  const models::ConfigError e = load_error(file);
+  CHECK(e.file() == file);
+  CHECK(e.line() == line);
+  CHECK(e.key() == "nginx.thread_pool.name");
+  CHECK(mentions(e, "letters, digits"));
+  // The single [nginx.thread_pool] table.
+  for (const std::string name : {"p;\\nevil on", "a b", "x}", "", "a#b", "q\\\""})
+    tests::check_refused(kSmall, {"nginx.thread_pool.name=\"" + name + "\""}, "nginx.thread_pool.name", "letters, digits");
+  CHECK(models::load_scenario(kSmall, {"nginx.thread_pool.name=\"my-pool.1\""}).nginx.thread_pool.name == "my-pool.1");
+  // aio threads=NAME: a variable may appear, nothing else.
+  const std::string pools = kData + "/pools/slow-disk.toml";
+  for (const std::string aio : {"threads=pool_$disk;\\nuser root", "threads=a b", "threads=pool_${disk}"})
+    tests::check_refused(pools, {"nginx.aio=\"" + aio + "\""}, "nginx.aio", "letters, digits");
+  CHECK(models::load_scenario(pools).nginx.aio_threads_pool == "pool_$disk");
+  // split_clients' values become part of a pool's name and are written quoted.
+  tests::check_refused(pools, {"nginx.split_clients.parts=[[\"50%\", \"fa\\\"st\"], [\"*\", \"slow\"]]"},
+                       "nginx.split_clients.parts", "letters, digits");
+  tests::check_refused(pools, {"nginx.split_clients.parts=[[\"50%\", \"fast\\n\"], [\"*\", \"slow\"]]"},
+                       "nginx.split_clients.parts", "letters, digits");
 }

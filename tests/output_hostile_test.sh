@@ -100,6 +100,102 @@ for cmd in run validate; do
   expect_text "$cmd --json dir/" "names a folder"
 done
 
+# import -o, gen-log -o and new (probe finding 1): the same writer's rules.
+# FIFOs and character devices written directly, links to regular files
+# refused, a new file's mode the umask's (not mkstemp's 0600).
+conf=$data/import/static/nginx.conf
+gl=("$clerk" gen-log --files 10)
+d=$tmp/writers
+mkdir -p "$d"
+for cmd in import gen-log; do
+  if [ $cmd = import ]; then w=("$clerk" import "$conf" -o); else w=("${gl[@]}" --duration 2s --rate 10 -o); fi
+  mkfifo "$d/$cmd.fifo"
+  timeout 60 cat "$d/$cmd.fifo" >"$d/$cmd.from-fifo" &
+  reader=$!
+  expect_status 0 "$cmd -o onto a FIFO" "${w[@]}" "$d/$cmd.fifo"
+  [ -p "$d/$cmd.fifo" ] || fail "$cmd -o replaced the FIFO"
+  if [ -p "$d/$cmd.fifo" ]; then : <>"$d/$cmd.fifo"; fi
+  wait "$reader"
+  [ -s "$d/$cmd.from-fifo" ] || fail "$cmd -o: the FIFO's reader got nothing"
+  null=/dev/null
+  mknod "$d/$cmd.null" c 1 3 2>/dev/null && null=$d/$cmd.null
+  expect_status 0 "$cmd -o onto a character device" "${w[@]}" "$null"
+  [ -c "$null" ] || fail "$cmd -o replaced the character device $null"
+  echo "keep me" >"$d/$cmd.victim"
+  ln -s "$d/$cmd.victim" "$d/$cmd.link"
+  expect_status 2 "$cmd -o onto a link to a regular file" "${w[@]}" "$d/$cmd.link"
+  expect_text "$cmd -o onto a link to a regular file" "symbolic link"
+  [ "$(cat "$d/$cmd.victim")" = "keep me" ] && [ -L "$d/$cmd.link" ] || fail "$cmd -o wrote through or replaced a link"
+  (umask 022 && "${w[@]}" "$d/$cmd.out" >/dev/null 2>&1) || fail "$cmd -o onto a new name failed"
+  [ "$(stat -c %a "$d/$cmd.out" 2>/dev/null)" = 644 ] || fail "$cmd -o: mode $(stat -c %a "$d/$cmd.out" 2>/dev/null), wanted 644 (umask 022)"
+done
+(cd "$d" && umask 027 && "$clerk" new "$d/new.toml" >/dev/null 2>&1) || fail "new failed"
+[ "$(stat -c %a "$d/new.toml" 2>/dev/null)" = 640 ] || fail "new: mode $(stat -c %a "$d/new.toml" 2>/dev/null), wanted 640 (umask 027)"
+[ -z "$(cd "$d" && ls -A | grep -e '^\.' -e XXXXXX)" ] || fail "writers left temporaries: $(cd "$d" && ls -A | grep -e '^\.')"
+
+# clerk new --hardware (probe finding 17): its text stays one TOML string.
+expect_status 2 "new --hardware with a quote and a newline" "$clerk" new "$d/hw.toml" --hardware $'local"\ndescription="x"\n#'
+! grep -q '^description="x"' "$d/hw.toml" 2>/dev/null || fail "new --hardware added a key of its own"
+
+# gen-log (probe finding 8): a log too large refused up front; a failed
+# write stops it at once; a signal leaves no temporary.
+expect_status 2 "gen-log of 1e11 lines" "${gl[@]}" --duration 100000s --rate 1e6 -o "$d/huge.log"
+expect_text "gen-log of 1e11 lines" "at most 1e+08"
+[ ! -e "$d/huge.log" ] || fail "gen-log wrote a log it refused"
+expect_status 2 "gen-log onto /dev/full" "${gl[@]}" --duration 600s --rate 1e5 -o /dev/full
+expect_text "gen-log onto /dev/full" "No space left"
+expect_status 2 "gen-log - onto /dev/full" bash -c '"$0" gen-log --duration 600s --rate 1e5 -o - >/dev/full' "$clerk"
+# (env --default-signal: a background job of a script starts with SIGINT ignored.)
+for sig in INT TERM; do
+  env --default-signal=INT "$clerk" gen-log --duration 600s --rate 1e5 -o "$d/big-$sig.log" >/dev/null 2>&1 &
+  pid=$!
+  for _ in $(seq 100); do ls -A "$d" | grep -q "big-$sig.log." && break; sleep 0.05; done
+  kill -s $sig $pid
+  wait $pid
+  st=$?
+  [ $st -gt 128 ] || fail "gen-log after SIG$sig: exit $st, wanted death by the signal"
+  [ -z "$(ls -A "$d" | grep "big-$sig")" ] || fail "gen-log after SIG$sig left $(ls -A "$d" | grep "big-$sig")"
+done
+
+# An output that is an input (probe finding 2): refused before anything
+# runs, exit 2, naming both; the input left as it was.
+cp "$s" "$d/in.toml"
+cp "$conf" "$d/in.conf"
+sum() { md5sum <"$1"; }
+before=$(sum "$d/in.toml")
+expect_status 2 "run --json onto its scenario" "$clerk" run "$d/in.toml" --duration 1 -q --json "$d/in.toml"
+expect_text "run --json onto its scenario" "is the same file as the input"
+ln "$d/in.toml" "$d/hard.json"
+expect_status 2 "run --json onto a hard link of its scenario" "$clerk" run "$d/in.toml" --duration 1 -q --json "$d/hard.json"
+expect_status 2 "validate --json onto its scenario" "$clerk" validate "$d/in.toml" --json "$d/in.toml"
+expect_status 2 "compare --json onto a scenario" "$clerk" compare "$s" "$d/in.toml" --duration 1 --json "$d/in.toml"
+mkdir -p "$d/tr"
+cp "$data/trace/replay.toml" "$data/trace/combined.log" "$d/tr/"
+cp "$s" "$d/small-hdd.toml"
+cp "$data/trace/combined.log" "$d/combined.copy"
+expect_status 2 "run --json onto the access log it replays" "$clerk" run "$d/tr/replay.toml" --duration 1 -q --json "$d/tr/combined.log"
+expect_text "run --json onto the access log it replays" "is the same file as the input"
+cmp -s "$d/tr/combined.log" "$d/combined.copy" || fail "run --json overwrote the access log it replays"
+expect_status 2 "whatif --json onto its scenario" "$clerk" whatif "$d/in.toml" --threads --no-figure --json "$d/in.toml"
+expect_text "whatif --json onto its scenario" "is the same file as the input"
+cp "$s" "$d/sw.jsonl"
+expect_status 2 "sweep -o whose .jsonl is its scenario" "$clerk" sweep "$d/sw.jsonl" --set nginx.worker_processes=1,2 -o "$d/sw.csv"
+expect_text "sweep -o whose .jsonl is its scenario" "is the same file as the input"
+[ "$(sum "$d/in.toml")" = "$before" ] && cmp -s "$s" "$d/sw.jsonl" || fail "an output overwrote its input scenario"
+printf '{"sweep":"abc","run":0,"point":0,"axes":{"x":0},"seed":1,"metrics":{"m":0.5}}\n' >"$d/r.png"
+expect_status 2 "plot -o onto its results file" "$clerk" plot "$d/r.png" --x x --y m -o "$d/r"
+expect_text "plot -o onto its results file" "is the same file as the input"
+before=$(sum "$d/in.conf")
+expect_status 2 "import -o onto its nginx.conf" "$clerk" import "$d/in.conf" -o "$d/in.conf"
+expect_text "import -o onto its nginx.conf" "is the same file as the input"
+[ "$(sum "$d/in.conf")" = "$before" ] || fail "import overwrote its nginx.conf"
+mkdir -p "$d/inc"
+printf 'events {}\nhttp { include inc/more.conf; }\n' >"$d/inc.conf"
+printf 'sendfile on;\n' >"$d/inc/more.conf"
+expect_status 0 "import of a conf with an include" "$clerk" import "$d/inc.conf" -o "$d/inc-out.toml"
+expect_status 2 "import -o onto its included file" "$clerk" import "$d/inc.conf" -o "$d/inc/more.conf"
+[ "$(cat "$d/inc/more.conf")" = "sendfile on;" ] || fail "import overwrote its included file"
+
 # fsync before the rename: a crash leaves the old file or the whole new one.
 if strace -f -o "$tmp/trace" -e trace=fsync,rename true 2>/dev/null; then
   strace -f -o "$tmp/trace" -e trace=fsync,rename "${run[@]}" "$tmp/synced.json" >/dev/null 2>&1

@@ -168,8 +168,9 @@ int draw(const FigureScript& script, const std::string& gnuplot, const std::stri
 int plot(const PlotArgs& args) {
   if (!args.out.empty()) check_figure_prefix(args.out, "-o");
   check_gnuplot("clerk plot", args.gnuplot);
-  const PlotData data = read_data(args);
   const std::string prefix = args.out.empty() ? default_prefix(args) : args.out;
+  for (const char* ext : {".png", ".svg"}) check_writable(prefix + ext, {args.results});  // before it is read
+  const PlotData data = read_data(args);
   const PlotLook look{args.x, args.y, args.by, args.title, args.heatmap, args.log_x, args.log_y, args.confidence};
   return draw_figure([&](const std::string& png, const std::string& svg) { return gnuplot_script(data, look, png, svg); },
                      prefix, args.gnuplot);

@@ -134,7 +134,8 @@ int sweep_command(const SweepArgs& args) {
     }
     const OutputPaths paths = output_paths(args.out.empty() ? default_out(args.file, args.shard, shard) : args.out);
     const Columns columns = columns_of(plan);
-    for (const std::string& p : {paths.csv, paths.jsonl, paths.summary}) check_writable(p);  // before any file is written
+    for (const std::string& p : {paths.csv, paths.jsonl, paths.summary})
+      check_writable(p, {args.file});  // before any file is written
 
     if (!args.resume && !args.overwrite)
       for (const std::string& p : {paths.csv, paths.jsonl})

@@ -60,6 +60,15 @@ void check_writable(const std::string& path) {
   }
 }
 
+void check_writable(const std::string& path, const std::vector<std::string>& inputs) {
+  check_writable(path);
+  try {
+    common::check_not_an_input(path, inputs);
+  } catch (const common::OutputError& e) {
+    throw SweepError(path, "", e.reason());
+  }
+}
+
 // A results file is a regular file: a FIFO with no writer blocked the
 // open() for ever, and /dev/zero was read up to the limit.
 static const char* not_regular(mode_t mode) {

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace cli::sweep {
 
@@ -22,6 +23,8 @@ void write_atomically(const std::string& path, const std::string& content);
 // Throws SweepError when `path` could not be written by write_atomically
 // (see common::check_output_path): called before anything is computed.
 void check_writable(const std::string& path);
+// ... and is not the same file as one of `inputs` (common::check_not_an_input).
+void check_writable(const std::string& path, const std::vector<std::string>& inputs);
 
 // The largest results file plot, merge and --resume read: 256 MiB, about a
 // million rows. More is refused (a mistyped path like /dev/zero would

@@ -597,10 +597,10 @@ int whatif_command(const WhatifArgs& a) {
     if (!figure.empty()) {
       check_figure_prefix(figure, "--figure");
       check_gnuplot("--figure (or --no-figure)");
-      check_writable(figure + ".png");
-      check_writable(figure + ".svg");
+      check_writable(figure + ".png", {a.file});
+      check_writable(figure + ".svg", {a.file});
     }
-    if (!a.json_path.empty()) check_writable(a.json_path);
+    if (!a.json_path.empty()) check_writable(a.json_path, {a.file});
     Whatif w(a);
     const Answer ans = w.answer();
     std::cout << fmt::format("clerk whatif {}: varying {}\n\n", a.file, ans.heading) << ans.table << "\n";

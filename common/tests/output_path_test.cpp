@@ -4,7 +4,10 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sys/stat.h>
 
+#include "common/output_file.h"
 #include "common/output_path.h"
 
 using common::output_path_problem;
@@ -32,5 +35,63 @@ TEST_CASE("an output path must be a file name in a writable folder", "[output_pa
   fs::create_symlink(base / "nowhere" / "x", base / "dangling.json");
   CHECK(output_path_problem((base / "dangling.json").string(), "--json").find("leads nowhere") != std::string::npos);
   CHECK(output_path_problem((base.string() + "/"), "--json").find("names a folder") != std::string::npos);
+  fs::remove_all(base);
+}
+
+// Hostile-probe findings 1 and 2: the writer's streamed form (clerk gen-log)
+// and the output-is-an-input check.
+TEST_CASE("an output that is an input is refused, naming both", "[output_path]") {
+  const fs::path base = fs::temp_directory_path() / ("clerk-not-input-test-" + std::to_string(::getpid()));
+  fs::create_directories(base);
+  std::ofstream(base / "in.toml") << "x";
+  fs::create_hard_link(base / "in.toml", base / "hard.json");
+  const std::string in = (base / "in.toml").string();
+  try {
+    common::check_not_an_input((base / "hard.json").string(), {"", (base / "other").string(), in});
+    FAIL("a hard link of an input was accepted as an output");
+  } catch (const common::OutputError& e) {
+    CHECK(std::string(e.what()).find("hard.json") != std::string::npos);
+    CHECK(std::string(e.what()).find("the input '" + in + "'") != std::string::npos);
+  }
+  CHECK_THROWS_AS(common::check_not_an_input(in, {in}), common::OutputError);
+  CHECK_NOTHROW(common::check_not_an_input((base / "new.json").string(), {in}));  // not there yet
+  CHECK_NOTHROW(common::check_not_an_input("/dev/null", {"/dev/null"}));          // not a regular file
+  fs::remove_all(base);
+}
+
+TEST_CASE("streamed output: a temporary renamed into place with the umask's mode, removed when not committed",
+          "[output_path]") {
+  const fs::path base = fs::temp_directory_path() / ("clerk-streamed-test-" + std::to_string(::getpid()));
+  fs::create_directories(base);
+  const std::string target = (base / "log").string();
+  const mode_t old = ::umask(022);
+  {
+    common::StreamedOutput out(target);
+    out.write("partial");
+    CHECK_FALSE(fs::exists(target));  // nothing under the target's name until commit
+  }
+  CHECK(fs::is_empty(base));  // not committed: the temporary is gone
+  {
+    common::StreamedOutput out(target);
+    out.write("a\n");
+    out.write("b\n");
+    out.commit();
+  }
+  ::umask(old);
+  std::ifstream in(target);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text == "a\nb\n");
+  CHECK((fs::status(target).permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read));
+  // A stop asked for between writes: thrown, and the temporary removed.
+  {
+    common::StreamedOutput out((base / "stopped").string());
+    CHECK_THROWS_AS(out.write("x", [] { return true; }), common::StreamedOutput::Stopped);
+  }
+  CHECK_FALSE(fs::exists(base / "stopped"));
+  CHECK(std::distance(fs::directory_iterator(base), fs::directory_iterator()) == 1);
+  // /dev/full: the write's failure is thrown at once.
+  common::StreamedOutput full("/dev/full");
+  CHECK_THROWS_AS(full.write("x"), common::OutputError);
   fs::remove_all(base);
 }

@@ -20,6 +20,7 @@
 #include "models/scenario/limits.h"
 #include "models/scenario/section.h"
 #include "models/scenario/units.h"
+#include "models/server/nginx_word.h"
 #include "models/server/nginx_versions.h"
 #include "models/server/pool_choice.h"
 #include "models/server/nowait_probe.h"
@@ -305,8 +306,9 @@ const AioMode* read_aio_mode(Section& s, std::string& pool) {
     s.fail("aio", "must be one of " + range + " (got \"" + text + "\")");
   if (eq == std::string::npos) return mode;
   pool = text.substr(eq + 1);
-  if (pool.empty() || pool.find_first_of(" \t;{}") != std::string::npos)
-    s.fail("aio", "threads=NAME needs a pool's name, like \"threads=one\" or \"threads=pool_$disk\" (got \"" + text + "\")");
+  if (!is_nginx_word(pool, true))
+    s.fail("aio", "threads=NAME needs a pool's name, like \"threads=one\" or \"threads=pool_$disk\": " +
+                      std::string(kNginxWordRule) + ", and '$' (got \"" + text + "\")");
   return mode;
 }
 
@@ -489,6 +491,8 @@ void read_open_file_cache(Section& s, OpenFileCacheSpec& spec) {
 ThreadPoolConfig read_pool_keys(Section& pool) {
   ThreadPoolConfig c;
   c.name = pool.string("name", "default");
+  if (!is_nginx_word(c.name))
+    pool.fail("name", "must be a pool's name, " + std::string(kNginxWordRule) + " (got \"" + c.name + "\")");
   c.threads = static_cast<std::uint32_t>(pool.integer("threads", 32, 1, 1 << 16));
   c.max_queue = static_cast<std::uint32_t>(pool.integer("max_queue", 65536, 0, 1 << 30));
   pool.done();
@@ -519,8 +523,8 @@ void read_thread_pools(Section& s, const LayeredToml& doc, NginxConfig& n) {
       const int line = LayeredToml::line_of(&v);
       const std::string dotted = "nginx.thread_pool." + key;
       if (key == "name") {
-        if (!v.is_string() || v.value<std::string>().value().empty())
-          throw ConfigError(file, line, dotted, "must be a pool's name (a non-empty string)");
+        if (!v.is_string() || !is_nginx_word(v.value<std::string>().value()))
+          throw ConfigError(file, line, dotted, "must be a pool's name, " + std::string(kNginxWordRule));
         c.name = v.value<std::string>().value();
       } else if (key == "threads" || key == "max_queue") {
         const std::int64_t hi = key == "threads" ? 1 << 16 : 1 << 30, lo = key == "threads" ? 1 : 0;
@@ -565,6 +569,8 @@ void read_split_clients(Section& s, SplitClientsSpec& spec) {
     if (!parse_split_share(pair->get(0)->value<std::string>().value(), part.percent))
       sc.fail("parts", std::string(form) + " (got \"" + pair->get(0)->value<std::string>().value() + "\")");
     part.value = pair->get(1)->value<std::string>().value();
+    if (!part.value.empty() && !is_nginx_word(part.value))
+      sc.fail("parts", "each value must be empty or " + std::string(kNginxWordRule) + " (got \"" + part.value + "\")");
     spec.parts.push_back(part);
     if (split_shares_exceed_100(spec.parts))
       sc.fail("parts", "percent total is greater than 100% (as NGINX refuses it; a \"*\" takes the rest and counts as 100%)");

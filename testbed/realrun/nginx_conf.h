@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/scenario/scenario.h"
@@ -22,7 +23,14 @@ struct NginxConf {
   std::vector<std::string> notes;  // scenario settings real NGINX 1.22 cannot honour, and substitutions
 };
 
+// Throws testbed::RealRunError, writing nothing, when a name or path it would write
+// unquoted is not one plain NGINX word (models/server/nginx_word.h): the
+// loader refuses such names first; this is the second line.
 NginxConf nginx_conf(const models::Scenario& scenario, const NginxConfParams& params);
+
+// `text` for a '#' comment line: control characters (a newline ends the
+// comment) become '?'.
+std::string comment_text(std::string_view text);
 
 // Total connections the scenario's wrk groups keep open.
 std::uint32_t scenario_connections(const models::Scenario& scenario);
