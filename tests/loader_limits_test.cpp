@@ -403,3 +403,15 @@ TEST_CASE("loader: a thread pool name, aio pool or split value that is not one p
   tests::check_refused(pools, {"nginx.split_clients.parts=[[\"50%\", \"fast\\n\"], [\"*\", \"slow\"]]"},
                        "nginx.split_clients.parts", "letters, digits");
 }
+
+// Hostile-probe finding 15: a name with an escape sequence rewrote the
+// terminal that showed the report, and a newline forged a report line.
+TEST_CASE("loader: a name or description with a control character is refused, a description's line breaks kept") {
+  for (const std::string o : {"name=\"a\\u001b[31mRED\"", "name=\"forged\\nline\"", "name=\"a\\rb\"",
+                               "description=\"x\\u0000y\"", "description=\"x\\u001b[2Jy\""}) {
+    INFO(o);
+    tests::check_refused(kSmall, {o}, o.substr(0, o.find('=')), "control character");
+  }
+  const models::Scenario sc = models::load_scenario(kSmall, {"description=\"two\\nlines\\tand a tab\""});
+  CHECK(sc.description == "two\nlines\tand a tab");
+}

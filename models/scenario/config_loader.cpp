@@ -1188,13 +1188,28 @@ void check_known_keys(const LayeredToml& doc, const std::string& path, const std
   }
 }
 
+// A text that reports and terminals show as it is: no control character (an
+// escape sequence would rewrite the terminal, a carriage return or a newline
+// forge a report's lines), but the line breaks and tabs of a description.
+std::string shown_text(Section& s, const std::string& key, const std::string& fallback, bool multiline) {
+  const std::string text = s.string(key, fallback);
+  if (!s.has(key)) return text;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 || c == 0x7f) && !(multiline && (c == '\n' || c == '\t')))
+      s.fail(key, fmt::format("holds a control character (0x{:02x}, at {}): it is shown in reports and terminals as is",
+                              c, i + 1));
+  }
+  return text;
+}
+
 Scenario read_scenario(const LayeredToml& doc, const std::string& path, std::vector<KeyUse>* uses) {
   if (!uses) check_known_keys(doc, "", "");
   Scenario sc;
   sc.file = path;
   Section root(doc, "", "", uses);
-  sc.name = root.string("name", path);
-  sc.description = root.string("description", "");
+  sc.name = shown_text(root, "name", path, false);
+  sc.description = shown_text(root, "description", "", true);
   sc.seed = static_cast<std::uint64_t>(root.integer("seed", 1, 0, kMaxInt));
   sc.duration_s = root.duration("duration", 10, limits::kMinRunSeconds, false, limits::kMaxRunSeconds);
   read_warmup(root, sc.warmup);
