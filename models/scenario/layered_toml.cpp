@@ -4,13 +4,16 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "common/input_file.h"
 #include "models/scenario/config_error.h"
-#include "models/scenario/input_file.h"
 #include "models/scenario/toml_guard.h"
 
 namespace models {
 
 namespace fs = std::filesystem;
+using common::InputFileError;
+using common::kMaxScenarioFileBytes;
+using common::read_input_file;
 
 bool is_hardware_profile(const fs::path& file) {
   for (const auto& part : file.parent_path())
