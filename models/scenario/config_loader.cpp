@@ -696,6 +696,17 @@ void read_nginx(Section& root, const LayeredToml& doc, Scenario& sc) {
   const bool reuseport = s.flag("reuseport", false);
   n.accept = &accept_policy(mutex, reuseport);
   n.accept_mutex_delay_s = s.duration("accept_mutex_delay", 0.5, 0);
+  // NGINX reads accept_mutex_delay in whole milliseconds (ngx_conf_set_msec_slot),
+  // so 1 ms is the least it can wait; with 0 a worker that lost the mutex
+  // calls epoll_wait with timeout 0 and polls without sleeping. The model
+  // charges no CPU for an empty turn (event_loop.h), so such polling would
+  // stop simulated time: refused, as any delay NGINX could not be given.
+  if (n.accept->accept_mutex && n.accept_mutex_delay_s < kMinAcceptMutexDelaySeconds)
+    s.fail("accept_mutex_delay",
+           fmt::format("must be at least 1ms with accept_mutex on (got {} s): NGINX reads it in whole milliseconds, "
+                       "and with 0 a worker that lost the mutex polls epoll_wait without sleeping, a busy loop "
+                       "clerk does not model",
+                       n.accept_mutex_delay_s));
   n.multi_accept = s.flag("multi_accept", false);
   read_worker_connections(s, n);
   // EPOLLEXCLUSIVE is no directive: the release uses it whenever accept_mutex is off.
