@@ -49,5 +49,13 @@ expect_text "import accept_mutex_delay 0" "amd.conf:3: accept_mutex_delay 0 with
 printf 'events {\n  accept_mutex off;\n  accept_mutex_delay 0;\n}\n' >"$tmp/amd-off.conf"
 expect_status 0 "import accept_mutex_delay 0, mutex off" "$clerk" import "$tmp/amd-off.conf" -o "$tmp/out.toml"
 
+# worker_connections exhausted with a zero one-way delay and a free connect():
+# every refused connection was retried at the same instant, for ever.
+printf 'include = "%s/scenarios/agreement/hits.toml"\npreload = []\n[clients.hot]\npath = "random"\n[nginx]\nworker_connections = 3\n[network]\none_way_latency = "0s"\n' "$root" >"$tmp/lat0.toml"
+expect_status 2 "refusal cycle in no time" "$clerk" run "$tmp/lat0.toml" --duration 0.01
+expect_text "refusal cycle in no time" "lat0.toml:8: key 'network.one_way_latency': 0 with cpu.client_connect 0 and worker_connections set"
+expect_status 0 "the same with a connect() cost" "$clerk" run "$tmp/lat0.toml" --duration 0.01 -q --no-timing \
+  --set 'cpu.client_connect="1us"'
+
 echo "blocking_inputs: $failures failed"
 [ "$failures" -eq 0 ]

@@ -1179,6 +1179,21 @@ void read_warmup(Section& root, WarmupSpec& w) {
   throw ConfigError(doc.file_of(n), LayeredToml::line_of(n), dotted, message);
 }
 
+// A connection NGINX refuses (worker_connections exhausted) is closed, and
+// wrk reconnects at once (reconnect_socket): the cycle lasts the client's
+// connect() (cpu.client_connect) plus four one-way delays. A LAN client with
+// both zero repeats it without simulated time passing: the run never ends.
+void check_refusal_cycle(Section& root, const Scenario& sc) {
+  if (!sc.nginx.worker_connections || sc.hardware.one_way_latency_s > 0 || sc.hardware.costs.client_connect > 0) return;
+  for (const WrkGroupSpec& g : sc.clients) {
+    if (g.on_server_host || g.network.internet) continue;
+    root.sub("network").fail("one_way_latency",
+                             "0 with cpu.client_connect 0 and worker_connections set: a refused connection is retried "
+                             "by wrk at once, in no simulated time, for ever; give one_way_latency (ping's RTT / 2) or "
+                             "cpu.client_connect (wrk's socket() + connect()) a positive value");
+  }
+}
+
 void check_known_keys(const LayeredToml& doc, const std::string& path, const std::string& pattern) {
   const std::vector<std::string> known = documented_keys(pattern);
   const bool any_name = std::find(known.begin(), known.end(), "NAME") != known.end();
@@ -1218,6 +1233,7 @@ Scenario read_scenario(const LayeredToml& doc, const std::string& path, std::vec
     }
   }
   read_clients(root, doc, sc, sc.filesystem, uses == nullptr);
+  check_refusal_cycle(root, sc);
   read_expect(root, doc, sc);
   root.done();
   return sc;
