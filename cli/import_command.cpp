@@ -20,6 +20,7 @@
 
 #include "cli/import/nginx_conf_parser.h"
 #include "cli/import/nginx_import.h"
+#include "common/input_file.h"
 #include "common/output_file.h"
 #include "common/temp_dir.h"
 #include "models/scenario/config_error.h"
@@ -55,9 +56,8 @@ std::uint32_t profile_cpus(const NewArgs& args) {
 
 // The line the main file ends on, for a refusal NGINX makes once it is read.
 std::size_t conf_last_line(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return last_line_of(text);
+  // Read as the parser read it (common/input_file.h): never a blocking read.
+  return last_line_of(common::read_input_file(path, nginx_conf::kMaxConfFileBytes));
 }
 
 // Every file the directives came from: the main file and its includes, as

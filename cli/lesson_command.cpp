@@ -15,7 +15,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -24,6 +23,7 @@
 
 #include "cli/commands.h"
 #include "cli/option_checks.h"
+#include "common/input_file.h"
 #include "common/output_file.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
@@ -64,8 +64,13 @@ class Answers {
  public:
   explicit Answers(const std::string& file) {
     if (file.empty()) return;
-    file_ = std::make_unique<std::ifstream>(file);
-    if (!*file_) throw common::BadInput("--answers: cannot read '" + file + "'");
+    // Read whole, as every input file (common/input_file.h): a FIFO or a
+    // file that blocks is refused at once, /dev/zero is no regular file.
+    try {
+      file_ = std::make_unique<std::istringstream>(common::read_input_file(file, kMaxAnswersBytes));
+    } catch (const common::InputFileError& e) {
+      throw common::BadInput("--answers: '" + file + "' " + e.what());
+    }
   }
   // The next line; empty at the end of the input.
   std::optional<std::string> next(const std::string& prompt) {
@@ -81,7 +86,9 @@ class Answers {
   }
 
  private:
-  std::unique_ptr<std::ifstream> file_;
+  // A line per question: a lesson's answers are a few hundred bytes.
+  static constexpr std::uint64_t kMaxAnswersBytes = 1u << 20;
+  std::unique_ptr<std::istringstream> file_;
 };
 
 // How one step went: what the run says (models::evaluate_step), and for

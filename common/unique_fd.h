@@ -1,5 +1,5 @@
 // A file descriptor that closes itself: every fd clerk-serve opens is owned
-// by one of these, as are the inputs clerk reads (models/scenario/input_file.cpp,
+// by one of these, as are the inputs clerk reads (common/input_file.cpp,
 // cli/sweep/sweep_files.cpp), so no error path can leak one.
 #pragma once
 

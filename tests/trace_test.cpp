@@ -13,6 +13,7 @@
 #include <numbers>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 
@@ -592,4 +593,29 @@ TEST_CASE("a light trace load: each line on the least recently used connection, 
   CHECK(per_conn.size() == 4);
   for (const auto& [c, n] : per_conn) CHECK(n == 2);
   for (std::size_t k = 4; k < 8; ++k) CHECK(carrier[k] == carrier[k - 4]);
+}
+
+TEST_CASE("a log that is a FIFO with no writer or a folder is refused at once, never waited on") {
+  // fopen() of a FIFO waits for a writer, and a regular-typed file that
+  // blocks (tracefs's trace_pipe) waited in fread(): the reader opens
+  // O_NONBLOCK and takes only a regular file (common/input_file.h).
+  const std::string fifo =
+      (std::filesystem::temp_directory_path() / ("clerk-trace-fifo-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove(fifo);
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::string why;
+  try {
+    read_all(spec_of(fifo));
+  } catch (const std::runtime_error& e) {
+    why = e.what();
+  }
+  std::filesystem::remove(fifo);
+  CHECK(why.find("is a FIFO, not a regular file") != std::string::npos);
+  why.clear();
+  try {
+    read_all(spec_of(std::filesystem::temp_directory_path().string()));
+  } catch (const std::runtime_error& e) {
+    why = e.what();
+  }
+  CHECK(why.find("is a folder, not a regular file") != std::string::npos);
 }

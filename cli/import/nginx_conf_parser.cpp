@@ -10,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "common/input_file.h"
+
 namespace nginx_conf {
 
 SyntaxError::SyntaxError(std::string file, std::size_t line, std::string token, const std::string& message)
@@ -321,35 +323,21 @@ class Parser {
   std::vector<std::string> names_;  // and their names
 };
 
-constexpr std::uintmax_t kMaxFileBytes = 16u << 20;  // a configuration file larger than this is a mistake
-
 std::string read_text(const std::string& path, const std::string& file, std::size_t line, const std::string& token) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st))
     throw SyntaxError(file, line, token, "cannot open \"" + path + "\": no such file");
-  if (!fs::is_regular_file(st)) throw SyntaxError(file, line, token, "\"" + path + "\" is not a regular file");
-  // Read by bytes, whatever stat() says (procfs files report size 0, and
-  // /proc/self/pagemap has no end worth reading): whole 64 KiB reads (a
-  // multiple of 8, as pagemap wants) until more than the limit is held.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw SyntaxError(file, line, token, "cannot open \"" + path + "\": " + std::strerror(errno));
-  struct Close {
-    int fd;
-    ~Close() { ::close(fd); }
-  } close_fd{fd};
-  std::string text;
-  std::array<char, 65536> chunk{};
-  while (text.size() <= kMaxFileBytes) {
-    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw SyntaxError(file, line, token, "cannot read \"" + path + "\": " + std::strerror(errno));
-    if (n == 0) break;
-    text.append(chunk.data(), static_cast<std::size_t>(n));
+  // As every input (common/input_file.h): opened O_NONBLOCK, a FIFO, a
+  // device or a file that blocks when read (tracefs's trace_pipe) is refused
+  // at once; read by bytes whatever stat() says (procfs files report size 0,
+  // and /proc/self/pagemap has no end worth reading) until more than the limit.
+  try {
+    return common::read_input_file(path, kMaxConfFileBytes);
+  } catch (const common::InputFileError& e) {
+    throw SyntaxError(file, line, token, "\"" + path + "\" " + e.what());
   }
-  if (text.size() > kMaxFileBytes) throw SyntaxError(file, line, token, "\"" + path + "\" is larger than 16 MiB");
-  return text;
 }
 
 std::string key_of(const std::string& path) {

@@ -27,6 +27,7 @@
 // each other again and again grow exponentially without a loop).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -72,6 +73,7 @@ using IncludeResolver = std::function<std::vector<Source>(const std::string& pat
 
 constexpr std::size_t kMaxDepth = 64;  // blocks and includes nested
 constexpr std::size_t kMaxIncludedFiles = 4096;  // a site per file: thousands of virtual hosts
+constexpr std::uint64_t kMaxConfFileBytes = 16u << 20;  // a configuration file larger than this is a mistake
 
 // Whether `name` is a block directive this parser knows (NGINX's core
 // modules', or a *_block); a block of another name is another module's.

@@ -350,6 +350,14 @@ class Importer {
     }
   }
 
+  // Whether the events block leaves accept_mutex on: its own directive, else
+  // the release's default (on before 1.11.3).
+  bool accept_mutex_on(const std::vector<Directive>& in) const {
+    if (const Directive* d = last(in, "accept_mutex")) return flag(*d);
+    const auto release = models::nginx_release_defaults(options_.version);
+    return release && release->accept_mutex;
+  }
+
   void events() {
     const Directive* ev = first(conf_, "events");
     if (!ev) return;
@@ -357,8 +365,14 @@ class Importer {
     mapped(*ev);
     const auto& in = ev->children;
     if (const Directive* d = last(in, "accept_mutex")) add(fmt::format("accept_mutex = \"{}\"", flag(*d) ? "on" : "off"), *d);
-    if (const Directive* d = last(in, "accept_mutex_delay"))
-      add(fmt::format("accept_mutex_delay = \"{}ms\"", msec(*d, one_arg(*d))), *d);
+    if (const Directive* d = last(in, "accept_mutex_delay")) {
+      const std::uint64_t ms = msec(*d, one_arg(*d));
+      if (ms == 0 && accept_mutex_on(in))
+        throw SyntaxError(d->file, d->line, one_arg(*d),
+                          "accept_mutex_delay 0 with accept_mutex on: a worker that lost the mutex polls epoll_wait "
+                          "without sleeping, a busy loop clerk does not model (give it 1ms or more)");
+      add(fmt::format("accept_mutex_delay = \"{}ms\"", ms), *d);
+    }
     if (const Directive* d = last(in, "multi_accept")) add(fmt::format("multi_accept = \"{}\"", flag(*d) ? "on" : "off"), *d);
     if (const Directive* d = last(in, "worker_connections")) {
       worker_connections_ = number(*d, one_arg(*d), 1, 1048576);

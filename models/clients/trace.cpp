@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cerrno>
 #include <cstring>
 #include <map>
 #include <set>
 #include <stdexcept>
+
+#include "common/input_file.h"
 
 namespace models {
 
@@ -16,13 +17,14 @@ constexpr std::size_t kReadChunk = 1 << 20;
 
 TraceReader::TraceReader(const TraceSpec& spec, const LogFormat& format, sim::RandomStream sample_rng)
     : spec_(spec), format_(format), rng_(sample_rng) {
-  file_ = std::fopen(spec.file.c_str(), "rb");
-  if (!file_) throw std::runtime_error("cannot open the access log '" + spec.file + "': " + std::strerror(errno));
+  try {
+    fd_ = common::open_input_file(spec.file);
+  } catch (const common::InputFileError& e) {
+    throw std::runtime_error("the access log '" + spec.file + "' " + e.what());
+  }
 }
 
-TraceReader::~TraceReader() {
-  if (file_) std::fclose(file_);
-}
+TraceReader::~TraceReader() = default;
 
 // One line without its "\n" (or "\r\n"), read through a fixed chunk: false
 // at the end of the file. A line longer than kMaxLineBytes comes back
@@ -33,7 +35,12 @@ bool TraceReader::read_line(std::string& line) {
   for (;;) {
     if (pos_ == buffer_.size()) {
       buffer_.resize(kReadChunk);
-      const std::size_t n = std::fread(buffer_.data(), 1, kReadChunk, file_);
+      std::size_t n = 0;
+      try {
+        n = common::read_input_some(fd_.get(), buffer_.data(), kReadChunk);
+      } catch (const common::InputFileError& e) {
+        throw std::runtime_error("the access log '" + spec_.file + "' " + e.what());
+      }
       buffer_.resize(n);
       pos_ = 0;
       if (n == 0) {

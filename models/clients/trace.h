@@ -57,6 +57,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/unique_fd.h"
 #include "models/clients/log_format.h"
 #include "models/os/filesystem.h"
 #include "sim/latency_stats.h"
@@ -153,7 +154,7 @@ class TraceReader {
   TraceSpec spec_;
   const LogFormat& format_;
   sim::RandomStream rng_;
-  std::FILE* file_ = nullptr;
+  common::UniqueFd fd_;  // O_NONBLOCK (common/input_file.h): a log that blocks is refused, not waited on
   std::vector<char> buffer_;
   std::size_t pos_ = 0;  // the next unread byte of buffer_
   TraceCounts counts_;

@@ -702,6 +702,17 @@ void read_nginx(Section& root, const LayeredToml& doc, Scenario& sc) {
   const bool reuseport = s.flag("reuseport", false);
   n.accept = &accept_policy(mutex, reuseport);
   n.accept_mutex_delay_s = s.duration("accept_mutex_delay", 0.5, 0);
+  // NGINX reads accept_mutex_delay in whole milliseconds (ngx_conf_set_msec_slot),
+  // so 1 ms is the least it can wait; with 0 a worker that lost the mutex
+  // calls epoll_wait with timeout 0 and polls without sleeping. The model
+  // charges no CPU for an empty turn (event_loop.h), so such polling would
+  // stop simulated time: refused, as any delay NGINX could not be given.
+  if (n.accept->accept_mutex && n.accept_mutex_delay_s < kMinAcceptMutexDelaySeconds)
+    s.fail("accept_mutex_delay",
+           fmt::format("must be at least 1ms with accept_mutex on (got {} s): NGINX reads it in whole milliseconds, "
+                       "and with 0 a worker that lost the mutex polls epoll_wait without sleeping, a busy loop "
+                       "clerk does not model",
+                       n.accept_mutex_delay_s));
   n.multi_accept = s.flag("multi_accept", false);
   read_worker_connections(s, n);
   // EPOLLEXCLUSIVE is no directive: the release uses it whenever accept_mutex is off.
@@ -1174,6 +1185,21 @@ void read_warmup(Section& root, WarmupSpec& w) {
   throw ConfigError(doc.file_of(n), LayeredToml::line_of(n), dotted, message);
 }
 
+// A connection NGINX refuses (worker_connections exhausted) is closed, and
+// wrk reconnects at once (reconnect_socket): the cycle lasts the client's
+// connect() (cpu.client_connect) plus four one-way delays. A LAN client with
+// both zero repeats it without simulated time passing: the run never ends.
+void check_refusal_cycle(Section& root, const Scenario& sc) {
+  if (!sc.nginx.worker_connections || sc.hardware.one_way_latency_s > 0 || sc.hardware.costs.client_connect > 0) return;
+  for (const WrkGroupSpec& g : sc.clients) {
+    if (g.on_server_host || g.network.internet) continue;
+    root.sub("network").fail("one_way_latency",
+                             "0 with cpu.client_connect 0 and worker_connections set: a refused connection is retried "
+                             "by wrk at once, in no simulated time, for ever; give one_way_latency (ping's RTT / 2) or "
+                             "cpu.client_connect (wrk's socket() + connect()) a positive value");
+  }
+}
+
 void check_known_keys(const LayeredToml& doc, const std::string& path, const std::string& pattern) {
   const std::vector<std::string> known = documented_keys(pattern);
   const bool any_name = std::find(known.begin(), known.end(), "NAME") != known.end();
@@ -1228,6 +1254,7 @@ Scenario read_scenario(const LayeredToml& doc, const std::string& path, std::vec
     }
   }
   read_clients(root, doc, sc, sc.filesystem, uses == nullptr);
+  check_refusal_cycle(root, sc);
   read_expect(root, doc, sc);
   root.done();
   return sc;

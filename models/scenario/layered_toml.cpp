@@ -4,13 +4,16 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "common/input_file.h"
 #include "models/scenario/config_error.h"
-#include "models/scenario/input_file.h"
 #include "models/scenario/toml_guard.h"
 
 namespace models {
 
 namespace fs = std::filesystem;
+using common::InputFileError;
+using common::kMaxScenarioFileBytes;
+using common::read_input_file;
 
 bool is_hardware_profile(const fs::path& file) {
   for (const auto& part : file.parent_path())
@@ -133,18 +136,25 @@ void LayeredToml::load(const std::string& path, std::vector<std::string>& stack,
   if (stack.size() >= kMaxIncludeDepth)
     throw ConfigError(from_file, from_line, include_key,
                       "includes nested more than " + std::to_string(kMaxIncludeDepth) + " files deep");
-  std::string text;
-  try {
-    text = read_input_file(path, kMaxScenarioFileBytes);
-  } catch (const InputFileError& e) {
-    if (included_from) throw ConfigError(from_file, from_line, include_key, "the included file '" + path + "' " + e.what());
-    throw ConfigError(path, 0, "", e.what());
+  if (++loads_ > kMaxIncludeLoads)
+    throw ConfigError(from_file, from_line, include_key,
+                      "more than " + std::to_string(kMaxIncludeLoads) +
+                          " files included in all (each include counted, repeats too)");
+  const toml::table* doc = parsed_[path];
+  if (!doc) {
+    std::string text;
+    try {
+      text = read_input_file(path, kMaxScenarioFileBytes);
+    } catch (const InputFileError& e) {
+      if (included_from) throw ConfigError(from_file, from_line, include_key, "the included file '" + path + "' " + e.what());
+      throw ConfigError(path, 0, "", e.what());
+    }
+    documents_.push_back(std::make_unique<toml::table>(parse_checked(text, path, path, "")));
+    doc = parsed_[path] = documents_.back().get();
   }
-  auto doc = std::make_unique<toml::table>(parse_checked(text, path, path, ""));
   stack.push_back(key);
   overlay(*doc, prefix, path, &stack);
   stack.pop_back();
-  documents_.push_back(std::move(doc));
 }
 
 // A table's includes first (their keys are its defaults), then its own keys.

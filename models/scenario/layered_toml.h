@@ -23,7 +23,7 @@
 namespace models {
 
 // One TOML file as every scenario file is read: a regular file of at most
-// kMaxScenarioFileBytes, checked by toml_guard, parsed by toml++. Throws
+// common::kMaxScenarioFileBytes, checked by toml_guard, parsed by toml++. Throws
 // ConfigError (file, line, what is wrong). For files that are not scenarios
 // but are read like them (sweep specs): a FIFO blocked for ever and a key of
 // 50,000 dotted parts overflowed the stack when toml++ read them directly.
@@ -36,6 +36,14 @@ bool is_hardware_profile(const std::filesystem::path& file);
 // The folder of the presets "@hardware/..." reaches: $CLERK_SCENARIOS when
 // set, else the source tree's scenarios/ (where clerk was built from).
 std::string presets_dir();
+
+// The most files one scenario loads, itself and every include counted as
+// often as it is included: as clerk import caps an nginx.conf's includes
+// (cli/import/nginx_conf_parser.h, kMaxIncludedFiles). Each include is
+// overlaid where it stands, so ten includes of a file that includes ten of
+// the next one, six deep, are a million loads; the committed scenarios load
+// fewer than ten.
+inline constexpr std::size_t kMaxIncludeLoads = 4096;
 
 class LayeredToml {
  public:
@@ -82,6 +90,11 @@ class LayeredToml {
   std::string root_;
   std::string hardware_;
   std::vector<std::unique_ptr<toml::table>> documents_;
+  // Each included file parsed once, by the name it was loaded by (that name
+  // is every node's source): a file included again is overlaid again (a
+  // later include overrides what came between), not read and parsed again.
+  std::unordered_map<std::string, const toml::table*> parsed_;
+  std::size_t loads_ = 0;  // files loaded (the scenario and every include, counting repeats)
   std::map<std::string, const toml::node*> nodes_;
   std::unordered_map<std::string, Children> children_;
   std::map<std::string, const toml::node*> set_origins_;  // tables that only --set created

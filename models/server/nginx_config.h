@@ -44,6 +44,11 @@ struct IoUringConfig {
   std::uint32_t pool_threads = 256;
 };
 
+// The least accept_mutex_delay NGINX can wait: it reads the directive in
+// whole milliseconds (ngx_conf_set_msec_slot); 0 makes a worker that lost the
+// mutex poll epoll_wait without sleeping, which clerk does not model.
+inline constexpr double kMinAcceptMutexDelaySeconds = 1e-3;
+
 struct NginxConfig {
   std::string version = "1.9.0";
   std::uint32_t worker_processes = 1;

@@ -1,4 +1,4 @@
-#include "models/scenario/input_file.h"
+#include "common/input_file.h"
 
 #include <cerrno>
 #include <cstring>
@@ -6,9 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/unique_fd.h"
-
-namespace models {
+namespace common {
 
 namespace {
 
@@ -27,36 +25,54 @@ std::string size_text(std::uint64_t bytes) {
   return std::to_string(bytes) + " bytes";
 }
 
-using Fd = common::UniqueFd;  // closed when it goes out of scope
-
 }  // namespace
 
-std::string read_input_file(const std::string& path, std::uint64_t max_bytes) {
+UniqueFd open_input_file(const std::string& path) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer before we can refuse it.
-  const Fd fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+  UniqueFd fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
   if (fd.get() < 0) throw InputFileError(std::string("cannot read the file: ") + std::strerror(errno));
   struct stat st {};
   if (fstat(fd.get(), &st) != 0) throw InputFileError(std::string("cannot read the file: ") + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) throw InputFileError("is " + kind_of(st.st_mode) + ", not a regular file");
+  return fd;
+}
+
+std::size_t read_input_some(int fd, char* into, std::size_t size) {
+  for (;;) {
+    const ssize_t n = read(fd, into, size);
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno == EINTR) continue;
+    // A regular file's data never says EAGAIN; a pseudo-file that waits for
+    // data to appear (tracefs's trace_pipe) does, under O_NONBLOCK.
+    if (errno == EAGAIN || errno == EWOULDBLOCK)
+      throw InputFileError("blocks when read (a pipe-like file that waits for data, not a file's text)");
+    throw InputFileError(std::string("cannot read the file: ") + std::strerror(errno));
+  }
+}
+
+std::string read_input_file(const std::string& path, std::uint64_t max_bytes) {
+  const UniqueFd fd = open_input_file(path);
+  struct stat st {};
+  if (fstat(fd.get(), &st) != 0) throw InputFileError(std::string("cannot read the file: ") + std::strerror(errno));
   const std::string too_large = "is larger than " + size_text(max_bytes) + ", the most clerk reads from such a file";
   if (static_cast<std::uint64_t>(st.st_size) > max_bytes) throw InputFileError(too_large);
   std::string text;
   text.resize(static_cast<std::size_t>(st.st_size));
   std::size_t got = 0;
   for (;;) {
-    if (got == text.size()) {  // the file may have grown since fstat
+    // The file may have grown since fstat, and procfs files say size 0:
+    // read on by whole 4 KiB blocks (a multiple of 8, as /proc/self/pagemap wants).
+    if (got == text.size()) {
       if (text.size() > max_bytes) throw InputFileError(too_large);
       text.resize(text.size() + 4096);
     }
-    const ssize_t n = read(fd.get(), text.data() + got, text.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw InputFileError(std::string("cannot read the file: ") + std::strerror(errno));
+    const std::size_t n = read_input_some(fd.get(), text.data() + got, text.size() - got);
     if (n == 0) break;
-    got += static_cast<std::size_t>(n);
+    got += n;
   }
   text.resize(got);
   if (text.size() > max_bytes) throw InputFileError(too_large);
   return text;
 }
 
-}  // namespace models
+}  // namespace common
