@@ -294,6 +294,28 @@ TEST_CASE("loader: rates in TB/s and Tbit/s, up to the documented 10TB/s") {
   CHECK(mentions(load_error(kSmall, {"disk.interface=\"11TB/s\""}), "between 1kB/s and 10TB/s"));
 }
 
+TEST_CASE("loader: an expectation bound of nan or infinity is refused at load with file, line and key") {
+  // nan compares false with every figure: the claim failed (exit 1) at the
+  // end of the run instead of being refused as the bad input it is.
+  const TempDir dir;
+  for (const std::string bound : {"min = nan", "max = nan", "documented = nan", "min = inf", "max = -inf",
+                                   "documented = inf"}) {
+    INFO(bound);
+    const std::string other = bound.rfind("min", 0) == 0 ? "max = 3" : "min = 1";
+    const std::string file = dir.file("e.toml", "include = \"" + kSmall +
+                                                    "\"\n\n[[expect]]\nmetric = \"server.workers.count\"\n" +
+                                                    other + "\n" + bound + "\n");
+    const models::ConfigError e = load_error(file);
+    CHECK(e.file() == file);
+    CHECK(e.line() == 6);
+    CHECK(e.key() == "expect." + bound.substr(0, bound.find(' ')));
+    CHECK((mentions(e, "not nan") || mentions(e, "must be finite")));
+  }
+  CHECK_NOTHROW(models::load_scenario(dir.file("e.toml", "include = \"" + kSmall +
+                                                           "\"\n\n[[expect]]\nmetric = \"server.workers.count\"\n"
+                                                           "min = 1\nmax = 3\n\n")));
+}
+
 TEST_CASE("loader: the drive's old read_expire names its new place, [block] read_expire") {
   const models::ConfigError e = load_error(kSmall, {"disk.read_expire=\"500ms\""});
   CHECK(e.key() == "disk.read_expire");

@@ -310,6 +310,8 @@ class StepReader {
     check_metric(s, "metric", e.metric, current);
     e.min = s.number("min", -INFINITY, -INFINITY, INFINITY);
     e.max = s.number("max", INFINITY, -INFINITY, INFINITY);
+    for (const char* k : {"min", "max"})
+      if (s.has(k)) check_expect_bound(k[1] == 'i' ? e.min : e.max, s.origin(k).file, s.origin(k).line, s.dotted(k));
     if (s.has("relative_to")) {
       const KeyOrigin at = s.origin("relative_to");
       e.relative_to = step_reference(s.string("relative_to", ""), at.file, at.line, s.dotted("relative_to"), current);
@@ -375,6 +377,7 @@ class StepReader {
       }
       if (key == "min" || key == "max") {
         if (!v.is_number()) throw ConfigError(file, line, dotted, "must be a number");
+        check_expect_bound(v.value<double>().value(), file, line, dotted);
         (key == "min" ? when.min : when.max) = v.value<double>().value();
         continue;
       }

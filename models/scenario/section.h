@@ -257,4 +257,10 @@ using RelativeTo = std::function<std::string(const std::string& value, const std
 std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc, const RelativeTo& relative_to,
                                            bool validated = true);
 
+// An expectation's min, max or documented must be a finite number: NaN
+// compares false with every figure (a bound that never holds or always
+// does), and an infinite one is what leaving the key out means. Throws
+// ConfigError(file, line, key) otherwise.
+void check_expect_bound(double v, const std::string& file, int line, const std::string& key);
+
 }  // namespace models
