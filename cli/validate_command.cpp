@@ -106,6 +106,9 @@ int validate_command(const ValidateArgs& args) {
     nlohmann::ordered_json json;
     try {
       json = run_json(args, sc, wall);
+    } catch (const common::BadInput& e) {  // bad input met as it ran (an access log rewritten)
+      std::cerr << "clerk: " << e.what() << "\n";
+      return 2;
     } catch (const std::exception& e) {
       std::cerr << "clerk: internal error running " << file << ": " << e.what()
                 << "; please report this bug with the command line and the scenario\n";
