@@ -11,6 +11,7 @@
 
 #include "models/scenario/config_loader.h"
 #include "models/scenario/layered_toml.h"
+#include "models/scenario/resource_estimate.h"
 #include "models/scenario/result_json.h"
 #include "models/scenario/section.h"
 #include "models/server/pool_choice.h"
@@ -500,7 +501,8 @@ LessonExercise read_exercise(Section& s, const LessonStep& step, const StepReade
   std::vector<std::string> with = step.overrides;
   with.push_back(x.solution);
   try {
-    load_scenario(step.scenario, with);
+    const Scenario solved = load_scenario(step.scenario, with);
+    check_fits_machine(solved, solved.duration_s, solved.file);
   } catch (const ConfigError& e) {
     s.fail("solution", std::string("does not load: ") + e.what());
   }
@@ -576,6 +578,7 @@ Lesson load_lesson(const std::string& path) {
     for (const std::string& o : string_list(s, "set")) step.overrides.push_back(o);
     try {
       step.loaded = load_scenario(step.scenario, step.overrides);
+      check_fits_machine(step.loaded, step.loaded.duration_s, step.loaded.file);  // before any step runs
     } catch (const ConfigError& e) {
       const std::string why = std::string("the step's scenario does not load: ") + e.what();
       if (s.has("set")) s.fail("set", why);
