@@ -11,6 +11,7 @@
 #include "cli/option_checks.h"
 #include "common/output_file.h"
 #include "engines/run_scenario.h"
+#include "models/scenario/resource_estimate.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/layered_toml.h"
 #include "models/scenario/result_json.h"
@@ -86,6 +87,7 @@ int validate_command(const ValidateArgs& args) {
       // with documented figures are validated.
       if (discovered && !models::LayeredToml(file).find("expect")) continue;
       sc = models::load_scenario(file);
+      models::check_fits_machine(sc, sc.duration_s, file);  // before its run, as clerk run
     } catch (const models::ConfigError& e) {
       std::cerr << "clerk: " << e.what() << "\n";
       return 2;
@@ -109,6 +111,9 @@ int validate_command(const ValidateArgs& args) {
     nlohmann::ordered_json json;
     try {
       json = run_json(args, sc, wall);
+    } catch (const common::BadInput& e) {  // bad input met as it ran (an access log rewritten)
+      std::cerr << "clerk: " << e.what() << "\n";
+      return 2;
     } catch (const std::exception& e) {
       std::cerr << "clerk: internal error running " << file << ": " << e.what()
                 << "; please report this bug with the command line and the scenario\n";

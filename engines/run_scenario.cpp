@@ -3,6 +3,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "models/scenario/resource_estimate.h"
 #include "models/scenario/result_json.h"
 #include "models/scenario/world.h"
 
@@ -63,6 +64,7 @@ std::vector<std::string> cannot_run(const models::Scenario& sc, Engine engine) {
 }
 
 models::RunResult run_scenario(const models::Scenario& sc, const RunRequest& request) {
+  models::check_fits_machine(sc, request.duration_s, sc.file);
   switch (request.engine) {
     case Engine::kNative:
       return run_native(sc, request);
@@ -73,6 +75,7 @@ models::RunResult run_scenario(const models::Scenario& sc, const RunRequest& req
 }
 
 nlohmann::ordered_json run_scenario_json(const models::Scenario& sc, const RunRequest& request) {
+  models::check_fits_machine(sc, request.duration_s, sc.file);
   switch (request.engine) {
     case Engine::kNative:
       return models::to_json(run_native(sc, request), true);

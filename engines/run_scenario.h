@@ -61,6 +61,10 @@ RunRequest as_written(const models::Scenario& sc, Engine engine = Engine::kNativ
 // scenario key; empty when it can run it.
 std::vector<std::string> cannot_run(const models::Scenario& sc, Engine engine);
 
+// Both runs below first check that the run fits the machine
+// (models::check_fits_machine: a ConfigError naming sc.file, exit 2), so
+// that no command builds a World that would grow until the kernel kills it.
+//
 // Runs the scenario once; wall_s covers building the engine's world and
 // running it. On SimGrid, in clerk, this hands the whole command over to
 // clerk-simgrid and does not return (see above); in clerk-simgrid, it may be

@@ -37,6 +37,50 @@ expect_status 2 "a run too large for the machine" "$clerk" run "$s" --duration 1
   --set clients.hot.connections=16000000 --set clients.hot.threads=16
 expect_message "a run too large for the machine" "would need about .* GiB .*connections"
 
+# Every command that runs a scenario checks it first, the same way: validate,
+# sweep (each point), whatif, lesson (each step), with nothing written.
+cat >"$tmp/big.toml" <<EOF
+include = "$s"
+[clients.hot]
+connections = 16000000
+threads = 16
+[[expect]]
+metric = "server.workers.count"
+min = 1
+documented = 2
+EOF
+expect_status 2 "validate of a run too large for the machine" "$clerk" validate "$tmp/big.toml"
+expect_message "validate of a run too large for the machine" "big.toml: a run of .* would need about .* GiB .*connections"
+[ ! -s "$tmp/out" ] || fail "validate ran something before refusing: $(head -c 200 "$tmp/out")"
+printf 'include = "%s"\n[clients.hot]\nthreads = 16\nconnections = 16\n' "$s" >"$tmp/sixteen.toml"
+expect_status 2 "a sweep point too large for the machine" "$clerk" sweep "$tmp/sixteen.toml" -q -o "$tmp/sw" \
+  --set 'duration="1s"' --set clients.hot.connections=16,16000000
+expect_message "a sweep point too large for the machine" "point 1 .*would need about .* GiB .*connections"
+! ls "$tmp"/sw* >/dev/null 2>&1 || fail "the refused sweep wrote $(ls "$tmp"/sw*)"
+expect_status 2 "whatif on a run too large for the machine" "$clerk" whatif "$tmp/big.toml" --threads 1,2 --duration 1
+expect_message "whatif on a run too large for the machine" "would need about .* GiB .*connections"
+mkdir "$tmp/les"
+cat >"$tmp/les/1-big.toml" <<EOF
+title = "Big"
+summary = "A lesson whose step would not fit the machine."
+[step.1]
+title = "Too many connections"
+scenario = "$s"
+set = ["clients.hot.connections=16000000", "clients.hot.threads=16"]
+setup = "Sixteen million connections."
+explain = "{server.workers.count|int} workers."
+[[step.1.expect]]
+metric = "server.workers.count"
+min = 1
+EOF
+expect_status 2 "a lesson step too large for the machine" "$clerk" lesson 1 --lessons "$tmp/les" --check
+expect_message "a lesson step too large for the machine" "1-big.toml:.*key 'step.1.set'.*would need about .* GiB .*connections"
+[ ! -s "$tmp/out" ] || fail "the lesson ran something before refusing: $(head -c 200 "$tmp/out")"
+# The data set's files count too: 2^30 files ran out of memory halfway (exit 3).
+expect_status 2 "a data set of 2^30 files" "$clerk" run "$s" --duration 1 -q --set dataset.files=1073741824 \
+  --set 'dataset.tree=[32768,32768]' --set dataset.file_size=1 --set 'disk.capacity="8t"'
+expect_message "a data set of 2^30 files" "would need about .* GiB .*data set files"
+
 # validate on a folder that does not exist, or holds no scenario.
 expect_status 2 "validate --scenarios on a missing folder" "$clerk" validate --scenarios "$tmp/none"
 expect_message "validate --scenarios on a missing folder" "is not a folder"

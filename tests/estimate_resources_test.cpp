@@ -1,10 +1,21 @@
 // models::estimate_resources: what a run will need, before it starts
-// (issue 21, finding 5: memory grew without bound with duration and rates).
+// (issue 21, finding 5: memory grew without bound with duration and rates;
+// the 2026-11-28 probe, finding 6: the data set's files, the thread pools,
+// preloads and trace windows were not counted). Each term is checked against
+// the peak memory of a run measured in a child process (wait4's ru_maxrss):
+// the estimate's growth between a small and a large case within a factor of
+// the measured growth.
 #include <catch2/catch.hpp>
 #include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
 
 #include "models/scenario/config_error.h"
+#include "models/scenario/config_loader.h"
 #include "models/scenario/resource_estimate.h"
+#include "models/scenario/world.h"
 
 namespace {
 
@@ -18,7 +29,133 @@ models::Scenario with_clients(std::uint32_t connections, double rate) {
   return sc;
 }
 
+const std::string kSmall = std::string(CLERK_TEST_DATA) + "/small-hdd.toml";
+
+// The estimate of `kSmall` with `overrides` over `seconds`.
+double estimate(const std::vector<std::string>& overrides, double seconds) {
+  return models::estimate_resources(models::load_scenario(kSmall, overrides), seconds).total_bytes();
+}
+
+// The peak resident memory, in bytes, of a child process that builds the
+// World of `kSmall` with `overrides` and runs `seconds` of it.
+double measured_peak(const std::vector<std::string>& overrides, double seconds) {
+  const models::Scenario sc = models::load_scenario(kSmall, overrides);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    int code = 0;
+    try {
+      models::World w(sc, sc.seed, seconds);
+      w.run();
+    } catch (...) {
+      code = 1;
+    }
+    ::_exit(code);
+  }
+  int status = 0;
+  struct rusage usage {};
+  REQUIRE(::wait4(child, &status, 0, &usage) == child);
+  REQUIRE(WIFEXITED(status));
+  REQUIRE(WEXITSTATUS(status) == 0);
+  return static_cast<double>(usage.ru_maxrss) * 1024;  // Linux: kilobytes
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;  // shadow memory and quarantine: peaks are not the model's
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// From `small` to `large` the estimate grows by at least `at_least` bytes,
+// and by no less than the measured peak grows nor more than `factor` times it.
+void check_term(const std::vector<std::string>& small, const std::vector<std::string>& large, double seconds,
+                double at_least, double factor) {
+  const double estimated = estimate(large, seconds) - estimate(small, seconds);
+  CHECK(estimated >= at_least);
+  if (kSanitized) return;
+  const double measured = measured_peak(large, seconds) - measured_peak(small, seconds);
+  INFO("estimated growth " << estimated / 1e6 << " MB, measured " << measured / 1e6 << " MB");
+  CHECK(measured > 0);
+  CHECK(estimated >= measured / 1.25);  // an upper bound, give or take the allocator's rounding
+  CHECK(estimated <= measured * factor);
+}
+
 }  // namespace
+
+TEST_CASE("the estimate counts the data set's files: 96 bytes each, measured") {
+  check_term({"dataset.files=4096", "dataset.tree=[64,64]", "dataset.file_size=\"4k\""},
+             {"dataset.files=262144", "dataset.tree=[512,512]", "dataset.file_size=\"4k\""}, 0.01,
+             258048 * 96.0, 2);
+}
+
+TEST_CASE("the estimate counts every worker's thread pool threads with aio threads, none without") {
+  check_term({"nginx.aio=\"threads\"", "nginx.worker_processes=1", "nginx.thread_pool.threads=32"},
+             {"nginx.aio=\"threads\"", "nginx.worker_processes=16", "nginx.thread_pool.threads=1024"}, 0.01,
+             (16 * 1024 - 32) * 400.0, 2);
+  CHECK(estimate({"nginx.worker_processes=16", "nginx.thread_pool.threads=1024"}, 1) ==
+        estimate({"nginx.worker_processes=16", "nginx.thread_pool.threads=32"}, 1));
+}
+
+TEST_CASE("the estimate counts the preloaded cache units: entry and slot") {
+  const std::vector<std::string> base = {"dataset.files=1", "dataset.tree=[1]", "memory.cache_unit=\"4k\"",
+                                         "memory.page_cache=\"2g\"", "preload=[\"/1\"]", "clients.random.path=\"/1\"",
+                                         "clients.hot.path=\"/1\""};
+  std::vector<std::string> small = base, large = base;
+  small.push_back("dataset.file_size=\"256m\"");
+  large.push_back("dataset.file_size=\"1g\"");
+  check_term(small, large, 0.01, 196608 * 36.0, 2);
+}
+
+TEST_CASE("the estimate counts a trace group's report windows") {
+  const std::string trace = std::string(CLERK_TEST_DATA) + "/trace/combined.log";
+  auto group = [&](const char* window) {
+    return std::vector<std::string>{"clients.log={threads=1, connections=4, trace=\"" + trace + "\", window=\"" +
+                                    window + "\"}"};
+  };
+  const std::vector<std::string> small = group("10s"), large = group("1ms");
+  // combined.log's lines fall due over 10.5 s: 2 s make 2,000 windows of 1 ms.
+  check_term(small, large, 2, 1999 * 4 * 2402.0, 4);
+}
+
+TEST_CASE("data sets, pools, preloads and replays too large for the machine are refused before they start") {
+  const double budget = models::memory_budget_bytes();
+  REQUIRE(budget > 0);
+  auto refused = [&](const std::vector<std::string>& overrides, double seconds, const std::string& part) {
+    INFO(part);
+    const models::Scenario sc = models::load_scenario(kSmall, overrides);
+    try {
+      models::check_fits_machine(sc, seconds, sc.file);
+      FAIL("accepted");
+    } catch (const models::ConfigError& e) {
+      CHECK_THAT(e.what(), Catch::Matchers::Contains(kSmall));
+      CHECK_THAT(e.what(), Catch::Matchers::Contains(part));
+    }
+  };
+  // 2^30 files of 1 byte: 96 GiB of tables (the probe's ran out of memory, exit 3).
+  if (budget < 1073741824.0 * 96)
+    refused({"dataset.files=1073741824", "dataset.tree=[32768,32768]", "dataset.file_size=1", "disk.capacity=\"8t\""},
+            0.01, "data set files");
+  // 1,024 workers of 65,536 threads: 27 GiB.
+  if (budget < 1024 * 65536 * 432.0)
+    refused({"nginx.aio=\"threads\"", "nginx.worker_processes=1024", "nginx.thread_pool.threads=65536"}, 0.01,
+            "thread pool threads");
+  // 16 files of 1 TiB preloaded in 4 KiB units: 144 GiB of entries and slots.
+  if (budget < 16 * 268435456.0 * 36)
+    refused({"dataset.files=16", "dataset.tree=[16]", "dataset.file_size=\"1t\"", "disk.capacity=\"32t\"",
+             "memory.cache_unit=\"4k\"", "memory.page_cache=\"32t\"", "dataset.preload_fraction=1",
+             "clients.random.path=\"/1\"", "clients.hot.path=\"/1\""},
+            0.01, "preloaded cache units");
+  // A day of 1 ms trace windows: 86.4 million windows, 3.1 TiB.
+  refused({"clients.log={threads=1, connections=4, trace=\"" + std::string(CLERK_TEST_DATA) +
+           "/trace/combined.log\", window=\"1ms\"}"},
+          86400, "trace windows");
+}
 
 TEST_CASE("the estimate grows linearly with simulated time, connections and open-loop rate") {
   const models::Scenario sc = with_clients(100, 0);

@@ -121,6 +121,10 @@ check_error 14-pools-without-aio.toml "14-pools-without-aio.toml:13: key 'step.1
 check_error 15-bad-replay.toml "15-bad-replay.toml:14: key 'step.1.observe.replay': 'p95': not one of \"p50\", \"p99\", \"max\" (the request followed)"
 # ... and its group one of the step's scenario's, not the first in its place.
 check_error 16-bad-replay-group.toml "16-bad-replay-group.toml:16: key 'step.1.observe.replay_group': 'hott': no client group of that name in this step's scenario"
+# A bound of nan or infinity (min, max of a claim, a choice, a number prediction) is refused at load, not a FAIL.
+check_error 17-nan-bound.toml "17-nan-bound.toml:15: key 'step.1.expect.min': must be a number, not nan"
+check_error 18-nan-choice.toml "18-nan-choice.toml:19: key 'step.1.predict.choice.max': must be a number, not nan"
+check_error 19-inf-number.toml "19-inf-number.toml:16: key 'step.1.predict.min': must be finite (leave the key out for no bound)"
 expect_status 2 "a file not named N-name.toml" "$clerk" lesson "$data/small-hdd.toml"
 expect_text "lesson file name" "a lesson file is named N-name.toml"
 

@@ -18,6 +18,7 @@
 #include "models/scenario/config_loader.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/toml_guard.h"
+#include "models/scenario/units.h"
 
 namespace {
 
@@ -256,6 +257,65 @@ TEST_CASE("the scheduler keys: a known policy, the kernel's sysctl ranges, a top
   CHECK(mentions(load_error(kSmall, {"kernel.sched_latency=\"50us\""}), "kernel.sched_latency"));  // below 0.1 ms
   CHECK(mentions(load_error(kSmall, {"kernel.hz=50"}), "kernel.hz"));
   CHECK(mentions(load_error(kSmall, {"cpu.sockets=3"}), "logical_cpus"));  // does not divide into the CPUs
+}
+
+TEST_CASE("loader: a range holds a time as written: 100us is 0.1 ms, the floor, as 0.1ms is") {
+  // 100 * 1e-6 rounds twice and lands one step below 1e-4: it was refused as
+  // "from 0.0001 s ... (got 0.0001 s)" while "0.1ms" loaded.
+  for (const char* key : {"sched_latency", "sched_min_granularity", "sched_base_slice"}) {
+    INFO(key);
+    const std::string k = std::string("kernel.") + key;
+    for (const char* v : {"\"100us\"", "\"0.1ms\"", "\"100000ns\"", "\"1e2us\"", "\"0.01e1ms\""}) {
+      INFO(v);
+      const models::Scenario sc = models::load_scenario(kSmall, {"kernel.scheduler=cfs", k + "=" + v});
+      const models::SchedSpec& s = sc.kernel.sched;
+      CHECK((key[6] == 'l' ? s.latency_s : key[6] == 'm' ? s.min_granularity_s : s.base_slice_s) == Approx(1e-4));
+    }
+    CHECK(mentions(load_error(kSmall, {"kernel.scheduler=cfs", k + "=\"99us\""}), k));
+  }
+  double v = 0, written = 0;
+  REQUIRE(models::parse_duration("100us", v, &written));
+  CHECK(written == 0.0001);
+  CHECK(v == Approx(0.0001));
+  REQUIRE(models::parse_duration("3ns", v, &written));
+  CHECK(written == 3e-9);
+  REQUIRE(models::parse_rate("1kB/s", v, &written));
+  CHECK(written == 1e3);
+}
+
+TEST_CASE("loader: rates in TB/s and Tbit/s, up to the documented 10TB/s") {
+  double v = 0;
+  REQUIRE(models::parse_rate("9TB/s", v));
+  CHECK(v == 9e12);
+  REQUIRE(models::parse_rate("8Tbit/s", v));
+  CHECK(v == 1e12);
+  REQUIRE(models::parse_rate("10Gbit/s", v));
+  CHECK(v == 1.25e9);
+  CHECK_NOTHROW(models::load_scenario(kSmall, {"disk.interface=\"9TB/s\""}));
+  CHECK(models::load_scenario(kSmall, {"nic.line_rate=\"1Tbit/s\""}).hardware.nic.line_rate_bps == 1e12);
+  CHECK(mentions(load_error(kSmall, {"disk.interface=\"11TB/s\""}), "between 1kB/s and 10TB/s"));
+}
+
+TEST_CASE("loader: an expectation bound of nan or infinity is refused at load with file, line and key") {
+  // nan compares false with every figure: the claim failed (exit 1) at the
+  // end of the run instead of being refused as the bad input it is.
+  const TempDir dir;
+  for (const std::string bound : {"min = nan", "max = nan", "documented = nan", "min = inf", "max = -inf",
+                                   "documented = inf"}) {
+    INFO(bound);
+    const std::string other = bound.rfind("min", 0) == 0 ? "max = 3" : "min = 1";
+    const std::string file = dir.file("e.toml", "include = \"" + kSmall +
+                                                    "\"\n\n[[expect]]\nmetric = \"server.workers.count\"\n" +
+                                                    other + "\n" + bound + "\n");
+    const models::ConfigError e = load_error(file);
+    CHECK(e.file() == file);
+    CHECK(e.line() == 6);
+    CHECK(e.key() == "expect." + bound.substr(0, bound.find(' ')));
+    CHECK((mentions(e, "not nan") || mentions(e, "must be finite")));
+  }
+  CHECK_NOTHROW(models::load_scenario(dir.file("e.toml", "include = \"" + kSmall +
+                                                           "\"\n\n[[expect]]\nmetric = \"server.workers.count\"\n"
+                                                           "min = 1\nmax = 3\n\n")));
 }
 
 TEST_CASE("loader: the drive's old read_expire names its new place, [block] read_expire") {

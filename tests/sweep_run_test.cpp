@@ -8,7 +8,10 @@
 
 #include "cli/sweep/plot_command.h"
 #include "cli/sweep/sweep_command.h"
+#include "cli/sweep/sweep_error.h"
 #include "cli/sweep/sweep_rows.h"
+#include "cli/sweep/sweep_runner.h"
+#include "models/scenario/resource_estimate.h"
 
 namespace fs = std::filesystem;
 using namespace cli::sweep;
@@ -221,4 +224,31 @@ TEST_CASE("plot draws lines with bands and heat maps as PNG and SVG", "[sweep][r
   PlotArgs bad = p;
   bad.y = "clients.constant.latency_s.p42";
   CHECK(plot_command(bad) == 2);
+}
+
+TEST_CASE("the runs a sweep runs at once must fit the machine together: the -j that fits is named", "[sweep][run]") {
+  // Each point alone fits (make_plan checks that); three at once of 40% of
+  // the budget each do not, two do.
+  const double budget = models::memory_budget_bytes();
+  REQUIRE(budget > 0);
+  Plan plan;
+  plan.points.resize(4);
+  plan.seeds = {1};
+  plan.point_bytes = {0.4 * budget, 0.4 * budget, 0.4 * budget, 0.01 * budget};
+  const std::vector<RunRef> runs = plan.runs({});
+  REQUIRE(runs.size() == 4);
+  CHECK_NOTHROW(check_jobs_fit(plan, runs, 1, "spec.toml"));
+  CHECK_NOTHROW(check_jobs_fit(plan, runs, 2, "spec.toml"));
+  try {
+    check_jobs_fit(plan, runs, 3, "spec.toml");
+    FAIL("three runs of 40% of the budget at once were accepted");
+  } catch (const SweepError& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("spec.toml: -j 3: the 3 largest runs at once would need about"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("use -j 2 or fewer"));
+  }
+  // -j beyond the runs is as many threads as runs.
+  CHECK_THROWS_AS(check_jobs_fit(plan, runs, 1024, "spec.toml"), SweepError);
+  // Only the shard's runs count.
+  const std::vector<RunRef> small = {runs[0], runs[3]};
+  CHECK_NOTHROW(check_jobs_fit(plan, small, 1024, "spec.toml"));
 }

@@ -363,6 +363,33 @@ TEST_CASE("a replay: every line due, every request accounted for, the same JSON 
   CHECK(g->request_time.count() == g->complete);
 }
 
+TEST_CASE("a log rewritten after the run was built is bad input naming the log, not an internal error") {
+  // 200 lines a second over 10 s, far longer than the reader's buffer and
+  // its second read ahead, so that the replay reads the new text.
+  auto log_of = [](const std::string& dir) {
+    std::string text;
+    for (int i = 0; i < 2000; ++i) {
+      const int second = 10 + i / 200;
+      text += "203.0.113.7 - - [12/Mar/2026:09:15:" + std::to_string(second) + " +0100] \"GET /" + dir + "/" +
+              std::to_string(i % 10) + ".html HTTP/1.1\" 200 100 \"-\" \"x\"\n";
+    }
+    return text;
+  };
+  const TempFile log(log_of("scanned"));
+  const models::Scenario sc =
+      models::load_scenario(kData + "/trace/replay.toml", {"clients.log.trace=\"" + log.path + "\""});
+  models::World w(sc, sc.seed, sc.duration_s);  // the scan: the log's paths become files
+  std::ofstream(log.path, std::ios::binary | std::ios::trunc) << log_of("rewritten");
+  try {
+    w.run();
+    FAIL("the rewritten log replayed");
+  } catch (const common::BadInput& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("'" + log.path + "' changed during the run"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("key 'clients.log.trace'"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("/rewritten/"));
+  }
+}
+
 TEST_CASE("gen-log: the same bytes for the same seed, another log for another") {
   models::LogGenSpec spec;
   spec.duration_s = 20;

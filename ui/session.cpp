@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/scenario/resource_estimate.h"
+
 namespace ui {
 
 void Session::restart() {
+  models::check_fits_machine(scenario, scenario.duration_s, scenario.file);  // a ConfigError: shown, not run
   world.reset();  // the old World's models go before the new ones are built
   world = std::make_unique<models::World>(scenario, seed, scenario.duration_s);
   recorder.reset(*world);

@@ -132,6 +132,7 @@ int sweep_command(const SweepArgs& args) {
       print_plan(plan, runs);
       return 0;
     }
+    check_jobs_fit(plan, runs, args.jobs, spec.origin);  // before any file is written
     const OutputPaths paths = output_paths(args.out.empty() ? default_out(args.file, args.shard, shard) : args.out);
     const Columns columns = columns_of(plan);
     for (const std::string& p : {paths.csv, paths.jsonl, paths.summary})

@@ -7,6 +7,7 @@
 
 #include "cli/sweep/sweep_error.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/resource_estimate.h"
 #include "models/scenario/result_json.h"
 #include "engines/run_scenario.h"
 #include "sim/random.h"
@@ -254,10 +255,14 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
       throw SweepError(spec.origin, "metric '" + m + "'", "is not a number in a run's JSON (see clerk run --json)");
 
   // Values can be fine alone and wrong together (connections below threads).
-  for (const Point& p : plan.points) {
+  plan.point_bytes.assign(plan.points.size(), 0);
+  for (std::size_t i = 0; i < plan.points.size(); ++i) {
+    const Point& p = plan.points[i];
     if (!shard.holds(p.index)) continue;
     try {
-      models::load_scenario(spec.scenario, plan.overrides(p), plan.hardware(p));
+      const models::Scenario sc = models::load_scenario(spec.scenario, plan.overrides(p), plan.hardware(p));
+      models::check_fits_machine(sc, sc.duration_s, sc.file);
+      plan.point_bytes[i] = models::estimate_resources(sc, sc.duration_s).total_bytes();
     } catch (const models::ConfigError& e) {
       throw SweepError(spec.origin, "point " + std::to_string(p.index) + " (" + describe(plan, p) + ")", e.what());
     }

@@ -40,6 +40,9 @@ struct Plan {
   std::vector<std::string> metrics;
   double confidence = 0.95;
   std::string fingerprint;  // a hash of everything above: rows of different sweeps never mix
+  // Each point's estimated memory (models::estimate_resources), by index in
+  // `points`; 0 for the points of other shards. Not in the fingerprint.
+  std::vector<double> point_bytes;
 
   std::uint64_t total_runs() const { return points.size() * seeds.size(); }
   RunRef run(std::uint64_t id) const;
@@ -53,8 +56,9 @@ struct Plan {
 
 // Expands the spec and checks it before any of its runs: every axis value
 // and every point of the shard is loaded as a scenario, and every metric is
-// looked up in the JSON of a 1 ms probe run of the base scenario. Throws
-// SweepError naming the axis.
+// looked up in the JSON of a 1 ms probe run of the base scenario, and every
+// point of the shard must fit the machine alone (models::check_fits_machine).
+// Throws SweepError naming the axis or the point.
 Plan make_plan(const SweepSpec& spec, const Shard& shard = {});
 
 // The metrics a sweep keeps when the spec names none.

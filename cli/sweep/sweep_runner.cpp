@@ -1,14 +1,19 @@
 #include "cli/sweep/sweep_runner.h"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <exception>
+#include <fmt/format.h>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
 
+#include "cli/sweep/sweep_error.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/resource_estimate.h"
 #include "models/scenario/result_json.h"
 
 namespace cli::sweep {
@@ -27,10 +32,36 @@ Row run_one(const Plan& plan, const RunRef& run) {
   return row;
 }
 
+namespace {
+unsigned threads_for(unsigned jobs, std::size_t runs) {
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, runs)));
+}
+}  // namespace
+
+void check_jobs_fit(const Plan& plan, const std::vector<RunRef>& runs, unsigned jobs, const std::string& where) {
+  const double budget = models::memory_budget_bytes();
+  if (budget <= 0 || runs.empty()) return;  // unknown: run as before
+  std::vector<double> bytes;
+  for (const RunRef& r : runs) bytes.push_back(r.point < plan.point_bytes.size() ? plan.point_bytes[r.point] : 0);
+  std::sort(bytes.begin(), bytes.end(), std::greater<>());
+  const unsigned threads = threads_for(jobs, runs.size());
+  double together = 0;
+  unsigned fit = 0;  // the most threads whose largest runs fit
+  for (unsigned i = 0; i < threads; ++i) {
+    together += bytes[i];
+    if (together <= budget) fit = i + 1;
+  }
+  if (fit == threads) return;
+  throw SweepError(where, "-j " + std::to_string(threads),
+                   fmt::format("the {} largest runs at once would need about {}, more than the {} allowed (half "
+                               "of this machine's memory): use -j {} or fewer",
+                               threads, models::memory_text(together), models::memory_text(budget), std::max(fit, 1u)));
+}
+
 void run_all(const Plan& plan, const std::vector<RunRef>& runs, unsigned jobs,
              const std::function<void(const Row&)>& emit) {
-  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, std::max<std::size_t>(1, runs.size())));
+  jobs = threads_for(jobs, runs.size());
   std::mutex mu;
   std::condition_variable ready;
   std::map<std::size_t, Row> finished;  // rows waiting for the ones before them

@@ -13,6 +13,12 @@ namespace cli::sweep {
 // One run: the point's scenario, the seed, the metrics of its JSON.
 Row run_one(const Plan& plan, const RunRef& run);
 
+// The runs that share the machine at once must fit it together: with
+// `jobs` threads, the `jobs` largest of `runs` (Plan::point_bytes) within
+// models::memory_budget_bytes(). Throws SweepError(where, "-j N", ...) with
+// the -j that fits. `jobs` as run_all takes it (0: one per core).
+void check_jobs_fit(const Plan& plan, const std::vector<RunRef>& runs, unsigned jobs, const std::string& where);
+
 // `jobs` threads (0: one per core). `emit` is called on this thread, once
 // per run, in `runs` order. An exception in a run (or in `emit`) stops the
 // sweep and is rethrown here after the threads have finished.

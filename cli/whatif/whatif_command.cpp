@@ -102,6 +102,7 @@ std::vector<std::string> metrics_for(const std::vector<std::string>& groups) {
 std::vector<PointMean> run_sweep(const SweepSpec& spec, unsigned jobs) {
   const Plan plan = make_plan(spec);
   const std::vector<RunRef> runs = plan.runs({});
+  check_jobs_fit(plan, runs, jobs, spec.origin);  // make_plan checked each point alone
   std::map<std::uint64_t, std::vector<Row>> by_point;
   Progress progress(runs.size(), 0, isatty(STDERR_FILENO));
   run_all(plan, runs, jobs, [&](const Row& row) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "common/bad_input.h"
 
 namespace models {
 
@@ -99,6 +100,19 @@ void Wrk::start_trace(TraceFeed& feed) {
                         event(kTraceDue, static_cast<std::uint64_t>(&feed - feeds_.data())));
 }
 
+namespace {
+// Bad input (exit 2), not a bug: the log was written to while the run read
+// it, so the replay met a path the scan when the run was built had not.
+[[noreturn]] void throw_log_changed(const WrkGroupSpec& spec, const std::string& path) {
+  std::string where = spec.trace.key_file;
+  if (spec.trace.key_line > 0) where += ":" + std::to_string(spec.trace.key_line);
+  throw common::BadInput(where + ": key 'clients." + spec.name + ".trace': the access log '" + spec.trace.file +
+                         "' changed during the run (it now asks for '" + path +
+                         "', which it did not hold when the run was built): replay a log nothing writes to "
+                         "while clerk reads it (a copy of it)");
+}
+}  // namespace
+
 // The line read ahead falls due: sent on the least recently used idle
 // connection, else it waits;
 // the next line is read and scheduled (if it falls due before the end).
@@ -112,7 +126,7 @@ void Wrk::trace_due(std::uint32_t f) {
   const auto it = files.find(feed.next.path);
   // The scan and the replay read the same lines with the same draws: only a
   // log rewritten during the run can hold a path the plan did not see.
-  if (it == files.end()) throw std::runtime_error("the access log '" + g.spec.trace.file + "' changed during the run");
+  if (it == files.end()) throw_log_changed(g.spec, feed.next.path);
   const std::uint32_t file = it->second;
   // The least recently used idle connection (sim/lru_idle.h); one closed
   // since it went idle is passed over.

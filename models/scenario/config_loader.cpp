@@ -1262,6 +1262,11 @@ Scenario read_scenario(const LayeredToml& doc, const std::string& path, std::vec
 
 }  // namespace
 
+void check_expect_bound(double v, const std::string& file, int line, const std::string& key) {
+  if (std::isnan(v)) throw ConfigError(file, line, key, "must be a number, not nan");
+  if (std::isinf(v)) throw ConfigError(file, line, key, "must be finite (leave the key out for no bound)");
+}
+
 std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc, const RelativeTo& relative_to,
                                           bool validated) {
   std::vector<Expectation> out;
@@ -1304,6 +1309,7 @@ std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc
       } else {
         if (!v.is_number()) throw ConfigError(file, line, root.dotted("expect") + "." + key, "must be a number");
         const double d = v.value<double>().value();
+        check_expect_bound(d, file, line, root.dotted("expect") + "." + key);
         (key == "min" ? e.min : key == "max" ? e.max : e.documented) = d;
       }
     }

@@ -250,7 +250,7 @@ one table in the terminal.
 How values are written:
 - sizes: bytes, or a number with k, m, g or t (powers of 1024): `4096`, `"512k"`, `"44g"`;
 - times: a number of seconds, or with ns, us, ms, s, m or h: `"8.9ms"`, `"50us"`, `"60s"`;
-- rates: with B/s, KB/s, MB/s, GB/s (powers of 1000) or kbit/s, Mbit/s, Gbit/s: `"500MB/s"`, `"10Gbit/s"`;
+- rates: with B/s, KB/s, MB/s, GB/s, TB/s (powers of 1000) or kbit/s, Mbit/s, Gbit/s, Tbit/s: `"500MB/s"`, `"10Gbit/s"`;
 - on/off: `"on"`, `"off"`, `true` or `false`.
 
 Files and tables:

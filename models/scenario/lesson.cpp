@@ -11,6 +11,7 @@
 
 #include "models/scenario/config_loader.h"
 #include "models/scenario/layered_toml.h"
+#include "models/scenario/resource_estimate.h"
 #include "models/scenario/result_json.h"
 #include "models/scenario/section.h"
 #include "models/server/pool_choice.h"
@@ -310,6 +311,8 @@ class StepReader {
     check_metric(s, "metric", e.metric, current);
     e.min = s.number("min", -INFINITY, -INFINITY, INFINITY);
     e.max = s.number("max", INFINITY, -INFINITY, INFINITY);
+    for (const char* k : {"min", "max"})
+      if (s.has(k)) check_expect_bound(k[1] == 'i' ? e.min : e.max, s.origin(k).file, s.origin(k).line, s.dotted(k));
     if (s.has("relative_to")) {
       const KeyOrigin at = s.origin("relative_to");
       e.relative_to = step_reference(s.string("relative_to", ""), at.file, at.line, s.dotted("relative_to"), current);
@@ -375,6 +378,7 @@ class StepReader {
       }
       if (key == "min" || key == "max") {
         if (!v.is_number()) throw ConfigError(file, line, dotted, "must be a number");
+        check_expect_bound(v.value<double>().value(), file, line, dotted);
         (key == "min" ? when.min : when.max) = v.value<double>().value();
         continue;
       }
@@ -497,7 +501,8 @@ LessonExercise read_exercise(Section& s, const LessonStep& step, const StepReade
   std::vector<std::string> with = step.overrides;
   with.push_back(x.solution);
   try {
-    load_scenario(step.scenario, with);
+    const Scenario solved = load_scenario(step.scenario, with);
+    check_fits_machine(solved, solved.duration_s, solved.file);
   } catch (const ConfigError& e) {
     s.fail("solution", std::string("does not load: ") + e.what());
   }
@@ -573,6 +578,7 @@ Lesson load_lesson(const std::string& path) {
     for (const std::string& o : string_list(s, "set")) step.overrides.push_back(o);
     try {
       step.loaded = load_scenario(step.scenario, step.overrides);
+      check_fits_machine(step.loaded, step.loaded.duration_s, step.loaded.file);  // before any step runs
     } catch (const ConfigError& e) {
       const std::string why = std::string("the step's scenario does not load: ") + e.what();
       if (s.has("set")) s.fail("set", why);

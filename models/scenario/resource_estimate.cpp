@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "models/scenario/config_error.h"
+#include "models/scenario/disk_kinds.h"
+#include "models/server/pool_choice.h"
 
 namespace models {
 
@@ -23,13 +25,81 @@ constexpr double kHeatColumnBytes = kHeatBins * 8.0 + 32;
 constexpr double kIfstatBytesPerSecond = 16;
 constexpr double kWrkTableBytesPerMicrosecond = 4.0 / 64;  // WrkHistogram's page table
 constexpr double kPendingRequestBytes = 8;
+// Per file of the data set, held for the whole run whether or not it is
+// read: its size (FilesystemSpec::sizes or the drawn sizes, 8 bytes), its
+// offset (Filesystem::offsets_, 8), its page-cache record (PageCache::File:
+// offset, size, units, first slot, 32), its inode number and directory
+// extent (Ext4Layout::ino_ 8, dirs_ 16): 72 bytes, and the slack of the
+// vectors grown as the data set is built. Measured (peak RSS over 4,096
+// files of 4k): 91 B a file at 65,536 files, 95 at 262,144, 80 at
+// 1,048,576, 72 at 4,194,304.
+// A size mix keeps each file's size once more (Filesystem::sizes_).
+constexpr double kBytesPerFile = 96;
+constexpr double kBytesPerMixedFile = 8;
+// Per thread of a thread pool, in every worker (ngx_thread_pool_init_worker):
+// the thread, its CPU thread and its task's state record. Measured: 32
+// workers of 4,096 threads took 41 MB more than of 1,024 (428 B a thread).
+constexpr double kBytesPerPoolThread = 432;
+// Per cache unit in the page cache: its entry (PageCache::Entry, 32 bytes)
+// and its slot (4). Measured: a 4g preload in 4k units took 27 MB more than
+// a 1g one (36 B a unit).
+constexpr double kBytesPerCachedUnit = 36;
+// Per window of a trace group's report (TraceWindow): four latency windows
+// (the response, time to first byte, NGINX's $request_time, the log's), at
+// kWindowBytes each, and the window's figures.
+constexpr double kTraceWindowBytes = 4 * kWindowBytes + 128;
 
 std::string bytes_text(double b) {
   if (b >= 1024.0 * 1024 * 1024) return fmt::format("{:.1f} GiB", b / (1024.0 * 1024 * 1024));
   return fmt::format("{:.0f} MiB", std::ceil(b / (1024.0 * 1024)));
 }
 
+double data_set_files(const Scenario& sc) {
+  const double files = static_cast<double>(sc.filesystem.files);
+  return files * (kBytesPerFile + (sc.filesystem.size_mix.empty() ? 0 : kBytesPerMixedFile));
+}
+
+double pool_threads(const Scenario& sc) {
+  if (!sc.nginx.aio->thread_pool) return 0;  // no pool runs (worker.cpp)
+  double threads = 0;
+  for (const ThreadPoolConfig& p : all_thread_pools(sc.nginx)) threads += p.threads;
+  return static_cast<double>(sc.nginx.worker_processes) * threads * kBytesPerPoolThread;
+}
+
+// The largest file the data set can hold: file_size, a mix's largest class,
+// or a replayed log's largest file.
+double largest_file(const FilesystemSpec& fs) {
+  double most = static_cast<double>(fs.file_size);
+  if (!fs.size_mix.empty()) most = 0;
+  for (const SizeClass& c : fs.size_mix) most = std::max(most, static_cast<double>(c.max));
+  for (const std::uint64_t b : fs.sizes) most = std::max(most, static_cast<double>(b));
+  return most;
+}
+
+// The cache units preloaded (warm_caches): the named files and the first
+// preload_fraction of the files, or every file with no disk; a preload never
+// exceeds the page cache (world_files.cpp refuses it), the whole data set
+// with no disk does (the loader checks it fits).
+double preloaded_units(const Scenario& sc) {
+  const FilesystemSpec& fs = sc.filesystem;
+  const double largest = largest_file(fs);
+  const double files = static_cast<double>(fs.files);
+  const double unit = static_cast<double>(std::max<std::uint64_t>(sc.hardware.cache_unit_bytes, 1));
+  const double units_per_file = std::ceil(largest / unit);
+  if (disk_kind(sc.hardware.disk).in_memory) return files * units_per_file;
+  const double named = std::min(static_cast<double>(sc.preload.size()), files);
+  const double wanted = (named + std::ceil(sc.preload_fraction * files)) * units_per_file;
+  return std::min(wanted, std::floor(static_cast<double>(sc.hardware.page_cache_bytes) / unit));
+}
+
+double trace_windows(const WrkGroupSpec& g, double duration_s) {
+  if (!g.trace.enabled() || g.trace.window_s <= 0) return 0;
+  return (std::ceil(std::max(duration_s, 0.0) / g.trace.window_s) + 1) * kTraceWindowBytes;
+}
+
 }  // namespace
+
+std::string memory_text(double bytes) { return bytes_text(bytes); }
 
 double ResourceEstimate::total_bytes() const {
   double sum = 0;
@@ -39,15 +109,24 @@ double ResourceEstimate::total_bytes() const {
 
 std::string ResourceEstimate::text() const {
   std::string out = bytes_text(total_bytes()) + " (";
-  for (std::size_t i = 0; i < parts.size(); ++i)
-    out += fmt::format("{}{} {}", i ? ", " : "", parts[i].what, bytes_text(parts[i].bytes));
+  bool first = true;
+  for (const Part& p : parts) {
+    if (p.bytes <= 0) continue;  // a term this scenario does not have
+    out += fmt::format("{}{} {}", first ? "" : ", ", p.what, bytes_text(p.bytes));
+    first = false;
+  }
   return out + ")";
+}
+
+const ResourceEstimate::Part& ResourceEstimate::largest() const {
+  return *std::max_element(parts.begin(), parts.end(), [](const Part& a, const Part& b) { return a.bytes < b.bytes; });
 }
 
 ResourceEstimate estimate_resources(const Scenario& sc, double duration_s) {
   const double seconds = std::ceil(std::max(duration_s, 0.0)) + 1;
-  double connections = 0, series = 0, histograms = 0, backlog = 0;
+  double connections = 0, series = 0, histograms = 0, backlog = 0, windows = 0;
   for (const WrkGroupSpec& g : sc.clients) {
+    windows += trace_windows(g, duration_s);
     connections += static_cast<double>(g.connections) * kBytesPerConnection;
     series += seconds * (2 * kWindowBytes + kHeatColumnBytes);
     histograms += std::max(g.timeout_s, 0.0) * 1e6 * kWrkTableBytesPerMicrosecond;
@@ -59,7 +138,11 @@ ResourceEstimate estimate_resources(const Scenario& sc, double duration_s) {
              {"connections", connections},
              {"per-second series", series},
              {"latency histograms", histograms},
-             {"open-loop backlog", backlog}};
+             {"open-loop backlog", backlog},
+             {"data set files", data_set_files(sc)},
+             {"thread pool threads", pool_threads(sc)},
+             {"preloaded cache units", preloaded_units(sc) * kBytesPerCachedUnit},
+             {"trace windows", windows}};
   return e;
 }
 
@@ -78,8 +161,8 @@ void check_fits_machine(const Scenario& sc, double duration_s, const std::string
     return;
   throw ConfigError(where, 0, "",
                     fmt::format("a run of {:g} s would need about {}, more than the {} allowed (half of this "
-                                "machine's memory): shorten the run or use fewer connections",
-                                duration_s, e.text(), bytes_text(budget)));
+                                "machine's memory): make its largest part, {}, smaller (or the run shorter)",
+                                duration_s, e.text(), bytes_text(budget), e.largest().what));
 }
 
 }  // namespace models

@@ -13,8 +13,19 @@
 //     up to the timeout, in pages of 64, indexed by a table of 4 bytes a page;
 //   - per open-loop group, the requests that fell due and wait to be sent
 //     (at worst rate x duration, 8 bytes each);
+//   - per file of the data set, its size, offset, page-cache record, inode
+//     number and directory extent (Filesystem, PageCache, Ext4Layout);
+//   - per thread pool thread, in every worker, the thread and its scheduler
+//     records (ngx_thread_pool_init_worker: each worker runs every pool);
+//   - per cache unit preloaded (or, with no disk, per unit of the data set),
+//     its page-cache entry and slot;
+//   - per window of a trace group's report, four latency windows;
 //   - a fixed allowance for the program, the scenario and its tables.
-// Sweeps can call it per scenario.
+// Each term's bytes are measured (resource_estimate.cpp, the comments by
+// the constants). What a run reads into the page cache as it goes is not
+// counted: the cache is at most memory.page_cache of cache units, and a
+// short run fills a fraction of it. A sweep checks each point, and the
+// points it runs at once together (sweep_runner.cpp).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -33,6 +44,8 @@ struct ResourceEstimate {
   double total_bytes() const;
   // "1.2 GiB (connections 400 MiB, per-second series 10 MiB, ...)".
   std::string text() const;
+  // The part with the most bytes (parts is never empty).
+  const Part& largest() const;
 };
 
 ResourceEstimate estimate_resources(const Scenario& sc, double duration_s);
@@ -41,6 +54,9 @@ ResourceEstimate estimate_resources(const Scenario& sc, double duration_s);
 // (sysconf _SC_PHYS_PAGES x _SC_PAGE_SIZE), leaving the rest to the system
 // and to the other runs of a sweep. 0 when it cannot be read.
 double memory_budget_bytes();
+
+// "512 MiB", "1.2 GiB": how the estimates are written.
+std::string memory_text(double bytes);
 
 // Throws ConfigError(`where`, 0, "", ...) with the estimate when the run
 // would use more than memory_budget_bytes().

@@ -150,13 +150,15 @@ class Section {
       record(key, KeyType::kDuration, section_text::duration_text(lo) + " to " + section_text::duration_text(hi), section_text::duration_text(fallback), must);
     const toml::node* n = must ? required(key) : node(key);
     if (!n) return fallback;
-    double v = 0;
+    double v = 0, written = 0;
     if (n->is_number()) {
-      v = n->value<double>().value();
-    } else if (!n->is_string() || !parse_duration(n->value<std::string>().value(), v)) {
+      v = written = n->value<double>().value();
+    } else if (!n->is_string() || !parse_duration(n->value<std::string>().value(), v, &written)) {
       fail(key, "must be a time, like \"8.9ms\", \"50us\" or \"60s\"");
     }
-    if (!(v >= lo && v <= hi)) fail(key, fmt::format("must be a time from {:g} s to {:g} s (got {:.6g} s)", lo, hi, v));
+    // The range holds the value as written (units.h), not its product.
+    if (!(written >= lo && written <= hi))
+      fail(key, fmt::format("must be a time from {:g} s to {:g} s (got {:.6g} s)", lo, hi, written));
     return v;
   }
 
@@ -164,11 +166,11 @@ class Section {
     if (uses_) record(key, KeyType::kRate, limits::rate_range_text(), section_text::rate_text(fallback), must);
     const toml::node* n = must ? required(key) : node(key);
     if (!n) return fallback;
-    double v = 0;
-    if (!n->is_string() || !parse_rate(n->value<std::string>().value(), v))
+    double v = 0, written = 0;
+    if (!n->is_string() || !parse_rate(n->value<std::string>().value(), v, &written))
       fail(key, "must be a rate, like \"128MB/s\" or \"10Gbit/s\"");
-    if (!(v >= limits::kMinRateBytesPerSecond && v <= limits::kMaxRateBytesPerSecond))
-      fail(key, "must be " + limits::rate_range_text() + fmt::format(" (got {:.6g} B/s)", v));
+    if (!(written >= limits::kMinRateBytesPerSecond && written <= limits::kMaxRateBytesPerSecond))
+      fail(key, "must be " + limits::rate_range_text() + fmt::format(" (got {:.6g} B/s)", written));
     return v;
   }
 
@@ -254,5 +256,11 @@ class Section {
 using RelativeTo = std::function<std::string(const std::string& value, const std::string& file, int line)>;
 std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc, const RelativeTo& relative_to,
                                            bool validated = true);
+
+// An expectation's min, max or documented must be a finite number: NaN
+// compares false with every figure (a bound that never holds or always
+// does), and an infinite one is what leaving the key out means. Throws
+// ConfigError(file, line, key) otherwise.
+void check_expect_bound(double v, const std::string& file, int line, const std::string& key);
 
 }  // namespace models
