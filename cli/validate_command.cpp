@@ -75,7 +75,7 @@ int validate_command(const ValidateArgs& args) {
   }
   if (!args.json_path.empty()) {  // before any run
     common::check_output_path(args.json_path);
-    common::check_not_an_input(args.json_path, args.files);
+    common::check_not_an_input(args.json_path, files);
   }
   nlohmann::ordered_json report = nlohmann::ordered_json::array();
   int failures = 0, known = 0, checked = 0, scenarios = 0, skipped = 0;

@@ -81,14 +81,16 @@ void wait_gone(const std::vector<pid_t>& pids, const StaleScan& scan) {
 }
 
 // Whether one argument of a command line names `folder` or a path inside it
-// ("-p DIR/", "--pid-file=DIR/serve.pid"): the folder's path must end there
-// or at a '/', so that a stale clerk-realrun-12 never matches a live
-// clerk-realrun-123-..., and start the argument or follow a '=' or ':'.
+// ("-p DIR/", "--pid-file=DIR/serve.pid"): the folder's path must end there,
+// at a '/' or a space, so that a stale clerk-realrun-12 never matches a live
+// clerk-realrun-123-..., and start the argument or follow a '=', ':' or space
+// (NGINX's master rewrites its command line into one string,
+// "nginx: master process /usr/sbin/nginx -p DIR/ -e ...", ngx_setproctitle()).
 bool names_folder(std::string_view arg, std::string_view folder) {
   for (std::size_t at = arg.find(folder); at != std::string_view::npos; at = arg.find(folder, at + 1)) {
     const std::size_t after = at + folder.size();
-    const bool starts = at == 0 || arg[at - 1] == '=' || arg[at - 1] == ':';
-    const bool ends = after == arg.size() || arg[after] == '/';
+    const bool starts = at == 0 || arg[at - 1] == '=' || arg[at - 1] == ':' || arg[at - 1] == ' ';
+    const bool ends = after == arg.size() || arg[after] == '/' || arg[after] == ' ';
     if (starts && ends) return true;
   }
   return false;

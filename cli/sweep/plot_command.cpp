@@ -166,11 +166,13 @@ int draw(const FigureScript& script, const std::string& gnuplot, const std::stri
 }
 
 int plot(const PlotArgs& args) {
+  // The input first (a bad results file is the first thing to say), then the
+  // outputs (never the input itself), then gnuplot: all before drawing.
   if (!args.out.empty()) check_figure_prefix(args.out, "-o");
-  check_gnuplot("clerk plot", args.gnuplot);
-  const std::string prefix = args.out.empty() ? default_prefix(args) : args.out;
-  for (const char* ext : {".png", ".svg"}) check_writable(prefix + ext, {args.results});  // before it is read
   const PlotData data = read_data(args);
+  const std::string prefix = args.out.empty() ? default_prefix(args) : args.out;
+  for (const char* ext : {".png", ".svg"}) check_writable(prefix + ext, {args.results});
+  check_gnuplot("clerk plot", args.gnuplot);
   const PlotLook look{args.x, args.y, args.by, args.title, args.heatmap, args.log_x, args.log_y, args.confidence};
   return draw_figure([&](const std::string& png, const std::string& svg) { return gnuplot_script(data, look, png, svg); },
                      prefix, args.gnuplot);

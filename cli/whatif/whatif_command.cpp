@@ -597,12 +597,12 @@ int whatif_command(const WhatifArgs& a) {
     const std::string figure = a.no_figure ? "" : a.figure.empty() ? default_figure(a) : a.figure;
     if (!figure.empty()) {
       check_figure_prefix(figure, "--figure");
-      check_gnuplot("--figure (or --no-figure)");
       check_writable(figure + ".png", {a.file});
       check_writable(figure + ".svg", {a.file});
     }
     if (!a.json_path.empty()) check_writable(a.json_path, {a.file});
-    Whatif w(a);
+    Whatif w(a);  // loads the scenario: its errors come first
+    if (!figure.empty()) check_gnuplot("--figure (or --no-figure)");  // before any run
     const Answer ans = w.answer();
     std::cout << fmt::format("clerk whatif {}: varying {}\n\n", a.file, ans.heading) << ans.table << "\n";
     std::cout << "Recommendation: " << ans.rec.answer << "\n";

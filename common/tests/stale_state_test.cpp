@@ -149,17 +149,24 @@ TEST_CASE("a stale folder's name that begins another run's folder name kills onl
       {{"/bin/sh", "-c", "sleep 30 & wait", (other_folder / "nginx.conf").string()}, "", "", "stale test"});
   ChildProcess stale_server = ChildProcess::spawn(
       {{"/bin/sh", "-c", "sleep 30 & wait", "--pid-file=" + (stale_folder / "serve.pid").string()}, "", "", "stale test"});
+  // NGINX's master, its command line rewritten into one string (ngx_setproctitle).
+  ChildProcess stale_master = ChildProcess::spawn(
+      {{"/bin/sh", "-c", "sleep 30 & wait", "nginx: master process /usr/sbin/nginx -p " + stale_folder.string() + "/ -e x"},
+       "", "", "stale test"});
   wait_exec(other_run, other_folder.string());
   wait_exec(stale_server, stale_folder.string());
+  wait_exec(stale_master, stale_folder.string());
 
   const std::vector<std::string> lines = remove_stale_state(tree.scan());
 
   CHECK_FALSE(fs::exists(stale_folder));
   CHECK(killed(stale_server));
+  CHECK(killed(stale_master));
   CHECK(other_run.poll() == std::nullopt);
   CHECK_FALSE(mentions(lines, "killed stale process " + std::to_string(other_run.pid())));
   other_run.stop(SIGKILL, 0);
   stale_server.stop(SIGKILL, 0);
+  stale_master.stop(SIGKILL, 0);
 }
 
 TEST_CASE("nothing stale: nothing said, nothing removed", "[stale_state]") {

@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "common/bad_input.h"
 #include "common/input_file.h"
 
 namespace models {
@@ -20,7 +21,7 @@ TraceReader::TraceReader(const TraceSpec& spec, const LogFormat& format, sim::Ra
   try {
     fd_ = common::open_input_file(spec.file);
   } catch (const common::InputFileError& e) {
-    throw std::runtime_error("the access log '" + spec.file + "' " + e.what());
+    throw common::BadInput("the access log '" + spec.file + "' " + e.what());
   }
 }
 
@@ -39,7 +40,7 @@ bool TraceReader::read_line(std::string& line) {
       try {
         n = common::read_input_some(fd_.get(), buffer_.data(), kReadChunk);
       } catch (const common::InputFileError& e) {
-        throw std::runtime_error("the access log '" + spec_.file + "' " + e.what());
+        throw common::BadInput("the access log '" + spec_.file + "' " + e.what());
       }
       buffer_.resize(n);
       pos_ = 0;
@@ -243,7 +244,7 @@ std::string parent_of(const std::string& path) { return path.substr(0, path.rfin
 
 void check_file_count(std::uint64_t files, const std::string& log) {
   if (files > (1u << 30))
-    throw std::runtime_error("the access log '" + log + "' makes a data set of " + std::to_string(files) +
+    throw common::BadInput("the access log '" + log + "' makes a data set of " + std::to_string(files) +
                              " files, more than [dataset] files allows (2^30)");
 }
 

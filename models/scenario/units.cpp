@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "models/scenario/units.h"
 
 #include <cctype>
@@ -35,7 +36,10 @@ double decimal_scaled(const std::string& text, int exp10) {
   long exponent = exp10;
   const std::size_t e = mantissa.find_first_of("eE");
   if (e != std::string::npos) {
-    exponent += std::strtol(mantissa.c_str() + e + 1, nullptr, 10);
+    // strtol saturates at LONG_MIN/MAX on "1e-99999999999999999999": kept
+    // within a double's reach first (1e-400 is 0, 1e400 infinite either way),
+    // so adding exp10 never overflows.
+    exponent += std::clamp(std::strtol(mantissa.c_str() + e + 1, nullptr, 10), -1000L, 1000L);
     mantissa.erase(e);
   }
   return std::strtod((mantissa + "e" + std::to_string(exponent)).c_str(), nullptr);
