@@ -293,9 +293,16 @@ int write_scenario(const std::string& path, const std::string& text, const Write
   namespace fs = std::filesystem;
   const std::string who = "clerk " + mode.command;
   std::error_code ec;
-  if (!mode.replace && fs::symlink_status(path, ec).type() != fs::file_type::not_found) {
-    std::cerr << who << ": '" << path << "' exists; " << who << " never replaces a file\n";
-    return 2;
+  if (!mode.replace) {
+    const fs::file_type type = fs::symlink_status(path, ec).type();
+    if (ec && type != fs::file_type::not_found) {  // a name too long, a folder not searchable: not "exists"
+      std::cerr << who << ": '" << path << "': " << ec.message() << "\n";
+      return 2;
+    }
+    if (type != fs::file_type::not_found) {
+      std::cerr << who << ": '" << path << "' exists; " << who << " never replaces a file\n";
+      return 2;
+    }
   }
   try {
     if (mode.replace) common::check_output_path(path);  // the writer's rules, before the loader runs

@@ -40,6 +40,9 @@ cp starter.toml before.toml
 expect_status 2 "new over an existing file" "$clerk" new starter.toml
 expect_message "new over an existing file" "exists; clerk new never replaces a file"
 cmp -s starter.toml before.toml || fail "new changed an existing file"
+long=$(printf 'n%.0s' $(seq 1 300)).toml
+expect_status 2 "new of a name too long" "$clerk" new "$long"
+expect_message "new of a name too long" "too long"
 ln -s nowhere dangling.toml
 expect_status 2 "new over a dangling link" "$clerk" new dangling.toml
 expect_status 2 "new with a bad version" "$clerk" new v.toml --nginx 9.9

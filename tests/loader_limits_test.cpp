@@ -475,3 +475,14 @@ TEST_CASE("loader: a name or description with a control character is refused, a 
   const models::Scenario sc = models::load_scenario(kSmall, {"description=\"two\\nlines\\tand a tab\""});
   CHECK(sc.description == "two\nlines\tand a tab");
 }
+
+// An exponent past what strtol holds saturates; adding the unit's power of
+// ten to it overflowed a long (undefined behaviour, UBSan's report).
+TEST_CASE("loader: an exponent beyond a long's range is read as 0 or refused, never overflowed") {
+  const models::Scenario sc = models::load_scenario(kSmall, {"cpu.request=\"1e-99999999999999999999ns\""});
+  CHECK(sc.hardware.costs.request == 0);
+  for (const std::string o : {"nic.line_rate=\"1e99999999999999999999GB/s\"", "cpu.request=\"1e99999999999999999999us\""}) {
+    INFO(o);
+    CHECK(load_error(kSmall, {o}).key() == o.substr(0, o.find('=')));
+  }
+}

@@ -185,7 +185,7 @@ cp "$s" "$d/sw.jsonl"
 expect_status 2 "sweep -o whose .jsonl is its scenario" "$clerk" sweep "$d/sw.jsonl" --set nginx.worker_processes=1,2 -o "$d/sw.csv"
 expect_text "sweep -o whose .jsonl is its scenario" "is the same file as the input"
 [ "$(sum "$d/in.toml")" = "$before" ] && cmp -s "$s" "$d/sw.jsonl" || fail "an output overwrote its input scenario"
-printf '{"sweep":"abc","run":0,"point":0,"axes":{"x":0},"seed":1,"metrics":{"m":0.5}}\n' >"$d/r.png"
+printf 'sweep,run,point,x,seed,m\nabc,0,0,0,1,0.5\n' >"$d/r.png"  # a results table under the name the figure would take
 expect_status 2 "plot -o onto its results file" "$clerk" plot "$d/r.png" --x x --y m -o "$d/r"
 expect_text "plot -o onto its results file" "is the same file as the input"
 before=$(sum "$d/in.conf")

@@ -151,6 +151,10 @@ int draw(const FigureScript& script, const std::string& gnuplot, const std::stri
     std::cerr << "clerk: gnuplot could not be started: " << kInstallGnuplot << "\n";
     return 2;
   }
+  if (status < 0) {  // killed (the out-of-memory killer, a user): the machine's doing, not the script's
+    std::cerr << "clerk: gnuplot was stopped before it drew the figure\n";
+    return 2;
+  }
   if (status != 0 || !fs::exists(work.file("plot.png")) || !fs::exists(work.file("plot.svg"))) {
     // clerk's script is made to draw any data it is given (missing points
     // and all): gnuplot refusing it is a bug in clerk.

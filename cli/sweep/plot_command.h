@@ -26,8 +26,8 @@ using FigureScript = std::function<std::string(const std::string& png, const std
 // Draws `script` with gnuplot into PREFIX.png and PREFIX.svg (clerk plot,
 // compare and whatif): in a private temporary folder, then each file written
 // whole (nothing half-written when gnuplot fails or a signal comes). Returns
-// 0, 2 (gnuplot vanished since check_gnuplot found it), 3 (gnuplot refused
-// the script: a bug in clerk) or 128 + a signal; throws SweepError when the
+// 0, 2 (gnuplot vanished since check_gnuplot found it, or was killed), 3
+// (gnuplot refused the script: a bug in clerk) or 128 + a signal; throws SweepError when the
 // files could not be written (checked before gnuplot runs).
 int draw_figure(const FigureScript& script, const std::string& prefix, const std::string& gnuplot = "gnuplot");
 // Throws SweepError (naming `option`) when `gnuplot` cannot be found: checked
