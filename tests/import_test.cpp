@@ -243,6 +243,12 @@ TEST_CASE("nginx.conf values NGINX would refuse are errors naming the token") {
   CHECK(refuse("http { sendfile_max_chunk 2q; }\n") == "2q");
   CHECK(refuse("http { server { location / { aio threads=nowhere; } } }\n") == "nowhere");
   CHECK(refuse("thread_pool p threads=0;\nhttp { aio threads=p; }\n") == "0");
+  // Names clerk realrun would write unquoted into its nginx.conf: refused
+  // here as the loader refuses them, not imported into a scenario it refuses.
+  CHECK(refuse("thread_pool \"p@x\" threads=4;\nhttp { aio \"threads=p@x\"; }\n") == "threads=p@x");
+  CHECK(refuse("thread_pool a threads=4;\nthread_pool \"b c\" threads=4;\nhttp { aio threads=a; }\n") == "b c");
+  CHECK(refuse("thread_pool pool_1 threads=4;\nhttp { split_clients $request_uri $disk { 50% \"1;x\"; * 2; }\n"
+               "server { location / { aio threads=pool_$disk; } } }\n") == "1;x");
 }
 
 TEST_CASE("clerk import maps several thread_pool directives, aio threads=pool_$disk and split_clients") {

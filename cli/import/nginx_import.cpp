@@ -1,6 +1,7 @@
 #include "cli/import/nginx_import.h"
 
 #include "models/server/aio_modes.h"
+#include "models/server/nginx_word.h"
 #include "models/server/split_clients.h"
 
 #include <fmt/format.h>
@@ -543,6 +544,7 @@ class Importer {
       pool_name_ = word == v ? "default" : v.substr(word.size() + 1);
       if (pool_name_.empty()) invalid(*d, v, "=POOL names a pool");
       if (!valid_utf8(pool_name_)) invalid(*d, one_line(v), "clerk's scenario files are UTF-8");
+      if (!models::is_nginx_word(pool_name_, true)) invalid(*d, one_line(v), std::string("a pool's name: ") + models::kNginxWordRule);
       if (pool_name_.find('$') != std::string::npos) {
         split_at_ = split_clients_of(pool_name_);
         if (!split_at_)
@@ -578,6 +580,8 @@ class Importer {
       std::uint32_t hundredths = 0;
       if (!models::parse_split_share(part.name, hundredths)) invalid(part, part.name, "a share like 33.3% or *");
       if (!valid_utf8(part.args[0])) invalid(part, one_line(part.args[0]), "clerk's scenario files are UTF-8");
+      if (!part.args[0].empty() && !models::is_nginx_word(part.args[0]))
+        invalid(part, one_line(part.args[0]), std::string("a value: ") + models::kNginxWordRule);
       parts += fmt::format("{}[{}, {}]", parts.empty() ? "" : ", ", toml_string(part.name), toml_string(part.args[0]));
     }
     if (parts.empty()) invalid(d, d.args[1], "split_clients needs at least one line");
@@ -616,6 +620,7 @@ class Importer {
       else invalid(pool, a, "threads=N or max_queue=M");
     }
     if (!valid_utf8(name)) invalid(pool, one_line(name), "clerk's scenario files are UTF-8");
+    if (!models::is_nginx_word(name)) invalid(pool, one_line(name), std::string("a pool's name: ") + models::kNginxWordRule);
     add(fmt::format("name = {}", toml_string(name)), pool);
     add(fmt::format("threads = {}", threads), pool);
     add(fmt::format("max_queue = {}", max_queue), pool);
