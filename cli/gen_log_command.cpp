@@ -10,7 +10,6 @@
 // signal would have ended it.
 #include <CLI/CLI.hpp>
 #include <array>
-#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -28,6 +27,7 @@
 #include "cli/option_checks.h"
 #include "common/bad_input.h"
 #include "common/output_file.h"
+#include "common/stop_signals.h"
 #include "models/clients/log_generator.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/units.h"
@@ -57,33 +57,8 @@ struct GenLogArgs {
 constexpr double kMaxExpectedLines = 1e8;
 
 // SIGINT, SIGTERM and SIGHUP while the log is written are noted, not obeyed
-// at once: the writer stops at its next write, its temporary is removed,
-// then the signal ends clerk as it would have (as clerk plot does).
-std::atomic<int> g_signal{0};
-extern "C" void gen_log_note_signal(int sig) { g_signal = sig; }
-bool stop_requested() { return g_signal != 0; }
-constexpr std::array kStopSignals{SIGINT, SIGTERM, SIGHUP};
-
-class SignalGuard {
- public:
-  SignalGuard() {
-    struct sigaction sa {};
-    sa.sa_handler = gen_log_note_signal;
-    sigemptyset(&sa.sa_mask);
-    for (std::size_t i = 0; i < kStopSignals.size(); ++i) {
-      sigaction(kStopSignals[i], &sa, &old_[i]);
-      if (old_[i].sa_handler == SIG_IGN) sigaction(kStopSignals[i], &old_[i], nullptr);  // nohup, background jobs
-    }
-  }
-  ~SignalGuard() {
-    for (std::size_t i = 0; i < kStopSignals.size(); ++i) sigaction(kStopSignals[i], &old_[i], nullptr);
-  }
-  SignalGuard(const SignalGuard&) = delete;
-  SignalGuard& operator=(const SignalGuard&) = delete;
-
- private:
-  std::array<struct sigaction, kStopSignals.size()> old_{};
-};
+// at once (common/stop_signals.h): the writer stops at its next write, its
+// temporary is removed, then the signal ends clerk as it would have.
 
 // An ostream's buffer that hands each 64 KiB to the writer, which throws on
 // the first failed write (the ostream is set to rethrow it).
@@ -91,7 +66,7 @@ class OutputBuf : public std::streambuf {
  public:
   explicit OutputBuf(common::StreamedOutput& out) : out_(out) { setp(buf_.data(), buf_.data() + buf_.size()); }
   int sync() override {
-    out_.write(std::string_view(pbase(), static_cast<std::size_t>(pptr() - pbase())), stop_requested);
+    out_.write(std::string_view(pbase(), static_cast<std::size_t>(pptr() - pbase())), common::stop_signal_noted);
     setp(buf_.data(), buf_.data() + buf_.size());
     return 0;
   }
@@ -108,7 +83,7 @@ class OutputBuf : public std::streambuf {
 
 // Generates the log into `path` ("-": standard output); the number of lines.
 std::uint64_t write_log(const models::LogGenSpec& spec, const std::string& path) {
-  const SignalGuard guard;
+  const common::DeferredStopSignals guard;
   std::uint64_t lines = 0;
   try {
     common::StreamedOutput file(path);
@@ -121,7 +96,7 @@ std::uint64_t write_log(const models::LogGenSpec& spec, const std::string& path)
   } catch (const common::StreamedOutput::Stopped&) {
     // the temporary is gone (StreamedOutput's destructor)
   }
-  if (const int sig = g_signal.exchange(0)) {
+  if (const int sig = common::take_stop_signal()) {
     std::signal(sig, SIG_DFL);
     std::raise(sig);
   }

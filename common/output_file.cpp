@@ -80,9 +80,10 @@ void write_all(int fd, std::string_view content, const std::string& path) {
   }
 }
 
-// A special file: opened as it is (a FIFO waits for its reader), never
-// truncated or replaced. A link swapped for a regular file in between is refused.
-void write_direct(const std::string& path, std::string_view content) {
+// A special file, opened for writing as it is (a FIFO waits for its reader),
+// never truncated or replaced. A link swapped for a regular file in between
+// is refused.
+int open_special(const std::string& path) {
   int fd = -1;
   do fd = open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
   while (fd < 0 && errno == EINTR);
@@ -92,6 +93,11 @@ void write_direct(const std::string& path, std::string_view content) {
     close(fd);
     fail(path, "it changed while being opened");
   }
+  return fd;
+}
+
+void write_direct(const std::string& path, std::string_view content) {
+  const int fd = open_special(path);
   try {
     write_all(fd, content, path);
   } catch (...) {
@@ -190,14 +196,7 @@ StreamedOutput::StreamedOutput(const std::string& path) : path_(path) {
     return;
   }
   if (classify(path) == Target::kDirect) {
-    do fd_ = open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    while (fd_ < 0 && errno == EINTR);
-    if (fd_ < 0) fail_errno(path, "open");
-    struct stat st {};
-    if (fstat(fd_, &st) != 0 || !is_special(st.st_mode)) {
-      close(fd_);
-      fail(path, "it changed while being opened");
-    }
+    fd_ = open_special(path);
     return;
   }
   mode_ = mode_for(path);

@@ -1,6 +1,5 @@
 #include "cli/sweep/plot_command.h"
 
-#include <atomic>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include "cli/sweep/sweep_error.h"
 #include "cli/sweep/sweep_files.h"
 #include "common/child_process.h"
+#include "common/stop_signals.h"
 #include "common/temp_dir.h"
 
 namespace cli::sweep {
@@ -45,35 +45,10 @@ common::TempDir work_folder() {
 }
 
 // SIGINT, SIGTERM and SIGHUP (a closed terminal), while a plot is drawn, are
-// noted instead of ending clerk at once: gnuplot (in its own process group,
-// which a terminal's hangup does not reach) is stopped and reaped and the
-// work folder removed first; then the signal ends clerk as it would have.
-std::atomic<int> g_signal{0};
-extern "C" void note_signal(int sig) { g_signal = sig; }
-constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
-constexpr std::size_t kStopCount = std::size(kStopSignals);
-
-class SignalGuard {
- public:
-  SignalGuard() {
-    struct sigaction sa {};
-    sa.sa_handler = note_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;
-    for (std::size_t i = 0; i < kStopCount; ++i) {
-      sigaction(kStopSignals[i], &sa, &old_[i]);
-      if (old_[i].sa_handler == SIG_IGN) sigaction(kStopSignals[i], &old_[i], nullptr);  // nohup and background jobs
-    }
-  }
-  ~SignalGuard() {
-    for (std::size_t i = 0; i < kStopCount; ++i) sigaction(kStopSignals[i], &old_[i], nullptr);
-  }
-  SignalGuard(const SignalGuard&) = delete;
-  SignalGuard& operator=(const SignalGuard&) = delete;
-
- private:
-  struct sigaction old_[kStopCount] {};
-};
+// noted instead of ending clerk at once (common/stop_signals.h): gnuplot (in
+// its own process group, which a terminal's hangup does not reach) is stopped
+// and reaped and the work folder removed first; then the signal ends clerk as
+// it would have.
 
 constexpr const char* kInstallGnuplot =
     "gnuplot is not installed or not in PATH (Debian: gnuplot-nox; scripts/setup installs it)";
@@ -99,7 +74,7 @@ int run_gnuplot(const std::string& program, const std::string& folder) {
   spec.who = "clerk plot";
   common::ChildProcess gnuplot = common::ChildProcess::spawn(spec);
   while (!gnuplot.wait_for(0.05)) {
-    if (g_signal) {
+    if (common::stop_signal_noted()) {
       gnuplot.stop(SIGTERM, 5);
       return -1;
     }
@@ -146,7 +121,7 @@ int draw(const FigureScript& script, const std::string& gnuplot, const std::stri
   const common::TempDir work = work_folder();
   write_atomically(work.file("plot.gp"), script("plot.png", "plot.svg"));
   const int status = run_gnuplot(gnuplot, work.path());
-  if (g_signal) return -1;
+  if (common::stop_signal_noted()) return -1;
   if (status == 127) {  // found before the runs, gone since
     std::cerr << "clerk: gnuplot could not be started: " << kInstallGnuplot << "\n";
     return 2;
@@ -163,7 +138,7 @@ int draw(const FigureScript& script, const std::string& gnuplot, const std::stri
     return 3;
   }
   const std::string png_bytes = read_limited(work.file("plot.png")), svg_bytes = read_limited(work.file("plot.svg"));
-  if (g_signal) return -1;
+  if (common::stop_signal_noted()) return -1;
   write_atomically(png, png_bytes);
   write_atomically(svg, svg_bytes);
   return 0;
@@ -190,13 +165,12 @@ int draw_figure(const FigureScript& script, const std::string& prefix, const std
   const std::string png = prefix + ".png", svg = prefix + ".svg";
   check_writable(png);  // before gnuplot runs
   check_writable(svg);
-  g_signal = 0;
   int status = 0;
   {
-    const SignalGuard guard;
+    const common::DeferredStopSignals guard;
     status = draw(script, gnuplot, png, svg);
   }
-  if (const int sig = g_signal.exchange(0)) {
+  if (const int sig = common::take_stop_signal()) {
     std::cerr << "clerk: plot stopped by signal " << sig << "\n";
     raise(sig);  // the handlers are back: ends clerk as the signal would have
     return 128 + sig;
