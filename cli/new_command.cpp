@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "cli/toml_string.h"
 #include "common/output_file.h"
 #include "common/temp_dir.h"
 #include "models/scenario/disk_kinds.h"
@@ -29,20 +30,6 @@
 namespace cli {
 
 namespace {
-
-// A TOML basic string of option text (a file name, --hardware's path,
-// --duration): quotes, backslashes and control characters escaped, so the
-// text stays one value and can add no key of its own (probe finding 17).
-std::string toml_basic_string(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-    else out += c;
-  }
-  return out + "\"";
-}
 
 // "key = value" and its comment, the comments lined up.
 std::string line(const std::string& assignment, const std::string& comment = "") {
@@ -167,11 +154,11 @@ std::vector<std::string> aio_mode_names() {
 
 std::string starter_head(const NewArgs& a) {
   std::string s;
-  s += line("name = " + toml_basic_string(std::filesystem::path(a.file).stem().string()));
-  s += line("duration = " + toml_basic_string(a.duration), "simulated seconds measured, after the warm-up");
+  s += line("name = " + toml_string(std::filesystem::path(a.file).stem().string()));
+  s += line("duration = " + toml_string(a.duration), "simulated seconds measured, after the warm-up");
   s += line("warmup = \"settled\"", "serve the load until the caches settle, then measure");
   s += "\n# The machine: a hardware preset from scenarios/hardware/ (`@hardware/NAME`).\n";
-  s += line("include = " + toml_basic_string(include_of(a)));
+  s += line("include = " + toml_string(include_of(a)));
   if (!a.page_cache.empty()) {
     std::uint64_t bytes = 0;
     if (!models::parse_size(a.page_cache, bytes))

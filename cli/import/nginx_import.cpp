@@ -1,4 +1,5 @@
 #include "cli/import/nginx_import.h"
+#include "cli/toml_string.h"
 
 #include "models/server/aio_modes.h"
 #include "models/server/nginx_word.h"
@@ -137,17 +138,6 @@ bool valid_utf8(const std::string& s) {
     i += n;
   }
   return true;
-}
-
-// A TOML basic string; the caller has checked `s` is UTF-8.
-std::string toml_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
-    else out += c;
-  }
-  return out + "\"";
 }
 
 // A comment's text on one line (a directive's argument may hold a newline),
