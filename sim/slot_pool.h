@@ -46,6 +46,9 @@ class SlotPool {
     CLERK_ASSERT(i < items_.size(), "SlotPool index past every slot");
     return items_[i];
   }
+  // Room for `n` slots without moving any: for a pool whose peak is known
+  // before it fills (a page cache's preloaded units).
+  void reserve(std::size_t n) { items_.reserve(n); }
   // Slots ever made, taken or released.
   std::size_t size() const { return items_.size(); }
   // Slots taken now.

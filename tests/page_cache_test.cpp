@@ -186,3 +186,33 @@ TEST_CASE("a unit read ahead and evicted before use is read again on its own (th
   probe.prev_page = 1 << 30;
   CHECK(cache.read(a, 6, 1, probe, &w, 0) == models::PageCache::Result::kReady);
 }
+
+// reserve_units only makes room: the same preload and reads give the same
+// residency and the same hits with it or without it.
+TEST_CASE("reserving room for a preload changes nothing the cache does") {
+  const std::uint64_t unit = 64 * 1024, n_units = 400, capacity_units = 250;
+  auto run = [&](bool reserve) {
+    FakeDevice dev;
+    models::PageCache cache(dev, {capacity_units * unit, unit, 1 << 20});
+    const auto a = cache.add_file(0, 100 * unit);
+    const auto b = cache.add_file(1 << 30, n_units * unit);
+    if (reserve) cache.reserve_units(cache.units_of(a));
+    cache.preload(a);
+    sim::RandomStream rng(3);
+    NoWaiter w;
+    std::vector<bool> hits;
+    for (int i = 0; i < 5000; ++i) {
+      models::ReadaheadState ra;
+      ra.prev_page = 1 << 30;
+      const bool second = rng.below(2) == 1;
+      const auto u = 1 + rng.below((second ? n_units : 100) - 1);
+      hits.push_back(cache.read(second ? b : a, u, 1, ra, &w, 0) == models::PageCache::Result::kReady);
+      dev.complete_all();
+    }
+    return std::pair(hits, cache.stats().resident_units);
+  };
+  const auto plain = run(false), reserved = run(true);
+  CHECK(plain.first == reserved.first);
+  CHECK(plain.second == reserved.second);
+  CHECK(reserved.second == capacity_units);
+}

@@ -382,6 +382,14 @@ std::uint32_t PageCache::insert_uptodate(std::uint32_t file, std::uint64_t unit)
   return e;
 }
 
+// Twice the preload: the run goes on to cache more (reads, metadata blocks),
+// and the first entry past an exact reservation would copy them all, as the
+// vector's own doubling would. Reserved and untouched memory costs no RSS.
+void PageCache::reserve_units(std::uint64_t units) {
+  const std::uint64_t peak = std::min(entries_.size() + 2 * units, capacity_pages_ + 1);
+  entries_.reserve(static_cast<std::size_t>(peak));
+}
+
 void PageCache::preload(std::uint32_t file) {
   for (std::uint64_t u = 0; u < units_of(file); ++u)
     if (find(file, u) == kNil) insert_uptodate(file, u);

@@ -157,6 +157,10 @@ class PageCache final : public IoListener, public sim::EventTarget {
 
   // Loads a file as if it had been read before the run (a warm cache).
   void preload(std::uint32_t file);
+  // Room for a preload of `units` cached units and as many more (at most the
+  // cache's capacity in pages), made once before it, so that the entries are
+  // not copied as they grow. Changes no behaviour.
+  void reserve_units(std::uint64_t units);
   // Units of `file` that I/O outside this model brought in (clerk-disk: the
   // real kernel's page cache, filled through FUSE, testbed/disk/
   // cache_pressure.h), left as read() and access_after_wait() leave a unit

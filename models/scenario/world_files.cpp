@@ -147,6 +147,13 @@ void check_preload_fits(const Scenario& sc, const Filesystem& files, const std::
 }
 }  // namespace
 
+// The preload inserts one entry per cache unit: room for them all at once.
+static void reserve_preloaded(std::uint32_t preloaded, PageCache& cache) {
+  std::uint64_t units = 0;
+  for (std::uint32_t f = 0; f < preloaded; ++f) units += cache.units_of(f);
+  cache.reserve_units(units);
+}
+
 void warm_caches(const Scenario& sc, const Filesystem& files, VfsCache& vfs, PageCache& cache) {
   const bool no_disk = disk_kind(sc.hardware.disk).in_memory;
   // Cache the first files (the file order is unrelated to placement and to
@@ -155,6 +162,7 @@ void warm_caches(const Scenario& sc, const Filesystem& files, VfsCache& vfs, Pag
   // after all the data, so that loading the data cannot shrink them away.
   const double cached = no_disk ? 1.0 : sc.preload_fraction;
   const auto preloaded = static_cast<std::uint32_t>(cached * files.files());
+  reserve_preloaded(preloaded, cache);
   std::vector<std::uint32_t> loaded;
   for (std::uint32_t f = 0; f < preloaded; ++f) {
     cache.preload(f);
