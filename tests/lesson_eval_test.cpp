@@ -31,6 +31,11 @@ TEST_CASE("lesson figures: each format as the text shows it") {
   CHECK(models::format_figure(0.1813, "ms") == "181 ms");
   CHECK(models::format_figure(0.9053, "%") == "91%");
   CHECK(models::format_figure(0.0481, "%") == "4.8%");
+  // Short of all is never shown as all.
+  CHECK(models::format_figure(0.996, "%") == "99.6%");
+  CHECK(models::format_figure(0.99996, "%") == "99.996%");
+  CHECK(models::format_figure(1.0, "%") == "100%");
+  CHECK(models::format_figure(1.004, "%") == "100.4%");
   CHECK(models::format_figure(10940, "int") == "10,940");
   CHECK(models::format_figure(1234567, "int") == "1,234,567");
   CHECK(models::format_figure(0.09085, "x") == "0.091 times");

@@ -669,6 +669,20 @@ bool guess_is_right(double guess, double actual_scaled, double tolerance) {
   return std::fabs(guess / actual_scaled - 1) <= tolerance;
 }
 
+namespace {
+// Whole percents from 10% up, two significant digits below; a share short
+// of all (or of none) never reads as 100% (or 0%): it gets the decimals
+// that keep it apart, so a worker busy 99.6% of the time is not shown as
+// always busy.
+std::string percent_text(double p) {
+  if (std::fabs(p) < 10) return fmt::format("{:.2g}%", p);
+  std::string s = fmt::format("{:.0f}", p);
+  for (int decimals = 1; decimals <= 3 && (s == "100" || s == "-100") && std::fabs(p) != 100; ++decimals)
+    s = fmt::format("{:.{}f}", p, decimals);
+  return s + "%";
+}
+}  // namespace
+
 std::string format_figure(double v, const std::string& format) {
   if (std::isnan(v)) return "n/a";
   if (format == "ms") {
@@ -676,10 +690,7 @@ std::string format_figure(double v, const std::string& format) {
     return (std::fabs(ms) >= 100 ? fmt::format("{:.0f}", ms) : fmt::format("{:.3g}", ms)) + " ms";
   }
   if (format == "s") return (std::fabs(v) >= 100 ? fmt::format("{:.0f}", v) : fmt::format("{:.3g}", v)) + " s";
-  if (format == "%") {
-    const double p = v * 100;
-    return (std::fabs(p) >= 10 ? fmt::format("{:.0f}", p) : fmt::format("{:.2g}", p)) + "%";
-  }
+  if (format == "%") return percent_text(v * 100);
   if (format == "x") return fmt::format("{:.2g} times", v);
   if (format == "int") {
     std::string digits = fmt::format("{:.0f}", std::fabs(v));
