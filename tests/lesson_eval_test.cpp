@@ -33,7 +33,10 @@ TEST_CASE("lesson figures: each format as the text shows it") {
   CHECK(models::format_figure(0.0481, "%") == "4.8%");
   // Short of all is never shown as all.
   CHECK(models::format_figure(0.996, "%") == "99.6%");
+  CHECK(models::format_figure(0.9996, "%") == "99.96%");
   CHECK(models::format_figure(0.99996, "%") == "99.996%");
+  CHECK(models::format_figure(0.9999999, "%") == "99.999%");
+  CHECK(models::format_figure(-0.996, "%") == "-99.6%");
   CHECK(models::format_figure(1.0, "%") == "100%");
   CHECK(models::format_figure(1.004, "%") == "100.4%");
   CHECK(models::format_figure(10940, "int") == "10,940");

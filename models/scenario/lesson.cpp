@@ -676,10 +676,12 @@ namespace {
 // always busy.
 std::string percent_text(double p) {
   if (std::fabs(p) < 10) return fmt::format("{:.2g}%", p);
-  std::string s = fmt::format("{:.0f}", p);
-  for (int decimals = 1; decimals <= 3 && (s == "100" || s == "-100") && std::fabs(p) != 100; ++decimals)
-    s = fmt::format("{:.{}f}", p, decimals);
-  return s + "%";
+  if (std::fabs(p) == 100 || std::fabs(std::round(p)) != 100) return fmt::format("{:.0f}%", p);
+  for (int decimals = 1; decimals <= 3; ++decimals) {
+    const double scale = std::pow(10.0, decimals);
+    if (std::fabs(std::round(p * scale)) != 100 * scale) return fmt::format("{:.{}f}%", p, decimals);
+  }
+  return fmt::format("{:.3f}%", std::trunc(p * 1000) / 1000);  // closer still: cut, never rounded up to all
 }
 }  // namespace
 
