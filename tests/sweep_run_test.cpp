@@ -5,12 +5,17 @@
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
+#include <sys/resource.h>
+
+#include <csignal>
+#include <iostream>
 
 #include "cli/sweep/plot_command.h"
 #include "cli/sweep/sweep_command.h"
 #include "cli/sweep/sweep_error.h"
 #include "cli/sweep/sweep_rows.h"
 #include "cli/sweep/sweep_runner.h"
+#include "common/child_process.h"
 #include "models/scenario/resource_estimate.h"
 
 namespace fs = std::filesystem;
@@ -224,6 +229,102 @@ TEST_CASE("plot draws lines with bands and heat maps as PNG and SVG", "[sweep][r
   PlotArgs bad = p;
   bad.y = "clients.constant.latency_s.p42";
   CHECK(plot_command(bad) == 2);
+}
+
+namespace {
+
+// A figure gnuplot draws, or refuses when `plot` is not a plot command.
+std::string figure_script(const std::string& png, const std::string& svg, const std::string& plot = "plot sin(x)") {
+  return "set terminal pngcairo size 1000,620\nset output '" + png + "'\n" + plot +
+         "\nset terminal svg size 1000,620\nset output '" + svg + "'\nreplot\nunset output\n";
+}
+
+struct Drawn {
+  int status = -1;
+  std::string said;  // clerk's stderr, gnuplot's words included
+};
+
+Drawn draw(const FigureScript& script, const std::string& prefix, const std::string& gnuplot = "gnuplot") {
+  std::ostringstream err;
+  auto* old = std::cerr.rdbuf(err.rdbuf());
+  Drawn out;
+  out.status = draw_figure(script, prefix, gnuplot);
+  std::cerr.rdbuf(old);
+  out.said = err.str();
+  return out;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+// Issue 19: gnuplot failed by the machine (a file it cannot write, a file
+// size limit, a signal) is exit 2 with gnuplot's own words; gnuplot refusing
+// the script is exit 3. Each case fails for root too.
+TEST_CASE("plot: gnuplot failed by the machine is exit 2 with its words, a refused script exit 3", "[sweep][run]") {
+  if (common::find_program("gnuplot").empty()) {
+    WARN("no gnuplot: skipped");
+    return;
+  }
+  TempDir dir("gnuplot-fail");
+  const Drawn fine = draw([](const std::string& png, const std::string& svg) { return figure_script(png, svg); },
+                          dir / "fine");
+  REQUIRE(fine.status == 0);
+  CHECK(fs::file_size(dir / "fine.png") > 4096);
+
+  SECTION("a picture gnuplot cannot open (under a regular file): gnuplot's system error, exit 2") {
+    const Drawn out = draw([](const std::string&, const std::string& svg) { return figure_script("plot.gp/x.png", svg); },
+                           dir / "under");
+    CHECK(out.status == 2);
+    CHECK(has(out.said, "cannot open file"));  // gnuplot's words
+    CHECK(has(out.said, "system error: Not a directory"));
+    CHECK(has(out.said, "clerk: gnuplot could not draw the figure: a system call failed in gnuplot"));
+    CHECK_FALSE(fs::exists(dir / "under.png"));
+  }
+  SECTION("a file size limit (a full disk alike): gnuplot ends with status 0 and cut pictures, exit 2") {
+    // gnuplot inherits both; with SIGXFSZ ignored its writes past 4 KiB fail
+    // (EFBIG), which it does not check.
+    rlimit old{};
+    REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+    const rlimit small{4096, old.rlim_max};
+    auto* const old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+    const Drawn out = draw([](const std::string& png, const std::string& svg) { return figure_script(png, svg); },
+                           dir / "limited");
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, old_handler);
+    CHECK(out.status == 2);
+    CHECK(has(out.said, "pictures are cut short"));
+    CHECK_FALSE(fs::exists(dir / "limited.png"));
+    CHECK_FALSE(fs::exists(dir / "limited.svg"));
+  }
+  SECTION("gnuplot killed by a signal: exit 2, naming it") {
+    std::ofstream(dir / "killed-gnuplot") << "#!/bin/sh\nkill -KILL $$\n";
+    fs::permissions(dir / "killed-gnuplot", fs::perms::owner_all);
+    const Drawn out = draw([](const std::string& png, const std::string& svg) { return figure_script(png, svg); },
+                           dir / "killed", dir / "killed-gnuplot");
+    CHECK(out.status == 2);
+    CHECK(has(out.said, "by signal 9"));
+  }
+  SECTION("gnuplot refusing the script: clerk's bug, exit 3, with gnuplot's words") {
+    const Drawn out = draw(
+        [](const std::string& png, const std::string& svg) { return figure_script(png, svg, "plot sin(x) with banana"); },
+        dir / "bug");
+    CHECK(out.status == 3);
+    CHECK(has(out.said, "unrecognized plot type"));
+    CHECK(has(out.said, "internal error"));
+    CHECK_FALSE(fs::exists(dir / "bug.png"));
+  }
+}
+
+TEST_CASE("gnuplot's words and cut pictures tell the machine's failures from the script's", "[sweep][run]") {
+  // os_error()'s perror and gp_alloc()'s int_error, as gnuplot 5.4 says them.
+  CHECK_FALSE(gnuplot_machine_failure(1, "\"plot.gp\" line 2: cannot open file; output not changed\nsystem error: No "
+                                         "space left on device\n", false).empty());
+  CHECK_FALSE(gnuplot_machine_failure(1, "\"plot.gp\" line 9: out of memory for expanding curve points\n", false).empty());
+  CHECK_FALSE(gnuplot_machine_failure(0, "", false).empty());
+  CHECK(gnuplot_machine_failure(1, "\"plot.gp\" line 3: unrecognized plot type\n", false).empty());
+  CHECK(gnuplot_machine_failure(1, "", true).empty());
 }
 
 TEST_CASE("the runs a sweep runs at once must fit the machine together: the -j that fits is named", "[sweep][run]") {

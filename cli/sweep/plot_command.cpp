@@ -1,10 +1,16 @@
 #include "cli/sweep/plot_command.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
+#include <string_view>
 #include <sys/wait.h>
 #include <vector>
 
@@ -61,27 +67,112 @@ std::string program_path(const std::string& program) {
   return ec ? program : abs.string();
 }
 
+// How a gnuplot run ended.
+struct GnuplotRun {
+  int status = 0;     // its exit status; 127 when it could not be started; -1 when stopped
+  int signal = 0;     // the signal that ended it, if one did
+  std::string said;   // its stdout and stderr
+  std::string error;  // why it could not be started (fork, its output file), if so
+};
+
+// What gnuplot said, at most 64 KiB of it.
+std::string read_said(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text(64 * 1024, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
+
 // Runs gnuplot on plot.gp in `folder` (no shell in between), in its own
-// process group (a terminal's ^C reaches clerk, which stops it); returns its
-// exit status, 127 when it cannot be started, -1 when it died or was stopped.
-int run_gnuplot(const std::string& program, const std::string& folder) {
+// process group (a terminal's ^C reaches clerk, which stops it), its words
+// kept in the folder's gnuplot.out (to tell the machine's failures from the
+// script's, and shown to the user all the same).
+GnuplotRun run_gnuplot(const std::string& program, const common::TempDir& folder) {
+  GnuplotRun run;
   const std::string path = common::find_program(program_path(program));
-  if (path.empty()) return 127;
+  if (path.empty()) return {127, 0, {}, {}};
   common::SpawnSpec spec;
   spec.argv = {path, "plot.gp"};
-  spec.keep_output = true;  // gnuplot's own complaints reach the user
-  spec.cwd = folder;
+  spec.output = folder.file("gnuplot.out");
+  spec.cwd = folder.path();
   spec.who = "clerk plot";
-  common::ChildProcess gnuplot = common::ChildProcess::spawn(spec);
-  while (!gnuplot.wait_for(0.05)) {
+  std::optional<common::ChildProcess> gnuplot;
+  try {
+    gnuplot.emplace(common::ChildProcess::spawn(spec));
+  } catch (const common::ProcessError& e) {  // fork failed, or gnuplot.out could not be made
+    return {-1, 0, {}, e.what()};
+  }
+  while (!gnuplot->wait_for(0.05)) {
     if (common::stop_signal_noted()) {
-      gnuplot.stop(SIGTERM, 5);
-      return -1;
+      gnuplot->stop(SIGTERM, 5);
+      return {-1, 0, {}, {}};
     }
   }
-  const int status = gnuplot.exit()->status;
-  return !gnuplot.exit()->lost && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const common::ChildExit& end = *gnuplot->exit();
+  run.said = read_said(spec.output);
+  if (end.lost) {
+    run.status = -1;
+  } else if (WIFSIGNALED(end.status)) {
+    run.status = -1;
+    run.signal = WTERMSIG(end.status);
+  } else {
+    run.status = WEXITSTATUS(end.status);
+  }
+  return run;
 }
+
+// Whether a picture gnuplot wrote is whole: a PNG ends with its IEND chunk
+// (the PNG specification, 11.2.5), gnuplot's SVG with "</svg>".
+bool picture_whole(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return false;
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".png") == 0) {
+    static const std::string iend("\0\0\0\0IEND\xae\x42\x60\x82", 12);
+    return bytes.size() >= iend.size() && bytes.compare(bytes.size() - iend.size(), iend.size(), iend) == 0;
+  }
+  const std::size_t end = bytes.find_last_not_of(" \t\r\n");
+  return end != std::string::npos && end >= 5 && bytes.compare(end - 5, 6, "</svg>") == 0;
+}
+
+// Whether a small file can still be written in `folder` ("" when it can,
+// else why not): a disk that is full or read-only, a quota reached.
+std::string folder_write_problem(const common::TempDir& folder) {
+  const std::string probe = folder.file("probe");
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  if (!f) return std::strerror(errno);
+  const std::string bytes(4096, 'x');
+  errno = 0;
+  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size() && std::fflush(f) == 0;
+  const int err = errno;
+  const bool closed = std::fclose(f) == 0;
+  std::remove(probe.c_str());
+  if (written && closed) return {};
+  return err ? std::strerror(err) : "the write failed";
+}
+
+}  // namespace
+
+std::string gnuplot_machine_failure(int exit_status, std::string_view said, bool pictures_whole) {
+  // gnuplot's os_error() (util.c) ends the error of a failed system call
+  // (an output it cannot open, a font it cannot read) with perror's
+  // "system error: <what the OS said>"; gp_alloc() (alloc.c) says
+  // "out of memory for ..." (its int_error). Either ends gnuplot with
+  // status 1, as a script error does: its words tell them apart.
+  if (said.find("system error:") != std::string_view::npos)
+    return "a system call failed in gnuplot (its words above)";
+  if (said.find("out of memory") != std::string_view::npos) return "gnuplot ran out of memory (its words above)";
+  // gnuplot does not check its writes: on a full disk or past a file size
+  // limit it ends with status 0 and pictures cut short.
+  if (exit_status == 0 && !pictures_whole)
+    return "gnuplot ended without an error but its pictures are cut short: the temporary folder's disk is full or "
+           "a file size limit was reached (gnuplot does not check its writes)";
+  return {};
+}
+
+namespace {
 
 // A heat map has x values times --by values cells (gather caps the lines).
 constexpr std::size_t kMaxHeatmapCells = 1'000'000;
@@ -116,32 +207,51 @@ PlotData read_data(const PlotArgs& args) {
 }
 
 // gnuplot draws in the work folder; only complete pictures are written to
-// the outputs, through write_atomically like every result file.
+// the outputs, through write_atomically like every result file. Exit 2 for
+// the machine's failures (gnuplot gone, killed, out of memory, a file it
+// could not write), 3 for gnuplot refusing clerk's script.
 int draw(const FigureScript& script, const std::string& gnuplot, const std::string& png, const std::string& svg) {
   const common::TempDir work = work_folder();
   write_atomically(work.file("plot.gp"), script("plot.png", "plot.svg"));
-  const int status = run_gnuplot(gnuplot, work.path());
+  const GnuplotRun run = run_gnuplot(gnuplot, work);
   if (common::stop_signal_noted()) return -1;
-  if (status == 127) {  // found before the runs, gone since
+  std::cerr << run.said;  // gnuplot's own words reach the user
+  if (run.status == 127) {  // found before the runs, gone since
     std::cerr << "clerk: gnuplot could not be started: " << kInstallGnuplot << "\n";
     return 2;
   }
-  if (status < 0) {  // killed (the out-of-memory killer, a user): the machine's doing, not the script's
-    std::cerr << "clerk: gnuplot was stopped before it drew the figure\n";
+  if (!run.error.empty()) {
+    std::cerr << "clerk: gnuplot could not be started: " << run.error << "\n";
     return 2;
   }
-  if (status != 0 || !fs::exists(work.file("plot.png")) || !fs::exists(work.file("plot.svg"))) {
-    // clerk's script is made to draw any data it is given (missing points
-    // and all): gnuplot refusing it is a bug in clerk.
-    std::cerr << "clerk: internal error: gnuplot could not draw clerk's figure (exit status " << status
-              << "); please report this bug with the command line\n";
-    return 3;
+  if (run.status < 0) {  // killed (the out-of-memory killer, a user): the machine's doing, not the script's
+    std::cerr << "clerk: gnuplot was stopped"
+              << (run.signal ? " by signal " + std::to_string(run.signal) + " (" + ::strsignal(run.signal) + ")" : "")
+              << " before it drew the figure\n";
+    return 2;
   }
-  const std::string png_bytes = read_limited(work.file("plot.png")), svg_bytes = read_limited(work.file("plot.svg"));
-  if (common::stop_signal_noted()) return -1;
-  write_atomically(png, png_bytes);
-  write_atomically(svg, svg_bytes);
-  return 0;
+  const bool whole = picture_whole(work.file("plot.png")) && picture_whole(work.file("plot.svg"));
+  if (run.status == 0 && whole) {
+    const std::string png_bytes = read_limited(work.file("plot.png")), svg_bytes = read_limited(work.file("plot.svg"));
+    if (common::stop_signal_noted()) return -1;
+    write_atomically(png, png_bytes);
+    write_atomically(svg, svg_bytes);
+    return 0;
+  }
+  std::string why = gnuplot_machine_failure(run.status, run.said, whole);
+  // Nothing in its words: a folder gnuplot could not write in is the
+  // machine's doing all the same.
+  if (const std::string full = why.empty() ? folder_write_problem(work) : std::string(); !full.empty())
+    why = "the temporary folder " + work.path() + " cannot be written (" + full + ")";
+  if (!why.empty()) {
+    std::cerr << "clerk: gnuplot could not draw the figure: " << why << "\n";
+    return 2;
+  }
+  // clerk's script is made to draw any data it is given (missing points
+  // and all): gnuplot refusing it is a bug in clerk.
+  std::cerr << "clerk: internal error: gnuplot could not draw clerk's figure (exit status " << run.status
+            << "); please report this bug with the command line\n";
+  return 3;
 }
 
 int plot(const PlotArgs& args) {

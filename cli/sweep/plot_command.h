@@ -1,9 +1,11 @@
 // `clerk plot RESULTS --x AXIS --y METRIC [--by AXIS]`: a sweep's results
-// drawn by gnuplot as PNG and SVG. Returns 0, 2 (bad input, or no gnuplot)
-// or 3 (gnuplot refused clerk's script: a bug).
+// drawn by gnuplot as PNG and SVG. Returns 0, 2 (bad input, or the
+// machine failed gnuplot: not installed, killed, out of memory, a file it
+// could not write) or 3 (gnuplot refused clerk's script: a bug).
 #pragma once
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cli::sweep {
@@ -26,10 +28,17 @@ using FigureScript = std::function<std::string(const std::string& png, const std
 // Draws `script` with gnuplot into PREFIX.png and PREFIX.svg (clerk plot,
 // compare and whatif): in a private temporary folder, then each file written
 // whole (nothing half-written when gnuplot fails or a signal comes). Returns
-// 0, 2 (gnuplot vanished since check_gnuplot found it, or was killed), 3
-// (gnuplot refused the script: a bug in clerk) or 128 + a signal; throws SweepError when the
-// files could not be written (checked before gnuplot runs).
+// 0, 2 (the machine's doing: gnuplot vanished since check_gnuplot found it,
+// was killed, ran out of memory, or could not write its pictures; its own
+// words are shown), 3 (gnuplot refused the script: a bug in clerk) or 128 +
+// a signal; throws SweepError when the files could not be written (checked
+// before gnuplot runs).
 int draw_figure(const FigureScript& script, const std::string& prefix, const std::string& gnuplot = "gnuplot");
+// Why a gnuplot run that left no whole pictures failed for the machine's
+// reasons, from its exit status, its words and whether both pictures are
+// whole; "" when nothing says so (then clerk's script is suspected, unless
+// the folder cannot be written).
+std::string gnuplot_machine_failure(int exit_status, std::string_view said, bool pictures_whole);
 // Throws SweepError (naming `option`) when `gnuplot` cannot be found: checked
 // before any run, so that a figure asked for is never found impossible after
 // minutes of runs.

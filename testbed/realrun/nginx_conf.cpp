@@ -23,22 +23,59 @@ const std::string& word(const char* what, const std::string& text, bool variable
   return text;
 }
 
-// A path written unquoted (root, pid, error_log, temp paths): nothing
-// ngx_conf_read_token would read as the end of a word, a quote, a comment or
-// a variable.
-const std::string& path_word(const char* what, const std::string& path) {
-  const bool bad = path.empty() || std::any_of(path.begin(), path.end(), [](char ch) {
-    const auto u = static_cast<unsigned char>(ch);
-    return u <= ' ' || u == 0x7f || std::string_view(";{}#\"'\\$").find(ch) != std::string_view::npos;
+// One path argument (root, pid, error_log, temp paths): `path` + `suffix`,
+// written as it is when it holds only letters, digits and "_-./", else
+// double-quoted. ngx_conf_read_token (ngx_conf_file.c) ends a bare word at
+// whitespace, ';' or '{' and reads '}', '#', quotes, backslash and '$'
+// specially; inside double quotes only '"' ends the word, a backslash makes
+// the tokenizer pass over the next character, and on copying the word
+// backslash-quote and two backslashes become '"' and one backslash (other
+// pairs are kept, but for \n \t \r, which become control characters). So
+// '"' and backslash are escaped with a backslash and everything else is
+// literal ('$' sets no state inside quotes but for a '{' right after it,
+// which quotes keep literal anyway). What cannot be written
+// (nginx_path_problem) is refused.
+std::string path_arg(const char* what, const std::string& path, std::string_view suffix, bool root = false) {
+  if (const std::string why = nginx_path_problem(path, root); !why.empty())
+    throw RealRunError(fmt::format("refusing to write nginx.conf: {} \"{}\" {}", what, comment_text(path), why));
+  const std::string full = path + std::string(suffix);
+  const bool plain = std::all_of(full.begin(), full.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           std::string_view("_-./").find(ch) != std::string_view::npos;
   });
-  if (bad)
-    throw RealRunError(fmt::format("refusing to write nginx.conf: {} \"{}\" holds a space, a control character or one "
-                                   "of ; {{ }} # \" ' \\ $ (NGINX would read it as more than one path); choose another",
-                                   what, comment_text(path)));
-  return path;
+  if (plain) return full;
+  std::string quoted = "\"";
+  for (const char ch : full) {
+    if (ch == '"' || ch == '\\') quoted += '\\';
+    quoted += ch;
+  }
+  return quoted + '"';
 }
 
 }  // namespace
+
+std::string nginx_path_problem(std::string_view path, bool root) {
+  if (path.empty()) return "is empty";
+  if (std::any_of(path.begin(), path.end(), [](char ch) {
+        const auto u = static_cast<unsigned char>(ch);
+        return u < 0x20 || u == 0x7f;
+      }))
+    return "holds a control character (a newline, a tab, ...), which clerk does not write into the nginx.conf it "
+           "runs as root; choose another";
+  // ngx_http_core_root counts every '$' of root's value as a variable
+  // (ngx_http_script_variables_count) and compiles it as a script: quoting
+  // does not make a '$' literal there.
+  if (root && path.find('$') != std::string_view::npos)
+    return "holds '$', which NGINX's root directive reads as a variable, quoted or not; choose another";
+  // ngx_conf_read_token refuses a word longer than its buffer
+  // (NGX_CONF_BUFFER, 4096 bytes, quotes and the file names clerk adds
+  // after the path included).
+  if (path.size() > kNginxPathMax)
+    return fmt::format("is longer than the {} bytes clerk writes as one NGINX argument (NGINX reads at most 4096, "
+                       "NGX_CONF_BUFFER); choose a shorter one",
+                       kNginxPathMax);
+  return {};
+}
 
 // Text for a '#' comment line: a comment ends at the newline (ngx_conf_read_token),
 // so every control character, newline included, becomes '?'.
@@ -79,10 +116,10 @@ NginxConf nginx_conf(const models::Scenario& scenario, const NginxConfParams& p)
   // nginx.worker_processes
   c += fmt::format("worker_processes {};\n", n.worker_processes);
   c += fmt::format("worker_rlimit_nofile {};\n", 2 * worker_connections + 1024);
-  path_word("the run directory", p.run_dir);
-  path_word("the data directory", p.data_dir);
-  c += fmt::format("pid {}/nginx.pid;\n", p.run_dir);
-  c += fmt::format("error_log {}/error.log warn;\n", p.run_dir);
+  const auto run_path = [&](std::string_view file) { return path_arg("the run directory", p.run_dir, file); };
+  const std::string root = path_arg("the data directory", p.data_dir, "", true);
+  c += fmt::format("pid {};\n", run_path("/nginx.pid"));
+  c += fmt::format("error_log {} warn;\n", run_path("/error.log"));
   // nginx.thread_pool (used by aio threads only): thread_pool lives at main level.
   if (threads) {
     c += fmt::format("thread_pool {} threads={} max_queue={};\n", word("thread pool name", n.thread_pool.name), n.thread_pool.threads,
@@ -106,7 +143,7 @@ NginxConf nginx_conf(const models::Scenario& scenario, const NginxConfParams& p)
   c += "    default_type application/octet-stream;\n";
   // Debian's build puts temp paths under /var/lib/nginx: keep them in run_dir.
   for (const char* t : {"client_body", "proxy", "fastcgi", "uwsgi", "scgi"})
-    c += fmt::format("    {}_temp_path {}/{}_temp;\n", t, p.run_dir, t);
+    c += fmt::format("    {}_temp_path {};\n", t, run_path(fmt::format("/{}_temp", t)));
   // nginx.sendfile
   c += fmt::format("    sendfile {};\n", n.sendfile ? "on" : "off");
   // nginx.sendfile_max_chunk: 0 is "no limit" (NGINX 1.21.4 changed the default from 0 to 2m, so say it).
@@ -144,7 +181,7 @@ NginxConf nginx_conf(const models::Scenario& scenario, const NginxConfParams& p)
   c += "    server {\n";
   c += fmt::format("        listen 127.0.0.1:{}{} backlog={};\n", p.port, reuseport ? " reuseport" : "", backlog);
   // dataset.root: the scenario's root is served from data_dir.
-  c += fmt::format("        root {};\n", p.data_dir);
+  c += fmt::format("        root {};\n", root);
   c += "        location / {\n";
   // nginx.aio: the mode's directive (aio_modes.h), with the scenario's pool if it has one.
   // aio threads=NAME as the scenario names it (pool_$disk), else its one pool's name.

@@ -67,6 +67,11 @@ std::uint64_t steady_ns() {
 
 // The scratch directory: made here (refusing a non-empty one, which we would
 // then delete), removed at the end unless kept.
+// The data folder as the run uses it: absolute, normalized.
+std::string absolute_data_dir(const std::string& data_dir) {
+  return std::filesystem::absolute(data_dir).lexically_normal().string();
+}
+
 class RunDir {
  public:
   RunDir(const std::string& wanted, bool keep) : keep_(keep) {
@@ -207,6 +212,24 @@ std::string nginx_refusal(const models::Scenario& sc) {
   return "";
 }
 
+std::string nginx_folder_refusal(const RealRunOptions& o) {
+  if (o.server != "nginx") return {};
+  namespace fs = std::filesystem;
+  // --disk emulated serves clerk-disk's mount in the run folder (run_dir/data).
+  if (o.disk != "emulated") {
+    const std::string data_dir = absolute_data_dir(o.data_dir);
+    if (const std::string why = realrun::nginx_path_problem(data_dir, true); !why.empty())
+      return fmt::format("the data folder \"{}\" (--data) {}", realrun::comment_text(data_dir), why);
+  }
+  if (!o.run_dir.empty()) {
+    const std::string run_dir = fs::absolute(o.run_dir).string();
+    // With --disk emulated the run folder's data/ is root's value too.
+    if (const std::string why = realrun::nginx_path_problem(run_dir, o.disk == "emulated"); !why.empty())
+      return fmt::format("the run folder \"{}\" {}", realrun::comment_text(run_dir), why);
+  }
+  return {};
+}
+
 std::string real_run_refusal(const models::Scenario& sc) {
   if (sc.nginx.freebsd) return "nginx.os = \"freebsd\" cannot run for real here: this testbed is Linux";
   if (sc.nginx.aio->realrun_refusal)
@@ -279,6 +302,8 @@ WrkLaunch replay_launch(const models::Scenario& sc, std::size_t g, const RealRun
 
 // run_real's steps; a child that cannot be started throws common::ProcessError.
 RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOptions& o) {
+  // Before anything is made or started.
+  if (const std::string why = nginx_folder_refusal(o); !why.empty()) throw RealRunError(why);
   RunningFlag running;
   clear_stop_request();
   validate(scenario, o);
@@ -308,8 +333,7 @@ RealRunResult run_real_steps(const models::Scenario& scenario, const RealRunOpti
   // not the server's, and why).
   namespace fs = std::filesystem;
   const bool emulated = o.disk == "emulated";
-  const std::string data_dir =
-      emulated ? dir + "/data" : fs::absolute(o.data_dir).lexically_normal().string();
+  const std::string data_dir = emulated ? dir + "/data" : absolute_data_dir(o.data_dir);
   const DataSetSpec spec = data_set_spec(sc);
   progress(o, fmt::format("data set: {} files, {} bytes in {}", spec.files(), spec.total_bytes(), data_dir));
   std::optional<EmulatedDisk> emulated_disk;

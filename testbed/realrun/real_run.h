@@ -129,6 +129,12 @@ std::string real_run_refusal(const models::Scenario& scenario);
 // Why a real NGINX cannot run `scenario` (aio = "io_uring", aio_nowait: never
 // in NGINX; clerk-serve has both), naming the key; empty when it can.
 std::string nginx_refusal(const models::Scenario& scenario);
+// Why NGINX cannot be given this run's folders (the data folder as `root`,
+// an explicit run folder for pid, logs and temp paths) in the nginx.conf
+// clerk writes (nginx_conf.h: nginx_path_problem), naming the folder; empty
+// when it can, or when the server is not NGINX. The data folder is taken as
+// run_real takes it (absolute, normalized: the current folder counts).
+std::string nginx_folder_refusal(const RealRunOptions& options);
 
 // Stops everything started by run_real: SIGKILL to every process group it
 // started (servers, wrk, preload readers) and removes its cgroup. It is

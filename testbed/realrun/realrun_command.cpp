@@ -15,6 +15,7 @@
 #include "testbed/realrun/comparison.h"
 #include "testbed/realrun/loopback_tcp_check.h"
 #include "testbed/realrun/prediction.h"
+#include "testbed/realrun/real_run.h"
 
 namespace testbed {
 
@@ -122,6 +123,18 @@ int run_checked(const RealrunRequest& o) {
         std::cerr << "clerk realrun: " << o.files[s] << ": " << why << "\n";
         return 2;
       }
+  // And what NGINX's configuration cannot hold of the data folder's path
+  // (a newline, '$' in root: nginx_conf.h), before anything is made.
+  if (o.server == "both" || o.server == "nginx") {
+    RealRunOptions folders;
+    folders.server = "nginx";
+    folders.disk = o.disk;
+    folders.data_dir = o.data_dir;
+    if (const std::string why = nginx_folder_refusal(folders); !why.empty()) {
+      std::cerr << "clerk realrun: " << why << "\n";
+      return 2;
+    }
+  }
   if (geteuid() != 0) {
     std::cerr << "clerk realrun: needs root (a memory cgroup for the server's page cache, and drop_caches)\n";
     return 2;

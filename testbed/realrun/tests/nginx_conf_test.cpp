@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "models/scenario/config_loader.h"
 #include "testbed/realrun/nginx_conf.h"
@@ -121,6 +124,12 @@ TEST_CASE("nginx -t accepts the generated configuration", "[nginx_conf][nginx]")
     std::ofstream(dir / "nginx.conf") << nginx_conf(sc, {dir.string(), dir.string(), 18097, true}).text;
     CHECK_NOTHROW(check_nginx_config("/usr/sbin/nginx", dir.string(), (dir / "nginx.conf").string()));
   }
+  // Issue 19: a folder with a space and NGINX's special characters, quoted.
+  const fs::path odd = dir / "a b;{c}#\"d'\\e";
+  fs::create_directories(odd);
+  const auto sc = models::load_scenario(CLERK_SCENARIOS "/nginx-9x/threads.toml");
+  std::ofstream(odd / "nginx.conf") << nginx_conf(sc, {odd.string(), odd.string(), 18097, true}).text;
+  CHECK_NOTHROW(check_nginx_config("/usr/sbin/nginx", odd.string(), (odd / "nginx.conf").string()));
   // A broken directive: the error quotes NGINX.
   std::ofstream(dir / "nginx.conf") << "worker_processes banana;\nevents {}\n";
   try {
@@ -163,10 +172,166 @@ TEST_CASE("nginx.conf: scenario text cannot inject directives", "[nginx_conf]") 
   CHECK_NOTHROW(nginx_conf(split, ok));
   split.nginx.split_clients.parts.back().value = "3\";\nuser root;#";
   refused(split, ok);
-  // Paths from the command line (--data-dir) and the run directory.
-  for (const std::string bad : {"/data set", "/d;user root", "/d\n", "/d#", "/d$x", "/d{", ""}) {
-    INFO(bad);
+  // Paths NGINX's configuration cannot hold (nginx_path_problem): refused.
+  for (const std::string& bad : std::vector<std::string>{"/d\n", "/d\nuser root;", "/d\t", "/d\r", std::string("/d\0", 3), "/d\x7f", ""}) {
+    INFO(comment_text(bad));
     refused(sc, {bad, "/run/x", 18099, false});
     refused(sc, {"/data/set", bad, 18099, false});
   }
+}
+
+namespace {
+
+// One directive as ngx_conf_read_token (ngx_conf_file.c) hands it to NGINX:
+// its words, and what ended it (';', '{', or '}' for a block's end).
+struct Directive {
+  std::vector<std::string> words;
+  char end = ';';
+};
+
+// A word's bytes as NGINX copies them: backslash-quote, backslash-apostrophe
+// and two backslashes become the character, \t \r \n control characters,
+// any other backslash stays.
+std::string nginx_unescape(std::string_view raw) {
+  std::string out;
+  for (std::size_t k = 0; k < raw.size();) {
+    if (raw[k] == '\\' && k + 1 < raw.size()) {
+      const char next = raw[k + 1];
+      const std::string_view as_is = "\"'\\", controls = "trn", made = "\t\r\n";
+      if (as_is.find(next) != std::string_view::npos || controls.find(next) != std::string_view::npos) {
+        out += controls.find(next) != std::string_view::npos ? made[controls.find(next)] : next;
+        k += 2;
+        continue;
+      }
+    }
+    out += raw[k++];
+  }
+  return out;
+}
+
+bool nginx_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; }
+
+// ngx_conf_read_token's rules, written for this test: outside quotes a word
+// ends at whitespace, ';' or '{' (not at a '{' right after '$'); at a word's
+// start '}' ends a block, '#' a comment to the line's end, and '"' or '\''
+// opens a quoted word that only its own quote ends, after which whitespace,
+// ';' or '{' must follow; a backslash passes over the next character.
+std::vector<Directive> read_nginx_conf(const std::string& t) {
+  std::vector<Directive> out;
+  std::vector<std::string> words;
+  std::size_t i = 0;
+  while (i < t.size()) {
+    const char ch = t[i];
+    if (nginx_space(ch)) {
+      ++i;
+    } else if (ch == '#') {
+      i = t.find('\n', i);
+    } else if (ch == ';' || ch == '{' || ch == '}') {
+      REQUIRE(words.empty() == (ch == '}'));  // "unexpected ..."
+      out.push_back({std::exchange(words, {}), ch});
+      ++i;
+    } else if (ch == '"' || ch == '\'') {
+      const std::size_t start = ++i;
+      while (i < t.size() && t[i] != ch) i += t[i] == '\\' ? 2 : 1;
+      REQUIRE(i + 1 < t.size());
+      words.push_back(nginx_unescape(std::string_view(t).substr(start, i - start)));
+      ++i;
+      REQUIRE((nginx_space(t[i]) || t[i] == ';' || t[i] == '{'));  // NGINX's need_space
+    } else {
+      const std::size_t start = i;
+      while (i < t.size() && !nginx_space(t[i]) && t[i] != ';' && (t[i] != '{' || (i > start && t[i - 1] == '$')))
+        i += t[i] == '\\' ? 2 : 1;
+      words.push_back(nginx_unescape(std::string_view(t).substr(start, i - start)));
+    }
+  }
+  REQUIRE(words.empty());
+  return out;
+}
+
+// The directive named `name` (the first), or an empty one.
+std::vector<std::string> directive(const std::vector<Directive>& conf, const std::string& name) {
+  for (const Directive& d : conf)
+    if (!d.words.empty() && d.words[0] == name) return d.words;
+  return {};
+}
+
+std::vector<std::string> names(const std::vector<Directive>& conf) {
+  std::vector<std::string> out;
+  for (const Directive& d : conf) out.push_back(d.words.empty() ? "}" : d.words[0]);
+  return out;
+}
+
+}  // namespace
+
+// Issue 19: a data or run folder with a space, ';', '{', '}', '#', quotes or
+// backslashes is written double-quoted, and NGINX's tokenizer reads each as
+// one argument, the file's directives unchanged in number and order.
+TEST_CASE("nginx.conf: folders with spaces and NGINX's special characters are one quoted argument", "[nginx_conf]") {
+  const auto sc = models::load_scenario(CLERK_SCENARIOS "/nginx-9x/threads.toml");
+  const std::vector<Directive> plain = read_nginx_conf(nginx_conf(sc, {"/data/set", "/run/x", 18099, false}).text);
+  CHECK(directive(plain, "root") == std::vector<std::string>{"root", "/data/set"});
+  const std::string nasty[] = {"/data set",     "/d;user root",  "/d#x",          "/d{", "/d}",     "/d\"q",
+                               "/d'q",          "/d\\",          "/d\\n",         "/d\\\"", "/ä b/c", "/a b\";user root;#"};
+  for (const std::string& path : nasty) {
+    INFO(path);
+    const std::string text = nginx_conf(sc, {path, path, 18099, false}).text;
+    const std::vector<Directive> conf = read_nginx_conf(text);
+    CHECK(names(conf) == names(plain));
+    CHECK(directive(conf, "root") == std::vector<std::string>{"root", path});
+    CHECK(directive(conf, "pid") == std::vector<std::string>{"pid", path + "/nginx.pid"});
+    CHECK(directive(conf, "error_log") == std::vector<std::string>{"error_log", path + "/error.log", "warn"});
+    CHECK(directive(conf, "proxy_temp_path") == std::vector<std::string>{"proxy_temp_path", path + "/proxy_temp"});
+  }
+  // A '$' is one of root's variables even quoted (ngx_http_core_root): refused
+  // there; the run folder's paths take it literally.
+  CHECK_THROWS_AS(nginx_conf(sc, {"/d$x", "/run/x", 18099, false}), testbed::RealRunError);
+  const std::vector<Directive> dollar = read_nginx_conf(nginx_conf(sc, {"/data/set", "/r$x", 18099, false}).text);
+  CHECK(directive(dollar, "pid") == std::vector<std::string>{"pid", "/r$x/nginx.pid"});
+  // Plain paths are written as they were.
+  CHECK(has(nginx_conf(sc, {"/data/set", "/run/x", 18099, false}).text, "        root /data/set;\n"));
+  CHECK(has(nginx_conf(sc, {"/data set", "/run/x", 18099, false}).text, "        root \"/data set\";\n"));
+  // Longer than NGINX reads as one argument once escaped: refused.
+  CHECK_THROWS_AS(nginx_conf(sc, {"/" + std::string(kNginxPathMax, 'a'), "/run/x", 18099, false}),
+                  testbed::RealRunError);
+  CHECK_NOTHROW(nginx_conf(sc, {"/" + std::string(kNginxPathMax - 1, '"'), "/run/x", 18099, false}));
+  const std::string longest = "/" + std::string(kNginxPathMax - 1, '"');
+  CHECK(directive(read_nginx_conf(nginx_conf(sc, {"/d", longest, 18099, false}).text), "client_body_temp_path")[1] ==
+        longest + "/client_body_temp");
+}
+
+// The same refusal before a run makes anything: the run folder is not made.
+TEST_CASE("run_real refuses a run folder NGINX's configuration cannot hold before making it", "[nginx_conf]") {
+  namespace fs = std::filesystem;
+  const fs::path file = fs::temp_directory_path() / ("clerk-nginx-folder-" + std::to_string(::getpid()));
+  std::ofstream(file) << "a file, not a folder\n";
+  testbed::RealRunOptions o;
+  o.run_dir = (fs::temp_directory_path() / ("clerk-run\nuser root;" + std::to_string(::getpid()))).string();
+  o.data_dir = (file / "data").string();  // under a file: a run that went on would fail at the data set
+  o.verbose = true;                       // and keep its run folder, for the check below
+  CHECK(testbed::nginx_folder_refusal(o).find("the run folder") != std::string::npos);
+  const auto sc = models::load_scenario(CLERK_SCENARIOS "/nginx-9x/threads.toml");
+  try {
+    testbed::run_real(sc, o);
+    FAIL("run_real took a run folder with a newline");
+  } catch (const testbed::RealRunError& e) {
+    CHECK(has(e.what(), "control character"));
+    CHECK(has(e.what(), "clerk-run?user root;"));
+  }
+  CHECK_FALSE(fs::exists(o.run_dir));
+  // The data folder, as run_real takes it (relative to the current folder);
+  // clerk-serve and an emulated disk's data/ in the run folder do not ask.
+  o.run_dir.clear();
+  o.data_dir = "/data\nset";
+  CHECK(has(testbed::nginx_folder_refusal(o), "the data folder \"/data?set\" (--data)"));
+  o.data_dir = "/data$set";
+  CHECK(has(testbed::nginx_folder_refusal(o), "'$'"));
+  o.data_dir = "/data set/{x}";
+  CHECK(testbed::nginx_folder_refusal(o).empty());
+  o.data_dir = "/data\nset";
+  o.disk = "emulated";
+  CHECK(testbed::nginx_folder_refusal(o).empty());
+  o.disk = "real";
+  o.server = "clerk-serve";
+  CHECK(testbed::nginx_folder_refusal(o).empty());
+  fs::remove(file);
 }
