@@ -162,18 +162,12 @@ void warm_caches(const Scenario& sc, const Filesystem& files, VfsCache& vfs, Pag
   // after all the data, so that loading the data cannot shrink them away.
   const double cached = no_disk ? 1.0 : sc.preload_fraction;
   const auto preloaded = static_cast<std::uint32_t>(cached * files.files());
-  reserve_preloaded(preloaded, cache);
   std::vector<std::uint32_t> loaded;
-  for (std::uint32_t f = 0; f < preloaded; ++f) {
-    cache.preload(f);
-    loaded.push_back(f);
-  }
-  for (const std::string& p : sc.preload) {
-    const auto f = static_cast<std::uint32_t>(files.file_of(p));
-    cache.preload(f);
-    loaded.push_back(f);
-  }
-  check_preload_fits(sc, files, loaded);
+  for (std::uint32_t f = 0; f < preloaded; ++f) loaded.push_back(f);
+  for (const std::string& p : sc.preload) loaded.push_back(static_cast<std::uint32_t>(files.file_of(p)));
+  check_preload_fits(sc, files, loaded);  // before loading: a file far larger than the cache would evict itself for minutes
+  reserve_preloaded(preloaded, cache);
+  for (const std::uint32_t f : loaded) cache.preload(f);
   for (const std::uint32_t f : loaded) instantiate_path(files, f, vfs);
 }
 
