@@ -22,6 +22,7 @@
 #include "cli/import/nginx_import.h"
 #include "common/input_file.h"
 #include "common/output_file.h"
+#include "common/shown_text.h"
 #include "common/temp_dir.h"
 #include "models/scenario/config_error.h"
 #include "models/scenario/config_loader.h"
@@ -91,8 +92,7 @@ std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* war
   if (warnings) *warnings = n.warnings;
   if (notes) *notes = n.notes;
   std::string s;
-  std::string conf_name = a.conf;
-  std::replace_if(conf_name.begin(), conf_name.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  const std::string conf_name = common::shown_text(a.conf);  // one line of UTF-8, as a TOML comment must be
   s += "# Imported by `clerk import` from " + conf_name + ": [nginx] is that file's, each key with\n";
   s += "# the line it came from; the machine, [dataset] and the load are `clerk new`'s defaults:\n";
   s += "# describe yours (docs/scenario-keys.md, `clerk keys TABLE`).\n";
@@ -122,17 +122,17 @@ int import_command(const ImportArgs& args) {
     std::cerr << "clerk import: " << e.what() << "\n";
     return 2;
   } catch (const nginx_conf::SyntaxError& e) {
-    std::cerr << "clerk import: " << e.what() << " (at \"" << e.token() << "\")\n";
+    std::cerr << "clerk import: " << e.what() << " (at \"" << common::shown_text(e.token()) << "\")\n";
     return 2;
   } catch (const std::invalid_argument& e) {
-    std::cerr << "clerk import: " << e.what() << "\n";
+    std::cerr << "clerk import: " << common::shown_text(e.what()) << "\n";  // --nginx's value, as typed
     return 2;
   }
   const int status =
       write_scenario(args.scenario.file, text, WriteMode{"import", true, "the imported scenario is one clerk run would refuse"});
   if (status != 0) return status;
-  std::cout << "wrote " << args.scenario.file << " from " << args.conf << "; run it with: clerk run "
-            << args.scenario.file << "\n";
+  const std::string out = common::shown_text(args.scenario.file);
+  std::cout << "wrote " << out << " from " << common::shown_text(args.conf) << "; run it with: clerk run " << out << "\n";
   for (const std::string& w : warnings) std::cerr << "clerk import: not modelled: " << w << "\n";
   for (const std::string& n : notes) std::cerr << "clerk import: note: " << n << "\n";
   return 0;

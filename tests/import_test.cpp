@@ -628,3 +628,34 @@ TEST_CASE("clerk import refuses worker_connections NGINX refuses: fewer than the
     CHECK(std::string(e.what()).find("2 worker_connections are not enough for 2 listening sockets") != std::string::npos);
   }
 }
+
+TEST_CASE("clerk import shows the control characters and bytes of a hostile nginx.conf escaped in its errors") {
+  common::TempDir dir("/tmp/clerk-import-test-");
+  const std::string out = dir.file("out.toml");
+  const auto error_of_import = [&](const std::string& conf) {
+    std::ofstream(dir.file("evil.conf"), std::ios::binary) << conf;
+    std::ostringstream err;
+    std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+    const int status = cli::import_command(import_args(dir.file("evil.conf"), out));
+    std::cerr.rdbuf(old);
+    CHECK(status == 2);
+    return err.str();
+  };
+  // An escape sequence, a NUL (which cut the message short) and a byte that is not UTF-8.
+  const std::string e1 = error_of_import(std::string("events {}\nworker_processes \x1b[2J") + '\0' + "\xff;\n");
+  CHECK(e1.find("invalid value \"\\x1b[2J\\0\\xff\" in \"worker_processes\"") != std::string::npos);
+  CHECK(e1.find("(at \"\\x1b[2J\\0\\xff\")") != std::string::npos);
+  CHECK(e1.find('\x1b') == std::string::npos);
+  CHECK(e1.find('\0') == std::string::npos);
+  // A newline in a quoted word, and one a \n escape makes: one line of message.
+  const std::string e2 = error_of_import("events {}\nworker_processes \"1\nclerk: all good\\n\";\n");
+  CHECK(e2.find("invalid value \"1\\nclerk: all good\\n\"") != std::string::npos);
+  CHECK(std::count(e2.begin(), e2.end(), '\n') == 1);
+  // A directive's name.
+  const std::string e3 = error_of_import("events {}\n\"evil\x1b]0;title\x07\" {\n");
+  CHECK(e3.find("to close \"evil\\x1b]0;title\\x07\"") != std::string::npos);
+  CHECK(e3.find('\x1b') == std::string::npos);
+  // An include's name, with a newline in it.
+  const std::string e4 = error_of_import("events {}\ninclude \"missing\n.conf\";\n");
+  CHECK(e4.find("missing\\n.conf\": no such file") != std::string::npos);
+}

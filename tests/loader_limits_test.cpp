@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iterator>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,7 @@
 
 #include "tests/load_error.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/layered_toml.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/toml_guard.h"
 #include "models/scenario/units.h"
@@ -485,4 +487,21 @@ TEST_CASE("loader: an exponent beyond a long's range is read as 0 or refused, ne
     INFO(o);
     CHECK(load_error(kSmall, {o}).key() == o.substr(0, o.find('=')));
   }
+}
+
+// Hostile-probe findings of 2026-11-28, left open then (issue 19).
+TEST_CASE("loader: a value, key or file name with control characters or stray bytes is shown escaped in the error") {
+  const TempDir dir;
+  // A NUL cut what() short; an escape sequence rewrote the terminal.
+  const models::ConfigError aio = load_error(kSmall, {"nginx.aio=\"x\\u001b[2Jy\\u0000z\""});
+  CHECK(aio.key() == "nginx.aio");
+  CHECK(mentions(aio, "(got \"x\\x1b[2Jy\\0z\")"));
+  CHECK(std::string(aio.what()).find('\x1b') == std::string::npos);
+  // A key's name, quoted in the file, and bytes that are not UTF-8 in a file's name.
+  std::ifstream in(kSmall);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const models::ConfigError key = load_error(dir.file("k\xff\n.toml", "\"evil\\r\\nclerk: ok\" = 1\n" + text));
+  CHECK(key.key() == "evil\r\nclerk: ok");
+  CHECK(mentions(key, "k\\xff\\n.toml:1: key 'evil\\r\\nclerk: ok'"));
+  CHECK(std::string(key.what()).find('\n') == std::string::npos);
 }

@@ -11,11 +11,12 @@
 #include <filesystem>
 
 #include "common/input_file.h"
+#include "common/shown_text.h"
 
 namespace nginx_conf {
 
 SyntaxError::SyntaxError(std::string file, std::size_t line, std::string token, const std::string& message)
-    : std::runtime_error(file + (line ? ":" + std::to_string(line) : std::string()) + ": " + message),
+    : std::runtime_error(common::shown_text(file + (line ? ":" + std::to_string(line) : std::string()) + ": " + message)),
       file_(std::move(file)),
       line_(line),
       token_(std::move(token)) {}

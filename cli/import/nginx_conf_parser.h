@@ -45,7 +45,9 @@ struct Directive {
   std::vector<Directive> children;
 };
 
-// A syntax error: where, and the token that was not expected there.
+// A syntax error: where, and the token that was not expected there. what()
+// is for a terminal: the file's name and the words quoted in the message
+// shown escaped (common/shown_text.h); file() and token() as they are.
 class SyntaxError : public std::runtime_error {
  public:
   SyntaxError(std::string file, std::size_t line, std::string token, const std::string& message);

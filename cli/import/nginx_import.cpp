@@ -1,5 +1,6 @@
 #include "cli/import/nginx_import.h"
 #include "cli/toml_string.h"
+#include "common/shown_text.h"
 
 #include "models/server/aio_modes.h"
 #include "models/server/nginx_word.h"
@@ -141,16 +142,9 @@ bool valid_utf8(const std::string& s) {
 }
 
 // A comment's text on one line (a directive's argument may hold a newline),
-// with '?' for the bytes of text that is not UTF-8.
-std::string one_line(std::string s) {
-  const bool utf8 = valid_utf8(s);
-  for (char& c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) c = ' ';
-    else if (u >= 0x80 && !utf8) c = '?';
-  }
-  return s;
-}
+// UTF-8 as TOML wants it: controls and bytes that are not UTF-8 shown
+// escaped, as in messages (common/shown_text.h).
+std::string one_line(const std::string& s) { return common::shown_text(s); }
 
 // "key = value" and the directive it came from, lined up as clerk new lines up its comments.
 std::string key_line(const std::string& assignment, const Directive& d, const std::string& note = "") {
