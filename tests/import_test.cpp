@@ -509,7 +509,7 @@ TEST_CASE("nginx.conf: open_file_cache_valid and inactive= in ms are refused, as
   CHECK(refusal("http {\n  open_file_cache max=10 inactive=500ms;\n}\n") == "t.conf:2 500ms");
   CHECK(refusal("http {\n  open_file_cache max=10 inactive=1m30s;\n  open_file_cache_valid 45;\n}\n") == "no error");
   // accept_mutex_delay is read in milliseconds: ms stays valid there.
-  CHECK(refusal("events {\n  accept_mutex_delay 250ms;\n}\n") == "no error");
+  CHECK(refusal("events {\n  accept_mutex_delay 250ms;\n}\n", true) == "no error");
 }
 
 TEST_CASE("nginx.conf: perl_set and js_set take no block, another module's block is read and listed as ignored") {
@@ -627,6 +627,79 @@ TEST_CASE("clerk import refuses worker_connections NGINX refuses: fewer than the
   } catch (const SyntaxError& e) {
     CHECK(std::string(e.what()).find("2 worker_connections are not enough for 2 listening sockets") != std::string::npos);
   }
+}
+
+TEST_CASE("clerk import refuses a second worker_processes or events block, as nginx -t does") {
+  // ngx_set_worker_processes and ngx_events_block: "is duplicate".
+  CHECK(refusal("worker_processes 2;\nworker_processes 4;\n") == "t.conf:2 worker_processes");
+  CHECK(refusal("events {\n}\nhttp {}\nevents {\n  worker_connections 64;\n}\n", true) == "t.conf:4 events");
+  CHECK(refusal("http {}\nhttp {}\n") == "t.conf:2 http");
+  // The message says what NGINX says, and where the first one is.
+  try {
+    cli::import_nginx(parse_text("worker_processes 2;\nworker_processes 4;\nevents {}\n"), {});
+    FAIL("no refusal");
+  } catch (const SyntaxError& e) {
+    CHECK(std::string(e.what()).find("t.conf:2: \"worker_processes\" directive is duplicate (at t.conf:1)") !=
+          std::string::npos);
+  }
+  // An included file's directives are the including block's.
+  const auto included = parse_text("events {\n  worker_connections 64;\n  include more.conf;\n}\n",
+                                   {{"more.conf", "\nworker_connections 128;\n"}});
+  try {
+    cli::import_nginx(included, {});
+    FAIL("no refusal");
+  } catch (const SyntaxError& e) {
+    CHECK(fmt::format("{}:{} {}", e.file(), e.line(), e.token()) == "more.conf:2 worker_connections");
+  }
+  // clerk import: exit 2, the file and the line named, nothing written.
+  common::TempDir dir("/tmp/clerk-import-test-");
+  std::ofstream(dir.file("twice.conf")) << "events {}\nworker_processes 1;\nworker_processes 2;\n";
+  const std::string out = dir.file("out.toml");
+  std::ostringstream err;
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  const int status = cli::import_command(import_args(dir.file("twice.conf"), out));
+  std::cerr.rdbuf(old);
+  CHECK(status == 2);
+  CHECK(err.str().find(dir.file("twice.conf") + ":3: \"worker_processes\" directive is duplicate") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("clerk import refuses every directive it maps that NGINX takes once per block, given twice in one") {
+  // Each is read by a handler that refuses a value already set: the
+  // ngx_conf_set_*_slot functions (flag, num, msec, sec, size, off, bufs) and
+  // ngx_event_connections, ngx_event_use, ngx_http_core_set_aio, _directio, _open_file_cache, _root.
+  const std::vector<std::string> events = {"accept_mutex on",     "accept_mutex_delay 500ms", "multi_accept on",
+                                           "worker_connections 64", "use epoll",             "epoll_events 64",
+                                           "worker_aio_requests 32"};
+  const std::vector<std::string> http = {"sendfile on",       "sendfile_max_chunk 1m",   "keepalive_requests 100",
+                                         "aio threads",       "aio_write on",            "directio 4m",
+                                         "directio_alignment 512", "output_buffers 2 32k", "open_file_cache max=10",
+                                         "open_file_cache_valid 60s", "open_file_cache_min_uses 1",
+                                         "open_file_cache_errors on", "root /srv"};
+  for (const std::string& d : events) {
+    INFO(d);
+    const std::string name = d.substr(0, d.find(' '));
+    CHECK(refusal("events {\n  " + d + ";\n}\n", true) == "no error");
+    CHECK(refusal("events {\n  " + d + ";\n  " + d + ";\n}\n", true) == "t.conf:3 " + name);
+  }
+  for (const std::string& d : http) {
+    INFO(d);
+    const std::string name = d.substr(0, d.find(' '));
+    CHECK(refusal("http {\n  " + d + ";\n}\n") == "no error");
+    CHECK(refusal("http {\n  " + d + ";\n  " + d + ";\n}\n") == "t.conf:3 " + name);
+    // In a location, too; in another block it is NGINX's merge, not a duplicate.
+    CHECK(refusal("http {\n  server {\n    location / {\n      " + d + ";\n      " + d + ";\n    }\n  }\n}\n") ==
+          "t.conf:5 " + name);
+    CHECK(refusal("http {\n  " + d + ";\n  server {\n    " + d + ";\n    location / { " + d + "; }\n  }\n}\n") ==
+          "no error");
+  }
+  // root and alias set one value (ngx_http_core_root): the second of either is refused.
+  CHECK(refusal("http { server { location /a/ {\n  root /a;\n  alias /b/;\n} } }\n") == "t.conf:3 alias");
+  // What may repeat does: listen, index, thread pools of other names.
+  CHECK(refusal("thread_pool a threads=2;\nthread_pool b threads=2;\n"
+                "http { server {\n  listen 80;\n  listen 8080;\n  index a.html;\n  index b.html;\n} }\n") == "no error");
+  // Another module's block is not looked into (nginx-rtmp's own directives).
+  CHECK(refusal("rtmp {\n  sendfile on;\n  sendfile on;\n}\n") == "no error");
 }
 
 TEST_CASE("clerk import shows the control characters and bytes of a hostile nginx.conf escaped in its errors") {

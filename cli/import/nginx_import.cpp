@@ -9,11 +9,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <functional>
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 
 namespace cli {
 
@@ -182,6 +184,49 @@ void walk(const std::vector<Directive>& in, const std::function<void(const Direc
   }
 }
 
+// The directives clerk maps that NGINX takes at most once per block: the
+// second in the same block (an included file's directives are the
+// including block's) is "\"NAME\" directive is duplicate" at `nginx -t`.
+// Their handlers refuse a value already set: ngx_conf_set_flag_slot
+// (accept_mutex, multi_accept, sendfile, aio_write, open_file_cache_errors),
+// _num_slot (epoll_events, worker_aio_requests, keepalive_requests,
+// open_file_cache_min_uses), _msec_slot (accept_mutex_delay), _sec_slot
+// (open_file_cache_valid), _size_slot (sendfile_max_chunk), _off_slot
+// (directio_alignment), _bufs_slot (output_buffers), and their own:
+// ngx_set_worker_processes, ngx_events_block, ngx_http_block,
+// ngx_event_connections, ngx_event_use, ngx_http_core_set_aio,
+// ngx_http_core_directio, ngx_http_core_open_file_cache, and
+// ngx_http_core_root for root and alias, which set one value between them.
+// (listen, index and thread_pool may repeat; thread_pool refuses a name twice.)
+constexpr std::array<std::string_view, 24> kOncePerBlock = {
+    "worker_processes", "events", "http", "accept_mutex", "accept_mutex_delay", "multi_accept",
+    "worker_connections", "use", "epoll_events", "worker_aio_requests", "sendfile", "sendfile_max_chunk",
+    "keepalive_requests", "aio", "aio_write", "directio", "directio_alignment", "output_buffers",
+    "open_file_cache", "open_file_cache_valid", "open_file_cache_min_uses", "open_file_cache_errors", "root", "alias"};
+
+// The setting a once-per-block directive sets: root and alias share one.
+std::string_view setting_of(std::string_view name) { return name == "alias" ? "root" : name; }
+
+[[noreturn]] void duplicate(const Directive& again, const Directive& first_one) {
+  const std::string earlier =
+      again.name == first_one.name ? "" : ", \"" + first_one.name + "\" directive was specified earlier";
+  throw SyntaxError(again.file, again.line, again.name,
+                    "\"" + again.name + "\" directive is duplicate" + earlier + " (at " + where(first_one) +
+                        "): NGINX takes it once per block and refuses the file");
+}
+
+// Refuses a second once-per-block directive in any block of `in`, as ngx_conf_parse does.
+void check_once_per_block(const std::vector<Directive>& in) {
+  std::map<std::string_view, const Directive*> seen;
+  for (const Directive& d : in) {
+    if (std::find(kOncePerBlock.begin(), kOncePerBlock.end(), d.name) == kOncePerBlock.end()) continue;
+    const auto [at, fresh] = seen.try_emplace(setting_of(d.name), &d);
+    if (!fresh) duplicate(d, *at->second);
+  }
+  for (const Directive& d : in)
+    if (d.block && !opaque_block(d)) check_once_per_block(d.children);
+}
+
 // Blocks that only hold others: their directives are listed, not they.
 bool structural(const std::string& name) {
   return name == "http" || name == "events" || name == "server" || name == "location" || name == "if" ||
@@ -302,6 +347,7 @@ class Importer {
   Importer(const std::vector<Directive>& conf, const ImportOptions& o) : conf_(conf), options_(o) {}
 
   ImportedNginx run() {
+    check_once_per_block(conf_);
     scopes_ = modelled_scopes(conf_);
     out_.nginx_toml = "[nginx]                           # nginx.conf's directives, each from the line named\n";
     out_.nginx_toml += fmt::format("{:<34}# --nginx: the release whose defaults fill what the file does not set\n",
