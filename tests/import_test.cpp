@@ -702,6 +702,12 @@ TEST_CASE("clerk import refuses every directive it maps that NGINX takes once pe
   CHECK(refusal("rtmp {\n  sendfile on;\n  sendfile on;\n}\n") == "no error");
 }
 
+TEST_CASE("clerk import refuses thread_pool threads=0 even when no aio uses the pool, as ngx_thread_pool does") {
+  CHECK(refusal("thread_pool spare threads=0;\n") == "t.conf:1 0");
+  CHECK(refusal("thread_pool spare threads=4 max_queue=x;\n") == "t.conf:1 x");
+  CHECK(refusal("thread_pool spare threads=4;\n") == "no error");
+}
+
 TEST_CASE("clerk import shows the control characters and bytes of a hostile nginx.conf escaped in its errors") {
   common::TempDir dir("/tmp/clerk-import-test-");
   const std::string out = dir.file("out.toml");

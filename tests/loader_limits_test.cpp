@@ -505,3 +505,17 @@ TEST_CASE("loader: a value, key or file name with control characters or stray by
   CHECK(mentions(key, "k\\xff\\n.toml:1: key 'evil\\r\\nclerk: ok'"));
   CHECK(std::string(key.what()).find('\n') == std::string::npos);
 }
+
+TEST_CASE("loader: nginx.thread_pool threads = 0 is refused even with aio off, as NGINX's thread_pool refuses it") {
+  const TempDir dir;
+  std::ifstream in(kSmall);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(models::load_scenario(kSmall).nginx.aio->name == std::string("off"));
+  const std::string threads = "[nginx.thread_pool]\nthreads = 4";
+  REQUIRE(text.find(threads) != std::string::npos);
+  const int line = 2 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(text.find(threads)), '\n'));
+  text.replace(text.find(threads), threads.size(), "[nginx.thread_pool]\nthreads = 0");
+  const models::ConfigError e = load_error(dir.file("zero.toml", text));
+  CHECK(e.line() == line);
+  CHECK(e.key() == "nginx.thread_pool.threads");
+}

@@ -641,14 +641,25 @@ class Importer {
     if (split_at_) split_clients();
   }
 
-  void pool_keys(const Directive& pool, const std::string& name) {
+  struct PoolSize {
     std::uint64_t threads = 32, max_queue = 65536;
+  };
+
+  // thread_pool NAME threads=N [max_queue=M]'s values, checked as ngx_thread_pool
+  // checks them for every pool, used or not ("invalid threads value" for 0).
+  static PoolSize pool_size(const Directive& pool) {
+    PoolSize size;
     for (std::size_t i = 1; i < pool.args.size(); ++i) {
       const std::string& a = pool.args[i];
-      if (a.starts_with("threads=")) threads = number(pool, a.substr(8), 1, 65536);
-      else if (a.starts_with("max_queue=")) max_queue = number(pool, a.substr(10), 0, 1 << 30);
+      if (a.starts_with("threads=")) size.threads = number(pool, a.substr(8), 1, 65536);
+      else if (a.starts_with("max_queue=")) size.max_queue = number(pool, a.substr(10), 0, 1 << 30);
       else invalid(pool, a, "threads=N or max_queue=M");
     }
+    return size;
+  }
+
+  void pool_keys(const Directive& pool, const std::string& name) {
+    const auto [threads, max_queue] = pool_size(pool);
     if (!valid_utf8(name)) invalid(pool, one_line(name), "clerk's scenario files are UTF-8");
     if (!models::is_nginx_word(name)) invalid(pool, one_line(name), std::string("a pool's name: ") + models::kNginxWordRule);
     add(fmt::format("name = {}", toml_string(name)), pool);
@@ -669,6 +680,7 @@ class Importer {
     for (const Directive& d : conf_) {
       if (d.name != "thread_pool") continue;
       mapped(d);
+      pool_size(d);
       // ngx_thread_pool_add(): a name declared twice is a configuration error.
       if (!d.args.empty() && !names.insert(d.args.front()).second)
         throw SyntaxError(d.file, d.line, d.args.front(), "duplicate thread pool \"" + d.args.front() + "\"");
