@@ -708,6 +708,33 @@ TEST_CASE("clerk import refuses thread_pool threads=0 even when no aio uses the 
   CHECK(refusal("thread_pool spare threads=4;\n") == "no error");
 }
 
+TEST_CASE("nginx.conf includes that are symbolic link loops are reported as loops, not missing files") {
+  common::TempDir dir("/tmp/clerk-import-test-");
+  fs::create_symlink(dir.file("loop.conf"), dir.file("loop.conf"));  // a link to itself: ELOOP
+  std::ofstream(dir.file("nginx.conf")) << "events {}\nhttp {\n  include loop.conf;\n}\n";
+  try {
+    nginx_conf::parse_file(dir.file("nginx.conf"));
+    FAIL("no error");
+  } catch (const SyntaxError& e) {
+    CHECK(e.file() == dir.file("nginx.conf"));
+    CHECK(e.line() == 3);
+    CHECK(e.token() == "loop.conf");
+    CHECK(std::string(e.what()).find("a symbolic link loop (Too many levels of symbolic links)") != std::string::npos);
+    CHECK(std::string(e.what()).find("no such file") == std::string::npos);
+  }
+  // A missing file is still a missing file.
+  std::ofstream(dir.file("nginx.conf")) << "events {}\ninclude missing.conf;\n";
+  CHECK_THROWS_WITH(nginx_conf::parse_file(dir.file("nginx.conf")), Catch::Contains("no such file"));
+  // The main file a loop: clerk import says so, exit 2.
+  std::ostringstream err;
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  const int status = cli::import_command(import_args(dir.file("loop.conf"), dir.file("out.toml")));
+  std::cerr.rdbuf(old);
+  CHECK(status == 2);
+  CHECK(err.str().find(dir.file("loop.conf") + ": cannot open \"" + dir.file("loop.conf") + "\": a symbolic link loop") !=
+        std::string::npos);
+}
+
 TEST_CASE("clerk import shows the control characters and bytes of a hostile nginx.conf escaped in its errors") {
   common::TempDir dir("/tmp/clerk-import-test-");
   const std::string out = dir.file("out.toml");

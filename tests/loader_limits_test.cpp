@@ -490,6 +490,31 @@ TEST_CASE("loader: an exponent beyond a long's range is read as 0 or refused, ne
 }
 
 // Hostile-probe findings of 2026-11-28, left open then (issue 19).
+TEST_CASE("loader: an include that is a symbolic link loop says so, by file, line and key, not that it is missing") {
+  const TempDir dir;
+  fs::create_symlink(dir.path("loop.toml"), dir.path("loop.toml"));  // a link to itself: ELOOP
+  const std::string scenario = dir.file("s.toml", "# a loop\ninclude = \"loop.toml\"\n");
+  const models::ConfigError e = load_error(scenario);
+  CHECK(e.file() == scenario);
+  CHECK(e.line() == 2);
+  CHECK(e.key() == "include");
+  CHECK(mentions(e, "a symbolic link loop (Too many levels of symbolic links)"));
+  // A preset reached by @hardware/NAME that is a loop is no missing preset.
+  fs::create_directories(dir.path("presets/hardware"));
+  fs::create_symlink(dir.path("presets/hardware/loop.toml"), dir.path("presets/hardware/loop.toml"));
+  const char* old = std::getenv("CLERK_SCENARIOS");
+  const std::string kept = old ? old : "";
+  setenv("CLERK_SCENARIOS", dir.path("presets").c_str(), 1);
+  const std::string preset = dir.file("p.toml", "\ninclude = \"@hardware/loop\"\n");
+  const models::ConfigError p = load_error(preset);
+  if (old) setenv("CLERK_SCENARIOS", kept.c_str(), 1);
+  else unsetenv("CLERK_SCENARIOS");
+  CHECK(p.line() == 2);
+  CHECK(p.key() == "include");
+  CHECK(mentions(p, "a symbolic link loop"));
+  CHECK_FALSE(mentions(p, "no hardware profile"));
+}
+
 TEST_CASE("loader: a value, key or file name with control characters or stray bytes is shown escaped in the error") {
   const TempDir dir;
   // A NUL cut what() short; an escape sequence rewrote the terminal.

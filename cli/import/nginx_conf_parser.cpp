@@ -328,8 +328,10 @@ std::string read_text(const std::string& path, const std::string& file, std::siz
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st))
+  if (ec == std::errc::no_such_file_or_directory || (!ec && !fs::exists(st)))
     throw SyntaxError(file, line, token, "cannot open \"" + path + "\": no such file");
+  // Another reason, a symbolic link loop (ELOOP) among them: the system's.
+  if (ec) throw SyntaxError(file, line, token, "cannot open \"" + path + "\": " + common::open_failure_text(ec.value()));
   // As every input (common/input_file.h): opened O_NONBLOCK, a FIFO, a
   // device or a file that blocks when read (tracefs's trace_pipe) is refused
   // at once; read by bytes whatever stat() says (procfs files report size 0,

@@ -223,7 +223,14 @@ std::string LayeredToml::include_target(const toml::node& item, const std::strin
     target = dir / name.substr(search.size());
     if (target.extension() != ".toml") target += ".toml";
     std::error_code ec;
-    if (!fs::is_regular_file(target, ec))
+    const fs::file_status st = fs::status(target, ec);
+    // A profile that is there but cannot be reached (a symbolic link loop,
+    // ELOOP) is no missing one: the system's reason.
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+      throw ConfigError(file, line_of(&item), key,
+                        "the hardware profile '" + target.string() + "' cannot be read: " +
+                            common::open_failure_text(ec.value()));
+    if (!fs::is_regular_file(st))
       throw ConfigError(file, line_of(&item), key,
                         "no hardware profile '" + name.substr(search.size()) + "' in " + dir.string() +
                             " (the profiles there: " + profile_list(dir) + ")");
