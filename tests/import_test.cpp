@@ -765,3 +765,18 @@ TEST_CASE("clerk import shows the control characters and bytes of a hostile ngin
   const std::string e4 = error_of_import("events {}\ninclude \"missing\n.conf\";\n");
   CHECK(e4.find("missing\\n.conf\": no such file") != std::string::npos);
 }
+
+TEST_CASE("clerk import refuses an nginx.conf that begins with a byte order mark, as NGINX does") {
+  // Nothing in ngx_conf_file.c skips one: the mark is the first word's start,
+  // an unknown directive. The main file and an included one alike, at line 1.
+  const std::string bom = "\xef\xbb\xbf";
+  const SyntaxError main = error_of(bom + "events {}\n");
+  CHECK(main.file() == "t.conf");
+  CHECK(main.line() == 1);
+  CHECK(main.token() == bom);
+  CHECK(std::string(main.what()).find("byte order mark") != std::string::npos);
+  CHECK(error_of("events {}\nhttp {\n  include site.conf;\n}\n", {{"site.conf", bom + "server {}\n"}}).file() ==
+        "site.conf");
+  // A mark later in a file is a word's bytes, as NGINX reads them.
+  CHECK(parse_text("x " + bom + ";\n").front().args == std::vector<std::string>{bom});
+}

@@ -515,6 +515,28 @@ TEST_CASE("loader: an include that is a symbolic link loop says so, by file, lin
   CHECK_FALSE(mentions(p, "no hardware profile"));
 }
 
+TEST_CASE("loader: a scenario file that begins with a UTF-8 byte order mark loads, its lines numbered as written") {
+  const TempDir dir;
+  std::ifstream in(kSmall);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bom = "\xef\xbb\xbf";
+  const models::Scenario plain = models::load_scenario(kSmall);
+  const models::Scenario marked = models::load_scenario(dir.file("bom.toml", bom + text));
+  CHECK(marked.duration_s == plain.duration_s);
+  CHECK(marked.nginx.worker_processes == plain.nginx.worker_processes);
+  // An included file with one, and an error after one: at its own line.
+  dir.file("part.toml", bom + "# a part\nname = \"from the part\"\n");
+  CHECK(models::load_scenario(dir.file("with-part.toml", bom + "include = \"part.toml\"\n" + text)).name ==
+        "from the part");
+  const models::ConfigError e = load_error(dir.file("bad.toml", bom + "# first\n\nname = 5\n" + text));
+  CHECK(e.line() == 3);
+  CHECK(e.key() == "name");
+  // The files read like scenarios (sweep specs, the committed-file index): the same.
+  CHECK(models::parse_toml_file(dir.file("spec.toml", bom + "a = 1\n"))["a"].value<int>() == 1);
+  // Only at the start: elsewhere it is a non-ASCII character outside a string.
+  CHECK(load_error(dir.file("middle.toml", "seed = 1\n" + bom + "\n")).line() == 2);
+}
+
 TEST_CASE("loader: a value, key or file name with control characters or stray bytes is shown escaped in the error") {
   const TempDir dir;
   // A NUL cut what() short; an escape sequence rewrote the terminal.

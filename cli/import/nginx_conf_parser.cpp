@@ -217,6 +217,20 @@ class Lexer {
   std::size_t line_ = 1;
 };
 
+// A UTF-8 byte order mark at a file's start (Windows editors write one).
+// NGINX skips none: ngx_conf_read_token reads the three bytes as the start of
+// the file's first word, so that word, the first directive's name, is one
+// no module has, and ngx_conf_handler refuses it ("unknown directive"; a
+// mark before a blank or a comment is a word of its own, refused the same
+// way). No file beginning with one passes `nginx -t`: refused here too, saying so.
+void refuse_byte_order_mark(const Source& src) {
+  constexpr std::string_view kBom = "\xef\xbb\xbf";
+  if (std::string_view(src.text).starts_with(kBom))
+    throw SyntaxError(src.name, 1, std::string(kBom),
+                      "the file begins with a UTF-8 byte order mark (EF BB BF), which NGINX reads as part of the "
+                      "first directive's name (\"unknown directive\"): save the file without it");
+}
+
 // ngx_conf_parse over one file, includes read in place.
 class Parser {
  public:
@@ -225,6 +239,7 @@ class Parser {
   void parse_source(const Source& src, std::vector<Directive>& into) {
     if (std::find(open_.begin(), open_.end(), src.key) != open_.end())
       throw SyntaxError(src.name, 1, "include", "include loop: " + loop_text(src.key));
+    refuse_byte_order_mark(src);
     open_.push_back(src.key);
     names_.push_back(src.name);
     Lexer lexer(src.text, src.name);
@@ -309,6 +324,7 @@ class Parser {
                           "more than " + std::to_string(kMaxIncludedFiles) + " files included in all");
       if (std::find(open_.begin(), open_.end(), src.key) != open_.end())
         throw SyntaxError(at.file, at.line, at.args.front(), "include loop: " + loop_text(src.key) + " (again by " + src.name + ")");
+      refuse_byte_order_mark(src);
       open_.push_back(src.key);
       names_.push_back(src.name);
       Lexer lexer(src.text, src.name);

@@ -16,7 +16,10 @@
 //  - `include FILE` reads FILE, relative to the main file's directory (NGINX's
 //    conf prefix, not the including file's), in place; a name with * ? or [
 //    is a glob(3) pattern, read in sorted order, and may match nothing; a
-//    plain name that cannot be read is an error.
+//    plain name that cannot be read is an error;
+//  - a file that begins with a UTF-8 byte order mark is refused: NGINX
+//    reads the mark as part of the first directive's name and refuses that
+//    unknown directive (nothing in ngx_conf_file.c skips one).
 // NGINX itself knows which directives take a block; this parser, knowing no
 // modules, holds to the core ones (kBlockDirectives in the .cpp) to report a
 // missing block, and to a few known to take none (kSimpleDirectives) to

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 #include "common/input_file.h"
 #include "models/scenario/config_error.h"
@@ -23,10 +24,20 @@ bool is_hardware_profile(const fs::path& file) {
 
 namespace {
 
+// A UTF-8 byte order mark, as Windows editors (Notepad) begin a file: no
+// character of the text, skipped as toml++'s own reader skips one (its
+// utf8_reader, parser.inl); toml_guard would refuse it as a non-ASCII
+// character. It stands before the first line's text: lines keep their numbers.
+std::string_view without_bom(std::string_view text) {
+  constexpr std::string_view kBom = "\xef\xbb\xbf";
+  return text.starts_with(kBom) ? text.substr(kBom.size()) : text;
+}
+
 // toml++ on text that passed toml_guard (see toml_guard.h). `source` becomes
-// every node's file; `line_offset` is subtracted from reported lines.
-toml::table parse_checked(const std::string& text, const std::string& source, const std::string& error_file,
+// every node's file.
+toml::table parse_checked(const std::string& file_text, const std::string& source, const std::string& error_file,
                           const std::string& error_key) {
+  const std::string_view text = without_bom(file_text);
   const TomlGuardProblem p = toml_guard(text);
   if (p.line) throw ConfigError(error_file, error_file == "--set" ? 0 : p.line, error_key, p.message);
   try {
