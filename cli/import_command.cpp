@@ -41,13 +41,17 @@ std::string comment_list(const std::string& heading, const std::vector<std::stri
 }
 
 // The CPUs of the machine the scenario includes (worker_processes auto):
-// the head loaded with a stand-in [nginx].
-std::uint32_t profile_cpus(const NewArgs& args) {
+// the head loaded with a stand-in [nginx]. `read` gets the files that
+// loading read beside the stand-in: the profile --hardware names and its includes.
+std::uint32_t profile_cpus(const NewArgs& args, std::vector<std::string>& read) {
   common::TempDir dir("/tmp/clerk-import-");
   const std::string file = dir.file("cpus.toml");
   std::ofstream(file) << starter_head(args) << "\n[nginx]\nsendfile = \"on\"\n" << starter_tail(args, "");
   try {
-    return models::load_scenario(file).hardware.logical_cpus;
+    std::vector<std::string> files;
+    const std::uint32_t cpus = models::load_scenario(file, {}, "", &files).hardware.logical_cpus;
+    std::copy_if(files.begin(), files.end(), std::back_inserter(read), [&](const std::string& f) { return f != file; });
+    return cpus;
   } catch (const models::ConfigError& e) {
     std::string message = e.what();  // about the stand-in's include line: say --hardware
     const std::size_t key = message.find("key 'include': ");
@@ -61,19 +65,6 @@ std::size_t conf_last_line(const std::string& path) {
   return last_line_of(common::read_input_file(path, nginx_conf::kMaxConfFileBytes));
 }
 
-// Every file the directives came from: the main file and its includes, as
-// named and beside the main file (where a relative include is looked up).
-void files_read(const std::vector<nginx_conf::Directive>& conf, const std::string& main, std::vector<std::string>& out) {
-  for (const nginx_conf::Directive& d : conf) {
-    if (std::find(out.begin(), out.end(), d.file) == out.end()) {
-      out.push_back(d.file);
-      if (!d.file.empty() && d.file[0] != '/')
-        out.push_back((std::filesystem::path(main).parent_path() / d.file).string());
-    }
-    files_read(d.children, main, out);
-  }
-}
-
 }  // namespace
 
 std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* warnings, std::vector<std::string>* notes,
@@ -81,10 +72,11 @@ std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* war
   if (!models::nginx_release_defaults(a.scenario.nginx))
     throw std::invalid_argument("--nginx: a release like 1.24.0, one of " + models::nginx_known_releases_text() +
                                 " (got '" + a.scenario.nginx + "')");
-  const std::vector<nginx_conf::Directive> conf = nginx_conf::parse_file(a.conf);
-  if (read) files_read(conf, a.conf, *read);
+  std::vector<std::string> files;  // every file read: the nginx.conf, its includes, the hardware profile's
+  const std::vector<nginx_conf::Directive> conf = nginx_conf::parse_file(a.conf, &files);
   ImportOptions options;
-  options.logical_cpus = profile_cpus(a.scenario);
+  options.logical_cpus = profile_cpus(a.scenario, files);
+  if (read) *read = files;
   options.version = a.scenario.nginx;
   options.conf_file = a.conf;
   options.conf_last_line = conf_last_line(a.conf);
@@ -117,7 +109,7 @@ int import_command(const ImportArgs& args) {
   try {
     std::vector<std::string> read;
     text = imported_scenario(args, &warnings, &notes, &read);
-    common::check_not_an_input(args.scenario.file, read);  // an included file too
+    common::check_not_an_input(args.scenario.file, read);  // an include or the hardware profile too
   } catch (const common::OutputError& e) {
     std::cerr << "clerk import: " << e.what() << "\n";
     return 2;

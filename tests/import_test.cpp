@@ -780,3 +780,28 @@ TEST_CASE("clerk import refuses an nginx.conf that begins with a byte order mark
   // A mark later in a file is a word's bytes, as NGINX reads them.
   CHECK(parse_text("x " + bom + ";\n").front().args == std::vector<std::string>{bom});
 }
+
+TEST_CASE("clerk import refuses an output that is an included file, an empty one too, or the hardware profile") {
+  common::TempDir dir("/tmp/clerk-import-test-");
+  std::ofstream(dir.file("nginx.conf")) << "events {}\ninclude empty.conf;\nhttp { sendfile on; }\n";
+  std::ofstream(dir.file("empty.conf")) << "";
+  // An empty include is valid NGINX: it adds nothing.
+  CHECK(cli::import_command(import_args(dir.file("nginx.conf"), dir.file("ok.toml"))) == 0);
+  CHECK(models::load_scenario(dir.file("ok.toml")).nginx.sendfile);
+  CHECK(parse_text("include e.conf;\nevents {}\n", {{"e.conf", ""}}).size() == 1);
+  // Written over, the include would be lost: refused, left empty.
+  CHECK(cli::import_command(import_args(dir.file("nginx.conf"), dir.file("empty.conf"))) == 2);
+  CHECK(fs::file_size(dir.file("empty.conf")) == 0);
+  // The profile --hardware names (here one that includes a preset), refused and kept.
+  fs::create_directories(dir.file("hardware"));
+  const std::string profile = dir.file("hardware/mine.toml");
+  std::ofstream(profile) << "include = \"@hardware/edge-sata-ssd\"\n";
+  const auto before = fs::file_size(profile);
+  cli::ImportArgs a = import_args(dir.file("nginx.conf"), profile);
+  a.scenario.hardware = profile;
+  CHECK(cli::import_command(a) == 2);
+  CHECK(fs::file_size(profile) == before);
+  // Another output with that profile is written.
+  a.scenario.file = dir.file("mine-out.toml");
+  CHECK(cli::import_command(a) == 0);
+}

@@ -404,12 +404,16 @@ std::vector<Directive> parse(const Source& main, const IncludeResolver& includes
   return out;
 }
 
-std::vector<Directive> parse_file(const std::string& path) {
+std::vector<Directive> parse_file(const std::string& path, std::vector<std::string>* read) {
   const std::string text = read_text(path, path, 0, path);
+  if (read) read->push_back(path);
   std::string prefix = std::filesystem::path(path).parent_path().string();
   if (!prefix.empty() && prefix.back() != '/') prefix += '/';
-  const IncludeResolver includes = [&prefix](const std::string& pattern, const Directive& at) {
-    return files_for(prefix, pattern, at);
+  const IncludeResolver includes = [&prefix, read](const std::string& pattern, const Directive& at) {
+    std::vector<Source> files = files_for(prefix, pattern, at);
+    if (read)
+      for (const Source& f : files) read->push_back(f.name);
+    return files;
   };
   return parse(Source{path, key_of(path), text}, includes);
 }

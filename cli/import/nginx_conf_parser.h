@@ -88,6 +88,8 @@ bool known_block(const std::string& name);
 std::vector<Directive> parse(const Source& main, const IncludeResolver& includes);
 
 // A file on disk, with includes from the file system relative to its folder.
-std::vector<Directive> parse_file(const std::string& path);
+// `read`, when given, gets every file read, as opened: the main file and each
+// include (an empty one too), in order, repeats included.
+std::vector<Directive> parse_file(const std::string& path, std::vector<std::string>* read = nullptr);
 
 }  // namespace nginx_conf
