@@ -22,6 +22,7 @@
 #include "cli/import/nginx_import.h"
 #include "common/input_file.h"
 #include "common/output_file.h"
+#include "common/shown_text.h"
 #include "common/temp_dir.h"
 #include "models/scenario/config_error.h"
 #include "models/scenario/config_loader.h"
@@ -40,13 +41,17 @@ std::string comment_list(const std::string& heading, const std::vector<std::stri
 }
 
 // The CPUs of the machine the scenario includes (worker_processes auto):
-// the head loaded with a stand-in [nginx].
-std::uint32_t profile_cpus(const NewArgs& args) {
+// the head loaded with a stand-in [nginx]. `read` gets the files that
+// loading read beside the stand-in: the profile --hardware names and its includes.
+std::uint32_t profile_cpus(const NewArgs& args, std::vector<std::string>& read) {
   common::TempDir dir("/tmp/clerk-import-");
   const std::string file = dir.file("cpus.toml");
   std::ofstream(file) << starter_head(args) << "\n[nginx]\nsendfile = \"on\"\n" << starter_tail(args, "");
   try {
-    return models::load_scenario(file).hardware.logical_cpus;
+    std::vector<std::string> files;
+    const std::uint32_t cpus = models::load_scenario(file, {}, "", &files).hardware.logical_cpus;
+    std::copy_if(files.begin(), files.end(), std::back_inserter(read), [&](const std::string& f) { return f != file; });
+    return cpus;
   } catch (const models::ConfigError& e) {
     std::string message = e.what();  // about the stand-in's include line: say --hardware
     const std::size_t key = message.find("key 'include': ");
@@ -60,19 +65,6 @@ std::size_t conf_last_line(const std::string& path) {
   return last_line_of(common::read_input_file(path, nginx_conf::kMaxConfFileBytes));
 }
 
-// Every file the directives came from: the main file and its includes, as
-// named and beside the main file (where a relative include is looked up).
-void files_read(const std::vector<nginx_conf::Directive>& conf, const std::string& main, std::vector<std::string>& out) {
-  for (const nginx_conf::Directive& d : conf) {
-    if (std::find(out.begin(), out.end(), d.file) == out.end()) {
-      out.push_back(d.file);
-      if (!d.file.empty() && d.file[0] != '/')
-        out.push_back((std::filesystem::path(main).parent_path() / d.file).string());
-    }
-    files_read(d.children, main, out);
-  }
-}
-
 }  // namespace
 
 std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* warnings, std::vector<std::string>* notes,
@@ -80,10 +72,11 @@ std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* war
   if (!models::nginx_release_defaults(a.scenario.nginx))
     throw std::invalid_argument("--nginx: a release like 1.24.0, one of " + models::nginx_known_releases_text() +
                                 " (got '" + a.scenario.nginx + "')");
-  const std::vector<nginx_conf::Directive> conf = nginx_conf::parse_file(a.conf);
-  if (read) files_read(conf, a.conf, *read);
+  std::vector<std::string> files;  // every file read: the nginx.conf, its includes, the hardware profile's
+  const std::vector<nginx_conf::Directive> conf = nginx_conf::parse_file(a.conf, &files);
   ImportOptions options;
-  options.logical_cpus = profile_cpus(a.scenario);
+  options.logical_cpus = profile_cpus(a.scenario, files);
+  if (read) *read = files;
   options.version = a.scenario.nginx;
   options.conf_file = a.conf;
   options.conf_last_line = conf_last_line(a.conf);
@@ -91,8 +84,7 @@ std::string imported_scenario(const ImportArgs& a, std::vector<std::string>* war
   if (warnings) *warnings = n.warnings;
   if (notes) *notes = n.notes;
   std::string s;
-  std::string conf_name = a.conf;
-  std::replace_if(conf_name.begin(), conf_name.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  const std::string conf_name = common::shown_text(a.conf);  // one line of UTF-8, as a TOML comment must be
   s += "# Imported by `clerk import` from " + conf_name + ": [nginx] is that file's, each key with\n";
   s += "# the line it came from; the machine, [dataset] and the load are `clerk new`'s defaults:\n";
   s += "# describe yours (docs/scenario-keys.md, `clerk keys TABLE`).\n";
@@ -117,22 +109,22 @@ int import_command(const ImportArgs& args) {
   try {
     std::vector<std::string> read;
     text = imported_scenario(args, &warnings, &notes, &read);
-    common::check_not_an_input(args.scenario.file, read);  // an included file too
+    common::check_not_an_input(args.scenario.file, read);  // an include or the hardware profile too
   } catch (const common::OutputError& e) {
     std::cerr << "clerk import: " << e.what() << "\n";
     return 2;
   } catch (const nginx_conf::SyntaxError& e) {
-    std::cerr << "clerk import: " << e.what() << " (at \"" << e.token() << "\")\n";
+    std::cerr << "clerk import: " << e.what() << " (at \"" << common::shown_text(e.token()) << "\")\n";
     return 2;
   } catch (const std::invalid_argument& e) {
-    std::cerr << "clerk import: " << e.what() << "\n";
+    std::cerr << "clerk import: " << common::shown_text(e.what()) << "\n";  // --nginx's value, as typed
     return 2;
   }
   const int status =
       write_scenario(args.scenario.file, text, WriteMode{"import", true, "the imported scenario is one clerk run would refuse"});
   if (status != 0) return status;
-  std::cout << "wrote " << args.scenario.file << " from " << args.conf << "; run it with: clerk run "
-            << args.scenario.file << "\n";
+  const std::string out = common::shown_text(args.scenario.file);
+  std::cout << "wrote " << out << " from " << common::shown_text(args.conf) << "; run it with: clerk run " << out << "\n";
   for (const std::string& w : warnings) std::cerr << "clerk import: not modelled: " << w << "\n";
   for (const std::string& n : notes) std::cerr << "clerk import: note: " << n << "\n";
   return 0;

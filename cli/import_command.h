@@ -17,8 +17,9 @@ struct ImportArgs {
 // option, or the hardware profile --hardware names).
 std::string imported_scenario(const ImportArgs& args, std::vector<std::string>* warnings = nullptr,
                               std::vector<std::string>* notes = nullptr, std::vector<std::string>* read = nullptr);
-// (`read`: every file it read, the main file and its includes, for the
-// output check that refuses writing over one of them.)
+// (`read`: every file it read, the main file, its includes, empty ones too,
+// and the hardware profile with its includes, for the output check that
+// refuses writing over one of them.)
 
 // Writes the scenario; the exit status (cli/commands.h).
 int import_command(const ImportArgs& args);

@@ -27,10 +27,15 @@ std::string size_text(std::uint64_t bytes) {
 
 }  // namespace
 
+std::string open_failure_text(int err) {
+  if (err == ELOOP) return std::string("a symbolic link loop (") + std::strerror(err) + ")";
+  return std::strerror(err);
+}
+
 UniqueFd open_input_file(const std::string& path) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer before we can refuse it.
   UniqueFd fd(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-  if (fd.get() < 0) throw InputFileError(std::string("cannot read the file: ") + std::strerror(errno));
+  if (fd.get() < 0) throw InputFileError("cannot read the file: " + open_failure_text(errno));
   struct stat st {};
   if (fstat(fd.get(), &st) != 0) throw InputFileError(std::string("cannot read the file: ") + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) throw InputFileError("is " + kind_of(st.st_mode) + ", not a regular file");

@@ -28,6 +28,11 @@ inline constexpr std::uint64_t kMaxScenarioFileBytes = 16u << 20;
 // Results files of sweeps (rows of about 200-500 bytes): about two million runs.
 inline constexpr std::uint64_t kMaxResultsFileBytes = 1u << 30;
 
+// Why a file cannot be opened, from open(2)'s errno: the system's text, and
+// for ELOOP what it means ("a symbolic link loop (Too many levels of
+// symbolic links)"): a link that leads back to itself is no missing file.
+std::string open_failure_text(int err);
+
 // The file opened for reading, O_NONBLOCK; throws InputFileError ("is a FIFO,
 // not a regular file", the system's reason for an unreadable file).
 UniqueFd open_input_file(const std::string& path);

@@ -509,7 +509,7 @@ TEST_CASE("nginx.conf: open_file_cache_valid and inactive= in ms are refused, as
   CHECK(refusal("http {\n  open_file_cache max=10 inactive=500ms;\n}\n") == "t.conf:2 500ms");
   CHECK(refusal("http {\n  open_file_cache max=10 inactive=1m30s;\n  open_file_cache_valid 45;\n}\n") == "no error");
   // accept_mutex_delay is read in milliseconds: ms stays valid there.
-  CHECK(refusal("events {\n  accept_mutex_delay 250ms;\n}\n") == "no error");
+  CHECK(refusal("events {\n  accept_mutex_delay 250ms;\n}\n", true) == "no error");
 }
 
 TEST_CASE("nginx.conf: perl_set and js_set take no block, another module's block is read and listed as ignored") {
@@ -627,4 +627,181 @@ TEST_CASE("clerk import refuses worker_connections NGINX refuses: fewer than the
   } catch (const SyntaxError& e) {
     CHECK(std::string(e.what()).find("2 worker_connections are not enough for 2 listening sockets") != std::string::npos);
   }
+}
+
+TEST_CASE("clerk import refuses a second worker_processes or events block, as nginx -t does") {
+  // ngx_set_worker_processes and ngx_events_block: "is duplicate".
+  CHECK(refusal("worker_processes 2;\nworker_processes 4;\n") == "t.conf:2 worker_processes");
+  CHECK(refusal("events {\n}\nhttp {}\nevents {\n  worker_connections 64;\n}\n", true) == "t.conf:4 events");
+  CHECK(refusal("http {}\nhttp {}\n") == "t.conf:2 http");
+  // The message says what NGINX says, and where the first one is.
+  try {
+    cli::import_nginx(parse_text("worker_processes 2;\nworker_processes 4;\nevents {}\n"), {});
+    FAIL("no refusal");
+  } catch (const SyntaxError& e) {
+    CHECK(std::string(e.what()).find("t.conf:2: \"worker_processes\" directive is duplicate (at t.conf:1)") !=
+          std::string::npos);
+  }
+  // An included file's directives are the including block's.
+  const auto included = parse_text("events {\n  worker_connections 64;\n  include more.conf;\n}\n",
+                                   {{"more.conf", "\nworker_connections 128;\n"}});
+  try {
+    cli::import_nginx(included, {});
+    FAIL("no refusal");
+  } catch (const SyntaxError& e) {
+    CHECK(fmt::format("{}:{} {}", e.file(), e.line(), e.token()) == "more.conf:2 worker_connections");
+  }
+  // clerk import: exit 2, the file and the line named, nothing written.
+  common::TempDir dir("/tmp/clerk-import-test-");
+  std::ofstream(dir.file("twice.conf")) << "events {}\nworker_processes 1;\nworker_processes 2;\n";
+  const std::string out = dir.file("out.toml");
+  std::ostringstream err;
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  const int status = cli::import_command(import_args(dir.file("twice.conf"), out));
+  std::cerr.rdbuf(old);
+  CHECK(status == 2);
+  CHECK(err.str().find(dir.file("twice.conf") + ":3: \"worker_processes\" directive is duplicate") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("clerk import refuses every directive it maps that NGINX takes once per block, given twice in one") {
+  // Each is read by a handler that refuses a value already set: the
+  // ngx_conf_set_*_slot functions (flag, num, msec, sec, size, off, bufs) and
+  // ngx_event_connections, ngx_event_use, ngx_http_core_set_aio, _directio, _open_file_cache, _root.
+  const std::vector<std::string> events = {"accept_mutex on",     "accept_mutex_delay 500ms", "multi_accept on",
+                                           "worker_connections 64", "use epoll",             "epoll_events 64",
+                                           "worker_aio_requests 32"};
+  const std::vector<std::string> http = {"sendfile on",       "sendfile_max_chunk 1m",   "keepalive_requests 100",
+                                         "aio threads",       "aio_write on",            "directio 4m",
+                                         "directio_alignment 512", "output_buffers 2 32k", "open_file_cache max=10",
+                                         "open_file_cache_valid 60s", "open_file_cache_min_uses 1",
+                                         "open_file_cache_errors on", "root /srv"};
+  for (const std::string& d : events) {
+    INFO(d);
+    const std::string name = d.substr(0, d.find(' '));
+    CHECK(refusal("events {\n  " + d + ";\n}\n", true) == "no error");
+    CHECK(refusal("events {\n  " + d + ";\n  " + d + ";\n}\n", true) == "t.conf:3 " + name);
+  }
+  for (const std::string& d : http) {
+    INFO(d);
+    const std::string name = d.substr(0, d.find(' '));
+    CHECK(refusal("http {\n  " + d + ";\n}\n") == "no error");
+    CHECK(refusal("http {\n  " + d + ";\n  " + d + ";\n}\n") == "t.conf:3 " + name);
+    // In a location, too; in another block it is NGINX's merge, not a duplicate.
+    CHECK(refusal("http {\n  server {\n    location / {\n      " + d + ";\n      " + d + ";\n    }\n  }\n}\n") ==
+          "t.conf:5 " + name);
+    CHECK(refusal("http {\n  " + d + ";\n  server {\n    " + d + ";\n    location / { " + d + "; }\n  }\n}\n") ==
+          "no error");
+  }
+  // root and alias set one value (ngx_http_core_root): the second of either is refused.
+  CHECK(refusal("http { server { location /a/ {\n  root /a;\n  alias /b/;\n} } }\n") == "t.conf:3 alias");
+  // What may repeat does: listen, index, thread pools of other names.
+  CHECK(refusal("thread_pool a threads=2;\nthread_pool b threads=2;\n"
+                "http { server {\n  listen 80;\n  listen 8080;\n  index a.html;\n  index b.html;\n} }\n") == "no error");
+  // Another module's block is not looked into (nginx-rtmp's own directives).
+  CHECK(refusal("rtmp {\n  sendfile on;\n  sendfile on;\n}\n") == "no error");
+}
+
+TEST_CASE("clerk import refuses thread_pool threads=0 even when no aio uses the pool, as ngx_thread_pool does") {
+  CHECK(refusal("thread_pool spare threads=0;\n") == "t.conf:1 0");
+  CHECK(refusal("thread_pool spare threads=4 max_queue=x;\n") == "t.conf:1 x");
+  CHECK(refusal("thread_pool spare threads=4;\n") == "no error");
+}
+
+TEST_CASE("nginx.conf includes that are symbolic link loops are reported as loops, not missing files") {
+  common::TempDir dir("/tmp/clerk-import-test-");
+  fs::create_symlink(dir.file("loop.conf"), dir.file("loop.conf"));  // a link to itself: ELOOP
+  std::ofstream(dir.file("nginx.conf")) << "events {}\nhttp {\n  include loop.conf;\n}\n";
+  try {
+    nginx_conf::parse_file(dir.file("nginx.conf"));
+    FAIL("no error");
+  } catch (const SyntaxError& e) {
+    CHECK(e.file() == dir.file("nginx.conf"));
+    CHECK(e.line() == 3);
+    CHECK(e.token() == "loop.conf");
+    CHECK(std::string(e.what()).find("a symbolic link loop (Too many levels of symbolic links)") != std::string::npos);
+    CHECK(std::string(e.what()).find("no such file") == std::string::npos);
+  }
+  // A missing file is still a missing file.
+  std::ofstream(dir.file("nginx.conf")) << "events {}\ninclude missing.conf;\n";
+  CHECK_THROWS_WITH(nginx_conf::parse_file(dir.file("nginx.conf")), Catch::Contains("no such file"));
+  // The main file a loop: clerk import says so, exit 2.
+  std::ostringstream err;
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  const int status = cli::import_command(import_args(dir.file("loop.conf"), dir.file("out.toml")));
+  std::cerr.rdbuf(old);
+  CHECK(status == 2);
+  CHECK(err.str().find(dir.file("loop.conf") + ": cannot open \"" + dir.file("loop.conf") + "\": a symbolic link loop") !=
+        std::string::npos);
+}
+
+TEST_CASE("clerk import shows the control characters and bytes of a hostile nginx.conf escaped in its errors") {
+  common::TempDir dir("/tmp/clerk-import-test-");
+  const std::string out = dir.file("out.toml");
+  const auto error_of_import = [&](const std::string& conf) {
+    std::ofstream(dir.file("evil.conf"), std::ios::binary) << conf;
+    std::ostringstream err;
+    std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+    const int status = cli::import_command(import_args(dir.file("evil.conf"), out));
+    std::cerr.rdbuf(old);
+    CHECK(status == 2);
+    return err.str();
+  };
+  // An escape sequence, a NUL (which cut the message short) and a byte that is not UTF-8.
+  const std::string e1 = error_of_import(std::string("events {}\nworker_processes \x1b[2J") + '\0' + "\xff;\n");
+  CHECK(e1.find("invalid value \"\\x1b[2J\\0\\xff\" in \"worker_processes\"") != std::string::npos);
+  CHECK(e1.find("(at \"\\x1b[2J\\0\\xff\")") != std::string::npos);
+  CHECK(e1.find('\x1b') == std::string::npos);
+  CHECK(e1.find('\0') == std::string::npos);
+  // A newline in a quoted word, and one a \n escape makes: one line of message.
+  const std::string e2 = error_of_import("events {}\nworker_processes \"1\nclerk: all good\\n\";\n");
+  CHECK(e2.find("invalid value \"1\\nclerk: all good\\n\"") != std::string::npos);
+  CHECK(std::count(e2.begin(), e2.end(), '\n') == 1);
+  // A directive's name.
+  const std::string e3 = error_of_import("events {}\n\"evil\x1b]0;title\x07\" {\n");
+  CHECK(e3.find("to close \"evil\\x1b]0;title\\x07\"") != std::string::npos);
+  CHECK(e3.find('\x1b') == std::string::npos);
+  // An include's name, with a newline in it.
+  const std::string e4 = error_of_import("events {}\ninclude \"missing\n.conf\";\n");
+  CHECK(e4.find("missing\\n.conf\": no such file") != std::string::npos);
+}
+
+TEST_CASE("clerk import refuses an nginx.conf that begins with a byte order mark, as NGINX does") {
+  // Nothing in ngx_conf_file.c skips one: the mark is the first word's start,
+  // an unknown directive. The main file and an included one alike, at line 1.
+  const std::string bom = "\xef\xbb\xbf";
+  const SyntaxError main = error_of(bom + "events {}\n");
+  CHECK(main.file() == "t.conf");
+  CHECK(main.line() == 1);
+  CHECK(main.token() == bom);
+  CHECK(std::string(main.what()).find("byte order mark") != std::string::npos);
+  CHECK(error_of("events {}\nhttp {\n  include site.conf;\n}\n", {{"site.conf", bom + "server {}\n"}}).file() ==
+        "site.conf");
+  // A mark later in a file is a word's bytes, as NGINX reads them.
+  CHECK(parse_text("x " + bom + ";\n").front().args == std::vector<std::string>{bom});
+}
+
+TEST_CASE("clerk import refuses an output that is an included file, an empty one too, or the hardware profile") {
+  common::TempDir dir("/tmp/clerk-import-test-");
+  std::ofstream(dir.file("nginx.conf")) << "events {}\ninclude empty.conf;\nhttp { sendfile on; }\n";
+  std::ofstream(dir.file("empty.conf")) << "";
+  // An empty include is valid NGINX: it adds nothing.
+  CHECK(cli::import_command(import_args(dir.file("nginx.conf"), dir.file("ok.toml"))) == 0);
+  CHECK(models::load_scenario(dir.file("ok.toml")).nginx.sendfile);
+  CHECK(parse_text("include e.conf;\nevents {}\n", {{"e.conf", ""}}).size() == 1);
+  // Written over, the include would be lost: refused, left empty.
+  CHECK(cli::import_command(import_args(dir.file("nginx.conf"), dir.file("empty.conf"))) == 2);
+  CHECK(fs::file_size(dir.file("empty.conf")) == 0);
+  // The profile --hardware names (here one that includes a preset), refused and kept.
+  fs::create_directories(dir.file("hardware"));
+  const std::string profile = dir.file("hardware/mine.toml");
+  std::ofstream(profile) << "include = \"@hardware/edge-sata-ssd\"\n";
+  const auto before = fs::file_size(profile);
+  cli::ImportArgs a = import_args(dir.file("nginx.conf"), profile);
+  a.scenario.hardware = profile;
+  CHECK(cli::import_command(a) == 2);
+  CHECK(fs::file_size(profile) == before);
+  // Another output with that profile is written.
+  a.scenario.file = dir.file("mine-out.toml");
+  CHECK(cli::import_command(a) == 0);
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iterator>
 #include <cstdio>
 #include <filesystem>
@@ -16,6 +17,7 @@
 
 #include "tests/load_error.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/layered_toml.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/toml_guard.h"
 #include "models/scenario/units.h"
@@ -485,4 +487,82 @@ TEST_CASE("loader: an exponent beyond a long's range is read as 0 or refused, ne
     INFO(o);
     CHECK(load_error(kSmall, {o}).key() == o.substr(0, o.find('=')));
   }
+}
+
+// Hostile-probe findings of 2026-11-28, left open then (issue 19).
+TEST_CASE("loader: an include that is a symbolic link loop says so, by file, line and key, not that it is missing") {
+  const TempDir dir;
+  fs::create_symlink(dir.path("loop.toml"), dir.path("loop.toml"));  // a link to itself: ELOOP
+  const std::string scenario = dir.file("s.toml", "# a loop\ninclude = \"loop.toml\"\n");
+  const models::ConfigError e = load_error(scenario);
+  CHECK(e.file() == scenario);
+  CHECK(e.line() == 2);
+  CHECK(e.key() == "include");
+  CHECK(mentions(e, "a symbolic link loop (Too many levels of symbolic links)"));
+  // A preset reached by @hardware/NAME that is a loop is no missing preset.
+  fs::create_directories(dir.path("presets/hardware"));
+  fs::create_symlink(dir.path("presets/hardware/loop.toml"), dir.path("presets/hardware/loop.toml"));
+  const char* old = std::getenv("CLERK_SCENARIOS");
+  const std::string kept = old ? old : "";
+  setenv("CLERK_SCENARIOS", dir.path("presets").c_str(), 1);
+  const std::string preset = dir.file("p.toml", "\ninclude = \"@hardware/loop\"\n");
+  const models::ConfigError p = load_error(preset);
+  if (old) setenv("CLERK_SCENARIOS", kept.c_str(), 1);
+  else unsetenv("CLERK_SCENARIOS");
+  CHECK(p.line() == 2);
+  CHECK(p.key() == "include");
+  CHECK(mentions(p, "a symbolic link loop"));
+  CHECK_FALSE(mentions(p, "no hardware profile"));
+}
+
+TEST_CASE("loader: a scenario file that begins with a UTF-8 byte order mark loads, its lines numbered as written") {
+  const TempDir dir;
+  std::ifstream in(kSmall);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bom = "\xef\xbb\xbf";
+  const models::Scenario plain = models::load_scenario(kSmall);
+  const models::Scenario marked = models::load_scenario(dir.file("bom.toml", bom + text));
+  CHECK(marked.duration_s == plain.duration_s);
+  CHECK(marked.nginx.worker_processes == plain.nginx.worker_processes);
+  // An included file with one, and an error after one: at its own line.
+  dir.file("part.toml", bom + "# a part\nname = \"from the part\"\n");
+  CHECK(models::load_scenario(dir.file("with-part.toml", bom + "include = \"part.toml\"\n" + text)).name ==
+        "from the part");
+  const models::ConfigError e = load_error(dir.file("bad.toml", bom + "# first\n\nname = 5\n" + text));
+  CHECK(e.line() == 3);
+  CHECK(e.key() == "name");
+  // The files read like scenarios (sweep specs, the committed-file index): the same.
+  CHECK(models::parse_toml_file(dir.file("spec.toml", bom + "a = 1\n"))["a"].value<int>() == 1);
+  // Only at the start: elsewhere it is a non-ASCII character outside a string.
+  CHECK(load_error(dir.file("middle.toml", "seed = 1\n" + bom + "\n")).line() == 2);
+}
+
+TEST_CASE("loader: a value, key or file name with control characters or stray bytes is shown escaped in the error") {
+  const TempDir dir;
+  // A NUL cut what() short; an escape sequence rewrote the terminal.
+  const models::ConfigError aio = load_error(kSmall, {"nginx.aio=\"x\\u001b[2Jy\\u0000z\""});
+  CHECK(aio.key() == "nginx.aio");
+  CHECK(mentions(aio, "(got \"x\\x1b[2Jy\\0z\")"));
+  CHECK(std::string(aio.what()).find('\x1b') == std::string::npos);
+  // A key's name, quoted in the file, and bytes that are not UTF-8 in a file's name.
+  std::ifstream in(kSmall);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const models::ConfigError key = load_error(dir.file("k\xff\n.toml", "\"evil\\r\\nclerk: ok\" = 1\n" + text));
+  CHECK(key.key() == "evil\r\nclerk: ok");
+  CHECK(mentions(key, "k\\xff\\n.toml:1: key 'evil\\r\\nclerk: ok'"));
+  CHECK(std::string(key.what()).find('\n') == std::string::npos);
+}
+
+TEST_CASE("loader: nginx.thread_pool threads = 0 is refused even with aio off, as NGINX's thread_pool refuses it") {
+  const TempDir dir;
+  std::ifstream in(kSmall);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(models::load_scenario(kSmall).nginx.aio->name == std::string("off"));
+  const std::string threads = "[nginx.thread_pool]\nthreads = 4";
+  REQUIRE(text.find(threads) != std::string::npos);
+  const int line = 2 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(text.find(threads)), '\n'));
+  text.replace(text.find(threads), threads.size(), "[nginx.thread_pool]\nthreads = 0");
+  const models::ConfigError e = load_error(dir.file("zero.toml", text));
+  CHECK(e.line() == line);
+  CHECK(e.key() == "nginx.thread_pool.threads");
 }

@@ -11,11 +11,12 @@
 #include <filesystem>
 
 #include "common/input_file.h"
+#include "common/shown_text.h"
 
 namespace nginx_conf {
 
 SyntaxError::SyntaxError(std::string file, std::size_t line, std::string token, const std::string& message)
-    : std::runtime_error(file + (line ? ":" + std::to_string(line) : std::string()) + ": " + message),
+    : std::runtime_error(common::shown_text(file + (line ? ":" + std::to_string(line) : std::string()) + ": " + message)),
       file_(std::move(file)),
       line_(line),
       token_(std::move(token)) {}
@@ -216,6 +217,20 @@ class Lexer {
   std::size_t line_ = 1;
 };
 
+// A UTF-8 byte order mark at a file's start (Windows editors write one).
+// NGINX skips none: ngx_conf_read_token reads the three bytes as the start of
+// the file's first word, so that word, the first directive's name, is one
+// no module has, and ngx_conf_handler refuses it ("unknown directive"; a
+// mark before a blank or a comment is a word of its own, refused the same
+// way). No file beginning with one passes `nginx -t`: refused here too, saying so.
+void refuse_byte_order_mark(const Source& src) {
+  constexpr std::string_view kBom = "\xef\xbb\xbf";
+  if (std::string_view(src.text).starts_with(kBom))
+    throw SyntaxError(src.name, 1, std::string(kBom),
+                      "the file begins with a UTF-8 byte order mark (EF BB BF), which NGINX reads as part of the "
+                      "first directive's name (\"unknown directive\"): save the file without it");
+}
+
 // ngx_conf_parse over one file, includes read in place.
 class Parser {
  public:
@@ -224,6 +239,7 @@ class Parser {
   void parse_source(const Source& src, std::vector<Directive>& into) {
     if (std::find(open_.begin(), open_.end(), src.key) != open_.end())
       throw SyntaxError(src.name, 1, "include", "include loop: " + loop_text(src.key));
+    refuse_byte_order_mark(src);
     open_.push_back(src.key);
     names_.push_back(src.name);
     Lexer lexer(src.text, src.name);
@@ -308,6 +324,7 @@ class Parser {
                           "more than " + std::to_string(kMaxIncludedFiles) + " files included in all");
       if (std::find(open_.begin(), open_.end(), src.key) != open_.end())
         throw SyntaxError(at.file, at.line, at.args.front(), "include loop: " + loop_text(src.key) + " (again by " + src.name + ")");
+      refuse_byte_order_mark(src);
       open_.push_back(src.key);
       names_.push_back(src.name);
       Lexer lexer(src.text, src.name);
@@ -327,8 +344,10 @@ std::string read_text(const std::string& path, const std::string& file, std::siz
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st))
+  if (ec == std::errc::no_such_file_or_directory || (!ec && !fs::exists(st)))
     throw SyntaxError(file, line, token, "cannot open \"" + path + "\": no such file");
+  // Another reason, a symbolic link loop (ELOOP) among them: the system's.
+  if (ec) throw SyntaxError(file, line, token, "cannot open \"" + path + "\": " + common::open_failure_text(ec.value()));
   // As every input (common/input_file.h): opened O_NONBLOCK, a FIFO, a
   // device or a file that blocks when read (tracefs's trace_pipe) is refused
   // at once; read by bytes whatever stat() says (procfs files report size 0,
@@ -385,12 +404,16 @@ std::vector<Directive> parse(const Source& main, const IncludeResolver& includes
   return out;
 }
 
-std::vector<Directive> parse_file(const std::string& path) {
+std::vector<Directive> parse_file(const std::string& path, std::vector<std::string>* read) {
   const std::string text = read_text(path, path, 0, path);
+  if (read) read->push_back(path);
   std::string prefix = std::filesystem::path(path).parent_path().string();
   if (!prefix.empty() && prefix.back() != '/') prefix += '/';
-  const IncludeResolver includes = [&prefix](const std::string& pattern, const Directive& at) {
-    return files_for(prefix, pattern, at);
+  const IncludeResolver includes = [&prefix, read](const std::string& pattern, const Directive& at) {
+    std::vector<Source> files = files_for(prefix, pattern, at);
+    if (read)
+      for (const Source& f : files) read->push_back(f.name);
+    return files;
   };
   return parse(Source{path, key_of(path), text}, includes);
 }

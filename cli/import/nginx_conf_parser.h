@@ -16,7 +16,10 @@
 //  - `include FILE` reads FILE, relative to the main file's directory (NGINX's
 //    conf prefix, not the including file's), in place; a name with * ? or [
 //    is a glob(3) pattern, read in sorted order, and may match nothing; a
-//    plain name that cannot be read is an error.
+//    plain name that cannot be read is an error;
+//  - a file that begins with a UTF-8 byte order mark is refused: NGINX
+//    reads the mark as part of the first directive's name and refuses that
+//    unknown directive (nothing in ngx_conf_file.c skips one).
 // NGINX itself knows which directives take a block; this parser, knowing no
 // modules, holds to the core ones (kBlockDirectives in the .cpp) to report a
 // missing block, and to a few known to take none (kSimpleDirectives) to
@@ -45,7 +48,9 @@ struct Directive {
   std::vector<Directive> children;
 };
 
-// A syntax error: where, and the token that was not expected there.
+// A syntax error: where, and the token that was not expected there. what()
+// is for a terminal: the file's name and the words quoted in the message
+// shown escaped (common/shown_text.h); file() and token() as they are.
 class SyntaxError : public std::runtime_error {
  public:
   SyntaxError(std::string file, std::size_t line, std::string token, const std::string& message);
@@ -83,6 +88,8 @@ bool known_block(const std::string& name);
 std::vector<Directive> parse(const Source& main, const IncludeResolver& includes);
 
 // A file on disk, with includes from the file system relative to its folder.
-std::vector<Directive> parse_file(const std::string& path);
+// `read`, when given, gets every file read, as opened: the main file and each
+// include (an empty one too), in order, repeats included.
+std::vector<Directive> parse_file(const std::string& path, std::vector<std::string>* read = nullptr);
 
 }  // namespace nginx_conf

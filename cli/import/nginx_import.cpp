@@ -1,5 +1,6 @@
 #include "cli/import/nginx_import.h"
 #include "cli/toml_string.h"
+#include "common/shown_text.h"
 
 #include "models/server/aio_modes.h"
 #include "models/server/nginx_word.h"
@@ -8,11 +9,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <functional>
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 
 namespace cli {
 
@@ -141,16 +144,9 @@ bool valid_utf8(const std::string& s) {
 }
 
 // A comment's text on one line (a directive's argument may hold a newline),
-// with '?' for the bytes of text that is not UTF-8.
-std::string one_line(std::string s) {
-  const bool utf8 = valid_utf8(s);
-  for (char& c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) c = ' ';
-    else if (u >= 0x80 && !utf8) c = '?';
-  }
-  return s;
-}
+// UTF-8 as TOML wants it: controls and bytes that are not UTF-8 shown
+// escaped, as in messages (common/shown_text.h).
+std::string one_line(const std::string& s) { return common::shown_text(s); }
 
 // "key = value" and the directive it came from, lined up as clerk new lines up its comments.
 std::string key_line(const std::string& assignment, const Directive& d, const std::string& note = "") {
@@ -186,6 +182,49 @@ void walk(const std::vector<Directive>& in, const std::function<void(const Direc
     visit(d);
     if (!opaque_block(d)) walk(d.children, visit);
   }
+}
+
+// The directives clerk maps that NGINX takes at most once per block: the
+// second in the same block (an included file's directives are the
+// including block's) is "\"NAME\" directive is duplicate" at `nginx -t`.
+// Their handlers refuse a value already set: ngx_conf_set_flag_slot
+// (accept_mutex, multi_accept, sendfile, aio_write, open_file_cache_errors),
+// _num_slot (epoll_events, worker_aio_requests, keepalive_requests,
+// open_file_cache_min_uses), _msec_slot (accept_mutex_delay), _sec_slot
+// (open_file_cache_valid), _size_slot (sendfile_max_chunk), _off_slot
+// (directio_alignment), _bufs_slot (output_buffers), and their own:
+// ngx_set_worker_processes, ngx_events_block, ngx_http_block,
+// ngx_event_connections, ngx_event_use, ngx_http_core_set_aio,
+// ngx_http_core_directio, ngx_http_core_open_file_cache, and
+// ngx_http_core_root for root and alias, which set one value between them.
+// (listen, index and thread_pool may repeat; thread_pool refuses a name twice.)
+constexpr std::array<std::string_view, 24> kOncePerBlock = {
+    "worker_processes", "events", "http", "accept_mutex", "accept_mutex_delay", "multi_accept",
+    "worker_connections", "use", "epoll_events", "worker_aio_requests", "sendfile", "sendfile_max_chunk",
+    "keepalive_requests", "aio", "aio_write", "directio", "directio_alignment", "output_buffers",
+    "open_file_cache", "open_file_cache_valid", "open_file_cache_min_uses", "open_file_cache_errors", "root", "alias"};
+
+// The setting a once-per-block directive sets: root and alias share one.
+std::string_view setting_of(std::string_view name) { return name == "alias" ? "root" : name; }
+
+[[noreturn]] void duplicate(const Directive& again, const Directive& first_one) {
+  const std::string earlier =
+      again.name == first_one.name ? "" : ", \"" + first_one.name + "\" directive was specified earlier";
+  throw SyntaxError(again.file, again.line, again.name,
+                    "\"" + again.name + "\" directive is duplicate" + earlier + " (at " + where(first_one) +
+                        "): NGINX takes it once per block and refuses the file");
+}
+
+// Refuses a second once-per-block directive in any block of `in`, as ngx_conf_parse does.
+void check_once_per_block(const std::vector<Directive>& in) {
+  std::map<std::string_view, const Directive*> seen;
+  for (const Directive& d : in) {
+    if (std::find(kOncePerBlock.begin(), kOncePerBlock.end(), d.name) == kOncePerBlock.end()) continue;
+    const auto [at, fresh] = seen.try_emplace(setting_of(d.name), &d);
+    if (!fresh) duplicate(d, *at->second);
+  }
+  for (const Directive& d : in)
+    if (d.block && !opaque_block(d)) check_once_per_block(d.children);
 }
 
 // Blocks that only hold others: their directives are listed, not they.
@@ -308,6 +347,7 @@ class Importer {
   Importer(const std::vector<Directive>& conf, const ImportOptions& o) : conf_(conf), options_(o) {}
 
   ImportedNginx run() {
+    check_once_per_block(conf_);
     scopes_ = modelled_scopes(conf_);
     out_.nginx_toml = "[nginx]                           # nginx.conf's directives, each from the line named\n";
     out_.nginx_toml += fmt::format("{:<34}# --nginx: the release whose defaults fill what the file does not set\n",
@@ -601,14 +641,25 @@ class Importer {
     if (split_at_) split_clients();
   }
 
-  void pool_keys(const Directive& pool, const std::string& name) {
+  struct PoolSize {
     std::uint64_t threads = 32, max_queue = 65536;
+  };
+
+  // thread_pool NAME threads=N [max_queue=M]'s values, checked as ngx_thread_pool
+  // checks them for every pool, used or not ("invalid threads value" for 0).
+  static PoolSize pool_size(const Directive& pool) {
+    PoolSize size;
     for (std::size_t i = 1; i < pool.args.size(); ++i) {
       const std::string& a = pool.args[i];
-      if (a.starts_with("threads=")) threads = number(pool, a.substr(8), 1, 65536);
-      else if (a.starts_with("max_queue=")) max_queue = number(pool, a.substr(10), 0, 1 << 30);
+      if (a.starts_with("threads=")) size.threads = number(pool, a.substr(8), 1, 65536);
+      else if (a.starts_with("max_queue=")) size.max_queue = number(pool, a.substr(10), 0, 1 << 30);
       else invalid(pool, a, "threads=N or max_queue=M");
     }
+    return size;
+  }
+
+  void pool_keys(const Directive& pool, const std::string& name) {
+    const auto [threads, max_queue] = pool_size(pool);
     if (!valid_utf8(name)) invalid(pool, one_line(name), "clerk's scenario files are UTF-8");
     if (!models::is_nginx_word(name)) invalid(pool, one_line(name), std::string("a pool's name: ") + models::kNginxWordRule);
     add(fmt::format("name = {}", toml_string(name)), pool);
@@ -629,6 +680,7 @@ class Importer {
     for (const Directive& d : conf_) {
       if (d.name != "thread_pool") continue;
       mapped(d);
+      pool_size(d);
       // ngx_thread_pool_add(): a name declared twice is a configuration error.
       if (!d.args.empty() && !names.insert(d.args.front()).second)
         throw SyntaxError(d.file, d.line, d.args.front(), "duplicate thread pool \"" + d.args.front() + "\"");

@@ -47,7 +47,9 @@ struct ImportedNginx {
 std::size_t last_line_of(const std::string& text);
 
 // Throws nginx_conf::SyntaxError for a value NGINX itself would refuse
-// (worker_processes abc, an unknown thread pool), naming file, line and token;
+// (worker_processes abc, an unknown thread pool, thread_pool threads=0 even
+// unused, a directive NGINX takes once per block given twice in one, like
+// a second worker_processes or events block), naming file, line and token;
 // and for what NGINX refuses once the whole file is read (ngx_event_init_conf):
 // no events block (at options.conf_file's last line), or worker_connections
 // fewer than the listening sockets + 1 (at the directive's line).

@@ -1,9 +1,13 @@
 // A bad scenario: which file, which line, which key, and what is wrong.
+// The message is shown on a terminal: the file's name, the key and the
+// values quoted in it come from the scenario, so they are shown escaped
+// (common/shown_text.h); file() and key() stay as they are.
 #pragma once
 #include <stdexcept>
 #include <string>
 
 #include "common/bad_input.h"
+#include "common/shown_text.h"
 
 namespace models {
 
@@ -25,7 +29,7 @@ class ConfigError : public common::BadInput {
     if (line > 0) out += ":" + std::to_string(line);
     out += ": ";
     if (!key.empty()) out += "key '" + key + "': ";
-    return out + message;
+    return common::shown_text(out + message);
   }
   std::string file_;
   int line_;

@@ -1332,8 +1332,10 @@ std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc
   return out;
 }
 
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides, const std::string& hardware) {
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides, const std::string& hardware,
+                       std::vector<std::string>* files_read) {
   LayeredToml doc(path, overrides, hardware);
+  if (files_read) *files_read = doc.files_read();
   return read_scenario(doc, path, nullptr);
 }
 

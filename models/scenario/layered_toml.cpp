@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 #include "common/input_file.h"
 #include "models/scenario/config_error.h"
@@ -23,10 +24,20 @@ bool is_hardware_profile(const fs::path& file) {
 
 namespace {
 
+// A UTF-8 byte order mark, as Windows editors (Notepad) begin a file: no
+// character of the text, skipped as toml++'s own reader skips one (its
+// utf8_reader, parser.inl); toml_guard would refuse it as a non-ASCII
+// character. It stands before the first line's text: lines keep their numbers.
+std::string_view without_bom(std::string_view text) {
+  constexpr std::string_view kBom = "\xef\xbb\xbf";
+  return text.starts_with(kBom) ? text.substr(kBom.size()) : text;
+}
+
 // toml++ on text that passed toml_guard (see toml_guard.h). `source` becomes
-// every node's file; `line_offset` is subtracted from reported lines.
-toml::table parse_checked(const std::string& text, const std::string& source, const std::string& error_file,
+// every node's file.
+toml::table parse_checked(const std::string& file_text, const std::string& source, const std::string& error_file,
                           const std::string& error_key) {
+  const std::string_view text = without_bom(file_text);
   const TomlGuardProblem p = toml_guard(text);
   if (p.line) throw ConfigError(error_file, error_file == "--set" ? 0 : p.line, error_key, p.message);
   try {
@@ -151,6 +162,7 @@ void LayeredToml::load(const std::string& path, std::vector<std::string>& stack,
     }
     documents_.push_back(std::make_unique<toml::table>(parse_checked(text, path, path, "")));
     doc = parsed_[path] = documents_.back().get();
+    files_read_.push_back(path);
   }
   stack.push_back(key);
   overlay(*doc, prefix, path, &stack);
@@ -223,7 +235,14 @@ std::string LayeredToml::include_target(const toml::node& item, const std::strin
     target = dir / name.substr(search.size());
     if (target.extension() != ".toml") target += ".toml";
     std::error_code ec;
-    if (!fs::is_regular_file(target, ec))
+    const fs::file_status st = fs::status(target, ec);
+    // A profile that is there but cannot be reached (a symbolic link loop,
+    // ELOOP) is no missing one: the system's reason.
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+      throw ConfigError(file, line_of(&item), key,
+                        "the hardware profile '" + target.string() + "' cannot be read: " +
+                            common::open_failure_text(ec.value()));
+    if (!fs::is_regular_file(st))
       throw ConfigError(file, line_of(&item), key,
                         "no hardware profile '" + name.substr(search.size()) + "' in " + dir.string() +
                             " (the profiles there: " + profile_list(dir) + ")");

@@ -1,0 +1,25 @@
+// Text from a file or a command line put into a message for a terminal (an
+// error naming a token, a directive, a value, a path): what cannot be shown
+// as it is, is shown escaped, so that a hostile file can neither rewrite
+// the terminal (ESC starts a control sequence), forge lines of the message
+// (CR, LF), cut it short (a NUL ends what() as a C string) nor garble it
+// (bytes that are not UTF-8):
+//  - \0 \t \n \r for those controls, \xHH for any other C0 control and DEL;
+//  - \xHH for each byte that does not belong to valid UTF-8 (an overlong
+//    form, a surrogate, a code point beyond U+10FFFF, a lone continuation);
+//  - \u{HHHH} for the C1 controls (U+0080..U+009F: some terminals take
+//    U+009B as CSI), the bidirectional marks, overrides and isolates
+//    (U+200E, U+200F, U+202A..U+202E, U+2066..U+2069), which reorder what
+//    follows them, the line and paragraph separators (U+2028, U+2029), and
+//    the characters of no width (U+200B..U+200D, U+FEFF: a byte order mark).
+// Everything else, printable ASCII (backslashes too) and valid UTF-8 text,
+// is kept as written: a message about ordinary text reads as before.
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace common {
+
+std::string shown_text(std::string_view text);
+
+}  // namespace common
