@@ -1323,7 +1323,9 @@ std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides, const std::string& hardware) {
   LayeredToml doc(path, overrides, hardware);
-  return read_scenario(doc, path, nullptr);
+  Scenario sc = read_scenario(doc, path, nullptr);
+  sc.files = doc.files();
+  return sc;
 }
 
 Scenario load_scenario_recording(const std::string& text, const std::string& name, std::vector<KeyUse>& uses) {
