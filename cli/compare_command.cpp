@@ -41,17 +41,24 @@ std::vector<Loaded> load_all(const CompareArgs& args) {
   return out;
 }
 
-void check_outputs(const CompareArgs& args) {
+// Every file the scenarios were read from, their includes too.
+std::vector<std::string> inputs_of(const std::vector<Loaded>& loaded) {
+  std::vector<std::string> files;
+  for (const Loaded& l : loaded) files.insert(files.end(), l.scenario.files.begin(), l.scenario.files.end());
+  return files;
+}
+
+void check_outputs(const CompareArgs& args, const std::vector<std::string>& inputs) {
   if (!args.json_path.empty()) {
     common::check_output_path(args.json_path);
-    common::check_not_an_input(args.json_path, args.files);
+    common::check_not_an_input(args.json_path, inputs);
   }
   if (!args.figure.empty()) {
     sweep::check_figure_prefix(args.figure, "--figure");
     sweep::check_gnuplot("--figure");
     for (const char* ext : {".png", ".svg"}) {
       common::check_output_path(args.figure + ext);
-      common::check_not_an_input(args.figure + ext, args.files);
+      common::check_not_an_input(args.figure + ext, inputs);
     }
   }
 }
@@ -71,7 +78,7 @@ int compare_command(const CompareArgs& given) {
   std::vector<Loaded> loaded;
   try {
     loaded = load_all(args);
-    check_outputs(args);
+    check_outputs(args, inputs_of(loaded));
   } catch (const models::ConfigError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;

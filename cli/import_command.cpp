@@ -48,10 +48,9 @@ std::uint32_t profile_cpus(const NewArgs& args, std::vector<std::string>& read) 
   const std::string file = dir.file("cpus.toml");
   std::ofstream(file) << starter_head(args) << "\n[nginx]\nsendfile = \"on\"\n" << starter_tail(args, "");
   try {
-    std::vector<std::string> files;
-    const std::uint32_t cpus = models::load_scenario(file, {}, "", &files).hardware.logical_cpus;
-    std::copy_if(files.begin(), files.end(), std::back_inserter(read), [&](const std::string& f) { return f != file; });
-    return cpus;
+    const models::Scenario sc = models::load_scenario(file);
+    std::copy_if(sc.files.begin(), sc.files.end(), std::back_inserter(read), [&](const std::string& f) { return f != file; });
+    return sc.hardware.logical_cpus;
   } catch (const models::ConfigError& e) {
     std::string message = e.what();  // about the stand-in's include line: say --hardware
     const std::size_t key = message.find("key 'include': ");

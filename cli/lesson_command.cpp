@@ -491,6 +491,15 @@ std::array<std::string, 2> handout_paths(const Lesson& lesson, const std::string
   return {base + ".md", base + "-teacher.md"};
 }
 
+// Every file the lesson's runs read: the lesson and each step's scenario
+// with its includes. A handout may overwrite none of them.
+std::vector<std::string> lesson_inputs(const Lesson& lesson) {
+  std::vector<std::string> files{lesson.file};
+  for (const models::LessonStep& step : lesson.steps)
+    files.insert(files.end(), step.loaded.files.begin(), step.loaded.files.end());
+  return files;
+}
+
 void write_handouts(const Lesson& lesson, const std::vector<StepOutcome>& outcomes, const std::string& dir) {
   const auto [student, teacher] = handout_paths(lesson, dir);
   common::write_file_atomically(student, handout_page(lesson, outcomes, false));
@@ -534,7 +543,10 @@ int lesson_command(const LessonArgs& args) {
       return 2;
     }
     // Both pages checked before any run: neither is written when one could not be.
-    for (const std::string& page : handout_paths(lesson, args.handout)) common::check_output_path(page);
+    for (const std::string& page : handout_paths(lesson, args.handout)) {
+      common::check_output_path(page);
+      common::check_not_an_input(page, lesson_inputs(lesson));
+    }
   }
   if (args.check || !args.handout.empty()) {
     int failed = 0;

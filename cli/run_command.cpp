@@ -17,12 +17,11 @@ namespace cli {
 
 namespace {
 
-// The files a run reads that the command knows of: the scenario, --hardware,
-// each replayed access log, and the files (included ones too) that set the
-// keys the scenario records an origin for. (Not every included file: the
-// loader does not list them.)
+// The files a run reads: the scenario and every file it includes (the
+// loader lists them), --hardware, and each replayed access log.
 std::vector<std::string> run_inputs(const RunArgs& args, const models::Scenario& sc) {
-  std::vector<std::string> files{args.file, args.hardware, sc.files_at.file, sc.preload_at.file};
+  std::vector<std::string> files = sc.files;
+  files.push_back(args.hardware);
   for (const auto& g : sc.clients) {
     files.push_back(g.trace.file);
     files.push_back(g.trace.key_file);

@@ -54,6 +54,45 @@ nlohmann::ordered_json run_json(const ValidateArgs& args, const models::Scenario
   return json;
 }
 
+// The files `file` was read from: itself and its includes. A file that does
+// not load is left to the runs' loop, which reports it (exit 2) before
+// anything is written.
+std::vector<std::string> files_read(const std::string& file) {
+  try {
+    return models::LayeredToml(file).files();
+  } catch (const models::ConfigError&) {
+    return {file};
+  }
+}
+
+// The scenarios the figures of `file` are relative to (none for a file that
+// is not a scenario, a profile or a shared part, or a bad one the runs' loop
+// reports).
+std::vector<std::string> references_of(const std::string& file) {
+  std::vector<std::string> out;
+  try {
+    for (const models::Expectation& e : models::load_scenario(file).expect)
+      if (!e.relative_to.empty()) out.push_back(e.relative_to);
+  } catch (const models::ConfigError&) {
+  }
+  return out;
+}
+
+// Every file the runs read, so an output overwrites none of them: each
+// scenario's files and those of the scenarios its figures are relative to.
+std::vector<std::string> inputs_of(const std::vector<std::string>& files) {
+  std::vector<std::string> out;
+  const auto add = [&out](const std::string& file) {
+    const std::vector<std::string> read = files_read(file);
+    out.insert(out.end(), read.begin(), read.end());
+  };
+  for (const std::string& file : files) {
+    add(file);
+    for (const std::string& other : references_of(file)) add(other);
+  }
+  return out;
+}
+
 }  // namespace
 
 int validate_command(const ValidateArgs& args) {
@@ -75,7 +114,7 @@ int validate_command(const ValidateArgs& args) {
   }
   if (!args.json_path.empty()) {  // before any run
     common::check_output_path(args.json_path);
-    common::check_not_an_input(args.json_path, files);
+    common::check_not_an_input(args.json_path, inputs_of(files));
   }
   nlohmann::ordered_json report = nlohmann::ordered_json::array();
   int failures = 0, known = 0, checked = 0, scenarios = 0, skipped = 0;

@@ -79,6 +79,16 @@ mkdir -p "$tmp/ho-link" && : >"$tmp/elsewhere.md" && ln -s "$tmp/elsewhere.md" "
 expect_status 2 "--handout onto a link" "$clerk" lesson 1 --lessons "$lessons" --handout "$tmp/ho-link"
 [ ! -e "$tmp/ho-link/1-tiny.md" ] || fail "--handout onto a link wrote the student's page"
 [ ! -s "$tmp/out" ] || fail "--handout onto a link ran the lesson: $(head -c 200 "$tmp/out")"
+# A page that is a file a step's scenario includes (a hard link here, issue
+# 19): refused before any run, naming that file, which is left as it was.
+mkdir -p "$tmp/lay/lessons" "$tmp/lay/hw" "$tmp/ho-inc"
+cp "$lessons/1-tiny.toml" "$tmp/lay/lessons/" && cp "$data/small-hdd.toml" "$tmp/lay/hw/"
+printf 'include = "hw/small-hdd.toml"\n' >"$tmp/lay/small-hdd.toml"
+ln "$tmp/lay/hw/small-hdd.toml" "$tmp/ho-inc/1-tiny.md"
+expect_status 2 "--handout onto an included file" "$clerk" lesson 1 --lessons "$tmp/lay/lessons" --handout "$tmp/ho-inc"
+expect_text "--handout onto an included file" "is the same file as the input '$tmp/lay/hw/small-hdd.toml'"
+cmp -s "$data/small-hdd.toml" "$tmp/lay/hw/small-hdd.toml" || fail "--handout overwrote a file the lesson's scenario includes"
+[ ! -s "$tmp/out" ] || fail "--handout onto an included file ran the lesson: $(head -c 200 "$tmp/out")"
 # Two lesson files of one number: refused naming both, not one picked.
 mkdir -p "$tmp/twins" && cp "$lessons/1-tiny.toml" "$tmp/twins/1-tiny.toml" && cp "$lessons/1-tiny.toml" "$tmp/twins/01-copy.toml"
 expect_status 2 "two lessons numbered 1" "$clerk" lesson 1 --lessons "$tmp/twins" --check

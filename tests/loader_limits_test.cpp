@@ -566,3 +566,18 @@ TEST_CASE("loader: nginx.thread_pool threads = 0 is refused even with aio off, a
   CHECK(e.line() == line);
   CHECK(e.key() == "nginx.thread_pool.threads");
 }
+
+// clerk refuses an output that is one of these files (issue 19: `run --json`
+// onto an included file overwrote it), and a sweep hashes their bytes.
+TEST_CASE("loader: a scenario lists every file it read once, the top file first, includes depth first") {
+  const TempDir dir;
+  const std::string top = dir.file("s.toml", "include = [\"a.toml\", \"b.toml\", \"a.toml\"]\nname = \"s\"\n");
+  dir.file("a.toml", "include = \"c.toml\"\n");
+  dir.file("c.toml", "include = \"" + kSmall + "\"\n");
+  dir.file("b.toml", "[nginx]\ninclude = \"n.toml\"\n");  // an include inside a table
+  dir.file("n.toml", "worker_processes = 2\n");
+  const models::Scenario sc = models::load_scenario(top);
+  CHECK(sc.files == std::vector<std::string>{top, dir.path("a.toml"), dir.path("c.toml"), kSmall, dir.path("b.toml"),
+                                             dir.path("n.toml")});
+  CHECK(models::load_scenario(kSmall).files == std::vector<std::string>{kSmall});
+}

@@ -199,6 +199,32 @@ expect_status 0 "import of a conf with an include" "$clerk" import "$d/inc.conf"
 expect_status 2 "import -o onto its included file" "$clerk" import "$d/inc.conf" -o "$d/inc/more.conf"
 [ "$(cat "$d/inc/more.conf")" = "sendfile on;" ] || fail "import overwrote its included file"
 
+# An output that is a file the scenario only includes (issue 19: run --json
+# overwrote it): the loader lists every file it read, and each command that
+# refuses its inputs refuses them all, naming the included file.
+mkdir -p "$d/layers/hw"
+cp "$s" "$d/layers/hw/small-hdd.toml"
+printf 'include = "common.toml"\n' >"$d/layers/s.toml"
+printf 'include = "hw/small-hdd.toml"\n' >"$d/layers/common.toml"
+cp "$v" "$d/layers/v.toml"
+sed -i 's|^include = .*|include = "common.toml"|' "$d/layers/v.toml"
+before=$(sum "$d/layers/common.toml")
+hw_before=$(sum "$d/layers/hw/small-hdd.toml")
+expect_status 2 "run --json onto an included file" "$clerk" run "$d/layers/s.toml" --duration 0.01 -q --json "$d/layers/common.toml"
+expect_text "run --json onto an included file" "is the same file as the input '$d/layers/common.toml'"
+expect_status 2 "run --json onto a file an included file includes" "$clerk" run "$d/layers/s.toml" --duration 0.01 -q --json "$d/layers/hw/small-hdd.toml"
+expect_status 2 "compare --json onto an included file" "$clerk" compare "$s" "$d/layers/s.toml" --duration 0.01 --json "$d/layers/common.toml"
+expect_status 2 "validate --json onto an included file" "$clerk" validate "$d/layers/v.toml" --json "$d/layers/common.toml"
+expect_status 2 "whatif --json onto an included file" "$clerk" whatif "$d/layers/s.toml" --threads --no-figure --json "$d/layers/common.toml"
+expect_text "whatif --json onto an included file" "is the same file as the input '$d/layers/common.toml'"
+cp "$d/layers/common.toml" "$d/layers/common.jsonl" && printf 'include = "common.jsonl"\n' >"$d/layers/sj.toml"
+expect_status 2 "sweep -o whose .jsonl is an included file" "$clerk" sweep "$d/layers/sj.toml" --set nginx.worker_processes=1,2 -o "$d/layers/common.csv"
+expect_text "sweep -o whose .jsonl is an included file" "is the same file as the input '$d/layers/common.jsonl'"
+[ "$(sum "$d/layers/common.toml")" = "$before" ] && [ "$(sum "$d/layers/hw/small-hdd.toml")" = "$hw_before" ] &&
+  cmp -s "$d/layers/common.toml" "$d/layers/common.jsonl" ||
+  fail "an output overwrote a file its scenario includes"
+[ ! -e "$d/layers/common.csv" ] || fail "sweep wrote $d/layers/common.csv after refusing its outputs"
+
 # fsync before the rename: a crash leaves the old file or the whole new one.
 if strace -f -o "$tmp/trace" -e trace=fsync,rename true 2>/dev/null; then
   strace -f -o "$tmp/trace" -e trace=fsync,rename "${run[@]}" "$tmp/synced.json" >/dev/null 2>&1

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <unistd.h>
 #include <sys/resource.h>
@@ -68,6 +69,25 @@ SweepArgs small_sweep(const TempDir& dir, const std::string& out) {
   a.jobs = 2;
   a.quiet = true;
   return a;
+}
+
+// A scenario of two files: the small one and a machine part it includes,
+// which sets the CPU time of a request (the profile's is 17 us).
+std::string two_file_scenario(const TempDir& dir, int request_us, const std::string& machine = "machine.toml") {
+  spill(dir / machine, "[cpu]\nrequest = \"" + std::to_string(request_us) + "us\"\n");
+  spill(dir / "top.toml", "include = [\"" + kRoot + "/scenarios/nginx-9x/threads.toml\", \"" + machine + "\"]\n" +
+                              "duration = \"1s\"\n[dataset]\nfiles = 512\ntree = [8, 8, 8]\n");
+  return dir / "top.toml";
+}
+
+// The status of a sweep command and what it printed on stderr.
+template <typename Args, typename Command>
+std::pair<int, std::string> status_and_error(Command command, const Args& args) {
+  std::ostringstream err;
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  const int status = command(args);
+  std::cerr.rdbuf(old);
+  return {status, err.str()};
 }
 
 }  // namespace
@@ -197,6 +217,70 @@ TEST_CASE("resume fills gaps anywhere and puts rows in order", "[sweep][run]") {
   other.seeds = "3";
   CHECK(sweep_command(other) == 2);
   CHECK(slurp(dir / "some.csv") == slurp(dir / "whole.csv"));
+}
+
+// Issue 19: the fingerprint held the scenario's name only, so a --resume
+// after an edit of machine.toml (the CPU time of a request doubled) mixed
+// rows of both machines.
+TEST_CASE("resume refuses rows written before an included file was edited, and resumes once it is undone", "[sweep][run]") {
+  TempDir dir("sweep-edited");
+  SweepArgs a = small_sweep(dir, "r.csv");
+  a.file = two_file_scenario(dir, 17);
+  REQUIRE(sweep_command(a) == 0);
+  const std::string whole = slurp(dir / "r.csv"), whole_jsonl = slurp(dir / "r.jsonl");
+  const std::string summary = slurp(dir / "r.summary.csv");
+  const auto csv = lines_of(whole), jsonl = lines_of(whole_jsonl);
+  std::string cut = csv[0] + "\n", cut_jsonl;  // killed after four runs
+  for (std::size_t i = 1; i <= 4; ++i) {
+    cut += csv[i] + "\n";
+    cut_jsonl += jsonl[i - 1] + "\n";
+  }
+  spill(dir / "r.csv", cut);
+  spill(dir / "r.jsonl", cut_jsonl);
+
+  two_file_scenario(dir, 34);
+  a.resume = true;
+  const auto [status, error] = status_and_error(sweep_command, a);
+  CHECK(status == 2);
+  CHECK_THAT(error, Catch::Matchers::Contains("the inputs changed since the rows were written"));
+  CHECK_THAT(error, Catch::Matchers::Contains(dir / "machine.toml"));
+  CHECK(slurp(dir / "r.csv") == cut);  // nothing written
+  CHECK(slurp(dir / "r.jsonl") == cut_jsonl);
+  CHECK(slurp(dir / "r.summary.csv") == summary);
+
+  two_file_scenario(dir, 17);  // undone: the same inputs, byte for byte
+  REQUIRE(sweep_command(a) == 0);
+  CHECK(slurp(dir / "r.csv") == whole);
+  CHECK(slurp(dir / "r.jsonl") == whole_jsonl);
+}
+
+TEST_CASE("merge refuses parts run before and after an included file was edited", "[sweep][run]") {
+  TempDir dir("sweep-edited-merge");
+  MergeArgs merge;
+  for (int i = 1; i <= 2; ++i) {
+    SweepArgs part = small_sweep(dir, "part" + std::to_string(i) + ".csv");
+    part.file = two_file_scenario(dir, i == 1 ? 17 : 34);
+    part.shard = std::to_string(i) + "/2";
+    REQUIRE(sweep_command(part) == 0);
+    merge.inputs.push_back(dir / ("part" + std::to_string(i) + ".csv"));
+  }
+  merge.out = dir / "merged.csv";
+  const auto [status, error] = status_and_error(merge_command, merge);
+  CHECK(status == 2);
+  CHECK_THAT(error, Catch::Matchers::Contains("not parts of one sweep"));
+  CHECK_FALSE(fs::exists(dir / "merged.csv"));
+}
+
+TEST_CASE("a sweep's output may not be a file its scenario includes", "[sweep][run]") {
+  TempDir dir("sweep-onto-include");
+  SweepArgs a = small_sweep(dir, "out.csv");
+  a.file = two_file_scenario(dir, 17, "out.jsonl");  // -o out.csv writes out.jsonl too
+  const std::string machine = slurp(dir / "out.jsonl");
+  const auto [status, error] = status_and_error(sweep_command, a);
+  CHECK(status == 2);
+  CHECK_THAT(error, Catch::Matchers::Contains("is the same file as the input '" + dir / "out.jsonl" + "'"));
+  CHECK(slurp(dir / "out.jsonl") == machine);
+  CHECK_FALSE(fs::exists(dir / "out.csv"));
 }
 
 TEST_CASE("plot draws lines with bands and heat maps as PNG and SVG", "[sweep][run]") {

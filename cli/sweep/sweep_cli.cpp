@@ -69,7 +69,9 @@ void add_sweep_commands(CLI::App& clerk, Commands& commands) {
       ->check(CLI::Range(0u, 1024u));  // one thread a job: 100,000 threads would fail to start, not run faster
   s->add_option("-o,--out", args->sweep.out, "rows to OUT.csv and OUT.jsonl, means to OUT.summary.csv")->check(file_name());
   s->add_option("--shard", args->sweep.shard, "run only part I of N: --shard 2/8");
-  s->add_flag("--resume", args->sweep.resume, "continue the sweep in the output files: finished runs are kept, not repeated");
+  s->add_flag("--resume", args->sweep.resume,
+              "continue the sweep in the output files: finished runs are kept, not repeated (refused if the spec or "
+              "a scenario file changed since)");
   s->add_flag("--overwrite", args->sweep.overwrite, "start again, replacing existing output files");
   s->add_flag("--dry-run", args->sweep.dry_run, "check the sweep and list its points, but run nothing");
   s->add_flag("-q,--quiet", args->sweep.quiet, "no progress bar and no table");

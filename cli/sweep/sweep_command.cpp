@@ -61,6 +61,14 @@ std::string default_out(const std::string& file, const std::string& shard_text, 
   return stem + ".csv";
 }
 
+// "a.toml, b.toml or c.toml": the files whose bytes the fingerprint holds.
+std::string input_list(const Plan& plan) {
+  std::string out;
+  for (std::size_t i = 0; i < plan.inputs.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == plan.inputs.size() ? " or " : ", ") + plan.inputs[i];
+  return out;
+}
+
 // The rows a file already holds for this sweep and shard, by run id.
 std::map<std::uint64_t, Row> existing_rows(const std::string& path, const Plan& plan, const Columns& columns,
                                            const std::set<std::uint64_t>& mine) {
@@ -71,9 +79,10 @@ std::map<std::uint64_t, Row> existing_rows(const std::string& path, const Plan& 
     throw SweepError(path, "", "its columns are not this sweep's: continue it with the spec that wrote it, or choose another -o");
   for (const Row& r : file.rows) {
     if (r.sweep != plan.fingerprint)
-      throw SweepError(path, "", fmt::format("holds rows of another sweep ({}, this one is {}): the spec or the "
-                                             "--set options changed since; choose another -o",
-                                             r.sweep, plan.fingerprint));
+      throw SweepError(path, "", fmt::format("holds rows of another sweep ({}, this one is {}): the inputs changed "
+                                             "since the rows were written (the bytes of {}, or the options --set, "
+                                             "--seeds, --metrics); choose another -o, or undo the change",
+                                             r.sweep, plan.fingerprint, input_list(plan)));
     if (!mine.count(r.run)) throw SweepError(path, "", fmt::format("run {} is not part of this shard", r.run));
     rows.emplace(r.run, r);
   }
@@ -136,7 +145,7 @@ int sweep_command(const SweepArgs& args) {
     const OutputPaths paths = output_paths(args.out.empty() ? default_out(args.file, args.shard, shard) : args.out);
     const Columns columns = columns_of(plan);
     for (const std::string& p : {paths.csv, paths.jsonl, paths.summary})
-      check_writable(p, {args.file});  // before any file is written
+      check_writable(p, plan.inputs);  // before any file is written
 
     if (!args.resume && !args.overwrite)
       for (const std::string& p : {paths.csv, paths.jsonl})
@@ -237,8 +246,9 @@ int merge_command(const MergeArgs& args) {
       for (const Row& r : file.rows) {
         if (fingerprint.empty()) fingerprint = r.sweep;
         if (r.sweep != fingerprint)
-          throw SweepError(path, "", fmt::format("run {} belongs to sweep {}, not {}: not parts of one sweep", r.run,
-                                                 r.sweep, fingerprint));
+          throw SweepError(path, "", fmt::format("run {} belongs to sweep {}, not {}: not parts of one sweep (their "
+                                                 "specs, --set options or scenario files differ)",
+                                                 r.run, r.sweep, fingerprint));
         auto [it, fresh] = rows.emplace(r.run, r);
         if (!fresh && !(it->second == r))
           throw SweepError(path, "", fmt::format("run {} differs from the same run in another file", r.run));

@@ -1,11 +1,13 @@
 #include "cli/sweep/sweep_plan.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fmt/format.h>
 #include <map>
 
 #include "cli/sweep/sweep_error.h"
+#include "common/input_file.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/resource_estimate.h"
 #include "models/scenario/result_json.h"
@@ -106,8 +108,24 @@ std::vector<Point> random_points(const SweepSpec& spec) {
   return points;
 }
 
+// The bytes of an input of the sweep `origin` names, read as the loader read
+// them (it has just read them: an error here is a file changed meanwhile).
+std::string bytes_of(const std::string& path, const std::string& origin) {
+  try {
+    return common::read_input_file(path, common::kMaxScenarioFileBytes);
+  } catch (const common::InputFileError& e) {
+    throw SweepError(origin, "input '" + path + "'", e.what());
+  }
+}
+
+// `files` not yet among `inputs`, added in order.
+void add_inputs(std::vector<std::string>& inputs, const std::vector<std::string>& files) {
+  for (const std::string& f : files)
+    if (std::find(inputs.begin(), inputs.end(), f) == inputs.end()) inputs.push_back(f);
+}
+
 // FNV-1a, 64 bits: short, stable across platforms, enough to tell sweeps apart.
-std::string fingerprint(const Plan& plan) {
+std::string fingerprint(const Plan& plan, const std::string& origin) {
   std::uint64_t h = 1469598103934665603ULL;
   auto mix = [&](const std::string& s) {
     for (unsigned char c : s + '\x1f') {
@@ -122,6 +140,7 @@ std::string fingerprint(const Plan& plan) {
     for (const AxisValue& v : p.values) mix(v.toml);
   for (std::uint64_t s : plan.seeds) mix(std::to_string(s));
   for (const auto& m : plan.metrics) mix(m);
+  for (const auto& f : plan.inputs) mix(bytes_of(f, origin));
   return fmt::format("{:016x}", h);
 }
 
@@ -206,6 +225,8 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
   } catch (const models::ConfigError& e) {
     throw SweepError(spec.origin, "base scenario", e.what());
   }
+  if (!spec.file.empty()) plan.inputs.push_back(spec.file);
+  add_inputs(plan.inputs, base.files);
   // A scenario without a name is named by its path: keep only the file name.
   plan.scenario_name = base.name == spec.scenario ? fs::path(spec.scenario).filename().string() : base.name;
   for (std::size_t i = 0; i < spec.axes.size(); ++i) {
@@ -231,7 +252,7 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
       const bool machine = a.key == kHardwareAxis;
       if (!machine) o.push_back(a.key + "=" + v.toml);
       try {
-        models::load_scenario(spec.scenario, o, machine ? v.label : "");
+        add_inputs(plan.inputs, models::load_scenario(spec.scenario, o, machine ? v.label : "").files);
       } catch (const models::ConfigError& e) {
         // The loader names the override "--set"; here the axis says where it came from.
         std::string why = e.what();
@@ -267,7 +288,7 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
       throw SweepError(spec.origin, "point " + std::to_string(p.index) + " (" + describe(plan, p) + ")", e.what());
     }
   }
-  plan.fingerprint = fingerprint(plan);
+  plan.fingerprint = fingerprint(plan, spec.origin);
   return plan;
 }
 

@@ -39,7 +39,14 @@ struct Plan {
   std::vector<std::uint64_t> seeds;
   std::vector<std::string> metrics;
   double confidence = 0.95;
-  std::string fingerprint;  // a hash of everything above: rows of different sweeps never mix
+  // The files the sweep reads: the spec file (if any), then every file a
+  // point's scenario is read from (the scenario, its includes, each hardware
+  // profile of the hardware axis), each once. Outputs may be none of them.
+  std::vector<std::string> inputs;
+  // A hash of everything above, the inputs' bytes (not their paths, which
+  // differ between the machines of a cluster): rows of different sweeps, or
+  // of one sweep before and after an input was edited, never mix.
+  std::string fingerprint;
   // Each point's estimated memory (models::estimate_resources), by index in
   // `points`; 0 for the points of other shards. Not in the fingerprint.
   std::vector<double> point_bytes;

@@ -148,6 +148,7 @@ SweepSpec read_spec(const std::string& path) {
   const toml::table doc = models::parse_toml_file(path);
   SweepSpec spec;
   spec.origin = path;
+  spec.file = path;
   check_keys(path, doc, "", {"sweep", "axis"});
   const toml::table* s = doc["sweep"].as_table();
   if (!s) throw SweepError(path, "key 'sweep'", "must be a table: [sweep]");

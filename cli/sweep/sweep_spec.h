@@ -26,6 +26,7 @@ void check_cap(const std::string& where, const std::string& key, std::uint64_t v
 
 struct SweepSpec {
   std::string origin;                // the spec file, or "the command line"
+  std::string file;                  // the spec file; empty for a sweep given on the command line
   std::string scenario;              // the base scenario file
   std::vector<std::string> fixed;    // "key=value" overrides for every run
   std::vector<Axis> axes;

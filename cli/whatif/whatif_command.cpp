@@ -242,6 +242,9 @@ class Whatif {
     if (!(a.within > 0 && a.within < 1)) throw SweepError("--within", "", "must be between 0 and 1, like 0.1 for 10%");
   }
 
+  // The files the scenario was read from (its includes too).
+  const std::vector<std::string>& inputs() const { return base_.files; }
+
   Answer answer() {
     if (!a_.threads.empty()) return threads();
     if (a_.reuseport) return reuseport();
@@ -589,19 +592,25 @@ std::string default_figure(const WhatifArgs& a) {
   return "whatif-" + fs::path(a.file).stem().string() + "-" + q;
 }
 
+// The outputs can be written and are none of `inputs`.
+void check_outputs(const WhatifArgs& a, const std::string& figure, const std::vector<std::string>& inputs) {
+  if (!figure.empty()) {
+    check_writable(figure + ".png", inputs);
+    check_writable(figure + ".svg", inputs);
+  }
+  if (!a.json_path.empty()) check_writable(a.json_path, inputs);
+}
+
 int whatif_command(const WhatifArgs& a) {
   try {
     if (count_questions(a) != 1)
       throw SweepError("clerk whatif", "", "ask one question: --threads, --reuseport, --ram, --disk or --load-until-p99 X "
                                            "(see clerk whatif --help)");
     const std::string figure = a.no_figure ? "" : a.figure.empty() ? default_figure(a) : a.figure;
-    if (!figure.empty()) {
-      check_figure_prefix(figure, "--figure");
-      check_writable(figure + ".png", {a.file});
-      check_writable(figure + ".svg", {a.file});
-    }
-    if (!a.json_path.empty()) check_writable(a.json_path, {a.file});
+    if (!figure.empty()) check_figure_prefix(figure, "--figure");
+    check_outputs(a, figure, {a.file});
     Whatif w(a);  // loads the scenario: its errors come first
+    check_outputs(a, figure, w.inputs());  // and then its includes too
     if (!figure.empty()) check_gnuplot("--figure (or --no-figure)");  // before any run
     const Answer ans = w.answer();
     std::cout << fmt::format("clerk whatif {}: varying {}\n\n", a.file, ans.heading) << ans.table << "\n";

@@ -1332,11 +1332,11 @@ std::vector<Expectation> read_expectations(Section& root, const LayeredToml& doc
   return out;
 }
 
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides, const std::string& hardware,
-                       std::vector<std::string>* files_read) {
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides, const std::string& hardware) {
   LayeredToml doc(path, overrides, hardware);
-  if (files_read) *files_read = doc.files_read();
-  return read_scenario(doc, path, nullptr);
+  Scenario sc = read_scenario(doc, path, nullptr);
+  sc.files = doc.files();
+  return sc;
 }
 
 Scenario load_scenario_recording(const std::string& text, const std::string& name, std::vector<KeyUse>& uses) {

@@ -20,9 +20,9 @@ namespace models {
 // `clerk run --set` and sweeps use them.
 // `hardware`: a profile read in place of the hardware profile(s) the
 // scenario includes (see LayeredToml).
-// `files_read`, when given, gets every file read: the scenario and its includes.
+// The files it read are the scenario's `files`.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {},
-                       const std::string& hardware = "", std::vector<std::string>* files_read = nullptr);
+                       const std::string& hardware = "");
 
 // A scenario given as text, with no includes, recording in `uses` every key
 // the loader reads, as it declares it (key_reference.h builds the key

@@ -162,7 +162,7 @@ void LayeredToml::load(const std::string& path, std::vector<std::string>& stack,
     }
     documents_.push_back(std::make_unique<toml::table>(parse_checked(text, path, path, "")));
     doc = parsed_[path] = documents_.back().get();
-    files_read_.push_back(path);
+    files_.push_back(path);
   }
   stack.push_back(key);
   overlay(*doc, prefix, path, &stack);

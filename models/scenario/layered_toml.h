@@ -66,9 +66,10 @@ class LayeredToml {
   // Child keys of a table, in first-seen order.
   std::vector<std::string> children(const std::string& table) const;
   const std::string& root_file() const { return root_; }
-  // Every file read, each once, as it was named when first loaded: the
-  // scenario, then its includes (an output must be none of them).
-  const std::vector<std::string>& files_read() const { return files_read_; }
+  // Every file read, each once, in the order they were read: the root file
+  // first, then its includes depth first (an include's own includes before
+  // the next include). Outputs may overwrite none of them; a sweep hashes them.
+  const std::vector<std::string>& files() const { return files_; }
   // The file and line a node came from (the root file and 0 for none).
   std::string file_of(const toml::node* node) const;
   static int line_of(const toml::node* node);
@@ -97,7 +98,7 @@ class LayeredToml {
   // is every node's source): a file included again is overlaid again (a
   // later include overrides what came between), not read and parsed again.
   std::unordered_map<std::string, const toml::table*> parsed_;
-  std::vector<std::string> files_read_;
+  std::vector<std::string> files_;  // files(): each name in parsed_, in read order
   std::size_t loads_ = 0;  // files loaded (the scenario and every include, counting repeats)
   std::map<std::string, const toml::node*> nodes_;
   std::unordered_map<std::string, Children> children_;

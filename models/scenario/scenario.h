@@ -74,6 +74,10 @@ struct KeyOrigin {
 
 struct Scenario {
   std::string file;
+  // Every file the scenario was read from, each once in read order: `file`
+  // first, then its includes, nested ones depth first (LayeredToml::files).
+  // Empty for a scenario given as text.
+  std::vector<std::string> files;
   std::string name;
   std::string description;
   std::uint64_t seed = 1;
