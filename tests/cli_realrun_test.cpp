@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include "cli/commands.h"
@@ -26,11 +27,11 @@ fs::path not_a_folder() {
 }
 
 // As clerk's main: a CLI11 parse error is exit 2. `data` (a --data under
-// that file) in place of the file itself.
-Outcome realrun(std::vector<std::string> args, const std::string& data = {}) {
+// that file, or any text) in place of the file itself.
+Outcome realrun(std::vector<std::string> args, const std::optional<std::string>& data = std::nullopt) {
   std::ofstream(not_a_folder()) << "a file, not a data folder\n";
   args.insert(args.begin(), {"clerk", "realrun", CLERK_SCENARIOS "/local/threads.toml", "--repeat", "1", "--data",
-                             data.empty() ? not_a_folder().string() : data});
+                             data ? *data : not_a_folder().string()});
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   CLI::App app;
@@ -142,4 +143,10 @@ TEST_CASE("realrun refuses a --data with a newline or, for root, a '$' before an
   const Outcome dollar = realrun({"--server", "nginx"}, (not_a_folder() / "$x").string());
   CHECK(dollar.status == 2);
   CHECK(dollar.error.find("reads as a variable") != std::string::npos);
+  // An empty --data was std::filesystem::absolute's exception: exit 3.
+  for (const char* server : {"nginx", "clerk-serve"}) {
+    const Outcome empty = realrun({"--server", server}, std::string());
+    CHECK(empty.status == 2);
+    CHECK(empty.error.find("the data folder (--data) is empty") != std::string::npos);
+  }
 }

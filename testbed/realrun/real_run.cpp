@@ -27,6 +27,7 @@
 #include "models/scenario/stream_ids.h"
 #include "models/scenario/world.h"
 #include "sim/random.h"
+#include "common/bad_input.h"
 #include "common/child_process.h"
 #include "common/output_file.h"
 #include "common/proc_files.h"
@@ -68,8 +69,13 @@ std::uint64_t steady_ns() {
 // The scratch directory: made here (refusing a non-empty one, which we would
 // then delete), removed at the end unless kept.
 // The data folder as the run uses it: absolute, normalized.
+// An empty name, or a relative one with no working folder, is bad input.
 std::string absolute_data_dir(const std::string& data_dir) {
-  return std::filesystem::absolute(data_dir).lexically_normal().string();
+  if (data_dir.empty()) throw common::BadInput("the data folder (--data) is empty: name a folder");
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(data_dir, ec);
+  if (ec) throw common::BadInput(fmt::format("the data folder \"{}\" (--data): {}", realrun::comment_text(data_dir), ec.message()));
+  return absolute.lexically_normal().string();
 }
 
 class RunDir {
@@ -216,13 +222,19 @@ std::string nginx_folder_refusal(const RealRunOptions& o) {
   if (o.server != "nginx") return {};
   namespace fs = std::filesystem;
   // --disk emulated serves clerk-disk's mount in the run folder (run_dir/data).
+  std::error_code ec;
   if (o.disk != "emulated") {
-    const std::string data_dir = absolute_data_dir(o.data_dir);
+    if (o.data_dir.empty()) return "the data folder (--data) is empty: name a folder";
+    const fs::path absolute = fs::absolute(o.data_dir, ec);  // fails with no working folder
+    if (ec) return fmt::format("the data folder \"{}\" (--data): {}", realrun::comment_text(o.data_dir), ec.message());
+    const std::string data_dir = absolute.lexically_normal().string();
     if (const std::string why = realrun::nginx_path_problem(data_dir, true); !why.empty())
       return fmt::format("the data folder \"{}\" (--data) {}", realrun::comment_text(data_dir), why);
   }
   if (!o.run_dir.empty()) {
-    const std::string run_dir = fs::absolute(o.run_dir).string();
+    const fs::path absolute = fs::absolute(o.run_dir, ec);
+    if (ec) return fmt::format("the run folder \"{}\": {}", realrun::comment_text(o.run_dir), ec.message());
+    const std::string run_dir = absolute.string();
     // With --disk emulated the run folder's data/ is root's value too.
     if (const std::string why = realrun::nginx_path_problem(run_dir, o.disk == "emulated"); !why.empty())
       return fmt::format("the run folder \"{}\" {}", realrun::comment_text(run_dir), why);

@@ -123,6 +123,10 @@ int run_checked(const RealrunRequest& o) {
         std::cerr << "clerk realrun: " << o.files[s] << ": " << why << "\n";
         return 2;
       }
+  if (o.data_dir.empty()) {
+    std::cerr << "clerk realrun: the data folder (--data) is empty: name a folder\n";
+    return 2;
+  }
   // And what NGINX's configuration cannot hold of the data folder's path
   // (a newline, '$' in root: nginx_conf.h), before anything is made.
   if (o.server == "both" || o.server == "nginx") {
