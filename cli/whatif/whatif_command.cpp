@@ -242,8 +242,14 @@ class Whatif {
     if (!(a.within > 0 && a.within < 1)) throw SweepError("--within", "", "must be between 0 and 1, like 0.1 for 10%");
   }
 
-  // The files the scenario was read from (its includes too).
-  const std::vector<std::string>& inputs() const { return base_.files; }
+  // The files the scenario was read from (its includes too), and the
+  // hardware profiles --disk swaps in.
+  std::vector<std::string> inputs() const {
+    std::vector<std::string> files = base_.files;
+    if (!a_.disk.empty())
+      for (const std::string& n : disk_names()) files.push_back(profile_of(n));
+    return files;
+  }
 
   Answer answer() {
     if (!a_.threads.empty()) return threads();
@@ -426,15 +432,18 @@ class Whatif {
     }
   }
 
+  // The --disk names: those given, or every preset.
+  std::vector<std::string> disk_names() const {
+    if (a_.disk != kAsked) return split_top_level(a_.disk);
+    std::vector<std::string> names;
+    for (const models::DiskKind* k : models::disk_kinds())
+      if (k->preset) names.emplace_back(k->name);
+    return names;
+  }
+
   Answer disk() {
     check_swappable();
-    std::vector<std::string> names;
-    if (a_.disk == kAsked) {
-      for (const models::DiskKind* k : models::disk_kinds())
-        if (k->preset) names.emplace_back(k->name);
-    } else {
-      names = split_top_level(a_.disk);
-    }
+    const std::vector<std::string> names = disk_names();
     Axis hw;
     hw.key = kHardwareAxis;
     hw.where = "--disk";

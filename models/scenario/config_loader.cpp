@@ -1336,6 +1336,9 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   LayeredToml doc(path, overrides, hardware);
   Scenario sc = read_scenario(doc, path, nullptr);
   sc.files = doc.files();
+  for (const WrkGroupSpec& g : sc.clients)  // the access logs replayed: read when the run is built
+    if (!g.trace.file.empty() && std::find(sc.files.begin(), sc.files.end(), g.trace.file) == sc.files.end())
+      sc.files.push_back(g.trace.file);
   return sc;
 }
 

@@ -74,9 +74,9 @@ struct KeyOrigin {
 
 struct Scenario {
   std::string file;
-  // Every file the scenario was read from, each once in read order: `file`
-  // first, then its includes, nested ones depth first (LayeredToml::files).
-  // Empty for a scenario given as text.
+  // Every file the scenario was read from, once each: `file`, its includes
+  // depth first (LayeredToml::files), then the access logs its clients
+  // replay. Empty for a scenario given as text.
   std::vector<std::string> files;
   std::string name;
   std::string description;
