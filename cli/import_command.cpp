@@ -46,7 +46,9 @@ std::string comment_list(const std::string& heading, const std::vector<std::stri
 std::uint32_t profile_cpus(const NewArgs& args, std::vector<std::string>& read) {
   common::TempDir dir("/tmp/clerk-import-");
   const std::string file = dir.file("cpus.toml");
-  std::ofstream(file) << starter_head(args) << "\n[nginx]\nsendfile = \"on\"\n" << starter_tail(args, "");
+  NewArgs stand_in = args;
+  stand_in.file = file;  // its name: not -o's, whose faults are -o's own
+  std::ofstream(file) << starter_head(stand_in) << "\n[nginx]\nsendfile = \"on\"\n" << starter_tail(stand_in, "");
   try {
     const models::Scenario sc = models::load_scenario(file);
     std::copy_if(sc.files.begin(), sc.files.end(), std::back_inserter(read), [&](const std::string& f) { return f != file; });

@@ -1,5 +1,7 @@
 #include "common/output_file.h"
 
+#include "common/shown_text.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -15,7 +17,11 @@ namespace common {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& path, const std::string& why) { throw OutputError(path, why); }
+// Both shown escaped (shown_text.h): a path, and an input named in `why`,
+// may hold any byte.
+[[noreturn]] void fail(const std::string& path, const std::string& why) {
+  throw OutputError(shown_text(path), shown_text(why));
+}
 
 [[noreturn]] void fail_errno(const std::string& path, const std::string& step) {
   fail(path, step + ": " + std::strerror(errno));

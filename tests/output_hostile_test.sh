@@ -225,6 +225,20 @@ expect_text "sweep -o whose .jsonl is an included file" "is the same file as the
   fail "an output overwrote a file its scenario includes"
 [ ! -e "$d/layers/common.csv" ] || fail "sweep wrote $d/layers/common.csv after refusing its outputs"
 
+# The review's findings on that (issue 19): the access log a scenario
+# replays is one of its files for every command, not only run; whatif's
+# --disk profiles are inputs too; an output error shows a hostile name
+# escaped.
+expect_status 2 "compare --json onto the access log it replays" "$clerk" compare "$d/tr/replay.toml" "$d/tr/replay.toml" --duration 0.01 --json "$d/tr/combined.log"
+expect_status 2 "whatif --json onto the access log it replays" "$clerk" whatif "$d/tr/replay.toml" --threads 1,2 --no-figure --json "$d/tr/combined.log"
+cmp -s "$d/tr/combined.log" "$d/combined.copy" || fail "compare or whatif --json overwrote the access log it replays"
+cp "$d/layers/hw/small-hdd.toml" "$d/myhw.toml"
+expect_status 2 "whatif --disk=PROFILE --json onto that profile" "$clerk" whatif "$d/layers/s.toml" --disk="$d/myhw.toml" --no-figure --json "$d/myhw.toml"
+cmp -s "$d/layers/hw/small-hdd.toml" "$d/myhw.toml" || fail "whatif --json overwrote the profile --disk named"
+expect_status 2 "run --json into a folder named with an escape sequence" "$clerk" run "$s" --duration 0.01 -q --json "$d/"$'\x1b[2Jnodir/x.json'
+expect_text "run --json into a folder named with an escape sequence" '\x1b[2Jnodir'
+! grep -q $'\x1b' "$tmp/err" || fail "an output error echoed a raw escape character"
+
 # fsync before the rename: a crash leaves the old file or the whole new one.
 if strace -f -o "$tmp/trace" -e trace=fsync,rename true 2>/dev/null; then
   strace -f -o "$tmp/trace" -e trace=fsync,rename "${run[@]}" "$tmp/synced.json" >/dev/null 2>&1

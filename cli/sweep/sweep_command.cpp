@@ -65,7 +65,7 @@ std::string default_out(const std::string& file, const std::string& shard_text, 
 std::string input_list(const Plan& plan) {
   std::string out;
   for (std::size_t i = 0; i < plan.inputs.size(); ++i)
-    out += (i == 0 ? "" : i + 1 == plan.inputs.size() ? " or " : ", ") + plan.inputs[i];
+    out += (i == 0 ? "" : i + 1 == plan.inputs.size() ? " or " : ", ") + common::shown_text(plan.inputs[i]);
   return out;
 }
 
