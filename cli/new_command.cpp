@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cli/toml_string.h"
+#include "common/shown_text.h"
 #include "common/output_file.h"
 #include "common/temp_dir.h"
 #include "models/scenario/disk_kinds.h"
@@ -225,7 +226,8 @@ std::string refusal(const std::string& path, const std::string& text, const Writ
     models::load_scenario(tmp);
   } catch (const models::ConfigError& e) {
     std::string message = e.what();
-    for (std::size_t at; (at = message.find(tmp)) != std::string::npos;) message.replace(at, tmp.size(), path);
+    const std::string shown = common::shown_text(path);  // the message shows what it names escaped
+    for (std::size_t at; (at = message.find(tmp)) != std::string::npos; ) message.replace(at, tmp.size(), shown);
     return message;
   }
   return "";
@@ -261,7 +263,7 @@ int link_new_file(const std::string& path, const std::string& text, const std::s
     os_fail(who + ": writing '" + tmp + "'");
   if (link(tmp.c_str(), path.c_str()) != 0) {
     if (errno == EEXIST) {
-      std::cerr << who << ": '" << path << "' exists; " << who << " never replaces a file\n";
+      std::cerr << who << ": '" << common::shown_text(path) << "' exists; " << who << " never replaces a file\n";
       return 2;
     }
     std::cerr << who << ": cannot create '" << path << "': " << std::strerror(errno) << "\n";
@@ -283,11 +285,11 @@ int write_scenario(const std::string& path, const std::string& text, const Write
   if (!mode.replace) {
     const fs::file_type type = fs::symlink_status(path, ec).type();
     if (ec && type != fs::file_type::not_found) {  // a name too long, a folder not searchable: not "exists"
-      std::cerr << who << ": '" << path << "': " << ec.message() << "\n";
+      std::cerr << who << ": '" << common::shown_text(path) << "': " << ec.message() << "\n";
       return 2;
     }
     if (type != fs::file_type::not_found) {
-      std::cerr << who << ": '" << path << "' exists; " << who << " never replaces a file\n";
+      std::cerr << who << ": '" << common::shown_text(path) << "' exists; " << who << " never replaces a file\n";
       return 2;
     }
   }

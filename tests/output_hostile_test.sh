@@ -238,6 +238,10 @@ cmp -s "$d/layers/hw/small-hdd.toml" "$d/myhw.toml" || fail "whatif --json overw
 expect_status 2 "run --json into a folder named with an escape sequence" "$clerk" run "$s" --duration 0.01 -q --json "$d/"$'\x1b[2Jnodir/x.json'
 expect_text "run --json into a folder named with an escape sequence" '\x1b[2Jnodir'
 ! grep -q $'\x1b' "$tmp/err" || fail "an output error echoed a raw escape character"
+expect_status 2 "import -o named with an escape sequence" "$clerk" import "$d/in.conf" -o "$d/"$'ok\x1b[31m.toml'
+expect_text "import -o named with an escape sequence" "key 'name'"
+! grep -q $'\x1b' "$tmp/err" || fail "import echoed a raw escape character from its -o name"
+! grep -q -- "--hardware" "$tmp/err" || fail "import blamed --hardware for its -o name"
 
 # fsync before the rename: a crash leaves the old file or the whole new one.
 if strace -f -o "$tmp/trace" -e trace=fsync,rename true 2>/dev/null; then
