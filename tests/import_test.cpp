@@ -65,6 +65,19 @@ cli::ImportArgs import_args(const std::string& conf, const std::string& out, con
   return a;
 }
 
+// clerk import as the command runs it: its exit status and what it printed on stderr.
+struct Imported {
+  int status;
+  std::string err;
+};
+Imported run_import(const cli::ImportArgs& a) {
+  std::ostringstream err;
+  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
+  const int status = cli::import_command(a);
+  std::cerr.rdbuf(old);
+  return {status, err.str()};
+}
+
 bool has(const std::vector<std::string>& lines, const std::string& part) {
   for (const std::string& l : lines)
     if (l.find(part) != std::string::npos) return true;
@@ -574,12 +587,9 @@ TEST_CASE("clerk import refuses an nginx.conf without an events block, as NGINX 
   common::TempDir dir("/tmp/clerk-import-test-");
   std::ofstream(dir.file("no-events.conf")) << text;
   const std::string out = dir.file("out.toml");
-  std::ostringstream err;
-  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
-  const int status = cli::import_command(import_args(dir.file("no-events.conf"), out));
-  std::cerr.rdbuf(old);
-  CHECK(status == 2);
-  CHECK(err.str().find(dir.file("no-events.conf") + ":4: no \"events\" section in configuration") != std::string::npos);
+  const Imported run = run_import(import_args(dir.file("no-events.conf"), out));
+  CHECK(run.status == 2);
+  CHECK(run.err.find(dir.file("no-events.conf") + ":4: no \"events\" section in configuration") != std::string::npos);
   CHECK_FALSE(fs::exists(out));
 }
 
@@ -593,13 +603,10 @@ TEST_CASE("clerk import notes NGINX's default worker_connections, 512, when the 
   // clerk import prints it, and the file is written.
   common::TempDir dir("/tmp/clerk-import-test-");
   const std::string out = dir.file("a.toml");
-  std::ostringstream err;
-  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
-  const int status = cli::import_command(import_args(CLERK_TEST_DATA "/import/article/nginx.conf", out));
-  std::cerr.rdbuf(old);
-  CHECK(status == 0);
-  CHECK(err.str().find("clerk import: note: " CLERK_TEST_DATA "/import/article/nginx.conf:") != std::string::npos);
-  CHECK(err.str().find("written as NGINX's default, worker_connections = 512") != std::string::npos);
+  const Imported run = run_import(import_args(CLERK_TEST_DATA "/import/article/nginx.conf", out));
+  CHECK(run.status == 0);
+  CHECK(run.err.find("clerk import: note: " CLERK_TEST_DATA "/import/article/nginx.conf:") != std::string::npos);
+  CHECK(run.err.find("written as NGINX's default, worker_connections = 512") != std::string::npos);
   CHECK(models::load_scenario(out).nginx.worker_connections == 512);
 }
 
@@ -655,12 +662,9 @@ TEST_CASE("clerk import refuses a second worker_processes or events block, as ng
   common::TempDir dir("/tmp/clerk-import-test-");
   std::ofstream(dir.file("twice.conf")) << "events {}\nworker_processes 1;\nworker_processes 2;\n";
   const std::string out = dir.file("out.toml");
-  std::ostringstream err;
-  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
-  const int status = cli::import_command(import_args(dir.file("twice.conf"), out));
-  std::cerr.rdbuf(old);
-  CHECK(status == 2);
-  CHECK(err.str().find(dir.file("twice.conf") + ":3: \"worker_processes\" directive is duplicate") != std::string::npos);
+  const Imported run = run_import(import_args(dir.file("twice.conf"), out));
+  CHECK(run.status == 2);
+  CHECK(run.err.find(dir.file("twice.conf") + ":3: \"worker_processes\" directive is duplicate") != std::string::npos);
   CHECK_FALSE(fs::exists(out));
 }
 
@@ -726,12 +730,9 @@ TEST_CASE("nginx.conf includes that are symbolic link loops are reported as loop
   std::ofstream(dir.file("nginx.conf")) << "events {}\ninclude missing.conf;\n";
   CHECK_THROWS_WITH(nginx_conf::parse_file(dir.file("nginx.conf")), Catch::Contains("no such file"));
   // The main file a loop: clerk import says so, exit 2.
-  std::ostringstream err;
-  std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
-  const int status = cli::import_command(import_args(dir.file("loop.conf"), dir.file("out.toml")));
-  std::cerr.rdbuf(old);
-  CHECK(status == 2);
-  CHECK(err.str().find(dir.file("loop.conf") + ": cannot open \"" + dir.file("loop.conf") + "\": a symbolic link loop") !=
+  const Imported run = run_import(import_args(dir.file("loop.conf"), dir.file("out.toml")));
+  CHECK(run.status == 2);
+  CHECK(run.err.find(dir.file("loop.conf") + ": cannot open \"" + dir.file("loop.conf") + "\": a symbolic link loop") !=
         std::string::npos);
 }
 
@@ -740,12 +741,9 @@ TEST_CASE("clerk import shows the control characters and bytes of a hostile ngin
   const std::string out = dir.file("out.toml");
   const auto error_of_import = [&](const std::string& conf) {
     std::ofstream(dir.file("evil.conf"), std::ios::binary) << conf;
-    std::ostringstream err;
-    std::streambuf* old = std::cerr.rdbuf(err.rdbuf());
-    const int status = cli::import_command(import_args(dir.file("evil.conf"), out));
-    std::cerr.rdbuf(old);
-    CHECK(status == 2);
-    return err.str();
+    const Imported run = run_import(import_args(dir.file("evil.conf"), out));
+    CHECK(run.status == 2);
+    return run.err;
   };
   // An escape sequence, a NUL (which cut the message short) and a byte that is not UTF-8.
   const std::string e1 = error_of_import(std::string("events {}\nworker_processes \x1b[2J") + '\0' + "\xff;\n");
