@@ -17,15 +17,11 @@ namespace cli {
 
 namespace {
 
-// The files a run reads: the scenario and every file it includes (the
-// loader lists them), --hardware, and each replayed access log.
+// The files a run reads: those the loader lists (the scenario, every file
+// it includes, each replayed access log) and --hardware.
 std::vector<std::string> run_inputs(const RunArgs& args, const models::Scenario& sc) {
   std::vector<std::string> files = sc.files;
   files.push_back(args.hardware);
-  for (const auto& g : sc.clients) {
-    files.push_back(g.trace.file);
-    files.push_back(g.trace.key_file);
-  }
   return files;
 }
 
