@@ -117,6 +117,19 @@ int main(int argc, char** argv) {
   io.FontGlobalScale = opt.font_scale;
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 130");
+  if (!ui::renders_large_meshes(io)) {
+    const auto* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
+    std::fprintf(stderr,
+                 "clerk-ui: this display's OpenGL is %s; clerk-ui needs 3.2 or later (its views at the knobs' ends "
+                 "draw more than 65,536 vertices in one window, which ImGui's OpenGL renderer draws from 3.2 on)\n",
+                 version ? version : "unknown");
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return 1;
+  }
 
   // The headless lesson: the step shown, and whether its explanation (after the observed moment).
   std::size_t shot_step = 0;

@@ -41,6 +41,7 @@ constexpr double kSeconds = 2.0;
 struct Headless {
   Headless() {
     ImGui::CreateContext();
+    ImGui::GetIO().BackendFlags |= ui::kRendererNeeds;  // as clerk-ui's renderer declares (ui/frame.h)
     ImGuiIO& io = ImGui::GetIO();
     io.IniFilename = nullptr;
     io.DisplaySize = ImVec2(1600, 1000);
