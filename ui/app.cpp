@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/bad_input.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/scenario_files.h"
 
@@ -56,7 +57,7 @@ static std::vector<std::string> cold_unless_told(std::vector<std::string> overri
 bool open_scenario(App& app, const std::string& path, const std::vector<std::string>& overrides, bool as_written) {
   try {
     app.loaded = models::load_scenario(path, as_written ? overrides : cold_unless_told(overrides));
-  } catch (const models::ConfigError& e) {
+  } catch (const common::BadInput& e) {
     app.error = e.what();
     return false;
   }
@@ -71,7 +72,7 @@ bool open_scenario(App& app, const std::string& path, const std::vector<std::str
   app.b.world.reset();
   try {
     restart_sessions(app, false);
-  } catch (const models::ConfigError& e) {
+  } catch (const common::BadInput& e) {
     app.error = e.what();
     return false;
   }
@@ -89,7 +90,7 @@ Running running(const App& app) {
   return {app.a.scenario, app.b.scenario, app.a.seed, app.b.seed, app.a.world != nullptr, app.b.world != nullptr};
 }
 // Back to `r`, replayed to the instant `now`; the knobs keep what the user set.
-void restore(App& app, const Running& r, sim::Time now, const models::ConfigError& why) {
+void restore(App& app, const Running& r, sim::Time now, const common::BadInput& why) {
   app.error = std::string("not applied: ") + why.what();
   app.a.scenario = r.a;
   app.b.scenario = r.b;
@@ -116,7 +117,7 @@ void rebuild(App& app, bool replay_to_now, sim::Time now) {
     }
     const Knobs& k = s == &app.a ? app.edit_a : app.edit_b;
     s->scenario = apply(app.loaded, k);
-    s->seed = static_cast<std::uint64_t>(app.edit_a.seed);  // A/B: the same random draws
+    s->seed = app.edit_a.seed;  // A/B: the same random draws
     s->restart();
     if (replay_to_now) s->replay_to = std::min(now, s->end());
   }
@@ -132,7 +133,7 @@ void restart_sessions(App& app, bool replay_to_now) {
   try {
     rebuild(app, replay_to_now, now);
     app.error.clear();
-  } catch (const models::ConfigError& e) {
+  } catch (const common::BadInput& e) {
     if (!before.a_built) throw;  // nothing ran before: the caller says why
     restore(app, before, now, e);
     replay_to_now = true;
@@ -153,10 +154,10 @@ void set_ab(App& app, bool on) {
   }
   app.edit_b.seed = app.edit_a.seed;
   app.b.scenario = apply(app.loaded, app.edit_b);
-  app.b.seed = static_cast<std::uint64_t>(app.edit_a.seed);
+  app.b.seed = app.edit_a.seed;
   try {
     app.b.restart();
-  } catch (const models::ConfigError& e) {
+  } catch (const common::BadInput& e) {
     app.error = std::string("B not started: ") + e.what();
     app.b.world.reset();
     app.ab = false;

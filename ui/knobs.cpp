@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/scenario/disk_kinds.h"
+#include "models/scenario/limits.h"
 
 namespace ui {
 
@@ -76,7 +77,7 @@ Knobs knobs_of(const models::Scenario& sc, std::uint64_t seed) {
   k.cache_gib = static_cast<float>(static_cast<double>(sc.hardware.page_cache_bytes) / (1ULL << 30));
   for (const auto& g : sc.clients) k.connections.push_back(static_cast<int>(g.connections));
   k.duration_s = static_cast<float>(sc.duration_s);
-  k.seed = static_cast<int>(seed);
+  k.seed = seed;
   return k;
 }
 
@@ -161,8 +162,10 @@ bool edit_knobs(Knobs& k, const models::Scenario& sc) {
                                 ImGuiSliderFlags_Logarithmic);
   }
   changed |= ImGui::SliderFloat("duration s", &k.duration_s, L::kDurationS[0], L::kDurationS[1], "%.0f", ImGuiSliderFlags_Logarithmic);
-  changed |= ImGui::InputInt("seed", &k.seed);
-  k.seed = std::max(k.seed, 0);
+  // The whole 64-bit seed (an int widget cut 4294967297 to 1), in the loader's range.
+  static constexpr std::uint64_t kSeedStep = 1;
+  changed |= ImGui::InputScalar("seed", ImGuiDataType_U64, &k.seed, &kSeedStep);
+  k.seed = std::min(k.seed, models::limits::kMaxSeed);
   return changed;
 }
 

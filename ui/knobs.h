@@ -22,7 +22,7 @@ struct Knobs {
   float cache_gib = 44;       // page cache size
   std::vector<int> connections;  // per wrk group
   float duration_s = 60;
-  int seed = 1;
+  std::uint64_t seed = 1;  // the whole seed, as clerk run takes it (a scenario's or --seed)
 
   bool operator==(const Knobs&) const = default;
 };

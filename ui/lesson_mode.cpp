@@ -8,9 +8,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
+#include "common/bad_input.h"
+#include "common/input_file.h"
+#include "common/shown_text.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_error.h"
 #include "ui/dim.h"
@@ -25,6 +28,9 @@ using Phase = LessonMode::Phase;
 
 const models::LessonStep& current(const LessonMode& m) { return m.lesson.steps[m.step]; }
 
+// A line per question: a lesson's answers are a few hundred bytes (as clerk lesson's limit).
+constexpr std::uint64_t kMaxAnswersBytes = 1u << 20;
+
 // The step's figures, as clerk lesson gets them: the scenario as written, run whole.
 nlohmann::ordered_json run_step(const models::Scenario& sc) {
   nlohmann::ordered_json json = engines::run_scenario_json(sc, engines::as_written(sc));
@@ -33,7 +39,8 @@ nlohmann::ordered_json run_step(const models::Scenario& sc) {
 }
 
 std::string lessons_dir() {
-  if (std::filesystem::is_directory("lessons")) return "lessons";
+  std::error_code ec;
+  if (std::filesystem::is_directory("lessons", ec)) return "lessons";
   return std::string(CLERK_SOURCE_DIR) + "/lessons";
 }
 
@@ -263,13 +270,19 @@ bool start_lesson(App& app, const std::string& which, std::string& error) {
     if (!which.empty() && which.find_first_not_of("0123456789") == std::string::npos) {
       file = which.size() <= 3 ? models::find_lesson(lessons_dir(), std::stoi(which)) : "";
       if (file.empty()) {
-        error = "--lesson: no lesson " + which + " in " + lessons_dir() + " (clerk lesson --list)";
+        error = "--lesson: no lesson " + which + " in " + common::shown_text(lessons_dir()) + " (clerk lesson --list)";
         return false;
       }
     }
     m->lesson = models::load_lesson(file);
-  } catch (const models::ConfigError& e) {
-    error = e.what();
+  } catch (const common::BadInput& e) {  // a ConfigError, or an unreadable file
+    error = common::shown_text(e.what());
+    return false;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // Listing the lessons' folder: an entry that cannot be looked at (a
+    // symbolic link loop, no permission) is the user's to fix, not a crash.
+    error = "--lesson " + common::shown_text(which) + ": cannot list the lessons in '" + common::shown_text(lessons_dir()) +
+            "': '" + common::shown_text(e.path1().string()) + "': " + e.code().message();
     return false;
   }
   m->guesses.assign(m->lesson.steps.size(), "");
@@ -461,9 +474,13 @@ void draw_lesson_overlay(App& app, LessonMode& m) {
 bool read_answers(const LessonMode& m, const std::string& file, std::vector<std::string>& guesses, std::string& error) {
   guesses.assign(m.lesson.steps.size(), "");
   if (file.empty()) return true;
-  std::ifstream in(file);
-  if (!in) {
-    error = "--answers: cannot read '" + file + "'";
+  // Read whole as clerk lesson --answers reads it (common/input_file.h):
+  // a FIFO, /dev/zero or a folder is refused at once, never waited on.
+  std::istringstream in;
+  try {
+    in.str(common::read_input_file(file, kMaxAnswersBytes));
+  } catch (const common::InputFileError& e) {
+    error = "--answers: '" + common::shown_text(file) + "' " + e.what();
     return false;
   }
   int line_no = 0;
@@ -484,12 +501,30 @@ bool read_answers(const LessonMode& m, const std::string& file, std::vector<std:
         std::snprintf(why, sizeof why, "step %zu wants a number from %g to %g", i + 1, p.slider_min, p.slider_max);
       else
         std::snprintf(why, sizeof why, "step %zu wants a choice from 1 to %zu", i + 1, p.choices.size());
-      error = "--answers: " + file + ":" + std::to_string(line_no) + ": '" + line + "': " + why;
+      error = "--answers: " + common::shown_text(file) + ":" + std::to_string(line_no) + ": '" + common::shown_text(line) +
+              "': " + why;
       return false;
     }
     guesses[i] = line;
   }
   return true;
+}
+
+std::string capture_base(const LessonMode& m, const std::string& dir, std::size_t i, const char* moment) {
+  return dir + "/" + std::to_string(m.lesson.number) + "-" + std::to_string(i + 1) + "-" + moment;
+}
+
+std::vector<std::string> capture_files(const LessonMode& m, const std::string& dir) {
+  std::vector<std::string> files;
+  for (std::size_t i = 0; i < m.lesson.steps.size(); ++i) {
+    for (const char* moment : {"observe", "replay"}) {
+      if (std::string(moment) == "replay" && m.lesson.steps[i].observe.replay.empty()) continue;
+      files.push_back(capture_base(m, dir, i, moment) + ".png");
+      files.push_back(capture_base(m, dir, i, moment) + ".txt");
+    }
+    files.push_back(capture_base(m, dir, i, "explain") + ".png");
+  }
+  return files;
 }
 
 void run_step_headless(App& app, LessonMode& m, std::size_t i, const std::string& guess) {

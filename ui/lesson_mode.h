@@ -83,6 +83,12 @@ bool start_step_replay(App& app, const LessonMode& m, double at_s = -1);
 // a number in the slider's range); a step past the file's end is not
 // predicted. False with `error` (the file and line) on a bad answer.
 bool read_answers(const LessonMode& m, const std::string& file, std::vector<std::string>& guesses, std::string& error);
+// Headless (--captures): where step `i`'s capture at `moment` ("observe",
+// "replay" or "explain") goes, without its extension: DIR/N-K-MOMENT.
+std::string capture_base(const LessonMode& m, const std::string& dir, std::size_t i, const char* moment);
+// Every file the headless walk may write (the PNGs, and the rings' or the
+// replay's .txt beside the observed ones), for the checks before it starts.
+std::vector<std::string> capture_files(const LessonMode& m, const std::string& dir);
 // Headless: opens step `i`, predicts `guess`, runs to the observed moment
 // (the window's end when the step names none), the step's figures collected.
 void run_step_headless(App& app, LessonMode& m, std::size_t i, const std::string& guess);

@@ -9,14 +9,21 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cfloat>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <new>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "common/bad_input.h"
 #include "common/output_file.h"
+#include "common/shown_text.h"
 #include "ui/app.h"
 #include "ui/capture.h"
 #include "ui/lesson_mode.h"
@@ -27,11 +34,56 @@
 
 namespace {
 
-void glfw_error(int code, const char* what) { std::fprintf(stderr, "clerk-ui: GLFW error %d: %s\n", code, what); }
+void glfw_error(int code, const char* what) {
+  std::fprintf(stderr, "clerk-ui: GLFW error %d: %s\n", code, common::shown_text(what).c_str());
+}
 
-}  // namespace
+// What the run reads: the scenario's files, and a lesson's with its answers.
+std::vector<std::string> inputs_of(const models::Scenario& scenario, const ui::LessonMode* lesson, const std::string& answers) {
+  std::vector<std::string> files = scenario.files;
+  if (!lesson) return files;
+  files.push_back(lesson->lesson.file);
+  for (const models::LessonStep& step : lesson->lesson.steps)
+    files.insert(files.end(), step.loaded.files.begin(), step.loaded.files.end());
+  if (!answers.empty()) files.push_back(answers);
+  return files;
+}
 
-int main(int argc, char** argv) {
+// Before anything runs: no output is one of the inputs (common::check_not_an_input,
+// as clerk run's --json), and each capture of --captures could be written.
+// False with the reason on standard error.
+bool check_outputs(const ui::Options& opt, const std::vector<std::string>& inputs, const ui::LessonMode* lesson) {
+  const char* flag = "--series";
+  try {
+    common::check_not_an_input(opt.series, inputs);
+    flag = "--screenshot";
+    common::check_not_an_input(opt.screenshot, inputs);
+    flag = "--captures";
+    if (lesson && !opt.captures.empty())
+      for (const std::string& file : ui::capture_files(*lesson, opt.captures)) {
+        common::check_output_path(file);
+        common::check_not_an_input(file, inputs);
+      }
+  } catch (const common::OutputError& e) {
+    std::fprintf(stderr, "clerk-ui: %s: %s\n", flag, common::shown_text(e.what()).c_str());
+    return false;
+  }
+  return true;
+}
+
+// A report lost on its way out (standard output onto a full disk, a closed
+// pipe) is no success: exit 2 with a message, as clerk's commands do.
+int flush_standard_output(int status) {
+  errno = 0;  // before the flushes: the first to fail says why
+  std::cout.flush();
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout;
+  if (!failed) return status;
+  const int err = errno;
+  std::fprintf(stderr, "clerk-ui: cannot write to standard output%s%s\n", err ? ": " : "", err ? std::strerror(err) : "");
+  return status == 0 ? 2 : status;
+}
+
+int run(int argc, char** argv) {
   ui::Options opt;
   if (auto status = ui::parse_options(argc, argv, opt)) return *status;
 
@@ -42,11 +94,12 @@ int main(int argc, char** argv) {
   // The model first: a bad scenario is the user's error (2), before any window.
   ui::App app;
   if (!ui::open_scenario(app, opt.scenario, opt.overrides)) {
-    std::fprintf(stderr, "clerk-ui: %s\n", app.error.c_str());
+    std::fprintf(stderr, "clerk-ui: %s\n", common::shown_text(app.error).c_str());
     return 2;
   }
+  const std::vector<std::string> scenario_files = app.loaded.files;  // before a lesson opens its own
   if (opt.seed) {
-    app.edit_a.seed = app.edit_b.seed = static_cast<int>(*opt.seed);
+    app.edit_a.seed = app.edit_b.seed = *opt.seed;
     ui::restart_sessions(app, false);
   }
   if (opt.ab) ui::set_ab(app, true);
@@ -57,20 +110,23 @@ int main(int argc, char** argv) {
   if (!opt.guided.empty()) {
     std::string error;
     if (!ui::start_lesson(app, opt.guided, error) || !ui::read_answers(*app.guided, opt.answers, guesses, error)) {
-      std::fprintf(stderr, "clerk-ui: %s\n", error.c_str());
+      std::fprintf(stderr, "clerk-ui: %s\n", common::shown_text(error).c_str());
       return 2;
     }
     std::error_code ec;
     if (lesson_capture && !std::filesystem::is_directory(opt.captures, ec)) {
-      std::fprintf(stderr, "clerk-ui: --captures: '%s' is not a folder\n", opt.captures.c_str());
+      std::fprintf(stderr, "clerk-ui: --captures: '%s' is not a folder\n", common::shown_text(opt.captures).c_str());
       return 2;
     }
   }
+  std::vector<std::string> inputs = inputs_of(app.loaded, app.guided.get(), opt.answers);
+  inputs.insert(inputs.end(), scenario_files.begin(), scenario_files.end());
+  if (!check_outputs(opt, inputs, app.guided.get())) return 2;
   std::uint32_t replay_group = 0;
   if (!opt.replay_group.empty()) {
     std::string error;
     if (!ui::client_group(app.a, opt.replay_group, replay_group, error)) {
-      std::fprintf(stderr, "clerk-ui: --replay-group: %s\n", error.c_str());
+      std::fprintf(stderr, "clerk-ui: --replay-group: %s\n", common::shown_text(error).c_str());
       return 2;
     }
   }
@@ -87,7 +143,7 @@ int main(int argc, char** argv) {
     app.replay.fixed = opt.replay_at_s >= 0;
     app.replay.t = std::max(opt.replay_at_s, 0.0);
     if (!ui::start_replay(app.replay, app.a, replay_group, opt.replay, error)) {
-      std::fprintf(stderr, "clerk-ui: --replay %s: %s\n", opt.replay.c_str(), error.c_str());
+      std::fprintf(stderr, "clerk-ui: --replay %s: %s\n", opt.replay.c_str(), common::shown_text(error).c_str());
       return 2;
     }
     if (opt.replay_longest) app.replay.t = ui::replay_midway(app.replay);
@@ -195,10 +251,15 @@ int main(int argc, char** argv) {
       if (!opt.crop.empty()) b = app.view_boxes[opt.crop];
       const float sx = static_cast<float>(fb_w) / ds.x, sy = static_cast<float>(fb_h) / ds.y;
       std::string error;
-      if (!ui::save_png(opt.screenshot, static_cast<int>(b.min.x * sx), static_cast<int>(b.min.y * sy),
-                        static_cast<int>(b.w() * sx), static_cast<int>(b.h() * sy), fb_h, error)) {
-        std::fprintf(stderr, "clerk-ui: %s\n", error.c_str());
-        status = 1;
+      try {
+        if (!ui::save_png(opt.screenshot, static_cast<int>(b.min.x * sx), static_cast<int>(b.min.y * sy),
+                          static_cast<int>(b.w() * sx), static_cast<int>(b.h() * sy), fb_h, error)) {
+          std::fprintf(stderr, "clerk-ui: %s\n", common::shown_text(error).c_str());
+          status = 1;
+        }
+      } catch (const common::OutputError& e) {  // the path: the user's to fix
+        std::fprintf(stderr, "clerk-ui: --screenshot: %s\n", common::shown_text(e.what()).c_str());
+        status = 2;
       }
       // Where the customer followed stands in the capture (replay.h), for a test to look there.
       if (app.replay.active) std::printf("%s", ui::replay_text(app, sx, sy).c_str());
@@ -208,29 +269,32 @@ int main(int argc, char** argv) {
     if (lesson_capture && ++settle == 3) {
       settle = 0;
       ui::LessonMode& m = *app.guided;
-      const std::string base = opt.captures + "/" + std::to_string(m.lesson.number) + "-" + std::to_string(shot_step + 1) +
-                               (shot_explain ? "-explain" : shot_replay ? "-replay" : "-observe");
+      const std::string base =
+          ui::capture_base(m, opt.captures, shot_step, shot_explain ? "explain" : shot_replay ? "replay" : "observe");
+      const std::string shown_base = common::shown_text(base);
       const float sx = static_cast<float>(fb_w) / ds.x, sy = static_cast<float>(fb_h) / ds.y;
       std::string error;
-      bool ok = ui::save_png(base + ".png", 0, 0, fb_w, fb_h, fb_h, error);
-      if (ok && !shot_explain) {
-        try {
+      bool ok = false;
+      int failed = 1;  // a PNG that cannot be made; 2: a file that cannot be written (the user's to fix)
+      try {
+        ok = ui::save_png(base + ".png", 0, 0, fb_w, fb_h, fb_h, error);
+        if (ok && !shot_explain)
           common::write_file_atomically(base + ".txt", shot_replay ? ui::replay_text(app, sx, sy) : ui::rings_text(app, m, sx, sy));
-        } catch (const common::OutputError& e) {
-          error = e.what();
-          ok = false;
-        }
+      } catch (const common::OutputError& e) {
+        error = std::string("--captures: ") + e.what();
+        ok = false;
+        failed = 2;
       }
       if (!ok) {
-        std::fprintf(stderr, "clerk-ui: %s\n", error.c_str());
-        status = 1;
+        std::fprintf(stderr, "clerk-ui: %s\n", common::shown_text(error).c_str());
+        status = failed;
         glfwSetWindowShouldClose(window, 1);
       } else if (!shot_explain && !shot_replay && ui::start_step_replay(app, m, 0)) {
-        std::printf("wrote %s.png\n", base.c_str());
+        std::printf("wrote %s.png\n", shown_base.c_str());
         app.replay.t = ui::replay_midway(app.replay);  // the longest stop, half shown
         shot_replay = true;
       } else if (!shot_explain) {
-        std::printf("wrote %s.png\n", base.c_str());
+        std::printf("wrote %s.png\n", shown_base.c_str());
         if (shot_replay) std::printf("  %s", ui::replay_text(app, sx, sy).c_str());
         app.replay.active = false;
         shot_replay = false;
@@ -238,11 +302,12 @@ int main(int argc, char** argv) {
         shot_explain = true;
       } else {
         const models::LessonStep& st = m.lesson.steps[shot_step];
-        std::printf("wrote %s.png\nstep %zu: %s\n", base.c_str(), shot_step + 1, st.title.c_str());
+        // The lesson's texts come from its file: shown escaped, as every file's text.
+        std::printf("wrote %s.png\nstep %zu: %s\n", shown_base.c_str(), shot_step + 1, common::shown_text(st.title).c_str());
         if (st.predict.given())
-          std::printf("  answer: %s\n  %s\n", models::predict_answer_text(st, *m.outcome).c_str(),
-                      m.verdict.text.empty() ? "(no prediction)" : m.verdict.text.c_str());
-        for (const std::string& c : m.outcome->claims) std::printf("  %s\n", c.c_str());
+          std::printf("  answer: %s\n  %s\n", common::shown_text(models::predict_answer_text(st, *m.outcome)).c_str(),
+                      m.verdict.text.empty() ? "(no prediction)" : common::shown_text(m.verdict.text).c_str());
+        for (const std::string& c : m.outcome->claims) std::printf("  %s\n", common::shown_text(c).c_str());
         claims_failed += m.outcome->failed;
         if (++shot_step < m.lesson.steps.size()) {
           shot_explain = false;
@@ -257,7 +322,7 @@ int main(int argc, char** argv) {
     }
     if (opt.bench && frame == warmup + opt.bench_frames) {
       std::printf("clerk-ui --bench %s: %zu connections, %u workers, speed %g, sim reached %.2f s\n%s\n",
-                  app.a.scenario.name.c_str(), static_cast<std::size_t>(app.a.world->clients().connections_opened()),
+                  common::shown_text(app.a.scenario.name).c_str(), static_cast<std::size_t>(app.a.world->clients().connections_opened()),
                   app.a.world->server().workers(), static_cast<double>(opt.speed), sim::to_seconds(app.a.now()),
                   stats.summary().c_str());
       std::printf("renderer: %s, %dx%d, last frame %d vertices in %d draw lists\n",
@@ -277,4 +342,27 @@ int main(int argc, char** argv) {
   glfwDestroyWindow(window);
   glfwTerminate();
   return status;
+}
+
+}  // namespace
+
+// The last line of defence, as clerk's common::guarded: bad input that got
+// this far is exit 2 with its message; anything else is a bug in clerk-ui,
+// said so (exit 3), never an abort.
+int main(int argc, char** argv) {
+  int status = 3;
+  try {
+    status = run(argc, argv);
+  } catch (const common::BadInput& e) {
+    std::fprintf(stderr, "clerk-ui: %s\n", common::shown_text(e.what()).c_str());
+    status = 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "clerk-ui: out of memory; please report this bug with the command line and the scenario\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "clerk-ui: internal error: %s; please report this bug with the command line and the scenario\n",
+                 common::shown_text(e.what()).c_str());
+  } catch (...) {
+    std::fprintf(stderr, "clerk-ui: internal error; please report this bug with the command line and the scenario\n");
+  }
+  return flush_standard_output(status);
 }

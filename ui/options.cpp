@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/output_file.h"
+#include "common/shown_text.h"
 #include "models/scenario/limits.h"
 
 namespace ui {
@@ -32,17 +33,26 @@ CLI::Validator at_check() {
       },
       "SECONDS");
 }
-// CLI::Range lets NaN through (every comparison with it is false).
-CLI::Validator speed_check() {
+// CLI::Range lets NaN through (every comparison with it is false): a
+// number from `lo` to `hi`, finite, else "must be " + `wanted`.
+CLI::Validator number_check(double lo, double hi, std::string wanted, const char* name) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
+      [=](std::string& text) -> std::string {
         char* end = nullptr;
         const double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0.001 || v > 1000)
-          return "must be a number of simulated seconds per second from 0.001 to 1000";
+        if (text.empty() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi) return "must be " + wanted;
         return "";
       },
-      "SPEED");
+      name);
+}
+CLI::Validator speed_check() {
+  return number_check(0.001, 1000, "a number of simulated seconds per second from 0.001 to 1000", "SPEED");
+}
+CLI::Validator font_scale_check() {
+  char range[64];
+  std::snprintf(range, sizeof range, "a number from %g to %g", static_cast<double>(kFontScaleMin),
+                static_cast<double>(kFontScaleMax));
+  return number_check(kFontScaleMin, kFontScaleMax, range, "SCALE");
 }
 }  // namespace
 
@@ -86,13 +96,14 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_option("--frames", o.bench_frames, "frames measured by --bench")->check(CLI::Range(10, 100000));
   cli.add_option("--speed", o.speed, "simulated seconds per real second")->check(speed_check());
   cli.add_option("--font-scale", o.font_scale, "text size, 1 = 13 px (Ctrl +/- and Ctrl 0 change it while running)")
-      ->check(CLI::Range(kFontScaleMin, kFontScaleMax));
+      ->check(font_scale_check());
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return cli.exit(e);
   } catch (const CLI::ParseError& e) {
-    cli.exit(e);
+    // CLI11's message quotes the command line as given: shown escaped.
+    std::fprintf(stderr, "%s\nRun with --help for more information.\n", common::shown_text(e.what()).c_str());
     return 2;
   }
   if (!hover.empty()) {
@@ -101,7 +112,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     // %f reads "nan" and "inf" too: a pointer is at finite, non-negative pixels.
     if (std::sscanf(hover.c_str(), "%f,%f%c", &x, &y, &rest) != 2 || !std::isfinite(x) || !std::isfinite(y) || x < 0 ||
         y < 0) {
-      std::fprintf(stderr, "clerk-ui: --hover wants X,Y in window pixels, 0 or more (got \"%s\")\n", hover.c_str());
+      std::fprintf(stderr, "clerk-ui: --hover wants X,Y in window pixels, 0 or more (got \"%s\")\n",
+                   common::shown_text(hover).c_str());
       return 2;
     }
     o.hover = std::make_pair(x, y);
@@ -124,7 +136,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     } else if (*end == '\0' && std::isfinite(v) && v >= 0 && v <= 3600) {
       o.replay_at_s = v;
     } else {
-      std::fprintf(stderr, "clerk-ui: --replay-at wants screen seconds from 0 to 3600, or 'longest' (got \"%s\")\n", replay_at.c_str());
+      std::fprintf(stderr, "clerk-ui: --replay-at wants screen seconds from 0 to 3600, or 'longest' (got \"%s\")\n",
+                   common::shown_text(replay_at).c_str());
       return 2;
     }
   }
@@ -153,7 +166,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     try {
       common::check_output_path(*path);
     } catch (const common::OutputError& e) {
-      std::fprintf(stderr, "clerk-ui: %s %s: %s\n", flag, path->c_str(), e.reason().c_str());
+      std::fprintf(stderr, "clerk-ui: %s %s: %s\n", flag, common::shown_text(*path).c_str(),
+                   common::shown_text(e.reason()).c_str());
       return 2;
     }
   }

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "common/output_file.h"
+#include "common/shown_text.h"
 #include "ui/charts_view.h"
 #include "ui/heatmap_view.h"
 
@@ -28,11 +29,14 @@ int write_series(App& app, const std::string& path, double window_s) {
     j["window_start_s"] = app.a.recorder.warmup_s();
   j["charts"] = charts_json(app.a, app.ab ? &app.b : nullptr);
   j["heatmaps"] = heatmaps_json(app.a, app.ab ? &app.b : nullptr);
+  // A file or scenario name need not be UTF-8 (a path is bytes): such bytes
+  // are written as U+FFFD, where nlohmann's strict dump would throw.
+  const std::string text = j.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
   try {
-    common::write_file_atomically(path, j.dump(1) + "\n");
-  } catch (const common::OutputError& e) {
-    std::fprintf(stderr, "clerk-ui: --series: %s\n", e.what());
-    return 1;
+    common::write_file_atomically(path, text);
+  } catch (const common::OutputError& e) {  // the path: the user's to fix (exit 2)
+    std::fprintf(stderr, "clerk-ui: --series: %s\n", common::shown_text(e.what()).c_str());
+    return 2;
   }
   return 0;
 }

@@ -6,8 +6,9 @@ set -uo pipefail
 ui=$1 src=$2
 expect() {  # expect WHAT-THE-MESSAGE-NAMES ARGS...
   local names=$1; shift
-  local out rc
-  out=$(env -u DISPLAY "$ui" "$@" 2>&1); rc=$?
+  local rc  # out stays set, for expect_escaped
+  # A time limit: a FIFO or /dev/zero given as input must be refused, not waited on.
+  out=$(timeout 120 env -u DISPLAY "$ui" "$@" 2>&1); rc=$?
   if [ "$rc" -ne 2 ] || ! grep -q -- "$names" <<<"$out"; then
     echo "FAIL: clerk-ui $*: exit $rc, expected 2 and a message naming '$names'; got: $out"
     exit 1
@@ -48,3 +49,76 @@ expect "symbolic link" --series "$tmp/series.json"
 [ "$(cat "$tmp/victim")" = "keep me" ] || { echo "FAIL: --series wrote through a link"; exit 1; }
 expect "names a folder" --series "$tmp/"
 expect "--series and --screenshot" --series "$tmp/s.json" --screenshot "$tmp/s.png"
+
+# Probe 3. Text from the command line or a file is shown escaped in
+# clerk-ui's messages (common/shown_text.h): no raw control byte reaches
+# the terminal.
+E=$'\x1b]0;pwn\x07'
+expect_escaped() {  # as expect, and the message holds no ESC or BEL byte
+  expect "$@"
+  if grep -q $'[\x1b\x07]' <<<"$out"; then echo "FAIL: clerk-ui ${*:2}: a raw control byte in: $out"; exit 1; fi
+}
+expect_escaped '\\x1b' --screenshot /tmp/never.png --hover "$E"
+expect_escaped '\\x1b' --scenario "$src/scenarios/nginx-9x/blocking.toml" --at 1 --replay p99 --screenshot /tmp/never.png --replay-at "$E"
+expect_escaped '\\x1b' --series "$tmp/none$E/s.json"
+expect_escaped '\\x1b' --screenshot "$tmp/none$E/s.png"
+expect_escaped '\\x1b' --crop "$E"
+expect_escaped '\\x1b' --lesson 1 --captures "$tmp/none$E"
+printf '%s\n' "$E" >"$tmp/answers-esc"
+expect_escaped '\\x1b' --lesson 1 --answers "$tmp/answers-esc" --captures "$tmp"
+# NaN passes CLI::Range: every numeric option refuses it.
+expect "--font-scale: must be a number" --font-scale nan
+expect "--width" --width nan
+expect "--frames" --frames nan
+
+# A lessons folder clerk-ui cannot list (a symbolic link loop) is bad input, not an abort.
+mkdir -p "$tmp/loop/lessons"
+ln -s 1-loop.toml "$tmp/loop/lessons/1-loop.toml"
+(cd "$tmp/loop" && expect "Too many levels of symbolic links" --lesson 1 --series "$tmp/loop/o.json") || exit 1
+# --answers read as clerk lesson --answers reads it: a FIFO, /dev/zero or a folder refused at once.
+mkfifo "$tmp/answers.fifo"
+expect "is a FIFO" --lesson 1 --answers "$tmp/answers.fifo" --captures "$tmp"
+expect "not a regular file" --lesson 1 --answers /dev/zero --captures "$tmp"
+expect "is a folder" --lesson 1 --answers "$tmp" --captures "$tmp"
+
+# A scenario of three files, run for an instant (--series needs no window).
+cp "$src"/scenarios/agreement/{hits,machine,simple-ssd}.toml "$tmp/"
+short=(--set 'warmup="0s"' --set 'duration="0.01s"')
+# No output may be one of the inputs: the scenario, its includes, the
+# lesson's files and its answers (as clerk run's check_not_an_input).
+cp "$tmp/machine.toml" "$tmp/machine.keep"
+expect "--series: cannot write .* is the same file as the input" --scenario "$tmp/hits.toml" "${short[@]}" --series "$tmp/machine.toml"
+expect "--screenshot: cannot write .* is the same file as the input" --scenario "$tmp/hits.toml" "${short[@]}" --screenshot "$tmp/simple-ssd.toml"
+cmp -s "$tmp/machine.toml" "$tmp/machine.keep" || { echo "FAIL: --series replaced an included file"; exit 1; }
+mkdir "$tmp/caps"
+: >"$tmp/caps/1-1-observe.txt"
+expect "--captures: cannot write .* is the same file as the input" --lesson 1 --answers "$tmp/caps/1-1-observe.txt" --captures "$tmp/caps"
+# An output that cannot be created (a name too long for its temporary) is exit 2, the user's to fix.
+expect "too long" --scenario "$tmp/hits.toml" "${short[@]}" --series "$tmp/$(printf 'a%.0s' $(seq 250)).json"
+
+# A file name that is not UTF-8 is written into --series' JSON (as U+FFFD), not an abort.
+cp "$tmp/hits.toml" "$tmp/bad"$'\xff'".toml"
+out=$(env -u DISPLAY "$ui" --scenario "$tmp/bad"$'\xff'".toml" "${short[@]}" --series "$tmp/bad.json" 2>&1); rc=$?
+if [ "$rc" -ne 0 ] || ! grep -q '"file": ".*bad'$'\xef\xbf\xbd''.toml"' "$tmp/bad.json"; then
+  echo "FAIL: --series of a non-UTF-8 scenario name: exit $rc: $out"; exit 1
+fi
+echo "ok: --series of a non-UTF-8 scenario name"
+
+# The whole 64-bit seed, as clerk run takes it (an int cut 4294967297 to 1):
+# from --seed and from the scenario's own seed.
+seed_of() { sed -n 's/^ *"seed": \([0-9]*\),$/\1/p' "$1"; }
+for args in "--seed 4294967297" "--set seed=4294967297"; do
+  # shellcheck disable=SC2086
+  env -u DISPLAY "$ui" --scenario "$tmp/hits.toml" "${short[@]}" $args --series "$tmp/seed.json" || { echo "FAIL: $args"; exit 1; }
+  [ "$(seed_of "$tmp/seed.json")" = 4294967297 ] || { echo "FAIL: $args ran seed $(seed_of "$tmp/seed.json")"; exit 1; }
+  echo "ok: $args runs seed 4294967297"
+done
+
+# A report lost on standard output (a full disk) is no success.
+for args in --list-scenarios --help; do
+  out=$(env -u DISPLAY "$ui" "$args" 2>&1 >/dev/full); rc=$?
+  if [ "$rc" -ne 2 ] || ! grep -q "cannot write to standard output" <<<"$out"; then
+    echo "FAIL: clerk-ui $args >/dev/full: exit $rc: $out"; exit 1
+  fi
+  echo "ok: clerk-ui $args >/dev/full -> $out"
+done
