@@ -63,12 +63,12 @@ struct PointMean {
   std::vector<double> metrics;      // per metric
 };
 
-// A size exactly, in the largest unit that divides it (models::parse_size
+// A size exactly, in g, m or k, the largest that divides it (models::parse_size
 // reads it back as the same bytes): 100k stays 100k, never rounded to 1m,
 // and two sizes given are never one point.
 std::string size_text(std::uint64_t bytes) {
   if (bytes == 0) return "0";
-  for (const auto& [unit, scale] : {std::pair{'t', 1ULL << 40}, {'g', 1ULL << 30}, {'m', 1ULL << 20}, {'k', 1ULL << 10}})
+  for (const auto& [unit, scale] : {std::pair{'g', 1ULL << 30}, {'m', 1ULL << 20}, {'k', 1ULL << 10}})
     if (bytes % scale == 0) return fmt::format("{}{}", bytes / scale, unit);
   return std::to_string(bytes);
 }
