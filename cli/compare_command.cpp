@@ -49,6 +49,11 @@ std::vector<std::string> inputs_of(const std::vector<Loaded>& loaded) {
 }
 
 void check_outputs(const CompareArgs& args, const std::vector<std::string>& inputs) {
+  std::vector<std::pair<std::string, std::string>> outputs;
+  if (!args.json_path.empty()) outputs.emplace_back("--json", args.json_path);
+  if (!args.figure.empty())
+    for (const char* ext : {".png", ".svg"}) outputs.emplace_back("--figure", args.figure + ext);
+  check_distinct_outputs(outputs);
   if (!args.json_path.empty()) {
     common::check_output_path(args.json_path);
     common::check_not_an_input(args.json_path, inputs);

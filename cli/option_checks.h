@@ -3,6 +3,9 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace cli {
 
@@ -12,6 +15,15 @@ CLI::Validator duration_check();
 CLI::Validator file_name_check();
 // --seed: a whole number from 0 to 2^63-1 (a scenario's `seed` key allows the same).
 CLI::Validator seed_check();
+
+// The outputs of one command as (option, path): throws common::BadInput
+// (exit 2) naming both options when two are the same file, by their paths
+// made absolute and resolved (what does not exist yet too), or by device
+// and inode when both exist (a hard link). The second would overwrite the
+// first (compare --figure cmp --json cmp.png left JSON in the figure).
+// Special files (/dev/null, a FIFO) may be named twice. Called with the
+// other output checks, before any run.
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 
 // The report on standard output, flushed: a report lost to a full disk
 // (/dev/full), a closed stdout or an I/O error is said, and a run that

@@ -89,6 +89,38 @@ grep -q "^(512m: the data set fits, so the warm-up had nothing to settle" "$tmp/
 grep -q "^(32m" "$tmp/out" && fail "whatif --ram: 32m does not hold the data set"
 grep -q "^Recommendation: " "$tmp/out" || fail "whatif --ram's answer"
 
+# whatif --ram shows each size exactly: 1500k and 1800k were both "1m", one
+# point run twice under one name (probe 3, suspicion).
+expect_status 0 "whatif --ram of sizes not whole MiB" "$clerk" whatif "$data/small-hdd.toml" --ram=1500k,1800k \
+  --duration 0.2 --no-figure --json "$tmp/ram.json"
+grep -Eq "^ +off +1500k " "$tmp/out" && grep -Eq "^ +off +1800k " "$tmp/out" || fail "whatif --ram's sizes: $(cat "$tmp/out")"
+grep -q '"value": "1500k"' "$tmp/ram.json" || fail "whatif --ram's JSON: $(head -c 300 "$tmp/ram.json")"
+
+# A client group no metric path can name (probe 3, finding 15): refused
+# naming it, before any run (was "metric 'clients.a.b.requests_per_s' is not a number").
+sed 's/^\[clients\.random\]/[clients."a.b"]/' "$data/small-hdd.toml" >"$tmp/dot.toml"
+expect_status 2 "whatif of a group named a.b" "$clerk" whatif "$tmp/dot.toml" --reuseport --no-figure
+expect_text "whatif of a group named a.b" "client group 'a.b': has a '.' in its name"
+
+# Two outputs of one command that are one file (probe 3, finding 14): the
+# figure's PNG was overwritten by the JSON. Refused before any run.
+expect_status 2 "compare --figure cmp --json cmp.png" "$clerk" compare "$scenarios/agreement/hits.toml" \
+  --duration 1 --figure "$tmp/cmp" --json "$tmp/cmp.png"
+expect_text "compare --figure cmp --json cmp.png" "are the same file"
+[ ! -s "$tmp/out" ] && [ -z "$(ls "$tmp" | grep '^cmp\.')" ] || fail "compare ran or wrote with colliding outputs"
+mkdir -p "$tmp/sub"
+expect_status 2 "compare --json naming the figure by another path" "$clerk" compare "$scenarios/agreement/hits.toml" \
+  --duration 1 --figure "$tmp/cmp" --json "$tmp/sub/../cmp.svg"
+expect_text "compare --json naming the figure by another path" "are the same file"
+echo "old" >"$tmp/old.json" && ln "$tmp/old.json" "$tmp/hard.svg"
+expect_status 2 "compare --json and the figure hard-linked" "$clerk" compare "$scenarios/agreement/hits.toml" \
+  --duration 1 --figure "$tmp/hard" --json "$tmp/old.json"
+expect_text "compare --json and the figure hard-linked" "are the same file"
+expect_status 2 "whatif --figure wc --json wc.svg" "$clerk" whatif "$data/small-hdd.toml" --reuseport --duration 1 \
+  --figure "$tmp/wc" --json "$tmp/wc.svg"
+expect_text "whatif --figure wc --json wc.svg" "are the same file"
+[ ! -s "$tmp/out" ] && [ -z "$(ls "$tmp" | grep '^wc\.')" ] || fail "whatif ran or wrote with colliding outputs"
+
 # whatif --disk: the presets swapped in for the one the scenario includes; the
 # one that cannot hold it ("none": every file in memory) is left out, saying why.
 expect_status 0 "whatif --disk" "$clerk" whatif "$data/small-preset.toml" --disk --duration 1 --no-figure

@@ -41,8 +41,23 @@ if command -v gnuplot >/dev/null; then
   # nothing above 0 on --logy is exit 2 before gnuplot runs, never gnuplot's
   # own failure.
   row='{"sweep":"abc","run":%d,"point":%d,"axes":{"x":%d},"seed":1,"metrics":{"m":%s}}\n'
+  # Values gnuplot cannot scale (it holds +-9e307 and beyond as undefined, or
+  # its range as invalid) are refused naming the option: exit 2, not gnuplot's
+  # failure as exit 3 (probe 3, finding 8).
   printf "$row" 0 0 0 1.7976931348623157e308 1 1 1 2.5 2 2 2 -1.7976931348623157e308 >"$tmp/big.jsonl"
-  expect_status 0 "plot of a double's extremes" "$clerk" plot "$tmp/big.jsonl" --x x --y m -o "$tmp/big"
+  expect_status 2 "plot of a double's extremes" "$clerk" plot "$tmp/big.jsonl" --x x --y m -o "$tmp/big"
+  expect_text "plot of a double's extremes" "--y: 'm': has the value"
+  printf "$row" 0 0 0 1e306 1 1 1 -1e306 >"$tmp/wide.jsonl"
+  expect_status 0 "plot of +-1e306" "$clerk" plot "$tmp/wide.jsonl" --x x --y m -o "$tmp/wide"
+  printf 'sweep,run,point,x,seed,m\nabc,0,0,1e308,1,1.5\nabc,1,1,-1e308,1,2.5\n' >"$tmp/farx.csv"
+  expect_status 2 "plot of x = +-1e308" "$clerk" plot "$tmp/farx.csv" --x x --y m -o "$tmp/farx"
+  expect_text "plot of x = +-1e308" "--x: 'x': has the value"
+  printf 'sweep,run,point,x,seed,m\nabc,0,0,0,1,1.5\nabc,1,1,-1,1,2.5\n' >"$tmp/nonpos.csv"
+  expect_status 2 "plot --logx of x <= 0" "$clerk" plot "$tmp/nonpos.csv" --x x --y m --logx -o "$tmp/nonpos"
+  expect_text "plot --logx of x <= 0" "--logx: no value of x"
+  printf 'sweep,run,point,x,seed,m\nabc,0,0,0,1,1.5\nabc,1,1,2,1,2.5\n' >"$tmp/somepos.csv"
+  expect_status 0 "plot --logx with one x above 0" "$clerk" plot "$tmp/somepos.csv" --x x --y m --logx -o "$tmp/somepos"
+  [ -z "$(ls "$tmp" | grep -E '^(big|farx|nonpos)\.(png|svg)$')" ] || fail "a refused plot wrote its pictures"
   printf "$row" 0 0 0 0 1 1 1 0 >"$tmp/zero.jsonl"
   expect_status 2 "plot --logy of zeros" "$clerk" plot "$tmp/zero.jsonl" --x x --y m --logy -o "$tmp/zero"
   expect_text "plot --logy of zeros" "drop --logy"
@@ -193,6 +208,93 @@ for sig in TERM INT HUP; do
   [ -z "$(ls -A "$TMPDIR")" ] || fail "a plot stopped by SIG$sig left $(ls -A "$TMPDIR")"
   [ ! -e "$tmp/stopped.png" ] || fail "a plot stopped by SIG$sig wrote its picture"
 done
+
+# Probe 3, finding 7: SIGPIPE on the standard error gnuplot's words go to
+# (clerk plot ... 2>&1 | head) ended clerk with its work folder left. The
+# pipe's reader is closed before clerk starts, so the first write meets it.
+cat >"$tmp/fake/gnuplot" <<'FAKE'
+#!/usr/bin/env bash
+echo "gnuplot's words"; echo "system error: of the fake" >&2; exit 1
+FAKE
+closed_pipe() {  # command...: run with stdout and stderr on a pipe whose reader is gone; prints its exit status
+  python3 -c 'import os,subprocess,sys
+r, w = os.pipe(); os.close(r)
+print(subprocess.call(sys.argv[1:], stdout=w, stderr=w))' "$@"
+}
+got=$(PATH=$tmp/fake:$PATH closed_pipe "$clerk" plot "$good" --x x --y m -o "$tmp/piped")
+[ "$got" = 2 ] || fail "a plot with its standard error closed: exit $got, wanted 2 (gnuplot failed)"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "a plot with its standard error closed left $(ls -A "$TMPDIR")"
+
+# Probe 3, finding 3: every output of merge (the summary too) against every input.
+printf 'sweep,run,point,x,seed,m\nabc,0,0,1,1,1.5\nabc,1,0,1,2,2.5\n' >"$tmp/q.summary.csv"
+cp "$tmp/q.summary.csv" "$tmp/q.kept"
+expect_status 2 "merge whose summary is its input" "$clerk" sweep merge "$tmp/q.summary.csv" -o "$tmp/q.csv"
+expect_text "merge whose summary is its input" "is the same file as the input"
+cmp -s "$tmp/q.summary.csv" "$tmp/q.kept" || fail "merge replaced its input through its summary"
+[ ! -e "$tmp/q.csv" ] || fail "a refused merge wrote its output"
+# Finding 4: --confidence checked as sweep and plot check it, before anything is written.
+for c in 2 nan -1 1 0; do
+  expect_status 2 "merge --confidence $c" "$clerk" sweep merge "$tmp/q.kept" -o "$tmp/conf.csv" --confidence "$c"
+  expect_text "merge --confidence $c" "--confidence: must be between 0 and 1"
+  [ ! -e "$tmp/conf.csv" ] && [ ! -e "$tmp/conf.summary.csv" ] || fail "merge --confidence $c wrote a file"
+done
+
+# Finding 17: seeds out of range are refused, not wrapped or saturated.
+for s in -1 18446744073709551616 9223372036854775808; do
+  expect_status 2 "sweep --sample-seed=$s" "$clerk" sweep "$data/small-hdd.toml" --set 'nginx.worker_processes=1..4' \
+    --mode random --samples 2 --sample-seed="$s" --dry-run
+  expect_text "sweep --sample-seed=$s" "--sample-seed: must be a whole number from 0 to 9223372036854775807"
+done
+expect_status 2 "sweep --seeds over all of int64" "$clerk" sweep "$data/small-hdd.toml" --dry-run \
+  --seeds='-9223372036854775808..9223372036854775807:1'
+expect_text "sweep --seeds over all of int64" "more than 100000 values"
+
+# Suspicions: --resume with --overwrite is a contradiction; a summary of
+# another sweep is not replaced without --overwrite.
+expect_status 2 "sweep --resume --overwrite" "$clerk" sweep "$data/small-hdd.toml" --resume --overwrite -o "$tmp/ro"
+expect_text "sweep --resume --overwrite" "contradict each other"
+echo "another sweep's means" >"$tmp/sum.summary.csv"
+expect_status 2 "sweep onto an existing summary" "$clerk" sweep "$data/small-hdd.toml" --set duration=1s -o "$tmp/sum"
+expect_text "sweep onto an existing summary" "sum.summary.csv: exists"
+[ "$(cat "$tmp/sum.summary.csv")" = "another sweep's means" ] && [ ! -e "$tmp/sum.csv" ] || fail "a sweep replaced a summary"
+
+# Finding 13: control bytes from the command line are shown escaped.
+E=$(printf '\033]0;pwn\007')
+no_escape() {  # description: the error output holds no ESC or BEL byte
+  ! grep -q "$(printf '[\033\007]')" "$tmp/err" || fail "$1: control bytes reached the terminal: $(cat -v "$tmp/err" | head -c 300)"
+}
+expect_status 2 "sweep --mode ESC" "$clerk" sweep "$data/small-hdd.toml" --mode "$E" --dry-run
+no_escape "sweep --mode ESC"
+expect_status 2 "sweep --set with ESC in a value" "$clerk" sweep "$data/small-hdd.toml" --set "name=a${E}b" --dry-run
+no_escape "sweep --set with ESC in a value"
+expect_status 2 "merge -o ESC/" "$clerk" sweep merge "$tmp/q.kept" -o "$tmp/$E/"
+no_escape "merge -o ESC/"
+expect_status 0 "merge -o with ESC in the name" "$clerk" sweep merge "$tmp/q.kept" -o "$tmp/m$E.csv"
+no_escape "merge -o with ESC in the name"
+if command -v gnuplot >/dev/null; then
+  expect_status 0 "plot -o with ESC in the name" "$clerk" plot "$good" --x x --y m -o "$tmp/p$E"
+  no_escape "plot -o with ESC in the name"
+fi
+
+# Finding 15: client groups a metric path cannot name are refused naming the
+# group; a group named with a newline is written in quotes and read back.
+sed 's/^\[clients\.random\]/[clients."a.b"]/' "$data/small-hdd.toml" >"$tmp/dot.toml"
+expect_status 2 "sweep of a group named a.b" "$clerk" sweep "$tmp/dot.toml" --dry-run
+expect_text "sweep of a group named a.b" "client group 'a.b': has a '.' in its name"
+sed 's/^\[clients\.random\]/[clients.""]/' "$data/small-hdd.toml" >"$tmp/nameless.toml"
+expect_status 2 "sweep of a group named \"\"" "$clerk" sweep "$tmp/nameless.toml" --dry-run
+expect_text "sweep of a group named \"\"" 'client group "": has an empty name'
+sed 's/^\[clients\.random\]/[clients."a\\nb,c"]/' "$data/small-hdd.toml" >"$tmp/newline.toml"
+expect_status 0 "sweep of a group named with a newline" "$clerk" sweep "$tmp/newline.toml" --set duration=0.2s \
+  --set nginx.worker_processes=1,2 -o "$tmp/nl" -q
+expect_status 0 "merge of that sweep's CSV" "$clerk" sweep merge "$tmp/nl.csv" -o "$tmp/nl-merged.jsonl"
+grep -q '"clients.a\\nb,c.requests_per_s"' "$tmp/nl-merged.jsonl" || fail "the group's metric lost its name: $(head -c 300 "$tmp/nl-merged.jsonl")"
+expect_status 0 "resume of that sweep" "$clerk" sweep "$tmp/newline.toml" --set duration=0.2s \
+  --set nginx.worker_processes=1,2 -o "$tmp/nl" -q --resume
+expect_text "resume of that sweep" "2 runs (2 from before, 0 now)"
+printf 'sweep,run,point,x,seed,m\nabc,0,0,"1,1,1.5\nabc,1,0,1,2,2.5\n' >"$tmp/open-quote.csv"
+expect_status 2 "merge of a CSV with a quote never closed" "$clerk" sweep merge "$tmp/open-quote.csv" -o "$tmp/oq.csv"
+expect_text "merge of a CSV with a quote never closed" "open-quote.csv:2: a field's opening quote is never closed"
 
 echo "cli_sweep_hostile: $failures failed"
 [ "$failures" -eq 0 ]

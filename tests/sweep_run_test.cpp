@@ -8,10 +8,13 @@
 #include <unistd.h>
 #include <sys/resource.h>
 
+#include <cmath>
 #include <csignal>
 #include <iostream>
 
 #include "cli/sweep/plot_command.h"
+#include "cli/sweep/plot_script.h"
+#include "cli/sweep/sweep_stats.h"
 #include "cli/sweep/sweep_command.h"
 #include "cli/sweep/sweep_error.h"
 #include "cli/sweep/sweep_rows.h"
@@ -341,6 +344,36 @@ Drawn draw(const FigureScript& script, const std::string& prefix, const std::str
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
+
+// Probe 3, finding 8: a what-if whose every p99 is missing (no request
+// issued) reached gnuplot, which stops on a plot with no valid point ("all
+// points y value undefined"), exit 3 after the runs. The figure is drawn
+// empty instead, saying so.
+TEST_CASE("a figure with no value to draw is drawn empty, not refused by gnuplot", "[sweep][run]") {
+  if (common::find_program("gnuplot").empty()) {
+    WARN("no gnuplot: skipped");
+    return;
+  }
+  TempDir dir("sweep-empty-figure");
+  PlotData d;
+  d.x_labels = {"off", "on"};
+  d.x_values = {0, 1};
+  PlotSeries s{"hot", {}};
+  for (std::size_t i = 0; i < 2; ++i) s.cells.push_back({i, estimate({NAN}, 0.95)});
+  d.series = {s, s};
+  for (const bool log_y : {false, true}) {
+    PlotLook look;
+    look.x_key = "nginx.reuseport";
+    look.y_key = "p99";
+    look.log_y = log_y;
+    CHECK_FALSE(has_drawable_point(d, look));
+    const std::string prefix = dir / (log_y ? "log" : "linear");
+    const Drawn drawn = draw([&](const std::string& png, const std::string& svg) { return gnuplot_script(d, look, png, svg); },
+                             prefix);
+    CHECK(drawn.status == 0);
+    CHECK(has(slurp(prefix + ".svg"), "no value to draw"));
+  }
+}
 
 // Issue 19: gnuplot failed by the machine (a file it cannot write, a file
 // size limit, a signal) is exit 2 with gnuplot's own words; gnuplot refusing

@@ -1,8 +1,14 @@
 // Sweep statistics against values worked out by hand (t quantiles from the
 // printed Student's t table).
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
 
+#include "cli/sweep/plot_data.h"
+#include "cli/sweep/sweep_rows.h"
 #include "cli/sweep/sweep_stats.h"
 #include "cli/sweep/sweep_summary.h"
 
@@ -68,4 +74,53 @@ TEST_CASE("the summary groups runs by point", "[sweep][stats]") {
   CHECK(std::stod(fields[4]) == Approx(2 - 2.484138).epsilon(1e-6));
   CHECK(std::stod(fields[5]) == Approx(2 + 2.484138).epsilon(1e-6));
   CHECK(csv.find("\n1,\"b,c\",1,10,,\n") != std::string::npos);
+}
+
+// Probe 3, finding 11: the x values of a plot, found with a hash set and
+// sorted once (was a search of the values so far for each row, quadratic):
+// distinct, numerically sorted when all are numbers (stable: "1" before
+// "1.0" as first seen; "nan" last), else in first-seen order.
+TEST_CASE("plot's x values: distinct, sorted as numbers when all are, else first-seen", "[sweep][stats]") {
+  using namespace cli::sweep;
+  const auto x_of = [](const std::vector<std::string>& xs) {
+    RowFile file;
+    file.columns = {{"x"}, {"m"}};
+    file.has_columns = true;
+    for (std::size_t i = 0; i < xs.size(); ++i) file.rows.push_back({"f", i, i, 1, {xs[i]}, {1.0}});
+    return gather(file, {"x", "m", "", {}, 0.95});
+  };
+  const PlotData numbers = x_of({"10", "2", "nan", "1", "2", "-3e2", "1.0", "10"});
+  CHECK(numbers.x_numeric);
+  CHECK(numbers.x_labels == std::vector<std::string>{"-3e2", "1", "1.0", "2", "10", "nan"});
+  const PlotData words = x_of({"b", "a", "10", "b", "c", "a"});
+  CHECK_FALSE(words.x_numeric);
+  CHECK(words.x_labels == std::vector<std::string>{"b", "a", "10", "c"});
+  // Many distinct values, in reverse: every one kept once, in order.
+  std::vector<std::string> many;
+  for (int i = 20000; i > 0; --i) many.push_back(std::to_string(i));
+  many.push_back("1");
+  const PlotData big = x_of(many);
+  REQUIRE(big.x_labels.size() == 20000);
+  CHECK(big.x_labels.front() == "1");
+  CHECK(big.x_labels.back() == "20000");
+  CHECK(std::is_sorted(big.x_values.begin(), big.x_values.end()));
+}
+
+// Probe 3, finding 15: a CSV field holding a newline (a client group's
+// name in a metric) is written in quotes and read back as one record.
+TEST_CASE("a CSV field with a newline reads back as written", "[sweep][stats]") {
+  using namespace cli::sweep;
+  const Columns c{{"k"}, {"clients.a\nb,c.requests_per_s"}};
+  const Row r{"f", 0, 0, 1, {"x\ny"}, {2.5}};
+  const std::string text = header(Format::kCsv, c) + line(Format::kCsv, c, r);
+  const std::string path = "/tmp/clerk-csv-newline-" + std::to_string(::getpid()) + ".csv";
+  {
+    std::ofstream(path) << text;
+  }
+  const RowFile back = read_rows(path);
+  std::remove(path.c_str());
+  CHECK(back.columns == c);
+  REQUIRE(back.rows.size() == 1);
+  CHECK(back.rows[0] == r);
+  CHECK_FALSE(back.cut_short);
 }

@@ -1,11 +1,13 @@
 #include "cli/sweep/plot_command.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <csignal>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -18,7 +20,9 @@
 #include "cli/sweep/plot_script.h"
 #include "cli/sweep/sweep_error.h"
 #include "cli/sweep/sweep_files.h"
+#include "cli/sweep/sweep_spec.h"
 #include "common/child_process.h"
+#include "common/shown_text.h"
 #include "common/stop_signals.h"
 #include "common/temp_dir.h"
 
@@ -55,6 +59,28 @@ common::TempDir work_folder() {
 // its own process group, which a terminal's hangup does not reach) is stopped
 // and reaped and the work folder removed first; then the signal ends clerk as
 // it would have.
+
+// SIGPIPE is ignored while a plot is drawn: gnuplot's words go to clerk's
+// standard error, and a closed pipe there (clerk plot ... 2>&1 | head -1)
+// ended clerk at once, its work folder left behind. Ignored, the write
+// fails (EPIPE, a lost message like any other) and the drawing goes on to
+// its end and removes the folder; the old disposition is put back after.
+// gnuplot itself starts with the default (common::ChildProcess resets it).
+class IgnoredSigpipe {
+ public:
+  IgnoredSigpipe() {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGPIPE, &ignore, &old_);
+  }
+  ~IgnoredSigpipe() { ::sigaction(SIGPIPE, &old_, nullptr); }
+  IgnoredSigpipe(const IgnoredSigpipe&) = delete;
+  IgnoredSigpipe& operator=(const IgnoredSigpipe&) = delete;
+
+ private:
+  struct sigaction old_ {};
+};
 
 constexpr const char* kInstallGnuplot =
     "gnuplot is not installed or not in PATH (Debian: gnuplot-nox; scripts/setup installs it)";
@@ -183,13 +209,35 @@ void check_size(const PlotArgs& args, const PlotData& data) {
                                           " cells, more than " + std::to_string(kMaxHeatmapCells));
 }
 
-// A figure with no point to draw (every mean missing or infinite, or none
-// above 0 on a logarithmic y axis) is refused before gnuplot runs.
+// A value beyond kMaxDrawn (plot_script.h), which gnuplot cannot scale, is
+// refused naming the option and the value.
+void check_magnitude(double v, const std::string& option, const std::string& name, const std::string& results) {
+  if (std::isfinite(v) && std::fabs(v) > kMaxDrawn)
+    throw SweepError(option, "'" + name + "'",
+                     fmt::format("has the value {} in {}, beyond +-{}, the largest gnuplot can place on an axis", v,
+                                 common::shown_text(results), kMaxDrawn));
+}
+
+PlotLook look_of(const PlotArgs& a) {
+  return {a.x, a.y, a.by, a.title, a.heatmap, a.log_x, a.log_y, a.confidence};
+}
+
+// A figure gnuplot cannot draw is refused before it runs, naming the
+// option: a value it cannot scale, no x above 0 on a logarithmic x axis,
+// no mean to draw (every one missing or infinite, or none above 0 on a
+// logarithmic y axis).
 void check_drawable(const PlotArgs& args, const PlotData& data) {
+  if (data.x_numeric && !args.heatmap)
+    for (std::size_t i = 0; i < data.x_values.size(); ++i) check_magnitude(data.x_values[i], "--x", args.x, args.results);
   for (const PlotSeries& series : data.series)
     for (const PlotCell& c : series.cells)
-      if (std::isfinite(c.y.mean) && (!args.log_y || c.y.mean > 0)) return;
-  throw SweepError(args.results, "", "has no value of " + args.y + " to draw" +
+      for (double v : {c.y.mean, c.y.low, c.y.high}) check_magnitude(v, "--y", args.y, args.results);
+  if (args.log_x && data.x_numeric && !args.heatmap &&
+      std::none_of(data.x_values.begin(), data.x_values.end(), [](double x) { return std::isfinite(x) && x > 0; }))
+    throw SweepError("--logx", "", "no value of " + common::shown_text(args.x) + " in " + common::shown_text(args.results) +
+                                       " is above 0, and a logarithmic axis shows only those (drop --logx)");
+  if (has_drawable_point(data, look_of(args))) return;
+  throw SweepError(args.results, "", "has no value of " + common::shown_text(args.y) + " to draw" +
                                          (args.log_y ? " on a logarithmic axis (every one is missing, infinite or at most 0; "
                                                        "drop --logy)"
                                                      : " (every one is missing or infinite)"));
@@ -197,7 +245,7 @@ void check_drawable(const PlotArgs& args, const PlotData& data) {
 
 PlotData read_data(const PlotArgs& args) {
   if (args.heatmap && args.by.empty()) throw SweepError("--heatmap", "", "needs --by: the heat map's second axis");
-  if (!(args.confidence > 0 && args.confidence < 1)) throw SweepError("--confidence", "", "must be between 0 and 1");
+  check_confidence(args.confidence, "--confidence");
   const RowFile file = read_rows(args.results);
   if (!file.has_columns) throw SweepError(args.results, "", "has no rows");
   PlotData data = gather(file, {args.x, args.y, args.by, args.where, args.confidence});
@@ -262,7 +310,7 @@ int plot(const PlotArgs& args) {
   const std::string prefix = args.out.empty() ? default_prefix(args) : args.out;
   for (const char* ext : {".png", ".svg"}) check_writable(prefix + ext, {args.results});
   check_gnuplot("clerk plot", args.gnuplot);
-  const PlotLook look{args.x, args.y, args.by, args.title, args.heatmap, args.log_x, args.log_y, args.confidence};
+  const PlotLook look = look_of(args);
   return draw_figure([&](const std::string& png, const std::string& svg) { return gnuplot_script(data, look, png, svg); },
                      prefix, args.gnuplot);
 }
@@ -277,6 +325,7 @@ int draw_figure(const FigureScript& script, const std::string& prefix, const std
   check_writable(svg);
   int status = 0;
   {
+    const IgnoredSigpipe no_sigpipe;
     const common::DeferredStopSignals guard;
     status = draw(script, gnuplot, png, svg);
   }
@@ -285,7 +334,7 @@ int draw_figure(const FigureScript& script, const std::string& prefix, const std
     raise(sig);  // the handlers are back: ends clerk as the signal would have
     return 128 + sig;
   }
-  if (status == 0) std::cerr << "plot: " << png << " and " << svg << "\n";
+  if (status == 0) std::cerr << "plot: " << common::shown_text(png) << " and " << common::shown_text(svg) << "\n";
   return status;
 }
 
@@ -299,7 +348,8 @@ void check_figure_prefix(const std::string& out, const std::string& option) {
   std::error_code ec;
   if (out.empty() || fs::path(out).filename().empty() || fs::is_directory(out, ec))
     throw SweepError(option, "'" + out + "'", "names a folder, not a file: give a name, like " +
-                                                (!out.empty() && out.back() == '/' ? out : out + "/") + "plot");
+                                                common::shown_text(!out.empty() && out.back() == '/' ? out : out + "/") +
+                                                "plot");
 }
 
 

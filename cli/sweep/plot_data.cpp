@@ -4,7 +4,9 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "cli/sweep/sweep_error.h"
@@ -18,21 +20,31 @@ bool as_number(const std::string& s, double& v) {
   return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
-// Distinct values in first-seen order, then sorted numerically when they all are numbers.
+// Distinct values in first-seen order, then sorted numerically (stably:
+// "1" and "1.0" keep their order) when they all are numbers. A hash set
+// finds the repeats and each value is read as a number once: n log n in
+// the rows (a search of the values so far was quadratic, 30,000 distinct
+// x values took 0.6 s).
 std::vector<std::string> ordered(const std::vector<std::string>& seen, bool& numeric) {
   std::vector<std::string> out;
+  std::unordered_set<std::string_view> known;
   for (const auto& s : seen)
-    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
-  double v = 0;
-  numeric = std::all_of(out.begin(), out.end(), [&](const std::string& s) { return as_number(s, v); });
-  if (numeric)
-    std::stable_sort(out.begin(), out.end(), [](const std::string& a, const std::string& b) {
-      double x = 0, y = 0;
-      as_number(a, x);
-      as_number(b, y);
-      return x < y;
-    });
-  return out;
+    if (known.insert(s).second) out.push_back(s);
+  std::vector<std::pair<double, std::size_t>> keys(out.size());
+  numeric = true;
+  for (std::size_t i = 0; i < out.size() && numeric; ++i) {
+    keys[i].second = i;
+    numeric = as_number(out[i], keys[i].first);
+  }
+  if (!numeric) return out;
+  // "nan" reads as a number: it goes last, so the order stays a strict weak one.
+  std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
+    return !std::isnan(a.first) && (std::isnan(b.first) || a.first < b.first);
+  });
+  std::vector<std::string> sorted;
+  sorted.reserve(out.size());
+  for (const auto& k : keys) sorted.push_back(std::move(out[k.second]));
+  return sorted;
 }
 
 std::size_t axis_index(const Columns& c, const std::string& key, const std::string& what) {
@@ -40,7 +52,7 @@ std::size_t axis_index(const Columns& c, const std::string& key, const std::stri
   if (it == c.axes.end()) {
     std::string known;
     for (const auto& a : c.axes) known += (known.empty() ? "" : ", ") + a;
-    throw SweepError(what, "'" + key + "'", "is not an axis of these results (axes: " + known + ")");
+    throw SweepError(what, "'" + key + "'", "is not an axis of these results (axes: " + common::shown_text(known) + ")");
   }
   return static_cast<std::size_t>(it - c.axes.begin());
 }
@@ -78,7 +90,7 @@ PlotData gather(const RowFile& file, const PlotQuery& q) {
       std::string list;
       for (std::size_t i = 0; i < std::min<std::size_t>(values.size(), 6); ++i) list += (i ? ", " : "") + values[i];
       throw SweepError("clerk plot", "axis '" + c.axes[a] + "'",
-                       "takes several values here (" + list + (values.size() > 6 ? ", ..." : "") +
+                       "takes several values here (" + common::shown_text(list) + (values.size() > 6 ? ", ..." : "") +
                            "): choose one with --where " + c.axes[a] + "=VALUE, or plot it with --by");
     }
   }

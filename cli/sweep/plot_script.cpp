@@ -1,5 +1,7 @@
 #include "cli/sweep/plot_script.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 namespace cli::sweep {
@@ -53,6 +55,24 @@ std::string tics(const PlotData& d, bool by_position) {
   for (std::size_t i = 0; i < d.x_labels.size(); ++i)
     t += fmt::format("{}{} {}", i ? ", " : "", quoted(d.x_labels[i]), by_position ? num(static_cast<double>(i)) : num(d.x_values[i]));
   return "(" + t + ")";
+}
+
+// Whether a cell's point can be placed: its mean a number (above 0 on a
+// logarithmic y axis), its x a number when x is numeric (above 0 on a
+// logarithmic x axis); a heat map places every cell by position.
+bool drawable(const PlotData& d, const PlotLook& look, const PlotCell& c) {
+  const bool y_ok = std::isfinite(c.y.mean) && (!look.log_y || c.y.mean > 0);
+  if (look.heatmap || !d.x_numeric) return y_ok;
+  const double x = d.x_values[c.x];
+  return y_ok && std::isfinite(x) && (!look.log_x || x > 0);
+}
+
+// The empty figure: the x labels by position, and the words.
+std::string empty_figure(const PlotData& d) {
+  const double n = static_cast<double>(std::max<std::size_t>(1, d.x_labels.size()));
+  return fmt::format("set xtics {}\nset xrange [-0.5:{}]\nset yrange [0:1]\nset key off\n"
+                     "set label 1 'no value to draw' at graph 0.5, graph 0.5 center\nplot 2 notitle\n",
+                     d.x_labels.empty() ? std::string("()") : tics(d, true), num(n - 0.5));
 }
 
 std::string lines(const PlotData& d, const PlotLook& look) {
@@ -152,6 +172,13 @@ std::string bar_pages(const BarChart& chart) {
 
 }  // namespace
 
+bool has_drawable_point(const PlotData& d, const PlotLook& look) {
+  for (const PlotSeries& series : d.series)
+    for (const PlotCell& c : series.cells)
+      if (drawable(d, look, c)) return true;
+  return false;
+}
+
 std::string bar_chart_script(const BarChart& chart, const std::string& png, const std::string& svg) {
   const std::size_t rows = (chart.panels.size() + 1) / 2;
   const int height = 120 + 380 * static_cast<int>(rows);
@@ -176,7 +203,7 @@ std::string gnuplot_script(const PlotData& d, const PlotLook& look, const std::s
                                                              look.y_key, look.confidence * 100);
   s += fmt::format("set title {}\nset xlabel {}\n", quoted(title), quoted(look.x_key));
   if (!look.heatmap) s += fmt::format("set ylabel {}\n", quoted(look.y_key));
-  s += look.heatmap ? heatmap(d, look) : lines(d, look);
+  s += !has_drawable_point(d, look) ? empty_figure(d) : look.heatmap ? heatmap(d, look) : lines(d, look);
   s += "set terminal svg size 1000,620 noenhanced font 'DejaVu Sans,11' background '#ffffff'\n";
   s += fmt::format("set output {}\nreplot\nunset output\n", quoted(svg));
   return s;

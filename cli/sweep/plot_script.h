@@ -17,7 +17,20 @@ struct PlotLook {
   double confidence = 0.95;
 };
 
+// A figure with no point gnuplot can place (every mean missing, or none
+// above 0 on a logarithmic y axis, or no x above 0 on a logarithmic x
+// axis) is drawn empty, saying so: gnuplot stops on it ("all points y value
+// undefined"), after a what-if's runs. clerk plot refuses it before.
 std::string gnuplot_script(const PlotData& d, const PlotLook& look, const std::string& png, const std::string& svg);
+
+// Whether one of the points can be placed as `look` asks (see above).
+bool has_drawable_point(const PlotData& d, const PlotLook& look);
+
+// gnuplot holds a value of magnitude VERYLARGE (DBL_MAX / 2, its syscfg.h)
+// or more as undefined, and an axis reaching it as invalid: x or y values
+// of +-9e307 failed ("x range is invalid", "all points y value undefined"),
+// +-8e307 drew. 1e307 leaves room for the margins and tics it adds.
+inline constexpr double kMaxDrawn = 1e307;
 
 // Bar charts side by side (clerk compare): each panel one figure of every
 // category (a scenario), as clustered bars (one per series: a client group)

@@ -50,8 +50,9 @@ double tidy(double v) { return std::stod(fmt::format("{:.12g}", v)); }
 template <typename Fail>
 void integer_steps(std::int64_t lo, std::int64_t hi, std::int64_t step, Axis& axis, const Fail& fail) {
   const std::uint64_t span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+  // Checked before the + 1: the span of the whole int64 range over a step of 1 is 2^64 - 1.
+  if (span / static_cast<std::uint64_t>(step) >= kMaxValues) fail("more than 100000 values");
   const std::uint64_t count = span / static_cast<std::uint64_t>(step) + 1;
-  if (count > kMaxValues) fail("more than 100000 values");
   for (std::uint64_t i = 0; i < count; ++i)
     axis.values.push_back(integer_value(static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + i * static_cast<std::uint64_t>(step))));
 }
@@ -79,7 +80,8 @@ AxisValue parse_value(const std::string& raw) {
     try {
       doc = toml::parse("v = \"" + text + "\"");
     } catch (const toml::parse_error& e) {
-      throw std::invalid_argument("cannot read the value '" + text + "': " + std::string(e.description()));
+      throw std::invalid_argument("cannot read the value '" + common::shown_text(text) + "': " +
+                                  common::shown_text(e.description()));
     }
   }
   return value_from_node(*doc.get("v"));
@@ -118,7 +120,7 @@ bool looks_like_range(const std::string& text) {
 void parse_range(const std::string& raw, Axis& axis) {
   const std::string text = trim(raw);
   auto fail = [&](const std::string& why) {
-    throw SweepError(axis.where, axis.name(), "bad range '" + text + "': " + why +
+    throw SweepError(axis.where, axis.name(), "bad range '" + common::shown_text(text) + "': " + why +
                                                  " (write lo..hi:step, lo..hi:*factor, or lo..hi for random sampling)");
   };
   const std::size_t dots = text.find("..");
@@ -132,9 +134,9 @@ void parse_range(const std::string& raw, Axis& axis) {
   std::int64_t ilo = 0, ihi = 0, istep = 0;
   const bool ints = parse_int(lo_s, ilo) && parse_int(hi_s, ihi) && (step_n.empty() || parse_int(step_n, istep));
   double lo = 0, hi = 0, step = 0;
-  if (!parse_double(lo_s, lo)) fail("'" + lo_s + "' is not a number");
-  if (!parse_double(hi_s, hi)) fail("'" + hi_s + "' is not a number");
-  if (colon != std::string::npos && !parse_double(step_n, step)) fail("the step '" + step_s + "' is not a number");
+  if (!parse_double(lo_s, lo)) fail("'" + common::shown_text(lo_s) + "' is not a number");
+  if (!parse_double(hi_s, hi)) fail("'" + common::shown_text(hi_s) + "' is not a number");
+  if (colon != std::string::npos && !parse_double(step_n, step)) fail("the step '" + common::shown_text(step_s) + "' is not a number");
   if (lo > hi) fail("the low end is above the high end");
   axis.values.clear();
   axis.continuous = false;

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/option_checks.h"
 #include "cli/sweep/plot_command.h"
 #include "cli/sweep/sweep_command.h"
 
@@ -58,7 +59,8 @@ void add_sweep_commands(CLI::App& clerk, Commands& commands) {
                 "an axis or a fixed key: KEY=v1,v2,...  KEY=lo..hi:step  KEY=lo..hi:*factor  KEY=value (repeatable)");
   s->add_option("--mode", args->sweep.mode, "how axes combine: grid (every combination), zip (in step), random (--samples)");
   s->add_option("--samples", args->sweep.samples, "points to draw in random mode")->check(whole_number());
-  s->add_option("--sample-seed", args->sweep.sample_seed, "seed of the random draw of points");
+  s->add_option("--sample-seed", args->sweep.sample_seed, "seed of the random draw of points")
+      ->check(seed_check());  // as the spec's sample_seed: -1 wrapped to 2^64-1, 2^64 saturated
   s->add_option("--seeds", args->sweep.seeds, "seeds per point: a count N (seeds 1..N), or a list 1,5,9, or a range 1..20:1");
   s->add_option("--metric", args->sweep.metrics, "a metric to keep, a dotted path into a run's JSON (repeatable)");
   s->add_option("--metrics", args->sweep.table_metrics,

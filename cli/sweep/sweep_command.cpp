@@ -46,11 +46,7 @@ SweepSpec build_spec(const SweepArgs& args) {
   if (args.sample_seed) spec.sample_seed = *args.sample_seed;
   if (!args.seeds.empty()) spec.seeds = parse_seeds(args.seeds, "--seeds");
   if (!args.metrics.empty()) spec.metrics = args.metrics;
-  if (args.confidence) {
-    if (!(*args.confidence > 0 && *args.confidence < 1))
-      throw SweepError("--confidence", "", "must be between 0 and 1, like 0.95");
-    spec.confidence = *args.confidence;
-  }
+  if (args.confidence) spec.confidence = check_confidence(*args.confidence, "--confidence");
   for (const std::string& s : args.sets) apply_set(spec, s);
   return spec;
 }
@@ -132,6 +128,9 @@ void report_missing(const std::vector<Row>& all) {
 
 int sweep_command(const SweepArgs& args) {
   try {
+    if (args.resume && args.overwrite)
+      throw SweepError("--resume and --overwrite", "", "contradict each other: --resume keeps the finished runs, "
+                                                        "--overwrite starts again; give one");
     const SweepSpec spec = build_spec(args);
     const Shard shard = args.shard.empty() ? Shard{} : parse_shard(args.shard);
     const Plan plan = make_plan(spec, shard);
@@ -147,8 +146,9 @@ int sweep_command(const SweepArgs& args) {
     for (const std::string& p : {paths.csv, paths.jsonl, paths.summary})
       check_writable(p, plan.inputs);  // before any file is written
 
+    // The summary too: it is another sweep's means until this one replaces it.
     if (!args.resume && !args.overwrite)
-      for (const std::string& p : {paths.csv, paths.jsonl})
+      for (const std::string& p : {paths.csv, paths.jsonl, paths.summary})
         if (fs::exists(p))
           throw SweepError(p, "", "exists: --resume continues that sweep, --overwrite starts it again");
     std::set<std::uint64_t> mine;
@@ -206,7 +206,8 @@ int sweep_command(const SweepArgs& args) {
     std::cerr << fmt::format("sweep: {} runs ({} from before, {} now) in {:.1f} s, {:.1f} runs/s on {} threads\n"
                              "sweep: rows in {} and {}, means and intervals in {}\n",
                              all.size(), kept.size(), todo.size(), progress.elapsed_s(), progress.rate(), jobs,
-                             paths.csv, paths.jsonl, paths.summary);
+                             common::shown_text(paths.csv), common::shown_text(paths.jsonl),
+                             common::shown_text(paths.summary));
     return 0;
   } catch (const SweepError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
@@ -226,20 +227,23 @@ int sweep_command(const SweepArgs& args) {
 int merge_command(const MergeArgs& args) {
   try {
     if (args.inputs.empty()) throw SweepError("clerk sweep merge", "", "needs the files to merge");
+    check_confidence(args.confidence, "--confidence");
+    // Both outputs, the merged file and its summary, against every input,
+    // before anything is read or written: an input named q.summary.csv
+    // was replaced by the summary of -o q.csv.
+    const std::string summary = output_paths(args.out).summary;
+    for (const std::string& out : {args.out, summary}) check_writable(out, args.inputs);
     Columns columns;
     bool has_columns = false;
     std::string fingerprint;
     std::map<std::uint64_t, Row> rows;
     for (const std::string& path : args.inputs) {
-      std::error_code ec;
-      if (fs::equivalent(path, args.out, ec))
-        throw SweepError(path, "", "is also the output: merge into a new file");
       const RowFile file = read_rows(path);
       if (file.cut_short)
         throw SweepError(path, "", "ends in a cut line: that part did not finish (run it again with --resume)");
       if (file.has_columns) {
         if (has_columns && !(file.columns == columns))
-          throw SweepError(path, "", "its columns differ from " + args.inputs.front() + "'s: not parts of one sweep");
+          throw SweepError(path, "", "its columns differ from " + common::shown_text(args.inputs.front()) + "'s: not parts of one sweep");
         columns = file.columns;
         has_columns = true;
       }
@@ -255,16 +259,13 @@ int merge_command(const MergeArgs& args) {
       }
     }
     if (!has_columns) throw SweepError(args.inputs.front(), "", "no rows to merge");
-    const std::string summary = output_paths(args.out).summary;
-    check_writable(args.out);  // both before either is written
-    check_writable(summary);
     std::vector<Row> all;
     for (auto& [id, r] : rows) all.push_back(std::move(r));
     const Format f = format_of(args.out);
     write_atomically(args.out, file_text(f, columns, all));
     write_atomically(summary, summary_csv(columns, all, args.confidence));
     std::cerr << fmt::format("merge: {} runs from {} files into {} (means and intervals in {})\n", all.size(),
-                             args.inputs.size(), args.out, summary);
+                             args.inputs.size(), common::shown_text(args.out), common::shown_text(summary));
     report_missing(all);
     return 0;
   } catch (const SweepError& e) {

@@ -40,7 +40,8 @@ OutputPaths output_paths(const std::string& out) {
   }
   if (names_folder(out, stem))
     throw SweepError("-o", "'" + out + "'", "names a folder, not a file: give a file name, like " +
-                                                (out.empty() || out.back() == '/' ? out : out + "/") + "results.csv");
+                                                common::shown_text(out.empty() || out.back() == '/' ? out : out + "/") +
+                                                "results.csv");
   return {stem + ".csv", stem + ".jsonl", stem + ".summary.csv"};
 }
 

@@ -188,6 +188,16 @@ std::vector<std::string> main_metrics(const std::vector<std::string>& client_gro
   return m;
 }
 
+void check_group_in_paths(const std::string& group, const std::string& where) {
+  if (group.empty())
+    throw SweepError(where, "client group \"\"", "has an empty name, which no metric path can name (paths are "
+                                                   "\"clients.GROUP.METRIC\"): give the group a name");
+  if (group.find('.') != std::string::npos)
+    throw SweepError(where, "client group '" + group + "'",
+                     "has a '.' in its name, and metric paths (\"clients.GROUP.METRIC\") are split at every '.': "
+                     "rename the group without '.', or keep other metrics with --metric");
+}
+
 RunRef Plan::run(std::uint64_t id) const {
   return {id, id / seeds.size(), seeds[id % seeds.size()]};
 }
@@ -268,6 +278,8 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
   check_cap(spec.origin, "", plan.points.size() * plan.seeds.size(), kMaxRuns, "runs (points x seeds)");
   std::vector<std::string> groups;
   for (const auto& g : base.clients) groups.push_back(g.name);
+  if (spec.metrics.empty())
+    for (const std::string& g : groups) check_group_in_paths(g, spec.scenario);
   plan.metrics = spec.metrics.empty() ? main_metrics(groups) : spec.metrics;
 
   const auto layout = json_layout(base);

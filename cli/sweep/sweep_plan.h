@@ -71,4 +71,11 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard = {});
 // The metrics a sweep keeps when the spec names none.
 std::vector<std::string> main_metrics(const std::vector<std::string>& client_groups);
 
+// Throws SweepError naming `where` and the group when a client group's
+// figures cannot be named by a metric path ("clients.GROUP.requests_per_s"):
+// a path is split at every '.', so a group named "" or "a.b" (which clerk
+// run accepts, as a quoted TOML key) cannot be reached. Called for the
+// groups whose metrics a sweep or a what-if would keep, before any run.
+void check_group_in_paths(const std::string& group, const std::string& where);
+
 }  // namespace cli::sweep

@@ -1,5 +1,6 @@
 #include "cli/sweep/sweep_rows.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
@@ -116,6 +117,21 @@ Row parse_json_row(const std::string& text, Columns& c, bool& has_columns, const
   return r;
 }
 
+// Where the record starting at `pos` ends: its newline. A CSV field in
+// quotes may hold newlines (RFC 4180, 2.6: csv_field writes a group or axis
+// value with one so), so for CSV only a newline outside quotes ends it; a
+// quote toggles, and a doubled quote inside quotes toggles twice, as
+// csv_split reads it. npos: the record is cut short.
+std::size_t record_end(const std::string& text, std::size_t pos, Format f) {
+  if (f == Format::kJsonl) return text.find('\n', pos);  // JSON strings escape their newlines
+  bool quoted = false;
+  for (std::size_t i = pos; i < text.size(); ++i) {
+    if (text[i] == '"') quoted = !quoted;
+    else if (text[i] == '\n' && !quoted) return i;
+  }
+  return std::string::npos;
+}
+
 }  // namespace
 
 bool Row::operator==(const Row& o) const {
@@ -217,16 +233,21 @@ RowFile read_rows(const std::string& path) {
   std::size_t pos = 0;
   int number = 0;
   while (pos < text.size()) {
-    const std::size_t nl = text.find('\n', pos);
+    const std::size_t nl = record_end(text, pos, f);
     if (nl == std::string::npos) {  // a line cut short: its run is not done
+      if (text.find('\n', pos) != std::string::npos)  // whole lines follow: a quote opened and never closed
+        throw SweepError(path + ":" + std::to_string(number + 1), "",
+                         "a field's opening quote is never closed (\" in a field is written \"\")");
       file.cut_short = true;
       break;
     }
     std::string l = text.substr(pos, nl - pos);
     pos = nl + 1;
-    ++number;
+    ++number;  // the record's first line
+    const int lines_inside = static_cast<int>(std::count(l.begin(), l.end(), '\n'));
     if (!l.empty() && l.back() == '\r') l.pop_back();
     const std::string where = path + ":" + std::to_string(number);
+    number += lines_inside;  // the next record's line number
     if (l.empty()) continue;
     if (f == Format::kJsonl) {
       file.rows.push_back(parse_json_row(l, file.columns, file.has_columns, where));

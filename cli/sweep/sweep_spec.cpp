@@ -97,11 +97,16 @@ void check_cap(const std::string& where, const std::string& key, std::uint64_t v
                                  value, what, cap));
 }
 
+double check_confidence(double level, const std::string& option) {
+  if (!(level > 0 && level < 1)) throw SweepError(option, "", "must be between 0 and 1, like 0.95");
+  return level;
+}
+
 Mode parse_mode(const std::string& text, const std::string& where) {
   if (text == "grid") return Mode::kGrid;
   if (text == "zip") return Mode::kZip;
   if (text == "random") return Mode::kRandom;
-  throw SweepError(where, "key 'mode'", "must be \"grid\", \"zip\" or \"random\" (got \"" + text + "\")");
+  throw SweepError(where, "key 'mode'", "must be \"grid\", \"zip\" or \"random\" (got \"" + common::shown_text(text) + "\")");
 }
 
 std::vector<std::uint64_t> parse_seeds(const std::string& text, const std::string& where) {
@@ -119,7 +124,7 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text, const std::strin
       used = 0;
     }
     if (used != v.toml.size() || v.toml[0] == '-')
-      throw SweepError(where, "seeds", "'" + text + "': each seed must be a whole number of at least 0");
+      throw SweepError(where, "seeds", "'" + common::shown_text(text) + "': each seed must be a whole number of at least 0");
     seeds.push_back(n);
   }
   if (tmp.continuous) throw SweepError(where, "seeds", "a range of seeds needs a step, like 1..10:1");

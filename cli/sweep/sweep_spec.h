@@ -24,6 +24,10 @@ inline constexpr std::uint64_t kMaxRuns = 10'000'000;    // points x seeds
 void check_cap(const std::string& where, const std::string& key, std::uint64_t value, std::uint64_t cap,
                const std::string& what);
 
+// A confidence level: above 0 and below 1 (sweep, merge and plot alike).
+// Returns it; throws SweepError naming `option` otherwise (NaN too).
+double check_confidence(double level, const std::string& option);
+
 struct SweepSpec {
   std::string origin;                // the spec file, or "the command line"
   std::string file;                  // the spec file; empty for a sweep given on the command line

@@ -63,10 +63,14 @@ struct PointMean {
   std::vector<double> metrics;      // per metric
 };
 
+// A size exactly, in g, m or k, the largest that divides it (models::parse_size
+// reads it back as the same bytes): 100k stays 100k, never rounded to 1m,
+// and two sizes given are never one point.
 std::string size_text(std::uint64_t bytes) {
-  constexpr std::uint64_t kGiB = 1ULL << 30, kMiB = 1ULL << 20;
-  if (bytes % kGiB == 0) return fmt::format("{}g", bytes / kGiB);
-  return fmt::format("{}m", std::max<std::uint64_t>(1, bytes / kMiB));
+  if (bytes == 0) return "0";
+  for (const auto& [unit, scale] : {std::pair{'g', 1ULL << 30}, {'m', 1ULL << 20}, {'k', 1ULL << 10}})
+    if (bytes % scale == 0) return fmt::format("{}{}", bytes / scale, unit);
+  return std::to_string(bytes);
 }
 
 AxisValue text_value(const std::string& text) { return {"\"" + text + "\"", text, false}; }
@@ -240,6 +244,8 @@ class Whatif {
     if (!a.watch.empty() && std::find(all_groups_.begin(), all_groups_.end(), a.watch) == all_groups_.end())
       throw SweepError("--watch", "'" + a.watch + "'", "is not a client group of " + a.file + unknown_hint());
     if (!(a.within > 0 && a.within < 1)) throw SweepError("--within", "", "must be between 0 and 1, like 0.1 for 10%");
+    for (const std::string& g : watched()) check_group_in_paths(g, a.file);  // their metrics name them
+    if (!a.watch.empty()) check_group_in_paths(a.watch, a.file);
   }
 
   // The files the scenario was read from (its includes too), and the
@@ -603,6 +609,11 @@ std::string default_figure(const WhatifArgs& a) {
 
 // The outputs can be written and are none of `inputs`.
 void check_outputs(const WhatifArgs& a, const std::string& figure, const std::vector<std::string>& inputs) {
+  std::vector<std::pair<std::string, std::string>> outputs;
+  if (!figure.empty())
+    for (const char* ext : {".png", ".svg"}) outputs.emplace_back("--figure", figure + ext);
+  if (!a.json_path.empty()) outputs.emplace_back("--json", a.json_path);
+  check_distinct_outputs(outputs);
   if (!figure.empty()) {
     check_writable(figure + ".png", inputs);
     check_writable(figure + ".svg", inputs);
