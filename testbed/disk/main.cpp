@@ -14,7 +14,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <variant>
 
 #include "common/bad_input.h"
 #include "common/finite_range.h"
@@ -22,6 +21,7 @@
 #include "daemon.h"
 #include "model_fio.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/disk_kinds.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"clerk-disk: the scenario's disk as a FUSE file system, answering reads in the model's time"};
@@ -57,12 +57,12 @@ int main(int argc, char** argv) {
   }
   try {
     const models::Scenario sc = models::load_scenario(scenario, sets);
-    // [disk] type = "none": the data set lives in the page cache and no
-    // read reaches a device, so there is none to emulate or drive (a read
-    // reaching it was exit 3 mid-run).
-    if (std::holds_alternative<models::NoDiskSpec>(sc.hardware.disk)) {
-      std::fprintf(stderr, "clerk-disk: %s: its [disk] type is \"none\": there is no disk to emulate or model\n",
-                   common::shown_text(scenario).c_str());
+    // A kind with no device (type "none": the data set lives in the page
+    // cache, no read reaches a disk) has nothing to emulate or drive (a read
+    // reaching it was exit 3 mid-run). Asked of the registry's row.
+    if (const models::DiskKind& kind = models::disk_kind(sc.hardware.disk); kind.in_memory) {
+      std::fprintf(stderr, "clerk-disk: %s: its [disk] type is \"%s\": there is no disk to emulate or model\n",
+                   common::shown_text(scenario).c_str(), kind.name);
       return 2;
     }
     if (fio) {
