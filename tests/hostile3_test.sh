@@ -125,6 +125,8 @@ if [ "$disk" != - ]; then
   # Finding 16: the figures lost to a full disk.
   expect_status 2 "clerk-disk --model-fio > /dev/full" bash -c '"$0" "$1" --model-fio --seconds 0.01 >/dev/full' "$disk" "$s"
   expect_text "clerk-disk --model-fio > /dev/full" "cannot write the figures"
+  expect_status 2 "clerk-disk --help > /dev/full" bash -c '"$0" --help >/dev/full' "$disk"
+  expect_status 0 "clerk-disk --help" "$disk" --help
 fi
 
 if [ "$serve" != - ]; then

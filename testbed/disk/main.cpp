@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 
 #include "common/bad_input.h"
 #include "common/finite_range.h"
@@ -53,7 +54,14 @@ int main(int argc, char** argv) {
     if (!fio && mountpoint.empty()) throw CLI::ValidationError("mountpoint", "needed (except with --model-fio)");
   } catch (const CLI::ParseError& e) {
     const int status = app.exit(e);
-    return status == 0 ? 0 : 2;
+    if (status != 0) return 2;
+    // --help lost (a full disk, a closed stdout) is no success.
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      std::fprintf(stderr, "clerk-disk: cannot write the help to standard output\n");
+      return 2;
+    }
+    return 0;
   }
   try {
     const models::Scenario sc = models::load_scenario(scenario, sets);
