@@ -25,8 +25,10 @@
 
 #include "cli/commands.h"
 #include "cli/option_checks.h"
+#include "common/finite_range.h"
 #include "common/bad_input.h"
 #include "common/output_file.h"
+#include "common/shown_text.h"
 #include "common/stop_signals.h"
 #include "models/clients/log_generator.h"
 #include "models/scenario/limits.h"
@@ -158,7 +160,8 @@ int gen_log_command(const GenLogArgs& a) {
   }
   common::check_output_path(a.output);
   const std::uint64_t lines = write_log(spec, a.output);
-  std::cout << fmt::format("wrote {}: {} lines over {:g} s (expected {:.0f})\n", a.output, lines, spec.duration_s,
+  std::cout << fmt::format("wrote {}: {} lines over {:g} s (expected {:.0f})\n", common::shown_text(a.output), lines,
+                           spec.duration_s,
                            expected);
   return 0;
 }
@@ -172,13 +175,13 @@ void add_gen_log_command(CLI::App& clerk, Commands& commands) {
   GenLogArgs& a = *args;
   cmd->add_option("-o,--output", a.output, "the log to write (\"-\": standard output); at most 1e8 lines expected (--duration x --rate)")->required()->check(file_name_check());
   cmd->add_option("--duration", a.duration, "the log's span, like \"600s\" or \"2h\"")->capture_default_str();
-  cmd->add_option("--rate", a.rate, "mean requests a second")->check(CLI::Range(1e-3, 1e6))->capture_default_str();
+  cmd->add_option("--rate", a.rate, "mean requests a second")->check(common::finite_range(1e-3, 1e6))->capture_default_str();
   cmd->add_option("--amplitude", a.amplitude, "the diurnal swing: rate x (1 + A sin(2 pi t / period)), 0 to 1")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+      ->check(common::finite_range(0.0, 1.0))->capture_default_str();
   cmd->add_option("--period", a.period, "the diurnal period")->capture_default_str();
   cmd->add_option("--files", a.files, "distinct paths")->check(CLI::Range(1u, 1u << 24))->capture_default_str();
   cmd->add_option("--zipf", a.zipf, "the Zipf exponent of the paths' popularity (0: uniform)")
-      ->check(CLI::Range(0.0, 10.0))->capture_default_str();
+      ->check(common::finite_range(0.0, 10.0))->capture_default_str();
   cmd->add_option("--sizes", a.sizes,
                   "the file-size mix, classes MIN-MAX:WEIGHT or SIZE:WEIGHT (default 1k-16k:0.7 16k-256k:0.25 256k-4m:0.05)");
   cmd->add_option("--seed", a.seed, "the seed: the same log, byte for byte")->check(seed_check())->capture_default_str();

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/shown_text.h"
 #include "models/scenario/key_reference.h"
 
 namespace cli {
@@ -19,7 +20,7 @@ int keys_command(const KeysArgs& args) {
   }
   if (args.markdown) {
     if (!args.table.empty()) {
-      std::cerr << "clerk keys: --markdown prints every table; leave out '" << args.table << "'\n";
+      std::cerr << "clerk keys: --markdown prints every table; leave out '" << common::shown_text(args.table) << "'\n";
       return 2;
     }
     std::cout << models::key_reference_markdown(ref);
@@ -27,7 +28,7 @@ int keys_command(const KeysArgs& args) {
   }
   std::string out;
   if (!models::key_reference_text(ref, args.table, out)) {
-    std::cerr << "clerk keys: no table '" << args.table << "'; the tables are: top";
+    std::cerr << "clerk keys: no table '" << common::shown_text(args.table) << "'; the tables are: top";
     std::vector<std::string> tables;
     for (const models::KeyEntry& e : ref.entries)
       if (!e.use.table.empty() && std::find(tables.begin(), tables.end(), e.use.table) == tables.end())

@@ -12,6 +12,7 @@
 // claim held, 1 one did not, 2 bad input.
 #include <array>
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
@@ -25,6 +26,7 @@
 #include "cli/option_checks.h"
 #include "common/input_file.h"
 #include "common/output_file.h"
+#include "common/shown_text.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/key_reference.h"
@@ -59,6 +61,29 @@ nlohmann::ordered_json run_json(const models::Scenario& sc) {
   return json;
 }
 
+// The lesson's texts as the terminal (and the handouts) show them: a
+// lesson file's strings may hold any character, and a control sequence
+// (ESC, U+009B, U+202E) would act on the terminal. Each text is shown
+// escaped (common/shown_text.h), its line ends kept; ordinary text is
+// unchanged. What the loader accepts is not changed.
+Lesson shown_lesson(Lesson lesson) {
+  const auto show = [](std::string& text) { text = common::shown_lines(text); };
+  show(lesson.title);
+  show(lesson.summary);
+  for (LessonStep& step : lesson.steps) {
+    for (std::string* text : {&step.title, &step.setup, &step.explain, &step.teacher, &step.observe.text,
+                              &step.predict.question, &step.predict.unit})
+      show(*text);
+    for (models::LessonChoice& c : step.predict.choices) show(c.text);
+    for (Expectation& e : step.expect) show(e.note);
+    if (step.exercise) {
+      show(step.exercise->task);
+      show(step.exercise->goal_unit);  // not the solution: --check runs it as written
+    }
+  }
+  return lesson;
+}
+
 // Where the student's answers come from: --answers' file, else stdin.
 class Answers {
  public:
@@ -69,19 +94,19 @@ class Answers {
     try {
       file_ = std::make_unique<std::istringstream>(common::read_input_file(file, kMaxAnswersBytes));
     } catch (const common::InputFileError& e) {
-      throw common::BadInput("--answers: '" + file + "' " + e.what());
+      throw common::BadInput("--answers: '" + common::shown_text(file) + "' " + e.what());
     }
   }
   // The next line; empty at the end of the input.
   std::optional<std::string> next(const std::string& prompt) {
     std::cout << prompt << std::flush;
     std::string line;
-    std::istream& in = file_ ? *file_ : std::cin;
-    if (!std::getline(in, line)) {
+    if (!(file_ ? static_cast<bool>(std::getline(*file_, line)) : stdin_line(line))) {
       std::cout << "\n";
       return std::nullopt;
     }
-    if (file_ || !isatty(STDIN_FILENO)) std::cout << line << "\n";  // scripted: show what was answered
+    // Scripted: show what was answered (escaped: the line is the user's bytes).
+    if (file_ || !isatty(STDIN_FILENO)) std::cout << common::shown_text(line) << "\n";
     return line;
   }
 
@@ -89,6 +114,23 @@ class Answers {
   // A line per question: a lesson's answers are a few hundred bytes.
   static constexpr std::uint64_t kMaxAnswersBytes = 1u << 20;
   std::unique_ptr<std::istringstream> file_;
+  std::uint64_t stdin_bytes_ = 0;
+
+  // A line of standard input, bounded as --answers is: all of stdin past
+  // kMaxAnswersBytes (< /dev/zero, a line that never ends) is bad input,
+  // not a string that grows until memory runs out.
+  bool stdin_line(std::string& line) {
+    char c = 0;
+    bool any = false;
+    while (std::cin.get(c)) {
+      any = true;
+      if (++stdin_bytes_ > kMaxAnswersBytes)
+        throw common::BadInput("standard input: more than 1 MiB of answers (a lesson's are a few hundred bytes)");
+      if (c == '\n') return true;
+      line += c;
+    }
+    return any;
+  }
 };
 
 // How one step went: what the run says (models::evaluate_step), and for
@@ -286,8 +328,9 @@ std::string ask_prediction(const LessonStep& step, Answers& answers) {
   }
   while (auto line = answers.next(fmt::format("Your estimate in {} ({:g} to {:g}): ", p.unit, p.slider_min, p.slider_max))) {
     char* end = nullptr;
-    const double v = std::strtod(line->c_str(), &end);
-    if (!line->empty() && *end == '\0' && v >= p.slider_min && v <= p.slider_max) return *line;
+    errno = 0;
+    const double v = std::strtod(line->c_str(), &end);  // 1e-400: ERANGE, no number clerk can judge
+    if (!line->empty() && *end == '\0' && errno != ERANGE && v >= p.slider_min && v <= p.slider_max) return *line;
     std::cout << fmt::format("  please type a number from {:g} to {:g}\n", p.slider_min, p.slider_max);
   }
   return "";
@@ -331,7 +374,7 @@ void run_exercise(const LessonStep& step, Answers& answers) {
                                   : "not yet; the goal is " + goal_range(x) + ". Try another change.");
       if (ok) return;
     } catch (const models::ConfigError& e) {
-      std::cout << "  that change does not load: " << e.what() << "\n";
+      std::cout << "  that change does not load: " << e.what() << "\n";  // ConfigError: shown escaped
     }
   }
 }
@@ -354,7 +397,7 @@ std::string set_text(const Lesson& lesson, const LessonStep& step) {
       later = key_of(step.overrides[j]) == key_of(step.overrides[i]);
     if (!later) out += " --set " + step.overrides[i];
   }
-  return out;
+  return common::shown_text(out);
 }
 
 int interactive(const Lesson& lesson, Answers& answers) {
@@ -422,12 +465,13 @@ std::vector<StepOutcome> check_all(const Lesson& lesson, int& failed) {
       const std::optional<double> before = models::lesson_metric(runs, x.goal);
       ok_before = before && *before >= x.goal.min && *before <= x.goal.max;
       const auto [after, ok] = try_change(step, x.solution);
-      o.exercise_result = fmt::format("{} = {} with {} ({} before)", x.goal.metric, goal_value(x, after), x.solution,
+      o.exercise_result = fmt::format("{} = {} with {} ({} before)", x.goal.metric, goal_value(x, after),
+                                      common::shown_text(x.solution),
                                       before ? goal_value(x, *before) : "missing");
       std::cout << fmt::format("  {}  exercise: the goal ({} {}) is unmet as the step stands ({})\n",
                                ok_before ? "FAIL" : "ok  ", x.goal.metric, models::range_text(x.goal),
                                before ? models::plain_number(*before) : "missing");
-      std::cout << fmt::format("  {}  exercise: the solution {} meets it ({})\n", ok ? "ok  " : "FAIL", x.solution,
+      std::cout << fmt::format("  {}  exercise: the solution {} meets it ({})\n", ok ? "ok  " : "FAIL", common::shown_text(x.solution),
                                models::plain_number(after));
       o.failed += (ok_before ? 1 : 0) + (ok ? 0 : 1);
     }
@@ -474,7 +518,8 @@ std::string handout_page(const Lesson& lesson, const std::vector<StepOutcome>& o
     if (fold) md += "\n</details>\n";
     if (step.exercise) {
       md += "\n**Exercise.** " + step.exercise->task + " You may change: `" + highlight_text(step.exercise->keys) + "`.\n";
-      if (teacher) md += "\n**Solution:** `--set " + step.exercise->solution + "`: " + o.exercise_result + ".\n";
+      if (teacher)
+        md += "\n**Solution:** `--set " + common::shown_text(step.exercise->solution) + "`: " + o.exercise_result + ".\n";
     }
     if (teacher) {
       if (!step.teacher.empty()) md += "\n**Discussion.** " + step.teacher + "\n";
@@ -504,18 +549,19 @@ void write_handouts(const Lesson& lesson, const std::vector<StepOutcome>& outcom
   const auto [student, teacher] = handout_paths(lesson, dir);
   common::write_file_atomically(student, handout_page(lesson, outcomes, false));
   common::write_file_atomically(teacher, handout_page(lesson, outcomes, true));
-  std::cout << "wrote " << student << " and " << teacher << "\n";
+  std::cout << "wrote " << common::shown_text(student) << " and " << common::shown_text(teacher) << "\n";
 }
 
 int list_lessons(const std::string& dir) {
   const std::vector<std::string> files = models::lesson_files(dir);
   if (files.empty()) {
-    std::cerr << "clerk: --lessons: '" << dir << "' holds no lesson files (N-name.toml)\n";
+    std::cerr << "clerk: --lessons: '" << common::shown_text(dir) << "' holds no lesson files (N-name.toml)\n";
     return 2;
   }
   for (const std::string& f : files) {
     const Lesson l = models::load_lesson(f);
-    std::cout << fmt::format("{:>3}  {}  ({} steps; {})\n", l.number, l.title, l.steps.size(), f);
+    std::cout << fmt::format("{:>3}  {}  ({} steps; {})\n", l.number, common::shown_text(l.title), l.steps.size(),
+                             common::shown_text(f));
   }
   return 0;
 }
@@ -531,15 +577,16 @@ int lesson_command(const LessonArgs& args) {
   if (file.find_first_not_of("0123456789") == std::string::npos) {
     file = file.size() <= 3 ? models::find_lesson(dir, std::stoi(file)) : "";
     if (file.empty()) {
-      std::cerr << "clerk: lesson: no lesson " << args.lesson << " in " << dir << " (clerk lesson --list)\n";
+      std::cerr << "clerk: lesson: no lesson " << args.lesson << " in " << common::shown_text(dir)
+                << " (clerk lesson --list)\n";
       return 2;
     }
   }
-  const Lesson lesson = models::load_lesson(file);
+  const Lesson lesson = shown_lesson(models::load_lesson(file));
   if (!args.handout.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_directory(args.handout, ec)) {
-      std::cerr << "clerk: --handout: '" << args.handout << "' is not a folder\n";
+      std::cerr << "clerk: --handout: '" << common::shown_text(args.handout) << "' is not a folder\n";
       return 2;
     }
     // Both pages checked before any run: neither is written when one could not be.

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "common/guarded.h"
+#include "common/shown_text.h"
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/engine_choice.h"
@@ -31,6 +32,10 @@ int main(int argc, char** argv) {
   cli::choose_engines(argc, argv);  // how this program runs SimGrid (cli/engine_choice.h)
   CLI::App app{"clerk: simulate NGINX workers, disks, page cache, thread pools, NIC and wrk clients"};
   app.require_subcommand(1);
+  // CLI11's messages quote the command line ("The following argument was not
+  // expected: ARG", a value not in a list or out of range): shown escaped.
+  app.failure_message(
+      [](const CLI::App* a, const CLI::Error& e) { return common::shown_lines(CLI::FailureMessage::simple(a, e)); });
   cli::Commands commands;
   for (const cli::Registration add : kSubcommands) add(app, commands);
 

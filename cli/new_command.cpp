@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cli/toml_string.h"
+#include "common/finite_range.h"
 #include "common/shown_text.h"
 #include "common/output_file.h"
 #include "common/temp_dir.h"
@@ -339,7 +340,7 @@ void add_new_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--popularity", a.popularity, "uniform, zipf:EXPONENT or hot:FILES:SHARE like hot:0.02:0.9");
   cmd->add_option("--connections", a.connections, "keep-alive connections (wrk -c)")->check(CLI::Range(1, 1 << 24));
   cmd->add_option("--client-threads", a.client_threads, "wrk threads (wrk -t)")->check(CLI::Range(1, 1 << 16));
-  cmd->add_option("--rate", a.rate, "requests a second, open loop (wrk2 -R); 0: closed loop")->check(CLI::Range(0.0, 1e9));
+  cmd->add_option("--rate", a.rate, "requests a second, open loop (wrk2 -R); 0: closed loop")->check(common::finite_range(0.0, 1e9));
   cmd->add_option("--duration", a.duration, "simulated seconds measured, like 10s");
   commands.add(cmd, [args] { return new_command(*args); });
 }

@@ -27,7 +27,8 @@ void add_realrun_command(CLI::App& clerk, Commands& commands) {
   // Port 0 is refused rather than picked: wrk, the NGINX configuration and
   // the busy-port check all need the port before the server starts.
   cmd->add_option("--port", o.port, "loopback port for the server (1-65535; 0 is refused)")->check(CLI::Range(1, 65535));
-  cmd->add_option("--json", o.json_path, "also write every run, both sides, as JSON to this file");
+  cmd->add_option("--json", o.json_path, "also write every run, both sides, as JSON to this file")
+      ->check(file_name_check());  // an empty --json was ignored
   cmd->add_option("--set", o.overrides, "override a scenario key for both sides: --set clients.random.connections=8");
   cmd->add_option("--serve-binary", o.serve_binary, "the clerk-serve to run (default: the one built with clerk)");
   cmd->add_option("--disk", o.disk,

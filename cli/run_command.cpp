@@ -5,7 +5,9 @@
 #include "cli/commands.h"
 #include "cli/engine_choice.h"
 #include "cli/option_checks.h"
+#include "common/json_text.h"
 #include "common/output_file.h"
+#include "common/shown_text.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/limits.h"
@@ -44,16 +46,18 @@ int run_command(const RunArgs& args) {
   models::check_fits_machine(sc, duration, args.file);  // throws ConfigError: exit 2 (common::guarded)
   const std::vector<std::string> cannot = engines::cannot_run(sc, args.engine);
   if (!cannot.empty()) {
-    std::cerr << "clerk: " << args.file << ": the " << engines::engine_name(args.engine)
+    std::cerr << "clerk: " << common::shown_text(args.file) << ": the " << engines::engine_name(args.engine)
               << " engine cannot run this scenario:\n";
-    for (const std::string& why : cannot) std::cerr << "  - " << why << "\n";
+    for (const std::string& why : cannot) std::cerr << "  - " << common::shown_text(why) << "\n";
     return 2;
   }
   const models::RunResult result = engines::run_scenario(sc, {seed, duration, args.engine, {}});
   const double wall = result.wall_s;
   if (!args.json_path.empty())
-    common::write_file_atomically(args.json_path, models::to_json(result, !args.no_timing).dump(2) + "\n");
-  if (!args.quiet) std::cout << models::text_report(result);
+    common::write_file_atomically(args.json_path, common::json_text(models::to_json(result, !args.no_timing), 2) + "\n");
+  // Group and scenario names are the file's (any character the loader
+  // takes, ESC and U+202E too): the report is shown escaped, lines kept.
+  if (!args.quiet) std::cout << common::shown_lines(models::text_report(result));
   if (!args.no_timing)
     std::cerr << fmt::format("clerk: {:.0f} s simulated in {:.3f} s wall, {} events\n", result.duration_s, wall,
                              result.events);

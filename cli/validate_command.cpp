@@ -9,7 +9,9 @@
 #include "cli/commands.h"
 #include "cli/engine_choice.h"
 #include "cli/option_checks.h"
+#include "common/json_text.h"
 #include "common/output_file.h"
+#include "common/shown_text.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/resource_estimate.h"
 #include "models/scenario/config_loader.h"
@@ -31,7 +33,13 @@ std::vector<std::string> discover(const std::string& dir) {
   std::error_code ec;
   for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
        !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    if (it->is_regular_file() && it->path().extension() == ".toml") out.push_back(it->path().string());
+    if (it->path().extension() != ".toml") continue;
+    // The non-throwing form: a .toml that is a link in a loop is refused
+    // naming it (exit 2), not a filesystem_error (exit 3).
+    std::error_code kind;
+    const bool regular = it->is_regular_file(kind);
+    if (kind) throw models::ConfigError(it->path().string(), 0, "", "cannot be read: " + kind.message());
+    if (regular) out.push_back(it->path().string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -93,6 +101,40 @@ std::vector<std::string> inputs_of(const std::vector<std::string>& files) {
   return out;
 }
 
+// Every file loaded and its memory estimated before any runs (README,
+// "Limits and safe output"), and each scenario its figures are relative to:
+// a bad or too large file N is exit 2 before files 1..N-1 have run.
+// Discovered files without documented figures are left out; one named on the
+// command line is exit 2 (validating nothing is no pass). 0, or the exit
+// status; `out`: the files to validate (loaded again one at a time as they
+// run, so that a folder of scenarios is not held in memory all at once).
+int check_all(const std::vector<std::string>& files, bool discovered, std::vector<std::string>& out) {
+  try {
+    for (const std::string& file : files) {
+      // Hardware profiles and shared parts are not scenarios: only files
+      // with documented figures are validated.
+      if (discovered && !models::LayeredToml(file).find("expect")) continue;
+      models::Scenario sc = models::load_scenario(file);
+      models::check_fits_machine(sc, sc.duration_s, file);  // as clerk run
+      if (sc.expect.empty()) {
+        if (discovered) continue;
+        std::cerr << "clerk: " << common::shown_text(file) << ": no documented figures ([[expect]]) to validate\n";
+        return 2;
+      }
+      for (const models::Expectation& e : sc.expect)
+        if (!e.relative_to.empty()) {
+          const models::Scenario other = models::load_scenario(e.relative_to);
+          models::check_fits_machine(other, other.duration_s, e.relative_to);
+        }
+      out.push_back(file);
+    }
+  } catch (const models::ConfigError& e) {
+    std::cerr << "clerk: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int validate_command(const ValidateArgs& args) {
@@ -103,12 +145,17 @@ int validate_command(const ValidateArgs& args) {
     const std::string dir = args.scenarios_dir.empty() ? default_scenarios_dir() : args.scenarios_dir;
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) {
-      std::cerr << "clerk: --scenarios: '" << dir << "' is not a folder\n";
+      std::cerr << "clerk: --scenarios: '" << common::shown_text(dir) << "' is not a folder\n";
       return 2;
     }
-    files = discover(dir);
+    try {
+      files = discover(dir);
+    } catch (const models::ConfigError& e) {
+      std::cerr << "clerk: --scenarios: " << e.what() << "\n";
+      return 2;
+    }
     if (files.empty()) {
-      std::cerr << "clerk: --scenarios: '" << dir << "' holds no scenario files (*.toml)\n";
+      std::cerr << "clerk: --scenarios: '" << common::shown_text(dir) << "' holds no scenario files (*.toml)\n";
       return 2;
     }
   }
@@ -116,30 +163,16 @@ int validate_command(const ValidateArgs& args) {
     common::check_output_path(args.json_path);
     common::check_not_an_input(args.json_path, inputs_of(files));
   }
+  std::vector<std::string> checked_files;
+  if (const int status = check_all(files, args.files.empty(), checked_files)) return status;
   nlohmann::ordered_json report = nlohmann::ordered_json::array();
   int failures = 0, known = 0, checked = 0, scenarios = 0, skipped = 0;
-  const bool discovered = args.files.empty();
-  for (const std::string& file : files) {
-    models::Scenario sc;
-    try {
-      // Hardware profiles and shared parts are not scenarios: only files
-      // with documented figures are validated.
-      if (discovered && !models::LayeredToml(file).find("expect")) continue;
-      sc = models::load_scenario(file);
-      models::check_fits_machine(sc, sc.duration_s, file);  // before its run, as clerk run
-    } catch (const models::ConfigError& e) {
-      std::cerr << "clerk: " << e.what() << "\n";
-      return 2;
-    }
-    if (sc.expect.empty()) {
-      if (discovered) continue;
-      // Named on the command line: validating nothing is no pass.
-      std::cerr << "clerk: " << file << ": no documented figures ([[expect]]) to validate\n";
-      return 2;
-    }
+  for (const std::string& file : checked_files) {
+    const models::Scenario sc = models::load_scenario(file);  // checked above
     const std::vector<std::string> cannot = engines::cannot_run(sc, args.engine);
     if (!cannot.empty()) {
-      std::cout << fmt::format("\n{}  ({}): skipped, the {} engine cannot run it:\n", sc.name, file,
+      std::cout << fmt::format("\n{}  ({}): skipped, the {} engine cannot run it:\n", common::shown_text(sc.name),
+                               common::shown_text(file),
                                engines::engine_name(args.engine));
       for (const std::string& why : cannot) std::cout << "  - " << why << "\n";
       ++skipped;
@@ -154,11 +187,12 @@ int validate_command(const ValidateArgs& args) {
       std::cerr << "clerk: " << e.what() << "\n";
       return 2;
     } catch (const std::exception& e) {
-      std::cerr << "clerk: internal error running " << file << ": " << e.what()
+      std::cerr << "clerk: internal error running " << common::shown_text(file) << ": " << e.what()
                 << "; please report this bug with the command line and the scenario\n";
       return 3;
     }
-    std::cout << fmt::format("\n{}  ({}, seed {}, {:.0f} s simulated in {:.2f} s)\n", sc.name, file, sc.seed,
+    std::cout << fmt::format("\n{}  ({}, seed {}, {:.0f} s simulated in {:.2f} s)\n", common::shown_text(sc.name),
+                             common::shown_text(file), sc.seed,
                              sc.duration_s, wall);
     if (json.contains("warmup")) {
       const auto& w = json["warmup"];
@@ -226,7 +260,7 @@ int validate_command(const ValidateArgs& args) {
                            checked, failures, known);
   if (skipped) std::cout << fmt::format("validate: {} scenarios skipped: the {} engine cannot run them\n", skipped,
                                         engines::engine_name(args.engine));
-  if (!args.json_path.empty()) common::write_file_atomically(args.json_path, report.dump(2) + "\n");
+  if (!args.json_path.empty()) common::write_file_atomically(args.json_path, common::json_text(report, 2) + "\n");
   return failures ? 1 : 0;
 }
 

@@ -51,6 +51,24 @@ void check_folder(const std::string& path) {
   if (access(folder.c_str(), W_OK | X_OK) != 0) fail_errno(path, "cannot write in folder '" + folder + "'");
 }
 
+// The name of the temporary file written beside `target` (mkostemp fills the X's).
+std::string temp_pattern(const std::string& target) {
+  return folder_of(target) + "/." + std::filesystem::path(target).filename().string() + ".XXXXXX";
+}
+
+// Creates and removes the temporary file the writer will create: access()
+// alone passes a name whose temporary is longer than the file system allows
+// (NAME_MAX, 255 bytes on ext4: ".NAME.XXXXXX" is 8 longer than NAME) and a
+// folder such as /proc that says writable and takes no new file; both
+// failed only after the work.
+void probe_temporary(const std::string& path) {
+  std::string name = temp_pattern(path);
+  const int fd = mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) fail_errno(path, "cannot create a temporary file in '" + folder_of(path) + "'");
+  close(fd);
+  unlink(name.c_str());
+}
+
 // What is at `path` decides how it is written (see output_file.h).
 Target classify(const std::string& path) {
   if (path.empty()) fail(path, "no file name");
@@ -139,13 +157,10 @@ void sync_folder(const std::string& path) {
 class TempFile {
  public:
   explicit TempFile(const std::string& target) : target_(target) {
-    const std::filesystem::path t(target);
-    std::string pattern = folder_of(target) + "/." + t.filename().string() + ".XXXXXX";
-    std::vector<char> name(pattern.begin(), pattern.end());
-    name.push_back('\0');
+    std::string name = temp_pattern(target);
     fd_ = mkostemp(name.data(), O_CLOEXEC);
     if (fd_ < 0) fail_errno(target, "creating a temporary file in '" + folder_of(target) + "'");
-    name_ = name.data();
+    name_ = name;
   }
   ~TempFile() {
     if (fd_ >= 0) close(fd_);
@@ -181,7 +196,9 @@ void write_replacing(const std::string& path, std::string_view content) {
 
 }  // namespace
 
-void check_output_path(const std::string& path) { classify(path); }
+void check_output_path(const std::string& path) {
+  if (classify(path) == Target::kReplace) probe_temporary(path);
+}
 
 void check_not_an_input(const std::string& output, const std::vector<std::string>& inputs) {
   struct stat out {};
@@ -206,7 +223,7 @@ StreamedOutput::StreamedOutput(const std::string& path) : path_(path) {
     return;
   }
   mode_ = mode_for(path);
-  std::string pattern = folder_of(path) + "/." + std::filesystem::path(path).filename().string() + ".XXXXXX";
+  std::string pattern = temp_pattern(path);
   fd_ = mkostemp(pattern.data(), O_CLOEXEC);
   if (fd_ < 0) fail_errno(path, "creating a temporary file in '" + folder_of(path) + "'");
   temp_ = pattern;

@@ -45,7 +45,9 @@ void write_file_atomically(const std::string& path, std::string_view content);
 
 // Checks, before any work is done, that `path` could be written as above
 // (its folder exists and is writable, it is not a folder or a link to a
-// regular file). Throws OutputError. Commands call it on every output path
+// regular file, and the temporary file beside it can be created: it is
+// created and removed, so a name too long for its temporary or a folder
+// that takes no new file, such as /proc, is refused). Throws OutputError. Commands call it on every output path
 // before they measure or simulate anything.
 void check_output_path(const std::string& path);
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/output_file.h"
+#include "common/shown_text.h"
 
 namespace common {
 
@@ -11,7 +12,7 @@ std::string output_path_problem(const std::string& path, const std::string& opti
   try {
     ::common::check_output_path(path);
   } catch (const ::common::OutputError& e) {
-    return fmt::format("{} {}: {}", option, path, e.reason());
+    return fmt::format("{} {}: {}", option, shown_text(path), e.reason());  // the reason is escaped already
   }
   return {};
 }

@@ -66,4 +66,16 @@ std::string shown_text(std::string_view text) {
   return out;
 }
 
+std::string shown_lines(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0;;) {
+    const std::size_t end = text.find('\n', at);
+    out += shown_text(text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+    if (end == std::string_view::npos) return out;
+    out += '\n';
+    at = end + 1;
+  }
+}
+
 }  // namespace common

@@ -22,4 +22,9 @@ namespace common {
 
 std::string shown_text(std::string_view text);
 
+// A report or message of several lines: each line shown as above, the line
+// ends ('\n') kept, so ordinary text is unchanged and a hostile name inside
+// it can neither add a control sequence nor forge a line.
+std::string shown_lines(std::string_view text);
+
 }  // namespace common

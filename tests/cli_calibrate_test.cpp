@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -47,4 +48,21 @@ TEST_CASE("calibrate refuses an --out in a missing folder before anything else",
   const Outcome out = calibrate({"--out", "/nonexistent-clerk-folder/local.toml"});
   CHECK(out.status == 2);
   CHECK(out.error.find("--out /nonexistent-clerk-folder/local.toml: no folder") != std::string::npos);
+}
+
+// Hostile probe 3: --data was first used by the disk phase, after the CPU
+// and loopback phases (minutes), and then failed with exit 1.
+TEST_CASE("calibrate refuses an empty --data or one under a regular file before measuring", "[calibrate_cli]") {
+  const Outcome empty = calibrate({"--data", ""});
+  CHECK(empty.status == 2);
+  CHECK(empty.error.find("--data: an empty path") != std::string::npos);
+  const fs::path file = fs::temp_directory_path() / ("clerk-calibrate-data-" + std::to_string(::getpid()));
+  { std::ofstream(file) << "a file\n"; }
+  const Outcome regular = calibrate({"--data", file.string()});
+  CHECK(regular.status == 2);
+  CHECK(regular.error.find("is not a folder") != std::string::npos);
+  const Outcome below = calibrate({"--data", (file / "fio").string()});
+  CHECK(below.status == 2);
+  CHECK(below.error.find("is not a folder") != std::string::npos);
+  fs::remove(file);
 }

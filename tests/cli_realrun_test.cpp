@@ -105,6 +105,31 @@ TEST_CASE("realrun checks its --json path before any run", "[realrun_cli]") {
   }
 }
 
+// Hostile probe 3: an empty --json was silently ignored, an input could be
+// overwritten by the JSON, and the path's control bytes reached the terminal.
+TEST_CASE("realrun refuses an empty --json, a --json that is an input, and shows the path escaped", "[realrun_cli]") {
+  SECTION("an empty name") {
+    const Outcome out = realrun({"--json", ""});
+    CHECK(out.status == 2);
+    CHECK(out.error.find("needs a file name") != std::string::npos);
+  }
+  SECTION("the --hardware profile the prediction reads") {
+    const fs::path base = fs::temp_directory_path() / ("clerk-realrun-input-" + std::to_string(::getpid()));
+    fs::create_directories(base);
+    fs::copy_file(CLERK_SCENARIOS "/hardware/local.toml", base / "local.toml");
+    const Outcome out = realrun({"--hardware", (base / "local.toml").string(), "--json", (base / "local.toml").string()});
+    CHECK(out.status == 2);
+    CHECK(out.error.find("is the same file as the input") != std::string::npos);
+    fs::remove_all(base);
+  }
+  SECTION("a path with an escape sequence") {
+    const Outcome out = realrun({"--json", "/nonexistent-clerk-folder/\x1b]0;pwn\x07.json"});
+    CHECK(out.status == 2);
+    CHECK(out.error.find('\x1b') == std::string::npos);
+    CHECK(out.error.find("\\x1b]0;pwn\\x07") != std::string::npos);
+  }
+}
+
 TEST_CASE("realrun --server nginx refuses by name what NGINX never had: io_uring and the RWF_NOWAIT probe",
           "[realrun_cli]") {
   const Outcome uring = realrun({"--server", "nginx", "--set", "nginx.aio=\"io_uring\""});

@@ -166,6 +166,32 @@ TEST_CASE("loader: --set of a key under a value that is not a table is a ConfigE
   CHECK(mentions(e, "'seed' is a value, not a table"));
 }
 
+// Hostile probe 3, finding 11: the parts were walked (a copy of each
+// prefix: N^2 bytes) before any limit, and the error named the first part.
+TEST_CASE("loader: --set of a key with more than 16 dotted parts is refused as such, whatever the first part") {
+  std::string key = "nginx";
+  for (int i = 0; i < 16; ++i) key += ".a";
+  const models::ConfigError e = load_error(kSmall, {key + "=1"});
+  CHECK(e.file() == "--set");
+  CHECK(std::string(e.what()).find("more than 16 dotted parts") != std::string::npos);
+  CHECK(e.key().rfind("nginx.a.a", 0) == 0);
+  std::string huge = "a";
+  for (int i = 0; i < 8000; ++i) huge += ".a";
+  const models::ConfigError big = load_error(kSmall, {huge + "=1"});
+  CHECK(std::string(big.what()).find("more than 16 dotted parts") != std::string::npos);
+  CHECK(big.key().size() < 80);  // the key is named by its start, not in 16,000 characters
+  std::string fifteen = "nginx";
+  for (int i = 0; i < 15; ++i) fifteen += ".a";
+  CHECK(std::string(load_error(kSmall, {fifteen + "=1"}).what()).find("dotted parts") == std::string::npos);
+}
+
+TEST_CASE("loader: a number out of range is quoted %g style, not in 309 digits") {
+  const models::ConfigError e = load_error(kSmall, {"clients.hot.rate=-1e308"});
+  CHECK(e.key() == "clients.hot.rate");
+  CHECK(mentions(e, "(got -1e+308)"));
+  CHECK(std::string(e.what()).size() < 200);
+}
+
 TEST_CASE("loader: NaN weights, sizes above the limit and entries that wrap at 32 bits are ConfigErrors") {
   CHECK(load_error(kData + "/loader/nan-weight.toml").key() == "dataset.file_sizes");
   CHECK(load_error(kData + "/loader/tree-wraps.toml").key() == "dataset.tree");

@@ -38,6 +38,22 @@ TEST_CASE("an output path must be a file name in a writable folder", "[output_pa
   fs::remove_all(base);
 }
 
+// Hostile probe 3, finding 5: access() passed these and the writer failed
+// after the work. The temporary ".NAME.XXXXXX" is 8 bytes longer than NAME:
+// a 250-byte name is legal but its temporary is not (NAME_MAX 255).
+TEST_CASE("an output whose temporary file cannot be created is refused up front", "[output_path]") {
+  const fs::path base = fs::temp_directory_path() / ("clerk-temp-probe-test-" + std::to_string(::getpid()));
+  fs::create_directories(base);
+  const std::string long_name = (base / (std::string(250, 'b') + ".json")).string();
+  const std::string problem = output_path_problem(long_name, "--json");
+  CHECK(problem.find("temporary file") != std::string::npos);
+  CHECK(problem.find("too long") != std::string::npos);
+  CHECK(output_path_problem((base / (std::string(240, 'b') + ".json")).string(), "--json").empty());
+  CHECK_FALSE(output_path_problem("/proc/x.json", "--json").empty());  // root's access() says writable; it takes no file
+  CHECK(fs::is_empty(base));  // the probe's temporary file is removed
+  fs::remove_all(base);
+}
+
 // Hostile-probe findings 1 and 2: the writer's streamed form (clerk gen-log)
 // and the output-is-an-input check.
 TEST_CASE("an output that is an input is refused, naming both", "[output_path]") {

@@ -42,3 +42,18 @@ TEST_CASE("shown text: what it shows is shown again as it is") {
   const std::string hostile = std::string("a\0\x1b[31m\xff\xc2\x9b\n", 11);
   CHECK(shown_text(shown_text(hostile)) == shown_text(hostile));
 }
+
+// Hostile probe 3, finding 13: reports and CLI11's messages are several lines.
+TEST_CASE("shown lines: line ends kept, everything else in a line shown as shown_text shows it") {
+  CHECK(common::shown_lines("Running 1s test\n  2 threads\n") == "Running 1s test\n  2 threads\n");
+  CHECK(common::shown_lines("group h\x1b]0;pwn\x07:\nnext\r") == "group h\\x1b]0;pwn\\x07:\nnext\\r");
+  CHECK(common::shown_lines("a\xe2\x80\xae" "b\n\xc2\x9b") == "a\\u{202e}b\n\\u{009b}");
+  CHECK(common::shown_lines("").empty());
+  CHECK(common::shown_lines("\n\n") == "\n\n");
+}
+
+TEST_CASE("shown lines: showing shown text again changes nothing (guarded() shows messages escaped already)") {
+  const std::string hostile = "a\x1b]0;x\x07\xff\xe2\x80\xae\\x1b\n\tb";
+  CHECK(common::shown_lines(common::shown_lines(hostile)) == common::shown_lines(hostile));
+  CHECK(common::shown_lines(shown_text(hostile)) == shown_text(hostile));
+}

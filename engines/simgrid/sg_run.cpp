@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "common/child_process.h"
+#include "common/json_text.h"
 #include "common/output_file.h"
 #include "common/temp_dir.h"
 #include "common/text_file.h"
@@ -43,7 +44,7 @@ struct ChildRun {
 int run_and_write(void* arg) {
   const ChildRun& r = *static_cast<const ChildRun*>(arg);
   try {
-    common::write_file_atomically(r.result_file, models::to_json(run(*r.scenario, r.seed, r.duration_s), true).dump());
+    common::write_file_atomically(r.result_file, common::json_text(models::to_json(run(*r.scenario, r.seed, r.duration_s), true)));
     return 0;
   } catch (const std::exception& e) {
     try {

@@ -88,6 +88,13 @@ std::string presets_dir() {
 void LayeredToml::apply_override(const std::string& assignment) {
   const std::size_t eq = assignment.find('=');
   const std::string key = eq == std::string::npos ? assignment : assignment.substr(0, eq);
+  // The files' limit (toml_guard.h), checked first: each part below costs a
+  // copy of the key's prefix, so 8,000 parts cost 8,000^2 bytes, and the
+  // error then named the first part as an unknown key.
+  constexpr std::size_t kMaxKeyParts = 16;
+  if (static_cast<std::size_t>(std::count(key.begin(), key.end(), '.')) >= kMaxKeyParts)
+    throw ConfigError("--set", 0, key.size() > 64 ? key.substr(0, 64) + "..." : key,
+                      "a key of more than 16 dotted parts (scenario keys have at most 4)");
   if (eq == std::string::npos || key.empty() || key.front() == '.' || key.back() == '.' ||
       key.find("..") != std::string::npos || key.find_first_of(" \t[]\"'") != std::string::npos)
     throw ConfigError("--set", 0, key, "an override is KEY=VALUE, with KEY a dotted scenario key like nginx.worker_processes");

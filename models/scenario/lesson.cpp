@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -620,8 +622,15 @@ Lesson load_lesson(const std::string& path) {
 std::vector<std::string> lesson_files(const std::string& dir) {
   std::vector<std::pair<int, std::string>> found;
   std::error_code ec;
-  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
-    if (it->is_regular_file() && lesson_number(it->path()) > 0) found.emplace_back(lesson_number(it->path()), it->path().string());
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    if (lesson_number(it->path()) <= 0) continue;
+    // The non-throwing form: a lesson name that is a link in a loop is
+    // refused naming it (exit 2), not a filesystem_error (exit 3).
+    std::error_code kind;
+    const bool regular = it->is_regular_file(kind);
+    if (kind) throw ConfigError(it->path().string(), 0, "", "cannot be read: " + kind.message());
+    if (regular) found.emplace_back(lesson_number(it->path()), it->path().string());
+  }
   std::sort(found.begin(), found.end());
   std::vector<std::string> out;
   for (const auto& f : found) out.push_back(f.second);
@@ -785,10 +794,20 @@ LessonVerdict judge_prediction(const LessonStep& step, const LessonOutcome& o, c
   if (guess.empty()) return v;
   const LessonPredict& p = step.predict;
   if (!p.choices.empty()) {
-    v.right = o.choice && std::stoul(guess) == *o.choice + 1;
+    // Read without exceptions (std::stoul, std::stod threw on 1e-400 or a
+    // number past the type's range): what cannot be read is no answer.
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long n = std::strtoul(guess.c_str(), &end, 10);
+    if (*end != '\0' || errno == ERANGE) return v;
+    v.right = o.choice && n == *o.choice + 1;
     v.text = v.right ? "You predicted this. " : fmt::format("You predicted {}). Read on: the run explains why.", guess);
   } else {
-    v.right = guess_is_right(std::stod(guess), o.number, p.tolerance);
+    char* end = nullptr;
+    errno = 0;
+    const double g = std::strtod(guess.c_str(), &end);
+    if (*end != '\0' || errno == ERANGE || !std::isfinite(g)) return v;
+    v.right = guess_is_right(g, o.number, p.tolerance);
     v.text = fmt::format("You predicted {} {}: {}", guess, p.unit,
                          v.right ? "close enough." : "not close. Read on: the run explains why.");
   }

@@ -128,7 +128,8 @@ struct Lesson {
 // Reads a lesson file; throws ConfigError (file, line, key).
 Lesson load_lesson(const std::string& path);
 
-// The lesson files of a folder (N-name.toml), by number.
+// The lesson files of a folder (N-name.toml), by number. A lesson name that
+// cannot be examined (a link in a loop) is a ConfigError naming it.
 std::vector<std::string> lesson_files(const std::string& dir);
 // The file of lesson N in `dir`; empty when there is none. Two files of the
 // same number (1-a.toml, 01-b.toml) are a ConfigError naming both.
@@ -175,7 +176,8 @@ LessonOutcome evaluate_step(const LessonStep& step, const LessonRuns& runs);
 std::string predict_answer_text(const LessonStep& step, const LessonOutcome& o);
 // The student's guess (a choice's number from 1, or a number in the
 // prediction's unit, as typed) against the run: whether it is right, and a
-// sentence saying so. An empty guess: not judged (right false, text empty).
+// sentence saying so. An empty guess, or one that is no number in range
+// (1e-400, 1e999): not judged (right false, text empty).
 struct LessonVerdict {
   bool right = false;
   std::string text;

@@ -109,7 +109,8 @@ class Section {
     if (!n) return fallback;
     if (!n->is_number()) fail(key, "must be a number");
     const double v = n->value<double>().value();
-    if (!(v >= lo && v <= hi)) fail(key, range_message(lo, hi, std::to_string(v)));
+    // %g: -1e308 is "-1e+308", not 309 digits (hostile probe 3, finding 19).
+    if (!(v >= lo && v <= hi)) fail(key, range_message(lo, hi, fmt::format("{:g}", v)));
     return v;
   }
 

@@ -15,6 +15,7 @@
 #include "models/os/tcp_pacing.h"
 #include "models/scenario/config_error.h"
 #include "common/output_path.h"
+#include "common/shown_text.h"
 #include "common/stale_state.h"
 #include "testbed/calibrate/calibration.h"
 #include "testbed/calibrate/interrupt.h"
@@ -130,6 +131,31 @@ int pacing_only(const Request& o) {
   return 0;
 }
 
+// --data: the folder for fio's test file, made when missing (the disk
+// phase's create_directories). Checked with --out: an empty name, or a path
+// through a regular file, failed only after the CPU and loopback phases.
+// "" when it can be made or used, else why not.
+std::string data_problem(const std::string& data) {
+  namespace fs = std::filesystem;
+  if (data.empty()) return "--data: an empty path (give the folder for fio's test file)";
+  std::error_code ec;
+  // The nearest part of the path that exists must be a folder.
+  for (fs::path p = fs::absolute(data, ec); !ec && !p.empty(); p = p.parent_path()) {
+    const fs::file_status st = fs::status(p, ec);
+    if (ec && st.type() != fs::file_type::not_found)
+      return fmt::format("--data {}: '{}': {}", common::shown_text(data), common::shown_text(p.string()), ec.message());
+    ec.clear();
+    if (st.type() == fs::file_type::not_found) {
+      if (p == p.parent_path()) break;
+      continue;
+    }
+    if (st.type() != fs::file_type::directory)
+      return fmt::format("--data {}: '{}' is not a folder", common::shown_text(data), common::shown_text(p.string()));
+    return {};
+  }
+  return ec ? fmt::format("--data {}: {}", common::shown_text(data), ec.message()) : std::string();
+}
+
 int run_checked(const Request& o) {
   if (o.pacing) return pacing_only(o);
   // Refusals first, before anything is started or written: bad input, then
@@ -137,6 +163,10 @@ int run_checked(const Request& o) {
   const std::string out_problem = common::output_path_problem(o.out, "--out");
   if (!out_problem.empty()) {
     std::cerr << "clerk calibrate: " << out_problem << " (run from the source tree or give --out FILE)\n";
+    return 2;
+  }
+  if (const std::string problem = data_problem(o.data); !problem.empty()) {
+    std::cerr << "clerk calibrate: " << problem << "\n";
     return 2;
   }
   if (geteuid() != 0) {

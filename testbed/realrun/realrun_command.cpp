@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include "common/guarded.h"
+#include "common/json_text.h"
 #include "common/output_file.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/units.h"
 #include "common/output_path.h"
+#include "common/shown_text.h"
 #include "testbed/realrun/comparison.h"
 #include "testbed/realrun/loopback_tcp_check.h"
 #include "testbed/realrun/prediction.h"
@@ -111,16 +113,21 @@ int run_checked(const RealrunRequest& o) {
   }
   std::vector<models::Scenario> scenarios;
   for (const std::string& f : o.files) scenarios.push_back(models::load_scenario(f, o.overrides, o.hardware));
+  if (!o.json_path.empty()) {  // the JSON may overwrite no file the runs read
+    std::vector<std::string> inputs{o.hardware};
+    for (const models::Scenario& sc : scenarios) inputs.insert(inputs.end(), sc.files.begin(), sc.files.end());
+    common::check_not_an_input(o.json_path, inputs);
+  }
   for (std::size_t s = 0; s < scenarios.size(); ++s)
     if (const std::string why = real_run_refusal(scenarios[s]); !why.empty()) {
-      std::cerr << "clerk realrun: " << o.files[s] << ": " << why << "\n";
+      std::cerr << "clerk realrun: " << common::shown_text(o.files[s]) << ": " << why << "\n";
       return 2;
     }
   // Before root is asked for: what a real NGINX cannot run is refused by name.
   if (o.server == "both" || o.server == "nginx")
     for (std::size_t s = 0; s < scenarios.size(); ++s)
       if (const std::string why = nginx_refusal(scenarios[s]); !why.empty()) {
-        std::cerr << "clerk realrun: " << o.files[s] << ": " << why << "\n";
+        std::cerr << "clerk realrun: " << common::shown_text(o.files[s]) << ": " << why << "\n";
         return 2;
       }
   if (o.data_dir.empty()) {
@@ -213,7 +220,7 @@ int run_checked(const RealrunRequest& o) {
     }
     out["servers"][server] = js;
   }
-  if (!o.json_path.empty()) common::write_file_atomically(o.json_path, out.dump(2) + "\n");
+  if (!o.json_path.empty()) common::write_file_atomically(o.json_path, common::json_text(out, 2) + "\n");
   return o.check && !all_within ? 1 : 0;
 }
 }  // namespace

@@ -218,7 +218,12 @@ int run_master(const ServeOptions& options) {
   }
   const std::uint16_t port = bound_port(listen_fd.get());
   if (!options.port_file.empty() && !write_file(options.port_file, std::to_string(port))) return 1;
-  if (!options.pid_file.empty() && !write_file(options.pid_file, std::to_string(::getpid()))) return 1;
+  if (!options.pid_file.empty() && !write_file(options.pid_file, std::to_string(::getpid()))) {
+    // A server that never started leaves nothing: a port file would tell
+    // its reader that it listens.
+    if (!options.port_file.empty()) ::unlink(options.port_file.c_str());
+    return 1;
+  }
   const bool v6 = options.listen_host.find(':') != std::string::npos;
   std::fprintf(stderr,
                "clerk-serve: listening on %s%s%s:%u (%s), %d workers, aio %s%s, sendfile_max_chunk %zu, "
