@@ -12,6 +12,7 @@
 #include "cli/option_checks.h"
 #include "cli/sweep/plot_command.h"
 #include "cli/sweep/sweep_error.h"
+#include "common/json_text.h"
 #include "common/output_file.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
@@ -112,7 +113,7 @@ int compare_command(const CompareArgs& given) {
       return status;
     }
   }
-  if (!args.json_path.empty()) common::write_file_atomically(args.json_path, compare_json(runs, seed).dump(2) + "\n");
+  if (!args.json_path.empty()) common::write_file_atomically(args.json_path, common::json_text(compare_json(runs, seed), 2) + "\n");
   std::cout << compare_table(runs, seed);
   return 0;
 }

@@ -79,8 +79,8 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 }
 
 int flush_standard_output(int status) {
+  errno = 0;  // before the flush: std::cout's write is the one that fails (and sets errno)
   std::cout.flush();
-  errno = 0;
   const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout;
   if (!failed) return status;
   const int err = errno;

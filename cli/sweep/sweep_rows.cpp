@@ -10,6 +10,7 @@
 
 #include "cli/sweep/sweep_error.h"
 #include "cli/sweep/sweep_files.h"
+#include "common/json_text.h"
 
 namespace cli::sweep {
 
@@ -48,7 +49,7 @@ std::string json_label(const nlohmann::ordered_json& j) {
                                                             : std::to_string(j.get<std::int64_t>());
   if (j.is_number_float()) return fmt::format("{}", j.get<double>());
   if (j.is_string()) return j.get<std::string>();
-  return j.dump();
+  return common::json_text(j);
 }
 
 Row parse_csv_row(const std::vector<std::string>& f, const Columns& c, const std::string& where) {
@@ -223,7 +224,7 @@ std::string line(Format f, const Columns& c, const Row& r) {
       metrics[c.metrics[i]] = r.metrics[i];
   }
   j["metrics"] = metrics;
-  return j.dump() + "\n";
+  return common::json_text(j) + "\n";
 }
 
 RowFile read_rows(const std::string& path) {

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "common/json_text.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
 #include "cli/sweep/plot_command.h"
@@ -649,7 +650,7 @@ int whatif_command(const WhatifArgs& a) {
     j["recommendation"] = {{"value", ans.rec.point ? nlohmann::ordered_json(ans.recommended)
                                                    : nlohmann::ordered_json(nullptr)},
                            {"answer", ans.rec.answer}, {"why", ans.rec.why}};
-    write_atomically(a.json_path, j.dump(2) + "\n");
+    write_atomically(a.json_path, common::json_text(j, 2) + "\n");
     return 0;
   } catch (const SweepError& e) {
     std::cerr << "clerk: " << e.what() << "\n";

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "sim/random.h"
+#include "common/json_text.h"
 #include "common/output_file.h"
 #include "common/text_file.h"
 #include "testbed/realrun/child_registry.h"
@@ -139,7 +140,7 @@ std::string manifest_text(const DataSetSpec& spec) {
                       {"files", spec.files()},
                       {"total_bytes", spec.total_bytes()},
                       {"sizes", runs}};
-  return m.dump(1) + "\n";
+  return common::json_text(m, 1) + "\n";
 }
 
 DataSetReport ensure_data_set(const std::string& dir, const DataSetSpec& spec) {
