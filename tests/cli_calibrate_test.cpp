@@ -53,16 +53,20 @@ TEST_CASE("calibrate refuses an --out in a missing folder before anything else",
 // Hostile probe 3: --data was first used by the disk phase, after the CPU
 // and loopback phases (minutes), and then failed with exit 1.
 TEST_CASE("calibrate refuses an empty --data or one under a regular file before measuring", "[calibrate_cli]") {
-  const Outcome empty = calibrate({"--data", ""});
+  // A writable --out, so that only --data is at fault wherever the test runs.
+  const std::string out = (fs::temp_directory_path() / ("clerk-calibrate-out-" + std::to_string(::getpid()) + ".toml")).string();
+  const auto calibrate_data = [&](const std::string& data) { return calibrate({"--out", out, "--data", data}); };
+  const Outcome empty = calibrate_data("");
   CHECK(empty.status == 2);
   CHECK(empty.error.find("--data: an empty path") != std::string::npos);
   const fs::path file = fs::temp_directory_path() / ("clerk-calibrate-data-" + std::to_string(::getpid()));
   { std::ofstream(file) << "a file\n"; }
-  const Outcome regular = calibrate({"--data", file.string()});
+  const Outcome regular = calibrate_data(file.string());
   CHECK(regular.status == 2);
   CHECK(regular.error.find("is not a folder") != std::string::npos);
-  const Outcome below = calibrate({"--data", (file / "fio").string()});
+  const Outcome below = calibrate_data((file / "fio").string());
   CHECK(below.status == 2);
   CHECK(below.error.find("is not a folder") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
   fs::remove(file);
 }
