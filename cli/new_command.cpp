@@ -242,7 +242,7 @@ int link_new_file(const std::string& path, const std::string& text, const std::s
   std::string tmp = (folder / ".clerk-new-XXXXXX").string();
   const int fd = mkstemp(tmp.data());
   if (fd < 0) {
-    std::cerr << who << ": cannot write in '" << folder.string() << "': " << std::strerror(errno) << "\n";
+    std::cerr << who << ": cannot write in '" << common::shown_text(folder.string()) << "': " << std::strerror(errno) << "\n";
     return 2;
   }
   struct Cleanup {
@@ -267,7 +267,7 @@ int link_new_file(const std::string& path, const std::string& text, const std::s
       std::cerr << who << ": '" << common::shown_text(path) << "' exists; " << who << " never replaces a file\n";
       return 2;
     }
-    std::cerr << who << ": cannot create '" << path << "': " << std::strerror(errno) << "\n";
+    std::cerr << who << ": cannot create '" << common::shown_text(path) << "': " << std::strerror(errno) << "\n";
     return 2;
   }
   if (const int dir = open(folder.c_str(), O_RDONLY | O_DIRECTORY); dir >= 0) {
@@ -318,7 +318,7 @@ int new_command(const NewArgs& args) {
     return 2;
   }
   const int status = write_scenario(args.file, text, WriteMode{"new", false, "the options make a scenario clerk run would refuse"});
-  if (status == 0) std::cout << "wrote " << args.file << "; run it with: clerk run " << args.file << "\n";
+  if (status == 0) std::cout << "wrote " << common::shown_text(args.file) << "; run it with: clerk run " << common::shown_text(args.file) << "\n";
   return status;
 }
 

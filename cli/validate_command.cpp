@@ -38,7 +38,9 @@ std::vector<std::string> discover(const std::string& dir) {
     // naming it (exit 2), not a filesystem_error (exit 3).
     std::error_code kind;
     const bool regular = it->is_regular_file(kind);
-    if (kind) throw models::ConfigError(it->path().string(), 0, "", "cannot be read: " + kind.message());
+    // A dangling link (an editor's lock file, .#name.toml) is skipped, as before.
+    if (kind && kind != std::errc::no_such_file_or_directory)
+      throw models::ConfigError(it->path().string(), 0, "", "cannot be read: " + kind.message());
     if (regular) out.push_back(it->path().string());
   }
   std::sort(out.begin(), out.end());
@@ -174,7 +176,7 @@ int validate_command(const ValidateArgs& args) {
       std::cout << fmt::format("\n{}  ({}): skipped, the {} engine cannot run it:\n", common::shown_text(sc.name),
                                common::shown_text(file),
                                engines::engine_name(args.engine));
-      for (const std::string& why : cannot) std::cout << "  - " << why << "\n";
+      for (const std::string& why : cannot) std::cout << "  - " << common::shown_lines(why) << "\n";
       ++skipped;
       continue;
     }
@@ -218,15 +220,15 @@ int validate_command(const ValidateArgs& args) {
         }
         const auto base = models::json_metric(references[key], e.metric);
         if (!base || *base == 0) {
-          std::cerr << "clerk: " << e.file << ":" << e.line << ": key 'expect.relative_to': metric '" << e.metric
-                    << "' is missing or zero in " << e.relative_to << "\n";
+          std::cerr << "clerk: " << common::shown_text(e.file) << ":" << e.line << ": key 'expect.relative_to': metric '"
+                    << common::shown_text(e.metric) << "' is missing or zero in " << common::shown_text(e.relative_to) << "\n";
           return 2;
         }
         value = *value / *base;
       }
       if (!value) {
-        std::cerr << "clerk: " << e.file << ":" << e.line << ": key 'expect.metric': no metric '" << e.metric
-                  << "' in the run's JSON\n";
+        std::cerr << "clerk: " << common::shown_text(e.file) << ":" << e.line << ": key 'expect.metric': no metric '"
+                  << common::shown_text(e.metric) << "' in the run's JSON\n";
         return 2;
       }
       ++checked;

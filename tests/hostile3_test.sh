@@ -23,7 +23,8 @@ long=$(printf 'b%.0s' $(seq 250))
 expect_status 2 "run --json with a name whose temporary is too long" "$clerk" run "$s" --duration 1 -q --json "$tmp/$long.json"
 expect_text "run --json with a name whose temporary is too long" "cannot create a temporary file"
 expect_status 2 "run --json under /proc" "$clerk" run "$s" --duration 1 -q --json /proc/clerk-x.json
-expect_text "run --json under /proc" "cannot create a temporary file"
+# As root /proc passes access() and refuses the file; as another user access() refuses first.
+expect_message "run --json under /proc" "cannot create a temporary file|cannot write in folder '/proc'"
 ls -A "$tmp" | grep -q '^\.' && fail "a probe's temporary file was left: $(ls -A "$tmp")"
 
 # Finding 6: a file name that is not UTF-8 is written as U+FFFD, exit 0.
@@ -57,6 +58,17 @@ expect_status 2 "lesson --list of a folder with a link loop" "$clerk" lesson --l
 ln -s x.toml "$tmp/loop/scenarios/x.toml"
 expect_status 2 "validate --scenarios of a folder with a link loop" "$clerk" validate --scenarios "$tmp/loop/scenarios"
 expect_text "validate --scenarios of a folder with a link loop" "x.toml"
+# A dangling link (an editor's lock file) is skipped, as before, not refused.
+mkdir -p "$tmp/dangling"
+cp "$lessons"/1-*.toml "$tmp/dangling/"
+cp "$s" "$tmp/small-hdd.toml"  # the lesson's scenario, ../small-hdd.toml from its folder
+ln -s nowhere.toml "$tmp/dangling/2-gone.toml"
+expect_status 0 "lesson --list of a folder with a dangling link" "$clerk" lesson --list --lessons "$tmp/dangling"
+ln -s nowhere.toml "$tmp/loop/scenarios/.#y.toml"
+rm "$tmp/loop/scenarios/x.toml"
+cp "$s" "$tmp/loop/scenarios/plain.toml"
+expect_status 2 "validate --scenarios with a dangling link and no figures" "$clerk" validate --scenarios "$tmp/loop/scenarios"
+grep -qF ".#y.toml" "$tmp/err" && fail "validate refused a dangling link: $(head -c 300 "$tmp/err")"
 
 # Finding 10: answers on stdin are bounded as --answers files are.
 expect_timeout=20
@@ -135,6 +147,13 @@ if [ "$serve" != - ]; then
   expect_status 1 "clerk-serve with an unwritable --pid-file" "$serve" --root "$tmp/www" --listen 127.0.0.1:0 \
     --port-file "$tmp/serve.port" --pid-file "$tmp/no/such/serve.pid"
   [ -e "$tmp/serve.port" ] && fail "clerk-serve left its --port-file when --pid-file failed"
+  # A port file that is the user's FIFO is written through and never removed.
+  mkfifo "$tmp/serve.fifo"
+  cat "$tmp/serve.fifo" >/dev/null &
+  expect_status 1 "clerk-serve with a FIFO --port-file and an unwritable --pid-file" "$serve" --root "$tmp/www" \
+    --listen 127.0.0.1:0 --port-file "$tmp/serve.fifo" --pid-file "$tmp/no/such/serve.pid"
+  [ -p "$tmp/serve.fifo" ] || fail "clerk-serve removed the FIFO given as --port-file"
+  kill %1 2>/dev/null; wait 2>/dev/null
 fi
 
 echo "cli_hostile3: $failures failed"

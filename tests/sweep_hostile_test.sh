@@ -257,6 +257,10 @@ echo "another sweep's means" >"$tmp/sum.summary.csv"
 expect_status 2 "sweep onto an existing summary" "$clerk" sweep "$data/small-hdd.toml" --set duration=1s -o "$tmp/sum"
 expect_text "sweep onto an existing summary" "sum.summary.csv: exists"
 [ "$(cat "$tmp/sum.summary.csv")" = "another sweep's means" ] && [ ! -e "$tmp/sum.csv" ] || fail "a sweep replaced a summary"
+# Nor with --resume when there are no results to resume (review of probe 3).
+expect_status 2 "--resume onto a lone summary" "$clerk" sweep "$data/small-hdd.toml" --set duration=1s -o "$tmp/sum" --resume
+expect_text "--resume onto a lone summary" "no sweep here to resume"
+[ "$(cat "$tmp/sum.summary.csv")" = "another sweep's means" ] && [ ! -e "$tmp/sum.csv" ] || fail "--resume replaced a summary"
 
 # Finding 13: control bytes from the command line are shown escaped.
 E=$(printf '\033]0;pwn\007')

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <unistd.h>
 
@@ -113,7 +114,8 @@ TEST_CASE("a CSV field with a newline reads back as written", "[sweep][stats]") 
   const Columns c{{"k"}, {"clients.a\nb,c.requests_per_s"}};
   const Row r{"f", 0, 0, 1, {"x\ny"}, {2.5}};
   const std::string text = header(Format::kCsv, c) + line(Format::kCsv, c, r);
-  const std::string path = "/tmp/clerk-csv-newline-" + std::to_string(::getpid()) + ".csv";
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("clerk-csv-newline-" + std::to_string(::getpid()) + ".csv")).string();
   {
     std::ofstream(path) << text;
   }

@@ -360,7 +360,7 @@ int plot_command(const PlotArgs& args) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "clerk: internal error in plot: " << e.what() << "; please report this bug with the command line\n";
+    std::cerr << "clerk: internal error in plot: " << common::shown_lines(e.what()) << "; please report this bug with the command line\n";
     return 3;
   }
 }

@@ -16,6 +16,7 @@
 #include "cli/sweep/sweep_rows.h"
 #include "cli/sweep/sweep_runner.h"
 #include "cli/sweep/sweep_summary.h"
+#include "common/shown_text.h"
 #include "models/scenario/config_error.h"
 
 namespace cli::sweep {
@@ -151,6 +152,9 @@ int sweep_command(const SweepArgs& args) {
       for (const std::string& p : {paths.csv, paths.jsonl, paths.summary})
         if (fs::exists(p))
           throw SweepError(p, "", "exists: --resume continues that sweep, --overwrite starts it again");
+    // --resume with no results to continue: a summary there is not this sweep's.
+    if (args.resume && !fs::exists(paths.csv) && !fs::exists(paths.jsonl) && fs::exists(paths.summary))
+      throw SweepError(paths.summary, "", "exists, and there is no sweep here to resume: --overwrite replaces it");
     std::set<std::uint64_t> mine;
     for (const RunRef& r : runs) mine.insert(r.id);
     std::vector<Row> kept;  // finished runs, in id order
@@ -202,7 +206,7 @@ int sweep_command(const SweepArgs& args) {
       write_atomically(paths.jsonl, file_text(Format::kJsonl, columns, all));
     }
     write_atomically(paths.summary, summary_csv(columns, all, plan.confidence));
-    if (!args.quiet && plan.points.size() <= 40) std::cout << summary_text(columns, all, plan.confidence, table);
+    if (!args.quiet && plan.points.size() <= 40) std::cout << common::shown_lines(summary_text(columns, all, plan.confidence, table));
     std::cerr << fmt::format("sweep: {} runs ({} from before, {} now) in {:.1f} s, {:.1f} runs/s on {} threads\n"
                              "sweep: rows in {} and {}, means and intervals in {}\n",
                              all.size(), kept.size(), todo.size(), progress.elapsed_s(), progress.rate(), jobs,

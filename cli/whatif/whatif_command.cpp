@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/json_text.h"
+#include "common/shown_text.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
 #include "cli/sweep/plot_command.h"
@@ -634,9 +635,9 @@ int whatif_command(const WhatifArgs& a) {
     check_outputs(a, figure, w.inputs());  // and then its includes too
     if (!figure.empty()) check_gnuplot("--figure (or --no-figure)");  // before any run
     const Answer ans = w.answer();
-    std::cout << fmt::format("clerk whatif {}: varying {}\n\n", a.file, ans.heading) << ans.table << "\n";
-    std::cout << "Recommendation: " << ans.rec.answer << "\n";
-    if (!ans.rec.why.empty()) std::cout << "Why: " << ans.rec.why << "\n";
+    std::cout << common::shown_lines(fmt::format("clerk whatif {}: varying {}\n\n", a.file, ans.heading) + ans.table) << "\n";
+    std::cout << "Recommendation: " << common::shown_lines(ans.rec.answer) << "\n";
+    if (!ans.rec.why.empty()) std::cout << "Why: " << common::shown_lines(ans.rec.why) << "\n";
     if (a.seeds.empty())
       std::cout << "(one run a point, on the scenario's seed: differences of a few percent can be chance; "
                    "--seeds 5 averages five)\n";

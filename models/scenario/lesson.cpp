@@ -628,7 +628,9 @@ std::vector<std::string> lesson_files(const std::string& dir) {
     // refused naming it (exit 2), not a filesystem_error (exit 3).
     std::error_code kind;
     const bool regular = it->is_regular_file(kind);
-    if (kind) throw ConfigError(it->path().string(), 0, "", "cannot be read: " + kind.message());
+    // A dangling link (an editor's lock file, .#name.toml) is skipped, as before.
+    if (kind && kind != std::errc::no_such_file_or_directory)
+      throw ConfigError(it->path().string(), 0, "", "cannot be read: " + kind.message());
     if (regular) found.emplace_back(lesson_number(it->path()), it->path().string());
   }
   std::sort(found.begin(), found.end());

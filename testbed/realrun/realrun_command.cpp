@@ -185,7 +185,7 @@ int run_checked(const RealrunRequest& o) {
         ro.disk_binary = o.disk_binary.empty() ? default_disk_binary() : o.disk_binary;
         ro.scenario_file = o.files[s];
         ro.overrides = o.overrides;
-        std::cerr << fmt::format("realrun: {} on {}, run {} of {}\n", comparisons[s].name, server, rep + 1, o.repeat);
+        std::cerr << fmt::format("realrun: {} on {}, run {} of {}\n", common::shown_text(comparisons[s].name), server, rep + 1, o.repeat);
         RealRunResult real;
         try {
           real = run_real(scenarios[s], ro);

@@ -131,8 +131,11 @@ class Replay {
       release_due();
       dispatch();
       const double next = std::min(o_.duration_s, have_next_ ? next_.due_s : o_.duration_s);
-      const int wait_ms = std::max(0, static_cast<int>(std::ceil((next - now()) * 1000)));
-      const int n = ::epoll_wait(ep_, events.data(), static_cast<int>(events.size()), std::min(wait_ms, 100));
+      // At most 100 ms, computed in double: a due time of 1e300 s (or a NaN
+      // from the schedule) never reaches the int conversion.
+      const double until_ms = std::ceil((next - now()) * 1000);
+      const int wait_ms = until_ms >= 1 && until_ms <= 100 ? static_cast<int>(until_ms) : until_ms > 100 ? 100 : 0;
+      const int n = ::epoll_wait(ep_, events.data(), static_cast<int>(events.size()), wait_ms);
       for (int i = 0; i < n; ++i) handle(events[static_cast<std::size_t>(i)].data.u32, events[static_cast<std::size_t>(i)].events);
     }
     elapsed_s_ = now();

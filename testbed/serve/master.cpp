@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -207,6 +208,17 @@ int run_master(const ServeOptions& options) {
     std::fprintf(stderr, "clerk-serve: cannot open root %s: %s\n", options.root.c_str(), std::strerror(errno));
     return 1;
   }
+  // Both files checked before the port is bound: a server that cannot
+  // write its pid file never says it listens.
+  for (const std::string* out : {&options.port_file, &options.pid_file}) {
+    if (out->empty()) continue;
+    try {
+      common::check_output_path(*out);
+    } catch (const common::OutputError& e) {
+      std::fprintf(stderr, "clerk-serve: %s\n", e.what());
+      return 1;
+    }
+  }
   UniqueFd listen_fd;
   try {
     // reuseport: the master only holds the port (bound, not listening) so
@@ -220,8 +232,11 @@ int run_master(const ServeOptions& options) {
   if (!options.port_file.empty() && !write_file(options.port_file, std::to_string(port))) return 1;
   if (!options.pid_file.empty() && !write_file(options.pid_file, std::to_string(::getpid()))) {
     // A server that never started leaves nothing: a port file would tell
-    // its reader that it listens.
-    if (!options.port_file.empty()) ::unlink(options.port_file.c_str());
+    // its reader that it listens. Only the regular file it wrote goes; a
+    // FIFO or a device the port was written through is the user's.
+    struct stat st{};
+    if (!options.port_file.empty() && ::lstat(options.port_file.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+      ::unlink(options.port_file.c_str());
     return 1;
   }
   const bool v6 = options.listen_host.find(':') != std::string::npos;
