@@ -197,6 +197,10 @@ TEST_CASE("loader: NaN weights, sizes above the limit and entries that wrap at 3
   CHECK(load_error(kData + "/loader/tree-wraps.toml").key() == "dataset.tree");
   CHECK(load_error(kData + "/loader/placement-wraps.toml").key() == "clients.hot.placement");
   CHECK(load_error(kSmall, {"dataset.file_size=\"2t\""}).key() == "dataset.file_size");
+  // Each weight finite, their total not: every file fell in the last class.
+  const models::ConfigError total = load_error(kData + "/loader/weights-overflow.toml");
+  CHECK(total.key() == "dataset.file_sizes");
+  CHECK(mentions(total, "add up to more than a double holds"));
 }
 
 // Finding 9: a bad --set key is reported against the override, not the file.

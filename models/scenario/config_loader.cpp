@@ -805,6 +805,13 @@ std::vector<SizeClass> read_size_mix(Section& s, const toml::node& mix) {
     if (!ok || !std::isfinite(weight) || !(weight > 0)) s.fail("file_sizes", form);
     out.emplace_back(bytes, weight);
   }
+  // A file's class is drawn against the weights' total (draw_file_sizes):
+  // two weights of 1e308 add up to infinity and every file would fall in
+  // the last class.
+  double total = 0;
+  for (const SizeClass& c : out) total += c.weight;
+  if (!std::isfinite(total))
+    s.fail("file_sizes", "the weights add up to more than a double holds; scale them down (only their ratios count)");
   return out;
 }
 
