@@ -92,16 +92,20 @@ std::uint32_t scenario_connections(const models::Scenario& scenario) {
   return total;
 }
 
-NginxConf nginx_conf(const models::Scenario& scenario, const NginxConfParams& p) {
-  const models::NginxConfig& n = scenario.nginx;
-  NginxConf out;
-  const std::uint32_t conns = scenario_connections(scenario);
+std::uint32_t worker_connections(const models::Scenario& scenario) {
   // nginx.worker_connections when the scenario sets it (the model limits
   // each worker to it). Otherwise: each connection is one fd per worker at
   // worst, plus files open for sendfile and the listening sockets: room for
   // every connection on one worker.
-  const std::uint32_t worker_connections =
-      n.worker_connections ? n.worker_connections : std::max<std::uint32_t>(4096, 2 * conns + 256);
+  const std::uint32_t set = scenario.nginx.worker_connections;
+  return set ? set : std::max<std::uint32_t>(4096, 2 * scenario_connections(scenario) + 256);
+}
+
+NginxConf nginx_conf(const models::Scenario& scenario, const NginxConfParams& p) {
+  const models::NginxConfig& n = scenario.nginx;
+  NginxConf out;
+  const std::uint32_t conns = scenario_connections(scenario);
+  const std::uint32_t worker_connections = realrun::worker_connections(scenario);
   // listen backlog: NGINX's default 511, or enough for every connection
   // arriving at once (the kernel caps it at net.core.somaxconn).
   const std::uint32_t backlog = std::max<std::uint32_t>(511, conns);

@@ -51,4 +51,8 @@ std::string comment_text(std::string_view text);
 // Total connections the scenario's wrk groups keep open.
 std::uint32_t scenario_connections(const models::Scenario& scenario);
 
+// The worker_connections both servers get: nginx.worker_connections when the
+// scenario sets it, else room for every connection on one worker.
+std::uint32_t worker_connections(const models::Scenario& scenario);
+
 }  // namespace testbed::realrun

@@ -17,6 +17,7 @@
 
 #include "common/text_file.h"
 #include "testbed/realrun/child_registry.h"
+#include "testbed/realrun/nginx_conf.h"
 #include "testbed/realrun/real_run.h"
 
 namespace testbed::realrun {
@@ -80,6 +81,7 @@ std::vector<std::string> serve_argv(const models::Scenario& scenario, const Serv
       "--root", p.data_dir,
       "--listen", fmt::format("127.0.0.1:{}", p.port),
       "--workers", std::to_string(n.worker_processes),
+      "--worker-connections", std::to_string(worker_connections(scenario)),  // as nginx.conf's
       "--reuseport", n.accept->reuseport ? "on" : "off",
       "--sendfile-max-chunk", std::to_string(n.sendfile_max_chunk),
       "--aio", aio,

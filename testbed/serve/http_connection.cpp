@@ -19,16 +19,31 @@ namespace asio = boost::asio;
 // turn into a reset that destroys our last response in the client's buffers.
 static constexpr int kLingeringTimeoutSeconds = 5;
 
+// nginx's client_header_buffer_size (1k by default): what a connection holds
+// for its request head until a head needs more. More comes in doublings up
+// to --header-limit (nginx's large_client_header_buffers, allocated in
+// ngx_http_alloc_large_header_buffer only when a head outgrows the first),
+// so an idle connection costs a kilobyte, not the limit.
+static constexpr std::size_t kFirstHeadBuffer = 1024;
+
 HttpConnection::HttpConnection(WorkerContext& context, asio::ip::tcp::socket socket)
-    : context_(context), socket_(std::move(socket)), timer_(context.io), buffer_(context.options.header_limit) {}
+    : context_(context),
+      socket_(std::move(socket)),
+      timer_(context.io),
+      buffer_(std::min(kFirstHeadBuffer, context.options.header_limit)) {
+  ++context_.connections;
+}
+
+HttpConnection::~HttpConnection() { --context_.connections; }
 
 void HttpConnection::start() { read_request(); }
 
 void HttpConnection::read_request() {
   if (closed_) return;
-  if (buffered_ > 0) {
-    const RequestHead request = parse_request_head(buffer_.data(), buffered_, buffer_.size());
-    if (request.state != RequestHead::State::need_more || buffered_ == buffer_.size()) {
+  const std::size_t limit = context_.options.header_limit;
+  if (buffered_ > 0 && head_may_be_complete()) {
+    const RequestHead request = parse_request_head(buffer_.data(), buffered_, limit);
+    if (request.state != RequestHead::State::need_more || buffered_ == limit) {
       disarm_timer();
       header_deadline_set_ = false;
     }
@@ -37,6 +52,8 @@ void HttpConnection::read_request() {
       buffered_ -= request.consumed;
       std::copy(buffer_.begin() + static_cast<std::ptrdiff_t>(request.consumed),
                 buffer_.begin() + static_cast<std::ptrdiff_t>(request.consumed + buffered_), buffer_.begin());
+      searched_ = 0;
+      release_large_head_buffer();
       handle_request(request);
       return;
     }
@@ -46,12 +63,13 @@ void HttpConnection::read_request() {
       respond_error(request.error_status, false);
       return;
     }
-    if (buffered_ == buffer_.size()) {
+    if (buffered_ == limit) {
       head_only_ = false;
       respond_error(431, false);
       return;
     }
   }
+  if (buffered_ == buffer_.size()) buffer_.resize(std::min(2 * buffer_.size(), limit));
   // Between requests nginx waits keepalive_timeout. Once a request has begun
   // (or on a new connection) the whole head must arrive within
   // client_header_timeout, however it trickles in: the deadline is set once.
@@ -67,6 +85,31 @@ void HttpConnection::read_request() {
                           [self = shared_from_this()](const boost::system::error_code& ec, std::size_t bytes) {
                             self->on_read(ec, bytes);
                           });
+}
+
+// Beast's parser answers need_more until the head's blank line (CR LF CR LF,
+// basic_parser's find_eom) is in, or the head reaches the limit, and it
+// starts again from the first byte each time it is given the buffer. So the
+// parser runs only once the blank line is there, and the search for it looks
+// at the new bytes alone (and the 3 before them): a head that trickles in a
+// byte at a time costs a byte's work a read, as nginx's parser resumes where
+// it stopped, not a scan of everything buffered.
+bool HttpConnection::head_may_be_complete() {
+  if (buffered_ >= context_.options.header_limit) return true;
+  static constexpr char kEnd[] = "\r\n\r\n";
+  const auto from = buffer_.begin() + static_cast<std::ptrdiff_t>(searched_ > 3 ? searched_ - 3 : 0);
+  const auto end = buffer_.begin() + static_cast<std::ptrdiff_t>(buffered_);
+  if (std::search(from, end, kEnd, kEnd + 4) != end) return true;
+  searched_ = buffered_;
+  return false;
+}
+
+// Back to the first buffer once a large head is served and what follows it
+// fits (nginx frees its large header buffers between keep-alive requests).
+void HttpConnection::release_large_head_buffer() {
+  const std::size_t first = std::min(kFirstHeadBuffer, context_.options.header_limit);
+  if (buffer_.size() <= first || buffered_ > first) return;
+  std::vector<char>(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(first)).swap(buffer_);
 }
 
 void HttpConnection::on_read(const boost::system::error_code& ec, std::size_t bytes) {
@@ -376,6 +419,7 @@ void HttpConnection::linger_close() {
     return;
   }
   buffered_ = 0;
+  searched_ = 0;
   arm_timer(kLingeringTimeoutSeconds);
   struct Discard {
     std::shared_ptr<HttpConnection> self;

@@ -36,15 +36,21 @@ struct WorkerContext {
   // --aio nowait: the worker's buffer its RWF_NOWAIT probes read into.
   std::vector<char>* probe_buffer;
   OpenFileCache* open_cache;  // --open-file-cache N, else null
+  std::size_t connections = 0;  // open now, against --worker-connections
 };
 
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
   HttpConnection(WorkerContext& context, boost::asio::ip::tcp::socket socket);
+  ~HttpConnection();
+  HttpConnection(const HttpConnection&) = delete;
+  HttpConnection& operator=(const HttpConnection&) = delete;
   void start();
 
  private:
   void read_request();
+  bool head_may_be_complete();
+  void release_large_head_buffer();
   void on_read(const boost::system::error_code& ec, std::size_t bytes);
   void handle_request(const RequestHead& request);
   // The file of a request: from the open-file cache, or opened (on the
@@ -79,8 +85,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   boost::asio::steady_timer timer_;
   std::uint64_t timer_generation_ = 0;  // a stale expiry must not close a live step
   bool header_deadline_set_ = false;    // client_header_timeout runs for the current head
-  std::vector<char> buffer_;            // request bytes, header_limit of them at most
+  std::vector<char> buffer_;            // request bytes: 1 KiB, grown up to header_limit
   std::size_t buffered_ = 0;
+  std::size_t searched_ = 0;            // bytes of buffer_ known to hold no CR LF CR LF
   int requests_ = 0;
   bool keep_alive_ = false;
   bool head_only_ = false;

@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--sendfile-max-chunk", options.sendfile_max_chunk,
                  "largest sendfile() per loop turn, 0 = unlimited [nginx: sendfile_max_chunk]")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 40));  // the scenario loader's limit (limits::kMaxFileBytes)
   app.add_option("--aio", aio,
                  "threads: sendfile() runs in the worker's thread pool [nginx: aio]; nowait: first a "
                  "preadv2(RWF_NOWAIT) probe, and only chunks not all in the page cache go to the pool (never in "
@@ -78,7 +79,8 @@ int main(int argc, char** argv) {
                  "tasks allowed to wait in the pool, counted as nginx does: queued less idle threads, so a task an "
                  "idle thread can take is never refused, even with 0; a refused sendfile sends the head and closes, a "
                  "refused --aio-open open answers 503 [nginx: thread_pool default max_queue=]")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30));  // the scenario loader's limit on max_queue
   app.add_option("--keepalive-requests", options.keepalive_requests,
                  "requests per connection, then Connection: close [nginx: keepalive_requests]")
       ->capture_default_str()
@@ -87,6 +89,11 @@ int main(int argc, char** argv) {
                  "seconds an idle keep-alive connection is kept, 0 = no keep-alive [nginx: keepalive_timeout]")
       ->capture_default_str()
       ->check(CLI::Range(0, 86400));
+  app.add_option("--worker-connections", options.worker_connections,
+                 "connections a worker keeps open at once; a new one beyond is closed at once "
+                 "[nginx: worker_connections]")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
   app.add_option("--header-limit", options.header_limit,
                  "bytes of request line + headers; beyond: 431 and close [nginx: large_client_header_buffers]")
       ->capture_default_str()

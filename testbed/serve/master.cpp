@@ -29,19 +29,67 @@ namespace {
 // How long the workers get to exit after SIGTERM before they are killed.
 constexpr int kShutdownGraceSeconds = 10;
 
-void on_sigchld(int) {}  // a handler, so SIGCHLD is never discarded while blocked
+void on_sigchld(int) {}
 
-// Whole or not at all (common/output_file.h): a reader polling for the
-// port or pid file never sees it half-written. Says why not on stderr.
-bool write_file(const std::string& path, const std::string& text) {
-  try {
-    common::write_file_atomically(path, text + '\n');
+// The signals that stop the server. nginx: TERM and INT stop at once, QUIT
+// gracefully; HUP reloads the configuration, which clerk-serve, configured
+// by its command line, cannot: a closed terminal's HUP stops it.
+bool is_stop_signal(int signal) {
+  return signal == SIGTERM || signal == SIGINT || signal == SIGQUIT || signal == SIGHUP;
+}  // a handler, so SIGCHLD is never discarded while blocked
+
+// A file the server writes (its port or pid file): whole or not at all
+// (common/output_file.h), so a reader polling for it never sees it
+// half-written, and removed when the server ends only while it is still the
+// regular file written: never a FIFO or a device the text went through
+// (/dev/stdout, /dev/null), nor a file put in its place since.
+class WrittenFile {
+ public:
+  explicit WrittenFile(const std::string& path) : path_(path) {}
+  WrittenFile(const WrittenFile&) = delete;
+  WrittenFile& operator=(const WrittenFile&) = delete;
+
+  // Says why not on stderr. A path of "" is nothing to write.
+  bool write(const std::string& text) {
+    if (path_.empty()) return true;
+    try {
+      common::write_file_atomically(path_, text + '\n');
+    } catch (const common::OutputError& e) {
+      std::fprintf(stderr, "clerk-serve: %s\n", e.what());
+      return false;
+    }
+    struct stat st{};
+    ours_ = ::lstat(path_.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+    device_ = st.st_dev;
+    inode_ = st.st_ino;
+    text_ = text + '\n';
     return true;
-  } catch (const common::OutputError& e) {
-    std::fprintf(stderr, "clerk-serve: %s\n", e.what());
-    return false;
   }
-}
+
+  // An inode's number is reused once freed: the text must match too.
+  void remove() {
+    if (ours_ && still_ours()) ::unlink(path_.c_str());
+    ours_ = false;
+  }
+
+ private:
+  bool still_ours() const {
+    const int fd = ::open(path_.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st{};
+    char read_back[64];
+    const bool same_file = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == device_ && st.st_ino == inode_;
+    const ssize_t n = same_file ? ::read(fd, read_back, sizeof read_back) : -1;
+    ::close(fd);
+    return n >= 0 && std::string(read_back, static_cast<std::size_t>(n)) == text_;
+  }
+
+  std::string path_;
+  std::string text_;
+  bool ours_ = false;
+  dev_t device_ = 0;
+  ino_t inode_ = 0;
+};
 
 using Clock = std::chrono::steady_clock;
 
@@ -229,14 +277,12 @@ int run_master(const ServeOptions& options) {
     return 1;
   }
   const std::uint16_t port = bound_port(listen_fd.get());
-  if (!options.port_file.empty() && !write_file(options.port_file, std::to_string(port))) return 1;
-  if (!options.pid_file.empty() && !write_file(options.pid_file, std::to_string(::getpid()))) {
-    // A server that never started leaves nothing: a port file would tell
-    // its reader that it listens. Only the regular file it wrote goes; a
-    // FIFO or a device the port was written through is the user's.
-    struct stat st{};
-    if (!options.port_file.empty() && ::lstat(options.port_file.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-      ::unlink(options.port_file.c_str());
+  // A server that never started, or has stopped, leaves neither file: a
+  // port file would tell its reader that something listens.
+  WrittenFile port_file(options.port_file), pid_file(options.pid_file);
+  if (!port_file.write(std::to_string(port))) return 1;
+  if (!pid_file.write(std::to_string(::getpid()))) {
+    port_file.remove();
     return 1;
   }
   const bool v6 = options.listen_host.find(':') != std::string::npos;
@@ -253,9 +299,7 @@ int run_master(const ServeOptions& options) {
   ::sigaction(SIGCHLD, &chld, nullptr);
   sigset_t waited;
   ::sigemptyset(&waited);
-  ::sigaddset(&waited, SIGTERM);
-  ::sigaddset(&waited, SIGINT);
-  ::sigaddset(&waited, SIGCHLD);
+  for (int signal : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCHLD}) ::sigaddset(&waited, signal);
   ::sigprocmask(SIG_BLOCK, &waited, &master.worker_mask);
 
   master.slots.assign(static_cast<std::size_t>(options.workers), WorkerSlot{});
@@ -268,7 +312,10 @@ int run_master(const ServeOptions& options) {
     const timespec tick = master.wait_time();
     siginfo_t info;
     const int signal = ::sigtimedwait(&waited, &info, &tick);
-    if (signal == SIGTERM || signal == SIGINT) {
+    if (signal == SIGUSR1 || signal == SIGUSR2)
+      std::fprintf(stderr, "clerk-serve: %s ignored (nginx reopens its logs or upgrades its binary; clerk-serve has "
+                   "neither)\n", signal == SIGUSR1 ? "SIGUSR1" : "SIGUSR2");
+    if (is_stop_signal(signal)) {
       if (!shutting_down) kill_at = std::time(nullptr) + kShutdownGraceSeconds;
       shutting_down = true;
       master.cancel_restarts();
@@ -286,7 +333,8 @@ int run_master(const ServeOptions& options) {
     if (shutting_down && std::time(nullptr) >= kill_at) master.signal_workers(SIGKILL);
 
   }
-  if (!options.pid_file.empty()) ::unlink(options.pid_file.c_str());
+  pid_file.remove();
+  port_file.remove();
   return exit_status;
 }
 

@@ -16,6 +16,7 @@ struct ServeOptions {
   std::string listen_host = "127.0.0.1";  // listen ADDR:PORT
   std::uint16_t listen_port = 8080;
   int workers = 1;                         // worker_processes
+  std::size_t worker_connections = 512;    // worker_connections (ngx_event_core_module's default)
   bool reuseport = false;                  // listen ... reuseport
   std::size_t sendfile_max_chunk = 0;      // sendfile_max_chunk (0: unlimited)
   bool aio_threads = false;                // aio threads (also set by --aio nowait)

@@ -56,12 +56,31 @@ class Acceptor {
         on_accept_error(ec);
         return;
       }
+      if (context_.connections >= context_.options.worker_connections) {
+        refuse(std::move(socket));
+        accept_next();
+        return;
+      }
       boost::system::error_code ignored;
       socket.set_option(asio::ip::tcp::no_delay(true), ignored);  // nginx's tcp_nodelay on
       socket.native_non_blocking(true, ignored);                  // sendfile() must never block on the socket
       std::make_shared<HttpConnection>(context_, std::move(socket))->start();
       accept_next();
     });
+  }
+
+  // Every connection slot taken: the new connection is closed at once, as
+  // ngx_event_accept does when ngx_get_connection finds none free ("N
+  // worker_connections are not enough", said once here). nginx first closes
+  // idle keep-alive connections to make room (ngx_drain_connections);
+  // clerk-serve does not.
+  void refuse(asio::ip::tcp::socket socket) {
+    if (!said_full_)
+      std::fprintf(stderr, "clerk-serve: worker %d: %zu worker_connections are not enough, closing new connections\n",
+                   static_cast<int>(::getpid()), context_.options.worker_connections);
+    said_full_ = true;
+    boost::system::error_code ignored;
+    socket.close(ignored);
   }
 
   void on_accept_error(const boost::system::error_code& ec) {
@@ -81,6 +100,7 @@ class Acceptor {
   WorkerContext& context_;
   asio::ip::tcp::acceptor acceptor_;
   asio::steady_timer backoff_;
+  bool said_full_ = false;
 };
 
 // An exception out of a handler concerns the connection it served (whose

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/scenario/config_loader.h"
+#include "testbed/realrun/nginx_conf.h"
 #include "testbed/realrun/server_process.h"
 #include "testbed/realrun/tests/loopback_listener.h"
 
@@ -36,6 +37,12 @@ TEST_CASE("clerk-serve flags mirror the scenario's directives", "[server_process
   CHECK(flag(argv, "--keepalive-requests") == "100");
   CHECK(flag(argv, "--pid-file") == "/run/serve.pid");
   CHECK(flag(argv, "--open-file-cache") == "(absent)");  // off: clerk-serve's default
+  // worker_connections as the nginx.conf of the same run says.
+  CHECK(flag(argv, "--worker-connections") == std::to_string(worker_connections(sc)));
+  CHECK(nginx_conf(sc, {"/data", "/run"}).text.find("worker_connections " + std::to_string(worker_connections(sc)) + ";") != std::string::npos);
+  sc.nginx.worker_connections = 1024;
+  CHECK(flag(serve_argv(sc, {"/x", "/d", "/p", 1}), "--worker-connections") == "1024");
+  sc.nginx.worker_connections = 0;
 
   sc.nginx.accept = &models::accept_policy(false, true);
   sc.nginx.aio_open = true;

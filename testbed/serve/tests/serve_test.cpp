@@ -5,8 +5,12 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <cerrno>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 
@@ -14,8 +18,12 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <iterator>
+#include <memory>
 #include <random>
 #include <thread>
 #include <set>
@@ -690,5 +698,195 @@ TEST_CASE("failed opens are 404 or 403, in the pool and from the cache", "[serve
     CHECK(server.workers_alive(workers));
     CHECK(server.stop() == 0);
     check_clean_log(server);
+  }
+}
+
+namespace {
+
+// A process's resident memory (VmRSS of /proc/PID/status), in KiB.
+long resident_kib(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return -1;
+}
+
+// A process's CPU time so far (utime + stime of /proc/PID/stat), in seconds.
+double cpu_seconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i)
+    if (i == 14 || i == 15) ticks += std::stod(field);
+  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+}  // namespace
+
+// nginx's client_header_buffer_size: a connection holds 1 KiB for its head
+// until the head needs more. With the head buffer at --header-limit from the
+// start, 300 idle connections at the largest limit held 300 MiB.
+TEST_CASE("an idle connection holds a small head buffer, not --header-limit", "[serve]") {
+  TempTree tree;
+  ServerProcess server(tree, {"--header-limit", "1048576"}, 1);
+  const auto workers = server.worker_pids();
+  REQUIRE(workers.size() == 1);
+  const long before = resident_kib(workers[0]);
+  std::vector<std::unique_ptr<Client>> idle;
+  for (int i = 0; i < 300; ++i) {
+    idle.push_back(std::make_unique<Client>(server.port()));
+    REQUIRE(idle.back()->send("GET /small.txt HTTP/1.1\r\n"));
+  }
+  check_get(server.port(), "/small.txt", tree.small);  // accepted after all of them
+  const long grown = resident_kib(workers[0]) - before;
+  INFO("the worker grew by " << grown << " KiB for 300 idle connections");
+  CHECK(grown < 30 * 1024);
+  // A head that needs the whole limit still gets it, and a field over
+  // Beast's 64 KiB is still 431.
+  const std::string big = "GET /small.txt HTTP/1.1\r\nHost: t\r\nX-Pad: " + std::string(60 * 1024, 'a') + "\r\n\r\n";
+  CHECK(status_of(round_trip(server.port(), big)) == 200);
+  CHECK(status_of(round_trip(server.port(), "GET / HTTP/1.1\r\nHost: t\r\nX: " + std::string(2 << 20, 'a'))) == 431);
+  idle.clear();
+  CHECK(server.stop() == 0);
+  check_clean_log(server);
+}
+
+// The worker's CPU time for a head whose last 3,000 bytes trickle in one at
+// a time after `bulk` bytes of it, and the response's status.
+std::pair<double, int> trickle_cost(const ServerProcess& server, pid_t worker, const TempTree& tree,
+                                    std::size_t bulk) {
+  Client slow(server.port());
+  const int on = 1;
+  ::setsockopt(slow.fd(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+  std::string head = "GET /small.txt HTTP/1.1\r\nHost: t\r\n";
+  while (head.size() + 1010 < bulk) head += "X-Pad: " + std::string(1000, 'a') + "\r\n";
+  head += "X-Slow: ";
+  if (!slow.send(head)) return {0, 0};
+  check_get(server.port(), "/small.txt", tree.small);  // the bulk is read
+  const double before = cpu_seconds(worker);
+  for (int i = 0; i < 3000; ++i) {
+    if (!slow.send("b")) return {0, 0};
+    std::this_thread::sleep_for(std::chrono::microseconds(300));
+  }
+  if (!slow.send("\r\n\r\n")) return {0, 0};
+  const int status = slow.read_response().status;
+  return {cpu_seconds(worker) - before, status};
+}
+
+// A head that trickles in a byte at a time: each read used to parse the
+// whole buffer again from its first byte, so a byte's cost grew with what
+// was buffered (after a megabyte, 4.5 times the cost after a kilobyte); now
+// only the new bytes are searched for the head's end, whatever came before.
+TEST_CASE("a head trickling in is not parsed again from the start for every byte", "[serve]") {
+  TempTree tree;
+  ServerProcess server(tree, {"--header-limit", "1048576"}, 1);
+  const auto workers = server.worker_pids();
+  REQUIRE(workers.size() == 1);
+  const auto [after_kilobyte, small_status] = trickle_cost(server, workers[0], tree, 1000);
+  const auto [after_megabyte, big_status] = trickle_cost(server, workers[0], tree, 1000 * 1000);
+  INFO("the worker spent " << after_kilobyte << " s of CPU on 3,000 bytes trickled after 1 kB, " << after_megabyte
+                           << " s after 1 MB");
+  CHECK(small_status == 200);
+  CHECK(big_status == 200);
+  CHECK(after_megabyte < 1.5 * after_kilobyte + 0.05);
+  CHECK(server.stop() == 0);
+  check_clean_log(server);
+}
+
+// worker_connections: a connection beyond them is closed at once, said once
+// in the log; once a slot is free again the worker serves.
+TEST_CASE("--worker-connections closes a connection beyond them", "[serve]") {
+  TempTree tree;
+  ServerProcess server(tree, {"--worker-connections", "4"}, 1);
+  std::vector<std::unique_ptr<Client>> held;
+  for (int i = 0; i < 4; ++i) {
+    held.push_back(std::make_unique<Client>(server.port()));
+    REQUIRE(held.back()->send("GET /small.txt HTTP/1.1\r\n"));
+  }
+  for (int i = 0; i < 2; ++i) {
+    Client beyond(server.port());
+    beyond.send(get_request("/small.txt"));
+    CHECK(status_of(beyond.read_to_end()) == 0);
+  }
+  held.front().reset();  // a slot freed when the worker reads its end
+  bool served = false;
+  for (int i = 0; i < 100 && !served; ++i) {
+    Client again(server.port());
+    again.send(get_request("/small.txt"));
+    served = again.read_response().status == 200;
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  CHECK(served);
+  held.clear();
+  CHECK(server.stop() == 0);
+  const std::string log = server.log();
+  INFO(log);
+  const auto said = log.find("4 worker_connections are not enough");
+  CHECK(said != std::string::npos);
+  CHECK(log.find("worker_connections are not enough", said + 40) == std::string::npos);
+}
+
+// The pid and port files go when the server stops, on every stop signal
+// (nginx: TERM, INT, QUIT; HUP, a reload there, stops clerk-serve), and
+// never a FIFO or a device the pid was written through.
+TEST_CASE("clerk-serve removes its own pid and port files, and only those", "[serve]") {
+  TempTree tree;
+  for (const int signal : {SIGTERM, SIGINT, SIGQUIT, SIGHUP}) {
+    INFO("signal " << signal);
+    const std::string pid_file = tree.base + "/serve.pid";
+    ServerProcess server(tree, {"--pid-file", pid_file}, 2);
+    CHECK(std::filesystem::is_regular_file(pid_file));
+    CHECK(server.stop(signal) == 0);
+    CHECK_FALSE(std::filesystem::exists(pid_file));
+    CHECK_FALSE(std::filesystem::exists(server.port_file()));
+  }
+  // SIGUSR1 (nginx: reopen the logs) is no stop.
+  {
+    ServerProcess server(tree, {}, 1);
+    ::kill(server.pid(), SIGUSR1);
+    check_get(server.port(), "/small.txt", tree.small);
+    CHECK(server.stop() == 0);
+    CHECK(server.log().find("SIGUSR1 ignored") != std::string::npos);
+  }
+  // A FIFO as --pid-file: written through (a reader is there), left in place.
+  const std::string fifo = tree.base + "/pid.fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  std::future<std::string> read_pid = std::async(std::launch::async, [&] {
+    std::ifstream in(fifo);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  });
+  {
+    ServerProcess server(tree, {"--pid-file", fifo}, 1);
+    CHECK(read_pid.get() == std::to_string(server.pid()) + "\n");
+    CHECK(server.stop() == 0);
+  }
+  struct stat st{};
+  CHECK(::lstat(fifo.c_str(), &st) == 0);
+  CHECK(S_ISFIFO(st.st_mode));
+  // A pid file replaced while the server ran is not the server's to remove.
+  const std::string pid_file = tree.base + "/replaced.pid";
+  {
+    ServerProcess server(tree, {"--pid-file", pid_file}, 1);
+    std::filesystem::remove(pid_file);
+    std::ofstream(pid_file) << "someone else's\n";
+    CHECK(server.stop() == 0);
+  }
+  CHECK(std::filesystem::exists(pid_file));
+}
+
+// Every number option is ranged: CLI11 reads "-1" into a size_t as 2^64 - 1.
+TEST_CASE("clerk-serve refuses a negative or overflowing size", "[serve]") {
+  TempTree tree;
+  for (const std::string bad : {"--sendfile-max-chunk -1", "--max-queue -1", "--max-queue 99999999999999999999",
+                                "--sendfile-max-chunk 18446744073709551615", "--worker-connections 0"}) {
+    INFO(bad);
+    const std::string command =
+        std::string(CLERK_SERVE_BINARY) + " --root " + tree.root + " --listen 127.0.0.1:0 " + bad + " 2>/dev/null";
+    const int status = std::system(command.c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 2);
   }
 }

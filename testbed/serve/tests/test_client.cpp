@@ -71,7 +71,8 @@ ServerProcess::ServerProcess(const TempTree& tree, std::vector<std::string> args
                              bool without_dac_override) {
   static int counter = 0;
   const std::string stem = tree.base + "/server" + std::to_string(++counter);
-  const std::string port_file = stem + ".port";
+  port_file_ = stem + ".port";
+  const std::string& port_file = port_file_;
   log_path_ = stem + ".log";
   std::vector<std::string> argv{CLERK_SERVE_BINARY, "--root", tree.root, "--listen", "127.0.0.1:0", "--port-file",
                                 port_file, "--workers", std::to_string(workers)};
@@ -148,9 +149,9 @@ std::string ServerProcess::log() const {
   return text.str();
 }
 
-int ServerProcess::stop() {
+int ServerProcess::stop(int signal) {
   if (pid_ <= 0) return -1;
-  ::kill(pid_, SIGTERM);
+  ::kill(pid_, signal);
   int status = 0;
   pid_t done = 0;
   for (int i = 0; i < 600 && done == 0; ++i) {

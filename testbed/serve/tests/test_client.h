@@ -2,6 +2,7 @@
 // a raw-socket HTTP client (hostile inputs need raw bytes, not a library).
 #pragma once
 
+#include <signal.h>
 #include <sys/types.h>
 
 #include <functional>
@@ -38,10 +39,12 @@ class ServerProcess {
   std::vector<pid_t> worker_pids() const;  // /proc/<master>/task/<master>/children
   bool workers_alive(const std::vector<pid_t>& pids) const;
   std::string log() const;  // its stderr so far
-  // SIGTERM, wait; the master's exit status (-1: did not exit normally).
-  int stop();
+  const std::string& port_file() const { return port_file_; }
+  // `signal` (SIGTERM), wait; the master's exit status (-1: did not exit normally).
+  int stop(int signal = SIGTERM);
 
  private:
+  std::string port_file_;
   std::string log_path_;
   pid_t pid_ = -1;
   int port_ = 0;
