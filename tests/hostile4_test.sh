@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Hostile probe 4 (2026-11-28): clerk-replay's schedule and options and
+# clerk-disk --model-fio, each finding checked against what it was (each
+# section says what).
+#   hostile4_test.sh CLERK_REPLAY DATA_DIR [CLERK_DISK|-] [optimized|sanitized]
+set -u
+replay=$1 data=$2 disk=${3:--} kind=${4:-optimized}
+. "$(dirname "$0")/lib.sh"
+expect_timeout=20
+# The discard port: nothing listens there on a test machine (connections refused).
+port=9
+
+# Finding 4: the schedule is a regular file, opened without blocking, read a
+# bounded line at a time; a bad line is exit 2 naming the file and the line.
+# It was an std::ifstream: a FIFO blocked in open for ever, /dev/zero grew
+# without bound, a folder was an empty schedule, a bad line was skipped.
+mkfifo "$tmp/fifo"
+expect_status 2 "--schedule a FIFO" "$replay" --port $port --schedule "$tmp/fifo" --duration 0.2
+expect_text "--schedule a FIFO" "is a FIFO, not a regular file"
+expect_status 2 "--schedule /dev/zero" "$replay" --port $port --schedule /dev/zero --duration 0.2
+expect_text "--schedule /dev/zero" "is a character device, not a regular file"
+mkdir "$tmp/folder"
+expect_status 2 "--schedule a folder" "$replay" --port $port --schedule "$tmp/folder" --duration 0.2
+expect_text "--schedule a folder" "is a folder, not a regular file"
+expect_status 2 "--schedule missing" "$replay" --port $port --schedule "$tmp/none" --duration 0.2
+expect_text "--schedule missing" "No such file or directory"
+# A line longer than the bound (64 KiB), with no newline: refused, not read whole.
+head -c 100000 /dev/zero | tr '\0' 'a' >"$tmp/long"
+expect_status 2 "a schedule line of 100,000 bytes" "$replay" --port $port --schedule "$tmp/long" --duration 0.2
+expect_text "a schedule line of 100,000 bytes" "line 1: longer than 65536 bytes"
+# A bad line after good ones, read ahead mid-run: exit 2 naming it (it was skipped).
+printf '0 /a\n0.01 /b\nnot a line\n5 /c\n' >"$tmp/bad2"
+expect_status 2 "a schedule's third line with no due time" "$replay" --port $port --schedule "$tmp/bad2" --duration 0.5
+expect_text "a schedule's third line with no due time" "bad2', line 3: 'not a line' does not start with a due time"
+for line in 'nan /a' '-1 /a' '1e400 /a' '0 a' '0 /a b' $'0 /a\r' '0 ' '0'; do
+  printf '%s\n' "$line" >"$tmp/bad1"
+  expect_status 2 "the schedule line '$line'" "$replay" --port $port --schedule "$tmp/bad1" --duration 0.2
+  expect_text "the schedule line '$line'" "bad1', line 1: "
+done
+# A good schedule as before: every line due by the end accounted for (exit
+# 0), the last line without a newline read too.
+printf '0 /a\n0.01 /b\n0.02 /c' >"$tmp/good"
+expect_status 0 "a good schedule" "$replay" --port $port --schedule "$tmp/good" --duration 0.3
+grep -q ' due=3 ' "$tmp/out" || fail "a good schedule: not 3 lines due: $(tail -1 "$tmp/out")"
+
+[ "$failures" -eq 0 ] || exit 1
