@@ -43,4 +43,16 @@ printf '0 /a\n0.01 /b\n0.02 /c' >"$tmp/good"
 expect_status 0 "a good schedule" "$replay" --port $port --schedule "$tmp/good" --duration 0.3
 grep -q ' due=3 ' "$tmp/out" || fail "a good schedule: not 3 lines due: $(tail -1 "$tmp/out")"
 
+# Finding 5: --port and --connections are whole numbers in range (80.7 was port 80).
+printf '0 /a\n' >"$tmp/one"
+for bad in "--port 80.7" "--port 1e3" "--port 0" "--port 65536" "--port -1" "--port ''" \
+           "--connections 1.9" "--connections 0" "--connections 100001" "--connections 0x10"; do
+  eval "set -- $bad"
+  expect_status 2 "$bad" "$replay" --port $port --connections 1 "$1" "$2" --schedule "$tmp/one" --duration 0.2
+  expect_text "$bad" "$1 '$2': not a whole number from 1 to"
+done
+expect_status 2 "--duration nan" "$replay" --port $port --schedule "$tmp/one" --duration nan
+expect_text "--duration nan" "--duration 'nan': not a number of seconds above 0"
+expect_status 0 "--port 9 --connections 2" "$replay" --port $port --connections 2 --schedule "$tmp/one" --duration 0.2
+
 [ "$failures" -eq 0 ] || exit 1

@@ -16,8 +16,11 @@
 // counted, as wrk counts none after -d. A connection the server closes
 // (Connection: close after keepalive_requests, or EOF) is opened again; a
 // request lost with it is a read error (a write error when the send
-// failed). A response slower than --timeout is counted and tallied as a
-// timeout, its latency left out of the distribution, as wrk 4's
+// failed). A connect refused is a connect error, opened again at once, with
+// no pause, as wrk's reconnect_socket() does (wrk.c; wrk differs only in
+// first checking that the address takes a connection at all). A response
+// slower than --timeout is counted and tallied as a timeout, its latency
+// left out of the distribution, as wrk 4's
 // response_complete() does (stats_record() refuses a value above the
 // timeout; wrk.c): the request is neither dropped nor its connection closed.
 // Its report is wrk's CLERK summary line (testbed/realrun/wrk_script.h),
@@ -98,22 +101,33 @@ struct Totals {
   std::exit(2);
 }
 
+// --port and --connections are whole numbers (digits only), --duration and
+// --timeout finite seconds above 0; a value otherwise is exit 2 naming its option.
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (i + 1 >= argc) usage(("missing value after " + a).c_str());
+    if (i + 1 >= argc) usage(("missing value after " + common::shown_text(a)).c_str());
     const char* v = argv[++i];
-    char* end = nullptr;
-    const double d = std::strtod(v, &end);
-    const bool number = end && *end == '\0' && std::isfinite(d) && d >= 0;
-    if (a == "--schedule") o.schedule = v;
-    else if (!number) usage(("not a number: " + a + " " + v).c_str());
-    else if (a == "--port" && d >= 1 && d <= 65535) o.port = static_cast<std::uint16_t>(d);
-    else if (a == "--connections" && d >= 1 && d <= 100000) o.connections = static_cast<std::uint32_t>(d);
-    else if (a == "--duration" && d > 0) o.duration_s = d;
-    else if (a == "--timeout" && d > 0) o.timeout_s = d;
-    else usage(("unknown option or value out of range: " + a).c_str());
+    const std::string shown = a + " '" + common::shown_text(v) + "'";
+    if (a == "--schedule") {
+      o.schedule = v;
+    } else if (a == "--port" || a == "--connections") {
+      const std::optional<std::uint64_t> n = common::number_text<std::uint64_t>(v);
+      const std::uint64_t most = a == "--port" ? 65535 : 100000;
+      if (!n || *n < 1 || *n > most)
+        usage((shown + ": not a whole number from 1 to " + std::to_string(most)).c_str());
+      if (a == "--port") o.port = static_cast<std::uint16_t>(*n);
+      else o.connections = static_cast<std::uint32_t>(*n);
+    } else if (a == "--duration" || a == "--timeout") {
+      char* end = nullptr;
+      const double d = std::strtod(v, &end);
+      if (end == v || *end != '\0' || !std::isfinite(d) || d <= 0)
+        usage((shown + ": not a number of seconds above 0").c_str());
+      (a == "--duration" ? o.duration_s : o.timeout_s) = d;
+    } else {
+      usage(("unknown option " + common::shown_text(a)).c_str());
+    }
   }
   if (!o.port || o.schedule.empty()) usage("--port and --schedule are needed");
   return o;
