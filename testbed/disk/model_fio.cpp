@@ -1,6 +1,7 @@
 #include "model_fio.h"
 
 #include <algorithm>
+#include <bit>
 #include <vector>
 
 #include "emulated_machine.h"
@@ -22,7 +23,7 @@ class Readers final : private models::IoListener, private sim::EventTarget {
   void start() {
     for (std::uint32_t j = 0; j < spec_.jobs; ++j) issue(j);
   }
-  std::vector<double>& latencies_us() { return latencies_us_; }
+  const FioLatencies& latencies() const { return latencies_; }
 
  private:
   struct Job {
@@ -64,7 +65,7 @@ class Readers final : private models::IoListener, private sim::EventTarget {
     Job& job = jobs_[j];
     job.done += std::min(spec_.request, spec_.block - job.done);
     if (job.done < spec_.block) return next_request(j);
-    latencies_us_.push_back(static_cast<double>(engine_.now() - job.started) / 1000.0);
+    latencies_.record(static_cast<std::uint64_t>(engine_.now() - job.started));
     issue(j);
   }
 
@@ -74,15 +75,51 @@ class Readers final : private models::IoListener, private sim::EventTarget {
   sim::Time overhead_;
   sim::RandomStream rng_;
   std::vector<Job> jobs_;
-  std::vector<double> latencies_us_;
+  FioLatencies latencies_;
 };
 
-double percentile(const std::vector<double>& sorted, double p) {
-  if (sorted.empty()) return 0;
-  const auto i = static_cast<std::size_t>(p / 100.0 * static_cast<double>(sorted.size() - 1) + 0.5);
-  return sorted[std::min(i, sorted.size() - 1)];
+// Bin i's lowest value and width: i itself below 2^kExactBits, then
+// 2^(kExactBits - 1) bins a doubling.
+constexpr unsigned kExact = FioLatencies::kExactBits;
+constexpr std::uint64_t kHalf = std::uint64_t{1} << (kExact - 1);
+
+std::size_t bin_of(std::uint64_t ns) {
+  if (ns < 2 * kHalf) return static_cast<std::size_t>(ns);
+  const unsigned e = static_cast<unsigned>(std::bit_width(ns)) - 1;  // 2^e <= ns < 2^(e+1), e >= kExact
+  const unsigned shift = e - (kExact - 1);
+  return static_cast<std::size_t>(2 * kHalf + (e - kExact) * kHalf + ((ns >> shift) - kHalf));
+}
+
+double bin_middle(std::size_t bin) {
+  if (bin < 2 * kHalf) return static_cast<double>(bin);
+  const std::uint64_t j = bin - 2 * kHalf;
+  const unsigned shift = static_cast<unsigned>(j / kHalf) + 1;
+  const std::uint64_t low = (kHalf + j % kHalf) << shift;
+  return static_cast<double>(low) + static_cast<double>((std::uint64_t{1} << shift) - 1) / 2;
 }
 }  // namespace
+
+void FioLatencies::record(std::uint64_t ns) {
+  const std::size_t bin = bin_of(ns);
+  if (bin >= counts_.size()) counts_.resize(bin + 1, 0);
+  ++counts_[bin];
+  min_ns_ = count_ == 0 ? ns : std::min(min_ns_, ns);
+  max_ns_ = std::max(max_ns_, ns);
+  ++count_;
+  sum_ns_ += ns;
+}
+
+double FioLatencies::percentile_ns(double p) const {
+  if (count_ == 0) return 0;
+  const auto rank = std::min(static_cast<std::uint64_t>(p / 100.0 * static_cast<double>(count_ - 1) + 0.5), count_ - 1);
+  std::uint64_t seen = 0;
+  for (std::size_t bin = 0; bin < counts_.size(); ++bin) {
+    seen += counts_[bin];
+    if (seen > rank)
+      return std::clamp(bin_middle(bin), static_cast<double>(min_ns_), static_cast<double>(max_ns_));
+  }
+  return static_cast<double>(max_ns_);
+}
 
 FioFigures model_fio(const models::Scenario& sc, const ModelFioSpec& spec) {
   sim::Engine engine;
@@ -90,17 +127,14 @@ FioFigures model_fio(const models::Scenario& sc, const ModelFioSpec& spec) {
   Readers readers(engine, machine, spec);
   readers.start();
   engine.run_until(sim::from_seconds_ceil(spec.seconds));
-  std::vector<double> lat = readers.latencies_us();
-  std::sort(lat.begin(), lat.end());
+  const FioLatencies& lat = readers.latencies();
   FioFigures f;
-  f.reads = lat.size();
-  f.iops = static_cast<double>(lat.size()) / spec.seconds;
-  double sum = 0;
-  for (const double v : lat) sum += v;
-  f.mean_us = lat.empty() ? 0 : sum / static_cast<double>(lat.size());
-  f.p50_us = percentile(lat, 50);
-  f.p90_us = percentile(lat, 90);
-  f.p99_us = percentile(lat, 99);
+  f.reads = lat.count();
+  f.iops = static_cast<double>(lat.count()) / spec.seconds;
+  f.mean_us = lat.mean_ns() / 1000.0;
+  f.p50_us = lat.percentile_ns(50) / 1000.0;
+  f.p90_us = lat.percentile_ns(90) / 1000.0;
+  f.p99_us = lat.percentile_ns(99) / 1000.0;
   return f;
 }
 
