@@ -57,6 +57,14 @@ expect_status 0 "--port 9 --connections 2" "$replay" --port $port --connections 
 
 if [ "$disk" != - ]; then
   s=$data/small-hdd.toml  # 256 files of 1 MiB
+  # Finding 8: a block no file holds is refused before the run (it was zeros, exit 0).
+  expect_status 2 "clerk-disk --model-fio --bs 2 MiB of 1 MiB files" "$disk" "$s" --model-fio --bs 2097152 --seconds 1
+  expect_text "clerk-disk --model-fio --bs 2 MiB of 1 MiB files" \
+    "--bs 2097152: no file of the scenario's data set holds one block of that size (its largest file is 1048576 bytes)"
+  [ -s "$tmp/out" ] && fail "clerk-disk --model-fio --bs 2 MiB printed figures: $(cat "$tmp/out")"
+  expect_status 0 "clerk-disk --model-fio --bs 1 MiB of 1 MiB files" "$disk" "$s" --model-fio --bs 1048576 --seconds 1
+  grep -q '^reads=[1-9]' "$tmp/out" || fail "--bs 1 MiB of 1 MiB files: no read: $(cat "$tmp/out")"
+
   # Finding 7: 4.7 million reads (a null disk: 1 MiB files, 0 s latency,
   # 10 TB/s) in 64 MB of address space. One double a read kept, then copied
   # to sort, needed 80 MB resident (std::bad_alloc, exit 3, under the limit).

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <string>
 #include <vector>
 
+#include "common/bad_input.h"
 #include "emulated_machine.h"
 #include "sim/random.h"
 
@@ -32,7 +34,10 @@ class Readers final : private models::IoListener, private sim::EventTarget {
     std::uint64_t done = 0;  // its bytes read so far
   };
 
-  // A block-aligned block of a random file large enough to hold one.
+  // A block-aligned block of a random file large enough to hold one
+  // (model_fio refused a block no file holds). Drawn among all files until
+  // one holds a block; after 1,000 misses (few files are that large), among
+  // the files that do, listed once.
   void issue(std::uint32_t j) {
     const models::Filesystem& fs = m_.files();
     std::uint32_t file = 0;
@@ -41,7 +46,13 @@ class Readers final : private models::IoListener, private sim::EventTarget {
       file = static_cast<std::uint32_t>(rng_.next_u64() % fs.files());
       blocks = fs.file_size(file) / spec_.block;
     }
-    if (blocks == 0) return;  // no file holds a block: the job stops
+    if (blocks == 0) {
+      if (large_files_.empty())
+        for (std::uint32_t f = 0; f < fs.files(); ++f)
+          if (fs.file_size(f) >= spec_.block) large_files_.push_back(f);
+      file = large_files_[rng_.next_u64() % large_files_.size()];
+      blocks = fs.file_size(file) / spec_.block;
+    }
     const std::uint64_t at = m_.device_offset(file) + (rng_.next_u64() % blocks) * spec_.block;
     Job& job = jobs_[j];
     job.started = engine_.now();
@@ -75,6 +86,7 @@ class Readers final : private models::IoListener, private sim::EventTarget {
   sim::Time overhead_;
   sim::RandomStream rng_;
   std::vector<Job> jobs_;
+  std::vector<std::uint32_t> large_files_;  // the files that hold a block, once the draws missed
   FioLatencies latencies_;
 };
 
@@ -124,6 +136,11 @@ double FioLatencies::percentile_ns(double p) const {
 FioFigures model_fio(const models::Scenario& sc, const ModelFioSpec& spec) {
   sim::Engine engine;
   EmulatedMachine machine(sc, engine);
+  // Every job would stop before its first read (the figures all zeros).
+  if (const std::uint64_t largest = machine.files().largest_file(); largest < spec.block)
+    throw common::BadInput("--bs " + std::to_string(spec.block) +
+                           ": no file of the scenario's data set holds one block of that size (its largest file is " +
+                           std::to_string(largest) + " bytes)");
   Readers readers(engine, machine, spec);
   readers.start();
   engine.run_until(sim::from_seconds_ceil(spec.seconds));

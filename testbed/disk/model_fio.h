@@ -41,6 +41,8 @@ struct ModelFioSpec {
   double overhead_us = 0;
 };
 
+// Refuses (common::BadInput) a block that no file of the data set holds
+// (its largest file is smaller): no read could be issued.
 FioFigures model_fio(const models::Scenario& sc, const ModelFioSpec& spec);
 
 // The reads' latencies, in the engine's whole nanoseconds, counted in a

@@ -1,7 +1,8 @@
 // clerk-disk --model-fio (model_fio.h): the latencies counted in a bounded
 // histogram (probe 4, finding 7: one double a read was kept, then copied),
 // whose percentiles stay within the width the header states of the exact
-// sorted samples' (the rule the figures had).
+// sorted samples' (the rule the figures had), and a block no file holds
+// refused before the run (finding 8: the figures were all zeros, exit 0).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -11,7 +12,9 @@
 #include <random>
 #include <vector>
 
+#include "common/bad_input.h"
 #include "model_fio.h"
+#include "models/scenario/config_loader.h"
 
 using namespace testbed::disk;
 
@@ -63,4 +66,24 @@ TEST_CASE("model_fio latencies: one latency a run gives its exact value; the bin
   longest.record(static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()));
   CHECK(longest.bins() <= 1'605'632);  // 2^16 + 47 doublings of 2^15 bins: 13 MB at most
   CHECK(longest.percentile_ns(50) == static_cast<double>(std::numeric_limits<std::int64_t>::max()));
+}
+
+TEST_CASE("model_fio: a block no file of the data set holds is refused before the run", "[disk]") {
+  const models::Scenario sc = models::load_scenario(CLERK_DISK_TEST_DIR "/tiny-ssd.toml", {"dataset.file_size=1m"});
+  ModelFioSpec spec;
+  spec.block = 2 << 20;
+  spec.seconds = 0.01;
+  try {
+    model_fio(sc, spec);
+    FAIL("a 2 MiB block of 1 MiB files was not refused");
+  } catch (const common::BadInput& e) {
+    CHECK(std::string(e.what()) ==
+          "--bs 2097152: no file of the scenario's data set holds one block of that size (its largest file is "
+          "1048576 bytes)");
+  }
+  spec.block = 1 << 20;  // exactly one block a file
+  spec.seconds = 1;
+  const FioFigures f = model_fio(sc, spec);
+  CHECK(f.reads > 0);
+  CHECK(f.p50_us > 0);
 }
