@@ -16,8 +16,11 @@
 // counted, as wrk counts none after -d. A connection the server closes
 // (Connection: close after keepalive_requests, or EOF) is opened again; a
 // request lost with it is a read error (a write error when the send
-// failed). A response slower than --timeout is counted and tallied as a
-// timeout, its latency left out of the distribution, as wrk 4's
+// failed). A connect refused is a connect error, opened again at once, with
+// no pause, as wrk's reconnect_socket() does (wrk.c; wrk differs only in
+// first checking that the address takes a connection at all). A response
+// slower than --timeout is counted and tallied as a timeout, its latency
+// left out of the distribution, as wrk 4's
 // response_complete() does (stats_record() refuses a value above the
 // timeout; wrk.c): the request is neither dropped nor its connection closed.
 // Its report is wrk's CLERK summary line (testbed/realrun/wrk_script.h),
@@ -37,6 +40,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -44,11 +48,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "common/input_file.h"
+#include "common/number_text.h"
+#include "common/shown_text.h"
+#include "common/unique_fd.h"
 #include "testbed/replay/response_head.h"
 #include "sim/latency_stats.h"
 #include "sim/lru_idle.h"
@@ -93,35 +101,140 @@ struct Totals {
   std::exit(2);
 }
 
+// --port and --connections are whole numbers (digits only), --duration and
+// --timeout finite seconds above 0; a value otherwise is exit 2 naming its option.
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (i + 1 >= argc) usage(("missing value after " + a).c_str());
+    if (i + 1 >= argc) usage(("missing value after " + common::shown_text(a)).c_str());
     const char* v = argv[++i];
-    char* end = nullptr;
-    const double d = std::strtod(v, &end);
-    const bool number = end && *end == '\0' && std::isfinite(d) && d >= 0;
-    if (a == "--schedule") o.schedule = v;
-    else if (!number) usage(("not a number: " + a + " " + v).c_str());
-    else if (a == "--port" && d >= 1 && d <= 65535) o.port = static_cast<std::uint16_t>(d);
-    else if (a == "--connections" && d >= 1 && d <= 100000) o.connections = static_cast<std::uint32_t>(d);
-    else if (a == "--duration" && d > 0) o.duration_s = d;
-    else if (a == "--timeout" && d > 0) o.timeout_s = d;
-    else usage(("unknown option or value out of range: " + a).c_str());
+    const std::string shown = a + " '" + common::shown_text(v) + "'";
+    if (a == "--schedule") {
+      o.schedule = v;
+    } else if (a == "--port" || a == "--connections") {
+      const std::optional<std::uint64_t> n = common::number_text<std::uint64_t>(v);
+      const std::uint64_t most = a == "--port" ? 65535 : 100000;
+      if (!n || *n < 1 || *n > most)
+        usage((shown + ": not a whole number from 1 to " + std::to_string(most)).c_str());
+      if (a == "--port") o.port = static_cast<std::uint16_t>(*n);
+      else o.connections = static_cast<std::uint32_t>(*n);
+    } else if (a == "--duration" || a == "--timeout") {
+      char* end = nullptr;
+      const double d = std::strtod(v, &end);
+      if (end == v || *end != '\0' || !std::isfinite(d) || d <= 0)
+        usage((shown + ": not a number of seconds above 0").c_str());
+      (a == "--duration" ? o.duration_s : o.timeout_s) = d;
+    } else {
+      usage(("unknown option " + common::shown_text(a)).c_str());
+    }
   }
   if (!o.port || o.schedule.empty()) usage("--port and --schedule are needed");
   return o;
 }
 
+// The schedule, read a line at a time as the run goes (it may be far larger
+// than memory should hold): opened without blocking and only as a regular
+// file (common/input_file.h: a FIFO, a device such as /dev/zero or a folder
+// is refused at once), through a fixed buffer, each line bounded. A line
+// that is not "DUE_S PATH" (a due time of finite seconds >= 0, one space, a
+// path from '/' with no space or control byte: it goes into the request
+// line), longer than kMaxLineBytes, or a read that fails is exit 2 naming
+// the file and the line, also mid-run.
+class Schedule {
+ public:
+  // The harness writes a data set's path a line (testbed/realrun/
+  // trace_schedule.cpp: a few dozen bytes); the bound is the access log's
+  // own line bound (models/clients/trace.h: kMaxLineBytes, 64 KiB).
+  static constexpr std::size_t kMaxLineBytes = 64 * 1024;
+
+  explicit Schedule(std::string path) : path_(std::move(path)) {
+    try {
+      fd_ = common::open_input_file(path_);
+    } catch (const common::InputFileError& e) {
+      fail("the schedule '" + common::shown_text(path_) + "' " + e.what());
+    }
+  }
+
+  // The next line as a request; false at the end of the file.
+  bool next(Request& out) {
+    if (!read_line()) return false;
+    const std::size_t sp = line_.find(' ');
+    const std::optional<double> due =
+        sp == std::string::npos ? std::nullopt : common::number_text<double>(std::string_view(line_).substr(0, sp));
+    if (!due || !std::isfinite(*due) || *due < 0)
+      fail_line("'" + common::shown_text(line_.substr(0, 80)) +
+                "' does not start with a due time (seconds >= 0) and a space (\"DUE_S PATH\")");
+    const std::string_view path = std::string_view(line_).substr(sp + 1);
+    const bool bad_byte = std::any_of(path.begin(), path.end(), [](char c) {
+      return static_cast<unsigned char>(c) <= ' ' || c == '\x7f';
+    });
+    if (path.empty() || path.front() != '/' || bad_byte)
+      fail_line("the path '" + common::shown_text(path.substr(0, 80)) +
+                "' is not one from '/' with no space or control byte");
+    out.due_s = *due;
+    out.path.assign(path);
+    return true;
+  }
+
+ private:
+  static constexpr std::size_t kChunk = 64 * 1024;
+
+  [[noreturn]] static void fail(const std::string& why) {
+    std::fprintf(stderr, "clerk-replay: %s\n", why.c_str());
+    std::exit(2);
+  }
+  [[noreturn]] void fail_line(const std::string& why) const {
+    fail("the schedule '" + common::shown_text(path_) + "', line " + std::to_string(line_no_) + ": " + why);
+  }
+
+  // The next line, without its "\n", into line_: false at the end of the file.
+  bool read_line() {
+    line_.clear();
+    bool any = false;
+    ++line_no_;
+    for (;;) {
+      if (pos_ == buffer_.size()) {
+        buffer_.resize(kChunk);
+        std::size_t n = 0;
+        try {
+          n = common::read_input_some(fd_.get(), buffer_.data(), kChunk);
+        } catch (const common::InputFileError& e) {
+          fail_line(e.what());
+        }
+        buffer_.resize(n);
+        pos_ = 0;
+        if (n == 0) return any;
+      }
+      any = true;
+      const char* begin = buffer_.data() + pos_;
+      const std::size_t left = buffer_.size() - pos_;
+      const auto* nl = static_cast<const char*>(std::memchr(begin, '\n', left));
+      const std::size_t take = nl ? static_cast<std::size_t>(nl - begin) : left;
+      if (line_.size() + take > kMaxLineBytes)
+        fail_line("longer than " + std::to_string(kMaxLineBytes) + " bytes (a line is \"DUE_S PATH\")");
+      line_.append(begin, take);
+      pos_ += nl ? take + 1 : take;
+      if (nl) return true;
+    }
+  }
+
+  std::string path_;
+  common::UniqueFd fd_;
+  std::vector<char> buffer_;
+  std::size_t pos_ = 0;
+  std::string line_;
+  std::uint64_t line_no_ = 0;
+};
+
 class Replay {
  public:
+  // The schedule is opened (and its first line read) before any connection.
   explicit Replay(const Options& o) : o_(o), schedule_(o.schedule), conns_(o.connections) {
-    if (!schedule_) usage(("cannot read the schedule " + o.schedule).c_str());
+    read_ahead();
     ep_ = ::epoll_create1(EPOLL_CLOEXEC);
     if (ep_ < 0) usage("epoll_create1 failed");
     for (std::uint32_t i = 0; i < o.connections; ++i) open(i);
-    read_ahead();
   }
 
   void run() {
@@ -131,8 +244,8 @@ class Replay {
       release_due();
       dispatch();
       const double next = std::min(o_.duration_s, have_next_ ? next_.due_s : o_.duration_s);
-      // At most 100 ms, computed in double: a due time of 1e300 s (or a NaN
-      // from the schedule) never reaches the int conversion.
+      // At most 100 ms, computed in double: a due time of 1e300 s never
+      // reaches the int conversion (a NaN or infinity is refused as read).
       const double until_ms = std::ceil((next - now()) * 1000);
       const int wait_ms = until_ms >= 1 && until_ms <= 100 ? static_cast<int>(until_ms) : until_ms > 100 ? 100 : 0;
       const int n = ::epoll_wait(ep_, events.data(), static_cast<int>(events.size()), wait_ms);
@@ -186,18 +299,7 @@ class Replay {
     return n;
   }
 
-  void read_ahead() {
-    std::string line;
-    have_next_ = false;
-    while (std::getline(schedule_, line)) {
-      const std::size_t sp = line.find(' ');
-      if (sp == std::string::npos) continue;
-      next_.due_s = std::strtod(line.c_str(), nullptr);
-      next_.path = line.substr(sp + 1);
-      have_next_ = true;
-      return;
-    }
-  }
+  void read_ahead() { have_next_ = schedule_.next(next_); }
 
   void release_due() {
     const double t = now();
@@ -351,7 +453,7 @@ class Replay {
 
   Options o_;
   std::uint64_t timeout_us_ = static_cast<std::uint64_t>(std::llround(o_.timeout_s * 1e6));
-  std::ifstream schedule_;
+  Schedule schedule_;
   std::vector<Conn> conns_;
   std::deque<Request> waiting_;
   sim::LruIdle idle_;  // connected connections with no request under way
