@@ -11,7 +11,13 @@
 #include "engines/simgrid/sg_run.h"
 #endif
 #if defined(CLERK_SIMGRID_HELPER)
+#include <exception>
+#include <filesystem>
+#include <optional>
+
 #include "common/child_process.h"
+#include "common/shown_text.h"
+#include "common/stop_signals.h"
 #include "common/temp_dir.h"
 #include "common/text_file.h"
 #endif
@@ -49,10 +55,16 @@ models::RunResult hand_over(const models::Scenario&, std::uint64_t, double) {
   throw std::runtime_error(std::string("cannot run ") + CLERK_SIMGRID_HELPER);
 }
 
-// One run in a clerk-simgrid child: the scenario's file (as the file says:
-// the helper reads it again) with this seed and duration; its JSON back.
-nlohmann::ordered_json helper_json(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
-  const common::TempDir dir("/tmp/clerk-simgrid-");
+std::string temp_prefix() {
+  std::error_code ec;
+  const std::filesystem::path base = std::filesystem::temp_directory_path(ec);
+  return ((ec ? std::filesystem::path("/tmp") : base) / "clerk-simgrid-").string();
+}
+
+// The run of helper_json, in a folder of its own; nothing when a stop signal
+// came first (the child is then killed, and the folder goes as this returns).
+std::optional<nlohmann::ordered_json> run_helper(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
+  const common::TempDir dir(temp_prefix());
   const std::string json = dir.file("run.json");
   common::SpawnSpec spec;
   spec.argv = {CLERK_SIMGRID_HELPER, "run", sc.file, "--engine", "simgrid", "-q", "--json", json,
@@ -60,11 +72,40 @@ nlohmann::ordered_json helper_json(const models::Scenario& sc, std::uint64_t see
   spec.output = dir.file("output.txt");
   spec.who = "clerk";
   std::fflush(nullptr);
-  const common::CommandResult r = common::run_command(spec, INFINITY);
-  if (!r.ok())
+  common::ChildProcess child = common::ChildProcess::spawn(spec);
+  while (!child.wait_for(0.05)) {
+    if (common::stop_signal_noted()) {
+      child.stop(SIGKILL, 0);
+      return std::nullopt;
+    }
+  }
+  const common::ChildExit& end = *child.exit();
+  if (!end.ok())
     throw std::runtime_error("the SimGrid run of " + sc.file + " failed (clerk-simgrid " +
-                             common::describe_status(r.status) + "): " + r.output);
+                             common::describe_status(end.status) + "): " + common::read_text(spec.output));
   return nlohmann::ordered_json::parse(common::read_text(json));
+}
+
+// One run in a clerk-simgrid child: the scenario's file (as the file says:
+// the helper reads it again) with this seed and duration; its JSON back.
+// SIGINT, SIGTERM and SIGHUP are noted meanwhile (common/stop_signals.h):
+// the child is stopped and the temporary folder removed before the signal
+// ends clerk (probe 4, finding 7: the folder was left).
+nlohmann::ordered_json helper_json(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
+  std::optional<nlohmann::ordered_json> json;
+  std::exception_ptr failure;
+  {
+    const common::DeferredStopSignals guard;
+    try {
+      json = run_helper(sc, seed, duration_s);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
+  if (const int sig = common::raise_noted_stop_signal("the SimGrid run of " + common::shown_text(sc.file)))
+    throw std::runtime_error("the SimGrid run of " + sc.file + " was stopped by signal " + std::to_string(sig));
+  if (failure) std::rethrow_exception(failure);
+  return std::move(*json);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "common/stop_signals.h"
 
 #include <atomic>
+#include <cstdio>
 
 namespace common {
 
@@ -27,5 +28,14 @@ DeferredStopSignals::~DeferredStopSignals() {
 bool stop_signal_noted() { return g_noted != 0; }
 
 int take_stop_signal() { return g_noted.exchange(0); }
+
+int raise_noted_stop_signal(const std::string& what) {
+  const int sig = take_stop_signal();
+  if (sig == 0) return 0;
+  std::fprintf(stderr, "clerk: %s stopped by signal %d\n", what.c_str(), sig);
+  std::fflush(stderr);
+  std::raise(sig);
+  return sig;
+}
 
 }  // namespace common

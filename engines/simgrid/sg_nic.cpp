@@ -38,7 +38,11 @@ double SgNic::in_transfer(const Flow& flow) const {
 }
 
 // Cuts the running transfer where it is; what it had not sent goes back to
-// the socket. The sender actor sees the cancellation and carries on.
+// the socket. It is another actor's (a worker's) doing, while the flow's
+// sender waits on the transfer: the sender holds a reference of its own, so
+// that dropping the flow's here does not free the Comm under its wait(), and
+// it tells from the flow's reference being gone that the transfer was cut
+// (see sender()).
 void SgNic::stop_transfer(Flow& flow) {
   const double left = in_transfer(flow);
   sent_ += flow.transfer_bytes - left;
@@ -97,15 +101,22 @@ void SgNic::sender(std::uint32_t f) {
     flow.queued -= bytes;
     flow.transfer_bytes = bytes;
     flow.transfer_wire = std::ceil(bytes);
-    flow.transfer = sg4::Comm::sendto_async(platform_.server, platform_.clients,
-                                            static_cast<std::uint64_t>(flow.transfer_wire));
+    // This actor's own reference: the flow's goes when the transfer is cut
+    // (stop_transfer), possibly while this wait() is still inside SimGrid,
+    // and SimGrid's Comm lives only as long as someone holds it.
+    const sg4::CommPtr transfer = sg4::Comm::sendto_async(platform_.server, platform_.clients,
+                                                          static_cast<std::uint64_t>(flow.transfer_wire));
+    flow.transfer = transfer;
     try {
-      flow.transfer->wait();
+      transfer->wait();
     } catch (const simgrid::NetworkFailureException&) {
-      ++resumptions();
-      continue;  // cut by stop_transfer, which did the accounting
+      // how SimGrid ends the wait of a cancelled transfer; told below
     }
     ++resumptions();
+    // Cut by stop_transfer, which did the accounting: also when the transfer
+    // had ended at the instant it was cut and wait() returned normally, so
+    // that its bytes are counted once and a closed flow's listener is not called.
+    if (flow.transfer != transfer) continue;
     flow.transfer = nullptr;
     sent_ += bytes;
     if (flow.threshold >= 0 && flow.queued <= flow.threshold) {
