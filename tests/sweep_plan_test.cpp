@@ -182,6 +182,10 @@ TEST_CASE("spec files: errors name the file, the line and the axis", "[sweep][pl
   CHECK_THAT(read_error(head + "\n[[axis]]\nkey = \"nginx.thread_pool.threads\"\nrange = \"1..8\"\n"),
              Contains("axis 'nginx.thread_pool.threads'") && Contains("random"));
   CHECK_THAT(read_error("[sweep]\nscenario = \"nowhere.toml\"\n"), Contains("cannot read"));
+  // A range with no '..' (fuzz_sweep's finding: std::out_of_range from substr).
+  for (const char* bad : {"", "8", ":2"})
+    CHECK_THAT(read_error(head + "\n[[axis]]\nkey = \"nginx.thread_pool.threads\"\nrange = \"" + bad + "\"\n"),
+               Contains("axis 'nginx.thread_pool.threads'") && Contains("no '..'"));
   CHECK(read_error(head + "seeds = 2\n\n[[axis]]\nkey = \"nginx.thread_pool.threads\"\nrange = \"1..8:*2\"\n").empty());
 }
 

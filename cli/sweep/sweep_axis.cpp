@@ -124,6 +124,7 @@ void parse_range(const std::string& raw, Axis& axis) {
                                                  " (write lo..hi:step, lo..hi:*factor, or lo..hi for random sampling)");
   };
   const std::size_t dots = text.find("..");
+  if (dots == std::string::npos) fail("no '..' between its low and high ends");
   const std::size_t colon = text.find(':', dots);
   const std::string lo_s = trim(text.substr(0, dots));
   const std::string hi_s = trim(text.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2));
