@@ -146,6 +146,11 @@ int gen_log_command(const GenLogArgs& a) {
   if (!a.sizes.empty()) {
     spec.sizes.clear();
     for (const std::string& s : a.sizes) spec.sizes.push_back(size_class(s));
+    // Drawn against the weights' total, as the loader's file_sizes.
+    double total = 0;
+    for (const models::SizeClass& c : spec.sizes) total += c.weight;
+    if (!std::isfinite(total))
+      bad("--sizes: the weights add up to more than a double holds; scale them down (only their ratios count)");
   }
   const double expected = models::expected_requests(spec);
   if (!(expected <= kMaxExpectedLines))

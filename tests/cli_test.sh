@@ -63,6 +63,9 @@ cmp -s "$tmp/g1.log" "$tmp/g2.log" || fail "gen-log: same seed, different log"
 expect_status 2 "gen-log bad sizes" "$clerk" gen-log -o "$tmp/g3.log" --sizes 16k-1k:1
 grep -q "sizes '16k-1k:1' is not" "$tmp/err" || fail "gen-log: message for bad sizes: $(cat "$tmp/err")"
 [ ! -e "$tmp/g3.log" ] || fail "gen-log wrote a log for bad input"
+# Each weight finite, their total not: every request went to the last class.
+expect_status 2 "gen-log sizes whose weights overflow" "$clerk" gen-log -o "$tmp/g3.log" --sizes 1k-2k:1e308 3k-4k:1e308
+expect_text "gen-log sizes whose weights overflow" "add up to more than a double holds"
 expect_status 2 "a log with no parsable line" "$clerk" run "$data/trace/garbage.toml"
 grep -q "garbage.toml:13: key 'clients.log.trace': no line of the access log .* matches log_format (2 lines; line 1: " "$tmp/err" \
   || fail "message for an unparsable log: $(cat "$tmp/err")"

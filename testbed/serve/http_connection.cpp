@@ -30,18 +30,21 @@ HttpConnection::HttpConnection(WorkerContext& context, asio::ip::tcp::socket soc
     : context_(context),
       socket_(std::move(socket)),
       timer_(context.io),
-      buffer_(std::min(kFirstHeadBuffer, context.options.header_limit)) {
-  ++context_.connections;
+      buffer_(std::min(kFirstHeadBuffer, context.options.header_limit)),
+      open_connections_(context.open_connections) {
+  ++*open_connections_;
 }
 
-HttpConnection::~HttpConnection() { --context_.connections; }
+// Not through context_: a connection still queued in the loop at the
+// worker's end is destroyed with the io_context, after the context.
+HttpConnection::~HttpConnection() { --*open_connections_; }
 
 void HttpConnection::start() { read_request(); }
 
 void HttpConnection::read_request() {
   if (closed_) return;
   const std::size_t limit = context_.options.header_limit;
-  if (buffered_ > 0 && head_may_be_complete()) {
+  if (buffered_ > 0 && head_progress_.worth_parsing(buffer_.data(), buffered_, limit)) {
     const RequestHead request = parse_request_head(buffer_.data(), buffered_, limit);
     if (request.state != RequestHead::State::need_more || buffered_ == limit) {
       disarm_timer();
@@ -52,7 +55,7 @@ void HttpConnection::read_request() {
       buffered_ -= request.consumed;
       std::copy(buffer_.begin() + static_cast<std::ptrdiff_t>(request.consumed),
                 buffer_.begin() + static_cast<std::ptrdiff_t>(request.consumed + buffered_), buffer_.begin());
-      searched_ = 0;
+      head_progress_.next_head();
       release_large_head_buffer();
       handle_request(request);
       return;
@@ -85,23 +88,6 @@ void HttpConnection::read_request() {
                           [self = shared_from_this()](const boost::system::error_code& ec, std::size_t bytes) {
                             self->on_read(ec, bytes);
                           });
-}
-
-// Beast's parser answers need_more until the head's blank line (CR LF CR LF,
-// basic_parser's find_eom) is in, or the head reaches the limit, and it
-// starts again from the first byte each time it is given the buffer. So the
-// parser runs only once the blank line is there, and the search for it looks
-// at the new bytes alone (and the 3 before them): a head that trickles in a
-// byte at a time costs a byte's work a read, as nginx's parser resumes where
-// it stopped, not a scan of everything buffered.
-bool HttpConnection::head_may_be_complete() {
-  if (buffered_ >= context_.options.header_limit) return true;
-  static constexpr char kEnd[] = "\r\n\r\n";
-  const auto from = buffer_.begin() + static_cast<std::ptrdiff_t>(searched_ > 3 ? searched_ - 3 : 0);
-  const auto end = buffer_.begin() + static_cast<std::ptrdiff_t>(buffered_);
-  if (std::search(from, end, kEnd, kEnd + 4) != end) return true;
-  searched_ = buffered_;
-  return false;
 }
 
 // Back to the first buffer once a large head is served and what follows it
@@ -419,7 +405,7 @@ void HttpConnection::linger_close() {
     return;
   }
   buffered_ = 0;
-  searched_ = 0;
+  head_progress_.next_head();
   arm_timer(kLingeringTimeoutSeconds);
   struct Discard {
     std::shared_ptr<HttpConnection> self;

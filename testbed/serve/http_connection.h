@@ -36,7 +36,9 @@ struct WorkerContext {
   // --aio nowait: the worker's buffer its RWF_NOWAIT probes read into.
   std::vector<char>* probe_buffer;
   OpenFileCache* open_cache;  // --open-file-cache N, else null
-  std::size_t connections = 0;  // open now, against --worker-connections
+  // Connections open now, against --worker-connections; declared before the
+  // io_context, which destroys the connections still queued in it.
+  std::size_t* open_connections;
 };
 
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
@@ -49,7 +51,6 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
 
  private:
   void read_request();
-  bool head_may_be_complete();
   void release_large_head_buffer();
   void on_read(const boost::system::error_code& ec, std::size_t bytes);
   void handle_request(const RequestHead& request);
@@ -87,7 +88,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   bool header_deadline_set_ = false;    // client_header_timeout runs for the current head
   std::vector<char> buffer_;            // request bytes: 1 KiB, grown up to header_limit
   std::size_t buffered_ = 0;
-  std::size_t searched_ = 0;            // bytes of buffer_ known to hold no CR LF CR LF
+  HeadProgress head_progress_;          // when the buffered head is worth parsing
+  std::size_t* open_connections_;
   int requests_ = 0;
   bool keep_alive_ = false;
   bool head_only_ = false;

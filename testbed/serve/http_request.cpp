@@ -72,6 +72,22 @@ RequestHead parse_request_head(const char* data, std::size_t size, std::size_t h
   }
 }
 
+bool HeadProgress::worth_parsing(const char* data, std::size_t buffered, std::size_t header_limit) {
+  static constexpr std::string_view kEnd = "\r\n\r\n";
+  const std::size_t from = searched_ > 3 ? searched_ - 3 : 0;
+  bool parse = buffered >= header_limit || buffered >= 2 * parsed_at_;
+  if (!parse && buffered > from) {
+    searched_total_ += buffered - from;
+    parse = std::string_view(data + from, buffered - from).find(kEnd) != std::string_view::npos;
+  }
+  searched_ = buffered;
+  if (parse) {
+    parsed_at_ = buffered;
+    ++parses_;
+  }
+  return parse;
+}
+
 static int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

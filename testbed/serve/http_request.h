@@ -28,6 +28,30 @@ struct RequestHead {
 // 16-bit lengths) is 431, any other parser exception 400.
 RequestHead parse_request_head(const char* data, std::size_t size, std::size_t header_limit);
 
+// When to run parse_request_head on a head that arrives in pieces. Beast's
+// parser, given the buffer afresh, parses every complete line from the first
+// byte: a bad request or header line is found as soon as it is in (nginx
+// answers 400 as soon as it reads one too), but a head that trickles in a
+// byte at a time would be parsed again per read, its cost growing with what
+// is buffered. So the parser runs when the buffer has doubled since it last
+// ran (the first read always) or when the head's end (CR LF CR LF, searched in
+// the new bytes only) or the limit is reached: O(head) work in all, a bad
+// line answered by the time the buffer doubles at the latest.
+class HeadProgress {
+ public:
+  // `buffered` bytes of the head are in `data`; whether to parse them now.
+  bool worth_parsing(const char* data, std::size_t buffered, std::size_t header_limit);
+  void next_head() { *this = HeadProgress{}; }  // a head consumed; the next begins
+  std::size_t parses() const { return parses_; }          // for tests: times worth_parsing said yes
+  std::size_t bytes_searched() const { return searched_total_; }
+
+ private:
+  std::size_t searched_ = 0;   // bytes known to hold no CR LF CR LF
+  std::size_t parsed_at_ = 0;  // bytes buffered when the parser last ran
+  std::size_t parses_ = 0;
+  std::size_t searched_total_ = 0;
+};
+
 // "/a/b%20c?x=1" -> "a/b c". Empty segments and "." are dropped (nginx's
 // merge_slashes); "/" -> "" (the root itself). Stricter than nginx on
 // purpose: rather than normalising "..", an encoded slash or a NUL, it refuses

@@ -90,10 +90,10 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0, 86400));
   app.add_option("--worker-connections", options.worker_connections,
-                 "connections a worker keeps open at once; a new one beyond is closed at once "
-                 "[nginx: worker_connections]")
+                 "connections a worker keeps open at once, its listening socket and its channel to the master "
+                 "counted as in nginx (2 of them); a new client beyond is closed at once [nginx: worker_connections]")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 20));
+      ->check(CLI::Range(std::size_t{3}, std::size_t{UINT32_MAX}));
   app.add_option("--header-limit", options.header_limit,
                  "bytes of request line + headers; beyond: 431 and close [nginx: large_client_header_buffers]")
       ->capture_default_str()

@@ -56,7 +56,7 @@ class Acceptor {
         on_accept_error(ec);
         return;
       }
-      if (context_.connections >= context_.options.worker_connections) {
+      if (*context_.open_connections + kReservedSlots >= context_.options.worker_connections) {
         refuse(std::move(socket));
         accept_next();
         return;
@@ -68,6 +68,11 @@ class Acceptor {
       accept_next();
     });
   }
+
+  // nginx counts a worker's listening socket and its channel to the master
+  // among its worker_connections (ngx_event_process_init); clients get the
+  // rest, as the model's listen_sockets.h reserves them.
+  static constexpr std::size_t kReservedSlots = 2;
 
   // Every connection slot taken: the new connection is closed at once, as
   // ngx_event_accept does when ngx_get_connection finds none free ("N
@@ -120,6 +125,9 @@ void run_loop(asio::io_context& io) {
 }  // namespace
 
 int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const sigset_t& signal_mask) {
+  // Outlives the io_context, whose destruction ends the connections still
+  // queued in it, each counting itself out.
+  std::size_t open_connections = 0;
   // Declared first, destroyed last: connections still queued in the pool or
   // the loop go away while their sockets' io_context still exists.
   asio::io_context io(1);
@@ -158,11 +166,15 @@ int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const si
     probe_buffer.resize(max_chunk > 0 ? std::min(max_chunk, std::size_t{16} << 20) : std::size_t{2} << 20);
   }
   WorkerContext context{io, options, root_fd, pool ? &*pool : nullptr, ring ? &*ring : nullptr,
-                        options.aio_nowait ? &probe_buffer : nullptr, open_cache ? &*open_cache : nullptr};
+                        options.aio_nowait ? &probe_buffer : nullptr, open_cache ? &*open_cache : nullptr,
+                        &open_connections};
   Acceptor acceptor(context, listen_fd);
 
-  // SIGTERM/SIGINT from the master: nginx's fast shutdown, drop everything.
-  asio::signal_set signals(io, SIGTERM, SIGINT);
+  // SIGTERM/SIGINT from the master: nginx's fast shutdown, drop everything;
+  // SIGQUIT too. HUP, USR1 and USR2 are the master's (sent to the process
+  // group, by a closed terminal or killall, they must not end a worker).
+  asio::signal_set signals(io, SIGTERM, SIGINT, SIGQUIT);
+  for (const int ignored : {SIGHUP, SIGUSR1, SIGUSR2}) ::signal(ignored, SIG_IGN);
   signals.async_wait([&](const boost::system::error_code& ec, int) {
     if (ec) return;
     acceptor.stop();

@@ -50,6 +50,37 @@ TEST_CASE("request heads", "[serve][unit]") {
 // Beast keeps a field's name and value lengths in 16 bits and throws for one
 // of 64 KiB or more; --header-limit allows 1 MiB, so the parser must turn
 // that into a 431 instead of letting it end the worker (issue 21, finding 3).
+// A head of B bytes fed a byte at a time: the parser runs at each doubling
+// of the buffer and at the head's end, log2(B) + 2 times at most, and the
+// search for the end looks at each byte once (plus 3 a read): O(B) in all,
+// where parsing the whole buffer per read was B^2 / 2.
+TEST_CASE("a head arriving a byte at a time is parsed O(log B) times and searched once", "[serve][unit]") {
+  std::string head = "GET /x HTTP/1.1\r\nHost: t\r\n";
+  while (head.size() < 100000) head += "X-Pad: " + std::string(100, 'a') + "\r\n";
+  head += "\r\n";
+  const std::size_t limit = 1 << 20;
+  clerk::serve::HeadProgress progress;
+  std::size_t complete_at = 0;
+  for (std::size_t n = 1; n <= head.size() && complete_at == 0; ++n) {
+    if (!progress.worth_parsing(head.data(), n, limit)) continue;
+    if (clerk::serve::parse_request_head(head.data(), n, limit).state == clerk::serve::RequestHead::State::complete)
+      complete_at = n;
+  }
+  CHECK(complete_at == head.size());  // found at its last byte, not later
+  CHECK(progress.parses() <= 19);     // 1, 2, 4, ... 65,536 bytes (17), then the end
+  CHECK(progress.bytes_searched() <= 4 * head.size());
+  // The next head starts afresh: its first read is parsed.
+  progress.next_head();
+  CHECK(progress.worth_parsing("B@D / HTTP/1.1\r\n", 16, limit));
+  CHECK(clerk::serve::parse_request_head("B@D / HTTP/1.1\r\n", 16, limit).state ==
+        clerk::serve::RequestHead::State::bad);
+  // At the limit it parses, whatever came before (431 there).
+  clerk::serve::HeadProgress full;
+  CHECK(full.worth_parsing(head.data(), 100, 1000));
+  CHECK_FALSE(full.worth_parsing(head.data(), 150, 1000));
+  CHECK(full.worth_parsing(head.data(), 1000, 1000));
+}
+
 TEST_CASE("a header field over Beast's 64 KiB field limit is 431, not an exception", "[serve][unit]") {
   const std::size_t limit = std::size_t{1} << 20;
   auto parse = [&](const std::string& text) { return parse_request_head(text.data(), text.size(), limit); };
