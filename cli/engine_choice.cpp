@@ -17,7 +17,7 @@
 
 #include "common/child_process.h"
 #include "common/shown_text.h"
-#include "common/stop_signals.h"
+#include "common/stoppable_child.h"
 #include "common/temp_dir.h"
 #include "common/text_file.h"
 #endif
@@ -73,12 +73,7 @@ std::optional<nlohmann::ordered_json> run_helper(const models::Scenario& sc, std
   spec.who = "clerk";
   std::fflush(nullptr);
   common::ChildProcess child = common::ChildProcess::spawn(spec);
-  while (!child.wait_for(0.05)) {
-    if (common::stop_signal_noted()) {
-      child.stop(SIGKILL, 0);
-      return std::nullopt;
-    }
-  }
+  if (!common::wait_unless_stopped(child)) return std::nullopt;
   const common::ChildExit& end = *child.exit();
   if (!end.ok())
     throw std::runtime_error("the SimGrid run of " + sc.file + " failed (clerk-simgrid " +
@@ -88,24 +83,13 @@ std::optional<nlohmann::ordered_json> run_helper(const models::Scenario& sc, std
 
 // One run in a clerk-simgrid child: the scenario's file (as the file says:
 // the helper reads it again) with this seed and duration; its JSON back.
-// SIGINT, SIGTERM and SIGHUP are noted meanwhile (common/stop_signals.h):
+// SIGINT, SIGTERM and SIGHUP are noted meanwhile (common/stoppable_child.h):
 // the child is stopped and the temporary folder removed before the signal
 // ends clerk (probe 4, finding 7: the folder was left).
 nlohmann::ordered_json helper_json(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
-  std::optional<nlohmann::ordered_json> json;
-  std::exception_ptr failure;
-  {
-    const common::DeferredStopSignals guard;
-    try {
-      json = run_helper(sc, seed, duration_s);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-  }
-  if (const int sig = common::raise_noted_stop_signal("the SimGrid run of " + common::shown_text(sc.file)))
-    throw std::runtime_error("the SimGrid run of " + sc.file + " was stopped by signal " + std::to_string(sig));
-  if (failure) std::rethrow_exception(failure);
-  return std::move(*json);
+  return common::run_deferring_stop_signals("the SimGrid run of " + common::shown_text(sc.file),
+                                            "the SimGrid run of " + sc.file,
+                                            [&] { return run_helper(sc, seed, duration_s); });
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 #include "common/json_text.h"
 #include "common/output_file.h"
 #include "common/shown_text.h"
-#include "common/stop_signals.h"
+#include "common/stoppable_child.h"
 #include "common/temp_dir.h"
 #include "common/text_file.h"
 #include "engines/simgrid/sg_world.h"
@@ -79,12 +79,7 @@ std::optional<nlohmann::ordered_json> run_child(const models::Scenario& sc, std:
   common::SpawnSpec spec;
   spec.who = "clerk (SimGrid run)";
   common::ChildProcess child = common::ChildProcess::run_in_child(spec, run_and_write, &r);
-  while (!child.wait_for(0.05)) {
-    if (common::stop_signal_noted()) {
-      child.stop(SIGKILL, 0);
-      return std::nullopt;
-    }
-  }
+  if (!common::wait_unless_stopped(child)) return std::nullopt;
   const common::ChildExit& end = *child.exit();
   if (end.ok()) return nlohmann::ordered_json::parse(common::read_text(r.result_file));
   if (const std::string why = common::read_text(r.error_file); !why.empty())
@@ -96,23 +91,12 @@ std::optional<nlohmann::ordered_json> run_child(const models::Scenario& sc, std:
 }  // namespace
 
 // SIGINT, SIGTERM and SIGHUP are noted while the child runs
-// (common/stop_signals.h): it is stopped and its folder removed before the
+// (common/stoppable_child.h): it is stopped and its folder removed before the
 // signal ends the process (probe 4, finding 7: the folder was left).
 nlohmann::ordered_json run_in_child(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
-  std::optional<nlohmann::ordered_json> json;
-  std::exception_ptr failure;
-  {
-    const common::DeferredStopSignals guard;
-    try {
-      json = run_child(sc, seed, duration_s);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-  }
-  if (const int sig = common::raise_noted_stop_signal("the SimGrid run of " + common::shown_text(sc.file)))
-    throw std::runtime_error("simgrid engine: the run was stopped by signal " + std::to_string(sig));
-  if (failure) std::rethrow_exception(failure);
-  return std::move(*json);
+  return common::run_deferring_stop_signals("the SimGrid run of " + common::shown_text(sc.file),
+                                            "simgrid engine: the run",
+                                            [&] { return run_child(sc, seed, duration_s); });
 }
 
 engines::SimGridBackend in_process_backend() { return {unsupported, run, run_in_child}; }
