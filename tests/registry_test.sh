@@ -20,7 +20,7 @@
 set -u
 
 # A kind's own files and the registries, as extended regular expressions over paths.
-disk_own='^(models/hardware/(hdd|hdd_drive|md_array|md_layer|simple_disk|ssd|ssd_drive|no_disk)\.(h|cpp)|models/scenario/(disk_kinds\.(h|cpp)|disk_spec\.h|disks/.*)|engines/simgrid/sg_(hdd|ssd|md_array|simple_disk|disks)\.(h|cpp))$'
+disk_own='^(models/hardware/(hdd|hdd_drive|md_array|md_layer|simple_disk|ssd|ssd_drive|no_disk)\.(h|cpp)|models/scenario/(disk_kinds\.(h|cpp)|disk_spec\.h|disks/.*)|engines/simgrid/sg_(hdd|ssd|md_array|simple_disk|disks|disk_actors)\.(h|cpp))$'
 aio_own='^models/server/aio_modes\.(h|cpp)$'
 # Not a kind's words in the scenario, but a program's of its own: clerk-serve's
 # --aio (testbed/serve, a real server), clerk calibrate writing the SSD

@@ -2,6 +2,7 @@
 // from SimGrid itself so that clerk can answer it without loading SimGrid.
 #include "engines/simgrid/sg_run.h"
 
+#include "engines/simgrid/sg_actors.h"
 #include "models/scenario/disk_kinds.h"
 
 namespace sgengine {
@@ -53,6 +54,7 @@ std::vector<std::string> unsupported(const models::Scenario& sc) {
   if (sc.nginx.split_clients.enabled())
     out.push_back("nginx.split_clients: a per-request variable from MurmurHash2 of the URI "
                   "(models/server/split_clients.h; not expressed on SimGrid yet)");
+  if (std::optional<std::string> why = too_many_actors(sc, max_map_count())) out.push_back(std::move(*why));
   return out;
 }
 
