@@ -51,6 +51,11 @@ expect_text "whatif: bad thread count" "key 'nginx.thread_pool.threads': must be
 expect_status 2 "whatif: bad scenario" "$clerk" whatif "$data/bad-key.toml" --reuseport --figure "$tmp/w"
 expect_text "whatif: bad scenario" "bad-key.toml:4: key 'nginx.sendfile_max_chunks'"
 [ -z "$(ls "$tmp" | grep '^w\.')" ] || fail "whatif wrote a figure for bad input"
+# A repeated value is the same runs twice (probe 5, finding 10).
+expect_status 2 "whatif: a repeated thread count" "$clerk" whatif "$data/small-hdd.toml" --threads=1,1 --no-figure
+expect_text "whatif: a repeated thread count" "axis 'nginx.thread_pool.threads': value 1 is given twice"
+expect_status 2 "whatif: a repeated seed" "$clerk" whatif "$data/small-hdd.toml" --threads=1,2 --seeds 3,3 --no-figure
+expect_text "whatif: a repeated seed" "seed 3 is given twice"
 expect_status 2 "whatif: bad size" "$clerk" whatif "$data/small-hdd.toml" --ram=4x --no-figure
 expect_text "whatif: bad size" "--ram: '4x': is not a size"
 expect_status 2 "whatif: unknown group" "$clerk" whatif "$data/small-hdd.toml" --load-until-p99 1 --group nobody --no-figure

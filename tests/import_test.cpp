@@ -803,3 +803,92 @@ TEST_CASE("clerk import refuses an output that is an included file, an empty one
   a.scenario.file = dir.file("mine-out.toml");
   CHECK(cli::import_command(a) == 0);
 }
+
+TEST_CASE("clerk import refuses a directive it knows where NGINX does not allow it, at its line (probe 5, finding 3)") {
+  // Each context as ngx_conf_handler checks the command's type bits
+  // (cli/import/nginx_import.cpp, kAllowedIn): "is not allowed here".
+  // Main-level directives (NGX_MAIN_CONF) elsewhere.
+  CHECK(refusal("http {\n  worker_processes 8;\n}\n") == "t.conf:2 worker_processes");
+  CHECK(refusal("events {\n  worker_processes 8;\n}\n", true) == "t.conf:2 worker_processes");
+  CHECK(refusal("http { server { location / {\n  worker_processes 8;\n} } }\n") == "t.conf:2 worker_processes");
+  CHECK(refusal("http { server { location / {\n  thread_pool default threads=99;\n  aio threads;\n} } }\n") ==
+        "t.conf:2 thread_pool");
+  CHECK(refusal("http {\n  worker_cpu_affinity auto;\n}\n") == "t.conf:2 worker_cpu_affinity");
+  // Event directives (NGX_EVENT_CONF) outside events.
+  CHECK(refusal("http {\n  worker_connections 1024;\n}\n") == "t.conf:2 worker_connections");
+  CHECK(refusal("http { server { location / {\n  worker_connections 1024;\n} } }\n") == "t.conf:2 worker_connections");
+  CHECK(refusal("multi_accept on;\n") == "t.conf:1 multi_accept");
+  CHECK(refusal("http {\n  use epoll;\n}\n") == "t.conf:2 use");
+  // http directives (NGX_HTTP_*_CONF) at the main level or in events.
+  for (const std::string d : {"sendfile on", "aio threads", "directio 4m", "open_file_cache max=10", "root /srv",
+                              "keepalive_requests 10", "output_buffers 2 32k", "index i.html"}) {
+    INFO(d);
+    const std::string name = d.substr(0, d.find(' '));
+    CHECK(refusal("events {}\n" + d + ";\n", true) == "t.conf:2 " + name);
+    CHECK(refusal("events {\n  " + d + ";\n}\n", true) == "t.conf:2 " + name);
+  }
+  // Blocks: server at the main level, events or http nested, events in http.
+  CHECK(refusal("server {\n  listen 80;\n}\n") == "t.conf:1 server");
+  CHECK(refusal("events {\n  events {}\n}\n", true) == "t.conf:2 events");
+  CHECK(refusal("http {\n  http {}\n}\n") == "t.conf:2 http");
+  CHECK(refusal("http {\n  events {}\n}\n", true) == "t.conf:2 events");
+  CHECK(refusal("http { server {\n  server {}\n} }\n") == "t.conf:2 server");
+  // http's own levels: listen only in a server, location not in http,
+  // alias only in a location, split_clients and proxy_cache_path only in http.
+  CHECK(refusal("http {\n  listen 80;\n}\n") == "t.conf:2 listen");
+  CHECK(refusal("http {\n  location / {}\n}\n") == "t.conf:2 location");
+  CHECK(refusal("http { server {\n  alias /srv/;\n} }\n") == "t.conf:2 alias");
+  CHECK(refusal("http { server {\n  split_clients $uri $d { * a; }\n} }\n") == "t.conf:2 split_clients");
+  CHECK(refusal("http { server {\n  proxy_cache_path /c keys_zone=c:1m;\n} }\n") == "t.conf:2 proxy_cache_path");
+  // if: sendfile and root are allowed in a location's if (NGX_HTTP_LIF_CONF),
+  // not in a server's (NGX_HTTP_SIF_CONF); aio in neither; no if in an if.
+  CHECK(refusal("http { server { location / { if ($x) {\n  sendfile on;\n  root /srv;\n} } } }\n") == "no error");
+  CHECK(refusal("http { server { if ($x) {\n  sendfile on;\n} } }\n") == "t.conf:2 sendfile");
+  CHECK(refusal("http { server { location / { if ($x) {\n  aio threads;\n} } } }\n") == "t.conf:2 aio");
+  CHECK(refusal("http { server { location / { if ($x) {\n  if ($y) {}\n} } } }\n") == "t.conf:2 if");
+  // limit_except holds NGX_HTTP_LMT_CONF: root is not allowed, access_log and proxy_pass are.
+  CHECK(refusal("http { server { location / { limit_except GET {\n  root /srv;\n} } } }\n") == "t.conf:2 root");
+  CHECK(refusal("http { server { location / { limit_except GET {\n  access_log off;\n  proxy_pass http://u;\n} } } }\n") ==
+        "no error");
+  // Where NGINX allows them, as before; a location in a location too.
+  CHECK(refusal("worker_processes 2;\nthread_pool p threads=4;\nevents { worker_connections 64; multi_accept on; }\n"
+                "http {\n  sendfile on;\n  server {\n    listen 80;\n    root /srv;\n"
+                "    location / {\n      aio threads=p;\n      location /a/ { alias /b/; }\n    }\n  }\n}\n", true) ==
+        "no error");
+  // An included file's directives are in the including block's context.
+  const auto included = parse_text("events {}\nhttp {\n  include more.conf;\n}\n", {{"more.conf", "\nworker_processes 4;\n"}});
+  try {
+    cli::import_nginx(included, {});
+    FAIL("no refusal");
+  } catch (const SyntaxError& e) {
+    CHECK(fmt::format("{}:{} {}", e.file(), e.line(), e.token()) == "more.conf:2 worker_processes");
+    CHECK(std::string(e.what()).find("more.conf:2: \"worker_processes\" directive is not allowed here") != std::string::npos);
+  }
+  // Third-party directives are not checked (listed as ignored, as before),
+  // nor what a block of another module (stream, upstream, rtmp) holds.
+  CHECK(refusal("more_set_headers x;\nhttp {\n  lua_shared_dict d 1m;\n  server { vts_display on; }\n}\n") == "no error");
+  CHECK(refusal("stream {\n  server {\n    listen 53 udp;\n  }\n}\nrtmp { server { listen 1935; } }\n"
+                "http { upstream u {\n  server 127.0.0.1;\n} }\n") == "no error");
+}
+
+TEST_CASE("clerk import: a directive not allowed where it is written is exit 2, named, nothing written") {
+  common::TempDir dir("/tmp/clerk-import-test-");
+  std::ofstream(dir.file("w1.conf")) << "events { worker_connections 1024; }\nhttp {\n  worker_processes 8;\n"
+                                        "  server { listen 80; }\n}\n";
+  const std::string out = dir.file("w1.toml");
+  const Imported run = run_import(import_args(dir.file("w1.conf"), out));
+  CHECK(run.status == 2);
+  CHECK(run.err.find(dir.file("w1.conf") + ":3: \"worker_processes\" directive is not allowed here") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("clerk import refuses split_clients shares NGINX refuses, used by aio or not") {
+  // ngx_http_split_clients: "invalid percent value" for 0%; the block: the total past 100%.
+  CHECK(refusal("http {\n  split_clients $uri $v {\n    60% a;\n    50% b;\n  }\n}\n") == "t.conf:4 50%");
+  CHECK(refusal("http {\n  split_clients $uri $v {\n    0% a;\n    * b;\n  }\n}\n") == "t.conf:3 0%");
+  CHECK(refusal("http {\n  split_clients $uri $v {\n    * a;\n    1% b;\n  }\n}\n") == "t.conf:4 1%");
+  CHECK(refusal("http {\n  split_clients $uri $v {\n    50% a;\n    50% b;\n    * c;\n  }\n}\n") == "no error");
+  CHECK(refusal("thread_pool p1 threads=2;\nthread_pool p2 threads=2;\nhttp {\n"
+                "  split_clients $request_uri $disk {\n    70% 1;\n    40% 2;\n  }\n"
+                "  server { location / { aio threads=p$disk; } }\n}\n") == "t.conf:6 40%");
+}

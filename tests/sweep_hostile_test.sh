@@ -178,6 +178,22 @@ null=/dev/null
 mknod "$tmp/null" c 1 3 2>/dev/null && null=$tmp/null
 expect_status 0 "run --json onto a character device" "$clerk" run "$data/small-hdd.toml" --duration 1 -q --json "$null"
 [ -c "$null" ] || fail "$null is no longer a character device"
+# Probe 5, finding 5: a sweep output that is a link to a character device is
+# written through by the header's writer and by the rows' appender alike (it
+# was refused by the appender, O_NOFOLLOW: "Too many levels of symbolic
+# links", with the other output half-written).
+for ext in jsonl csv; do
+  rm -f "$tmp"/n.*
+  ln -s "$null" "$tmp/n.$ext"
+  expect_status 0 "sweep --overwrite with n.$ext a link to a character device" "$clerk" sweep "$data/small-hdd.toml" \
+    --set duration=1s --set nginx.aio=off,threads -j 1 -q -o "$tmp/n" --overwrite
+  [ -L "$tmp/n.$ext" ] && [ -c "$null" ] || fail "sweep replaced the link n.$ext or $null"
+  # The other file whole: the csv's header and 2 rows, or the jsonl's 2 rows.
+  if [ "$ext" = csv ]; then other=jsonl lines=2; else other=csv lines=3; fi
+  [ "$(wc -l <"$tmp/n.$other")" -eq "$lines" ] || fail "n.$other is not whole: $(head -c 300 "$tmp/n.$other")"
+  [ -s "$tmp/n.summary.csv" ] || fail "no summary beside a link to a character device"
+done
+rm -f "$tmp"/n.*
 
 # Finding 7: a plot stopped by SIGTERM stops and reaps gnuplot and leaves no work folder.
 mkdir -p "$tmp/fake"

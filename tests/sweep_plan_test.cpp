@@ -253,3 +253,50 @@ TEST_CASE("the hardware axis swaps the profile the scenario includes, and is no 
   CHECK_THAT(error_of(inline_spec({"hardware=" + kRoot + "/scenarios/hardware/no-such.toml"})),
              Contains("axis 'hardware'") && Contains("no-such.toml"));
 }
+
+TEST_CASE("a repeated seed is refused: the same run twice is no second sample (probe 5, finding 10)", "[sweep][plan]") {
+  using Catch::Matchers::Contains;
+  CHECK_THROWS_WITH(parse_seeds("1,1,1", "--seeds"), Contains("--seeds: seeds: seed 1 is given twice"));
+  CHECK_THROWS_WITH(parse_seeds("1,2,3,2", "--seeds"), Contains("seed 2 is given twice"));
+  CHECK(parse_seeds("1,2,3", "--seeds") == std::vector<std::uint64_t>{1, 2, 3});
+  CHECK(parse_seeds("3", "--seeds") == std::vector<std::uint64_t>{1, 2, 3});
+  // A spec file's list, at its line.
+  TempDir dir("sweep-seeds");
+  const std::string path =
+      dir.write("s.toml", "[sweep]\nscenario = \"" + kThreads + "\"\nseeds = [4, 5, 4]\n");
+  CHECK_THROWS_WITH(read_spec(path), Contains("s.toml:3: key 'sweep.seeds': seed 4 is given twice"));
+  // clerk sweep: exit 2, nothing written.
+  SweepArgs args;
+  args.file = kThreads;
+  args.sets = {"nginx.thread_pool.threads=1,2"};
+  args.seeds = "1,1,1";
+  args.out = (dir.path / "out.csv").string();
+  args.quiet = true;
+  CHECK(sweep_command(args) == 2);
+  CHECK_FALSE(fs::exists(dir.path / "out.csv"));
+}
+
+TEST_CASE("a repeated axis value is refused, compared as loaded (probe 5, finding 10)", "[sweep][plan]") {
+  using Catch::Matchers::Contains;
+  CHECK_THAT(error_of(inline_spec({"nginx.aio=off,off"})),
+             Contains("--set: axis 'nginx.aio': value off is given twice"));
+  CHECK_THAT(error_of(inline_spec({"nginx.thread_pool.threads=1,2,4,2"})),
+             Contains("axis 'nginx.thread_pool.threads': value 2 is given twice"));
+  // As loaded: 'off' and "off" are one string.
+  CHECK_THAT(error_of(inline_spec({"nginx.aio='off',\"off\""})), Contains("value off is given twice"));
+  // A hardware profile named twice, or as P and dir/../P.
+  const std::string ssd = kRoot + "/scenarios/hardware/edge-sata-ssd.toml";
+  const std::string again = kRoot + "/scenarios/hardware/../hardware/edge-sata-ssd.toml";
+  CHECK_THAT(error_of(inline_spec({"hardware=" + ssd + "," + ssd})), Contains("axis 'hardware'") && Contains("given twice"));
+  CHECK_THAT(error_of(inline_spec({"hardware=" + ssd + "," + again})),
+             Contains("axis 'hardware'") && Contains("given twice (the same as " + ssd + " once loaded)"));
+  // Zipped axes may repeat a value beside different partners; a repeated pair is refused.
+  SweepSpec zip = inline_spec({"nginx.thread_pool.threads=1,1,2", "clients.random.connections=100,200,100"});
+  zip.mode = Mode::kZip;
+  CHECK(make_plan(zip).points.size() == 3);
+  zip = inline_spec({"nginx.thread_pool.threads=1,2,1", "clients.random.connections=100,200,100"});
+  zip.mode = Mode::kZip;
+  CHECK_THAT(error_of(zip), Contains("point 2") && Contains("repeats point 0"));
+  // Distinct values as before.
+  CHECK(error_of(inline_spec({"nginx.aio=off,threads", "hardware=" + ssd})).empty());
+}

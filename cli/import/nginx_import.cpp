@@ -227,6 +227,134 @@ void check_once_per_block(const std::vector<Directive>& in) {
     if (d.block && !opaque_block(d)) check_once_per_block(d.children);
 }
 
+// The contexts a directive may be written in: the type bits of its
+// ngx_command_t (ngx_conf_file.h, ngx_event.h, ngx_http_config.h). Each
+// block sets the context of what it holds (cf->cmd_type): events
+// NGX_EVENT_CONF, http NGX_HTTP_MAIN_CONF, its server NGX_HTTP_SRV_CONF, a
+// location NGX_HTTP_LOC_CONF (ngx_http_core_location), an if in a server
+// NGX_HTTP_SIF_CONF and in a location NGX_HTTP_LIF_CONF
+// (ngx_http_rewrite_if), limit_except NGX_HTTP_LMT_CONF
+// (ngx_http_core_limit_except).
+enum Context : unsigned {
+  kMain = 1u << 0,     // NGX_MAIN_CONF
+  kEvent = 1u << 1,    // NGX_EVENT_CONF
+  kHttpMain = 1u << 2, // NGX_HTTP_MAIN_CONF
+  kHttpSrv = 1u << 3,  // NGX_HTTP_SRV_CONF
+  kHttpLoc = 1u << 4,  // NGX_HTTP_LOC_CONF
+  kHttpSif = 1u << 5,  // NGX_HTTP_SIF_CONF
+  kHttpLif = 1u << 6,  // NGX_HTTP_LIF_CONF
+  kHttpLmt = 1u << 7,  // NGX_HTTP_LMT_CONF
+};
+constexpr unsigned kHttpAny = kHttpMain | kHttpSrv | kHttpLoc;  // MAIN|SRV|LOC, the usual http mask
+
+struct AllowedIn {
+  std::string_view name;
+  unsigned contexts;
+};
+
+// Where NGINX takes each directive the importer knows, from its
+// ngx_command_t in nginx's source (github.com/nginx/nginx at 3f6f782, 2026).
+// A directive written elsewhere is "\"NAME\" directive is not allowed here"
+// (ngx_conf_handler). Directives of other names (third-party modules) are
+// not checked: clerk lists them, as before.
+constexpr std::array<AllowedIn, 51> kAllowedIn = {{
+    // src/core/nginx.c, src/core/ngx_thread_pool.c: NGX_MAIN_CONF|NGX_DIRECT_CONF.
+    {"worker_processes", kMain}, {"worker_cpu_affinity", kMain}, {"thread_pool", kMain},
+    // src/event/ngx_event.c, src/http/ngx_http.c, src/stream/ngx_stream.c,
+    // src/mail/ngx_mail.c: NGX_MAIN_CONF|NGX_CONF_BLOCK.
+    {"events", kMain}, {"http", kMain}, {"stream", kMain}, {"mail", kMain},
+    // src/event/ngx_event.c (ngx_event_core_commands),
+    // src/event/modules/ngx_epoll_module.c: NGX_EVENT_CONF.
+    {"worker_connections", kEvent}, {"use", kEvent}, {"multi_accept", kEvent}, {"accept_mutex", kEvent},
+    {"accept_mutex_delay", kEvent}, {"epoll_events", kEvent}, {"worker_aio_requests", kEvent},
+    // src/http/ngx_http_core_module.c: server NGX_HTTP_MAIN_CONF; location
+    // SRV|LOC; listen SRV; alias LOC; limit_except LOC; types MAIN|SRV|LOC.
+    {"server", kHttpMain}, {"location", kHttpSrv | kHttpLoc}, {"listen", kHttpSrv}, {"alias", kHttpLoc},
+    {"limit_except", kHttpLoc}, {"types", kHttpAny},
+    // ngx_http_core_module.c: root, sendfile, limit_rate MAIN|SRV|LOC|LIF.
+    {"root", kHttpAny | kHttpLif}, {"sendfile", kHttpAny | kHttpLif}, {"limit_rate", kHttpAny | kHttpLif},
+    // ngx_http_core_module.c: MAIN|SRV|LOC.
+    {"sendfile_max_chunk", kHttpAny}, {"aio", kHttpAny}, {"aio_write", kHttpAny}, {"directio", kHttpAny},
+    {"directio_alignment", kHttpAny}, {"open_file_cache", kHttpAny}, {"open_file_cache_valid", kHttpAny},
+    {"open_file_cache_min_uses", kHttpAny}, {"open_file_cache_errors", kHttpAny},
+    {"keepalive_requests", kHttpAny}, {"keepalive_timeout", kHttpAny},
+    // ngx_http_copy_filter_module.c, modules/ngx_http_index_module.c: MAIN|SRV|LOC.
+    {"output_buffers", kHttpAny}, {"index", kHttpAny},
+    // modules/ngx_http_rewrite_module.c: if SRV|LOC (an if in an if is refused).
+    {"if", kHttpSrv | kHttpLoc},
+    // modules/: map, geo, split_clients, charset_map, upstream (ngx_http_upstream.c),
+    // proxy_cache_path: NGX_HTTP_MAIN_CONF.
+    {"map", kHttpMain}, {"geo", kHttpMain}, {"split_clients", kHttpMain}, {"charset_map", kHttpMain},
+    {"upstream", kHttpMain}, {"proxy_cache_path", kHttpMain},
+    // modules/ngx_http_gzip_filter_module.c: MAIN|SRV|LOC|LIF; ngx_http_log_module.c access_log also LMT.
+    {"gzip", kHttpAny | kHttpLif}, {"access_log", kHttpAny | kHttpLif | kHttpLmt},
+    // modules/ngx_http_ssl_module.c, v2/ngx_http_v2_module.c: MAIN|SRV.
+    {"ssl_certificate", kHttpMain | kHttpSrv}, {"http2", kHttpMain | kHttpSrv},
+    // modules/ngx_http_proxy_module.c proxy_pass LOC|LIF|LMT; fastcgi_, uwsgi_, grpc_pass LOC|LIF.
+    {"proxy_pass", kHttpLoc | kHttpLif | kHttpLmt}, {"fastcgi_pass", kHttpLoc | kHttpLif},
+    {"uwsgi_pass", kHttpLoc | kHttpLif}, {"grpc_pass", kHttpLoc | kHttpLif},
+}};
+
+// The contexts `name` is allowed in, or none for a directive the importer does not know.
+std::optional<unsigned> allowed_in(std::string_view name) {
+  for (const AllowedIn& a : kAllowedIn)
+    if (a.name == name) return a.contexts;
+  return std::nullopt;
+}
+
+// The context of what block `d`, written in `outer`, holds; none for a block
+// whose contents are another set of directives (upstream, types, map,
+// stream, mail, a third-party module's...), which is not checked.
+std::optional<Context> inner_context(const Directive& d, Context outer) {
+  if (d.name == "events") return kEvent;
+  if (d.name == "http") return kHttpMain;
+  if (d.name == "server") return kHttpSrv;
+  if (d.name == "location") return kHttpLoc;
+  if (d.name == "if") return outer == kHttpSrv ? kHttpSif : kHttpLif;
+  if (d.name == "limit_except") return kHttpLmt;
+  return std::nullopt;
+}
+
+// Refuses a known directive written where NGINX refuses it, as ngx_conf_handler
+// does: "\"NAME\" directive is not allowed here", at its line.
+void check_contexts(const std::vector<Directive>& in, Context context) {
+  for (const Directive& d : in) {
+    const std::optional<unsigned> allowed = allowed_in(d.name);
+    if (!allowed) continue;
+    if (!(*allowed & context))
+      throw SyntaxError(d.file, d.line, d.name,
+                        "\"" + d.name + "\" directive is not allowed here: NGINX refuses the file (nginx -t)");
+    if (d.block)
+      if (const std::optional<Context> inner = inner_context(d, context)) check_contexts(d.children, *inner);
+  }
+}
+
+// Every split_clients block's shares, used by aio or not, as
+// ngx_http_split_clients (the line) and ngx_conf_split_clients_block (the
+// running total) check them: "invalid percent value" for 0% or a share it
+// cannot read, "percent total is greater than 100%" at the line that passes
+// it ("*" counts as reaching 100%).
+void check_split_clients(const std::vector<Directive>& conf) {
+  for (const Directive& http : conf) {
+    if (http.name != "http") continue;
+    for (const Directive& d : http.children) {
+      if (d.name != "split_clients") continue;
+      std::uint32_t total = 0;
+      for (const Directive& part : d.children) {
+        std::uint32_t hundredths = 0;
+        if (!models::parse_split_share(part.name, hundredths))
+          throw SyntaxError(part.file, part.line, part.name,
+                            "invalid percent value \"" + part.name + "\" in split_clients (at " + where(d) +
+                                "): a share more than 0% with two decimals at most, like 33.3%, or *");
+        total = hundredths ? total + std::min<std::uint32_t>(hundredths, 10001) : 10000;
+        if (total > 10000)
+          throw SyntaxError(part.file, part.line, part.name,
+                            "percent total is greater than 100% in split_clients (at " + where(d) + ") with this line's share");
+      }
+    }
+  }
+}
+
 // Blocks that only hold others: their directives are listed, not they.
 bool structural(const std::string& name) {
   return name == "http" || name == "events" || name == "server" || name == "location" || name == "if" ||
@@ -347,6 +475,8 @@ class Importer {
   Importer(const std::vector<Directive>& conf, const ImportOptions& o) : conf_(conf), options_(o) {}
 
   ImportedNginx run() {
+    check_contexts(conf_, kMain);
+    check_split_clients(conf_);
     check_once_per_block(conf_);
     scopes_ = modelled_scopes(conf_);
     out_.nginx_toml = "[nginx]                           # nginx.conf's directives, each from the line named\n";

@@ -109,10 +109,39 @@ std::string read_limited(const std::string& path, std::size_t limit) {
   }
 }
 
+namespace {
+
+bool special(mode_t mode) { return S_ISFIFO(mode) || S_ISCHR(mode); }
+
+int open_append(const std::string& path, int flags) {
+  int fd = -1;
+  do fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | flags);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0) throw SweepError(path, "", "cannot append to the file: " + std::string(std::strerror(errno)));
+  return fd;
+}
+
+// Through the link, and only to a special file still (fstat), as common::open_special checks.
+int open_through_link(const std::string& path) {
+  const int fd = open_append(path, 0);
+  struct stat st {};
+  if (fstat(fd, &st) == 0 && special(st.st_mode)) return fd;
+  close(fd);
+  throw SweepError(path, "", "cannot append to the file: it changed while being opened");
+}
+
+}  // namespace
+
+// The file write_atomically has just written (its header), opened to add
+// rows. Not through a symbolic link (O_NOFOLLOW: a link planted since would
+// send the rows elsewhere), except one that leads to a special file such as
+// /dev/null or /dev/stdout: common/output_file.h writes through those, and
+// check_writable let it pass, so the header went there too.
 LineAppender::LineAppender(const std::string& path) : path_(path) {
-  do fd_ = open(path.c_str(), O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
-  while (fd_ < 0 && errno == EINTR);
-  if (fd_ < 0) throw SweepError(path, "", "cannot append to the file: " + std::string(std::strerror(errno)));
+  struct stat link {}, to {};
+  const bool to_special = lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode) && stat(path.c_str(), &to) == 0 &&
+                          special(to.st_mode);
+  fd_ = to_special ? open_through_link(path) : open_append(path, O_NOFOLLOW);
 }
 
 LineAppender::~LineAppender() {

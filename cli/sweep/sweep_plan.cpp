@@ -160,6 +160,50 @@ nlohmann::ordered_json json_layout(models::Scenario sc) {
   return models::to_json(engines::run_scenario(sc, {sc.seed, 1e-3, engines::Engine::kNative, {}}), false);
 }
 
+// A hardware value as loaded: the files its scenario reads, each resolved
+// (`P` and `dir/../P`, or a link to P, are one profile).
+std::string resolved(const std::vector<std::string>& files) {
+  std::string out;
+  for (const std::string& f : files) {
+    std::error_code ec;
+    const fs::path p = fs::weakly_canonical(f, ec);
+    out += (ec ? f : p.string()) + '\n';
+  }
+  return out;
+}
+
+// Refuses a value an axis already has, compared as loaded (`identity`: the
+// TOML value as read, so 'off' and "off", 1e3 and 1000.0 are one; for
+// hardware the profile's file). Every run is deterministic, so a repeated
+// value makes a repeated point: the same runs again, shown as new data.
+// Axes that move together (zip) may repeat a value beside different partners;
+// their points are checked whole (check_repeated_points).
+// Returns `identity`.
+std::string check_repeated(const Axis& a, bool zipped, const AxisValue& v, const std::string& identity,
+                           std::map<std::string, std::string>& loaded) {
+  const auto [at, fresh] = loaded.try_emplace(identity, v.label);
+  if (fresh || zipped) return identity;
+  const std::string same = at->second == v.label ? "" : " (the same as " + at->second + " once loaded)";
+  throw SweepError(a.where, a.name(), "value " + v.label + " is given twice" + same +
+                                          ": a run is the same for the same values, so it would make the same point twice");
+}
+
+// Each axis's values (as written, v.toml) -> their identity as loaded.
+using Identities = std::vector<std::map<std::string, std::string>>;
+
+// Points that repeat one another (zipped axes that repeat a pair): refused, as above.
+void check_repeated_points(const Plan& plan, const Identities& identities, const std::string& origin) {
+  std::map<std::vector<std::string>, std::uint64_t> seen;
+  for (const Point& p : plan.points) {
+    std::vector<std::string> key;
+    for (std::size_t i = 0; i < p.values.size(); ++i) key.push_back(identities[i].at(p.values[i].toml));
+    const auto [at, fresh] = seen.try_emplace(key, p.index);
+    if (!fresh)
+      throw SweepError(origin, "point " + std::to_string(p.index) + " (" + describe(plan, p) + ")",
+                       "repeats point " + std::to_string(at->second) + ": the same runs twice");
+  }
+}
+
 }  // namespace
 
 Shard parse_shard(const std::string& text) {
@@ -239,6 +283,7 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
   add_inputs(plan.inputs, base.files);
   // A scenario without a name is named by its path: keep only the file name.
   plan.scenario_name = base.name == spec.scenario ? fs::path(spec.scenario).filename().string() : base.name;
+  Identities identities(spec.axes.size());
   for (std::size_t i = 0; i < spec.axes.size(); ++i) {
     const Axis& a = spec.axes[i];
     for (std::size_t j = 0; j < i; ++j)
@@ -257,12 +302,16 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
         probe.push_back(x);
       }
     }
+    std::map<std::string, std::string> loaded;  // a value's identity as loaded -> the value as written
+    const bool zipped = spec.mode == Mode::kZip || !a.zip.empty();
     for (const AxisValue& v : probe) {
       std::vector<std::string> o = spec.fixed;
       const bool machine = a.key == kHardwareAxis;
       if (!machine) o.push_back(a.key + "=" + v.toml);
       try {
-        add_inputs(plan.inputs, models::load_scenario(spec.scenario, o, machine ? v.label : "").files);
+        const std::vector<std::string> files = models::load_scenario(spec.scenario, o, machine ? v.label : "").files;
+        add_inputs(plan.inputs, files);
+        if (!a.continuous) identities[i][v.toml] = check_repeated(a, zipped, v, machine ? resolved(files) : v.toml, loaded);
       } catch (const models::ConfigError& e) {
         // The loader names the override "--set"; here the axis says where it came from.
         std::string why = e.what();
@@ -274,6 +323,7 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
   }
 
   plan.points = spec.mode == Mode::kRandom ? random_points(spec) : grid_points(spec);
+  if (spec.mode != Mode::kRandom) check_repeated_points(plan, identities, spec.origin);
   plan.seeds = spec.seeds.empty() ? std::vector<std::uint64_t>{base.seed} : spec.seeds;
   check_cap(spec.origin, "", plan.points.size() * plan.seeds.size(), kMaxRuns, "runs (points x seeds)");
   std::vector<std::string> groups;

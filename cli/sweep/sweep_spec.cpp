@@ -86,6 +86,17 @@ void read_axis(const std::string& file, const toml::node& item, SweepSpec& spec)
   spec.axes.push_back(std::move(axis));
 }
 
+// Every run is deterministic (same seed, same output byte for byte), so a
+// seed given twice is the same run twice: the summary would count it as two
+// samples and narrow the confidence interval with nothing learned. Refused.
+void check_distinct_seeds(const std::vector<std::uint64_t>& seeds, const std::string& where, const std::string& key) {
+  std::set<std::uint64_t> seen;
+  for (const std::uint64_t s : seeds)
+    if (!seen.insert(s).second)
+      throw SweepError(where, key, fmt::format("seed {} is given twice: a run is the same for the same seed, so a "
+                                               "repeat would count one run as two samples", s));
+}
+
 }  // namespace
 
 void check_cap(const std::string& where, const std::string& key, std::uint64_t value, std::uint64_t cap,
@@ -135,6 +146,7 @@ std::vector<std::uint64_t> parse_seeds(const std::string& text, const std::strin
     seeds.clear();
     for (std::uint64_t s = 1; s <= count; ++s) seeds.push_back(s);
   }
+  check_distinct_seeds(seeds, where, "seeds");
   return seeds;
 }
 
@@ -187,6 +199,7 @@ SweepSpec read_spec(const std::string& path) {
       check_cap(at(path, n), "key 'sweep.seeds'", arr->size(), kMaxSeeds, "seeds per point");
       for (const toml::node& e : *arr) spec.seeds.push_back(whole(path, &e, "sweep.seeds", 0));
       if (spec.seeds.empty()) throw SweepError(at(path, n), "key 'sweep.seeds'", "needs at least one seed");
+      check_distinct_seeds(spec.seeds, at(path, n), "key 'sweep.seeds'");
     } else {
       throw SweepError(at(path, n), "key 'sweep.seeds'", "must be a count or a list of seeds");
     }
