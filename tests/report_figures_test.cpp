@@ -78,7 +78,10 @@ TEST_CASE("the censored tail counts the requests in flight at their age, as lowe
   // Nine responses of 10, 20, ... 90 ms; two requests unanswered at the end,
   // written 1 s and 2 s before it.
   for (int i = 1; i <= 9; ++i) g.record_response(sim::seconds(1) * i, sim::milliseconds(10) * i, 1000);
-  const models::WrkResult r = g.result(sim::seconds(10), {1.0, 2.0});
+  sim::LatencyStats unanswered;
+  unanswered.record(1.0);
+  unanswered.record(2.0);
+  const models::WrkResult r = g.result(sim::seconds(10), unanswered);
   CHECK(r.complete == 9);
   CHECK(r.in_flight == 2);
   CHECK(r.in_flight_age.count() == 2);

@@ -353,12 +353,12 @@ std::vector<models::WrkResult> SgClients::finish() {
   // The requests still in flight, each at its age (models::WrkResult::in_flight_age):
   // written and unanswered, and (open loop) due but not yet written.
   std::vector<models::WrkResult> out;
-  std::vector<std::vector<double>> ages(groups_.size());
+  std::vector<sim::LatencyStats> ages(groups_.size());
   for (const Conn& c : conns_)
-    if (c.busy && c.alive) ages[c.group].push_back(sim::to_seconds(now_ns() - c.start));
+    if (c.busy && c.alive) ages[c.group].record(sim::to_seconds(now_ns() - c.start));
   // Open loop: due and not yet written.
   for (const Slot& s : slots_)
-    for (const sim::Time due : s.pending) ages[threads_[s.thread].group].push_back(sim::to_seconds(now_ns() - due));
+    for (const sim::Time due : s.pending) ages[threads_[s.thread].group].record(sim::to_seconds(now_ns() - due));
   for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) out.push_back(groups_[gi].result(duration_, ages[gi]));
   return out;
 }

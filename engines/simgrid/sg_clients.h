@@ -87,7 +87,7 @@ class SgClients final : public models::ClientSide {
   struct Slot {
     std::uint32_t thread;
     std::uint32_t conn = UINT32_MAX;
-    std::deque<sim::Time> pending{};  // due and not yet sent
+    models::PendingRequests pending{};  // due and not yet sent
     AlarmClock::Sleeper alarm = 0;
   };
   struct Work {            // for a thread on the server's host

@@ -470,13 +470,13 @@ std::vector<WrkResult> Wrk::finish() {
   // and (open loop) due but not yet written.
   const sim::Time now = engine_.now();
   std::vector<WrkResult> out;
-  std::vector<std::vector<double>> ages(groups_.size());
+  std::vector<sim::LatencyStats> ages(groups_.size());
   for (const Conn& c : conns_)
-    if (c.busy && c.alive) ages[c.group].push_back(sim::to_seconds(now - c.start));
+    if (c.busy && c.alive) ages[c.group].record(sim::to_seconds(now - c.start));
   for (const Slot& s : slots_)
-    for (const sim::Time due : s.pending) ages[threads_[s.thread].group].push_back(sim::to_seconds(now - due));
+    for (const sim::Time due : s.pending) ages[threads_[s.thread].group].record(sim::to_seconds(now - due));
   for (const TraceFeed& feed : feeds_)
-    for (const auto& [due, file] : feed.waiting) ages[feed.group].push_back(sim::to_seconds(now - due));
+    for (const auto& [due, file] : feed.waiting) ages[feed.group].record(sim::to_seconds(now - due));
   for (std::uint32_t gi = 0; gi < groups_.size(); ++gi) out.push_back(groups_[gi].result(duration_, ages[gi]));
   for (const TraceFeed& feed : feeds_) {
     TraceResult& r = out[feed.group].trace;

@@ -162,7 +162,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
   struct Slot {
     std::uint32_t conn;
     std::uint32_t thread;
-    std::deque<sim::Time> pending;  // due and not yet sent
+    PendingRequests pending;  // due and not yet sent
   };
   std::uint32_t slot_thread(std::uint32_t s) const { return slots_[s].thread; }
   struct Work {

@@ -111,7 +111,7 @@ void WrkGroup::record_rate(sim::Time now, WrkThreadRate& t) {
   t.last_record = now;
 }
 
-WrkResult WrkGroup::result(sim::Time duration, const std::vector<double>& in_flight_ages_s) {
+WrkResult WrkGroup::result(sim::Time duration, const sim::LatencyStats& in_flight_ages_s) {
   const double runtime_s = sim::to_seconds(duration);
   const auto runtime_us = static_cast<std::uint64_t>(duration / 1000);
   WrkResult r;
@@ -121,8 +121,8 @@ WrkResult WrkGroup::result(sim::Time duration, const std::vector<double>& in_fli
   if (stages_recorded) r.stages = stages.table();
   r.issued = issued;
   r.complete = complete;
-  r.in_flight = in_flight_ages_s.size();
-  for (const double age : in_flight_ages_s) r.in_flight_age.record(age);
+  r.in_flight = in_flight_ages_s.count();
+  r.in_flight_age = in_flight_ages_s;
   r.failed = failed;
   r.bytes = bytes;
   r.errors = errors;

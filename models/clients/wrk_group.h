@@ -3,6 +3,7 @@
 // how a response comes back, never in how it is accounted.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,6 +26,11 @@ struct WrkThreadRate {
   sim::Time last_record = 0;
 };
 
+// An open-loop schedule's requests that fell due and are not yet written,
+// each by when it fell due: the one thing an open-loop backlog holds per
+// request, in both engines (resource_estimate.cpp sizes it from this type).
+using PendingRequests = std::deque<sim::Time>;
+
 // A per-second latency window as a column of the heat map (trimmed to the
 // bins that hold responses).
 LatencyBins heat_column(const sim::LatencyStats& window);
@@ -45,9 +51,11 @@ struct WrkGroup {
   // record_rate() for one of this group's threads.
   void record_rate(sim::Time now, WrkThreadRate& thread);
   // wrk's summary after `duration`, with requests unanswered at the ages
-  // `in_flight_ages_s` (one entry each, seconds since each was written or,
-  // open loop, due). Applies the coordinated-omission correction: call it once.
-  WrkResult result(sim::Time duration, const std::vector<double>& in_flight_ages_s);
+  // `in_flight_ages_s` (one sample each, seconds since each was written or,
+  // open loop, due: recorded as they are found, so that a backlog of
+  // millions takes no list of its ages). Applies the coordinated-omission
+  // correction: call it once.
+  WrkResult result(sim::Time duration, const sim::LatencyStats& in_flight_ages_s);
   // The measured window begins at `now` (the end of a warm-up): every figure
   // starts again; the `in_flight` requests count as issued in the window, and
   // complete in it with their whole latency.

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <deque>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "models/clients/wrk_group.h"
 #include "models/scenario/config_error.h"
 #include "models/scenario/disk_kinds.h"
 #include "models/server/pool_choice.h"
@@ -24,7 +27,27 @@ constexpr double kWindowBytes = 2402.0 * 4 + 128;
 constexpr double kHeatColumnBytes = kHeatBins * 8.0 + 32;
 constexpr double kIfstatBytesPerSecond = 16;
 constexpr double kWrkTableBytesPerMicrosecond = 4.0 / 64;  // WrkHistogram's page table
-constexpr double kPendingRequestBytes = 8;
+// Per open-loop request due and not yet written: its entry in its
+// schedule's queue (wrk_group.h's PendingRequests), and nothing else: its
+// age at the end is recorded straight into a histogram (wrk.cpp's finish).
+// libstdc++ keeps a deque in nodes of _GLIBCXX_DEQUE_BUF_SIZE bytes (512),
+// each a malloc chunk with a 16-byte header, found through a map of one
+// pointer a node that doubles as it grows (old and new maps live while it
+// copies: 3 pointers a node at worst). For 8-byte times: 552 / 64 = 8.6
+// bytes a request. Measured (probe 5, finding 2): the old 8 bytes, with a
+// vector of every age built at the end, came to 17-22 bytes a request.
+#ifdef _GLIBCXX_DEQUE_BUF_SIZE
+constexpr std::size_t kDequeNodeBytes = _GLIBCXX_DEQUE_BUF_SIZE;
+#else
+constexpr std::size_t kDequeNodeBytes = 512;
+#endif
+constexpr std::size_t kMallocHeaderBytes = 16;
+constexpr double pending_request_bytes() {
+  constexpr std::size_t entry = sizeof(PendingRequests::value_type);
+  constexpr std::size_t per_node = entry < kDequeNodeBytes ? kDequeNodeBytes / entry : 1;
+  return static_cast<double>(per_node * entry + kMallocHeaderBytes + 3 * sizeof(void*)) / static_cast<double>(per_node);
+}
+constexpr double kPendingRequestBytes = pending_request_bytes();
 // Per file of the data set, held for the whole run whether or not it is
 // read: its size (FilesystemSpec::sizes or the drawn sizes, 8 bytes), its
 // offset (Filesystem::offsets_, 8), its page-cache record (PageCache::File:
