@@ -73,7 +73,8 @@ TEST_CASE("a warm-up settles on uniform random access at the LRU's hit ratio C/N
   REQUIRE(w.settled);
   CHECK(w.mode == "settled");
   CHECK(w.took_s < 600);
-  CHECK(w.full_at_s > 0);
+  REQUIRE(w.full_at_s);
+  CHECK(*w.full_at_s > 0);
   REQUIRE(w.intervals.size() >= 6);
   // Every settled interval is within its bound of C/N.
   for (std::size_t i = w.intervals.size() - models::WarmupMonitor::kTrendIntervals; i < w.intervals.size(); ++i) {
@@ -123,6 +124,37 @@ TEST_CASE("the measured window excludes the warm-up") {
     CHECK(r->clients[0].issued <= r->server_requests + r->clients[0].connections_open);
     CHECK(r->disk_utilization <= 1.0);
   }
+}
+
+// Probe 5, finding 11: "never" was written as full_at_s = -1, a negative
+// time that a sweep over seeds averaged with real ones.
+TEST_CASE("a page cache that never filled has no fill time: null in the JSON, a figure a sweep may ask for") {
+  models::WarmupMonitor fixed(models::WarmupSpec{false, 30, 0}, false);
+  models::WarmupProbe p;
+  p.capacity_units = 100;
+  sim::Time t = 0;
+  for (int i = 0; i < 20 && !fixed.over(); ++i) {
+    p.cache_lookups += 10;
+    p.resident_units += 10;  // filling, never evicting
+    t += fixed.interval();
+    fixed.sample(t, p);
+  }
+  REQUIRE(fixed.over());
+  CHECK_FALSE(fixed.report().full_at_s);
+  models::RunResult r;
+  r.warmup = fixed.report();
+  const nlohmann::ordered_json j = models::to_json(r, false);
+  CHECK(j["warmup"]["full_at_s"].is_null());
+  CHECK(j["warmup"]["resident_units_at_full"].is_null());
+  CHECK_FALSE(models::json_metric(j, "warmup.full_at_s"));
+  CHECK(models::json_has_figure(j, "warmup.full_at_s"));
+  CHECK_FALSE(models::json_has_figure(j, "warmup.status"));  // a string, not a figure
+  // Once it fills: the time and the units resident then.
+  r.warmup.full_at_s = 20;
+  r.warmup.resident_at_full = 100;
+  const nlohmann::ordered_json filled = models::to_json(r, false);
+  CHECK(models::json_metric(filled, "warmup.full_at_s") == 20);
+  CHECK(models::json_metric(filled, "warmup.resident_units_at_full") == 100);
 }
 
 TEST_CASE("same seed, same output with a warm-up") {

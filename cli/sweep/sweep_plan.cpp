@@ -334,7 +334,7 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
 
   const auto layout = json_layout(base);
   for (const std::string& m : plan.metrics)
-    if (!models::json_metric(layout, m))
+    if (!models::json_has_figure(layout, m))
       throw SweepError(spec.origin, "metric '" + m + "'", "is not a number in a run's JSON (see clerk run --json)");
 
   // Values can be fine alone and wrong together (connections below threads).

@@ -1,6 +1,7 @@
 #include "models/scenario/result_json.h"
 
 #include <filesystem>
+#include <optional>
 
 namespace models {
 
@@ -45,6 +46,13 @@ ordered_json raw_json(const sim::LatencyStats& l) {
           {"p99", l.percentile(99)},     {"p999", l.percentile(99.9)}};
 }
 
+// A figure a run may not have (a page cache that never filled): null, as
+// the sweeps write a missing figure, never a sentinel that reads as data.
+template <typename T>
+ordered_json or_null(const std::optional<T>& v) {
+  return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+
 // The heat map's axis (wrk_result.h): bin k from lowest_s * 10^(k / per_decade).
 ordered_json latency_axis_json() {
   return {{"lowest_s", sim::LatencyStats::kLowest}, {"per_decade", kHeatBinsPerDecade}, {"bins", kHeatBins}};
@@ -75,7 +83,7 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                       {"evicted_units", i.evicted_units}});
     j["warmup"] = {{"mode", w.mode},         {"requested_s", w.requested_s}, {"interval_s", w.interval_s},
                    {"took_s", w.took_s},     {"settled", w.settled},         {"status", w.status},
-                   {"full_at_s", w.full_at_s}, {"resident_units_at_full", w.resident_at_full},
+                   {"full_at_s", or_null(w.full_at_s)}, {"resident_units_at_full", or_null(w.resident_at_full)},
                    {"intervals", rows}};
   }
   ordered_json clients = ordered_json::object();
@@ -272,20 +280,33 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
   return j;
 }
 
-std::optional<double> json_metric(const ordered_json& j, const std::string& dotted) {
+namespace {
+// The value at a dotted path of objects' keys; null when there is none.
+const ordered_json* json_at(const ordered_json& j, const std::string& dotted) {
   const ordered_json* node = &j;
   std::size_t pos = 0;
   while (pos <= dotted.size()) {
     const std::size_t dot = dotted.find('.', pos);
     const std::string part = dotted.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
-    if (!node->is_object() || !node->contains(part)) return std::nullopt;
+    if (!node->is_object() || !node->contains(part)) return nullptr;
     node = &(*node)[part];
     if (dot == std::string::npos) break;
     pos = dot + 1;
   }
-  if (node->is_number()) return node->get<double>();
-  if (node->is_boolean()) return node->get<bool>() ? 1.0 : 0.0;
+  return node;
+}
+}  // namespace
+
+std::optional<double> json_metric(const ordered_json& j, const std::string& dotted) {
+  const ordered_json* node = json_at(j, dotted);
+  if (node && node->is_number()) return node->get<double>();
+  if (node && node->is_boolean()) return node->get<bool>() ? 1.0 : 0.0;
   return std::nullopt;
+}
+
+bool json_has_figure(const ordered_json& j, const std::string& dotted) {
+  const ordered_json* node = json_at(j, dotted);
+  return node && (node->is_number() || node->is_boolean() || node->is_null());
 }
 
 }  // namespace models

@@ -15,5 +15,9 @@ nlohmann::ordered_json to_json(const RunResult& r, bool with_timing);
 // clients.NAME.per_s.latency_bins[i]; clerk-ui's --series writes the same.
 nlohmann::ordered_json latency_bins_json(const LatencyBins& b);
 std::optional<double> json_metric(const nlohmann::ordered_json& j, const std::string& dotted);
+// Whether `dotted` names a figure: a number, a boolean, or null (a figure
+// this run lacks and another may have, as warmup.full_at_s while the page
+// cache never filled).
+bool json_has_figure(const nlohmann::ordered_json& j, const std::string& dotted);
 
 }  // namespace models

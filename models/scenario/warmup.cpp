@@ -56,7 +56,7 @@ bool WarmupMonitor::sample(sim::Time now, const WarmupProbe& p) {
   row.evicted_units = p.evicted_units - last_.evicted_units;
   report_.intervals.push_back(row);
   last_ = p;
-  if (report_.full_at_s < 0 && p.evicted_units > 0) {
+  if (!report_.full_at_s && p.evicted_units > 0) {
     report_.full_at_s = row.end_s;
     report_.resident_at_full = p.resident_units;
     evicted_at_full_ = p.evicted_units;
@@ -71,18 +71,18 @@ bool WarmupMonitor::sample(sim::Time now, const WarmupProbe& p) {
                                     kTrendIntervals)
                       : fmt::format("settled: full at {:g} s, {} units evicted since (>= {} resident then), hit "
                                     "ratios flat over the last {} intervals",
-                                    report_.full_at_s, p.evicted_units - evicted_at_full_,
-                                    report_.resident_at_full, kTrendIntervals));
+                                    *report_.full_at_s, p.evicted_units - evicted_at_full_,
+                                    *report_.resident_at_full, kTrendIntervals));
   } else if (now >= cap_) {
     std::string why;
     if (data_fits_)
       why = "the hit ratios still trend";
-    else if (report_.full_at_s < 0)
+    else if (!report_.full_at_s)
       why = fmt::format("the page cache never filled ({:.0f}% resident)", 100 * report_.intervals.back().resident_frac);
-    else if (p.evicted_units - evicted_at_full_ < report_.resident_at_full)
+    else if (p.evicted_units - evicted_at_full_ < *report_.resident_at_full)
       why = fmt::format("the LRU turned over {:.0f}% since it filled",
                         100.0 * static_cast<double>(p.evicted_units - evicted_at_full_) /
-                            static_cast<double>(report_.resident_at_full));
+                            static_cast<double>(*report_.resident_at_full));
     else
       why = "the hit ratios still trend";
     finish(now, false, fmt::format("NOT settled at warmup_max = {:g} s: {}", spec_.max_s, why));
@@ -92,8 +92,8 @@ bool WarmupMonitor::sample(sim::Time now, const WarmupProbe& p) {
 
 bool WarmupMonitor::settled_now(const WarmupProbe& p) {
   if (!data_fits_) {
-    if (report_.full_at_s < 0) return false;                                          // 1. memory full
-    if (p.evicted_units - evicted_at_full_ < report_.resident_at_full) return false;  // 2. turned over
+    if (!report_.full_at_s) return false;                                              // 1. memory full
+    if (p.evicted_units - evicted_at_full_ < *report_.resident_at_full) return false;  // 2. turned over
   }
   // 3. no trend over the last intervals, all of them after the fill.
   const auto& rows = report_.intervals;
@@ -101,7 +101,7 @@ bool WarmupMonitor::settled_now(const WarmupProbe& p) {
   std::vector<double> cache, meta;
   std::uint64_t meta_lookups = 0;
   for (std::size_t i = rows.size() - kTrendIntervals; i < rows.size(); ++i) {
-    if (!data_fits_ && rows[i].end_s <= report_.full_at_s) return false;
+    if (!data_fits_ && rows[i].end_s <= *report_.full_at_s) return false;
     cache.push_back(rows[i].cache_hit_ratio);
     meta.push_back(rows[i].meta_hit_ratio);
     meta_lookups += rows[i].meta_lookups;

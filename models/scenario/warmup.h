@@ -41,6 +41,7 @@
 // Clockless: the engines take the probes and say when the window begins.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,8 +80,10 @@ struct WarmupReport {
   double took_s = 0;          // where the measured window begins
   bool settled = false;       // settled: the criteria held; fixed/none: false
   std::string status;         // in words: why it ended
-  double full_at_s = -1;      // when the page cache began to reclaim (-1: never)
-  std::uint64_t resident_at_full = 0;
+  // When the page cache began to reclaim, and the units resident then;
+  // none while it never has (JSON null, not a time: probe 5, finding 11).
+  std::optional<double> full_at_s;
+  std::optional<std::uint64_t> resident_at_full;
   std::vector<WarmupInterval> intervals;
 };
 
