@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <signal.h>
 #include <stdexcept>
 
 #include "common/child_process.h"
@@ -23,40 +22,12 @@
 
 namespace sgengine {
 
-namespace {
-
-// The world, built with this process's SIGINT left as it was. SimGrid's
-// engine takes SIGINT for itself as it starts (EngineImpl::initialize,
-// src/kernel/EngineImpl.cpp: std::signal(SIGINT, inthandler)): Ctrl-C then
-// listed every actor and exited 1 (probe 5, finding 8), and a job started
-// with SIGINT ignored lost that. The native engine leaves SIGINT alone (its
-// default ends the run, 130 in the shell), and SIGTERM and SIGHUP on both;
-// so does this, by putting back the disposition SimGrid replaced (also when
-// the world throws).
-class KeptSigint {
- public:
-  KeptSigint() { ::sigaction(SIGINT, nullptr, &before_); }
-  ~KeptSigint() { ::sigaction(SIGINT, &before_, nullptr); }
-  KeptSigint(const KeptSigint&) = delete;
-  KeptSigint& operator=(const KeptSigint&) = delete;
-
- private:
-  struct sigaction before_ {};
-};
-
-std::unique_ptr<SgWorld> make_world(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
-  const KeptSigint kept;
-  return std::make_unique<SgWorld>(sc, seed, duration_s);
-}
-
-}  // namespace
-
 models::RunResult run(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
   // SimGrid's clock is a double in seconds: a run longer than the models'
   // nanosecond clock can hold would end at a time no sim::Time represents.
   models::limits::check_run_duration(duration_s, "duration");
   const auto t0 = std::chrono::steady_clock::now();
-  const std::unique_ptr<SgWorld> world = make_world(sc, seed, duration_s);
+  const auto world = std::make_unique<SgWorld>(sc, seed, duration_s);
   world->run();
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return world->result(wall);

@@ -26,6 +26,7 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
       engine_("clerk"),
       streams_(seed),
       monitor_(sc.warmup, false) {
+  sigint_.restore();
   configure_engine();
   const models::HardwareSpec& hw = sc.hardware;
   platform_ = build_platform(hw);

@@ -8,6 +8,7 @@
 // SimGrid allows one engine per process, and it cannot be restarted: build
 // and run one SgWorld per process (sg_run.h does it in a child process).
 #pragma once
+#include <csignal>
 #include <cstdint>
 #include <memory>
 #include <simgrid/s4u/Engine.hpp>
@@ -47,9 +48,31 @@ class SgWorld {
   models::RunParts parts(std::vector<models::WrkResult> clients, sim::Time now);
   models::RunResult figures();
 
+  // SIGINT's disposition from before SimGrid's engine. The engine takes
+  // SIGINT for itself as it starts (EngineImpl::initialize,
+  // src/kernel/EngineImpl.cpp: std::signal(SIGINT, inthandler)): Ctrl-C then
+  // listed every actor and exited 1 (probe 5, finding 8), and a job started
+  // with SIGINT ignored lost that. The native engine leaves SIGINT alone (its
+  // default ends the run, 130 in the shell); so does this world, by putting
+  // the disposition back as soon as the engine exists, before the world is
+  // built (a Ctrl-C while building a large world once reached SimGrid's
+  // handler), and again when the world goes.
+  class KeptSigint {
+   public:
+    KeptSigint() { ::sigaction(SIGINT, nullptr, &before_); }
+    ~KeptSigint() { restore(); }
+    KeptSigint(const KeptSigint&) = delete;
+    KeptSigint& operator=(const KeptSigint&) = delete;
+    void restore() const { ::sigaction(SIGINT, &before_, nullptr); }
+
+   private:
+    struct sigaction before_ {};
+  };
+
   models::Scenario scenario_;
   std::uint64_t seed_;
   sim::Time duration_;
+  KeptSigint sigint_;  // before engine_: saved before SimGrid replaces it
   simgrid::s4u::Engine engine_;
   sim::RandomStreams streams_;
   Platform platform_;
