@@ -17,11 +17,14 @@
 namespace common {
 
 // Waits for CHILD to end: true once it has, false when a stop signal was
-// noted first (the child is then killed and reaped).
-inline bool wait_unless_stopped(ChildProcess& child) {
+// noted first (the child is then stopped and reaped: `sig`, and after
+// `grace_s` SIGKILL to its group, as ChildProcess::stop). A SimGrid run has
+// nothing to finish and is killed at once; gnuplot (clerk plot) gets SIGTERM
+// and 5 s to end as it does.
+inline bool wait_unless_stopped(ChildProcess& child, int sig = SIGKILL, double grace_s = 0) {
   while (!child.wait_for(0.05)) {
     if (stop_signal_noted()) {
-      child.stop(SIGKILL, 0);
+      child.stop(sig, grace_s);
       return false;
     }
   }

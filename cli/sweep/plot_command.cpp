@@ -24,6 +24,7 @@
 #include "common/child_process.h"
 #include "common/shown_text.h"
 #include "common/stop_signals.h"
+#include "common/stoppable_child.h"
 #include "common/temp_dir.h"
 
 namespace cli::sweep {
@@ -129,12 +130,7 @@ GnuplotRun run_gnuplot(const std::string& program, const common::TempDir& folder
   } catch (const common::ProcessError& e) {  // fork failed, or gnuplot.out could not be made
     return {-1, 0, {}, e.what()};
   }
-  while (!gnuplot->wait_for(0.05)) {
-    if (common::stop_signal_noted()) {
-      gnuplot->stop(SIGTERM, 5);
-      return {-1, 0, {}, {}};
-    }
-  }
+  if (!common::wait_unless_stopped(*gnuplot, SIGTERM, 5)) return {-1, 0, {}, {}};
   const common::ChildExit& end = *gnuplot->exit();
   run.said = read_said(spec.output);
   if (end.lost) {
