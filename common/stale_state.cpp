@@ -2,6 +2,7 @@
 
 #include <linux/magic.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
 
@@ -29,11 +30,18 @@ struct StaleEntry {
   pid_t owner = 0;
 };
 
+// lstat: the entry itself, which is_symlink has told from a link already.
+bool owned_by_us(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0 && st.st_uid == ::geteuid();
+}
+
 std::vector<StaleEntry> stale_children(const std::string& root, const StaleScan& scan) {
   std::vector<StaleEntry> found;
   std::error_code ec;
   for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
     if (!it->is_directory(ec) || it->is_symlink(ec)) continue;
+    if (scan.only_ours && !owned_by_us(it->path().string())) continue;
     const auto owner = owner_pid(it->path().filename().string(), scan.prefix);
     if (owner && !process_exists(*owner, scan.proc_root)) found.push_back({it->path().string(), *owner});
   }

@@ -22,6 +22,9 @@ struct StaleScan {
   std::vector<std::string> folder_roots;  // folders whose children may be our run folders
   std::string proc_root = "/proc";        // where processes are listed
   double kill_wait_s = 5;                 // how long killed processes get to disappear
+  // Only folders and cgroups this user owns: in a shared /tmp another user's
+  // dead plot folder is theirs to remove (and ours to fail on, every time).
+  bool only_ours = false;
 };
 
 // The owner's pid in "<prefix><pid>" or "<prefix><pid>-<more>"; nullopt for

@@ -175,3 +175,29 @@ TEST_CASE("nothing stale: nothing said, nothing removed", "[stale_state]") {
   CHECK(remove_stale_state(tree.scan()).empty());
   CHECK(remove_stale_state({"clerk-realrun-", {"/nonexistent-clerk-root"}, {"/nonexistent-clerk-root"}}).empty());
 }
+
+TEST_CASE("only_ours leaves another user's stale folders alone", "[stale_state]") {
+  // clerk plot's folders are in a shared /tmp (probe 5, finding 12): another
+  // user's dead plot folder is theirs to remove, not ours to fail on at every plot.
+  if (::geteuid() != 0) {
+    WARN("skipped: a folder of another user needs root to make");
+    return;
+  }
+  FakeTree tree;
+  const std::string gone = std::to_string(dead_pid());
+  const fs::path ours = tree.folder("clerk-realrun-" + gone + "-Ab12Cd");
+  const fs::path theirs = tree.folder("clerk-realrun-" + gone + "-Xy34Zw");
+  REQUIRE(::chown(theirs.c_str(), 65534, 65534) == 0);
+  StaleScan scan = tree.scan();
+  scan.only_ours = true;
+
+  const std::vector<std::string> lines = remove_stale_state(scan);
+
+  CHECK_FALSE(fs::exists(ours));
+  CHECK(fs::exists(theirs / "nginx.conf"));
+  CHECK(lines.size() == 1);
+  CHECK(mentions(lines, "removed stale folder " + ours.string()));
+  // Without it (realrun, calibrate: root's own state), every dead owner's goes.
+  remove_stale_state(tree.scan());
+  CHECK_FALSE(fs::exists(theirs));
+}
