@@ -225,6 +225,56 @@ for sig in TERM INT HUP; do
   [ ! -e "$tmp/stopped.png" ] || fail "a plot stopped by SIG$sig wrote its picture"
 done
 
+# Probe 5, finding 12: a plot killed by SIGKILL (the out-of-memory killer,
+# `timeout -s KILL`, a batch scheduler) runs no destructor. Its gnuplot dies
+# with it (PR_SET_PDEATHSIG: it ran on as an orphan to the end of the
+# drawing), and the next plot removes the dead plot's folder (it stayed for
+# good), never a live plot's, one without a pid in its name or another user's.
+running() {  # PID: a process, not a zombie
+  local state
+  state=$(sed -n 's/^.*) \(.\).*$/\1/p' "/proc/$1/stat" 2>/dev/null)
+  [ -n "$state" ] && [ "$state" != Z ]
+}
+if command -v gnuplot >/dev/null; then
+  # The probe's figure: a 400 x 400 heat map, which gnuplot draws for seconds.
+  python3 -c "
+print('sweep,run,point,x,b,seed,m')
+for i in range(160000): print('abc,%d,%d,%d,%d,1,%d' % (i, i, i % 400, i // 400, (i * 7919) % 1000))" >"$tmp/heat.csv"
+  "$clerk" plot "$tmp/heat.csv" --x x --y m --by b --heatmap -o "$tmp/heat" 2>"$tmp/err" &
+  plot=$!
+  drawer=
+  for _ in $(seq 1 1200); do drawer=$(pgrep -P "$plot" -x gnuplot) && break; sleep 0.05; done
+  if [ -z "$drawer" ]; then
+    fail "the heat map's gnuplot never started: $(head -c 300 "$tmp/err")"
+    kill -KILL "$plot"
+  else
+    kill -KILL "$plot"
+    wait "$plot" 2>/dev/null
+    for _ in $(seq 1 40); do running "$drawer" || break; sleep 0.05; done
+    if running "$drawer"; then
+      fail "gnuplot $drawer outlived the plot killed by SIGKILL by 2 s"
+      kill -KILL "$drawer"
+    fi
+    left=$(ls "$TMPDIR")
+    [[ "$left" =~ ^clerk-plot-$plot-[A-Za-z0-9]{6}$ ]] || fail "the killed plot left '$left', not one clerk-plot-$plot-XXXXXX"
+    # Beside it: a live plot's (this shell's pid), one named by hand, a dead plot's of another user.
+    mkdir "$TMPDIR/clerk-plot-$$-live" "$TMPDIR/clerk-plot-handmade"
+    other=
+    if [ "$(id -u)" = 0 ]; then
+      other=clerk-plot-$(sh -c 'echo $$')-other
+      mkdir "$TMPDIR/$other" && chown 65534 "$TMPDIR/$other"
+    fi
+    expect_status 0 "the plot after a killed one" "$clerk" plot "$good" --x x --y m -o "$tmp/after"
+    expect_text "the plot after a killed one" "removed stale folder $TMPDIR/$left of dead clerk $plot"
+    [ ! -e "$TMPDIR/$left" ] || fail "the next plot left the killed plot's folder $left"
+    [ -d "$TMPDIR/clerk-plot-$$-live" ] || fail "the next plot removed a live plot's folder"
+    [ -d "$TMPDIR/clerk-plot-handmade" ] || fail "the next plot removed a folder without a pid in its name"
+    [ -z "$other" ] || [ -d "$TMPDIR/$other" ] || fail "the next plot removed another user's folder"
+    [ "$(grep -c stale "$tmp/err")" = 1 ] || fail "the next plot did not say exactly one stale folder: $(cat "$tmp/err")"
+    rm -rf "${TMPDIR:?}"/*
+  fi
+fi
+
 # Probe 3, finding 7: SIGPIPE on the standard error gnuplot's words go to
 # (clerk plot ... 2>&1 | head) ended clerk with its work folder left. The
 # pipe's reader is closed before clerk starts, so the first write meets it.

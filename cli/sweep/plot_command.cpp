@@ -23,6 +23,7 @@
 #include "cli/sweep/sweep_spec.h"
 #include "common/child_process.h"
 #include "common/shown_text.h"
+#include "common/stale_state.h"
 #include "common/stop_signals.h"
 #include "common/stoppable_child.h"
 #include "common/temp_dir.h"
@@ -43,13 +44,23 @@ std::string default_prefix(const PlotArgs& a) {
 
 // A private folder (mkdtemp: mode 0700, an unpredictable name) in the
 // system's temporary folder, where gnuplot reads its script and draws; it is
-// removed with everything in it when the plot ends, however it ends.
+// removed with everything in it when the plot ends, however it ends but
+// SIGKILL (the out-of-memory killer, `timeout -s KILL`, a batch scheduler),
+// which runs no destructor. So its name holds clerk's pid,
+// clerk-plot-<pid>-XXXXXX, and each plot first removes the folders of this
+// user's plots whose clerk is gone, as realrun does its run folders
+// (common/stale_state.h: a live concurrent plot's folder, and a name without
+// a pid, are never touched). gnuplot itself dies with clerk
+// (common::SpawnSpec::die_with_parent).
 common::TempDir work_folder() {
   std::error_code ec;
   fs::path base = fs::temp_directory_path(ec);
   if (ec) base = "/tmp";
+  common::StaleScan stale{"clerk-plot-", {}, {base.string()}};
+  stale.only_ours = true;
+  for (const std::string& line : common::remove_stale_state(stale)) std::cerr << "clerk: " << line << "\n";
   try {
-    return common::TempDir((base / "clerk-plot-").string());
+    return common::TempDir((base / (common::own_state_name("clerk-plot") + "-")).string());
   } catch (const std::runtime_error& e) {
     throw SweepError("clerk plot", "", e.what());
   }
@@ -124,6 +135,7 @@ GnuplotRun run_gnuplot(const std::string& program, const common::TempDir& folder
   spec.output = folder.file("gnuplot.out");
   spec.cwd = folder.path();
   spec.who = "clerk plot";
+  spec.die_with_parent = true;  // (the default) SIGKILL when clerk dies, even by SIGKILL: no orphaned gnuplot
   std::optional<common::ChildProcess> gnuplot;
   try {
     gnuplot.emplace(common::ChildProcess::spawn(spec));
