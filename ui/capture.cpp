@@ -36,12 +36,7 @@ bool save_png(const std::string& path, int x, int y, int w, int h, int fb_h, std
     error = "cannot encode the PNG for " + path;
     return false;
   }
-  try {
-    common::write_file_atomically(path, png);
-  } catch (const common::OutputError& e) {
-    error = e.what();
-    return false;
-  }
+  common::write_file_atomically(path, png);  // throws common::OutputError, told apart by the caller
   return true;
 }
 

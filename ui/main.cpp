@@ -18,6 +18,7 @@
 #include <iostream>
 #include <new>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,15 @@ int flush_standard_output(int status) {
   const int err = errno;
   std::fprintf(stderr, "clerk-ui: cannot write to standard output%s%s\n", err ? ": " : "", err ? std::strerror(err) : "");
   return status == 0 ? 2 : status;
+}
+
+// The part of the display --screenshot saves: all of it, or the --crop view
+// as drawn this frame; nothing when that view was not drawn.
+std::optional<ui::Box> shot_box(const ui::App& app, const std::string& crop, ImVec2 display) {
+  if (crop.empty()) return ui::Box{ImVec2(0, 0), display};
+  const auto it = app.view_boxes.find(crop);
+  if (it == app.view_boxes.end() || it->second.w() <= 0 || it->second.h() <= 0) return std::nullopt;
+  return it->second;
 }
 
 int run(int argc, char** argv) {
@@ -149,10 +159,13 @@ int run(int argc, char** argv) {
     if (opt.replay_longest) app.replay.t = ui::replay_midway(app.replay);
   }
 
+  // A display that cannot do what was asked (none, no OpenGL 3.0 window,
+  // OpenGL older than 3.2) is exit 2, as clerk plot without gnuplot: 1 is
+  // only for a lesson's claim that does not hold (probe 5, finding 7).
   glfwSetErrorCallback(glfw_error);
   if (!glfwInit()) {
     std::fprintf(stderr, "clerk-ui: cannot open a display (is DISPLAY set? headless: run under Xvfb)\n");
-    return 1;
+    return 2;
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
@@ -160,7 +173,7 @@ int run(int argc, char** argv) {
   if (!window) {
     std::fprintf(stderr, "clerk-ui: cannot create an OpenGL 3.0 window\n");
     glfwTerminate();
-    return 1;
+    return 2;
   }
   glfwMakeContextCurrent(window);
   glfwSwapInterval(opt.bench || capture ? 0 : 1);  // the benchmark measures frames, not the display's refresh
@@ -184,7 +197,7 @@ int run(int argc, char** argv) {
     ImGui::DestroyContext();
     glfwDestroyWindow(window);
     glfwTerminate();
-    return 1;
+    return 2;
   }
 
   // The headless lesson: the step shown, and whether its explanation (after the observed moment).
@@ -247,19 +260,24 @@ int run(int argc, char** argv) {
 
     // Headless capture: a few frames so that every window has its size, then save and leave.
     if (!opt.screenshot.empty() && frame == 2) {
-      ui::Box b{ImVec2(0, 0), ImVec2(ds.x, ds.y)};
-      if (!opt.crop.empty()) b = app.view_boxes[opt.crop];
       const float sx = static_cast<float>(fb_w) / ds.x, sy = static_cast<float>(fb_h) / ds.y;
-      std::string error;
-      try {
-        if (!ui::save_png(opt.screenshot, static_cast<int>(b.min.x * sx), static_cast<int>(b.min.y * sy),
-                          static_cast<int>(b.w() * sx), static_cast<int>(b.h() * sy), fb_h, error)) {
-          std::fprintf(stderr, "clerk-ui: %s\n", common::shown_text(error).c_str());
-          status = 1;
+      if (const std::optional<ui::Box> b = shot_box(app, opt.crop, ds); !b) {
+        // parse_options refuses a view that is not drawn (--crop lesson without --lesson).
+        std::fprintf(stderr, "clerk-ui: internal error: --crop %s: the view was not drawn; please report this bug with the "
+                     "command line and the scenario\n", common::shown_text(opt.crop).c_str());
+        status = 3;
+      } else {
+        std::string error;
+        try {
+          if (!ui::save_png(opt.screenshot, static_cast<int>(b->min.x * sx), static_cast<int>(b->min.y * sy),
+                            static_cast<int>(b->w() * sx), static_cast<int>(b->h() * sy), fb_h, error)) {
+            std::fprintf(stderr, "clerk-ui: --screenshot: %s\n", common::shown_text(error).c_str());
+            status = 2;  // the display's doing (ui/capture.h)
+          }
+        } catch (const common::OutputError& e) {  // the path, or a disk that is full: the user's to fix
+          std::fprintf(stderr, "clerk-ui: --screenshot: %s\n", common::shown_text(e.what()).c_str());
+          status = 2;
         }
-      } catch (const common::OutputError& e) {  // the path: the user's to fix
-        std::fprintf(stderr, "clerk-ui: --screenshot: %s\n", common::shown_text(e.what()).c_str());
-        status = 2;
       }
       // Where the customer followed stands in the capture (replay.h), for a test to look there.
       if (app.replay.active) std::printf("%s", ui::replay_text(app, sx, sy).c_str());
@@ -275,19 +293,19 @@ int run(int argc, char** argv) {
       const float sx = static_cast<float>(fb_w) / ds.x, sy = static_cast<float>(fb_h) / ds.y;
       std::string error;
       bool ok = false;
-      int failed = 1;  // a PNG that cannot be made; 2: a file that cannot be written (the user's to fix)
+      // Exit 2 either way: a PNG the display could not give, a file that
+      // cannot be written (the user's to fix). 1 stays the claims'.
       try {
         ok = ui::save_png(base + ".png", 0, 0, fb_w, fb_h, fb_h, error);
         if (ok && !shot_explain)
           common::write_file_atomically(base + ".txt", shot_replay ? ui::replay_text(app, sx, sy) : ui::rings_text(app, m, sx, sy));
       } catch (const common::OutputError& e) {
-        error = std::string("--captures: ") + e.what();
+        error = e.what();
         ok = false;
-        failed = 2;
       }
       if (!ok) {
-        std::fprintf(stderr, "clerk-ui: %s\n", common::shown_text(error).c_str());
-        status = failed;
+        std::fprintf(stderr, "clerk-ui: --captures: %s\n", common::shown_text(error).c_str());
+        status = 2;
         glfwSetWindowShouldClose(window, 1);
       } else if (!shot_explain && !shot_replay && ui::start_step_replay(app, m, 0)) {
         std::printf("wrote %s.png\n", shown_base.c_str());

@@ -48,6 +48,13 @@ CLI::Validator number_check(double lo, double hi, std::string wanted, const char
 CLI::Validator speed_check() {
   return number_check(0.001, 1000, "a number of simulated seconds per second from 0.001 to 1000", "SPEED");
 }
+// "" is no file: --screenshot '' opened the window instead (probe 5,
+// finding 7), where clerk's --json '' is refused.
+CLI::Validator name_check(const char* wanted, const char* name) {
+  return CLI::Validator([=](std::string& text) { return text.empty() ? std::string("needs a ") + wanted : std::string(); },
+                        name);
+}
+CLI::Validator file_name_check() { return name_check("file name", "FILE"); }
 CLI::Validator font_scale_check() {
   char range[64];
   std::snprintf(range, sizeof range, "a number from %g to %g", static_cast<double>(kFontScaleMin),
@@ -63,10 +70,11 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_option("--set", o.overrides, "KEY=VALUE over the file, as in clerk run (repeatable)");
   cli.add_option("--seed", o.seed, "random seed (default: the scenario's)")->check(seed_check());
   cli.add_option("--at", o.at_s, "run to this second of the measured window before showing (t = 0 where the warm-up ends: the warm-up runs first)")->check(at_check());
-  cli.add_option("--screenshot", o.screenshot, "render one frame to this PNG and exit");
+  cli.add_option("--screenshot", o.screenshot, "render one frame to this PNG and exit")->check(file_name_check());
   cli.add_option("--series", o.series,
                  "write every plotted series as JSON to this file and exit, without a window (runs to --at, "
-                 "else to the end)");
+                 "else to the end)")
+      ->check(file_name_check());
   cli.add_option("--crop", o.crop, "with --screenshot: only this view")
       ->check(CLI::IsMember({"controls", "store", "timeline", "charts", "lesson"}));
   std::string hover;
@@ -77,10 +85,12 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
                                        "without a value: show the lesson panel; --lesson N: walk guided lesson N of lessons/ "
                                        "(or a lesson file): predict, run, observe, explain")
                            ->expected(0, 1);
-  cli.add_option("--answers", o.answers, "with --lesson N and --captures: the predictions, one a line, as clerk lesson --answers reads them");
+  cli.add_option("--answers", o.answers, "with --lesson N and --captures: the predictions, one a line, as clerk lesson --answers reads them")
+      ->check(file_name_check());
   cli.add_option("--captures", o.captures,
                  "with --lesson N: walk every step headless and write DIR/N-K-observe.png (with DIR/N-K-observe.txt, "
-                 "where each element's ring is) at each observed moment and DIR/N-K-explain.png after the run, then exit");
+                 "where each element's ring is) at each observed moment and DIR/N-K-explain.png after the run, then exit")
+      ->check(name_check("folder name", "DIR"));
   cli.add_flag("--tails", o.tails, "open the latency percentiles tab below the store");
   cli.add_flag("--heatmap", o.heatmap, "open the latency heat map tab below the store");
   cli.add_flag("--paused", o.paused, "start paused");
@@ -159,6 +169,28 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     std::fprintf(stderr, "clerk-ui: --crop needs --screenshot\n");
     return 2;
   }
+  // Known before the run (probe 5, finding 7: "nothing to capture", exit 1,
+  // after it): the lesson panel is drawn only with --lesson.
+  if (o.crop == "lesson" && lesson->count() == 0) {
+    std::fprintf(stderr, "clerk-ui: --crop lesson needs --lesson (the lesson panel is drawn only then)\n");
+    return 2;
+  }
+  // The pointer is put at --hover only in a headless capture; a window has the user's.
+  if (o.hover && o.screenshot.empty() && o.captures.empty()) {
+    std::fprintf(stderr, "clerk-ui: --hover needs --screenshot or --captures\n");
+    return 2;
+  }
+  // --series writes without a window: what only a window shows would be dropped unsaid.
+  if (!o.series.empty() && (!o.replay.empty() || o.bench)) {
+    std::fprintf(stderr, "clerk-ui: --series writes without a window: not with %s\n", o.bench ? "--bench" : "--replay");
+    return 2;
+  }
+  // A capture leaves at its third frame, long before --bench's measured ones.
+  if (o.bench && (!o.screenshot.empty() || !o.captures.empty())) {
+    std::fprintf(stderr, "clerk-ui: --bench and %s are separate runs: give one\n",
+                 o.screenshot.empty() ? "--captures" : "--screenshot");
+    return 2;
+  }
   // Before the scenario is run and a window opened (issue 21, finding 8):
   // the rules of the writer that saves it (common/output_file.h).
   for (const auto& [flag, path] : {std::pair<const char*, const std::string*>{"--screenshot", &o.screenshot}, {"--series", &o.series}}) {
@@ -171,8 +203,9 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       return 2;
     }
   }
-  if (!o.series.empty() && !o.screenshot.empty()) {
-    std::fprintf(stderr, "clerk-ui: --series and --screenshot are separate runs: give one\n");
+  if (!o.series.empty() && (!o.screenshot.empty() || !o.captures.empty())) {
+    std::fprintf(stderr, "clerk-ui: --series and %s are separate runs: give one\n",
+                 o.screenshot.empty() ? "--captures" : "--screenshot");
     return 2;
   }
   return std::nullopt;

@@ -18,6 +18,20 @@ expect() {  # expect WHAT-THE-MESSAGE-NAMES ARGS...
 expect "no-such.toml" --scenario /nonexistent/no-such.toml
 expect "nginx.aio" --scenario "$src/scenarios/nginx-9x/blocking.toml" --set nginx.aio=sometimes
 expect "--crop" --crop store
+# Probe 5, finding 7: combinations found before the run, not after it (exit 1
+# "nothing to capture"), nor silently ignored.
+expect "--crop lesson needs --lesson" --screenshot /tmp/never.png --crop lesson
+expect "--hover needs --screenshot or --captures" --series /tmp/never.json --hover 5,5
+expect "--hover needs --screenshot or --captures" --hover 5,5
+expect "not with --bench" --series /tmp/never.json --bench
+expect "not with --replay" --series /tmp/never.json --at 1 --replay p99
+expect "--bench and --screenshot are separate runs" --screenshot /tmp/never.png --bench
+expect "--series and --captures are separate runs" --series /tmp/never.json --lesson 1 --captures /tmp
+# An empty name is no file, as clerk run's --json '' (the window opened instead).
+expect "--series: needs a file name" --series ''
+expect "--screenshot: needs a file name" --screenshot ''
+expect "--answers: needs a file name" --lesson 1 --answers '' --captures /tmp
+expect "--captures: needs a folder name" --lesson 1 --captures ''
 # Numbers out of range: short messages, no wrapped seed (issue 21, findings 6 and 9).
 expect "--seed: must be a whole number" --seed -1
 expect "--seed: must be a whole number" --seed 18446744073709551615

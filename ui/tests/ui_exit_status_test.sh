@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# clerk-ui's exit statuses are clerk's (probe 5, finding 7): 0 done, 1 only
+# for a lesson's claim that does not hold, 2 for what cannot be done as asked
+# (a bad option combination, found before the run; an output that cannot be
+# written; no display). Before, a full disk under --screenshot or --captures,
+# `--crop lesson` without the lesson panel and a missing display were all
+# exit 1, which a script walking lessons could not tell from a failed claim.
+# (The bad option combinations themselves: ui_bad_input_test.sh; an OpenGL
+# older than 3.2: ui_capture_test.sh.)
+# Usage: ui_exit_status_test.sh CLERK_UI SOURCE_DIR OUT_DIR
+set -uo pipefail
+ui=$1 src=$2 out=$3
+rm -rf "$out"
+mkdir -p "$out"
+xvfb=$src/ui/tools/with-xvfb
+short=(--scenario "$src/scenarios/agreement/hits.toml" --set 'warmup="0s"' --set 'duration="1s"' --at 0.5)
+fails=$src/tests/data/lessons/2-fails.toml  # step 2's claim does not hold
+tiny=$src/tests/data/lessons/1-tiny.toml    # every claim holds
+printf '50\n2\n' >"$out/answers"            # step 1's slider, step 2's choice
+
+expect() {  # STATUS WHAT-THE-OUTPUT-NAMES COMMAND...
+  local want=$1 names=$2 got rc
+  shift 2
+  got=$(timeout 600 "$@" 2>&1); rc=$?
+  if [ "$rc" -ne "$want" ] || ! grep -q -- "$names" <<<"$got"; then
+    echo "FAIL: $*: exit $rc, expected $want and output naming '$names'; got: $got"
+    exit 1
+  fi
+  echo "ok: exit $want ($names)"
+}
+
+# No display: the machine cannot do what was asked, as clerk plot without gnuplot.
+expect 2 "cannot open a display" env -u DISPLAY -u WAYLAND_DISPLAY "$ui" "${short[@]}" --screenshot "$out/none.png"
+[ ! -e "$out/none.png" ] || { echo "FAIL: a screenshot without a display"; exit 1; }
+
+# A screenshot that cannot be written: a full disk.
+expect 2 "--screenshot: .*No space left on device" "$xvfb" "$ui" "${short[@]}" --screenshot /dev/full
+
+# The lesson panel cropped, with the panel shown: written (without --lesson: ui_bad_input_test.sh).
+expect 0 "" "$xvfb" "$ui" "${short[@]}" --lesson --screenshot "$out/lesson.png" --crop lesson
+[ -s "$out/lesson.png" ] || { echo "FAIL: no cropped lesson panel"; exit 1; }
+
+# A lesson capture that cannot be written (one capture a link to a full disk):
+# exit 2, not the failed claim's 1, though this lesson's claim fails too.
+mkdir "$out/full"
+ln -s /dev/full "$out/full/2-1-explain.png"
+expect 2 "--captures: .*No space left on device" "$xvfb" "$ui" --lesson "$fails" --answers "$out/answers" --captures "$out/full"
+[ -L "$out/full/2-1-explain.png" ] || { echo "FAIL: the link to /dev/full was replaced"; exit 1; }
+
+# A claim that does not hold: 1, every capture written.
+mkdir "$out/fails"
+expect 1 "lesson 2: a claim did not hold" "$xvfb" "$ui" --lesson "$fails" --answers "$out/answers" --captures "$out/fails"
+[ -s "$out/fails/2-2-explain.png" ] || { echo "FAIL: the failed lesson's last capture is missing"; exit 1; }
+# Every claim holding: 0.
+mkdir "$out/tiny"
+expect 0 "lesson 1: every claim held" "$xvfb" "$ui" --lesson "$tiny" --answers "$out/answers" --captures "$out/tiny"
+echo "ui exit status: ok"
