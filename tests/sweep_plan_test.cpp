@@ -300,3 +300,19 @@ TEST_CASE("a repeated axis value is refused, compared as loaded (probe 5, findin
   // Distinct values as before.
   CHECK(error_of(inline_spec({"nginx.aio=off,threads", "hardware=" + ssd})).empty());
 }
+
+TEST_CASE("a grid too large is refused from the axes' lengths, before any value is loaded (probe 5)", "[sweep][plan]") {
+  using Catch::Matchers::Contains;
+  // 0 threads is a bad value: loading the values first named it, after
+  // loading 65,536 of them; the size is known without loading any.
+  CHECK_THAT(error_of(inline_spec({"nginx.thread_pool.threads=0..65535:1", "clients.random.connections=1..65536:1"})),
+             Contains("the grid has more than 10 million points"));
+  SweepSpec s = inline_spec({"nginx.thread_pool.threads=0..9999:1", "clients.random.connections=1..10000:1"});
+  CHECK_THAT(error_of(s), Contains("the grid has more than 10 million points"));
+  s = inline_spec({"nginx.thread_pool.threads=0..999:1", "clients.random.connections=1..1000:1"});
+  s.seeds = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  CHECK_THAT(error_of(s), Contains("runs (points x seeds) is more than the cap"));
+  // Within the caps, the values are loaded as before: the bad one is named.
+  CHECK_THAT(error_of(inline_spec({"nginx.thread_pool.threads=0..3:1"})),
+             Contains("axis 'nginx.thread_pool.threads'") && Contains("value 0"));
+}
