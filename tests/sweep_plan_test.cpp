@@ -360,3 +360,28 @@ TEST_CASE("a grid too large is refused from the axes' lengths, before any value 
   CHECK_THAT(error_of(inline_spec({"nginx.thread_pool.threads=0..3:1"})),
              Contains("axis 'nginx.thread_pool.threads'") && Contains("value 0"));
 }
+
+TEST_CASE("a metric only some points write is kept; one no point writes is refused, whatever the base (probe 5)",
+          "[sweep][plan]") {
+  using Catch::Matchers::Contains;
+  // O_DIRECT's reads are a figure of the runs with nginx.directio only.
+  SweepSpec s = inline_spec({"nginx.directio=off,4k", "duration=1s"});
+  s.metrics = {"server.page_cache.direct.reads", "clients.random.requests_per_s"};
+  CHECK(error_of(s).empty());
+  // Every shard agrees: the point with directio is in the other one.
+  CHECK_NOTHROW(make_plan(s, Shard{1, 2}));
+  // Figures per pool: a base with three pools that aio threads posts to,
+  // whose points all turn aio threads off: no run writes them (the base's
+  // own configuration made them pass before).
+  SweepSpec off;
+  off.origin = off.scenario = kRoot + "/scenarios/alternatives/proxy-three-disks.toml";
+  apply_set(off, "nginx.aio=off,on");
+  off.metrics = {"server.thread_pool.per_pool.pool_1.tasks"};
+  CHECK_THAT(error_of(off), Contains("metric 'server.thread_pool.per_pool.pool_1.tasks'") && Contains("any point's run"));
+  // ... and with one point that keeps aio threads, it is kept.
+  apply_set(off, "nginx.aio=off,\"threads=pool_$disk\"");
+  CHECK(error_of(off).empty());
+  // Figures of every run, and unknown paths, as before.
+  s.metrics = {"clients.random.latency_s.p42"};
+  CHECK_THAT(error_of(s), Contains("metric 'clients.random.latency_s.p42'"));
+}

@@ -170,6 +170,45 @@ nlohmann::ordered_json json_layout(models::Scenario sc) {
   return models::to_json(engines::run_scenario(sc, {sc.seed, 1e-3, engines::Engine::kNative, {}}), false);
 }
 
+// A sweep's metrics, each to be a figure of the run of at least one point
+// (the rows of a point whose run lacks it say null). Some figures every run
+// writes; others only some configurations do (models::json_skeleton: the
+// read paths with aio_nowait, O_DIRECT's reads with directio, per pool, per
+// disk), and those are each point's own. So a metric is kept when the probe
+// run of the base has it and the base's configuration does not account for
+// it (a figure of every run, like the native engine's stage clocks), or when
+// the configuration of some point has it. A metric that only the base's
+// configuration has is refused, and one that only some points have is kept,
+// whatever the base sets: server.page_cache.direct.reads over
+// nginx.directio=4k,off was refused on a base without directio (probe 5).
+class MetricCheck {
+ public:
+  MetricCheck(const std::vector<std::string>& metrics, const models::Scenario& base) {
+    const auto probe = json_layout(base);
+    const auto configured = models::json_skeleton(base);
+    for (const std::string& m : metrics)
+      if (!models::json_has_figure(probe, m) || models::json_has_figure(configured, m)) pending_.push_back(m);
+  }
+
+  bool pending() const { return !pending_.empty(); }
+
+  // The metrics a point's configuration accounts for are settled.
+  void see(const models::Scenario& point) {
+    if (pending_.empty()) return;
+    const auto layout = models::json_skeleton(point);
+    std::erase_if(pending_, [&](const std::string& m) { return models::json_has_figure(layout, m); });
+  }
+
+  void refuse_unsettled(const std::string& origin) const {
+    if (!pending_.empty())
+      throw SweepError(origin, "metric '" + pending_.front() + "'",
+                       "is not a number in the JSON of any point's run (see clerk run --json)");
+  }
+
+ private:
+  std::vector<std::string> pending_;
+};
+
 // A hardware value as loaded: the files its scenario reads, each resolved
 // (`P` and `dir/../P`, or a link to P, are one profile).
 std::string resolved(const std::vector<std::string>& files) {
@@ -356,10 +395,7 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
     for (const std::string& g : groups) check_group_in_paths(g, spec.scenario);
   plan.metrics = spec.metrics.empty() ? main_metrics(groups) : spec.metrics;
 
-  const auto layout = json_layout(base);
-  for (const std::string& m : plan.metrics)
-    if (!models::json_has_figure(layout, m))
-      throw SweepError(spec.origin, "metric '" + m + "'", "is not a number in a run's JSON (see clerk run --json)");
+  MetricCheck metrics(plan.metrics, base);
 
   // Values can be fine alone and wrong together (connections below threads).
   plan.point_bytes.assign(plan.points.size(), 0);
@@ -370,10 +406,23 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
       const models::Scenario sc = models::load_scenario(spec.scenario, plan.overrides(p), plan.hardware(p));
       models::check_fits_machine(sc, sc.duration_s, sc.file);
       plan.point_bytes[i] = models::estimate_resources(sc, sc.duration_s).total_bytes();
+      metrics.see(sc);
     } catch (const models::ConfigError& e) {
       throw SweepError(spec.origin, "point " + std::to_string(p.index) + " (" + describe(plan, p) + ")", e.what());
     }
   }
+  // Every shard keeps the same metrics: the points of the others count too
+  // (loaded only while a metric is unsettled; their own errors are their
+  // shard's to report).
+  for (std::size_t i = 0; i < plan.points.size() && metrics.pending(); ++i) {
+    const Point& p = plan.points[i];
+    if (shard.holds(p.index)) continue;
+    try {
+      metrics.see(models::load_scenario(spec.scenario, plan.overrides(p), plan.hardware(p)));
+    } catch (const models::ConfigError&) {
+    }
+  }
+  metrics.refuse_unsettled(spec.origin);
   plan.fingerprint = fingerprint(plan, spec.origin);
   return plan;
 }

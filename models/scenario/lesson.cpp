@@ -16,7 +16,6 @@
 #include "models/scenario/resource_estimate.h"
 #include "models/scenario/result_json.h"
 #include "models/scenario/section.h"
-#include "models/server/pool_choice.h"
 
 namespace models {
 
@@ -60,42 +59,6 @@ bool has_path(const nlohmann::ordered_json& j, const std::string& dotted) {
     if (dot == std::string::npos) return !node->is_object() && !node->is_array();
     pos = dot + 1;
   }
-}
-
-// The keys a run of `sc` writes: its client groups, and the sections
-// result_json.cpp writes only for some configurations, as run_figures.cpp
-// decides them (the read paths with aio_nowait or io_uring, O_DIRECT's reads
-// with directio, figures per pool with two pools or more, aio threads and no ring, per
-// disk with [disks.NAME]).
-nlohmann::ordered_json skeleton(const Scenario& sc) {
-  RunResult r;
-  for (const WrkGroupSpec& g : sc.clients) {
-    WrkResult w;
-    w.spec = g;
-    r.clients.push_back(w);
-  }
-  const bool ring = sc.nginx.aio && sc.nginx.aio->io_uring;
-  r.aio_nowait = sc.nginx.aio_nowait;
-  r.io_uring = ring;
-  if (sc.nginx.directio > 0) r.direct_reads = 1;
-  const std::vector<ThreadPoolConfig> pools = all_thread_pools(sc.nginx);
-  const bool aio_threads = sc.nginx.aio && sc.nginx.aio->thread_pool;  // run_figures.cpp: r.thread_pool, the ring aside
-  if (aio_threads && pools.size() >= 2 && !ring)
-    for (const ThreadPoolConfig& pool : pools) {
-      RunResult::PoolFigures f;
-      f.name = pool.name;
-      r.pool_figures.push_back(f);
-    }
-  if (!sc.hardware.disks.empty()) {
-    RunResult::DiskFigures f;
-    f.name = "disk";  // [disk], as run_figures.cpp names it
-    r.disk_figures.push_back(f);
-    for (const HardwareSpec::NamedDisk& d : sc.hardware.disks) {
-      f.name = d.name;
-      r.disk_figures.push_back(f);
-    }
-  }
-  return to_json(r, false);
 }
 
 // "steps.K.rest" -> (K-1, rest); else (current, metric).
@@ -289,7 +252,7 @@ class StepReader {
     const auto [step, path] = split_step(metric, current);
     if (step == SIZE_MAX) return "'" + metric + "': steps.K must name a step by its number";
     if (step > current) return fmt::format("'{}': step {} runs after this one", metric, step + 1);
-    if (!has_path(skeleton(loaded_[step]), path))
+    if (!has_path(json_skeleton(loaded_[step]), path))
       return "'" + path + "' is no figure of the run's JSON (the keys `clerk run --json` writes; README, \"Output\")";
     return "";
   }
