@@ -55,6 +55,13 @@ expect_status 0 "answers ending early" "$clerk" lesson 1 --lessons "$lessons" --
 grep -qF "You predicted 5 %: not close." "$tmp/out" || fail "a far guess is not told so"
 grep -qF "You predicted 2). Read on" "$tmp/out" || fail "a wrong choice is not told so"
 expect_status 2 "unreadable --answers" "$clerk" lesson 1 --lessons "$lessons" --answers "$tmp/none"
+# Answers are decimal, as every number clerk reads: 0x10 is asked again, not
+# taken as 16 (probe 5); so are a sign and a choice in hex.
+printf '0x10\n+16\n16\n0x1\n1\n' >"$tmp/hex"
+expect_status 0 "answers in hex" "$clerk" lesson 1 --lessons "$lessons" --answers "$tmp/hex"
+[ "$(grep -c 'please type a number from 0 to 100' "$tmp/out")" = 2 ] || fail "a hex or signed estimate is taken: $(cat "$tmp/out")"
+grep -qF "You predicted 16 %" "$tmp/out" || fail "the decimal estimate after the hex one is not taken"
+grep -qF "please type a number from 1 to 2" "$tmp/out" || fail "a hex choice is taken: $(cat "$tmp/out")"
 
 # --check: every claim, the exercise's goal unmet as the step stands and met by the solution.
 expect_status 0 "--check" "$clerk" lesson 1 --lessons "$lessons" --check

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +10,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "common/number_text.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/layered_toml.h"
 #include "models/scenario/resource_estimate.h"
@@ -760,19 +760,16 @@ LessonVerdict judge_prediction(const LessonStep& step, const LessonOutcome& o, c
   const LessonPredict& p = step.predict;
   if (!p.choices.empty()) {
     // Read without exceptions (std::stoul, std::stod threw on 1e-400 or a
-    // number past the type's range): what cannot be read is no answer.
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long n = std::strtoul(guess.c_str(), &end, 10);
-    if (*end != '\0' || errno == ERANGE) return v;
-    v.right = o.choice && n == *o.choice + 1;
+    // number past the type's range), as the other readers read numbers
+    // (common/number_text.h): what cannot be read is no answer.
+    const std::optional<std::size_t> n = common::number_text<std::size_t>(guess);
+    if (!n) return v;
+    v.right = o.choice && *n == *o.choice + 1;
     v.text = v.right ? "You predicted this. " : fmt::format("You predicted {}). Read on: the run explains why.", guess);
   } else {
-    char* end = nullptr;
-    errno = 0;
-    const double g = std::strtod(guess.c_str(), &end);
-    if (*end != '\0' || errno == ERANGE || !std::isfinite(g)) return v;
-    v.right = guess_is_right(g, o.number, p.tolerance);
+    const std::optional<double> g = common::number_text<double>(guess);  // decimal only, as it was asked
+    if (!g || !std::isfinite(*g)) return v;
+    v.right = guess_is_right(*g, o.number, p.tolerance);
     v.text = fmt::format("You predicted {} {}: {}", guess, p.unit,
                          v.right ? "close enough." : "not close. Read on: the run explains why.");
   }
