@@ -142,6 +142,32 @@ check_error 16-bad-replay-group.toml "16-bad-replay-group.toml:16: key 'step.1.o
 check_error 17-nan-bound.toml "17-nan-bound.toml:15: key 'step.1.expect.min': must be a number, not nan"
 check_error 18-nan-choice.toml "18-nan-choice.toml:19: key 'step.1.predict.choice.max': must be a number, not nan"
 check_error 19-inf-number.toml "19-inf-number.toml:16: key 'step.1.predict.min': must be finite (leave the key out for no bound)"
+# A value beyond a double is refused as a ratio over 0 is: at load when the
+# numbers alone overflow, a failed claim when only the run can tell (probe 5:
+# the text said "inf" and --check passed).
+check_error 21-overflow.toml "21-overflow.toml:12: key 'step.1.explain': placeholder {server.workers.disk_wait_frac * 1e308 * 10}: 'server.workers.disk_wait_frac * 1e308 * 10': the value is beyond a double's range"
+expect_status 1 "a placeholder beyond a double" "$clerk" lesson "$lessons/4-overflow.toml" --check
+grep -qF "FAIL  $lessons/4-overflow.toml:13: key 'step.1.explain': placeholder {server.page_cache.capacity_bytes * server.page_cache.capacity_bytes * 1e300}: " "$tmp/out" \
+  || fail "a placeholder beyond a double is not a failed claim: $(cat "$tmp/out" "$tmp/err")"
+grep -qF "the value is beyond a double's range" "$tmp/out" || fail "the failed placeholder does not say why: $(cat "$tmp/out")"
+grep -qw "inf" "$tmp/out" && fail "a placeholder beyond a double is shown: $(grep -w inf "$tmp/out")"
+# Numbers in expressions are decimal, as clerk's other readers take them.
+check_error 22-hex-number.toml "22-hex-number.toml:14: key 'step.1.expect.metric': 'server.workers.disk_wait_frac * 0x10': an expression is"
+# A refused expression of 400 KB (parentheses 200,000 deep) is shown cut,
+# about where the reading stopped, with its position: not echoed whole.
+mkdir -p "$tmp/deep"
+{
+  sed -n '1,14p' "$lessons/bad/22-hex-number.toml" | sed "s|\.\./\.\./small-hdd.toml|$data/small-hdd.toml|"
+  printf 'metric = "'
+  printf '%*s' 200000 '' | tr ' ' '('
+  printf 'server.workers.disk_wait_frac'
+  printf '%*s' 200000 '' | tr ' ' ')'
+  printf '"\nmin = 0.5\n'
+} >"$tmp/deep/1-deep.toml"
+expect_status 2 "a 400 KB expression" "$clerk" lesson "$tmp/deep/1-deep.toml" --check
+expect_text "a 400 KB expression" "1-deep.toml:14: key 'step.1.expect.metric': '((((("
+expect_text "a 400 KB expression" "' (at character 17 of 400029): an expression is"
+[ "$(wc -c <"$tmp/err")" -lt 1000 ] || fail "a 400 KB expression is echoed: $(wc -c <"$tmp/err") bytes on stderr"
 expect_status 2 "a file not named N-name.toml" "$clerk" lesson "$data/small-hdd.toml"
 expect_text "lesson file name" "a lesson file is named N-name.toml"
 

@@ -73,6 +73,26 @@ std::pair<std::size_t, std::string> split_step(const std::string& metric, std::s
   return {step - 1, metric.substr(dot + 1)};
 }
 
+// An expression as a message shows it: whole when short; else at most 120
+// bytes about byte `at` (where the reading stopped), with the position and
+// the length (a refused expression of 400 KB, parentheses 200,000 deep, was
+// echoed whole: probe 5).
+std::string excerpt(const std::string& text, std::size_t at = 0) {
+  constexpr std::size_t kShown = 120;
+  if (text.size() <= kShown) return "'" + text + "'";
+  at = std::min(at, text.size());
+  const std::size_t from = std::min(at > kShown / 2 ? at - kShown / 2 : 0, text.size() - kShown);
+  return fmt::format("'{}{}{}' (at character {} of {})", from > 0 ? "..." : "", text.substr(from, kShown),
+                     from + kShown < text.size() ? "..." : "", at + 1, text.size());
+}
+
+// A placeholder's text in its braces, cut as excerpt() cuts (the message
+// goes on with the excerpt about where the reading stopped).
+std::string braced(const std::string& inside) {
+  constexpr std::size_t kShown = 120;
+  return inside.size() <= kShown ? "{" + inside + "}" : fmt::format("{{{}...}} ({} characters)", inside.substr(0, kShown), inside.size());
+}
+
 // An expression (lesson.h, "Expressions"): figures and numbers joined by
 // " + ", " - ", " * " and " / ", with parentheses; a lone metric is an
 // expression too. The parser evaluates as it reads, asking `operand` for each
@@ -91,35 +111,56 @@ class ExpressionParser {
   }
 
   std::optional<double> value() {
-    if (!ok_) return syntax();
+    if (!ok_) return syntax(bad_at_);
     const std::optional<double> v = sum();
     if (!v) return v;
-    if (next_ != tokens_.size()) return syntax();
+    if (next_ != tokens_.size()) return syntax(starts_[next_]);
     return v;
   }
 
  private:
   // Tokens are separated by one space; parentheses may touch their operand.
+  // Each token's first byte goes to starts_, for messages.
   bool tokenize() {
     std::size_t pos = 0;
     while (pos <= text_.size()) {
       const std::size_t space = std::min(text_.find(' ', pos), text_.size());
       std::string word = text_.substr(pos, space - pos);
-      if (word.empty()) return false;
+      if (word.empty()) {
+        bad_at_ = pos;
+        return false;
+      }
       std::size_t open = 0;
-      while (open < word.size() && word[open] == '(') tokens_.push_back("("), ++open;
+      while (open < word.size() && word[open] == '(') add("(", pos + open), ++open;
       std::size_t close = 0;
       while (close < word.size() - open && word[word.size() - 1 - close] == ')') ++close;
-      if (open + close < word.size()) tokens_.push_back(word.substr(open, word.size() - open - close));
-      for (std::size_t i = 0; i < close; ++i) tokens_.push_back(")");
+      if (open + close < word.size()) add(word.substr(open, word.size() - open - close), pos + open);
+      for (std::size_t i = 0; i < close; ++i) add(")", space - close + i);
       pos = space + 1;
     }
     return true;
   }
 
-  std::optional<double> syntax() {
-    *why_ = "'" + text_ + "': an expression is figures and numbers joined by ' + ', ' - ', ' * ' or ' / ' (one space "
-            "each side), with parentheses";
+  void add(std::string token, std::size_t start) {
+    tokens_.push_back(std::move(token));
+    starts_.push_back(start);
+  }
+
+  // Where the token before next_ starts (the one just read), for messages.
+  std::size_t last_at() const { return next_ > 0 ? starts_[next_ - 1] : 0; }
+
+  std::optional<double> syntax(std::size_t at) {
+    *why_ = excerpt(text_, at) + ": an expression is figures and numbers joined by ' + ', ' - ', ' * ' or ' / ' (one "
+            "space each side), with parentheses";
+    return std::nullopt;
+  }
+
+  // A sum, product or quotient beyond a double (1e308 * 10) is infinite:
+  // refused as a division by zero is, never shown as "inf" nor compared
+  // with a claim's range (probe 5).
+  std::optional<double> finite(double v) {
+    if (std::isfinite(v)) return v;
+    *why_ = excerpt(text_, last_at()) + ": the value is beyond a double's range (not a finite number)";
     return std::nullopt;
   }
 
@@ -131,7 +172,7 @@ class ExpressionParser {
       const bool plus = tokens_[next_++] == "+";
       const std::optional<double> w = product();
       if (!w) return w;
-      *v += plus ? *w : -*w;
+      v = finite(plus ? *v + *w : *v - *w);
     }
     return v;
   }
@@ -149,28 +190,29 @@ class ExpressionParser {
         *why_ = "the ratio's base '" + divisor + "' is 0";
         return std::nullopt;
       }
-      *v = times ? *v * *w : (*w == 0 ? 0 : *v / *w);
+      v = finite(times ? *v * *w : (*w == 0 ? 0 : *v / *w));
     }
     return v;
   }
 
   std::optional<double> factor() {
-    if (next_ >= tokens_.size()) return syntax();
+    if (next_ >= tokens_.size()) return syntax(text_.size());
     const std::string& token = tokens_[next_++];
     if (token == "(") {
-      if (++depth_ > kMaxDepth) return syntax();  // bounded recursion, whatever the file holds
+      if (++depth_ > kMaxDepth) return syntax(last_at());  // bounded recursion, whatever the file holds
       const std::optional<double> v = sum();
       if (!v) return v;
-      if (!at(")")) return syntax();
+      if (!at(")")) return syntax(next_ < tokens_.size() ? starts_[next_] : text_.size());
       ++next_;
       --depth_;
       return v;
     }
-    if (token == ")" || token == "+" || token == "-" || token == "*" || token == "/") return syntax();
+    if (token == ")" || token == "+" || token == "-" || token == "*" || token == "/") return syntax(last_at());
     if (std::isdigit(static_cast<unsigned char>(token[0])) || token[0] == '.') {
-      char* end = nullptr;
-      const double v = std::strtod(token.c_str(), &end);
-      if (*end != '\0') return syntax();
+      // Decimal and finite, read as every other number clerk reads
+      // (common/number_text.h): no hex (strtod took 0x10), no 1e999.
+      const std::optional<double> v = common::number_text<double>(token);
+      if (!v || !std::isfinite(*v)) return syntax(last_at());
       return v;
     }
     return operand_(token, why_);
@@ -183,7 +225,9 @@ class ExpressionParser {
   static constexpr int kMaxDepth = 16;  // parentheses nested deeper are refused
   int depth_ = 0;
   std::vector<std::string> tokens_;
+  std::vector<std::size_t> starts_;  // each token's first byte in text_
   std::size_t next_ = 0;
+  std::size_t bad_at_ = 0;  // where tokenize() stopped
   bool ok_ = false;
 };
 
@@ -206,7 +250,7 @@ std::optional<double> expression_value(const LessonRuns& runs, std::size_t curre
       text,
       [&](const std::string& metric, std::string* w) {
         const std::optional<double> v = figure_at(runs, current, metric, ignore_steps);
-        if (!v) *w = "the run has no figure '" + metric + "' (null)";
+        if (!v) *w = "the run has no figure " + excerpt(metric) + " (null)";
         return v;
       },
       why);
@@ -250,10 +294,10 @@ class StepReader {
 
   std::string figure_problem(const std::string& metric, std::size_t current) const {
     const auto [step, path] = split_step(metric, current);
-    if (step == SIZE_MAX) return "'" + metric + "': steps.K must name a step by its number";
-    if (step > current) return fmt::format("'{}': step {} runs after this one", metric, step + 1);
+    if (step == SIZE_MAX) return excerpt(metric) + ": steps.K must name a step by its number";
+    if (step > current) return fmt::format("{}: step {} runs after this one", excerpt(metric), step + 1);
     if (!has_path(json_skeleton(loaded_[step]), path))
-      return "'" + path + "' is no figure of the run's JSON (the keys `clerk run --json` writes; README, \"Output\")";
+      return excerpt(path) + " is no figure of the run's JSON (the keys `clerk run --json` writes; README, \"Output\")";
     return "";
   }
 
@@ -384,11 +428,11 @@ void check_placeholders(Section& s, const std::string& key, const std::string& t
     if (bar != std::string::npos) {
       const std::string format = inside.substr(bar + 1);
       if (format != "ms" && format != "s" && format != "%" && format != "int" && format != "x")
-        s.fail(key, "placeholder {" + inside + "}: format '" + format + "' is not one of ms, s, %, int, x");
+        s.fail(key, "placeholder " + braced(inside) + ": format " + excerpt(format) + " is not one of ms, s, %, int, x");
       inside = inside.substr(0, bar);
     }
     const std::string why = reader.metric_problem(inside, current);
-    if (!why.empty()) s.fail(key, "placeholder {" + inside + "}: " + why);
+    if (!why.empty()) s.fail(key, "placeholder " + braced(inside) + ": " + why);
     i = close;
   }
 }
@@ -799,7 +843,7 @@ std::string fill_placeholders(const std::string& text, const LessonRuns& runs) {
     // "{A / B}", "{A * B / C}", ...: an expression of figures.
     std::string why;
     const std::optional<double> v = expression_value(runs, runs.current, inside, false, &why);
-    if (!v) throw std::out_of_range("placeholder {" + inside + "}: " + why);
+    if (!v) throw std::out_of_range("placeholder " + braced(inside) + ": " + why);
     out += format_figure(*v, format);
     i = close;
   }
