@@ -142,6 +142,9 @@ check_error 16-bad-replay-group.toml "16-bad-replay-group.toml:16: key 'step.1.o
 check_error 17-nan-bound.toml "17-nan-bound.toml:15: key 'step.1.expect.min': must be a number, not nan"
 check_error 18-nan-choice.toml "18-nan-choice.toml:19: key 'step.1.predict.choice.max': must be a number, not nan"
 check_error 19-inf-number.toml "19-inf-number.toml:16: key 'step.1.predict.min': must be finite (leave the key out for no bound)"
+# A claim relative to a step that runs what this step runs is 1 whatever
+# the run does, so it could never fail (probe 5): refused at load.
+check_error 20-same-step.toml "20-same-step.toml:25: key 'step.2.expect.relative_to': step 1 runs the same scenario with the same changes as this step"
 # A value beyond a double is refused as a ratio over 0 is: at load when the
 # numbers alone overflow, a failed claim when only the run can tell (probe 5:
 # the text said "inf" and --check passed).

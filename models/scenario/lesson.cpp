@@ -257,14 +257,30 @@ std::optional<double> expression_value(const LessonRuns& runs, std::size_t curre
   return parser.value();
 }
 
-// "step K" (K before `current`, 1-based in the text) -> "K".
+// What a step runs: its scenario file and its changes, in order. Runs are
+// deterministic, so two steps with the same are the same run.
+std::string run_identity(const std::string& scenario, const std::vector<std::string>& overrides) {
+  std::string id = scenario;
+  for (const std::string& o : overrides) id += '\n' + o;
+  return id;
+}
+
+// "step K" (K before `current`, 1-based in the text) -> "K". `runs`: each
+// step's run_identity, up to and with the current one. A step that runs
+// what this one runs is refused: a figure relative to its own is 1 whatever
+// the run does, so the claim could never fail (probe 5).
 std::string step_reference(const std::string& value, const std::string& file, int line, const std::string& key,
-                           std::size_t current) {
+                           std::size_t current, const std::vector<std::string>& runs) {
   const std::size_t before = current;  // steps 1..current are before the (0-based) current one
   if (value.rfind("step ", 0) == 0) {
     const std::string k = value.substr(5);
     if (!k.empty() && k.size() <= 3 && std::all_of(k.begin(), k.end(), [](unsigned char c) { return std::isdigit(c); })) {
       const int n = std::stoi(k);
+      const auto base = static_cast<std::size_t>(n - 1);
+      if (n >= 1 && base < before && base < runs.size() && current < runs.size() && runs[base] == runs[current])
+        throw ConfigError(file, line, key,
+                          fmt::format("step {} runs the same scenario with the same changes as this step, so the "
+                                      "ratio is 1 whatever the run does: name a step that differs", n));
       if (n >= 1 && static_cast<std::size_t>(n) <= before) return k;
     }
   }
@@ -276,7 +292,9 @@ std::string step_reference(const std::string& value, const std::string& file, in
 
 class StepReader {
  public:
-  StepReader(const LayeredToml& doc, const std::vector<Scenario>& loaded) : doc_(doc), loaded_(loaded) {}
+  // loaded[k], runs[k]: step k's scenario as loaded and its run_identity.
+  StepReader(const LayeredToml& doc, const std::vector<Scenario>& loaded, const std::vector<std::string>& runs)
+      : doc_(doc), loaded_(loaded), runs_(runs) {}
 
   // Why `metric` names no figure of a run of the lesson's steps up to `current`; empty when it does.
   std::string metric_problem(const std::string& text, std::size_t current) const {
@@ -324,7 +342,7 @@ class StepReader {
       if (s.has(k)) check_expect_bound(k[1] == 'i' ? e.min : e.max, s.origin(k).file, s.origin(k).line, s.dotted(k));
     if (s.has("relative_to")) {
       const KeyOrigin at = s.origin("relative_to");
-      e.relative_to = step_reference(s.string("relative_to", ""), at.file, at.line, s.dotted("relative_to"), current);
+      e.relative_to = step_reference(s.string("relative_to", ""), at.file, at.line, s.dotted("relative_to"), current, runs_);
     }
     if (needs_range && std::isinf(e.min) && std::isinf(e.max)) s.fail("metric", "needs min, max or both beside it");
     if (e.min > e.max) s.fail("min", "is above max");
@@ -395,7 +413,7 @@ class StepReader {
       const std::string s = v.value<std::string>().value();
       if (key == "text") text = s;
       else if (key == "metric") when.metric = s;
-      else when.relative_to = step_reference(s, file, line, dotted, current);
+      else when.relative_to = step_reference(s, file, line, dotted, current, runs_);
     }
     const int line = LayeredToml::line_of(&t);
     if (text.empty()) throw ConfigError(file, line, where + ".text", "is required");
@@ -411,6 +429,7 @@ class StepReader {
 
   const LayeredToml& doc_;
   const std::vector<Scenario>& loaded_;
+  const std::vector<std::string>& runs_;
 };
 
 // Every {placeholder} of `text` names a figure; `at` the key holding the text.
@@ -561,7 +580,8 @@ Lesson load_lesson(const std::string& path) {
   const std::vector<std::string> numbers = doc.children("step");
   if (numbers.empty()) root.fail("step", "is required: a lesson has steps, [step.1], [step.2], ...");
   std::vector<Scenario> loaded;
-  StepReader reader(doc, loaded);
+  std::vector<std::string> runs;
+  StepReader reader(doc, loaded, runs);
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     if (numbers[i] != std::to_string(i + 1))
       steps.fail(numbers[i], fmt::format("steps are numbered from 1 in order: expected [step.{}]", i + 1));
@@ -595,6 +615,7 @@ Lesson load_lesson(const std::string& path) {
       s.fail("scenario", why);
     }
     loaded.push_back(step.loaded);
+    runs.push_back(run_identity(step.scenario, step.overrides));
     step.setup = s.string("setup", "", true);
     if (s.has("predict")) {
       Section p = s.sub("predict");
@@ -608,7 +629,7 @@ Lesson load_lesson(const std::string& path) {
     step.teacher = s.string("teacher", "");
     step.expect = read_expectations(s, doc,
                                     [&](const std::string& v, const std::string& file, int line) {
-                                      return step_reference(v, file, line, s.dotted("expect.relative_to"), i);
+                                      return step_reference(v, file, line, s.dotted("expect.relative_to"), i, runs);
                                     },
                                     false);
     reader.check_expectations(s, step.expect, i);
