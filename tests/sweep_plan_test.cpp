@@ -361,7 +361,7 @@ TEST_CASE("a grid too large is refused from the axes' lengths, before any value 
              Contains("axis 'nginx.thread_pool.threads'") && Contains("value 0"));
 }
 
-TEST_CASE("a metric only some points write is kept; one no point writes is refused, whatever the base (probe 5)",
+TEST_CASE("a metric only some points write is kept, one no point writes is refused, whatever the base (probe 5)",
           "[sweep][plan]") {
   using Catch::Matchers::Contains;
   // O_DIRECT's reads are a figure of the runs with nginx.directio only.
