@@ -12,7 +12,6 @@
 // claim held, 1 one did not, 2 bad input.
 #include <array>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
@@ -25,6 +24,7 @@
 #include "cli/commands.h"
 #include "cli/option_checks.h"
 #include "common/input_file.h"
+#include "common/number_text.h"
 #include "common/output_file.h"
 #include "common/shown_text.h"
 #include "engines/run_scenario.h"
@@ -319,18 +319,18 @@ std::string ask_prediction(const LessonStep& step, Answers& answers) {
   if (!p.choices.empty()) {
     for (std::size_t i = 0; i < p.choices.size(); ++i) std::cout << fmt::format("  {}) {}\n", i + 1, p.choices[i].text);
     while (auto line = answers.next(fmt::format("Your answer (1-{}): ", p.choices.size()))) {
-      char* end = nullptr;
-      const long n = std::strtol(line->c_str(), &end, 10);
-      if (!line->empty() && *end == '\0' && n >= 1 && n <= static_cast<long>(p.choices.size())) return *line;
+      const std::optional<std::size_t> n = common::number_text<std::size_t>(*line);  // digits only
+      if (n && *n >= 1 && *n <= p.choices.size()) return *line;
       std::cout << fmt::format("  please type a number from 1 to {}\n", p.choices.size());
     }
     return "";
   }
   while (auto line = answers.next(fmt::format("Your estimate in {} ({:g} to {:g}): ", p.unit, p.slider_min, p.slider_max))) {
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(line->c_str(), &end);  // 1e-400: ERANGE, no number clerk can judge
-    if (!line->empty() && *end == '\0' && errno != ERANGE && v >= p.slider_min && v <= p.slider_max) return *line;
+    // Read as the other readers read numbers (common/number_text.h): decimal
+    // only (strtod took 0x10 as 16), and 1e-400 is out of range, no number
+    // clerk can judge.
+    const std::optional<double> v = common::number_text<double>(*line);
+    if (v && *v >= p.slider_min && *v <= p.slider_max) return *line;
     std::cout << fmt::format("  please type a number from {:g} to {:g}\n", p.slider_min, p.slider_max);
   }
   return "";

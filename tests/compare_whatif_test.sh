@@ -17,6 +17,14 @@ expect_text "compare's bad file" "bad-key.toml:4: key 'nginx.sendfile_max_chunks
 expect_status 2 "compare: unwritable JSON" "$clerk" compare "$scenarios/agreement/hits.toml" --json /nonexistent/c.json
 expect_status 2 "compare: figure into a folder" "$clerk" compare "$scenarios/agreement/hits.toml" --figure "$tmp/"
 expect_status 2 "compare: bad --set" "$clerk" compare "$scenarios/agreement/hits.toml" --set nginx.aio=sometimes
+# A flat panel (no disk read: every request a cache hit; one scenario, so
+# each log panel has one value) is given its range: gnuplot has nothing to
+# widen, and no "Warning: empty y range" reaches stderr (probe 5).
+if command -v gnuplot >/dev/null; then
+  expect_status 0 "compare: flat panels" "$clerk" compare "$scenarios/agreement/hits.toml" --duration 1 --figure "$tmp/flat"
+  [ -s "$tmp/flat.png" ] && [ -s "$tmp/flat.svg" ] || fail "compare: flat panels: no figure"
+  ! grep -qi "warning" "$tmp/err" || fail "compare: flat panels: gnuplot warns: $(head -c 300 "$tmp/err")"
+fi
 
 # compare --figure without gnuplot: exit 2 before any run (the figure asked
 # for cannot be drawn), and neither the figure nor the JSON written.

@@ -55,6 +55,13 @@ expect_status 0 "answers ending early" "$clerk" lesson 1 --lessons "$lessons" --
 grep -qF "You predicted 5 %: not close." "$tmp/out" || fail "a far guess is not told so"
 grep -qF "You predicted 2). Read on" "$tmp/out" || fail "a wrong choice is not told so"
 expect_status 2 "unreadable --answers" "$clerk" lesson 1 --lessons "$lessons" --answers "$tmp/none"
+# Answers are decimal, as every number clerk reads: 0x10 is asked again, not
+# taken as 16 (probe 5); so are a sign and a choice in hex.
+printf '0x10\n+16\n16\n0x1\n1\n' >"$tmp/hex"
+expect_status 0 "answers in hex" "$clerk" lesson 1 --lessons "$lessons" --answers "$tmp/hex"
+[ "$(grep -c 'please type a number from 0 to 100' "$tmp/out")" = 2 ] || fail "a hex or signed estimate is taken: $(cat "$tmp/out")"
+grep -qF "You predicted 16 %" "$tmp/out" || fail "the decimal estimate after the hex one is not taken"
+grep -qF "please type a number from 1 to 2" "$tmp/out" || fail "a hex choice is taken: $(cat "$tmp/out")"
 
 # --check: every claim, the exercise's goal unmet as the step stands and met by the solution.
 expect_status 0 "--check" "$clerk" lesson 1 --lessons "$lessons" --check
@@ -135,6 +142,35 @@ check_error 16-bad-replay-group.toml "16-bad-replay-group.toml:16: key 'step.1.o
 check_error 17-nan-bound.toml "17-nan-bound.toml:15: key 'step.1.expect.min': must be a number, not nan"
 check_error 18-nan-choice.toml "18-nan-choice.toml:19: key 'step.1.predict.choice.max': must be a number, not nan"
 check_error 19-inf-number.toml "19-inf-number.toml:16: key 'step.1.predict.min': must be finite (leave the key out for no bound)"
+# A claim relative to a step that runs what this step runs is 1 whatever
+# the run does, so it could never fail (probe 5): refused at load.
+check_error 20-same-step.toml "20-same-step.toml:25: key 'step.2.expect.relative_to': step 1 runs the same scenario with the same changes as this step"
+# A value beyond a double is refused as a ratio over 0 is: at load when the
+# numbers alone overflow, a failed claim when only the run can tell (probe 5:
+# the text said "inf" and --check passed).
+check_error 21-overflow.toml "21-overflow.toml:12: key 'step.1.explain': placeholder {server.workers.disk_wait_frac * 1e308 * 10}: 'server.workers.disk_wait_frac * 1e308 * 10': the value is beyond a double's range"
+expect_status 1 "a placeholder beyond a double" "$clerk" lesson "$lessons/4-overflow.toml" --check
+grep -qF "FAIL  $lessons/4-overflow.toml:13: key 'step.1.explain': placeholder {server.page_cache.capacity_bytes * server.page_cache.capacity_bytes * 1e300}: " "$tmp/out" \
+  || fail "a placeholder beyond a double is not a failed claim: $(cat "$tmp/out" "$tmp/err")"
+grep -qF "the value is beyond a double's range" "$tmp/out" || fail "the failed placeholder does not say why: $(cat "$tmp/out")"
+grep -qw "inf" "$tmp/out" && fail "a placeholder beyond a double is shown: $(grep -w inf "$tmp/out")"
+# Numbers in expressions are decimal, as clerk's other readers take them.
+check_error 22-hex-number.toml "22-hex-number.toml:14: key 'step.1.expect.metric': 'server.workers.disk_wait_frac * 0x10': an expression is"
+# A refused expression of 400 KB (parentheses 200,000 deep) is shown cut,
+# about where the reading stopped, with its position: not echoed whole.
+mkdir -p "$tmp/deep"
+{
+  sed -n '1,14p' "$lessons/bad/22-hex-number.toml" | sed "s|\.\./\.\./small-hdd.toml|$data/small-hdd.toml|"
+  printf 'metric = "'
+  printf '%*s' 200000 '' | tr ' ' '('
+  printf 'server.workers.disk_wait_frac'
+  printf '%*s' 200000 '' | tr ' ' ')'
+  printf '"\nmin = 0.5\n'
+} >"$tmp/deep/1-deep.toml"
+expect_status 2 "a 400 KB expression" "$clerk" lesson "$tmp/deep/1-deep.toml" --check
+expect_text "a 400 KB expression" "1-deep.toml:14: key 'step.1.expect.metric': '((((("
+expect_text "a 400 KB expression" "' (at character 17 of 400029): an expression is"
+[ "$(wc -c <"$tmp/err")" -lt 1000 ] || fail "a 400 KB expression is echoed: $(wc -c <"$tmp/err") bytes on stderr"
 expect_status 2 "a file not named N-name.toml" "$clerk" lesson "$data/small-hdd.toml"
 expect_text "lesson file name" "a lesson file is named N-name.toml"
 

@@ -350,6 +350,26 @@ TEST_CASE("loader: an expectation bound of nan or infinity is refused at load wi
                                                            "min = 1\nmax = 3\n\n")));
 }
 
+TEST_CASE("loader: an expectation relative to its own scenario is refused with file, line and key (probe 5)") {
+  // The ratio of a figure to itself is 1 whatever the run does: the claim
+  // always held ("ok" at 1.000), so it checked nothing.
+  const TempDir dir;
+  const std::string body = "include = \"" + kSmall + "\"\n\n[[expect]]\nmetric = \"server.workers.count\"\nmin = 0.5\n";
+  const std::string file = dir.file("s.toml", body + "relative_to = \"s.toml\"\n");
+  const models::ConfigError e = load_error(file);
+  CHECK(e.file() == file);
+  CHECK(e.line() == 6);
+  CHECK(e.key() == "expect.relative_to");
+  CHECK(mentions(e, "is this scenario itself"));
+  // By another name: a link to it, or a path through its folder.
+  REQUIRE(::symlink("s.toml", dir.path("link.toml").c_str()) == 0);
+  CHECK(mentions(load_error(dir.file("s.toml", body + "relative_to = \"link.toml\"\n")), "is this scenario itself"));
+  CHECK(mentions(load_error(dir.file("s.toml", body + "relative_to = \"./s.toml\"\n")), "is this scenario itself"));
+  // Another scenario, the same text or not, is a comparison.
+  dir.file("other.toml", body);
+  CHECK_NOTHROW(models::load_scenario(dir.file("s.toml", body + "relative_to = \"other.toml\"\n")));
+}
+
 TEST_CASE("loader: the drive's old read_expire names its new place, [block] read_expire") {
   const models::ConfigError e = load_error(kSmall, {"disk.read_expire=\"500ms\""});
   CHECK(e.key() == "disk.read_expire");

@@ -300,3 +300,88 @@ TEST_CASE("a repeated axis value is refused, compared as loaded (probe 5, findin
   // Distinct values as before.
   CHECK(error_of(inline_spec({"nginx.aio=off,threads", "hardware=" + ssd})).empty());
 }
+
+TEST_CASE("a range of sizes steps in whole bytes and gives the values a list of sizes gives (probe 5)", "[sweep][plan]") {
+  CHECK(labels(axis("16m..64m:16m")) == std::vector<std::string>{"16m", "32m", "48m", "64m"});
+  CHECK(labels(axis("512k..2m:512k")) == std::vector<std::string>{"512k", "1m", "1536k", "2m"});
+  CHECK(labels(axis("1m..8m:*2")) == std::vector<std::string>{"1m", "2m", "4m", "8m"});
+  CHECK(labels(axis("1g..3g:1g")) == std::vector<std::string>{"1g", "2g", "3g"});
+  CHECK(labels(axis("4000..4k:96")) == std::vector<std::string>{"4000", "4k"});  // a bare end is bytes
+  CHECK(labels(axis("1m..2m:600k")) == std::vector<std::string>{"1m", "1624k"});  // never past the high end
+  const Axis range = axis("16m..32m:16m"), list = axis("16m,32m");
+  REQUIRE(range.values.size() == list.values.size());
+  for (std::size_t i = 0; i < list.values.size(); ++i) {
+    CHECK(range.values[i].toml == list.values[i].toml);
+    CHECK(range.values[i].numeric == list.values[i].numeric);
+  }
+  // Without a step: whole bytes, for random sampling.
+  const Axis sampled = axis("16m..128m");
+  CHECK(sampled.continuous);
+  CHECK(sampled.integer);
+  CHECK(sampled.lo == 16.0 * 1024 * 1024);
+  CHECK(sampled.hi == 128.0 * 1024 * 1024);
+  using Catch::Matchers::Contains;
+  auto error = [](const std::string& text) {
+    try {
+      axis(text);
+    } catch (const SweepError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(error("128m..16m:16m"), Contains("the low end is above the high end"));
+  CHECK_THAT(error("16m..128m:0"), Contains("the step must be above 0"));
+  CHECK_THAT(error("16m..128m:*1.5"), Contains("factor of a range of sizes must be a whole number above 1"));
+  CHECK_THAT(error("16m..128m:1"), Contains("more than 100000 values"));
+  CHECK_THAT(error("0x10m..128m:16m"), Contains("'0x10m' is not a size"));
+  CHECK_THAT(error("16m..128q:16m"), Contains("'128q' is not a size"));
+  CHECK_THAT(error("16m..128m:16q"), Contains("the step '16q' is not a size"));
+  CHECK_THAT(error("16m..16p"), Contains("'16p' is not a size"));
+  CHECK_THAT(error("-1m..16m:1m"), Contains("'-1m' is not a size"));
+  CHECK_THAT(error("16m..inf:1m"), Contains("'inf' is not a size"));
+  // A sweep of the page cache's size plans and loads every value.
+  const Plan plan = make_plan(inline_spec({"memory.page_cache=16m..64m:16m", "duration=1s"}));
+  REQUIRE(plan.points.size() == 4);
+  CHECK(plan.overrides(plan.points[3]).back() == "memory.page_cache='64m'");
+}
+
+TEST_CASE("a grid too large is refused from the axes' lengths, before any value is loaded (probe 5)", "[sweep][plan]") {
+  using Catch::Matchers::Contains;
+  // 0 threads is a bad value: loading the values first named it, after
+  // loading 65,536 of them; the size is known without loading any.
+  CHECK_THAT(error_of(inline_spec({"nginx.thread_pool.threads=0..65535:1", "clients.random.connections=1..65536:1"})),
+             Contains("the grid has more than 10 million points"));
+  SweepSpec s = inline_spec({"nginx.thread_pool.threads=0..9999:1", "clients.random.connections=1..10000:1"});
+  CHECK_THAT(error_of(s), Contains("the grid has more than 10 million points"));
+  s = inline_spec({"nginx.thread_pool.threads=0..999:1", "clients.random.connections=1..1000:1"});
+  s.seeds = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  CHECK_THAT(error_of(s), Contains("runs (points x seeds) is more than the cap"));
+  // Within the caps, the values are loaded as before: the bad one is named.
+  CHECK_THAT(error_of(inline_spec({"nginx.thread_pool.threads=0..3:1"})),
+             Contains("axis 'nginx.thread_pool.threads'") && Contains("value 0"));
+}
+
+TEST_CASE("a metric only some points write is kept, one no point writes is refused, whatever the base (probe 5)",
+          "[sweep][plan]") {
+  using Catch::Matchers::Contains;
+  // O_DIRECT's reads are a figure of the runs with nginx.directio only.
+  SweepSpec s = inline_spec({"nginx.directio=off,4k", "duration=1s"});
+  s.metrics = {"server.page_cache.direct.reads", "clients.random.requests_per_s"};
+  CHECK(error_of(s).empty());
+  // Every shard agrees: the point with directio is in the other one.
+  CHECK_NOTHROW(make_plan(s, Shard{1, 2}));
+  // Figures per pool: a base with three pools that aio threads posts to,
+  // whose points all turn aio threads off: no run writes them (the base's
+  // own configuration made them pass before).
+  SweepSpec off;
+  off.origin = off.scenario = kRoot + "/scenarios/alternatives/proxy-three-disks.toml";
+  apply_set(off, "nginx.aio=off,on");
+  off.metrics = {"server.thread_pool.per_pool.pool_1.tasks"};
+  CHECK_THAT(error_of(off), Contains("metric 'server.thread_pool.per_pool.pool_1.tasks'") && Contains("any point's run"));
+  // ... and with one point that keeps aio threads, it is kept.
+  apply_set(off, "nginx.aio=off,\"threads=pool_$disk\"");
+  CHECK(error_of(off).empty());
+  // Figures of every run, and unknown paths, as before.
+  s.metrics = {"clients.random.latency_s.p42"};
+  CHECK_THAT(error_of(s), Contains("metric 'clients.random.latency_s.p42'"));
+}

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <vector>
 
 namespace cli::sweep {
 
@@ -141,12 +142,44 @@ std::string data_label(const std::string& s) {
   return out + "\"";
 }
 
+// The heights a panel draws: each value, or with stacked bars each
+// category's total; only those above 0 on a logarithmic axis.
+std::vector<double> bar_heights(const BarPanel& p, bool log) {
+  std::vector<double> out;
+  for (const std::vector<double>& row : p.values) {
+    double total = 0;
+    for (double v : row) {
+      if (!std::isfinite(v)) continue;
+      if (p.stacked) total += v;
+      else out.push_back(v);
+    }
+    if (p.stacked) out.push_back(total);
+  }
+  std::erase_if(out, [&](double h) { return log && !(h > 0); });
+  return out;
+}
+
+// The y range of a panel: from 0 (linear) or autoscaled (log), except
+// where autoscaling has nothing to span: gnuplot widens a flat panel itself
+// and says so on stderr ("Warning: empty y range [0:0]", probe 5), so a
+// linear panel of zeros gets [0:1] and a logarithmic one of one value a
+// decade either side.
+std::string y_range(const BarPanel& p, bool log) {
+  const std::vector<double> h = bar_heights(p, log);
+  const auto [lo, hi] = std::minmax_element(h.begin(), h.end());
+  if (!log) return h.empty() || *hi <= 0 ? "[0:1]" : "[0:*]";
+  if (h.empty() || *lo != *hi) return "[*:*]";
+  const double top = *hi * 10;
+  return std::isfinite(top) ? fmt::format("[{}:{}]", num(*lo / 10), num(top)) : "[*:*]";
+}
+
 std::string bar_panel(const BarChart& chart, const BarPanel& p, std::size_t index) {
   if (!any_value(p, false)) return empty_panel(p);
   std::string s = fmt::format("set title {}\n", quoted(p.title));
   s += p.stacked ? "set style histogram rowstacked\nset key outside right top\n"
                  : "set style histogram clustered gap 1\nset key inside top right\n";
-  s += p.log_y && any_value(p, true) ? "set logscale y\nset yrange [*:*]\n" : "unset logscale y\nset yrange [0:*]\n";
+  const bool log = p.log_y && any_value(p, true);
+  s += fmt::format("{}\nset yrange {}\n", log ? "set logscale y" : "unset logscale y", y_range(p, log));
   s += fmt::format("$b{} << EOD\n", index);
   for (std::size_t c = 0; c < chart.categories.size(); ++c) {
     s += data_label(chart.categories[c]);

@@ -1,12 +1,15 @@
 #include "cli/sweep/sweep_axis.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "cli/sweep/sweep_error.h"
+#include "models/scenario/units.h"
 
 namespace cli::sweep {
 
@@ -55,6 +58,77 @@ void integer_steps(std::int64_t lo, std::int64_t hi, std::int64_t step, Axis& ax
   const std::uint64_t count = span / static_cast<std::uint64_t>(step) + 1;
   for (std::uint64_t i = 0; i < count; ++i)
     axis.values.push_back(integer_value(static_cast<std::int64_t>(static_cast<std::uint64_t>(lo) + i * static_cast<std::uint64_t>(step))));
+}
+
+// A size as scenario files write it ("16m", "512k", "1.5g", "4096"): read by
+// the scenario loader's own parser (models::parse_size: k, m, g, t are
+// powers of 1024, whole bytes only), on text that is a plain decimal number
+// with at most a unit after it, so a sign, hex, inf or a space (which its
+// strtod would take) is refused as every other range end is.
+bool parse_size_text(const std::string& s, std::uint64_t& bytes) {
+  const bool unit = !s.empty() && std::string("kKmMgGtT").find(s.back()) != std::string::npos;
+  const std::string number = unit ? s.substr(0, s.size() - 1) : s;
+  if (number.empty() || number.find_first_not_of("0123456789.") != std::string::npos) return false;
+  return models::parse_size(s, bytes);
+}
+
+bool has_size_unit(const std::string& s) {
+  std::uint64_t bytes = 0;
+  return !s.empty() && std::isalpha(static_cast<unsigned char>(s.back())) && parse_size_text(s, bytes);
+}
+
+// A size in the largest unit that divides it ("16m", "1536k", "4097"),
+// as a list of sizes would give it: the same axis value either way.
+AxisValue size_value(std::uint64_t bytes) {
+  static constexpr std::pair<int, const char*> kUnits[] = {{40, "t"}, {30, "g"}, {20, "m"}, {10, "k"}};
+  for (const auto& [shift, unit] : kUnits) {
+    const std::uint64_t factor = std::uint64_t{1} << shift;
+    if (bytes != 0 && bytes % factor == 0) return parse_value(std::to_string(bytes / factor) + unit);
+  }
+  return parse_value(std::to_string(bytes));
+}
+
+// "16m..128m:16m", "16m..1g:*2" or "16m..1g": a range of sizes (either end
+// with a unit), counted in whole bytes. The step is a size too ("16m", or
+// bytes); a factor, a whole number. Without a step (random sampling) the
+// points are whole numbers of bytes, as the loader takes them.
+template <typename Fail>
+void parse_size_range(const std::string& lo_s, const std::string& hi_s, bool stepped, bool geometric,
+                      const std::string& step_s, Axis& axis, const Fail& fail) {
+  std::uint64_t lo = 0, hi = 0;
+  if (!parse_size_text(lo_s, lo)) fail("'" + common::shown_text(lo_s) + "' is not a size (like 512k, 16m or 4096)");
+  if (!parse_size_text(hi_s, hi)) fail("'" + common::shown_text(hi_s) + "' is not a size (like 512k, 16m or 4096)");
+  if (lo > hi) fail("the low end is above the high end");
+  axis.values.clear();
+  axis.continuous = false;
+  if (!stepped) {
+    constexpr std::uint64_t kExact = std::uint64_t{1} << 53;  // drawn through doubles
+    if (hi > kExact) fail("the ends of a range of sizes to sample must be within 2^53 bytes (8p)");
+    axis.continuous = true;
+    axis.integer = true;
+    axis.lo = static_cast<double>(lo);
+    axis.hi = static_cast<double>(hi);
+    return;
+  }
+  if (geometric) {
+    std::int64_t factor = 0;
+    if (!parse_int(step_s, factor) || factor < 2) fail("the factor of a range of sizes must be a whole number above 1");
+    if (lo == 0) fail("a geometric range must start above 0");
+    for (std::uint64_t v = lo;; v *= static_cast<std::uint64_t>(factor)) {
+      if (axis.values.size() >= kMaxValues) fail("more than 100000 values");
+      axis.values.push_back(size_value(v));
+      if (v > hi / static_cast<std::uint64_t>(factor)) break;  // the next would pass the high end (or overflow)
+    }
+    return;
+  }
+  std::uint64_t step = 0;
+  if (!parse_size_text(step_s, step)) fail("the step '" + common::shown_text(step_s) + "' is not a size (like 16m or 4096)");
+  if (step == 0) fail("the step must be above 0");
+  if ((hi - lo) / step >= kMaxValues) fail("more than 100000 values");
+  for (std::uint64_t v = lo; v <= hi; v += step) {
+    axis.values.push_back(size_value(v));
+    if (hi - v < step) break;  // never past the high end, nor past 2^64
+  }
 }
 
 }  // namespace
@@ -121,7 +195,7 @@ void parse_range(const std::string& raw, Axis& axis) {
   const std::string text = trim(raw);
   auto fail = [&](const std::string& why) {
     throw SweepError(axis.where, axis.name(), "bad range '" + common::shown_text(text) + "': " + why +
-                                                 " (write lo..hi:step, lo..hi:*factor, or lo..hi for random sampling)");
+                                                 " (write lo..hi:step, lo..hi:*factor, or lo..hi for random sampling; sizes like 16m..128m:16m)");
   };
   const std::size_t dots = text.find("..");
   if (dots == std::string::npos) fail("no '..' between its low and high ends");
@@ -132,6 +206,8 @@ void parse_range(const std::string& raw, Axis& axis) {
   const bool geometric = !step_s.empty() && step_s[0] == '*';
   const std::string step_n = geometric ? trim(step_s.substr(1)) : step_s;
 
+  if (has_size_unit(lo_s) || has_size_unit(hi_s))
+    return parse_size_range(lo_s, hi_s, colon != std::string::npos, geometric, step_n, axis, fail);
   std::int64_t ilo = 0, ihi = 0, istep = 0;
   const bool ints = parse_int(lo_s, ilo) && parse_int(hi_s, ihi) && (step_n.empty() || parse_int(step_n, istep));
   double lo = 0, hi = 0, step = 0;

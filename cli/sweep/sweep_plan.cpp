@@ -38,7 +38,11 @@ std::vector<std::vector<std::size_t>> zip_groups(const SweepSpec& spec) {
   return groups;
 }
 
-std::vector<Point> grid_points(const SweepSpec& spec) {
+// The number of points of a grid (or zip), from the axes' lengths alone:
+// checked before any value is loaded as a scenario, so a grid refused for
+// its size is refused at once (two axes of 65,536 values took 34 s of CPU
+// loading every value before "more than 10 million points", probe 5).
+std::uint64_t grid_size(const SweepSpec& spec) {
   const auto groups = zip_groups(spec);
   for (const auto& g : groups) {
     const Axis& first = spec.axes[g[0]];
@@ -53,6 +57,12 @@ std::vector<Point> grid_points(const SweepSpec& spec) {
     count *= spec.axes[g[0]].size();
     if (count > 10'000'000) throw SweepError(spec.origin, "", "the grid has more than 10 million points");
   }
+  return count;
+}
+
+std::vector<Point> grid_points(const SweepSpec& spec) {
+  const auto groups = zip_groups(spec);
+  const std::uint64_t count = grid_size(spec);
   std::vector<Point> points;
   std::vector<std::size_t> at(groups.size(), 0);  // odometer: the last group moves fastest
   for (std::uint64_t p = 0; p < count; ++p) {
@@ -160,6 +170,45 @@ nlohmann::ordered_json json_layout(models::Scenario sc) {
   return models::to_json(engines::run_scenario(sc, {sc.seed, 1e-3, engines::Engine::kNative, {}}), false);
 }
 
+// A sweep's metrics, each to be a figure of the run of at least one point
+// (the rows of a point whose run lacks it say null). Some figures every run
+// writes; others only some configurations do (models::json_skeleton: the
+// read paths with aio_nowait, O_DIRECT's reads with directio, per pool, per
+// disk), and those are each point's own. So a metric is kept when the probe
+// run of the base has it and the base's configuration does not account for
+// it (a figure of every run, like the native engine's stage clocks), or when
+// the configuration of some point has it. A metric that only the base's
+// configuration has is refused, and one that only some points have is kept,
+// whatever the base sets: server.page_cache.direct.reads over
+// nginx.directio=4k,off was refused on a base without directio (probe 5).
+class MetricCheck {
+ public:
+  MetricCheck(const std::vector<std::string>& metrics, const models::Scenario& base) {
+    const auto probe = json_layout(base);
+    const auto configured = models::json_skeleton(base);
+    for (const std::string& m : metrics)
+      if (!models::json_has_figure(probe, m) || models::json_has_figure(configured, m)) pending_.push_back(m);
+  }
+
+  bool pending() const { return !pending_.empty(); }
+
+  // The metrics a point's configuration accounts for are settled.
+  void see(const models::Scenario& point) {
+    if (pending_.empty()) return;
+    const auto layout = models::json_skeleton(point);
+    std::erase_if(pending_, [&](const std::string& m) { return models::json_has_figure(layout, m); });
+  }
+
+  void refuse_unsettled(const std::string& origin) const {
+    if (!pending_.empty())
+      throw SweepError(origin, "metric '" + pending_.front() + "'",
+                       "is not a number in the JSON of any point's run (see clerk run --json)");
+  }
+
+ private:
+  std::vector<std::string> pending_;
+};
+
 // A hardware value as loaded: the files its scenario reads, each resolved
 // (`P` and `dir/../P`, or a link to P, are one profile).
 std::string resolved(const std::vector<std::string>& files) {
@@ -202,6 +251,19 @@ void check_repeated_points(const Plan& plan, const Identities& identities, const
       throw SweepError(origin, "point " + std::to_string(p.index) + " (" + describe(plan, p) + ")",
                        "repeats point " + std::to_string(at->second) + ": the same runs twice");
   }
+}
+
+// The sweep's size, points and runs, from the spec alone (grid_size): a
+// sweep too large to plan is refused before any of its values is loaded.
+// Random mode checks its samples as it draws them (random_points); a
+// continuous axis outside random mode is refused by make_plan.
+void check_size(const SweepSpec& spec) {
+  if (spec.mode == Mode::kRandom) return;
+  for (const Axis& a : spec.axes)
+    if (a.continuous) return;
+  const std::uint64_t points = grid_size(spec);
+  const std::uint64_t seeds = spec.seeds.empty() ? 1 : spec.seeds.size();
+  check_cap(spec.origin, "", points * seeds, kMaxRuns, "runs (points x seeds)");
 }
 
 }  // namespace
@@ -283,6 +345,7 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
   add_inputs(plan.inputs, base.files);
   // A scenario without a name is named by its path: keep only the file name.
   plan.scenario_name = base.name == spec.scenario ? fs::path(spec.scenario).filename().string() : base.name;
+  check_size(spec);
   Identities identities(spec.axes.size());
   for (std::size_t i = 0; i < spec.axes.size(); ++i) {
     const Axis& a = spec.axes[i];
@@ -332,10 +395,7 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
     for (const std::string& g : groups) check_group_in_paths(g, spec.scenario);
   plan.metrics = spec.metrics.empty() ? main_metrics(groups) : spec.metrics;
 
-  const auto layout = json_layout(base);
-  for (const std::string& m : plan.metrics)
-    if (!models::json_has_figure(layout, m))
-      throw SweepError(spec.origin, "metric '" + m + "'", "is not a number in a run's JSON (see clerk run --json)");
+  MetricCheck metrics(plan.metrics, base);
 
   // Values can be fine alone and wrong together (connections below threads).
   plan.point_bytes.assign(plan.points.size(), 0);
@@ -346,10 +406,23 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
       const models::Scenario sc = models::load_scenario(spec.scenario, plan.overrides(p), plan.hardware(p));
       models::check_fits_machine(sc, sc.duration_s, sc.file);
       plan.point_bytes[i] = models::estimate_resources(sc, sc.duration_s).total_bytes();
+      metrics.see(sc);
     } catch (const models::ConfigError& e) {
       throw SweepError(spec.origin, "point " + std::to_string(p.index) + " (" + describe(plan, p) + ")", e.what());
     }
   }
+  // Every shard keeps the same metrics: the points of the others count too
+  // (loaded only while a metric is unsettled; their own errors are their
+  // shard's to report).
+  for (std::size_t i = 0; i < plan.points.size() && metrics.pending(); ++i) {
+    const Point& p = plan.points[i];
+    if (shard.holds(p.index)) continue;
+    try {
+      metrics.see(models::load_scenario(spec.scenario, plan.overrides(p), plan.hardware(p)));
+    } catch (const models::ConfigError&) {
+    }
+  }
+  metrics.refuse_unsettled(spec.origin);
   plan.fingerprint = fingerprint(plan, spec.origin);
   return plan;
 }

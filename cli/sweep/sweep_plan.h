@@ -61,11 +61,14 @@ struct Plan {
   std::string hardware(const Point& p) const;
 };
 
-// Expands the spec and checks it before any of its runs: every axis value
-// and every point of the shard is loaded as a scenario, and every metric is
-// looked up in the JSON of a 1 ms probe run of the base scenario, and every
-// point of the shard must fit the machine alone (models::check_fits_machine).
-// Throws SweepError naming the axis or the point.
+// Expands the spec and checks it before any of its runs: its size (points
+// and runs, from the axes' lengths, before any value is loaded), every axis
+// value and every point of the shard is loaded as a scenario, every metric
+// must be a figure of the run of some point (every run's figures: a 1 ms
+// probe run of the base scenario; those only some configurations write:
+// each point's own, models::json_skeleton), and every point of the shard
+// must fit the machine alone (models::check_fits_machine).
+// Throws SweepError naming the axis, the metric or the point.
 Plan make_plan(const SweepSpec& spec, const Shard& shard = {});
 
 // The metrics a sweep keeps when the spec names none.

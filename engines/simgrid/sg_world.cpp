@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <simgrid/s4u/Actor.hpp>
 #include <stdexcept>
+#include <xbt/log.h>
 
 #include "engines/simgrid/sg_disks.h"
 #include "engines/simgrid/sg_worker.h"
@@ -57,6 +58,10 @@ SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration
 }
 
 SgWorld::~SgWorld() = default;
+
+SgWorld::QuietAbandon::~QuietAbandon() {
+  if (engine_.get_actor_count() > 0) xbt_log_control_set("ker_engine.thresh:error");
+}
 
 void SgWorld::run() { engine_.run(); }
 

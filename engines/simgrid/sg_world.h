@@ -69,11 +69,32 @@ class SgWorld {
     struct sigaction before_ {};
   };
 
+  // A world given up before its run ended (a scenario refused while the
+  // world is built, like a preload larger than the cache, after the NIC's
+  // and the disk's actors exist) leaves actors to SimGrid's shutdown: the
+  // engine's destructor, then its atexit handler, each wrote "Process called
+  // exit when leaving - Skipping cleanups" (EngineImpl::shutdown), around
+  // clerk's own error message (probe 5). Skipping that cleanup is right (the
+  // process ends with the error; the exit status is clerk's); the warning is
+  // noise, so SimGrid's engine warnings are silenced then, and only then: a
+  // run that ended leaves no actor. Destroyed before engine_ (declared after).
+  class QuietAbandon {
+   public:
+    explicit QuietAbandon(const simgrid::s4u::Engine& engine) : engine_(engine) {}
+    ~QuietAbandon();
+    QuietAbandon(const QuietAbandon&) = delete;
+    QuietAbandon& operator=(const QuietAbandon&) = delete;
+
+   private:
+    const simgrid::s4u::Engine& engine_;
+  };
+
   models::Scenario scenario_;
   std::uint64_t seed_;
   sim::Time duration_;
   KeptSigint sigint_;  // before engine_: saved before SimGrid replaces it
   simgrid::s4u::Engine engine_;
+  QuietAbandon quiet_{engine_};  // after engine_: destroyed before it
   sim::RandomStreams streams_;
   Platform platform_;
   std::unique_ptr<SgNic> nic_;

@@ -1089,12 +1089,20 @@ void read_clients(Section& root, const LayeredToml& doc, Scenario& sc, const Fil
 }
 
 void read_expect(Section& root, const LayeredToml& doc, Scenario& sc) {
-  // relative_to: a scenario file, relative to the file that names it.
-  sc.expect = read_expectations(root, doc, [](const std::string& s, const std::string& file, int line) {
+  // relative_to: a scenario file, relative to the file that names it; not
+  // the scenario being read (its own file, by any path or link): a figure
+  // relative to its own is 1 whatever the run does, so the claim could never
+  // fail (probe 5: it always held).
+  const std::string self = sc.file;
+  sc.expect = read_expectations(root, doc, [&self](const std::string& s, const std::string& file, int line) {
     const std::filesystem::path target = std::filesystem::path(file).parent_path() / s;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(target, ec))
       throw ConfigError(file, line, "expect.relative_to", "no scenario file '" + s + "'");
+    if (std::filesystem::equivalent(target, self, ec))
+      throw ConfigError(file, line, "expect.relative_to",
+                        "'" + s + "' is this scenario itself, so the ratio is 1 whatever the run does: name another "
+                        "scenario");
     return target.string();
   });
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -11,12 +10,12 @@
 #include <map>
 #include <stdexcept>
 
+#include "common/number_text.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/layered_toml.h"
 #include "models/scenario/resource_estimate.h"
 #include "models/scenario/result_json.h"
 #include "models/scenario/section.h"
-#include "models/server/pool_choice.h"
 
 namespace models {
 
@@ -62,42 +61,6 @@ bool has_path(const nlohmann::ordered_json& j, const std::string& dotted) {
   }
 }
 
-// The keys a run of `sc` writes: its client groups, and the sections
-// result_json.cpp writes only for some configurations, as run_figures.cpp
-// decides them (the read paths with aio_nowait or io_uring, O_DIRECT's reads
-// with directio, figures per pool with two pools or more, aio threads and no ring, per
-// disk with [disks.NAME]).
-nlohmann::ordered_json skeleton(const Scenario& sc) {
-  RunResult r;
-  for (const WrkGroupSpec& g : sc.clients) {
-    WrkResult w;
-    w.spec = g;
-    r.clients.push_back(w);
-  }
-  const bool ring = sc.nginx.aio && sc.nginx.aio->io_uring;
-  r.aio_nowait = sc.nginx.aio_nowait;
-  r.io_uring = ring;
-  if (sc.nginx.directio > 0) r.direct_reads = 1;
-  const std::vector<ThreadPoolConfig> pools = all_thread_pools(sc.nginx);
-  const bool aio_threads = sc.nginx.aio && sc.nginx.aio->thread_pool;  // run_figures.cpp: r.thread_pool, the ring aside
-  if (aio_threads && pools.size() >= 2 && !ring)
-    for (const ThreadPoolConfig& pool : pools) {
-      RunResult::PoolFigures f;
-      f.name = pool.name;
-      r.pool_figures.push_back(f);
-    }
-  if (!sc.hardware.disks.empty()) {
-    RunResult::DiskFigures f;
-    f.name = "disk";  // [disk], as run_figures.cpp names it
-    r.disk_figures.push_back(f);
-    for (const HardwareSpec::NamedDisk& d : sc.hardware.disks) {
-      f.name = d.name;
-      r.disk_figures.push_back(f);
-    }
-  }
-  return to_json(r, false);
-}
-
 // "steps.K.rest" -> (K-1, rest); else (current, metric).
 std::pair<std::size_t, std::string> split_step(const std::string& metric, std::size_t current) {
   if (metric.rfind("steps.", 0) != 0) return {current, metric};
@@ -108,6 +71,26 @@ std::pair<std::size_t, std::string> split_step(const std::string& metric, std::s
   const std::size_t step = static_cast<std::size_t>(std::stoi(k));
   if (step == 0 || dot == std::string::npos) return {SIZE_MAX, metric};
   return {step - 1, metric.substr(dot + 1)};
+}
+
+// An expression as a message shows it: whole when short; else at most 120
+// bytes about byte `at` (where the reading stopped), with the position and
+// the length (a refused expression of 400 KB, parentheses 200,000 deep, was
+// echoed whole: probe 5).
+std::string excerpt(const std::string& text, std::size_t at = 0) {
+  constexpr std::size_t kShown = 120;
+  if (text.size() <= kShown) return "'" + text + "'";
+  at = std::min(at, text.size());
+  const std::size_t from = std::min(at > kShown / 2 ? at - kShown / 2 : 0, text.size() - kShown);
+  return fmt::format("'{}{}{}' (at character {} of {})", from > 0 ? "..." : "", text.substr(from, kShown),
+                     from + kShown < text.size() ? "..." : "", at + 1, text.size());
+}
+
+// A placeholder's text in its braces, cut as excerpt() cuts (the message
+// goes on with the excerpt about where the reading stopped).
+std::string braced(const std::string& inside) {
+  constexpr std::size_t kShown = 120;
+  return inside.size() <= kShown ? "{" + inside + "}" : fmt::format("{{{}...}} ({} characters)", inside.substr(0, kShown), inside.size());
 }
 
 // An expression (lesson.h, "Expressions"): figures and numbers joined by
@@ -128,35 +111,56 @@ class ExpressionParser {
   }
 
   std::optional<double> value() {
-    if (!ok_) return syntax();
+    if (!ok_) return syntax(bad_at_);
     const std::optional<double> v = sum();
     if (!v) return v;
-    if (next_ != tokens_.size()) return syntax();
+    if (next_ != tokens_.size()) return syntax(starts_[next_]);
     return v;
   }
 
  private:
   // Tokens are separated by one space; parentheses may touch their operand.
+  // Each token's first byte goes to starts_, for messages.
   bool tokenize() {
     std::size_t pos = 0;
     while (pos <= text_.size()) {
       const std::size_t space = std::min(text_.find(' ', pos), text_.size());
       std::string word = text_.substr(pos, space - pos);
-      if (word.empty()) return false;
+      if (word.empty()) {
+        bad_at_ = pos;
+        return false;
+      }
       std::size_t open = 0;
-      while (open < word.size() && word[open] == '(') tokens_.push_back("("), ++open;
+      while (open < word.size() && word[open] == '(') add("(", pos + open), ++open;
       std::size_t close = 0;
       while (close < word.size() - open && word[word.size() - 1 - close] == ')') ++close;
-      if (open + close < word.size()) tokens_.push_back(word.substr(open, word.size() - open - close));
-      for (std::size_t i = 0; i < close; ++i) tokens_.push_back(")");
+      if (open + close < word.size()) add(word.substr(open, word.size() - open - close), pos + open);
+      for (std::size_t i = 0; i < close; ++i) add(")", space - close + i);
       pos = space + 1;
     }
     return true;
   }
 
-  std::optional<double> syntax() {
-    *why_ = "'" + text_ + "': an expression is figures and numbers joined by ' + ', ' - ', ' * ' or ' / ' (one space "
-            "each side), with parentheses";
+  void add(std::string token, std::size_t start) {
+    tokens_.push_back(std::move(token));
+    starts_.push_back(start);
+  }
+
+  // Where the token before next_ starts (the one just read), for messages.
+  std::size_t last_at() const { return next_ > 0 ? starts_[next_ - 1] : 0; }
+
+  std::optional<double> syntax(std::size_t at) {
+    *why_ = excerpt(text_, at) + ": an expression is figures and numbers joined by ' + ', ' - ', ' * ' or ' / ' (one "
+            "space each side), with parentheses";
+    return std::nullopt;
+  }
+
+  // A sum, product or quotient beyond a double (1e308 * 10) is infinite:
+  // refused as a division by zero is, never shown as "inf" nor compared
+  // with a claim's range (probe 5).
+  std::optional<double> finite(double v) {
+    if (std::isfinite(v)) return v;
+    *why_ = excerpt(text_, last_at()) + ": the value is beyond a double's range (not a finite number)";
     return std::nullopt;
   }
 
@@ -168,7 +172,7 @@ class ExpressionParser {
       const bool plus = tokens_[next_++] == "+";
       const std::optional<double> w = product();
       if (!w) return w;
-      *v += plus ? *w : -*w;
+      v = finite(plus ? *v + *w : *v - *w);
     }
     return v;
   }
@@ -186,28 +190,29 @@ class ExpressionParser {
         *why_ = "the ratio's base '" + divisor + "' is 0";
         return std::nullopt;
       }
-      *v = times ? *v * *w : (*w == 0 ? 0 : *v / *w);
+      v = finite(times ? *v * *w : (*w == 0 ? 0 : *v / *w));
     }
     return v;
   }
 
   std::optional<double> factor() {
-    if (next_ >= tokens_.size()) return syntax();
+    if (next_ >= tokens_.size()) return syntax(text_.size());
     const std::string& token = tokens_[next_++];
     if (token == "(") {
-      if (++depth_ > kMaxDepth) return syntax();  // bounded recursion, whatever the file holds
+      if (++depth_ > kMaxDepth) return syntax(last_at());  // bounded recursion, whatever the file holds
       const std::optional<double> v = sum();
       if (!v) return v;
-      if (!at(")")) return syntax();
+      if (!at(")")) return syntax(next_ < tokens_.size() ? starts_[next_] : text_.size());
       ++next_;
       --depth_;
       return v;
     }
-    if (token == ")" || token == "+" || token == "-" || token == "*" || token == "/") return syntax();
+    if (token == ")" || token == "+" || token == "-" || token == "*" || token == "/") return syntax(last_at());
     if (std::isdigit(static_cast<unsigned char>(token[0])) || token[0] == '.') {
-      char* end = nullptr;
-      const double v = std::strtod(token.c_str(), &end);
-      if (*end != '\0') return syntax();
+      // Decimal and finite, read as every other number clerk reads
+      // (common/number_text.h): no hex (strtod took 0x10), no 1e999.
+      const std::optional<double> v = common::number_text<double>(token);
+      if (!v || !std::isfinite(*v)) return syntax(last_at());
       return v;
     }
     return operand_(token, why_);
@@ -220,7 +225,9 @@ class ExpressionParser {
   static constexpr int kMaxDepth = 16;  // parentheses nested deeper are refused
   int depth_ = 0;
   std::vector<std::string> tokens_;
+  std::vector<std::size_t> starts_;  // each token's first byte in text_
   std::size_t next_ = 0;
+  std::size_t bad_at_ = 0;  // where tokenize() stopped
   bool ok_ = false;
 };
 
@@ -243,21 +250,37 @@ std::optional<double> expression_value(const LessonRuns& runs, std::size_t curre
       text,
       [&](const std::string& metric, std::string* w) {
         const std::optional<double> v = figure_at(runs, current, metric, ignore_steps);
-        if (!v) *w = "the run has no figure '" + metric + "' (null)";
+        if (!v) *w = "the run has no figure " + excerpt(metric) + " (null)";
         return v;
       },
       why);
   return parser.value();
 }
 
-// "step K" (K before `current`, 1-based in the text) -> "K".
+// What a step runs: its scenario file and its changes, in order. Runs are
+// deterministic, so two steps with the same are the same run.
+std::string run_identity(const std::string& scenario, const std::vector<std::string>& overrides) {
+  std::string id = scenario;
+  for (const std::string& o : overrides) id += '\n' + o;
+  return id;
+}
+
+// "step K" (K before `current`, 1-based in the text) -> "K". `runs`: each
+// step's run_identity, up to and with the current one. A step that runs
+// what this one runs is refused: a figure relative to its own is 1 whatever
+// the run does, so the claim could never fail (probe 5).
 std::string step_reference(const std::string& value, const std::string& file, int line, const std::string& key,
-                           std::size_t current) {
+                           std::size_t current, const std::vector<std::string>& runs) {
   const std::size_t before = current;  // steps 1..current are before the (0-based) current one
   if (value.rfind("step ", 0) == 0) {
     const std::string k = value.substr(5);
     if (!k.empty() && k.size() <= 3 && std::all_of(k.begin(), k.end(), [](unsigned char c) { return std::isdigit(c); })) {
       const int n = std::stoi(k);
+      const auto base = static_cast<std::size_t>(n - 1);
+      if (n >= 1 && base < before && base < runs.size() && current < runs.size() && runs[base] == runs[current])
+        throw ConfigError(file, line, key,
+                          fmt::format("step {} runs the same scenario with the same changes as this step, so the "
+                                      "ratio is 1 whatever the run does: name a step that differs", n));
       if (n >= 1 && static_cast<std::size_t>(n) <= before) return k;
     }
   }
@@ -269,7 +292,9 @@ std::string step_reference(const std::string& value, const std::string& file, in
 
 class StepReader {
  public:
-  StepReader(const LayeredToml& doc, const std::vector<Scenario>& loaded) : doc_(doc), loaded_(loaded) {}
+  // loaded[k], runs[k]: step k's scenario as loaded and its run_identity.
+  StepReader(const LayeredToml& doc, const std::vector<Scenario>& loaded, const std::vector<std::string>& runs)
+      : doc_(doc), loaded_(loaded), runs_(runs) {}
 
   // Why `metric` names no figure of a run of the lesson's steps up to `current`; empty when it does.
   std::string metric_problem(const std::string& text, std::size_t current) const {
@@ -287,10 +312,10 @@ class StepReader {
 
   std::string figure_problem(const std::string& metric, std::size_t current) const {
     const auto [step, path] = split_step(metric, current);
-    if (step == SIZE_MAX) return "'" + metric + "': steps.K must name a step by its number";
-    if (step > current) return fmt::format("'{}': step {} runs after this one", metric, step + 1);
-    if (!has_path(skeleton(loaded_[step]), path))
-      return "'" + path + "' is no figure of the run's JSON (the keys `clerk run --json` writes; README, \"Output\")";
+    if (step == SIZE_MAX) return excerpt(metric) + ": steps.K must name a step by its number";
+    if (step > current) return fmt::format("{}: step {} runs after this one", excerpt(metric), step + 1);
+    if (!has_path(json_skeleton(loaded_[step]), path))
+      return excerpt(path) + " is no figure of the run's JSON (the keys `clerk run --json` writes; README, \"Output\")";
     return "";
   }
 
@@ -317,7 +342,7 @@ class StepReader {
       if (s.has(k)) check_expect_bound(k[1] == 'i' ? e.min : e.max, s.origin(k).file, s.origin(k).line, s.dotted(k));
     if (s.has("relative_to")) {
       const KeyOrigin at = s.origin("relative_to");
-      e.relative_to = step_reference(s.string("relative_to", ""), at.file, at.line, s.dotted("relative_to"), current);
+      e.relative_to = step_reference(s.string("relative_to", ""), at.file, at.line, s.dotted("relative_to"), current, runs_);
     }
     if (needs_range && std::isinf(e.min) && std::isinf(e.max)) s.fail("metric", "needs min, max or both beside it");
     if (e.min > e.max) s.fail("min", "is above max");
@@ -388,7 +413,7 @@ class StepReader {
       const std::string s = v.value<std::string>().value();
       if (key == "text") text = s;
       else if (key == "metric") when.metric = s;
-      else when.relative_to = step_reference(s, file, line, dotted, current);
+      else when.relative_to = step_reference(s, file, line, dotted, current, runs_);
     }
     const int line = LayeredToml::line_of(&t);
     if (text.empty()) throw ConfigError(file, line, where + ".text", "is required");
@@ -404,6 +429,7 @@ class StepReader {
 
   const LayeredToml& doc_;
   const std::vector<Scenario>& loaded_;
+  const std::vector<std::string>& runs_;
 };
 
 // Every {placeholder} of `text` names a figure; `at` the key holding the text.
@@ -421,11 +447,11 @@ void check_placeholders(Section& s, const std::string& key, const std::string& t
     if (bar != std::string::npos) {
       const std::string format = inside.substr(bar + 1);
       if (format != "ms" && format != "s" && format != "%" && format != "int" && format != "x")
-        s.fail(key, "placeholder {" + inside + "}: format '" + format + "' is not one of ms, s, %, int, x");
+        s.fail(key, "placeholder " + braced(inside) + ": format " + excerpt(format) + " is not one of ms, s, %, int, x");
       inside = inside.substr(0, bar);
     }
     const std::string why = reader.metric_problem(inside, current);
-    if (!why.empty()) s.fail(key, "placeholder {" + inside + "}: " + why);
+    if (!why.empty()) s.fail(key, "placeholder " + braced(inside) + ": " + why);
     i = close;
   }
 }
@@ -554,7 +580,8 @@ Lesson load_lesson(const std::string& path) {
   const std::vector<std::string> numbers = doc.children("step");
   if (numbers.empty()) root.fail("step", "is required: a lesson has steps, [step.1], [step.2], ...");
   std::vector<Scenario> loaded;
-  StepReader reader(doc, loaded);
+  std::vector<std::string> runs;
+  StepReader reader(doc, loaded, runs);
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     if (numbers[i] != std::to_string(i + 1))
       steps.fail(numbers[i], fmt::format("steps are numbered from 1 in order: expected [step.{}]", i + 1));
@@ -588,6 +615,7 @@ Lesson load_lesson(const std::string& path) {
       s.fail("scenario", why);
     }
     loaded.push_back(step.loaded);
+    runs.push_back(run_identity(step.scenario, step.overrides));
     step.setup = s.string("setup", "", true);
     if (s.has("predict")) {
       Section p = s.sub("predict");
@@ -601,7 +629,7 @@ Lesson load_lesson(const std::string& path) {
     step.teacher = s.string("teacher", "");
     step.expect = read_expectations(s, doc,
                                     [&](const std::string& v, const std::string& file, int line) {
-                                      return step_reference(v, file, line, s.dotted("expect.relative_to"), i);
+                                      return step_reference(v, file, line, s.dotted("expect.relative_to"), i, runs);
                                     },
                                     false);
     reader.check_expectations(s, step.expect, i);
@@ -797,19 +825,16 @@ LessonVerdict judge_prediction(const LessonStep& step, const LessonOutcome& o, c
   const LessonPredict& p = step.predict;
   if (!p.choices.empty()) {
     // Read without exceptions (std::stoul, std::stod threw on 1e-400 or a
-    // number past the type's range): what cannot be read is no answer.
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long n = std::strtoul(guess.c_str(), &end, 10);
-    if (*end != '\0' || errno == ERANGE) return v;
-    v.right = o.choice && n == *o.choice + 1;
+    // number past the type's range), as the other readers read numbers
+    // (common/number_text.h): what cannot be read is no answer.
+    const std::optional<std::size_t> n = common::number_text<std::size_t>(guess);
+    if (!n) return v;
+    v.right = o.choice && *n == *o.choice + 1;
     v.text = v.right ? "You predicted this. " : fmt::format("You predicted {}). Read on: the run explains why.", guess);
   } else {
-    char* end = nullptr;
-    errno = 0;
-    const double g = std::strtod(guess.c_str(), &end);
-    if (*end != '\0' || errno == ERANGE || !std::isfinite(g)) return v;
-    v.right = guess_is_right(g, o.number, p.tolerance);
+    const std::optional<double> g = common::number_text<double>(guess);  // decimal only, as it was asked
+    if (!g || !std::isfinite(*g)) return v;
+    v.right = guess_is_right(*g, o.number, p.tolerance);
     v.text = fmt::format("You predicted {} {}: {}", guess, p.unit,
                          v.right ? "close enough." : "not close. Read on: the run explains why.");
   }
@@ -839,7 +864,7 @@ std::string fill_placeholders(const std::string& text, const LessonRuns& runs) {
     // "{A / B}", "{A * B / C}", ...: an expression of figures.
     std::string why;
     const std::optional<double> v = expression_value(runs, runs.current, inside, false, &why);
-    if (!v) throw std::out_of_range("placeholder {" + inside + "}: " + why);
+    if (!v) throw std::out_of_range("placeholder " + braced(inside) + ": " + why);
     out += format_figure(*v, format);
     i = close;
   }

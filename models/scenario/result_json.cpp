@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <optional>
 
+#include "models/server/pool_choice.h"
+
 namespace models {
 
 using nlohmann::ordered_json;
@@ -307,6 +309,42 @@ std::optional<double> json_metric(const ordered_json& j, const std::string& dott
 bool json_has_figure(const ordered_json& j, const std::string& dotted) {
   const ordered_json* node = json_at(j, dotted);
   return node && (node->is_number() || node->is_boolean() || node->is_null());
+}
+
+// The keys a run of `sc` writes: its client groups, and the sections
+// result_json.cpp writes only for some configurations, as run_figures.cpp
+// decides them (the read paths with aio_nowait or io_uring, O_DIRECT's reads
+// with directio, figures per pool with two pools or more, aio threads and no ring, per
+// disk with [disks.NAME]).
+ordered_json json_skeleton(const Scenario& sc) {
+  RunResult r;
+  for (const WrkGroupSpec& g : sc.clients) {
+    WrkResult w;
+    w.spec = g;
+    r.clients.push_back(w);
+  }
+  const bool ring = sc.nginx.aio && sc.nginx.aio->io_uring;
+  r.aio_nowait = sc.nginx.aio_nowait;
+  r.io_uring = ring;
+  if (sc.nginx.directio > 0) r.direct_reads = 1;
+  const std::vector<ThreadPoolConfig> pools = all_thread_pools(sc.nginx);
+  const bool aio_threads = sc.nginx.aio && sc.nginx.aio->thread_pool;  // run_figures.cpp: r.thread_pool, the ring aside
+  if (aio_threads && pools.size() >= 2 && !ring)
+    for (const ThreadPoolConfig& pool : pools) {
+      RunResult::PoolFigures f;
+      f.name = pool.name;
+      r.pool_figures.push_back(f);
+    }
+  if (!sc.hardware.disks.empty()) {
+    RunResult::DiskFigures f;
+    f.name = "disk";  // [disk], as run_figures.cpp names it
+    r.disk_figures.push_back(f);
+    for (const HardwareSpec::NamedDisk& d : sc.hardware.disks) {
+      f.name = d.name;
+      r.disk_figures.push_back(f);
+    }
+  }
+  return to_json(r, false);
 }
 
 }  // namespace models

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "models/scenario/result.h"
+#include "models/scenario/scenario.h"
 
 namespace models {
 
@@ -19,5 +20,10 @@ std::optional<double> json_metric(const nlohmann::ordered_json& j, const std::st
 // this run lacks and another may have, as warmup.full_at_s while the page
 // cache never filled).
 bool json_has_figure(const nlohmann::ordered_json& j, const std::string& dotted);
+// The keys a run of `sc` writes, without running it (every figure 0): the
+// sections every run writes, and those to_json writes only for some
+// configurations, as run_figures.cpp decides them. What a lesson's metric
+// and a sweep's point are checked against.
+nlohmann::ordered_json json_skeleton(const Scenario& sc);
 
 }  // namespace models
