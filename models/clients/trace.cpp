@@ -145,8 +145,7 @@ bool TraceReader::next_kept(TraceLine& out) {
       continue;
     }
     if (offset >= spec_.until_s) {
-      counts_.stopped_at_until = true;
-      ended_ = true;
+      stop_at_until();
       break;
     }
     if (spec_.sample < 1 && !(rng_.uniform() < spec_.sample)) {
@@ -161,6 +160,21 @@ bool TraceReader::next_kept(TraceLine& out) {
   }
   ended_ = true;
   return false;
+}
+
+// The reading ends at the first line at or past `until` (in replay order):
+// the lines read behind it, not judged yet, are past it too and never
+// handed out. The kept lines held to spread their second stay (read_ahead).
+void TraceReader::stop_at_until() {
+  counts_.past_until = 1 + ended_lines_.lines.size() + (ended_lines_.have_ahead ? 1 : 0) + held_.size();
+  ended_lines_ = Spread{};
+  held_.clear();
+  ended_ = true;
+}
+
+std::uint64_t TraceReader::read_ahead() const {
+  auto held = [](const Spread& s) { return s.lines.size() + (s.have_ahead ? 1 : 0); };
+  return held(ended_lines_) + held_.size() + held(kept_);
 }
 
 // The next of `source`'s lines, those of one second each at i/k of it (log time).
@@ -227,7 +241,7 @@ std::string nothing_parsed(const std::string& file, const TraceCounts& c) {
            " lines; line " + std::to_string(c.first_malformed_line) + ": " + c.first_malformed_why + ")";
   return "no line of the access log '" + file + "' is replayed: " + std::to_string(c.before_window) +
          " before from, " + std::to_string(c.sampled_out) + " sampled out" +
-         (c.stopped_at_until ? ", the rest at or past until" : "") + ", " + std::to_string(c.malformed) + " malformed";
+         (c.past_until ? ", the rest at or past until" : "") + ", " + std::to_string(c.malformed) + " malformed";
 }
 
 namespace {

@@ -97,7 +97,11 @@ struct TraceSpec {
   bool enabled() const { return !file.empty(); }
 };
 
-// What became of the log's lines.
+// What became of the log's lines, as the reader judged them. Every line read
+// is in one count: lines = malformed + before_window + sampled_out +
+// past_until + kept + TraceReader::read_ahead() (those read and not judged
+// yet). `kept` are lines of the window handed on, to the replay or to the
+// scan; the replay tells which of them fell due (TraceResult).
 struct TraceCounts {
   std::uint64_t lines = 0;        // read
   std::uint64_t malformed = 0;    // skipped: not the format, or too long
@@ -105,10 +109,12 @@ struct TraceCounts {
   std::string first_malformed_why;
   std::uint64_t before_window = 0;  // before `from`
   std::uint64_t sampled_out = 0;
-  std::uint64_t kept = 0;           // handed to the replay
+  std::uint64_t kept = 0;           // in the window and the sample: handed on, or held to be (read_ahead)
+  // At or past `until`: the line that ended the reading, and the lines read
+  // ahead behind it (arrival order, or the rest of its second).
+  std::uint64_t past_until = 0;
   std::uint64_t reordered = 0;      // earlier than the line before
   std::uint64_t reorder_held_peak = 0;  // the most lines the reorder buffer held at once
-  bool stopped_at_until = false;    // a line at or past `until` ended the reading
 };
 
 struct TraceLine {
@@ -130,6 +136,9 @@ class TraceReader {
   // The next kept line, in replay order; false at the log's (or window's) end.
   bool next(TraceLine& out);
   const TraceCounts& counts() const { return counts_; }
+  // Lines read and not handed out by next() yet, held to spread a second or
+  // to put arrivals in order: some already kept, the others not judged yet.
+  std::uint64_t read_ahead() const;
 
  private:
   // One second's lines spread over it (log order), and the line read ahead of the next second.
@@ -150,6 +159,7 @@ class TraceReader {
   bool next_arrival(TraceLine& out);  // the next line in arrival order (reorder buffer)
   bool next_kept(TraceLine& out);     // the next kept line, its time the log's (or arrival)
   bool next_spread(Spread& s, Source source, TraceLine& out);  // `source`'s lines, each second spread
+  void stop_at_until();  // a line at or past `until`: it and the unjudged lines behind it counted, dropped
 
   TraceSpec spec_;
   const LogFormat& format_;
@@ -189,9 +199,16 @@ struct TraceWindowFigures {
 TraceWindowFigures window_figures(const TraceWindow& w, double start_s);
 
 // What a trace group reports beside wrk's figures.
+// Every line read is in one count: counts.lines = counts.malformed +
+// counts.before_window + counts.sampled_out + counts.past_until + replayed +
+// not_due_at_end. Each line replayed is one request issued (WrkResult::
+// issued), so replayed = complete + failed + in_flight at the end, and the
+// `waiting` are among those in flight.
 struct TraceResult {
   TraceCounts counts;
-  bool log_finished = false;   // every kept line was replayed before the run ended
+  std::uint64_t replayed = 0;        // fell due before the run ended: each one request
+  std::uint64_t not_due_at_end = 0;  // read (kept or not judged yet), not due when the run ended
+  bool log_finished = false;   // every kept line fell due before the run ended (not_due_at_end = 0)
   std::uint64_t waiting = 0;   // due at the end, no connection free to send them
   sim::LatencyStats logged;    // the log's $request_time of the lines replayed
   std::vector<TraceWindowFigures> windows;

@@ -39,7 +39,7 @@ Wrk::Wrk(sim::Engine& engine, std::vector<WrkGroupSpec> groups, double one_way_s
     if (!format) throw std::invalid_argument("clients." + groups_[g].spec.name + ".log_format " + error);
     feeds_.push_back(TraceFeed{g, std::make_unique<LogFormat>(std::move(*format)),
                                streams.stream(kTraceSampleStreams, group_stream_index(groups_[g].spec.name)),
-                               nullptr, {}, false, {}, {}});
+                               nullptr, {}, false, 0, {}, {}});
   }
   for (std::uint32_t g = 0; g < groups_.size(); ++g)
     for (std::uint32_t t = 0; t < groups_[g].spec.threads; ++t) {
@@ -94,6 +94,7 @@ void Wrk::begin_window() {
 
 void Wrk::start_trace(TraceFeed& feed) {
   feed.reader = std::make_unique<TraceReader>(groups_[feed.group].spec.trace, *feed.format, feed.sample_rng);
+  feed.due = 0;  // as the group's issued (WrkGroup::restart)
   feed.has_next = feed.reader->next(feed.next);
   if (feed.has_next && feed.next.at_s < sim::to_seconds(duration_))
     engine_.schedule_at(window_start_ + sim::from_seconds_ceil(feed.next.at_s), this,
@@ -121,6 +122,7 @@ void Wrk::trace_due(std::uint32_t f) {
   WrkGroup& g = groups_[feed.group];
   const sim::Time now = engine_.now();
   ++g.issued;
+  ++feed.due;
   g.record_trace_due(now, feed.next.request_time_s);
   const auto& files = *g.spec.trace.files;
   const auto it = files.find(feed.next.path);
@@ -481,6 +483,9 @@ std::vector<WrkResult> Wrk::finish() {
   for (const TraceFeed& feed : feeds_) {
     TraceResult& r = out[feed.group].trace;
     if (feed.reader) r.counts = feed.reader->counts();
+    r.replayed = feed.due;
+    // Read and not due: the line read ahead, and those the reader holds.
+    r.not_due_at_end = feed.reader ? feed.reader->read_ahead() + (feed.has_next ? 1 : 0) : 0;
     r.log_finished = feed.reader && !feed.has_next;
     r.waiting = feed.waiting.size();
   }

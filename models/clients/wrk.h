@@ -154,7 +154,8 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
     sim::RandomStream sample_rng;
     std::unique_ptr<TraceReader> reader;
     TraceLine next;
-    bool has_next = false;
+    bool has_next = false;  // `next` read and not due yet
+    std::uint64_t due = 0;  // lines that fell due (each one request)
     std::deque<std::pair<sim::Time, std::uint32_t>> waiting;  // due, file
     sim::LruIdle idle;  // its connections free to take a request
   };

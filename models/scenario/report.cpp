@@ -130,11 +130,14 @@ std::string internet_lines(const WrkResult& c) {
 std::string trace_lines(const WrkResult& c) {
   const TraceCounts& n = c.trace.counts;
   const TraceSpec& t = c.spec.trace;
-  std::string s = fmt::format("  access log {}: {} lines read, {} replayed", t.file, n.lines, n.kept);
+  // Every line read in one count (TraceResult): replayed lines fell due, each one request.
+  std::string s = fmt::format("  access log {}: {} lines read, {} replayed", t.file, n.lines, c.trace.replayed);
+  if (c.trace.not_due_at_end) s += fmt::format(", {} not yet due when the run ended", c.trace.not_due_at_end);
   if (n.malformed)
     s += fmt::format(", {} skipped as malformed (first: line {}, {})", n.malformed, n.first_malformed_line,
                      n.first_malformed_why);
   if (n.before_window) s += fmt::format(", {} before from", n.before_window);
+  if (n.past_until) s += fmt::format(", {} at or past until", n.past_until);
   if (n.sampled_out) s += fmt::format(", {} sampled out", n.sampled_out);
   if (n.reordered) s += fmt::format(", {} earlier than the line before (replayed in log order)", n.reordered);
   s += c.trace.log_finished ? "; the whole window replayed" : "; the run ended before the log's window did";
