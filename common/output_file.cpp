@@ -1,6 +1,7 @@
 #include "common/output_file.h"
 
 #include "common/shown_text.h"
+#include "common/special_file.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -26,10 +27,6 @@ namespace {
 [[noreturn]] void fail_errno(const std::string& path, const std::string& step) {
   fail(path, step + ": " + std::strerror(errno));
 }
-
-// What is written directly: a FIFO or a character device. (A socket cannot
-// be opened at all: refused up front, not after the run.)
-bool is_special(mode_t mode) { return S_ISFIFO(mode) || S_ISCHR(mode); }
 
 enum class Target { kReplace, kDirect };
 
@@ -102,22 +99,6 @@ void write_all(int fd, std::string_view content, const std::string& path) {
     if (n <= 0) fail_errno(path, "write");
     content.remove_prefix(static_cast<std::size_t>(n));
   }
-}
-
-// A special file, opened for writing as it is (a FIFO waits for its reader),
-// never truncated or replaced. A link swapped for a regular file in between
-// is refused.
-int open_special(const std::string& path) {
-  int fd = -1;
-  do fd = open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
-  if (fd < 0) fail_errno(path, "open");
-  struct stat st {};
-  if (fstat(fd, &st) != 0 || !is_special(st.st_mode)) {
-    close(fd);
-    fail(path, "it changed while being opened");
-  }
-  return fd;
 }
 
 void write_direct(const std::string& path, std::string_view content) {
@@ -195,6 +176,21 @@ void write_replacing(const std::string& path, std::string_view content) {
 }
 
 }  // namespace
+
+bool is_special(mode_t mode) { return S_ISFIFO(mode) || S_ISCHR(mode); }
+
+int open_special(const std::string& path, int extra_flags) {
+  int fd = -1;
+  do fd = open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | extra_flags);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0) fail_errno(path, "open");
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !is_special(st.st_mode)) {
+    close(fd);
+    fail(path, "it changed while being opened");
+  }
+  return fd;
+}
 
 void check_output_path(const std::string& path) {
   if (classify(path) == Target::kReplace) probe_temporary(path);
