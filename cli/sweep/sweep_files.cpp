@@ -54,6 +54,14 @@ void write_atomically(const std::string& path, const std::string& content) {
   }
 }
 
+void write_together(const common::OutputSet& set, const std::string& hint) {
+  try {
+    set.write();
+  } catch (const common::OutputError& e) {
+    throw SweepError(e.path(), "", e.reason() + hint);
+  }
+}
+
 void check_writable(const std::string& path) {
   try {
     common::check_output_path(path);
