@@ -1,8 +1,9 @@
 // `clerk compare A.toml B.toml ...`: every scenario on the same seed (the
 // same random draws), one table, and with --json and --figure the same
 // figures as JSON and as a gnuplot figure (cli/compare_table.h). Every file
-// is loaded and every output checked before anything runs; the figure is
-// drawn before the JSON is written, so a failure leaves neither.
+// is loaded and every output checked before anything runs; the figure's
+// pictures and the JSON are written together, all or none
+// (common::OutputSet), so a failure on one leaves none of them.
 #include <fmt/format.h>
 #include <iostream>
 #include <memory>
@@ -97,13 +98,15 @@ int compare_command(const CompareArgs& given) {
   std::vector<CompareFigures> runs;
   for (const Loaded& l : loaded)
     runs.push_back(figures_of(engines::run_scenario(l.scenario, {seed, l.duration_s, engines::Engine::kNative, {}})));
+  common::OutputSet json;
+  if (!args.json_path.empty()) json.add(args.json_path, common::json_text(compare_json(runs, seed), 2) + "\n");
   if (!args.figure.empty()) {
     const sweep::BarChart chart = compare_chart(runs, seed);
     int status = 0;
     try {
       status = sweep::draw_figure(
           [&](const std::string& png, const std::string& svg) { return sweep::bar_chart_script(chart, png, svg); },
-          args.figure);
+          args.figure, "gnuplot", std::move(json));
     } catch (const sweep::SweepError& e) {
       std::cerr << "clerk: " << e.what() << "\n";
       return 2;
@@ -112,8 +115,9 @@ int compare_command(const CompareArgs& given) {
       std::cout << compare_table(runs, seed);
       return status;
     }
+  } else {
+    json.write();
   }
-  if (!args.json_path.empty()) common::write_file_atomically(args.json_path, common::json_text(compare_json(runs, seed), 2) + "\n");
   std::cout << compare_table(runs, seed);
   return 0;
 }

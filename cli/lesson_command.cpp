@@ -545,10 +545,14 @@ std::vector<std::string> lesson_inputs(const Lesson& lesson) {
   return files;
 }
 
+// Both pages or neither (common::OutputSet): a teacher's page that cannot be
+// written leaves no student's page of this run behind.
 void write_handouts(const Lesson& lesson, const std::vector<StepOutcome>& outcomes, const std::string& dir) {
   const auto [student, teacher] = handout_paths(lesson, dir);
-  common::write_file_atomically(student, handout_page(lesson, outcomes, false));
-  common::write_file_atomically(teacher, handout_page(lesson, outcomes, true));
+  common::OutputSet pages;
+  pages.add(student, handout_page(lesson, outcomes, false));
+  pages.add(teacher, handout_page(lesson, outcomes, true));
+  pages.write();
   std::cout << "wrote " << common::shown_text(student) << " and " << common::shown_text(teacher) << "\n";
 }
 

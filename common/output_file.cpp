@@ -1,7 +1,10 @@
 #include "common/output_file.h"
 
 #include "common/shown_text.h"
+#include "common/special_file.h"
+#include "common/stop_signals.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +12,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -26,10 +30,6 @@ namespace {
 [[noreturn]] void fail_errno(const std::string& path, const std::string& step) {
   fail(path, step + ": " + std::strerror(errno));
 }
-
-// What is written directly: a FIFO or a character device. (A socket cannot
-// be opened at all: refused up front, not after the run.)
-bool is_special(mode_t mode) { return S_ISFIFO(mode) || S_ISCHR(mode); }
 
 enum class Target { kReplace, kDirect };
 
@@ -56,14 +56,43 @@ std::string temp_pattern(const std::string& target) {
   return folder_of(target) + "/." + std::filesystem::path(target).filename().string() + ".XXXXXX";
 }
 
+// For the tests only (tests/stop_signal_outputs_test.sh): with
+// CLERK_TEST_PAUSE_AT_TEMPORARY=N in the environment, the Nth temporary file
+// this process makes (`name`) is said on the standard error and stays as it
+// is for up to 60 s, or until a stop signal is noted, so that a test signals
+// at that very moment instead of hoping to hit a window of a few
+// milliseconds. Unset, as everywhere else: nothing.
+void pause_if_asked(const std::string& name) {
+  static const long at = [] {
+    const char* v = std::getenv("CLERK_TEST_PAUSE_AT_TEMPORARY");
+    return v ? std::strtol(v, nullptr, 10) : 0L;
+  }();
+  static std::atomic<long> made{0};
+  if (at <= 0 || ++made != at) return;
+  std::fprintf(stderr, "clerk: CLERK_TEST_PAUSE_AT_TEMPORARY=%ld: holding %s\n", at, shown_text(name).c_str());
+  std::fflush(stderr);
+  for (int i = 0; i < 600 && !stop_signal_noted(); ++i) usleep(100'000);
+}
+
+// A new temporary file beside `target` (mkostemp: created with O_EXCL under
+// an unpredictable name), its name in `name`; -1 and errno when it cannot be.
+// Callers hold stop signals (HeldStopSignals) until it is renamed or removed.
+int make_temporary(const std::string& target, std::string& name) {
+  name = temp_pattern(target);
+  const int fd = mkostemp(name.data(), O_CLOEXEC);
+  if (fd >= 0) pause_if_asked(name);
+  return fd;
+}
+
 // Creates and removes the temporary file the writer will create: access()
 // alone passes a name whose temporary is longer than the file system allows
 // (NAME_MAX, 255 bytes on ext4: ".NAME.XXXXXX" is 8 longer than NAME) and a
 // folder such as /proc that says writable and takes no new file; both
 // failed only after the work.
 void probe_temporary(const std::string& path) {
-  std::string name = temp_pattern(path);
-  const int fd = mkostemp(name.data(), O_CLOEXEC);
+  const HeldStopSignals hold;  // a stop signal waits until the temporary is gone
+  std::string name;
+  const int fd = make_temporary(path, name);
   if (fd < 0) fail_errno(path, "cannot create a temporary file in '" + folder_of(path) + "'");
   close(fd);
   unlink(name.c_str());
@@ -104,22 +133,6 @@ void write_all(int fd, std::string_view content, const std::string& path) {
   }
 }
 
-// A special file, opened for writing as it is (a FIFO waits for its reader),
-// never truncated or replaced. A link swapped for a regular file in between
-// is refused.
-int open_special(const std::string& path) {
-  int fd = -1;
-  do fd = open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-  while (fd < 0 && errno == EINTR);
-  if (fd < 0) fail_errno(path, "open");
-  struct stat st {};
-  if (fstat(fd, &st) != 0 || !is_special(st.st_mode)) {
-    close(fd);
-    fail(path, "it changed while being opened");
-  }
-  return fd;
-}
-
 void write_direct(const std::string& path, std::string_view content) {
   const int fd = open_special(path);
   try {
@@ -157,8 +170,8 @@ void sync_folder(const std::string& path) {
 class TempFile {
  public:
   explicit TempFile(const std::string& target) : target_(target) {
-    std::string name = temp_pattern(target);
-    fd_ = mkostemp(name.data(), O_CLOEXEC);
+    std::string name;
+    fd_ = make_temporary(target, name);
     if (fd_ < 0) fail_errno(target, "creating a temporary file in '" + folder_of(target) + "'");
     name_ = name;
   }
@@ -170,12 +183,16 @@ class TempFile {
   TempFile& operator=(const TempFile&) = delete;
 
   int fd() const { return fd_; }
-  void commit(mode_t mode) {
+  const std::string& target() const { return target_; }
+  // Its mode set, on disk and closed: whole, ready to be renamed.
+  void finish(mode_t mode) {
     if (fchmod(fd_, mode) != 0) fail_errno(target_, "fchmod");
     if (fsync(fd_) != 0) fail_errno(target_, "fsync");
     const int fd = fd_;
     fd_ = -1;
     if (close(fd) != 0) fail_errno(target_, "close");
+  }
+  void rename_into_place() {
     if (rename(name_.c_str(), target_.c_str()) != 0) fail_errno(target_, "rename");
     name_.clear();
     sync_folder(target_);
@@ -187,14 +204,60 @@ class TempFile {
   int fd_ = -1;
 };
 
-void write_replacing(const std::string& path, std::string_view content) {
-  const mode_t mode = mode_for(path);
-  TempFile tmp(path);
-  write_all(tmp.fd(), content, path);
-  tmp.commit(mode);
+struct Output {
+  const std::string& path;
+  std::string_view content;
+};
+
+// Every output of `outputs`, all or none as far as a file system allows
+// (OutputSet in output_file.h): each refusal before anything is written;
+// the special files first, while no temporary exists (a FIFO waiting for its
+// reader holds up no stop signal); then each other output whole in its
+// temporary, and the renames only once every one is on disk.
+void write_together(const std::vector<Output>& outputs) {
+  std::vector<Target> how;
+  for (const Output& o : outputs) how.push_back(classify(o.path));
+  for (std::size_t i = 0; i < outputs.size(); ++i)
+    if (how[i] == Target::kDirect) write_direct(outputs[i].path, outputs[i].content);
+  HeldStopSignals hold;  // declared before the temporaries: released after they are gone
+  std::vector<std::unique_ptr<TempFile>> staged;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    if (how[i] != Target::kReplace) continue;
+    const mode_t mode = mode_for(outputs[i].path);
+    staged.push_back(std::make_unique<TempFile>(outputs[i].path));
+    write_all(staged.back()->fd(), outputs[i].content, outputs[i].path);
+    staged.back()->finish(mode);
+  }
+  // Stopped before anything was replaced: every temporary removed, then the
+  // signal raised (release), which by default ends the process here. Alive
+  // after it (a handler that lets clerk live on, or a DeferredStopSignals
+  // guard whose command raises it once the guard is gone), the outputs are
+  // not written, and that is said as the error it is.
+  if (!staged.empty() && hold.stop_noted()) {
+    const std::string first = staged.front()->target();
+    staged.clear();
+    const int sig = hold.release();
+    fail(first, "stopped by signal " + std::to_string(sig) + " before it was written");
+  }
+  for (const auto& tmp : staged) tmp->rename_into_place();
 }
 
 }  // namespace
+
+bool is_special(mode_t mode) { return S_ISFIFO(mode) || S_ISCHR(mode); }
+
+int open_special(const std::string& path, int extra_flags) {
+  int fd = -1;
+  do fd = open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | extra_flags);
+  while (fd < 0 && errno == EINTR);
+  if (fd < 0) fail_errno(path, "open");
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !is_special(st.st_mode)) {
+    close(fd);
+    fail(path, "it changed while being opened");
+  }
+  return fd;
+}
 
 void check_output_path(const std::string& path) {
   if (classify(path) == Target::kReplace) probe_temporary(path);
@@ -223,20 +286,22 @@ StreamedOutput::StreamedOutput(const std::string& path) : path_(path) {
     return;
   }
   mode_ = mode_for(path);
-  std::string pattern = temp_pattern(path);
-  fd_ = mkostemp(pattern.data(), O_CLOEXEC);
+  hold_.emplace();  // until the temporary is renamed or removed
+  std::string name;
+  fd_ = make_temporary(path, name);
   if (fd_ < 0) fail_errno(path, "creating a temporary file in '" + folder_of(path) + "'");
-  temp_ = pattern;
+  temp_ = name;
 }
 
 StreamedOutput::~StreamedOutput() {
   if (fd_ >= 0 && own_fd_) close(fd_);
   if (!temp_.empty()) unlink(temp_.c_str());
+  hold_.reset();  // after the temporary is gone: a stop signal held is raised now
 }
 
 void StreamedOutput::write(std::string_view content, bool (*stop)()) {
   while (!content.empty()) {
-    if (stop && stop()) throw Stopped{};
+    if ((stop && stop()) || (hold_ && hold_->stop_noted())) throw Stopped{};
     const ssize_t n = ::write(fd_, content.data(), content.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) fail_errno(path_, "write");
@@ -261,12 +326,18 @@ void StreamedOutput::commit() {
   if (close(fd) != 0) fail_errno(path_, "close");
   if (rename(temp_.c_str(), path_.c_str()) != 0) fail_errno(path_, "rename");
   temp_.clear();
+  hold_.reset();
   sync_folder(path_);
 }
 
-void write_file_atomically(const std::string& path, std::string_view content) {
-  if (classify(path) == Target::kDirect) write_direct(path, content);
-  else write_replacing(path, content);
+void write_file_atomically(const std::string& path, std::string_view content) { write_together({{path, content}}); }
+
+void OutputSet::add(std::string path, std::string content) { files_.emplace_back(std::move(path), std::move(content)); }
+
+void OutputSet::write() const {
+  std::vector<Output> outputs;
+  for (const auto& [path, content] : files_) outputs.push_back({path, content});
+  write_together(outputs);
 }
 
 }  // namespace common

@@ -16,24 +16,36 @@
 // replacing it would break the link, and writing through it would write
 // somewhere other than the folder the user named (the planted-symlink
 // attack). A folder, a block device or a missing parent folder is refused.
+//
+// A temporary file never outlives its step: a stop signal (SIGINT, SIGTERM,
+// SIGHUP) that comes between its creation and its rename or removal is held
+// (common/stop_signals.h, HeldStopSignals), the temporary removed and
+// nothing replaced, and only then does the signal end the process as it
+// would have (probe 5, finding 4: ".NAME.XXXXXX" was left beside the output).
 #pragma once
 #include "common/bad_input.h"
+#include "common/stop_signals.h"
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace common {
 
 // "cannot write 'PATH': REASON"; reason() is REASON alone ("is a folder",
-// "no folder 'x'"), for callers that name the option themselves.
+// "no folder 'x'"), for callers that name the option themselves, and path()
+// the output it is about (which one of an OutputSet failed).
 class OutputError : public BadInput {
  public:
   OutputError(const std::string& path, const std::string& reason)
-      : BadInput("cannot write '" + path + "': " + reason), reason_(reason) {}
+      : BadInput("cannot write '" + path + "': " + reason), path_(path), reason_(reason) {}
+  const std::string& path() const { return path_; }
   const std::string& reason() const { return reason_; }
 
  private:
+  std::string path_;
   std::string reason_;
 };
 
@@ -42,6 +54,30 @@ class OutputError : public BadInput {
 // under the target's name). Throws OutputError naming the path and the
 // reason; common::guarded turns it into "clerk: cannot write ..." and exit 2.
 void write_file_atomically(const std::string& path, std::string_view content);
+
+// Several outputs of one command, written together at its end (compare's
+// figure and JSON, lesson --handout's two pages, a sweep's files): all or
+// none, as far as a file system allows, so that a failure on one (a full
+// disk, a link to /dev/full) leaves none of the others replaced while the
+// command says it failed (probe 5, finding 9). Each output is refused or
+// accepted before anything is written; the special files are written first
+// (before any temporary exists); then every other output whole in its
+// temporary file, fsync'd, and only when all are on disk are they renamed
+// into place. What cannot be taken back: a special file's bytes once
+// written (a pipe's reader has them), and the renames already done when a
+// later one fails (its target swapped for a folder in between). A stop
+// signal from the first temporary to the last rename removes every
+// temporary and replaces nothing.
+class OutputSet {
+ public:
+  void add(std::string path, std::string content);
+  // Throws OutputError naming the output that failed; then no regular output
+  // of the set was replaced.
+  void write() const;
+
+ private:
+  std::vector<std::pair<std::string, std::string>> files_;
+};
 
 // Checks, before any work is done, that `path` could be written as above
 // (its folder exists and is writable, it is not a folder or a link to a
@@ -76,6 +112,8 @@ class StreamedOutput {
   StreamedOutput& operator=(const StreamedOutput&) = delete;
   // Writes all of `content`; `stop` (may be null) is asked between tries,
   // and a true answer throws Stopped, leaving nothing under the target's name.
+  // A stop signal held for the temporary (outside a DeferredStopSignals
+  // guard) throws Stopped too; the destructor then raises it.
   void write(std::string_view content, bool (*stop)() = nullptr);
   void commit();
   struct Stopped {};
@@ -86,6 +124,7 @@ class StreamedOutput {
   int fd_ = -1;
   unsigned mode_ = 0;
   bool own_fd_ = true;
+  std::optional<HeldStopSignals> hold_;  // while the temporary exists
 };
 
 }  // namespace common

@@ -6,6 +6,12 @@
 // the guard is gone re-raises take_stop_signal(), so that the signal ends
 // clerk as it would have. A signal ignored when the guard was made (nohup,
 // a background job's SIGINT) stays ignored.
+//
+// HeldStopSignals is the short form, for a step that takes milliseconds and
+// must not be cut in two: the writer's temporary file between its creation
+// and its rename or removal (common/output_file.h; probe 5, finding 4: a
+// Ctrl-C there left ".NAME.XXXXXX" beside the output). No polling: a signal
+// noted during the hold is raised again when the last hold ends.
 #pragma once
 #include <csignal>
 #include <iterator>
@@ -23,6 +29,35 @@ class DeferredStopSignals {
  private:
   static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
   struct sigaction old_[std::size(kSignals)] {};
+};
+
+// Stop signals held while this lives. Holds nest and may be taken by several
+// threads at once (a count under a lock): the first installs the noting
+// handlers (keeping an ignored signal ignored), the last puts the earlier
+// handlers back and raises a signal noted meanwhile, which ends the process
+// as it would have, or runs the handler that was in place. Inside a
+// DeferredStopSignals guard a hold installs and raises nothing: that guard's
+// command polls and raises once its guard is gone. The handler only stores
+// the signal's number (async-signal-safe), and is installed without
+// SA_RESTART, as the guard's is.
+class HeldStopSignals {
+ public:
+  HeldStopSignals();
+  ~HeldStopSignals();  // release()
+  HeldStopSignals(const HeldStopSignals&) = delete;
+  HeldStopSignals& operator=(const HeldStopSignals&) = delete;
+  // Whether a stop signal came during the hold (or, inside a guard, during
+  // the guard): the process is being stopped, and the holder may give up its
+  // step (the writer removes its temporaries rather than rename them).
+  bool stop_noted() const;
+  // Ends the hold now (once; the destructor then does nothing). The last
+  // hold raises the signal noted. Returns that signal if the process is still
+  // alive (its handler let it live on, another thread's hold will raise it
+  // when it ends, or the guard's command will), else 0: nothing was noted.
+  int release();
+
+ private:
+  bool released_ = false;
 };
 
 // Whether a stop signal came while a guard was in place.

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <csignal>
+#include <exception>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -266,7 +267,8 @@ PlotData read_data(const PlotArgs& args) {
 // the outputs, through write_atomically like every result file. Exit 2 for
 // the machine's failures (gnuplot gone, killed, out of memory, a file it
 // could not write), 3 for gnuplot refusing clerk's script.
-int draw(const FigureScript& script, const std::string& gnuplot, const std::string& png, const std::string& svg) {
+int draw(const FigureScript& script, const std::string& gnuplot, const std::string& png, const std::string& svg,
+         common::OutputSet with) {
   const common::TempDir work = work_folder();
   write_atomically(work.file("plot.gp"), script("plot.png", "plot.svg"));
   const GnuplotRun run = run_gnuplot(gnuplot, work);
@@ -288,10 +290,11 @@ int draw(const FigureScript& script, const std::string& gnuplot, const std::stri
   }
   const bool whole = picture_whole(work.file("plot.png")) && picture_whole(work.file("plot.svg"));
   if (run.status == 0 && whole) {
-    const std::string png_bytes = read_limited(work.file("plot.png")), svg_bytes = read_limited(work.file("plot.svg"));
+    std::string png_bytes = read_limited(work.file("plot.png")), svg_bytes = read_limited(work.file("plot.svg"));
     if (common::stop_signal_noted()) return -1;
-    write_atomically(png, png_bytes);
-    write_atomically(svg, svg_bytes);
+    with.add(png, std::move(png_bytes));
+    with.add(svg, std::move(svg_bytes));
+    write_together(with);  // both pictures and the command's other outputs, or none
     return 0;
   }
   std::string why = gnuplot_machine_failure(run.status, run.said, whole);
@@ -327,21 +330,28 @@ int plot(const PlotArgs& args) {
 
 // gnuplot draws in the work folder; only complete pictures are written to
 // the outputs, through write_atomically like every result file.
-int draw_figure(const FigureScript& script, const std::string& prefix, const std::string& gnuplot) {
+int draw_figure(const FigureScript& script, const std::string& prefix, const std::string& gnuplot,
+                common::OutputSet with) {
   const std::string png = prefix + ".png", svg = prefix + ".svg";
   check_writable(png);  // before gnuplot runs
   check_writable(svg);
   int status = 0;
+  std::exception_ptr failure;  // said only if no stop signal came: a write stopped by one throws
   {
     const IgnoredSigpipe no_sigpipe;
     const common::DeferredStopSignals guard;
-    status = draw(script, gnuplot, png, svg);
+    try {
+      status = draw(script, gnuplot, png, svg, std::move(with));
+    } catch (...) {
+      failure = std::current_exception();
+    }
   }
   if (const int sig = common::take_stop_signal()) {
     std::cerr << "clerk: plot stopped by signal " << sig << "\n";
     raise(sig);  // the handlers are back: ends clerk as the signal would have
     return 128 + sig;
   }
+  if (failure) std::rethrow_exception(failure);
   if (status == 0) std::cerr << "plot: " << common::shown_text(png) << " and " << common::shown_text(svg) << "\n";
   return status;
 }

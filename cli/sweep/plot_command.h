@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/output_file.h"
+
 namespace cli::sweep {
 
 struct PlotArgs {
@@ -26,14 +28,18 @@ int plot_command(const PlotArgs& args);
 // A figure's gnuplot script, given the names of the PNG and SVG it draws.
 using FigureScript = std::function<std::string(const std::string& png, const std::string& svg)>;
 // Draws `script` with gnuplot into PREFIX.png and PREFIX.svg (clerk plot,
-// compare and whatif): in a private temporary folder, then each file written
-// whole (nothing half-written when gnuplot fails or a signal comes). Returns
+// compare and whatif): in a private temporary folder, then both pictures
+// written whole together with the command's other outputs `with` (its
+// --json), all or none (common::OutputSet: nothing half-written, nothing
+// written alone, when gnuplot fails, a file cannot be written or a signal
+// comes). Returns
 // 0, 2 (the machine's doing: gnuplot vanished since check_gnuplot found it,
 // was killed, ran out of memory, or could not write its pictures; its own
 // words are shown), 3 (gnuplot refused the script: a bug in clerk) or 128 +
 // a signal; throws SweepError when the files could not be written (checked
 // before gnuplot runs).
-int draw_figure(const FigureScript& script, const std::string& prefix, const std::string& gnuplot = "gnuplot");
+int draw_figure(const FigureScript& script, const std::string& prefix, const std::string& gnuplot = "gnuplot",
+                common::OutputSet with = {});
 // Why a gnuplot run that left no whole pictures failed for the machine's
 // reasons, from its exit status, its words and whether both pictures are
 // whole; "" when nothing says so (then clerk's script is suspected, unless

@@ -16,6 +16,7 @@
 #include "cli/sweep/sweep_rows.h"
 #include "cli/sweep/sweep_runner.h"
 #include "cli/sweep/sweep_summary.h"
+#include "common/output_file.h"
 #include "common/shown_text.h"
 #include "models/scenario/config_error.h"
 
@@ -165,10 +166,15 @@ int sweep_command(const SweepArgs& args) {
       found.merge(existing_rows(paths.jsonl, plan, columns, mine));
       for (auto& [id, row] : found) kept.push_back(std::move(row));
     }
-    // Both files start over as header + finished rows, written whole: a cut
-    // last line goes, and a kill from here on loses at most one line.
-    write_atomically(paths.csv, file_text(Format::kCsv, columns, kept));
-    write_atomically(paths.jsonl, file_text(Format::kJsonl, columns, kept));
+    // Both files start over as header + finished rows, written whole and
+    // together (neither replaced if the other cannot be): a cut last line
+    // goes, and a kill from here on loses at most one line.
+    {
+      common::OutputSet rows;
+      rows.add(paths.csv, file_text(Format::kCsv, columns, kept));
+      rows.add(paths.jsonl, file_text(Format::kJsonl, columns, kept));
+      write_together(rows);
+    }
 
     std::set<std::uint64_t> done;
     for (const Row& r : kept) done.insert(r.run);
@@ -200,12 +206,20 @@ int sweep_command(const SweepArgs& args) {
       }
       progress.finish();
     }
-    if (!in_order) {
-      std::sort(all.begin(), all.end(), [](const Row& a, const Row& b) { return a.run < b.run; });
-      write_atomically(paths.csv, file_text(Format::kCsv, columns, all));
-      write_atomically(paths.jsonl, file_text(Format::kJsonl, columns, all));
+    // What is written at the end, together: the summary, and the rows put
+    // in order when a resume ran them out of order. The rows appended during
+    // the runs are the runs' record and stay: a failure here (a full disk)
+    // loses no run, and --resume writes the end again without running any.
+    {
+      common::OutputSet end;
+      if (!in_order) {
+        std::sort(all.begin(), all.end(), [](const Row& a, const Row& b) { return a.run < b.run; });
+        end.add(paths.csv, file_text(Format::kCsv, columns, all));
+        end.add(paths.jsonl, file_text(Format::kJsonl, columns, all));
+      }
+      end.add(paths.summary, summary_csv(columns, all, plan.confidence));
+      write_together(end, " (every run's row is kept: --resume writes the summary without running them again)");
     }
-    write_atomically(paths.summary, summary_csv(columns, all, plan.confidence));
     if (!args.quiet && plan.points.size() <= 40) std::cout << common::shown_lines(summary_text(columns, all, plan.confidence, table));
     std::cerr << fmt::format("sweep: {} runs ({} from before, {} now) in {:.1f} s, {:.1f} runs/s on {} threads\n"
                              "sweep: rows in {} and {}, means and intervals in {}\n",
@@ -266,8 +280,10 @@ int merge_command(const MergeArgs& args) {
     std::vector<Row> all;
     for (auto& [id, r] : rows) all.push_back(std::move(r));
     const Format f = format_of(args.out);
-    write_atomically(args.out, file_text(f, columns, all));
-    write_atomically(summary, summary_csv(columns, all, args.confidence));
+    common::OutputSet merged;  // the rows and their summary: both or neither
+    merged.add(args.out, file_text(f, columns, all));
+    merged.add(summary, summary_csv(columns, all, args.confidence));
+    write_together(merged);
     std::cerr << fmt::format("merge: {} runs from {} files into {} (means and intervals in {})\n", all.size(),
                              args.inputs.size(), common::shown_text(args.out), common::shown_text(summary));
     report_missing(all);

@@ -10,6 +10,7 @@
 
 #include "common/unique_fd.h"
 #include "common/output_file.h"
+#include "common/special_file.h"
 #include "cli/sweep/sweep_error.h"
 
 namespace cli::sweep {
@@ -50,6 +51,14 @@ void write_atomically(const std::string& path, const std::string& content) {
     common::write_file_atomically(path, content);
   } catch (const common::OutputError& e) {
     throw SweepError(path, "", e.reason());
+  }
+}
+
+void write_together(const common::OutputSet& set, const std::string& hint) {
+  try {
+    set.write();
+  } catch (const common::OutputError& e) {
+    throw SweepError(e.path(), "", e.reason() + hint);
   }
 }
 
@@ -111,8 +120,6 @@ std::string read_limited(const std::string& path, std::size_t limit) {
 
 namespace {
 
-bool special(mode_t mode) { return S_ISFIFO(mode) || S_ISCHR(mode); }
-
 int open_append(const std::string& path, int flags) {
   int fd = -1;
   do fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY | flags);
@@ -121,13 +128,14 @@ int open_append(const std::string& path, int flags) {
   return fd;
 }
 
-// Through the link, and only to a special file still (fstat), as common::open_special checks.
+// Through the link, and only to a special file still: the writer's own open
+// (common/special_file.h), its refusal said as the sweep's.
 int open_through_link(const std::string& path) {
-  const int fd = open_append(path, 0);
-  struct stat st {};
-  if (fstat(fd, &st) == 0 && special(st.st_mode)) return fd;
-  close(fd);
-  throw SweepError(path, "", "cannot append to the file: it changed while being opened");
+  try {
+    return common::open_special(path, O_APPEND);
+  } catch (const common::OutputError& e) {
+    throw SweepError(path, "", "cannot append to the file: " + e.reason());
+  }
 }
 
 }  // namespace
@@ -140,7 +148,7 @@ int open_through_link(const std::string& path) {
 LineAppender::LineAppender(const std::string& path) : path_(path) {
   struct stat link {}, to {};
   const bool to_special = lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode) && stat(path.c_str(), &to) == 0 &&
-                          special(to.st_mode);
+                          common::is_special(to.st_mode);
   fd_ = to_special ? open_through_link(path) : open_append(path, O_NOFOLLOW);
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "common/output_file.h"
+
 namespace cli::sweep {
 
 // "-o out.csv" (or "out.jsonl", or "out"): out.csv, out.jsonl and out.summary.csv.
@@ -19,6 +21,10 @@ OutputPaths output_paths(const std::string& out);
 
 // Throws SweepError when the file cannot be written; never leaves half a file.
 void write_atomically(const std::string& path, const std::string& content);
+
+// The files of `set` written together, all or none (common::OutputSet).
+// Throws SweepError naming the file that failed, `hint` added to the reason.
+void write_together(const common::OutputSet& set, const std::string& hint = "");
 
 // Throws SweepError when `path` could not be written by write_atomically
 // (see common::check_output_path): called before anything is computed.

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/json_text.h"
+#include "common/output_file.h"
 #include "common/shown_text.h"
 #include "cli/commands.h"
 #include "cli/option_checks.h"
@@ -642,17 +643,23 @@ int whatif_command(const WhatifArgs& a) {
       std::cout << "(one run a point, on the scenario's seed: differences of a few percent can be chance; "
                    "--seeds 5 averages five)\n";
     std::cout.flush();
-    const int status = figure.empty() ? 0 : draw_figure(
+    // The JSON and the figure's pictures together, all or none (common::OutputSet).
+    common::OutputSet json;
+    if (!a.json_path.empty()) {
+      nlohmann::ordered_json j = {{"scenario", a.file}, {"varied", ans.heading}, {"within", a.within},
+                                  {"points", ans.points}};
+      j["recommendation"] = {{"value", ans.rec.point ? nlohmann::ordered_json(ans.recommended)
+                                                     : nlohmann::ordered_json(nullptr)},
+                             {"answer", ans.rec.answer}, {"why", ans.rec.why}};
+      json.add(a.json_path, common::json_text(j, 2) + "\n");
+    }
+    if (figure.empty()) {
+      write_together(json);
+      return 0;
+    }
+    return draw_figure(  // no JSON without its figure
         [&](const std::string& png, const std::string& svg) { return gnuplot_script(ans.plot, ans.look, png, svg); },
-        figure);
-    if (status != 0 || a.json_path.empty()) return status;  // no JSON without its figure
-    nlohmann::ordered_json j = {{"scenario", a.file}, {"varied", ans.heading}, {"within", a.within},
-                                {"points", ans.points}};
-    j["recommendation"] = {{"value", ans.rec.point ? nlohmann::ordered_json(ans.recommended)
-                                                   : nlohmann::ordered_json(nullptr)},
-                           {"answer", ans.rec.answer}, {"why", ans.rec.why}};
-    write_atomically(a.json_path, common::json_text(j, 2) + "\n");
-    return 0;
+        figure, "gnuplot", std::move(json));
   } catch (const SweepError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;
