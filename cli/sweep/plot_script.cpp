@@ -34,21 +34,39 @@ std::string quoted(const std::string& s) {
 std::string num(double v) { return std::isfinite(v) ? fmt::format("{}", v) : std::string("NaN"); }
 
 // gnuplot refuses to draw a histogram with no valid point ("No valid points
-// in histogram"): a panel whose every value is missing (no request
-// completed) is drawn empty and says so, and a logarithmic one with no value
-// above 0 is drawn linear.
+// in histogram"), and it asks that of each series on its own: a panel whose
+// every value is missing (no request completed) is drawn empty and says so,
+// a logarithmic one with no value above 0 is drawn linear, and a series with
+// no value to draw in a panel that has others (a client group that completed
+// no request in any run) is only a legend entry saying "no data".
+bool drawable_value(double v, bool log) { return std::isfinite(v) && (!log || v > 0); }
+
 bool any_value(const BarPanel& p, bool above_zero) {
   for (const std::vector<double>& row : p.values)
     for (double v : row)
-      if (std::isfinite(v) && (!above_zero || v > 0)) return true;
+      if (drawable_value(v, above_zero)) return true;
   return false;
 }
 
-std::string empty_panel(const BarPanel& p) {
-  return fmt::format("set title {}\nunset logscale y\nset yrange [0:1]\nset key off\n"
+bool series_has_value(const BarPanel& p, std::size_t k, bool log) {
+  for (const std::vector<double>& row : p.values)
+    if (k < row.size() && drawable_value(row[k], log)) return true;
+  return false;
+}
+
+// An empty panel names the categories under it, as the others do, and
+// gives the x axis back to the next panel (its tics from xtic(), its range
+// autoscaled).
+std::string empty_panel(const BarChart& chart, const BarPanel& p) {
+  std::string t;
+  for (std::size_t c = 0; c < chart.categories.size(); ++c)
+    t += fmt::format("{}{} {}", c ? ", " : "", quoted(chart.categories[c]), c);
+  const double n = static_cast<double>(std::max<std::size_t>(1, chart.categories.size()));
+  return fmt::format("set title {}\nunset logscale y\nset xtics ({})\nset xrange [-0.5:{}]\nset yrange [0:1]\n"
+                     "set key off\n"
                      "set label 1 'no value to draw' at graph 0.5, graph 0.5 center\n"
-                     "plot 2 notitle\nunset label 1\n",
-                     quoted(p.title));
+                     "plot 2 notitle\nunset label 1\nset xtics autofreq\nset autoscale x\n",
+                     quoted(p.title), t, num(n - 0.5));
 }
 
 std::string tics(const PlotData& d, bool by_position) {
@@ -173,8 +191,30 @@ std::string y_range(const BarPanel& p, bool log) {
   return std::isfinite(top) ? fmt::format("[{}:{}]", num(*lo / 10), num(top)) : "[*:*]";
 }
 
+// The plot command of a panel with a value to draw: a bar series for each
+// series with a value (the first of them names the categories), the others
+// a legend entry alone, in their own colour, so no series is left out
+// unsaid and the colours stay those of the other panels. A keyentry takes
+// no place in the histogram's clusters.
+std::string bar_plot(const BarPanel& p, std::size_t index, bool log) {
+  std::string s = "plot ";
+  bool first = true;
+  for (std::size_t k = 0; k < p.series.size(); ++k) {
+    s += k ? ", " : "";
+    if (!series_has_value(p, k, log)) {
+      s += fmt::format("keyentry with boxes lc rgb '{}' title {}", kColours[k % 8],
+                       quoted(p.series[k] + " (no data)"));
+      continue;
+    }
+    s += fmt::format("$b{} using {}{} lc rgb '{}' title {}", index, k + 2, first ? ":xtic(1)" : "", kColours[k % 8],
+                     quoted(p.series[k]));
+    first = false;
+  }
+  return s + "\n";
+}
+
 std::string bar_panel(const BarChart& chart, const BarPanel& p, std::size_t index) {
-  if (!any_value(p, false)) return empty_panel(p);
+  if (!any_value(p, false)) return empty_panel(chart, p);
   std::string s = fmt::format("set title {}\n", quoted(p.title));
   s += p.stacked ? "set style histogram rowstacked\nset key outside right top\n"
                  : "set style histogram clustered gap 1\nset key inside top right\n";
@@ -186,11 +226,7 @@ std::string bar_panel(const BarChart& chart, const BarPanel& p, std::size_t inde
     for (std::size_t k = 0; k < p.series.size(); ++k) s += " " + num(p.values[c][k]);
     s += "\n";
   }
-  s += "EOD\nplot ";
-  for (std::size_t k = 0; k < p.series.size(); ++k)
-    s += fmt::format("{}$b{} using {}{} lc rgb '{}' title {}", k ? ", " : "", index, k + 2, k ? "" : ":xtic(1)",
-                     kColours[k % 8], quoted(p.series[k]));
-  return s + "\n";
+  return s + "EOD\n" + bar_plot(p, index, log);
 }
 
 std::string bar_pages(const BarChart& chart) {
