@@ -36,13 +36,18 @@ bool owned_by_us(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0 && st.st_uid == ::geteuid();
 }
 
-std::vector<StaleEntry> stale_children(const std::string& root, const StaleScan& scan) {
+// How an entry's name gives its owner: owner_pid for a cgroup (realrun's
+// "<prefix><pid>", calibrate's "<prefix><pid>-fill"), run_folder_owner for a
+// folder (mkdtemp's).
+using OwnerOf = std::optional<pid_t> (*)(const std::string& name, const std::string& prefix);
+
+std::vector<StaleEntry> stale_children(const std::string& root, const StaleScan& scan, OwnerOf owner_of) {
   std::vector<StaleEntry> found;
   std::error_code ec;
   for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
     if (!it->is_directory(ec) || it->is_symlink(ec)) continue;
     if (scan.only_ours && !owned_by_us(it->path().string())) continue;
-    const auto owner = owner_pid(it->path().filename().string(), scan.prefix);
+    const auto owner = owner_of(it->path().filename().string(), scan.prefix);
     if (owner && !process_exists(*owner, scan.proc_root)) found.push_back({it->path().string(), *owner});
   }
   return found;
@@ -157,7 +162,7 @@ std::string remove_cgroup(const std::string& path) {
 
 void clean_cgroups(const StaleScan& scan, std::vector<std::string>& lines) {
   for (const std::string& root : scan.cgroup_roots)
-    for (const StaleEntry& cgroup : stale_children(root, scan)) {
+    for (const StaleEntry& cgroup : stale_children(root, scan, owner_pid)) {
       const std::vector<pid_t> pids = pids_in(read_text(cgroup.path + "/cgroup.procs"));
       for (pid_t pid : pids) kill_with_group(pid);
       wait_gone(pids, scan);
@@ -172,8 +177,8 @@ void clean_cgroups(const StaleScan& scan, std::vector<std::string>& lines) {
 void clean_folders(const StaleScan& scan, std::vector<std::string>& lines) {
   std::vector<StaleEntry> folders;
   for (const std::string& root : scan.folder_roots)
-    for (StaleEntry& folder : stale_children(root, scan)) folders.push_back(std::move(folder));
-  const std::vector<pid_t> pids = processes_naming(folders, scan.proc_root);
+    for (StaleEntry& folder : stale_children(root, scan, run_folder_owner)) folders.push_back(std::move(folder));
+  const std::vector<pid_t> pids = scan.kill_processes ? processes_naming(folders, scan.proc_root) : std::vector<pid_t>();
   for (pid_t pid : pids) {
     kill_with_group(pid);
     lines.push_back(fmt::format("killed stale process {} (its command line names a stale run folder)", pid));
@@ -199,6 +204,23 @@ std::optional<pid_t> owner_pid(const std::string& name, const std::string& prefi
   if (err != std::errc() || pid <= 0 || *begin == '0' || *begin == '+') return std::nullopt;
   if (next != end && *next != '-') return std::nullopt;
   return pid;
+}
+
+std::optional<pid_t> run_folder_owner(const std::string& name, const std::string& prefix) {
+  constexpr std::size_t kRandom = 6;  // mkdtemp's XXXXXX
+  if (name.size() < prefix.size() + 2 + kRandom) return std::nullopt;
+  const std::size_t dash = name.size() - kRandom - 1;
+  if (name[dash] != '-') return std::nullopt;
+  for (std::size_t i = dash + 1; i < name.size(); ++i) {
+    const char c = name[i];
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return std::nullopt;
+  }
+  // "<prefix><pid>" and nothing more: owner_pid would also take
+  // "<prefix><pid>-11" (of clerk-plot-2024-11-Ab12Cd).
+  const std::string owner_part = name.substr(0, dash);
+  const auto owner = owner_pid(owner_part, prefix);
+  if (!owner || owner_part != prefix + std::to_string(*owner)) return std::nullopt;
+  return owner;
 }
 
 bool process_exists(pid_t pid, const std::string& proc_root) {

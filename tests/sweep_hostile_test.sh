@@ -257,19 +257,35 @@ for i in range(160000): print('abc,%d,%d,%d,%d,1,%d' % (i, i, i % 400, i // 400,
     fi
     left=$(ls "$TMPDIR")
     [[ "$left" =~ ^clerk-plot-$plot-[A-Za-z0-9]{6}$ ]] || fail "the killed plot left '$left', not one clerk-plot-$plot-XXXXXX"
-    # Beside it: a live plot's (this shell's pid), one named by hand, a dead plot's of another user.
-    mkdir "$TMPDIR/clerk-plot-$$-live" "$TMPDIR/clerk-plot-handmade"
+    # Beside it: a live plot's (this shell's pid), one named by hand, a dead plot's of another user,
+    # and (probe 5 review, finding 2) a user's own folders that only look like a dead clerk's.
+    gone=$(sh -c 'echo $$')
+    mkdir "$TMPDIR/clerk-plot-$$-Live12" "$TMPDIR/clerk-plot-handmade" \
+      "$TMPDIR/clerk-plot-$gone-11-28" "$TMPDIR/clerk-plot-$gone-Ab12Cd.old"
+    echo precious >"$TMPDIR/clerk-plot-$gone-11-28/notes.txt"
     other=
     if [ "$(id -u)" = 0 ]; then
-      other=clerk-plot-$(sh -c 'echo $$')-other
+      other=clerk-plot-$gone-Othr12
       mkdir "$TMPDIR/$other" && chown 65534 "$TMPDIR/$other"
     fi
+    # Probe 5 review, finding 1: a process of the user's own, in a job of its
+    # own, reading the dead plot's leftovers, was killed with its group.
+    touch "$TMPDIR/$left/gnuplot.out"
+    setsid tail -f "$TMPDIR/$left/gnuplot.out" >/dev/null 2>&1 &
+    reader=$!
+    for _ in $(seq 1 100); do tr '\0' ' ' <"/proc/$reader/cmdline" 2>/dev/null | grep -q "^tail " && break; sleep 0.05; done
     expect_status 0 "the plot after a killed one" "$clerk" plot "$good" --x x --y m -o "$tmp/after"
     expect_text "the plot after a killed one" "removed stale folder $TMPDIR/$left of dead clerk $plot"
     [ ! -e "$TMPDIR/$left" ] || fail "the next plot left the killed plot's folder $left"
-    [ -d "$TMPDIR/clerk-plot-$$-live" ] || fail "the next plot removed a live plot's folder"
+    [ -d "$TMPDIR/clerk-plot-$$-Live12" ] || fail "the next plot removed a live plot's folder"
     [ -d "$TMPDIR/clerk-plot-handmade" ] || fail "the next plot removed a folder without a pid in its name"
+    [ -f "$TMPDIR/clerk-plot-$gone-11-28/notes.txt" ] || fail "the next plot removed a dated folder clerk-plot-$gone-11-28"
+    [ -d "$TMPDIR/clerk-plot-$gone-Ab12Cd.old" ] || fail "the next plot removed a folder not named as mkdtemp names"
     [ -z "$other" ] || [ -d "$TMPDIR/$other" ] || fail "the next plot removed another user's folder"
+    running "$reader" || fail "the next plot killed a process (tail -f) naming the stale folder"
+    grep -q killed "$tmp/err" && fail "the next plot killed something: $(cat "$tmp/err")"
+    kill -KILL "$reader" 2>/dev/null
+    wait "$reader" 2>/dev/null
     [ "$(grep -c stale "$tmp/err")" = 1 ] || fail "the next plot did not say exactly one stale folder: $(cat "$tmp/err")"
     rm -rf "${TMPDIR:?}"/*
   fi

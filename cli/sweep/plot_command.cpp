@@ -50,15 +50,18 @@ std::string default_prefix(const PlotArgs& a) {
 // which runs no destructor. So its name holds clerk's pid,
 // clerk-plot-<pid>-XXXXXX, and each plot first removes the folders of this
 // user's plots whose clerk is gone, as realrun does its run folders
-// (common/stale_state.h: a live concurrent plot's folder, and a name without
-// a pid, are never touched). gnuplot itself dies with clerk
-// (common::SpawnSpec::die_with_parent).
+// (common/stale_state.h: a live concurrent plot's folder, and a name other
+// than exactly clerk-plot-<pid>-XXXXXX, are never touched). gnuplot itself
+// dies with clerk (common::SpawnSpec::die_with_parent), so no process is
+// killed: one whose command line names a stale folder is the user's own (a
+// tail -f on gnuplot's leftovers), and the folder goes without it.
 common::TempDir work_folder() {
   std::error_code ec;
   fs::path base = fs::temp_directory_path(ec);
   if (ec) base = "/tmp";
   common::StaleScan stale{"clerk-plot-", {}, {base.string()}};
   stale.only_ours = true;
+  stale.kill_processes = false;
   for (const std::string& line : common::remove_stale_state(stale)) std::cerr << "clerk: " << line << "\n";
   try {
     return common::TempDir((base / (common::own_state_name("clerk-plot") + "-")).string());

@@ -86,6 +86,28 @@ TEST_CASE("the owner's pid is read from <prefix><pid> or <prefix><pid>-<more> on
   CHECK(own_state_name("clerk-realrun") == "clerk-realrun-" + std::to_string(::getpid()));
 }
 
+TEST_CASE("a run folder's owner is read from mkdtemp's exact name only", "[stale_state]") {
+  // Probe 5 review, finding 2: a user's clerk-plot-2024-11-28 was a dead clerk 2024's.
+  CHECK(run_folder_owner("clerk-plot-1234-Ab12Cd", "clerk-plot-") == 1234);
+  CHECK(run_folder_owner("clerk-realrun-7-zzzzzz", "clerk-realrun-") == 7);
+  CHECK(run_folder_owner("clerk-calibrate-99-000000", "clerk-calibrate-") == 99);
+  CHECK_FALSE(run_folder_owner("clerk-plot-2024-11-28", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-2024-11-Ab12Cd", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-1234-Ab12Cd.old", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-1234-Ab12C", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-1234-Ab12Cde", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-1234-Ab_2Cd", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-1234_Ab12Cd", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-01234-Ab12Cd", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-+1234-Ab12Cd", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-0-Ab12Cd", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot--Ab12Cd", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-Ab12Cd", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-1234", "clerk-plot-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-1234-Ab12Cd", "clerk-realrun-"));
+  CHECK_FALSE(run_folder_owner("clerk-plot-99999999999999999999-Ab12Cd", "clerk-plot-"));
+}
+
 TEST_CASE("a dead clerk's cgroups, folders and processes are removed, a live one's are kept", "[stale_state]") {
   SubreaperScope reaper;
   FakeTree tree;
@@ -101,6 +123,9 @@ TEST_CASE("a dead clerk's cgroups, folders and processes are removed, a live one
   const fs::path stale_folder = tree.folder("clerk-realrun-" + gone + "-Ab12Cd");
   const fs::path live_folder = tree.folder("clerk-realrun-" + live + "-Xy34Zw");
   const fs::path unnamed_folder = tree.folder("clerk-realrun-Qr56St");
+  // A dead pid's number, but not the name mkdtemp made: a user's own.
+  const fs::path dated_folder = tree.folder("clerk-realrun-" + gone + "-11-28");
+  const fs::path kept_folder = tree.folder("clerk-realrun-" + gone + "-Ab12Cd.old");
   // A server started from the stale folder (as NGINX -p DIR is), with a
   // child of its own in its group.
   ChildProcess from_stale_folder =
@@ -116,6 +141,8 @@ TEST_CASE("a dead clerk's cgroups, folders and processes are removed, a live one
   CHECK(fs::exists(live_folder / "nginx.conf"));
   CHECK(fs::exists(unnamed_cgroup));
   CHECK(fs::exists(unnamed_folder / "nginx.conf"));
+  CHECK(fs::exists(dated_folder / "nginx.conf"));
+  CHECK(fs::exists(kept_folder / "nginx.conf"));
   CHECK(killed(in_stale_cgroup));
   CHECK(killed(from_stale_folder));
   CHECK(in_live_cgroup.poll() == std::nullopt);
@@ -137,14 +164,16 @@ TEST_CASE("a dead clerk's cgroups, folders and processes are removed, a live one
   from_stale_folder.stop(SIGKILL, 0);
 }
 
-TEST_CASE("a stale folder's name that begins another run's folder name kills only its own processes", "[stale_state]") {
+TEST_CASE("a stale folder's name that begins another folder's name kills only its own processes", "[stale_state]") {
   SubreaperScope reaper;
   FakeTree tree;
   const std::string gone = std::to_string(dead_pid());
-  // clerk-realrun-<gone> (no suffix, as owner_pid accepts) is stale; a live
-  // run's folder clerk-realrun-<gone>3-... begins with the same text.
-  const fs::path stale_folder = tree.folder("clerk-realrun-" + gone);
-  const fs::path other_folder = tree.base / "tmp" / ("clerk-realrun-" + gone + "3-Xy34Zw");
+  // clerk-realrun-<gone>-Ab12Cd is stale; a folder of the user's,
+  // clerk-realrun-<gone>-Ab12Cd.old, begins with the same text. (Before run
+  // folders had to be mkdtemp's exact name, a stale clerk-realrun-12 had
+  // begun a live clerk-realrun-123-....)
+  const fs::path stale_folder = tree.folder("clerk-realrun-" + gone + "-Ab12Cd");
+  const fs::path other_folder = tree.base / "tmp" / ("clerk-realrun-" + gone + "-Ab12Cd.old");
   ChildProcess other_run = ChildProcess::spawn(
       {{"/bin/sh", "-c", "sleep 30 & wait", (other_folder / "nginx.conf").string()}, "", "", "stale test"});
   ChildProcess stale_server = ChildProcess::spawn(
@@ -167,6 +196,27 @@ TEST_CASE("a stale folder's name that begins another run's folder name kills onl
   other_run.stop(SIGKILL, 0);
   stale_server.stop(SIGKILL, 0);
   stale_master.stop(SIGKILL, 0);
+}
+
+TEST_CASE("without kill_processes a stale folder goes and a process naming it stays", "[stale_state]") {
+  // clerk plot's cleanup (probe 5 review, finding 1): a tail -f, in a job of
+  // its own, on a dead plot's leftovers is the user's, not an orphan of clerk.
+  SubreaperScope reaper;
+  FakeTree tree;
+  const std::string gone = std::to_string(dead_pid());
+  const fs::path stale_folder = tree.folder("clerk-realrun-" + gone + "-Ab12Cd");
+  ChildProcess reader = ChildProcess::spawn(
+      {{"/bin/sh", "-c", "sleep 30 & wait", (stale_folder / "nginx.conf").string()}, "", "", "stale test"});
+  wait_exec(reader, stale_folder.string());
+  StaleScan scan = tree.scan();
+  scan.kill_processes = false;
+
+  const std::vector<std::string> lines = remove_stale_state(scan);
+
+  CHECK_FALSE(fs::exists(stale_folder));
+  CHECK(reader.poll() == std::nullopt);
+  CHECK(lines == std::vector<std::string>{"removed stale folder " + stale_folder.string() + " of dead clerk " + gone});
+  reader.stop(SIGKILL, 0);
 }
 
 TEST_CASE("nothing stale: nothing said, nothing removed", "[stale_state]") {
