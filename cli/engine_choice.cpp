@@ -55,16 +55,10 @@ models::RunResult hand_over(const models::Scenario&, std::uint64_t, double) {
   throw std::runtime_error(std::string("cannot run ") + CLERK_SIMGRID_HELPER);
 }
 
-std::string temp_prefix() {
-  std::error_code ec;
-  const std::filesystem::path base = std::filesystem::temp_directory_path(ec);
-  return ((ec ? std::filesystem::path("/tmp") : base) / "clerk-simgrid-").string();
-}
-
 // The run of helper_json, in a folder of its own; nothing when a stop signal
 // came first (the child is then killed, and the folder goes as this returns).
 std::optional<nlohmann::ordered_json> run_helper(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
-  const common::TempDir dir(temp_prefix());
+  const common::TempDir dir(common::temp_prefix("clerk-simgrid-"));
   const std::string json = dir.file("run.json");
   common::SpawnSpec spec;
   spec.argv = {CLERK_SIMGRID_HELPER, "run", sc.file, "--engine", "simgrid", "-q", "--json", json,

@@ -44,7 +44,7 @@ std::string comment_list(const std::string& heading, const std::vector<std::stri
 // the head loaded with a stand-in [nginx]. `read` gets the files that
 // loading read beside the stand-in: the profile --hardware names and its includes.
 std::uint32_t profile_cpus(const NewArgs& args, std::vector<std::string>& read) {
-  common::TempDir dir("/tmp/clerk-import-");
+  const common::HeldTempDir dir(common::temp_prefix("clerk-import-"));  // no folder left by a Ctrl-C
   const std::string file = dir.file("cpus.toml");
   NewArgs stand_in = args;
   stand_in.file = file;  // its name: not -o's, whose faults are -o's own

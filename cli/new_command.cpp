@@ -205,19 +205,11 @@ std::string starter_scenario(const NewArgs& a) {
 
 namespace {
 
-[[noreturn]] void os_fail(const std::string& what) {
-  throw std::runtime_error(what + ": " + std::strerror(errno));
-}
-
-}  // namespace
-
-namespace {
-
 // The loader reads `text` before anything is put at `path`: from a private
 // folder (the scenario's include is absolute or "@hardware/...", so where it
 // is read changes nothing), its messages named after `path`. "" when it loads.
 std::string refusal(const std::string& path, const std::string& text, const WriteMode& mode) {
-  const common::TempDir dir("/tmp/clerk-" + mode.command + "-");
+  const common::HeldTempDir dir(common::temp_prefix("clerk-" + mode.command + "-"));  // no folder left by a Ctrl-C
   const std::string tmp = dir.file("scenario.toml");
   std::ofstream out(tmp, std::ios::binary);
   out << text;
@@ -232,49 +224,6 @@ std::string refusal(const std::string& path, const std::string& text, const Writ
     return message;
   }
   return "";
-}
-
-// A new name only (clerk new): a finished temporary beside it, link(2)'d to
-// the name, which appears whole or not at all and never replaces a file.
-int link_new_file(const std::string& path, const std::string& text, const std::string& who) {
-  namespace fs = std::filesystem;
-  const fs::path folder = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
-  std::string tmp = (folder / ".clerk-new-XXXXXX").string();
-  const int fd = mkstemp(tmp.data());
-  if (fd < 0) {
-    std::cerr << who << ": cannot write in '" << common::shown_text(folder.string()) << "': " << std::strerror(errno) << "\n";
-    return 2;
-  }
-  struct Cleanup {
-    std::string file;
-    ~Cleanup() { if (!file.empty()) unlink(file.c_str()); }
-  } cleanup{tmp};
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    const ssize_t n = write(fd, rest.data(), rest.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      close(fd);
-      os_fail(who + ": writing '" + tmp + "'");
-    }
-    rest.remove_prefix(static_cast<std::size_t>(n));
-  }
-  // The mode a file created by open(2) would have (the umask's), not mkstemp's 0600.
-  if (fchmod(fd, static_cast<mode_t>(common::new_file_mode())) != 0 || fsync(fd) != 0 || close(fd) != 0)
-    os_fail(who + ": writing '" + tmp + "'");
-  if (link(tmp.c_str(), path.c_str()) != 0) {
-    if (errno == EEXIST) {
-      std::cerr << who << ": '" << common::shown_text(path) << "' exists; " << who << " never replaces a file\n";
-      return 2;
-    }
-    std::cerr << who << ": cannot create '" << common::shown_text(path) << "': " << std::strerror(errno) << "\n";
-    return 2;
-  }
-  if (const int dir = open(folder.c_str(), O_RDONLY | O_DIRECTORY); dir >= 0) {
-    fsync(dir);
-    close(dir);
-  }
-  return 0;
 }
 
 }  // namespace
@@ -300,8 +249,13 @@ int write_scenario(const std::string& path, const std::string& text, const Write
       std::cerr << who << ": " << mode.refused << ": " << why << "\n";
       return 2;
     }
-    if (!mode.replace) return link_new_file(path, text, who);
-    common::write_file_atomically(path, text);
+    if (mode.replace)
+      common::write_file_atomically(path, text);
+    else
+      common::write_new_file(path, text);  // link(2)'d: never replaces a file
+  } catch (const common::OutputExists&) {
+    std::cerr << who << ": '" << common::shown_text(path) << "' exists; " << who << " never replaces a file\n";
+    return 2;
   } catch (const common::OutputError& e) {
     std::cerr << who << ": " << e.what() << "\n";
     return 2;

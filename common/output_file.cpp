@@ -56,31 +56,13 @@ std::string temp_pattern(const std::string& target) {
   return folder_of(target) + "/." + std::filesystem::path(target).filename().string() + ".XXXXXX";
 }
 
-// For the tests only (tests/stop_signal_outputs_test.sh): with
-// CLERK_TEST_PAUSE_AT_TEMPORARY=N in the environment, the Nth temporary file
-// this process makes (`name`) is said on the standard error and stays as it
-// is for up to 60 s, or until a stop signal is noted, so that a test signals
-// at that very moment instead of hoping to hit a window of a few
-// milliseconds. Unset, as everywhere else: nothing.
-void pause_if_asked(const std::string& name) {
-  static const long at = [] {
-    const char* v = std::getenv("CLERK_TEST_PAUSE_AT_TEMPORARY");
-    return v ? std::strtol(v, nullptr, 10) : 0L;
-  }();
-  static std::atomic<long> made{0};
-  if (at <= 0 || ++made != at) return;
-  std::fprintf(stderr, "clerk: CLERK_TEST_PAUSE_AT_TEMPORARY=%ld: holding %s\n", at, shown_text(name).c_str());
-  std::fflush(stderr);
-  for (int i = 0; i < 600 && !stop_signal_noted(); ++i) usleep(100'000);
-}
-
 // A new temporary file beside `target` (mkostemp: created with O_EXCL under
 // an unpredictable name), its name in `name`; -1 and errno when it cannot be.
 // Callers hold stop signals (HeldStopSignals) until it is renamed or removed.
 int make_temporary(const std::string& target, std::string& name) {
   name = temp_pattern(target);
   const int fd = mkostemp(name.data(), O_CLOEXEC);
-  if (fd >= 0) pause_if_asked(name);
+  if (fd >= 0) pause_at_temporary_if_asked(name);
   return fd;
 }
 
@@ -192,6 +174,15 @@ class TempFile {
     fd_ = -1;
     if (close(fd) != 0) fail_errno(target_, "close");
   }
+  // link(2) rather than rename: the name appears whole, and never replaces
+  // a file (OutputExists); the temporary is removed by the destructor.
+  void link_into_place() {
+    if (link(name_.c_str(), target_.c_str()) != 0) {
+      if (errno == EEXIST) throw OutputExists(shown_text(target_), "exists");
+      fail_errno(target_, "link");
+    }
+    sync_folder(target_);
+  }
   void rename_into_place() {
     if (rename(name_.c_str(), target_.c_str()) != 0) fail_errno(target_, "rename");
     name_.clear();
@@ -203,6 +194,21 @@ class TempFile {
   std::string name_;
   int fd_ = -1;
 };
+
+// Stopped before anything was replaced (checked once, before the first
+// rename or link): every temporary removed, then the signal raised (release),
+// which by default ends the process here. Alive after it (a
+// DeferredStopSignals guard whose command raises it once the guard is gone),
+// the outputs are not written, and that is said as the error it is. Under
+// the program's own handler (calibrate, realrun: stopping() is false) the
+// step goes on: the outputs are written and the handler runs at the release.
+void give_up_if_stopped(HeldStopSignals& hold, std::vector<std::unique_ptr<TempFile>>& staged) {
+  if (staged.empty() || !hold.stopping()) return;
+  const std::string first = staged.front()->target();
+  staged.clear();
+  const int sig = hold.release();
+  fail(first, "stopped by signal " + std::to_string(sig) + " before it was written");
+}
 
 struct Output {
   const std::string& path;
@@ -228,17 +234,9 @@ void write_together(const std::vector<Output>& outputs) {
     write_all(staged.back()->fd(), outputs[i].content, outputs[i].path);
     staged.back()->finish(mode);
   }
-  // Stopped before anything was replaced: every temporary removed, then the
-  // signal raised (release), which by default ends the process here. Alive
-  // after it (a handler that lets clerk live on, or a DeferredStopSignals
-  // guard whose command raises it once the guard is gone), the outputs are
-  // not written, and that is said as the error it is.
-  if (!staged.empty() && hold.stop_noted()) {
-    const std::string first = staged.front()->target();
-    staged.clear();
-    const int sig = hold.release();
-    fail(first, "stopped by signal " + std::to_string(sig) + " before it was written");
-  }
+  give_up_if_stopped(hold, staged);
+  // A signal from here on is raised when the hold ends, after the last
+  // rename: every output is then replaced (all, not none).
   for (const auto& tmp : staged) tmp->rename_into_place();
 }
 
@@ -301,7 +299,7 @@ StreamedOutput::~StreamedOutput() {
 
 void StreamedOutput::write(std::string_view content, bool (*stop)()) {
   while (!content.empty()) {
-    if ((stop && stop()) || (hold_ && hold_->stop_noted())) throw Stopped{};
+    if ((stop && stop()) || (hold_ && hold_->stopping())) throw Stopped{};
     const ssize_t n = ::write(fd_, content.data(), content.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) fail_errno(path_, "write");
@@ -331,6 +329,20 @@ void StreamedOutput::commit() {
 }
 
 void write_file_atomically(const std::string& path, std::string_view content) { write_together({{path, content}}); }
+
+void write_new_file(const std::string& path, std::string_view content) {
+  if (path.empty()) fail(path, "no file name");
+  struct stat st {};
+  if (lstat(path.c_str(), &st) == 0) throw OutputExists(shown_text(path), "exists");
+  check_folder(path);
+  HeldStopSignals hold;  // declared before the temporary: released after it is gone
+  std::vector<std::unique_ptr<TempFile>> staged;
+  staged.push_back(std::make_unique<TempFile>(path));
+  write_all(staged.back()->fd(), content, path);
+  staged.back()->finish(static_cast<mode_t>(new_file_mode()));
+  give_up_if_stopped(hold, staged);
+  staged.back()->link_into_place();
+}
 
 void OutputSet::add(std::string path, std::string content) { files_.emplace_back(std::move(path), std::move(content)); }
 

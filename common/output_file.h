@@ -19,9 +19,14 @@
 //
 // A temporary file never outlives its step: a stop signal (SIGINT, SIGTERM,
 // SIGHUP) that comes between its creation and its rename or removal is held
-// (common/stop_signals.h, HeldStopSignals), the temporary removed and
-// nothing replaced, and only then does the signal end the process as it
-// would have (probe 5, finding 4: ".NAME.XXXXXX" was left beside the output).
+// (common/stop_signals.h, HeldStopSignals), and only once no temporary is
+// left does the signal end the process as it would have (probe 5, finding 4:
+// ".NAME.XXXXXX" was left beside the output). Noted before the renames
+// begin, it removes the temporaries and replaces nothing; noted during them,
+// it lets them all finish (every output replaced) and ends the process
+// after the last. Under a handler of the program's own (calibrate, realrun:
+// they note a Ctrl-C and go on), the write finishes and that handler runs
+// once it is done.
 #pragma once
 #include "common/bad_input.h"
 #include "common/stop_signals.h"
@@ -66,8 +71,9 @@ void write_file_atomically(const std::string& path, std::string_view content);
 // into place. What cannot be taken back: a special file's bytes once
 // written (a pipe's reader has them), and the renames already done when a
 // later one fails (its target swapped for a folder in between). A stop
-// signal from the first temporary to the last rename removes every
-// temporary and replaces nothing.
+// signal while the temporaries are written removes them all and replaces
+// nothing; one that comes once the renames have begun lets every rename
+// happen, and the process ends after the last: all, never some.
 class OutputSet {
  public:
   void add(std::string path, std::string content);
@@ -78,6 +84,19 @@ class OutputSet {
  private:
   std::vector<std::pair<std::string, std::string>> files_;
 };
+
+// write_new_file's refusal of a name that exists.
+class OutputExists : public OutputError {
+ public:
+  using OutputError::OutputError;
+};
+
+// A new name only (clerk new): the same temporary, held the same way, put in
+// place by link(2), so that the name appears whole or not at all and never
+// replaces a file: OutputExists when it exists (checked first, and again by
+// the link, which a file made meanwhile makes fail). A special file counts
+// as existing. Throws OutputError for the rest, as write_file_atomically.
+void write_new_file(const std::string& path, std::string_view content);
 
 // Checks, before any work is done, that `path` could be written as above
 // (its folder exists and is writable, it is not a folder or a link to a

@@ -1,8 +1,12 @@
 #include "common/stop_signals.h"
 
+#include "common/shown_text.h"
+
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
+#include <unistd.h>
 
 namespace common {
 
@@ -43,6 +47,10 @@ Holds& holds() {
   static Holds h;
   return h;
 }
+
+// A handler of the program's own (calibrate's, realrun's) lets the process go
+// on; the default action ends it.
+bool is_default(const struct sigaction& sa) { return (sa.sa_flags & SA_SIGINFO) == 0 && sa.sa_handler == SIG_DFL; }
 }  // namespace
 
 DeferredStopSignals::DeferredStopSignals() {
@@ -71,6 +79,17 @@ HeldStopSignals::~HeldStopSignals() { release(); }
 // g_noted is the hold's own (reset when the first hold installed the
 // handlers) or the guard's it sits in.
 bool HeldStopSignals::stop_noted() const { return !released_ && g_noted != 0; }
+
+bool HeldStopSignals::stopping() const {
+  const int sig = released_ ? 0 : g_noted.load();
+  if (sig == 0) return false;
+  Holds& h = holds();
+  const std::lock_guard lock(h.mu);
+  if (!h.noting) return true;  // inside a guard: its command raises it
+  for (std::size_t i = 0; i < std::size(kStopSignals); ++i)
+    if (kStopSignals[i] == sig) return is_default(h.old[i]);
+  return true;
+}
 
 int HeldStopSignals::release() {
   if (released_) return 0;
@@ -103,6 +122,18 @@ int raise_noted_stop_signal(const std::string& what) {
   std::fflush(stderr);
   std::raise(sig);
   return sig;
+}
+
+void pause_at_temporary_if_asked(const std::string& name) {
+  static const long at = [] {
+    const char* v = std::getenv("CLERK_TEST_PAUSE_AT_TEMPORARY");
+    return v ? std::strtol(v, nullptr, 10) : 0L;
+  }();
+  static std::atomic<long> made{0};
+  if (at <= 0 || ++made != at) return;
+  std::fprintf(stderr, "clerk: CLERK_TEST_PAUSE_AT_TEMPORARY=%ld: holding %s\n", at, shown_text(name).c_str());
+  std::fflush(stderr);
+  for (int i = 0; i < 600 && !stop_signal_noted(); ++i) usleep(100'000);
 }
 
 }  // namespace common

@@ -50,6 +50,16 @@ class HeldStopSignals {
   // the guard): the process is being stopped, and the holder may give up its
   // step (the writer removes its temporaries rather than rename them).
   bool stop_noted() const;
+  // Whether the signal noted stops the process, so that the holder gives up
+  // its step: the default action was in place before the hold (the process
+  // dies of it at release), or a guard's command raises it. False when
+  // nothing was noted, or when the program's own handler was in place
+  // (calibrate and realrun note a Ctrl-C, stop their children and go on to
+  // save what they finished, then exit 130): the holder then finishes its
+  // step as it would have without the hold, and that handler runs at the
+  // release (review of probe 5's fixes, finding 5: a finished profile was
+  // lost, realrun's exit 130 became 1).
+  bool stopping() const;
   // Ends the hold now (once; the destructor then does nothing). The last
   // hold raises the signal noted. Returns that signal if the process is still
   // alive (its handler let it live on, another thread's hold will raise it
@@ -70,5 +80,15 @@ int take_stop_signal();
 // the process as it would have. Returns the signal (0 for none) in case the
 // handlers in place let the process live on.
 int raise_noted_stop_signal(const std::string& what);
+
+// For the tests only (tests/stop_signal_outputs_test.sh): with
+// CLERK_TEST_PAUSE_AT_TEMPORARY=N in the environment, the Nth temporary
+// (file or folder) this process makes under a hold (the writer's, a
+// HeldTempDir) is said on the standard error as "clerk:
+// CLERK_TEST_PAUSE_AT_TEMPORARY=N: holding NAME" and stays as it is for up to
+// 60 s, or until a stop signal is noted, so that a test signals at that very
+// moment instead of hoping to hit a window of a few milliseconds. Unset, as
+// everywhere else: nothing.
+void pause_at_temporary_if_asked(const std::string& name);
 
 }  // namespace common

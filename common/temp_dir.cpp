@@ -25,4 +25,12 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
+std::string temp_prefix(const std::string& name) {
+  std::error_code ec;
+  const std::filesystem::path base = std::filesystem::temp_directory_path(ec);
+  return ((ec ? std::filesystem::path("/tmp") : base) / name).string();
+}
+
+HeldTempDir::HeldTempDir(const std::string& prefix) : dir_(prefix) { pause_at_temporary_if_asked(dir_.path()); }
+
 }  // namespace common

@@ -3,6 +3,8 @@
 // calibrate that fails half-way, a plot stopped by ^C, a SimGrid run whose
 // process failed).
 #pragma once
+#include "common/stop_signals.h"
+
 #include <string>
 
 namespace common {
@@ -23,6 +25,27 @@ class TempDir {
  private:
   std::string path_;
   bool keep_ = false;
+};
+
+// `name` in the temporary folder: $TMPDIR (std::filesystem's
+// temp_directory_path), /tmp when it is unset or unusable.
+std::string temp_prefix(const std::string& name);
+
+// A TempDir for a step of milliseconds (the folder clerk new and clerk
+// import load their text from before writing it): stop signals are held
+// (HeldStopSignals) from before the folder is made until after it is
+// removed, so that a Ctrl-C there leaves no folder behind and then ends the
+// process as it would have (review of probe 5's fixes, finding 3). Counted
+// by the writer's test hook (CLERK_TEST_PAUSE_AT_TEMPORARY, stop_signals.h).
+class HeldTempDir {
+ public:
+  explicit HeldTempDir(const std::string& prefix);
+  const std::string& path() const { return dir_.path(); }
+  std::string file(const std::string& name) const { return dir_.file(name); }
+
+ private:
+  HeldStopSignals hold_;  // first: released after the folder is gone
+  TempDir dir_;
 };
 
 }  // namespace common

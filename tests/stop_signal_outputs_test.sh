@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Probe 5, finding 4: SIGINT, SIGTERM or SIGHUP while the writer has a
 # temporary file left ".NAME.XXXXXX" beside `run --json`, `compare` and
-# `sweep -o` outputs. Here each command is stopped at each of its temporary
-# files in turn, at the very moment it exists: CLERK_TEST_PAUSE_AT_TEMPORARY=N
-# (common/output_file.cpp) keeps the Nth temporary in place until a stop
+# `sweep -o` outputs (and clerk new's and import's, with their loader folders
+# in TMPDIR: review of probe 5's fixes, finding 3). Here each command is
+# stopped at each of its temporary files in turn, at the very moment it
+# exists: CLERK_TEST_PAUSE_AT_TEMPORARY=N
+# (common/stop_signals.h) keeps the Nth temporary in place until a stop
 # signal comes, so no timing is guessed. Afterwards: the command died of the
 # signal (exit 128 + N, as before), no temporary is left, and no output the
 # stopped write was for is there (nothing replaced). N counts up until the
@@ -38,7 +40,8 @@ stop_at_each_temporary() {  # what, folder, command...
     seen=
     for _ in $(seq 1200); do
       if grep -q "CLERK_TEST_PAUSE_AT_TEMPORARY=$n: holding" "$tmp/err"; then
-        seen=$(hidden "$d" | grep -E '(^|/)\.[^/]+\.[A-Za-z0-9]{6}$')
+        # A hidden ".NAME.XXXXXX", or a held folder in TMPDIR (clerk new's and import's loader folder).
+        seen=$( { hidden "$d" | grep -E '(^|/)\.[^/]+\.[A-Za-z0-9]{6}$'; ls -A "$d/tmp" | sed 's|^|tmp/|'; } )
         break
       fi
       kill -0 "$pid" 2>/dev/null || break
@@ -83,6 +86,12 @@ if command -v gnuplot >/dev/null; then
 else
   echo "stop_signal_outputs: gnuplot not installed, compare --figure skipped"
 fi
+# Review of probe 5's fixes, finding 3: clerk new (its loader folder, then
+# its new name's temporary) and clerk import (two loader folders, then its
+# output's temporary).
+stop_at_each_temporary "new" "$tmp/new" "$clerk" new n.toml
+printf 'events {}\nhttp {\n  sendfile on;\n  server { listen 80; }\n}\n' >"$tmp/nginx.conf"
+stop_at_each_temporary "import" "$tmp/import" "$clerk" import "$tmp/nginx.conf" -o i.toml
 stop_at_each_temporary "lesson --handout" "$tmp/lesson" "$clerk" lesson 1 --lessons "$data/lessons" --handout .
 
 # Finding 9: several outputs, one a link to /dev/full: exit 2 and none written.

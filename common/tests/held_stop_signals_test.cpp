@@ -179,3 +179,68 @@ TEST_CASE("output set: a stop signal at any moment leaves no temporary and a who
     else CHECK(text_of(a) == "old");
   }
 }
+
+// Review of probe 5's fixes, finding 5: calibrate and realrun put a handler of
+// their own in place (note the Ctrl-C, stop their children, go on to save
+// what they finished, exit 130). A signal during a write under such a
+// handler finishes the write, and the handler runs once it is done; under
+// the default action the same signal removes the temporary, replaces nothing
+// and ends the process. The signal is sent while an outer hold lives (as a
+// Ctrl-C during the write's own hold would be), so the moment is certain.
+TEST_CASE("output temporaries: under the program's own stop handler a write finishes, then the handler runs",
+          "[output_set]") {
+  Folder dir;
+  const std::string a = (dir.path / "profile.toml").string();
+  const std::string b = (dir.path / "other.json").string();
+  std::ofstream(a) << "old";
+  static volatile std::sig_atomic_t seen = 0;
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    CHECK(exited(status_of([&] {
+                   std::signal(sig, [](int) { seen = 1; });
+                   common::HeldStopSignals outer;
+                   std::raise(sig);
+                   if (outer.stopping()) return 4;  // the program's own handler: not stopping
+                   common::OutputSet set;
+                   set.add(a, "finished");
+                   set.add(b, "too");
+                   set.write();  // threw "stopped by signal" before the fix
+                   if (seen) return 5;  // held until the hold ends
+                   outer.release();
+                   return seen ? 0 : 6;
+                 }),
+                 0));
+    CHECK(text_of(a) == "finished");
+    CHECK(text_of(b) == "too");
+    std::ofstream(a) << "old";
+    fs::remove(b);
+  }
+  // clerk new's writer too: the new name is made, then the handler runs.
+  const std::string n = (dir.path / "new.toml").string();
+  CHECK(exited(status_of([&] {
+                 std::signal(SIGINT, [](int) { seen = 1; });
+                 common::HeldStopSignals outer;
+                 std::raise(SIGINT);
+                 common::write_new_file(n, "new");
+                 outer.release();
+                 return seen ? 0 : 6;
+               }),
+               0));
+  CHECK(text_of(n) == "new");
+  CHECK_THROWS_AS(common::write_new_file(n, "again"), common::OutputExists);  // never replaced
+  CHECK(text_of(n) == "new");
+  // The default action: nothing replaced, no temporary, the process ends.
+  CHECK(killed_by(status_of([&] {
+                    common::HeldStopSignals outer;
+                    std::raise(SIGTERM);
+                    if (!outer.stopping()) return 4;
+                    try {
+                      common::write_file_atomically(a, "finished");
+                    } catch (const common::OutputError&) {
+                      return 7;  // given up; the outer hold's end then raises the signal
+                    }
+                    return 3;
+                  }),
+                  SIGTERM));
+  CHECK(text_of(a) == "old");
+  for (const auto& e : fs::directory_iterator(dir.path)) CHECK(e.path().filename().string().front() != '.');
+}
