@@ -145,6 +145,13 @@ check_error 19-inf-number.toml "19-inf-number.toml:16: key 'step.1.predict.min':
 # A claim relative to a step that runs what this step runs is 1 whatever
 # the run does, so it could never fail (probe 5): refused at load.
 check_error 20-same-step.toml "20-same-step.toml:25: key 'step.2.expect.relative_to': step 1 runs the same scenario with the same changes as this step"
+# ... by any path or link to the scenario: step 2 names a link to step 1's
+# file (probe 5: the check compared the paths' text, and the claim held).
+mkdir -p "$tmp/link" && cp "$data/small-hdd.toml" "$tmp/link/s.toml" && ln -s s.toml "$tmp/link/link.toml"
+sed -e 's|^scenario = .*|scenario = "s.toml"|' -e 's|^\[step.2\]$|[step.2]\nscenario = "link.toml"|' \
+  "$lessons/bad/20-same-step.toml" >"$tmp/link/9-link.toml"
+expect_status 2 "a link to step 1's scenario" "$clerk" lesson "$tmp/link/9-link.toml" --check
+expect_text "a link to step 1's scenario" "9-link.toml:26: key 'step.2.expect.relative_to': step 1 runs the same scenario with the same changes as this step"
 # A value beyond a double is refused as a ratio over 0 is: at load when the
 # numbers alone overflow, a failed claim when only the run can tell (probe 5:
 # the text said "inf" and --check passed).

@@ -11,6 +11,9 @@
 #include "cli/sweep/sweep_error.h"
 #include "cli/sweep/sweep_plan.h"
 #include "cli/sweep/sweep_summary.h"
+#include "engines/run_scenario.h"
+#include "models/scenario/config_loader.h"
+#include "models/scenario/result_json.h"
 
 namespace fs = std::filesystem;
 using namespace cli::sweep;
@@ -384,4 +387,74 @@ TEST_CASE("a metric only some points write is kept, one no point writes is refus
   // Figures of every run, and unknown paths, as before.
   s.metrics = {"clients.random.latency_s.p42"};
   CHECK_THAT(error_of(s), Contains("metric 'clients.random.latency_s.p42'"));
+}
+
+namespace {
+// The dotted paths of `j`'s objects' keys, into objects only (an array's
+// length is the run's: workers, drives), leaving out objects whose keys are
+// the run's own (server.requests.failed: the reasons that happened) or the
+// engine's (a client group's stages: the native engine's clocks, which the
+// sweep checks against its probe run, not the skeleton).
+void object_paths(const nlohmann::ordered_json& j, const std::string& at, std::set<std::string>& out) {
+  const bool stages = at.starts_with("clients.") && at.ends_with(".stages");
+  if (!j.is_object() || at == "server.requests.failed" || stages) return;
+  for (const auto& [key, value] : j.items()) {
+    const std::string path = at.empty() ? key : at + "." + key;
+    out.insert(path);
+    object_paths(value, path, out);
+  }
+}
+
+std::set<std::string> object_paths(const nlohmann::ordered_json& j) {
+  std::set<std::string> out;
+  object_paths(j, "", out);
+  return out;
+}
+
+// The paths of `a` that `b` lacks.
+std::vector<std::string> only_in(const std::set<std::string>& a, const std::set<std::string>& b) {
+  std::vector<std::string> out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+// The JSON of a short run of `file` with `sets`, without its warm-up.
+nlohmann::ordered_json short_run(const std::string& file, const std::vector<std::string>& sets, double seconds) {
+  models::Scenario sc = models::load_scenario(file, sets);
+  sc.warmup = models::WarmupSpec{false, 0, 0};
+  return models::to_json(engines::run_scenario(sc, {sc.seed, seconds, engines::Engine::kNative, {}}), false);
+}
+}  // namespace
+
+TEST_CASE("json_skeleton has exactly the keys a run's JSON has, sections of some configurations included (sweep, probe 5)",
+          "[sweep][plan]") {
+  struct Case {
+    std::string file;
+    std::vector<std::string> sets;
+  };
+  const std::string slow = kRoot + "/scenarios/agreement/slow-disk.toml";
+  const std::string three = kRoot + "/scenarios/alternatives/proxy-three-disks.toml";
+  const std::vector<Case> cases = {
+      {slow, {}},                                      // no configuration-dependent section
+      {slow, {"nginx.directio=8g"}},                   // directio above every file: no direct read, the section still
+      {slow, {"nginx.directio=4k"}},                   // direct reads
+      {kRoot + "/scenarios/alternatives/io-uring.toml", {}},         // read paths, the ring
+      {kRoot + "/scenarios/alternatives/probe-threads.toml", {}},    // read paths, aio_nowait
+      {three, {}},                                     // per pool, per disk
+      {three, {"nginx.aio=off"}},                      // per disk, no pool figures
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.file, c.sets);
+    const models::Scenario sc = models::load_scenario(c.file, c.sets);
+    const nlohmann::ordered_json run = short_run(c.file, c.sets, 0.05);
+    const std::set<std::string> skeleton = object_paths(models::json_skeleton(sc)), written = object_paths(run);
+    CHECK(only_in(skeleton, written) == std::vector<std::string>{});  // a metric the check passes that no run writes
+    CHECK(only_in(written, skeleton) == std::vector<std::string>{});  // a figure the run writes that the check refuses
+  }
+  // The direct section whenever directio is set, zeros included (probe 5:
+  // directio=4g,8g passed the sweep's check and every row was empty).
+  const nlohmann::ordered_json zero = short_run(slow, {"nginx.directio=8g"}, 0.05);
+  CHECK(models::json_metric(zero, "server.page_cache.direct.reads") == 0.0);
+  const nlohmann::ordered_json some = short_run(slow, {"nginx.directio=4k"}, 0.05);
+  CHECK(models::json_metric(some, "server.page_cache.direct.reads") > 0.0);
 }

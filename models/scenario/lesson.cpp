@@ -259,25 +259,38 @@ std::optional<double> expression_value(const LessonRuns& runs, std::size_t curre
 
 // What a step runs: its scenario file and its changes, in order. Runs are
 // deterministic, so two steps with the same are the same run.
-std::string run_identity(const std::string& scenario, const std::vector<std::string>& overrides) {
-  std::string id = scenario;
-  for (const std::string& o : overrides) id += '\n' + o;
-  return id;
+struct RunIdentity {
+  std::string scenario;
+  std::vector<std::string> overrides;
+};
+
+// The same file by any path or link (fs::equivalent: the same device and
+// inode, as the scenario's own [[expect]] relative_to check resolves it),
+// not by the path's text: s.toml and a link to it are one scenario (probe 5).
+bool same_scenario_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  const bool same = std::filesystem::equivalent(a, b, ec);
+  return ec ? a == b : same;  // both were found regular files when the steps were read
+}
+
+bool same_run(const RunIdentity& a, const RunIdentity& b) {
+  return a.overrides == b.overrides && same_scenario_file(a.scenario, b.scenario);
 }
 
 // "step K" (K before `current`, 1-based in the text) -> "K". `runs`: each
-// step's run_identity, up to and with the current one. A step that runs
+// step's RunIdentity, up to and with the current one. A step that runs
 // what this one runs is refused: a figure relative to its own is 1 whatever
 // the run does, so the claim could never fail (probe 5).
 std::string step_reference(const std::string& value, const std::string& file, int line, const std::string& key,
-                           std::size_t current, const std::vector<std::string>& runs) {
+                           std::size_t current, const std::vector<RunIdentity>& runs) {
   const std::size_t before = current;  // steps 1..current are before the (0-based) current one
   if (value.rfind("step ", 0) == 0) {
     const std::string k = value.substr(5);
     if (!k.empty() && k.size() <= 3 && std::all_of(k.begin(), k.end(), [](unsigned char c) { return std::isdigit(c); })) {
       const int n = std::stoi(k);
       const auto base = static_cast<std::size_t>(n - 1);
-      if (n >= 1 && base < before && base < runs.size() && current < runs.size() && runs[base] == runs[current])
+      if (n >= 1 && base < before && base < runs.size() && current < runs.size() &&
+          same_run(runs[base], runs[current]))
         throw ConfigError(file, line, key,
                           fmt::format("step {} runs the same scenario with the same changes as this step, so the "
                                       "ratio is 1 whatever the run does: name a step that differs", n));
@@ -292,8 +305,8 @@ std::string step_reference(const std::string& value, const std::string& file, in
 
 class StepReader {
  public:
-  // loaded[k], runs[k]: step k's scenario as loaded and its run_identity.
-  StepReader(const LayeredToml& doc, const std::vector<Scenario>& loaded, const std::vector<std::string>& runs)
+  // loaded[k], runs[k]: step k's scenario as loaded and what it runs.
+  StepReader(const LayeredToml& doc, const std::vector<Scenario>& loaded, const std::vector<RunIdentity>& runs)
       : doc_(doc), loaded_(loaded), runs_(runs) {}
 
   // Why `metric` names no figure of a run of the lesson's steps up to `current`; empty when it does.
@@ -429,7 +442,7 @@ class StepReader {
 
   const LayeredToml& doc_;
   const std::vector<Scenario>& loaded_;
-  const std::vector<std::string>& runs_;
+  const std::vector<RunIdentity>& runs_;
 };
 
 // Every {placeholder} of `text` names a figure; `at` the key holding the text.
@@ -580,7 +593,7 @@ Lesson load_lesson(const std::string& path) {
   const std::vector<std::string> numbers = doc.children("step");
   if (numbers.empty()) root.fail("step", "is required: a lesson has steps, [step.1], [step.2], ...");
   std::vector<Scenario> loaded;
-  std::vector<std::string> runs;
+  std::vector<RunIdentity> runs;
   StepReader reader(doc, loaded, runs);
   for (std::size_t i = 0; i < numbers.size(); ++i) {
     if (numbers[i] != std::to_string(i + 1))
@@ -615,7 +628,7 @@ Lesson load_lesson(const std::string& path) {
       s.fail("scenario", why);
     }
     loaded.push_back(step.loaded);
-    runs.push_back(run_identity(step.scenario, step.overrides));
+    runs.push_back({step.scenario, step.overrides});
     step.setup = s.string("setup", "", true);
     if (s.has("predict")) {
       Section p = s.sub("predict");

@@ -112,6 +112,9 @@ struct RunResult {
   std::uint64_t requests_without_disk_wait = 0, requests_with_stages = 0;
   std::uint64_t cache_lookups = 0, cache_resident_bytes = 0, cache_capacity_bytes = 0, readahead_windows = 0, bios = 0;
   // O_DIRECT reads (nginx.directio), which pass the page cache by: not lookups.
+  // directio: the scenario sets nginx.directio, so the JSON has the section
+  // (zeros when no file reached the threshold), as json_skeleton says.
+  bool directio = false;
   std::uint64_t direct_reads = 0, direct_bytes = 0;
   std::uint64_t dentry_lookups = 0, dentry_hits = 0, metadata_reads = 0;
   // inode cache lookups after a dentry miss; buffer-cache lookups of

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "models/scenario/run_figures.h"
 #include "models/server/pool_choice.h"
 
 namespace models {
@@ -249,7 +250,10 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
                                                     : 0.0},
                           {"resident_bytes", r.cache_resident_bytes}, {"capacity_bytes", r.cache_capacity_bytes},
                           {"readahead_windows", r.readahead_windows}, {"bios", r.bios}};
-  if (r.direct_reads) server["page_cache"]["direct"] = {{"reads", r.direct_reads}, {"bytes", r.direct_bytes}};
+  // Whenever the configuration sets directio, zeros included (a directio above
+  // every file's size reads nothing directly): a figure the configuration
+  // names is always there, as json_skeleton promises the sweep and lessons.
+  if (r.directio) server["page_cache"]["direct"] = {{"reads", r.direct_reads}, {"bytes", r.direct_bytes}};
   server["dentry_cache"] = {{"lookups", r.dentry_lookups}, {"hits", r.dentry_hits}, {"metadata_reads", r.metadata_reads},
                             {"freed", r.dentries_freed}};
   server["inode_cache"] = {{"lookups", r.inode_lookups}, {"hits", r.inode_hits}, {"freed", r.inodes_freed}};
@@ -316,8 +320,9 @@ bool json_has_figure(const ordered_json& j, const std::string& dotted) {
 // The keys a run of `sc` writes: its client groups, and the sections
 // result_json.cpp writes only for some configurations, as run_figures.cpp
 // decides them (the read paths with aio_nowait or io_uring, O_DIRECT's reads
-// with directio, figures per pool with two pools or more, aio threads and no ring, per
-// disk with [disks.NAME]).
+// with directio, zeros included, figures per pool with two pools or more, aio
+// threads and no ring, per disk with [disks.NAME], the block queue's slot wait
+// channel). tests/sweep_plan_test.cpp checks them against runs' JSON.
 ordered_json json_skeleton(const Scenario& sc) {
   RunResult r;
   for (const WrkGroupSpec& g : sc.clients) {
@@ -328,7 +333,8 @@ ordered_json json_skeleton(const Scenario& sc) {
   const bool ring = sc.nginx.aio && sc.nginx.aio->io_uring;
   r.aio_nowait = sc.nginx.aio_nowait;
   r.io_uring = ring;
-  if (sc.nginx.directio > 0) r.direct_reads = 1;
+  r.directio = sc.nginx.directio > 0;
+  r.slot_wait_channel = slot_wait_channel(sc);  // a word, not a figure: for the layout's sake
   const std::vector<ThreadPoolConfig> pools = all_thread_pools(sc.nginx);
   const bool aio_threads = sc.nginx.aio && sc.nginx.aio->thread_pool;  // run_figures.cpp: r.thread_pool, the ring aside
   if (aio_threads && pools.size() >= 2 && !ring)

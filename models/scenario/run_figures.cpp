@@ -153,6 +153,12 @@ void disk_figures(const RunParts& p, RunResult& r) {
 }
 }  // namespace
 
+std::string slot_wait_channel(const Scenario& sc) {
+  if (!sc.hardware.block_queue) return "";
+  const ElevatorChoice* e = find_elevator(sc.hardware.block.scheduler);
+  return e ? (e->blk_mq ? "blk_mq_get_tag" : "get_request") : "";
+}
+
 PoolStats pools_together(const std::vector<PoolStats>& pools) {
   PoolStats out;
   for (const PoolStats& s : pools) {
@@ -301,6 +307,7 @@ RunResult run_figures(RunParts p) {
   r.cache_unit_bytes = p.cache.unit_bytes();
   r.readahead_windows = c.readahead_windows - base.cache.readahead_windows;
   r.bios = c.bios - base.cache.bios;
+  r.directio = sc.nginx.directio > 0;
   r.direct_reads = c.direct_reads - base.cache.direct_reads;
   r.direct_bytes = c.direct_bytes - base.cache.direct_bytes;
   const VfsCacheStats v = since(p.vfs.stats(), base.vfs);
@@ -327,9 +334,7 @@ RunResult run_figures(RunParts p) {
     r.drive_iostat.push_back(iostat_of(i < base.drives.size() ? since(drives[i], base.drives[i]) : drives[i], run_s));
   for (const RunResult::DriveIostat& x : r.drive_iostat) r.disk_busiest_utilization = std::max(r.disk_busiest_utilization, x.util);
   disk_figures(p, r);
-  if (sc.hardware.block_queue)
-    if (const ElevatorChoice* e = find_elevator(sc.hardware.block.scheduler))
-      r.slot_wait_channel = e->blk_mq ? "blk_mq_get_tag" : "get_request";
+  r.slot_wait_channel = slot_wait_channel(sc);
 
   const ServerStats s = since(p.server, base.server);
   r.server_connections = s.connections;

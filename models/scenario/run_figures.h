@@ -81,4 +81,9 @@ WindowStart window_start(const RunParts& parts);
 // Every figure but the two an engine alone knows: wall_s and events.
 RunResult run_figures(RunParts parts);
 
+// The kernel function a request waits in for a free slot of the block
+// queue (server.disk.slot_wait_channel): blk_mq_get_tag with a blk-mq
+// scheduler, get_request with a legacy one; empty without the block queue.
+std::string slot_wait_channel(const Scenario& sc);
+
 }  // namespace models
