@@ -139,6 +139,7 @@ bool TraceReader::next_kept(TraceLine& out) {
       ++counts_.reordered;
       t = last_s_;
     }
+    last_s_ = t;  // every line read moves the log's clock, kept or not
     const double offset = t - first_s_;
     if (offset < spec_.from_s) {
       ++counts_.before_window;
@@ -152,7 +153,6 @@ bool TraceReader::next_kept(TraceLine& out) {
       ++counts_.sampled_out;
       continue;
     }
-    last_s_ = t;
     ++counts_.kept;
     out = std::move(line);
     out.at_s = t;

@@ -98,10 +98,12 @@ struct TraceSpec {
 };
 
 // What became of the log's lines, as the reader judged them. Every line read
-// is in one count: lines = malformed + before_window + sampled_out +
-// past_until + kept + TraceReader::read_ahead() (those read and not judged
-// yet). `kept` are lines of the window handed on, to the replay or to the
-// scan; the replay tells which of them fell due (TraceResult).
+// is in one place: lines = malformed + before_window + sampled_out +
+// past_until + (handed out by next()) + TraceReader::read_ahead() (those
+// read and not handed out yet: some kept and held to spread their second,
+// the others not judged yet). `kept` are lines of the window handed on, or
+// held to be, to the replay or to the scan; the replay tells which of them
+// fell due (TraceResult).
 struct TraceCounts {
   std::uint64_t lines = 0;        // read
   std::uint64_t malformed = 0;    // skipped: not the format, or too long
