@@ -32,7 +32,13 @@ class DeferredStopSignals {
 };
 
 // Stop signals held while this lives. Holds nest and may be taken by several
-// threads at once (a count under a lock): the first installs the noting
+// threads at once (a count under a lock), but a DeferredStopSignals guard is
+// made and ended only while no hold is live (every guard is taken on the
+// main thread around a step that holds nothing else meanwhile: plot, compare
+// --figure, gen-log, a SimGrid child's run). A guard made during another
+// thread's hold would save the hold's noting handler as the one to put back,
+// and forget a signal the hold had noted (review of probe 5's fixes,
+// finding 7: a contract the code kept for no caller). The first installs the noting
 // handlers (keeping an ignored signal ignored), the last puts the earlier
 // handlers back and raises a signal noted meanwhile, which ends the process
 // as it would have, or runs the handler that was in place. Inside a
