@@ -3,12 +3,15 @@
 
 #include "common/guarded.h"
 #include "common/shown_text.h"
+#include "common/standard_output.h"
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/engine_choice.h"
-#include "cli/option_checks.h"
 
 namespace {
+
+// What is said when the report cannot be written (common/standard_output.h).
+constexpr const char* kReportLost = "clerk: cannot write the report to standard output";
 
 // Every subcommand, in --help's order: one row each (cli/command.h).
 constexpr cli::Registration kSubcommands[] = {
@@ -42,12 +45,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return cli::flush_standard_output(app.exit(e));  // help onto a full disk is no success
+    return common::flush_standard_output(app.exit(e), kReportLost);  // help onto a full disk is no success
   } catch (const CLI::CallForAllHelp& e) {
-    return cli::flush_standard_output(app.exit(e));
+    return common::flush_standard_output(app.exit(e), kReportLost);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;
   }
-  return cli::flush_standard_output(common::guarded([&] { return commands.run_chosen(); }));
+  return common::flush_standard_output(common::guarded([&] { return commands.run_chosen(); }), kReportLost);
 }
