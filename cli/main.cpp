@@ -31,6 +31,13 @@ constexpr cli::Registration kSubcommands[] = {
 
 }  // namespace
 
+// A reader of standard output that has gone (clerk keys | head -1): clerk
+// keeps SIGPIPE's default, the Unix convention (ls | head), and so ends at
+// its next write to standard output, quietly (no message; the shell says
+// 141), never running on for a reader that left. Each command writes its
+// files (--json, figures, a sweep's rows and summary) before its report on
+// standard output (tests/output_hostile_test.sh), so they are never lost
+// with the report.
 int main(int argc, char** argv) {
   cli::choose_engines(argc, argv);  // how this program runs SimGrid (cli/engine_choice.h)
   CLI::App app{"clerk: simulate NGINX workers, disks, page cache, thread pools, NIC and wrk clients"};
