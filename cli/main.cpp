@@ -3,12 +3,15 @@
 
 #include "common/guarded.h"
 #include "common/shown_text.h"
+#include "common/standard_output.h"
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/engine_choice.h"
-#include "cli/option_checks.h"
 
 namespace {
+
+// What is said when the report cannot be written (common/standard_output.h).
+constexpr const char* kReportLost = "clerk: cannot write the report to standard output";
 
 // Every subcommand, in --help's order: one row each (cli/command.h).
 constexpr cli::Registration kSubcommands[] = {
@@ -28,6 +31,13 @@ constexpr cli::Registration kSubcommands[] = {
 
 }  // namespace
 
+// A reader of standard output that has gone (clerk keys | head -1): clerk
+// keeps SIGPIPE's default, the Unix convention (ls | head), and so ends at
+// its next write to standard output, quietly (no message; the shell says
+// 141), never running on for a reader that left. Each command writes its
+// files (--json, figures, a sweep's rows and summary) before its report on
+// standard output (tests/output_hostile_test.sh), so they are never lost
+// with the report.
 int main(int argc, char** argv) {
   cli::choose_engines(argc, argv);  // how this program runs SimGrid (cli/engine_choice.h)
   CLI::App app{"clerk: simulate NGINX workers, disks, page cache, thread pools, NIC and wrk clients"};
@@ -42,12 +52,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return cli::flush_standard_output(app.exit(e));  // help onto a full disk is no success
+    return common::flush_standard_output(app.exit(e), kReportLost);  // help onto a full disk is no success
   } catch (const CLI::CallForAllHelp& e) {
-    return cli::flush_standard_output(app.exit(e));
+    return common::flush_standard_output(app.exit(e), kReportLost);
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;
   }
-  return cli::flush_standard_output(common::guarded([&] { return commands.run_chosen(); }));
+  return common::flush_standard_output(common::guarded([&] { return commands.run_chosen(); }), kReportLost);
 }

@@ -1,10 +1,7 @@
 #include "cli/option_checks.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
-#include <iostream>
 #include <filesystem>
 #include <new>
 #include <sys/stat.h>
@@ -76,17 +73,6 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
         throw common::BadInput(outputs[i].first + " '" + common::shown_text(outputs[i].second) + "' and " +
                                outputs[j].first + " '" + common::shown_text(outputs[j].second) +
                                "' are the same file: the second would overwrite the first (give each its own name)");
-}
-
-int flush_standard_output(int status) {
-  errno = 0;  // before the flush: std::cout's write is the one that fails (and sets errno)
-  std::cout.flush();
-  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout;
-  if (!failed) return status;
-  const int err = errno;
-  std::cerr << "clerk: cannot write the report to standard output" << (err ? std::string(": ") + std::strerror(err) : "")
-            << "\n";
-  return status == 0 ? 2 : status;
 }
 
 }  // namespace cli

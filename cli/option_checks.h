@@ -25,9 +25,4 @@ CLI::Validator seed_check();
 // other output checks, before any run.
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 
-// The report on standard output, flushed: a report lost to a full disk
-// (/dev/full), a closed stdout or an I/O error is said, and a run that
-// would have exited 0 exits 2 instead (it exited 0 with nothing written).
-int flush_standard_output(int status);
-
 }  // namespace cli

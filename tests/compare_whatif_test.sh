@@ -17,6 +17,21 @@ expect_text "compare's bad file" "bad-key.toml:4: key 'nginx.sendfile_max_chunks
 expect_status 2 "compare: unwritable JSON" "$clerk" compare "$scenarios/agreement/hits.toml" --json /nonexistent/c.json
 expect_status 2 "compare: figure into a folder" "$clerk" compare "$scenarios/agreement/hits.toml" --figure "$tmp/"
 expect_status 2 "compare: bad --set" "$clerk" compare "$scenarios/agreement/hits.toml" --set nginx.aio=sometimes
+# --figure OUT writes OUT.png and OUT.svg, never OUT: a special file or a
+# name in /dev is refused before any run (--figure /dev/stdout wrote
+# /dev/stdout.png and .svg as root), naming the option.
+expect_status 2 "compare: --figure /dev/stdout onto a pipe" bash -c 'set -o pipefail; "$0" compare "$1" --figure /dev/stdout | cat' \
+  "$clerk" "$scenarios/agreement/hits.toml"
+expect_text "compare: --figure /dev/stdout onto a pipe" "--figure: '/dev/stdout': is a special file"
+expect_status 2 "compare: --figure /dev/stdout onto a file" "$clerk" compare "$scenarios/agreement/hits.toml" --figure /dev/stdout
+expect_text "compare: --figure /dev/stdout onto a file" "--figure: '/dev/stdout': is in /dev"
+[ ! -s "$tmp/out" ] || fail "compare ran with --figure /dev/stdout"
+rm -f "/dev/clerk-test-$$.png" "/dev/clerk-test-$$.svg"
+expect_status 2 "compare: --figure in /dev" "$clerk" compare "$scenarios/agreement/hits.toml" --figure "/dev/clerk-test-$$"
+expect_text "compare: --figure in /dev" "--figure: '/dev/clerk-test-$$': is in /dev"
+[ ! -e "/dev/clerk-test-$$.png" ] || { rm -f "/dev/clerk-test-$$".*; fail "compare wrote its figure into /dev"; }
+expect_status 2 "whatif: --figure /dev/null" "$clerk" whatif "$data/small-hdd.toml" --reuseport --figure /dev/null
+expect_text "whatif: --figure /dev/null" "--figure: '/dev/null': is a special file"
 # A flat panel (no disk read: every request a cache hit; one scenario, so
 # each log panel has one value) is given its range: gnuplot has nothing to
 # widen, and no "Warning: empty y range" reaches stderr (probe 5).

@@ -154,6 +154,18 @@ if [ "$serve" != - ]; then
     --listen 127.0.0.1:0 --port-file "$tmp/serve.fifo" --pid-file "$tmp/no/such/serve.pid"
   [ -p "$tmp/serve.fifo" ] || fail "clerk-serve removed the FIFO given as --port-file"
   kill %1 2>/dev/null; wait 2>/dev/null
+  # A bad command line is one line naming the option, exit 2, the value
+  # shown escaped; an unknown option is named even with --root missing.
+  esc=$(printf '\033')
+  for bad in "--bogus|--bogus" "--root $tmp/www --bogus|--bogus" "--root $tmp/www --workers abc|--workers" \
+    "--root $tmp/www --aio maybe|--aio" "--root $tmp/www --listen x${esc}y|--listen" "--root $tmp/no/such|--root" \
+    "--root $tmp/www --aio-open on|--aio-open"; do
+    # shellcheck disable=SC2086
+    expect_status 2 "clerk-serve ${bad%|*}" "$serve" ${bad%|*}
+    [ "$(wc -l <"$tmp/err")" = 1 ] || fail "clerk-serve ${bad%|*}: not one line: $(cat "$tmp/err")"
+    expect_message "clerk-serve ${bad%|*}" "^clerk-serve: .*${bad#*|}"
+    grep -q "$esc" "$tmp/err" && fail "clerk-serve ${bad%|*}: an escape byte reached stderr"
+  done
 fi
 
 echo "cli_hostile3: $failures failed"

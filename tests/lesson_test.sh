@@ -178,6 +178,14 @@ expect_status 2 "a 400 KB expression" "$clerk" lesson "$tmp/deep/1-deep.toml" --
 expect_text "a 400 KB expression" "1-deep.toml:14: key 'step.1.expect.metric': '((((("
 expect_text "a 400 KB expression" "' (at character 17 of 400029): an expression is"
 [ "$(wc -c <"$tmp/err")" -lt 1000 ] || fail "a 400 KB expression is echoed: $(wc -c <"$tmp/err") bytes on stderr"
+# A long expression cut short (no operand after its last " +") stops at its
+# end: said so, not "at character 128 of 127".
+long=$(printf 'server.workers.disk_wait_frac + %.0s' 1 2 3)server.workers.disk_wait_frac' +'
+sed "s|\.\./\.\./small-hdd.toml|$data/small-hdd.toml|; s|^metric = .*|metric = \"$long\"|" \
+  "$lessons/bad/22-hex-number.toml" >"$tmp/deep/1-end.toml"
+expect_status 2 "a long expression cut short" "$clerk" lesson "$tmp/deep/1-end.toml" --check
+expect_text "a long expression cut short" "server.workers.disk_wait_frac +' (at its end, after character ${#long}): an expression is"
+grep -q "at character $((${#long} + 1)) of" "$tmp/err" && fail "a long expression cut short: $(cat "$tmp/err")"
 expect_status 2 "a file not named N-name.toml" "$clerk" lesson "$data/small-hdd.toml"
 expect_text "lesson file name" "a lesson file is named N-name.toml"
 

@@ -25,6 +25,38 @@ expect_status 2 "run --help onto /dev/full" bash -c '"$0" run --help >/dev/full'
 expect_status 2 "run with stdout closed" bash -c '"$0" run "$1" --duration 1 --no-timing >&-' "$clerk" "$s"
 expect_status 0 "run -q with stdout closed (nothing to write)" bash -c '"$0" run "$1" --duration 1 -q >&-' "$clerk" "$s"
 
+# A reader of the report that has gone (clerk keys | head -1): clerk ends
+# quietly, as ls | head does (SIGPIPE's default: exit 141, or 0 when all was
+# written first), with no message and no crash, and every file it was asked
+# for is written before the report (whatif wrote its table first and lost
+# its figure and JSON). The reader is closed before clerk starts, so the
+# first write meets it.
+closed_pipe() {  # command...: stdout on a pipe whose reader is gone, stderr in $tmp/err; prints the exit status
+  python3 -c 'import os,subprocess,sys
+r, w = os.pipe(); os.close(r)
+with open(sys.argv[1], "wb") as err:
+    s = subprocess.call(sys.argv[2:], stdout=w, stderr=err)
+print(128 - s if s < 0 else s)' "$tmp/err" timeout 60 "$@"
+}
+mkdir -p "$tmp/gone"
+for cmd in "keys" "keys --help" "run $s --duration 1 --json $tmp/gone/run.json" "validate $v --json $tmp/gone/val.json" \
+  "sweep $s --set duration=1 --seeds 2 -j 1 -o $tmp/gone/sw" "gen-log -o - --duration 60s"; do
+  # shellcheck disable=SC2086
+  got=$(closed_pipe "$clerk" $cmd)
+  case $got in 0 | 141) ;; *) fail "$cmd onto a pipe whose reader is gone: exit $got, wanted 141 or 0" ;; esac
+  ! grep -Eqi "cannot write|broken pipe|error|sanitizer|abort" "$tmp/err" || fail "$cmd onto a gone reader says: $(head -c 300 "$tmp/err")"
+done
+for f in run.json val.json sw.csv sw.summary.csv; do
+  [ -s "$tmp/gone/$f" ] || fail "a reader gone: $f not written"
+done
+if command -v gnuplot >/dev/null; then
+  got=$(closed_pipe "$clerk" whatif "$s" --threads 1,2 --duration 1 --figure "$tmp/gone/w" --json "$tmp/gone/w.json")
+  case $got in 0 | 141) ;; *) fail "whatif onto a gone reader: exit $got: $(head -c 300 "$tmp/err")" ;; esac
+  for f in w.png w.svg w.json; do
+    [ -s "$tmp/gone/$f" ] || fail "whatif onto a gone reader: $f not written"
+  done
+fi
+
 # validate that validates nothing is no pass.
 expect_status 2 "validate of a file with no [[expect]]" "$clerk" validate "$s"
 expect_text "validate of a file with no [[expect]]" "no documented figures"

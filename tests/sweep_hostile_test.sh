@@ -63,6 +63,19 @@ if command -v gnuplot >/dev/null; then
   expect_text "plot --logy of zeros" "drop --logy"
   printf "$row" 0 0 0 0 1 1 1 2.5 >"$tmp/some.jsonl"
   expect_status 0 "plot --logy with one mean above 0" "$clerk" plot "$tmp/some.jsonl" --x x --y m --logy -o "$tmp/somelog"
+  # Flat data (a metric that is the same in every run, one x left by
+  # --where): gnuplot is given the axis's range and widens nothing, so no
+  # "Warning: empty y range [0:0]" reaches stderr, as compare --figure's
+  # flat panels (probe 5).
+  row2='{"sweep":"abc","run":%d,"point":%d,"axes":{"x":%d,"b":%d},"seed":1,"metrics":{"m":%s}}\n'
+  printf "$row2" 0 0 0 0 0 1 1 1 0 0 2 2 0 1 0 3 3 1 1 0 >"$tmp/flat0.jsonl"
+  printf "$row2" 0 0 0 0 96 1 1 1 0 96 2 2 0 1 96 3 3 1 1 96 >"$tmp/flat96.jsonl"
+  for plot in "flat0.jsonl --by b" "flat96.jsonl --where b=0" "flat96.jsonl --by b --logy" "flat96.jsonl --by b --where x=1" \
+    "flat96.jsonl --by b --heatmap" "somepos.csv --logx" "some.jsonl --logy"; do
+    # shellcheck disable=SC2086
+    expect_status 0 "plot of flat data: $plot" "$clerk" plot "$tmp"/$plot --x x --y m -o "$tmp/flat"
+    ! grep -qi "warning" "$tmp/err" || fail "plot of flat data: $plot: gnuplot warns: $(head -c 300 "$tmp/err")"
+  done
 else
   echo "cli_sweep_hostile: gnuplot not installed, plot checks skipped"
 fi

@@ -9,13 +9,10 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cfloat>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <exception>
-#include <iostream>
 #include <new>
 #include <filesystem>
 #include <optional>
@@ -25,6 +22,7 @@
 #include "common/bad_input.h"
 #include "common/output_file.h"
 #include "common/shown_text.h"
+#include "common/standard_output.h"
 #include "ui/app.h"
 #include "ui/capture.h"
 #include "ui/lesson_mode.h"
@@ -70,18 +68,6 @@ bool check_outputs(const ui::Options& opt, const std::vector<std::string>& input
     return false;
   }
   return true;
-}
-
-// A report lost on its way out (standard output onto a full disk, a closed
-// pipe) is no success: exit 2 with a message, as clerk's commands do.
-int flush_standard_output(int status) {
-  errno = 0;  // before the flushes: the first to fail says why
-  std::cout.flush();
-  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout;
-  if (!failed) return status;
-  const int err = errno;
-  std::fprintf(stderr, "clerk-ui: cannot write to standard output%s%s\n", err ? ": " : "", err ? std::strerror(err) : "");
-  return status == 0 ? 2 : status;
 }
 
 // The part of the display --screenshot saves: all of it, or the --crop view
@@ -382,5 +368,7 @@ int main(int argc, char** argv) {
   } catch (...) {
     std::fprintf(stderr, "clerk-ui: internal error; please report this bug with the command line and the scenario\n");
   }
-  return flush_standard_output(status);
+  // A report lost on its way out (standard output onto a full disk) is no
+  // success: exit 2 with a message, as clerk's commands do.
+  return common::flush_standard_output(status, "clerk-ui: cannot write to standard output");
 }

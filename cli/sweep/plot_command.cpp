@@ -365,12 +365,40 @@ void check_gnuplot(const std::string& option, const std::string& gnuplot) {
 }
 
 // -o is a prefix: "dir/" or an existing folder would write "dir/.png".
+namespace {
+
+// Whether PREFIX's folder is /dev, the devices' folder, once its links are
+// resolved: a figure's files are never meant to be created there.
+bool in_devices_folder(const std::string& prefix) {
+  std::error_code ec;
+  const fs::path folder = fs::path(prefix).parent_path();
+  const fs::path real = fs::weakly_canonical(fs::absolute(folder.empty() ? fs::path(".") : folder, ec), ec);
+  return !ec && real == "/dev";
+}
+
+}  // namespace
+
 void check_figure_prefix(const std::string& out, const std::string& option) {
   std::error_code ec;
   if (out.empty() || fs::path(out).filename().empty() || fs::is_directory(out, ec))
     throw SweepError(option, "'" + out + "'", "names a folder, not a file: give a name, like " +
                                                 common::shown_text(!out.empty() && out.back() == '/' ? out : out + "/") +
                                                 "plot");
+  // The figure is two files named after the prefix, OUT.png and OUT.svg
+  // (README), never OUT itself: a prefix that is a special file (--figure
+  // /dev/stdout, a pipe or a terminal) or is in /dev had them created in
+  // /dev (as root: /dev/stdout.png), never where the user meant.
+  const fs::file_status st = fs::status(out, ec);
+  const bool special = !ec && fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st);
+  const std::string files = "(" + common::shown_text(out + ".png") + " and .svg)";
+  if (special)
+    throw SweepError(option, "'" + out + "'",
+                     "is a special file (a device, a pipe or a terminal): the figure is not written into it but to two "
+                     "files named after it " + files + ": give a file name, like ./figure");
+  if (in_devices_folder(out))
+    throw SweepError(option, "'" + out + "'",
+                     "is in /dev: the figure's two files " + files +
+                         " are never created among the devices: give a name in another folder, like ./figure");
 }
 
 

@@ -50,7 +50,9 @@ std::string gnuplot_machine_failure(int exit_status, std::string_view said, bool
 // minutes of runs.
 void check_gnuplot(const std::string& option, const std::string& gnuplot = "gnuplot");
 // Throws SweepError (naming `option`) when PREFIX names a folder ("dir/", an
-// existing folder): the files would be the hidden "dir/.png".
+// existing folder): the files would be the hidden "dir/.png"; or a special
+// file (/dev/stdout, /dev/null) or a name in /dev: the files would be
+// created in /dev (/dev/stdout.png).
 void check_figure_prefix(const std::string& prefix, const std::string& option);
 
 }  // namespace cli::sweep

@@ -94,6 +94,42 @@ std::string empty_figure(const PlotData& d) {
                      d.x_labels.empty() ? std::string("()") : tics(d, true), num(n - 0.5));
 }
 
+// The range of an axis whose every value is the same: gnuplot widens an
+// empty range itself and says so on stderr ("Warning: empty y range [0:0],
+// adjusting to [-1:1]", as compare --figure's flat panels did), so a flat
+// axis gets its range here: half the value either side on a linear axis
+// (-1 to 1 about 0), a decade either side on a logarithmic one. "" when the
+// values differ or there are none (autoscaled as before). Only the values
+// the axis can show count: finite ones, above 0 on a logarithmic axis.
+std::string flat_range(const std::vector<double>& values, bool log) {
+  std::vector<double> shown;
+  for (double v : values)
+    if (drawable_value(v, log)) shown.push_back(v);
+  if (shown.empty() || std::any_of(shown.begin(), shown.end(), [&](double v) { return v != shown.front(); })) return "";
+  const double v = shown.front();
+  const double lo = log ? v / 10 : v == 0 ? -1 : v - std::fabs(v) / 2;
+  const double hi = log ? v * 10 : v == 0 ? 1 : v + std::fabs(v) / 2;
+  return std::isfinite(lo) && std::isfinite(hi) && lo < hi ? fmt::format("[{}:{}]", num(lo), num(hi)) : "";
+}
+
+// The x and y values the lines place: each drawable cell's x (its position
+// when x is not numeric), its mean and its band's ends.
+std::vector<double> placed_x(const PlotData& d, const PlotLook& look) {
+  std::vector<double> xs;
+  for (const PlotSeries& series : d.series)
+    for (const PlotCell& c : series.cells)
+      if (drawable(d, look, c)) xs.push_back(d.x_numeric ? d.x_values[c.x] : static_cast<double>(c.x));
+  return xs;
+}
+
+std::vector<double> placed_y(const PlotData& d, const PlotLook& look) {
+  std::vector<double> ys;
+  for (const PlotSeries& series : d.series)
+    for (const PlotCell& c : series.cells)
+      if (drawable(d, look, c)) ys.insert(ys.end(), {c.y.mean, c.y.low, c.y.high});
+  return ys;
+}
+
 std::string lines(const PlotData& d, const PlotLook& look) {
   std::string s;
   // Numeric x values are placed where they are; others one step apart.
@@ -102,6 +138,10 @@ std::string lines(const PlotData& d, const PlotLook& look) {
   s += "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n";  // the end points just off the frame
   if (look.log_x && d.x_numeric) s += "set logscale x\n";
   if (look.log_y) s += "set logscale y\n";
+  // One x (a --where on the x axis) or one y value: a range of its own.
+  if (const std::string x = flat_range(placed_x(d, look), look.log_x && d.x_numeric); !x.empty())
+    s += fmt::format("set xrange {}\n", x);
+  if (const std::string y = flat_range(placed_y(d, look), look.log_y); !y.empty()) s += fmt::format("set yrange {}\n", y);
   if (!look.by_key.empty()) s += fmt::format("set key outside right top title {}\n", quoted(look.by_key));
   else s += "set key off\n";
   for (std::size_t i = 0; i < d.series.size(); ++i) {
@@ -133,6 +173,10 @@ std::string heatmap(const PlotData& d, const PlotLook& look) {
                    num(static_cast<double>(d.series.size()) - 0.5));
   s += fmt::format("set ylabel {}\nset cblabel {}\n", quoted(look.by_key), quoted(look.y_key + " (mean)"));
   s += "set key off\nunset grid\nset tics out nomirror\n";
+  std::vector<double> means;  // one colour for every cell: a range of its own (flat_range)
+  for (const PlotSeries& series : d.series)
+    for (const PlotCell& c : series.cells) means.push_back(c.y.mean);
+  if (const std::string cb = flat_range(means, false); !cb.empty()) s += fmt::format("set cbrange {}\n", cb);
   // Light enough at the top that the black numbers in the cells stay readable.
   s += "set palette defined (0 '#ffffcc', 1 '#fed976', 2 '#fd8d3c', 3 '#e8453c')\n";
   s += "$h << EOD\n";

@@ -624,6 +624,37 @@ void check_outputs(const WhatifArgs& a, const std::string& figure, const std::ve
   if (!a.json_path.empty()) check_writable(a.json_path, inputs);
 }
 
+// The JSON and the figure's pictures together, all or none
+// (common::OutputSet); the exit status.
+int write_outputs(const WhatifArgs& a, const std::string& figure, const Answer& ans) {
+  common::OutputSet json;
+  if (!a.json_path.empty()) {
+    nlohmann::ordered_json j = {{"scenario", a.file}, {"varied", ans.heading}, {"within", a.within},
+                                {"points", ans.points}};
+    j["recommendation"] = {{"value", ans.rec.point ? nlohmann::ordered_json(ans.recommended)
+                                                   : nlohmann::ordered_json(nullptr)},
+                           {"answer", ans.rec.answer}, {"why", ans.rec.why}};
+    json.add(a.json_path, common::json_text(j, 2) + "\n");
+  }
+  if (figure.empty()) {
+    write_together(json);
+    return 0;
+  }
+  return draw_figure(  // no JSON without its figure
+      [&](const std::string& png, const std::string& svg) { return gnuplot_script(ans.plot, ans.look, png, svg); },
+      figure, "gnuplot", std::move(json));
+}
+
+// The table, the recommendation and its reasons.
+void print_report(const WhatifArgs& a, const Answer& ans) {
+  std::cout << common::shown_lines(fmt::format("clerk whatif {}: varying {}\n\n", a.file, ans.heading) + ans.table) << "\n";
+  std::cout << "Recommendation: " << common::shown_lines(ans.rec.answer) << "\n";
+  if (!ans.rec.why.empty()) std::cout << "Why: " << common::shown_lines(ans.rec.why) << "\n";
+  if (a.seeds.empty())
+    std::cout << "(one run a point, on the scenario's seed: differences of a few percent can be chance; "
+                 "--seeds 5 averages five)\n";
+}
+
 int whatif_command(const WhatifArgs& a) {
   try {
     if (count_questions(a) != 1)
@@ -636,30 +667,14 @@ int whatif_command(const WhatifArgs& a) {
     check_outputs(a, figure, w.inputs());  // and then its includes too
     if (!figure.empty()) check_gnuplot("--figure (or --no-figure)");  // before any run
     const Answer ans = w.answer();
-    std::cout << common::shown_lines(fmt::format("clerk whatif {}: varying {}\n\n", a.file, ans.heading) + ans.table) << "\n";
-    std::cout << "Recommendation: " << common::shown_lines(ans.rec.answer) << "\n";
-    if (!ans.rec.why.empty()) std::cout << "Why: " << common::shown_lines(ans.rec.why) << "\n";
-    if (a.seeds.empty())
-      std::cout << "(one run a point, on the scenario's seed: differences of a few percent can be chance; "
-                   "--seeds 5 averages five)\n";
-    std::cout.flush();
-    // The JSON and the figure's pictures together, all or none (common::OutputSet).
-    common::OutputSet json;
-    if (!a.json_path.empty()) {
-      nlohmann::ordered_json j = {{"scenario", a.file}, {"varied", ans.heading}, {"within", a.within},
-                                  {"points", ans.points}};
-      j["recommendation"] = {{"value", ans.rec.point ? nlohmann::ordered_json(ans.recommended)
-                                                     : nlohmann::ordered_json(nullptr)},
-                             {"answer", ans.rec.answer}, {"why", ans.rec.why}};
-      json.add(a.json_path, common::json_text(j, 2) + "\n");
-    }
-    if (figure.empty()) {
-      write_together(json);
-      return 0;
-    }
-    return draw_figure(  // no JSON without its figure
-        [&](const std::string& png, const std::string& svg) { return gnuplot_script(ans.plot, ans.look, png, svg); },
-        figure, "gnuplot", std::move(json));
+    // The files first, the report on standard output after them, as run,
+    // compare, validate and sweep do: a reader of the report that has gone
+    // (clerk whatif ... | head -3) ends clerk at its next write to standard
+    // output, quietly, by SIGPIPE (cli/main.cpp), and the figure and the
+    // JSON were lost with it when the table came first.
+    const int status = write_outputs(a, figure, ans);
+    print_report(a, ans);
+    return status;
   } catch (const SweepError& e) {
     std::cerr << "clerk: " << e.what() << "\n";
     return 2;

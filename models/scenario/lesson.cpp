@@ -76,14 +76,18 @@ std::pair<std::size_t, std::string> split_step(const std::string& metric, std::s
 // An expression as a message shows it: whole when short; else at most 120
 // bytes about byte `at` (where the reading stopped), with the position and
 // the length (a refused expression of 400 KB, parentheses 200,000 deep, was
-// echoed whole: probe 5).
+// echoed whole: probe 5). Reading that stopped at the end of the text (an
+// operand missing after a last " +") is said so: there is no character
+// there to count ("at character 128 of 127" was said).
 std::string excerpt(const std::string& text, std::size_t at = 0) {
   constexpr std::size_t kShown = 120;
   if (text.size() <= kShown) return "'" + text + "'";
   at = std::min(at, text.size());
   const std::size_t from = std::min(at > kShown / 2 ? at - kShown / 2 : 0, text.size() - kShown);
-  return fmt::format("'{}{}{}' (at character {} of {})", from > 0 ? "..." : "", text.substr(from, kShown),
-                     from + kShown < text.size() ? "..." : "", at + 1, text.size());
+  const std::string where = at < text.size() ? fmt::format("at character {} of {}", at + 1, text.size())
+                                             : fmt::format("at its end, after character {}", text.size());
+  return fmt::format("'{}{}{}' ({})", from > 0 ? "..." : "", text.substr(from, kShown),
+                     from + kShown < text.size() ? "..." : "", where);
 }
 
 // A placeholder's text in its braces, cut as excerpt() cuts (the message

@@ -8,12 +8,30 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <string>
 
+#include "common/shown_text.h"
 #include "listener.h"
 #include "master.h"
 #include "options.h"
 
 using clerk::serve::ServeOptions;
+
+namespace {
+
+// A bad command line is one line on stderr naming the option, exit 2, as
+// clerk's own programs say it (CLI11's text was two lines, the value in
+// it unescaped, and an unknown option was hidden behind "--root is
+// required" when --root was missing too: the unknown one is said first).
+int command_line_error(const CLI::App& app, const CLI::ParseError& e) {
+  std::string what = e.what();
+  if (dynamic_cast<const CLI::RequiredError*>(&e) && !app.remaining().empty())
+    what = CLI::ExtrasError(app.remaining()).what();
+  std::fprintf(stderr, "clerk-serve: %s (clerk-serve --help lists the options)\n", common::shown_text(what).c_str());
+  return 2;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   ServeOptions options;
@@ -122,8 +140,8 @@ int main(int argc, char** argv) {
     if (options.aio_open && !options.aio_threads)
       throw CLI::ValidationError("--aio-open", "on needs --aio threads (the open runs in its thread pool)");
   } catch (const CLI::ParseError& e) {
-    const int status = app.exit(e);
-    return status == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    return command_line_error(app, e);
   }
   // Exit statuses: 0 done, 1 the server could not run (port, root, a worker
   // failing fatally), 2 bad command line, 3 an internal error.
