@@ -31,13 +31,20 @@ HttpConnection::HttpConnection(WorkerContext& context, asio::ip::tcp::socket soc
       socket_(std::move(socket)),
       timer_(context.io),
       buffer_(std::min(kFirstHeadBuffer, context.options.header_limit)),
-      open_connections_(context.open_connections) {
-  ++*open_connections_;
+      slots_(context.slots) {
+  slots_->take();
 }
 
 // Not through context_: a connection still queued in the loop at the
 // worker's end is destroyed with the io_context, after the context.
-HttpConnection::~HttpConnection() { --*open_connections_; }
+HttpConnection::~HttpConnection() { give_back_slot(); }
+
+void HttpConnection::give_back_slot() {
+  if (!holds_slot_) return;
+  holds_slot_ = false;
+  slots_->set_reusable(*this, false);
+  slots_->give_back();
+}
 
 void HttpConnection::start() { read_request(); }
 
@@ -84,6 +91,10 @@ void HttpConnection::read_request() {
     header_deadline_set_ = true;
     arm_timer(options.client_header_timeout_s);
   }
+  // Waiting with nothing buffered (a new connection's first request, or
+  // the next one on a kept-alive connection) is what nginx may reuse; a head
+  // begun, or pipelined bytes waiting, make the connection busy.
+  set_reusable(buffered_ == 0);
   socket_.async_read_some(asio::buffer(buffer_.data() + buffered_, buffer_.size() - buffered_),
                           [self = shared_from_this()](const boost::system::error_code& ec, std::size_t bytes) {
                             self->on_read(ec, bytes);
@@ -100,6 +111,7 @@ void HttpConnection::release_large_head_buffer() {
 
 void HttpConnection::on_read(const boost::system::error_code& ec, std::size_t bytes) {
   if (closed_) return;
+  set_reusable(false);  // bytes of a request, or the end: busy until it waits again
   // End of stream, a reset or anything else: nothing more to answer.
   if (ec) {
     close();
@@ -407,6 +419,9 @@ void HttpConnection::linger_close() {
   buffered_ = 0;
   head_progress_.next_head();
   arm_timer(kLingeringTimeoutSeconds);
+  // nginx's ngx_http_set_lingering_close makes the connection reusable: a
+  // drain may end its lingering early.
+  set_reusable(true);
   struct Discard {
     std::shared_ptr<HttpConnection> self;
     void operator()(const boost::system::error_code& ec, std::size_t) const {
@@ -423,12 +438,14 @@ void HttpConnection::linger_close() {
 
 void HttpConnection::close() {
   closed_ = true;
+  set_reusable(false);
   disarm_timer();
   // A pool task may still be using the fds: its completion calls close() again.
   if (in_pool_) return;
   boost::system::error_code ignored;
   socket_.close(ignored);
   release_file();
+  give_back_slot();
 }
 
 void HttpConnection::arm_timer(int seconds) {

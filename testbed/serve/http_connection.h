@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "connection_slots.h"
 #include "file_resolver.h"
 #include "http_request.h"
 #include "open_file_cache.h"
@@ -36,12 +37,16 @@ struct WorkerContext {
   // --aio nowait: the worker's buffer its RWF_NOWAIT probes read into.
   std::vector<char>* probe_buffer;
   OpenFileCache* open_cache;  // --open-file-cache N, else null
-  // Connections open now, against --worker-connections; declared before the
-  // io_context, which destroys the connections still queued in it.
-  std::size_t* open_connections;
+  // Slots taken against --worker-connections and the connections that may be
+  // reused; declared before the io_context, which destroys the connections
+  // still queued in it.
+  ConnectionSlots* slots;
 };
 
-class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
+// A slot is taken from construction until its socket is closed (nginx's
+// ngx_close_connection frees it then), not until the last handler holding
+// the object has run: a drained connection's slot is free at once.
+class HttpConnection final : public std::enable_shared_from_this<HttpConnection>, private Reusable {
  public:
   HttpConnection(WorkerContext& context, boost::asio::ip::tcp::socket socket);
   ~HttpConnection();
@@ -78,6 +83,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void finish_response();
   void linger_close();
   void close();
+  // ngx_drain_connections closes a reusable connection to free its slot.
+  void reuse() override { close(); }
+  void set_reusable(bool reusable) { slots_->set_reusable(*this, reusable && !closed_); }
+  void give_back_slot();
   void arm_timer(int seconds);
   void disarm_timer();
 
@@ -89,7 +98,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   std::vector<char> buffer_;            // request bytes: 1 KiB, grown up to header_limit
   std::size_t buffered_ = 0;
   HeadProgress head_progress_;          // when the buffered head is worth parsing
-  std::size_t* open_connections_;
+  ConnectionSlots* slots_;
+  bool holds_slot_ = true;
   int requests_ = 0;
   bool keep_alive_ = false;
   bool head_only_ = false;

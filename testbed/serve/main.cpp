@@ -109,7 +109,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 86400));
   app.add_option("--worker-connections", options.worker_connections,
                  "connections a worker keeps open at once, its listening socket and its channel to the master "
-                 "counted as in nginx (2 of them); a new client beyond is closed at once [nginx: worker_connections]")
+                 "counted as in nginx (2 of them); short of slots, the connections idle the longest are closed to make "
+                 "room, and with none idle a new client beyond is closed at once [nginx: worker_connections]")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{3}, std::size_t{UINT32_MAX}));
   app.add_option("--header-limit", options.header_limit,

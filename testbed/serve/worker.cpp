@@ -56,7 +56,8 @@ class Acceptor {
         on_accept_error(ec);
         return;
       }
-      if (*context_.open_connections + kReservedSlots >= context_.options.worker_connections) {
+      drain();
+      if (context_.slots->full()) {
         refuse(std::move(socket));
         accept_next();
         return;
@@ -69,16 +70,20 @@ class Acceptor {
     });
   }
 
-  // nginx counts a worker's listening socket and its channel to the master
-  // among its worker_connections (ngx_event_process_init); clients get the
-  // rest, as the model's listen_sockets.h reserves them.
-  static constexpr std::size_t kReservedSlots = 2;
+  // ngx_get_connection first calls ngx_drain_connections (ngx_connection.c):
+  // with slots short, the connections reusable the longest (idle keep-alive,
+  // waiting for a first request, lingering) are closed to make room. nginx
+  // says so at most once a second, at warn; here once.
+  void drain() {
+    if (context_.slots->drain() == 0 || said_reusing_) return;
+    said_reusing_ = true;
+    std::fprintf(stderr, "clerk-serve: worker %d: %zu worker_connections are not enough, reusing connections\n",
+                 static_cast<int>(::getpid()), context_.options.worker_connections);
+  }
 
-  // Every connection slot taken: the new connection is closed at once, as
-  // ngx_event_accept does when ngx_get_connection finds none free ("N
-  // worker_connections are not enough", said once here). nginx first closes
-  // idle keep-alive connections to make room (ngx_drain_connections);
-  // clerk-serve does not.
+  // Every connection slot taken, none reusable: the new connection is closed
+  // at once, as ngx_event_accept does when ngx_get_connection finds none free
+  // ("N worker_connections are not enough", said once here).
   void refuse(asio::ip::tcp::socket socket) {
     if (!said_full_)
       std::fprintf(stderr, "clerk-serve: worker %d: %zu worker_connections are not enough, closing new connections\n",
@@ -106,6 +111,7 @@ class Acceptor {
   asio::ip::tcp::acceptor acceptor_;
   asio::steady_timer backoff_;
   bool said_full_ = false;
+  bool said_reusing_ = false;
 };
 
 // An exception out of a handler concerns the connection it served (whose
@@ -126,8 +132,8 @@ void run_loop(asio::io_context& io) {
 
 int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const sigset_t& signal_mask) {
   // Outlives the io_context, whose destruction ends the connections still
-  // queued in it, each counting itself out.
-  std::size_t open_connections = 0;
+  // queued in it, each giving its slot back.
+  ConnectionSlots slots(options.worker_connections);
   // Declared first, destroyed last: connections still queued in the pool or
   // the loop go away while their sockets' io_context still exists.
   asio::io_context io(1);
@@ -167,7 +173,7 @@ int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const si
   }
   WorkerContext context{io, options, root_fd, pool ? &*pool : nullptr, ring ? &*ring : nullptr,
                         options.aio_nowait ? &probe_buffer : nullptr, open_cache ? &*open_cache : nullptr,
-                        &open_connections};
+                        &slots};
   Acceptor acceptor(context, listen_fd);
 
   // SIGTERM/SIGINT from the master: nginx's fast shutdown, drop everything;

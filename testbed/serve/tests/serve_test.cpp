@@ -428,6 +428,7 @@ TEST_CASE("a worker killed right after its start is restarted", "[serve]") {
 namespace {
 
 namespace asio = boost::asio;
+using clerk::serve::ConnectionSlots;
 using clerk::serve::HttpConnection;
 using clerk::serve::ServeOptions;
 using clerk::serve::ThreadPool;
@@ -444,7 +445,7 @@ class InProcessWorker {
       : options_(std::move(options)),
         root_(::open(options_.root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)),
         pool_(options_.threads, options_.max_queue),
-        context_{io_, options_, root_.get(), &pool_, nullptr, nullptr, nullptr, &open_connections_},
+        context_{io_, options_, root_.get(), &pool_, nullptr, nullptr, nullptr, &slots_},
         acceptor_(io_, asio::ip::tcp::endpoint(asio::ip::address_v4::loopback(), 0)) {
     accept_next();
     loop_ = std::thread([this] { io_.run(); });
@@ -474,7 +475,7 @@ class InProcessWorker {
 
   ServeOptions options_;
   UniqueFd root_;
-  std::size_t open_connections_ = 0;  // outlives io_, which ends the connections queued in it
+  ConnectionSlots slots_{options_.worker_connections};  // outlives io_, which ends the connections queued in it
   asio::io_context io_{1};  // before the pool: connections in its tasks go before their io_context
   ThreadPool pool_;
   WorkerContext context_;
@@ -779,17 +780,30 @@ TEST_CASE("a trickled head is served, a bad line is answered as soon as it is in
   check_clean_log(server);
 }
 
+// A client served one request and now holding a pipelined half of the next
+// head: busy, as nginx's connection is once a request's bytes have come in
+// (ngx_http_wait_request_handler makes it non-reusable). The response shows
+// the worker has read them, so no timing is needed.
+void make_busy(Client& client) {
+  REQUIRE(client.send(get_request("/small.txt") + "GET /small.txt HTTP/1.1\r\n"));
+  REQUIRE(client.read_response().status == 200);
+}
+
+std::unique_ptr<Client> busy_client(int port) {
+  auto client = std::make_unique<Client>(port);
+  make_busy(*client);
+  return client;
+}
+
 // worker_connections: the listening socket and the master's channel take
-// two of them, as in nginx; a client beyond the rest is closed at once, said
-// once in the log; once a slot is free again the worker serves.
+// two of them, as in nginx; with every other one busy mid-request, nothing
+// is reusable and a client beyond is closed at once, said once in the log;
+// once a slot is free again the worker serves.
 TEST_CASE("--worker-connections closes a connection beyond them", "[serve]") {
   TempTree tree;
   ServerProcess server(tree, {"--worker-connections", "6"}, 1);
   std::vector<std::unique_ptr<Client>> held;
-  for (int i = 0; i < 4; ++i) {
-    held.push_back(std::make_unique<Client>(server.port()));
-    REQUIRE(held.back()->send("GET /small.txt HTTP/1.1\r\n"));
-  }
+  for (int i = 0; i < 4; ++i) held.push_back(busy_client(server.port()));
   for (int i = 0; i < 2; ++i) {
     Client beyond(server.port());
     beyond.send(get_request("/small.txt"));
@@ -808,9 +822,59 @@ TEST_CASE("--worker-connections closes a connection beyond them", "[serve]") {
   CHECK(server.stop() == 0);
   const std::string log = server.log();
   INFO(log);
-  const auto said = log.find("6 worker_connections are not enough");
+  const auto said = log.find("6 worker_connections are not enough, closing new connections");
   CHECK(said != std::string::npos);
   CHECK(log.find("worker_connections are not enough", said + 40) == std::string::npos);
+  CHECK(log.find("reusing connections") == std::string::npos);
+}
+
+// ngx_drain_connections: with every slot taken, a new client is served and
+// the connection reusable the longest is closed for it: one waiting for its
+// first request, or kept alive between requests; one used again is the
+// newest. The worker reads each request before the next client connects (the
+// response shows it) and accepts in order, so no timing is needed.
+TEST_CASE("--worker-connections reuses the connection idle the longest for a new client", "[serve]") {
+  TempTree tree;
+  ServerProcess server(tree, {"--worker-connections", "6"}, 1);
+  const auto served = [&](Client& client) {
+    REQUIRE(client.send(get_request("/small.txt")));
+    const Response response = client.read_response();
+    CHECK(response.body == tree.small);
+    return response.status == 200;
+  };
+  Client silent(server.port());  // accepted, no request yet
+  std::vector<std::unique_ptr<Client>> idle;
+  for (int i = 0; i < 3; ++i) {
+    idle.push_back(std::make_unique<Client>(server.port()));
+    CHECK(served(*idle.back()));
+  }
+  // The four client slots, from the longest idle: silent, 0, 1, 2.
+  Client fourth(server.port());
+  CHECK(served(fourth));
+  CHECK(silent.at_end());
+  CHECK(served(*idle[0]));  // 1, 2, fourth, 0
+  Client fifth(server.port());
+  CHECK(served(fifth));
+  CHECK(idle[1]->at_end());
+  // The others were left alone: 2, fourth, 0, fifth.
+  CHECK(served(*idle[2]));
+  CHECK(served(fourth));
+  CHECK(served(*idle[0]));
+  CHECK(served(fifth));
+  // Busy mid-request, a connection is not reused: 2 and fourth hold half a head, 0 goes.
+  make_busy(*idle[2]);
+  make_busy(fourth);
+  Client sixth(server.port());
+  CHECK(served(sixth));
+  CHECK(idle[0]->at_end());
+  CHECK(served(fifth));  // it was idle after 0, so it stays
+  CHECK(server.stop() == 0);
+  const std::string log = server.log();
+  INFO(log);
+  const auto said = log.find("6 worker_connections are not enough, reusing connections");
+  CHECK(said != std::string::npos);
+  CHECK(log.find("worker_connections are not enough", said + 40) == std::string::npos);
+  check_clean_log(server);
 }
 
 // The pid and port files go when the server stops, on every stop signal

@@ -1,11 +1,16 @@
 // The pieces that decide what may be served, checked directly: the target
 // decoding, the request-head parser (with a fixed-seed fuzz loop) and the
-// confined open, both with openat2 and with its per-component fallback.
+// confined open, both with openat2 and with its per-component fallback; the
+// connection slots' drain.
 #include <fcntl.h>
 
 #include <catch2/catch.hpp>
+#include <memory>
 #include <random>
+#include <string>
+#include <vector>
 
+#include "connection_slots.h"
 #include "file_resolver.h"
 #include "http_request.h"
 #include "test_client.h"
@@ -153,4 +158,63 @@ TEST_CASE("files open only beneath the root, never through a symlink", "[serve][
   }
   // openat2 itself refuses ".." out of the root (the parser never passes one).
   CHECK(resolve_file(root.get(), "../x").status != 200);
+}
+
+namespace {
+
+// A connection as the slots see it: reuse() closes it, giving its slot back.
+class FakeConnection final : public Reusable {
+ public:
+  FakeConnection(ConnectionSlots& slots, std::string name, std::vector<std::string>& closed)
+      : slots_(slots), name_(std::move(name)), closed_(closed) {
+    slots_.take();
+  }
+  void reuse() override {
+    closed_.push_back(name_);
+    slots_.give_back();
+  }
+
+ private:
+  ConnectionSlots& slots_;
+  std::string name_;
+  std::vector<std::string>& closed_;
+};
+
+}  // namespace
+
+TEST_CASE("ngx_drain_connections' count: max(min(32, reusable / 8), 1)", "[serve][unit]") {
+  CHECK(drain_count(1) == 1);
+  CHECK(drain_count(15) == 1);
+  CHECK(drain_count(16) == 2);
+  CHECK(drain_count(255) == 31);
+  CHECK(drain_count(256) == 32);
+  CHECK(drain_count(100000) == 32);
+}
+
+TEST_CASE("a drain closes the connections reusable the longest, and only with slots short", "[serve][unit]") {
+  // 64 slots: 2 reserved, 62 for clients; reuse starts with 64 / 16 = 4 free.
+  ConnectionSlots slots(64);
+  std::vector<std::string> closed;
+  std::vector<std::unique_ptr<FakeConnection>> connections;
+  for (int i = 0; i < 57; ++i)
+    connections.push_back(std::make_unique<FakeConnection>(slots, std::to_string(i), closed));
+  for (int i : {3, 1, 2, 0}) slots.set_reusable(*connections[static_cast<std::size_t>(i)], true);
+  slots.set_reusable(*connections[3], true);   // again: now the newest
+  slots.set_reusable(*connections[2], false);  // busy again: out of the queue
+  CHECK(slots.free_slots() == 5);
+  CHECK(slots.drain() == 0);  // 5 free: more than 64 / 16
+  connections.push_back(std::make_unique<FakeConnection>(slots, "57", closed));
+  CHECK(slots.free_slots() == 4);
+  CHECK(slots.drain() == 1);  // 3 reusable: max(min(32, 0), 1)
+  CHECK(closed == std::vector<std::string>{"1"});
+  CHECK(slots.free_slots() == 5);
+  CHECK(slots.reusable() == 2);
+  for (int i = 0; i < 5; ++i) connections.push_back(std::make_unique<FakeConnection>(slots, "x", closed));
+  CHECK(slots.full());
+  CHECK(slots.drain() == 1);
+  CHECK(closed == std::vector<std::string>{"1", "0"});
+  CHECK(slots.drain() == 1);
+  CHECK(closed == std::vector<std::string>{"1", "0", "3"});
+  CHECK(slots.reusable() == 0);
+  CHECK(slots.drain() == 0);  // none reusable: the new connection is refused
 }

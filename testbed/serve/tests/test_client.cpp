@@ -25,6 +25,8 @@
 #include <thread>
 #include <utility>
 
+#include "common/stale_state.h"
+
 namespace clerk::serve::test {
 
 namespace fs = std::filesystem;
@@ -34,8 +36,28 @@ static void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
 }
 
+// A test run that is killed (SIGKILL, ctest's timeout) or dies on a signal
+// runs no destructor, and its folder stays in /tmp. So each folder is named
+// after its test process, clerk-serve-test-<pid>-XXXXXX, and a run's first
+// TempTree removes those whose test process is gone, with any server still
+// naming them (common/stale_state.h; each server leads its own process
+// group, so that kill takes its workers and nothing else). A live concurrent
+// run's folder is never touched; one of the older unnamed form
+// (clerk-serve-test-XXXXXX) cannot be told apart and is left alone.
+static void remove_stale_trees(const fs::path& temp) {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  common::StaleScan stale{"clerk-serve-test-", {}, {temp.string()}};
+  stale.only_ours = true;
+  for (const std::string& line : common::remove_stale_state(stale))
+    std::fprintf(stderr, "clerk-serve tests: %s\n", line.c_str());
+}
+
 TempTree::TempTree() {
-  std::string pattern = (fs::temp_directory_path() / "clerk-serve-test-XXXXXX").string();
+  const fs::path temp = fs::temp_directory_path();
+  remove_stale_trees(temp);
+  std::string pattern = (temp / (common::own_state_name("clerk-serve-test") + "-XXXXXX")).string();
   if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp");
   base = pattern;
   root = base + "/root";
@@ -77,8 +99,17 @@ ServerProcess::ServerProcess(const TempTree& tree, std::vector<std::string> args
   std::vector<std::string> argv{CLERK_SERVE_BINARY, "--root", tree.root, "--listen", "127.0.0.1:0", "--port-file",
                                 port_file, "--workers", std::to_string(workers)};
   argv.insert(argv.end(), args.begin(), args.end());
+  const pid_t test_pid = ::getpid();
   pid_ = ::fork();
   if (pid_ == 0) {
+    // The server goes with the test process, however that ends (it forks
+    // from the main thread, which lives as long as the process): a killed
+    // test leaves no server holding its port and folder. SIGTERM: the
+    // master stops its workers. Its own process group: what the stale scan
+    // kills by group is the server alone.
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != test_pid) std::_Exit(127);
+    ::setpgid(0, 0);
     const int log = ::open(log_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(log, 2);
     if (fd_limit > 0) {
