@@ -19,8 +19,9 @@ namespace {
 // (sg_world.h, QuietAbandon): their stacks stay allocated and reachable, and
 // LeakSanitizer's scan of the heap at exit reads the guard page, faults and
 // aborts the process ("Tracer caught signal 11", exit 134 instead of clerk's
-// 2). In a sanitized build the stacks go without a guard page; ASan's own
-// checks stand in for it there.
+// 2). In a sanitized build the stacks go without a guard page: an actor's
+// stack overflow is caught there only where ASan's redzones see it; the
+// release build keeps SimGrid's guard.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kUnderLeakSanitizer = true;
 #elif defined(__has_feature)
