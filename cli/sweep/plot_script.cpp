@@ -225,14 +225,12 @@ std::vector<double> bar_heights(const BarPanel& p, bool log) {
 // where autoscaling has nothing to span: gnuplot widens a flat panel itself
 // and says so on stderr ("Warning: empty y range [0:0]", probe 5), so a
 // linear panel of zeros gets [0:1] and a logarithmic one of one value a
-// decade either side.
+// decade either side (flat_range, as a line plot's flat axis).
 std::string y_range(const BarPanel& p, bool log) {
   const std::vector<double> h = bar_heights(p, log);
-  const auto [lo, hi] = std::minmax_element(h.begin(), h.end());
-  if (!log) return h.empty() || *hi <= 0 ? "[0:1]" : "[0:*]";
-  if (h.empty() || *lo != *hi) return "[*:*]";
-  const double top = *hi * 10;
-  return std::isfinite(top) ? fmt::format("[{}:{}]", num(*lo / 10), num(top)) : "[*:*]";
+  if (!log) return h.empty() || *std::max_element(h.begin(), h.end()) <= 0 ? "[0:1]" : "[0:*]";
+  const std::string flat = flat_range(h, true);
+  return flat.empty() ? "[*:*]" : flat;
 }
 
 // The plot command of a panel with a value to draw: a bar series for each
