@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "common/sanitizer.h"
 #include "models/scenario/config_error.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/resource_estimate.h"
@@ -63,17 +64,7 @@ double measured_peak(const std::vector<std::string>& overrides, double seconds) 
   return static_cast<double>(usage.ru_maxrss) * 1024;  // Linux: kilobytes
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;  // shadow memory and quarantine: peaks are not the model's
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
+constexpr bool kSanitized = common::kAddressSanitizer;  // shadow memory and quarantine: peaks are not the model's
 
 // From `small` to `large` the estimate grows by at least `at_least` bytes,
 // and by no less than the measured peak grows nor more than `factor` times it.

@@ -5,6 +5,7 @@
 #include <string>
 #include <xbt/log.h>
 
+#include "common/sanitizer.h"
 #include "engines/simgrid/sg_disks.h"
 #include "models/scenario/disk_kinds.h"
 
@@ -22,17 +23,7 @@ namespace {
 // 2). In a sanitized build the stacks go without a guard page: an actor's
 // stack overflow is caught there only where ASan's redzones see it; the
 // release build keeps SimGrid's guard.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kUnderLeakSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kUnderLeakSanitizer = true;
-#else
-constexpr bool kUnderLeakSanitizer = false;
-#endif
-#else
-constexpr bool kUnderLeakSanitizer = false;
-#endif
+constexpr bool kUnderLeakSanitizer = common::kAddressSanitizer;
 }  // namespace
 
 void configure_engine() {

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/sanitizer.h"
 #include "test_client.h"
 #include "thread_pool.h"
 
@@ -147,11 +148,7 @@ TEST_CASE("a pool whose first thread cannot start throws with none to join", "[s
 }
 
 namespace {
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
+using common::kAddressSanitizer;
 
 // Runs clerk-serve with `args` under an address-space limit (RLIMIT_AS) and
 // 8 MiB thread stacks (RLIMIT_STACK, glibc's default stack size), its stderr
