@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -60,12 +59,6 @@ int run_and_write(void* arg) {
   }
 }
 
-std::string temp_prefix() {
-  std::error_code ec;
-  const std::filesystem::path base = std::filesystem::temp_directory_path(ec);
-  return ((ec ? std::filesystem::path("/tmp") : base) / "clerk-simgrid-").string();
-}
-
 }  // namespace
 
 namespace {
@@ -74,7 +67,7 @@ namespace {
 // signal came first (the child is then killed, and the folder goes as this
 // returns).
 std::optional<nlohmann::ordered_json> run_child(const models::Scenario& sc, std::uint64_t seed, double duration_s) {
-  const common::TempDir dir(temp_prefix());
+  const common::TempDir dir(common::temp_prefix("clerk-simgrid-"));
   ChildRun r{&sc, seed, duration_s, dir.file("result.json"), dir.file("error.txt")};
   std::fflush(nullptr);  // nothing buffered may be written twice
   common::SpawnSpec spec;
