@@ -331,7 +331,7 @@ class StepReader {
     const auto [step, path] = split_step(metric, current);
     if (step == SIZE_MAX) return excerpt(metric) + ": steps.K must name a step by its number";
     if (step > current) return fmt::format("{}: step {} runs after this one", excerpt(metric), step + 1);
-    if (!has_path(json_skeleton(loaded_[step]), path))
+    if (!has_path(skeleton(step), path))
       return excerpt(path) + " is no figure of the run's JSON (the keys `clerk run --json` writes; README, \"Output\")";
     return "";
   }
@@ -444,9 +444,24 @@ class StepReader {
     return text;
   }
 
+  // Step k's json_skeleton, built on its first use and kept: a lesson's
+  // metrics, choices and {placeholders} name the same few steps again and
+  // again, and each skeleton is a RunResult (histograms of 2,400 bins per
+  // client group) turned into JSON, most of a long lesson's load time
+  // (fuzz_lesson's profile: half of it under ASan, a skeleton per metric).
+  // loaded_[k] never changes once pushed, and json_skeleton depends on the
+  // scenario alone, so the kept one is the one a new call would build. A map,
+  // so that a reference stays valid as later steps are added.
+  const nlohmann::ordered_json& skeleton(std::size_t step) const {
+    auto it = skeletons_.find(step);
+    if (it == skeletons_.end()) it = skeletons_.emplace(step, json_skeleton(loaded_[step])).first;
+    return it->second;
+  }
+
   const LayeredToml& doc_;
   const std::vector<Scenario>& loaded_;
   const std::vector<RunIdentity>& runs_;
+  mutable std::map<std::size_t, nlohmann::ordered_json> skeletons_;
 };
 
 // Every {placeholder} of `text` names a figure; `at` the key holding the text.
