@@ -138,6 +138,15 @@ TEST_CASE("nginx.conf syntax errors name the file, the line and the token") {
     CHECK(e.token() == "events");
     CHECK(std::string(e.what()).find("\"worker_processes\" is not terminated by \";\"") != std::string::npos);
   }
+  SECTION("a block after a directive that takes none, its last word empty") {
+    // fuzz_import's finding of 2026-11-29: the token was the empty word and
+    // the message did not show it.
+    const SyntaxError e = error_of("events {}\nhttp {\n  root \"/srv\" \"\" {\n  }\n}\n");
+    CHECK(e.line() == 3);
+    CHECK(e.token().empty());
+    CHECK(std::string(e.what()).find("\"root\" is not terminated by \";\" (it takes no block): \"{\" follows \"\"") !=
+          std::string::npos);
+  }
   SECTION("a missing semicolon before a closing brace") {
     const SyntaxError e = error_of("events {\n  accept_mutex off\n}\n");
     CHECK(e.line() == 3);

@@ -305,9 +305,14 @@ class Parser {
   // (nginx-rtmp's `rtmp { ... }`) is taken as written.
   static void check_shape(const Lexer& lexer, const Directive& d, const std::string& parent) {
     const bool block = takes_block(d.name, parent);
-    if (d.block && takes_no_block(d.name, parent))
-      lexer.fail(d.line, d.args.empty() ? d.name : d.args.back(),
-                 "directive \"" + d.name + "\" is not terminated by \";\" (it takes no block)");
+    if (d.block && takes_no_block(d.name, parent)) {
+      // The word the "{" follows is the token, shown in the message too: an
+      // empty one (`root "" {`) would otherwise be invisible (fuzz_import).
+      const std::string& last = d.args.empty() ? d.name : d.args.back();
+      lexer.fail(d.line, last,
+                 "directive \"" + d.name + "\" is not terminated by \";\" (it takes no block): \"{\" follows \"" +
+                     last + "\"");
+    }
     if (!d.block && block) lexer.fail(d.line, d.name, "directive \"" + d.name + "\" has no opening \"{\"");
     if (d.name == "include" && d.args.size() != 1)
       lexer.fail(d.line, "include", "invalid number of arguments in \"include\" directive (it takes one file or pattern)");
