@@ -26,6 +26,7 @@
 #include "models/scenario/disk_kinds.h"
 #include "models/server/aio_modes.h"
 #include "models/scenario/config_loader.h"
+#include "models/scenario/resource_estimate.h"
 #include "models/scenario/units.h"
 #include "models/server/nginx_versions.h"
 
@@ -207,7 +208,9 @@ namespace {
 
 // The loader reads `text` before anything is put at `path`: from a private
 // folder (the scenario's include is absolute or "@hardware/...", so where it
-// is read changes nothing), its messages named after `path`. "" when it loads.
+// is read changes nothing), its messages named after `path`. "" when it loads
+// and fits this machine's memory at its own duration, as clerk run checks
+// (a starter of 16 million connections would need 256 GiB: the sixth probe).
 std::string refusal(const std::string& path, const std::string& text, const WriteMode& mode) {
   const common::HeldTempDir dir(common::temp_prefix("clerk-" + mode.command + "-"));  // no folder left by a Ctrl-C
   const std::string tmp = dir.file("scenario.toml");
@@ -216,7 +219,9 @@ std::string refusal(const std::string& path, const std::string& text, const Writ
   out.close();
   if (!out) throw std::runtime_error("clerk " + mode.command + ": cannot write '" + tmp + "'");
   try {
-    models::load_scenario(tmp);
+    // As clerk run checks it: a run too large for this machine is refused (run_command.cpp).
+    const models::Scenario sc = models::load_scenario(tmp);
+    models::check_fits_machine(sc, sc.duration_s, tmp);
   } catch (const models::ConfigError& e) {
     std::string message = e.what();
     const std::string shown = common::shown_text(path);  // the message shows what it names escaped

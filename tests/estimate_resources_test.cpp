@@ -1,11 +1,14 @@
 // models::estimate_resources: what a run will need, before it starts
 // (issue 21, finding 5: memory grew without bound with duration and rates;
 // the 2026-11-28 probe, finding 6: the data set's files, the thread pools,
-// preloads and trace windows were not counted). Each term is checked against
+// preloads and trace windows were not counted; the 2026-11-29 probe,
+// findings 1, 2 and 7: io_uring's ring pools, the disks' drives and units
+// and what a run reads into the page cache were not). Each term is checked against
 // the peak memory of a run measured in a child process (wait4's ru_maxrss):
 // the estimate's growth between a small and a large case within a factor of
 // the measured growth.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -64,6 +67,32 @@ double measured_peak(const std::vector<std::string>& overrides, double seconds) 
   return static_cast<double>(usage.ru_maxrss) * 1024;  // Linux: kilobytes
 }
 
+// The bytes of the part named `what` (0 when the estimate has none).
+double part(const models::ResourceEstimate& e, const std::string& what) {
+  for (const models::ResourceEstimate::Part& p : e.parts)
+    if (p.what == what) return p.bytes;
+  return 0;
+}
+
+double part_of(const std::vector<std::string>& overrides, const std::string& what) {
+  return part(models::estimate_resources(models::load_scenario(kSmall, overrides), 1), what);
+}
+
+// An SSD of `units` units ([disks.NAME]'s keys, or an array's member).
+std::string ssd_table(int units) {
+  return "{type=\"ssd\", capacity=\"64g\", bandwidth=\"500MB/s\", read_latency=\"50us\", parallelism=" +
+         std::to_string(units) + "}";
+}
+
+// `arrays` [disks.aN] RAID0 arrays of `devices` SSDs of `units` units each.
+std::vector<std::string> raid0_arrays(int arrays, int devices, int units) {
+  std::vector<std::string> out;
+  for (int i = 0; i < arrays; ++i)
+    out.push_back("disks.a" + std::to_string(i) + "={type=\"raid0\", devices=" + std::to_string(devices) +
+                  ", member=" + ssd_table(units) + "}");
+  return out;
+}
+
 constexpr bool kSanitized = common::kAddressSanitizer;  // shadow memory and quarantine: peaks are not the model's
 
 // From `small` to `large` the estimate grows by at least `at_least` bytes,
@@ -94,6 +123,51 @@ TEST_CASE("the estimate counts every worker's thread pool threads with aio threa
              (16 * 1024 - 32) * 400.0, 2);
   CHECK(estimate({"nginx.worker_processes=16", "nginx.thread_pool.threads=1024"}, 1) ==
         estimate({"nginx.worker_processes=16", "nginx.thread_pool.threads=32"}, 1));
+}
+
+// The sixth hostile probe (2026-11-29), finding 1: with aio = "io_uring" on a kernel
+// with async buffered reads each worker's ring pool has one wait entry per
+// SQ entry; 1,024 workers of 32,768 entries took about 14 GB, not counted.
+TEST_CASE("the estimate counts every worker's io_uring ring pool, measured") {
+  const std::vector<std::string> ring = {"nginx.aio=\"io_uring\"", "nginx.worker_processes=16",
+                                         "nginx.io_uring.entries=4096"};
+  CHECK(part_of(ring, "io_uring rings") == Approx(16 * 4096 * 432.0));
+  CHECK(part_of({"nginx.aio=\"threads\"", "nginx.worker_processes=16"}, "io_uring rings") == 0);
+  // Before 5.9 the pool is io-wq's: min(entries, 4 x CPUs) = 16 on small-hdd's 4 CPUs.
+  std::vector<std::string> io_wq = ring;
+  io_wq.push_back("kernel.release=\"5.4.0\"");
+  CHECK(part_of(io_wq, "io_uring rings") == Approx(16 * 16 * 432.0));
+  check_term({"nginx.aio=\"io_uring\"", "nginx.worker_processes=1", "nginx.io_uring.entries=32"}, ring, 0.01,
+             (16 * 4096 - 32) * 400.0, 2);
+}
+
+// Finding 2: each unit of each SSD of each array is a slot; 256 x 4,096
+// units an array took about 46 MB, and the number of [disks.NAME] has no cap.
+TEST_CASE("the estimate counts every drive and SSD unit of [disk] and [disks.NAME], measured") {
+  const std::vector<std::string> one = raid0_arrays(1, 2, 1);
+  const std::vector<std::string> two = raid0_arrays(2, 256, 1024);
+  // small-hdd's [disk] (one drive of one unit) and two arrays of 256 x 1,024 units.
+  CHECK(part_of(two, "disk units") == Approx((1 + 512) * 4096.0 + (1 + 512 * 1024) * 48.0));
+  CHECK(part_of({"disks.d={type=\"ssd\", capacity=\"64g\", bandwidth=\"500MB/s\", read_latency=\"50us\", "
+                 "parallelism=4096}"},
+                "disk units") == Approx(2 * 4096.0 + (1 + 4096) * 48.0));
+  check_term(one, two, 0.01, (512 * 1024 - 2) * 44.0, 2);
+}
+
+// Finding 7 of the sixth probe: what the run reads into the page cache, up
+// to memory.page_cache or the data set. A 1 TiB data set read at 300 GB/s
+// into a cache of 1024t in 4k units grew by gigabytes a simulated second,
+// none of it counted.
+TEST_CASE("the estimate counts the cache units a run can read in: the page cache's, or the data set's if less") {
+  const std::vector<std::string> big = {"memory.page_cache=\"1024t\"", "memory.cache_unit=\"4k\"",
+                                        "disk.capacity=\"2t\"", "dataset.files=1048576",
+                                        "dataset.tree=[1024,1024]", "dataset.file_size=\"1m\""};
+  // The data set is the smaller: 2^20 files of 256 units.
+  CHECK(part_of(big, "cache units read in") == Approx(1048576 * 256 * 80.0));
+  // The page cache is: small-hdd's 64m in 64k units.
+  CHECK(part_of({}, "cache units read in") == Approx(1024 * 80.0));
+  // A preload is counted once, as preloaded units: 32 files of 16 units.
+  CHECK(part_of({"dataset.preload_fraction=0.125"}, "cache units read in") == Approx((1024 - 32 * 16) * 80.0));
 }
 
 TEST_CASE("the estimate counts the preloaded cache units: entry and slot") {
@@ -136,7 +210,7 @@ TEST_CASE("data sets, pools, preloads and replays too large for the machine are 
       FAIL("accepted");
     } catch (const models::ConfigError& e) {
       CHECK_THAT(e.what(), Catch::Matchers::Contains(kSmall));
-      CHECK_THAT(e.what(), Catch::Matchers::Contains(part));
+      CHECK_THAT(e.what(), Catch::Matchers::Contains("largest part, " + part));
     }
   };
   // 2^30 files of 1 byte: 96 GiB of tables (the probe's ran out of memory, exit 3).
@@ -153,6 +227,18 @@ TEST_CASE("data sets, pools, preloads and replays too large for the machine are 
              "memory.cache_unit=\"4k\"", "memory.page_cache=\"32t\"", "dataset.preload_fraction=1",
              "clients.random.path=\"/1\"", "clients.hot.path=\"/1\""},
             0.01, "preloaded cache units");
+  // The sixth probe's shapes. 1,024 workers of 32,768 ring entries: 13.5 GiB.
+  if (budget < 1024 * 32768 * 432.0)
+    refused({"nginx.aio=\"io_uring\"", "nginx.worker_processes=1024", "nginx.io_uring.entries=32768"}, 0.01,
+            "io_uring rings");
+  // 300 arrays of 256 SSDs of 4,096 units: 14.1 GiB.
+  if (budget < 300 * 256 * 4096 * 48.0) refused(raid0_arrays(300, 256, 4096), 0.01, "disk units");
+  // 16 files of 1 TiB read into a 32t page cache in 4 KiB units: 320 GiB of entries and slots.
+  if (budget < 16 * 268435456.0 * 80)
+    refused({"dataset.files=16", "dataset.tree=[16]", "dataset.file_size=\"1t\"", "disk.capacity=\"32t\"",
+             "memory.cache_unit=\"4k\"", "memory.page_cache=\"32t\"", "clients.random.path=\"/1\"",
+             "clients.hot.path=\"/1\""},
+            0.01, "cache units read in");
   // A day of 1 ms trace windows: 86.4 million windows, 3.1 TiB.
   refused({"clients.log={threads=1, connections=4, trace=\"" + std::string(CLERK_TEST_DATA) +
            "/trace/combined.log\", window=\"1ms\"}"},
@@ -187,4 +273,26 @@ TEST_CASE("a run too large for the machine is refused with its estimate") {
     CHECK(what.find("GiB") != std::string::npos);
   }
   CHECK_NOTHROW(models::check_fits_machine(with_clients(100, 0), 60, "small.toml"));
+}
+
+// The new parts refuse what grew without bound, not what the project runs:
+// every committed scenario (those that load alone; hardware profiles and
+// shared parts do not) fits at its own duration.
+TEST_CASE("no committed scenario is refused for memory") {
+  REQUIRE(models::memory_budget_bytes() > 0);
+  int loaded = 0;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(std::string(CLERK_SWEEP_SOURCE_DIR) + "/scenarios")) {
+    if (entry.path().extension() != ".toml") continue;
+    models::Scenario sc;
+    try {
+      sc = models::load_scenario(entry.path().string());
+    } catch (const models::ConfigError&) {
+      continue;  // not a scenario of its own
+    }
+    ++loaded;
+    INFO(entry.path().string() << ": " << models::estimate_resources(sc, sc.duration_s).text());
+    CHECK_NOTHROW(models::check_fits_machine(sc, sc.duration_s, sc.file));
+  }
+  CHECK(loaded >= 20);
 }

@@ -51,7 +51,10 @@ expect_status 2 "new with a bad size mix" "$clerk" new m.toml --file-sizes 20k-
 expect_status 2 "new with a data set that does not fit" "$clerk" new big.toml --disk none --files 100000 --file-sizes 1m
 expect_message "new with a data set that does not fit" "big.toml.*key 'dataset.files'"
 expect_status 2 "new into no folder" "$clerk" new no/such/folder.toml
-for f in v.toml m.toml big.toml; do [ -e "$f" ] && fail "a refused clerk new left $f"; done
+# The sixth probe: new wrote what run refuses for memory (256 GiB of connections).
+expect_status 2 "new too large for memory" "$clerk" new huge.toml --connections 16777216 --client-threads 65536
+expect_message "new too large for memory" "huge.toml: .*would need about .*largest part, connections"
+for f in v.toml m.toml big.toml huge.toml; do [ -e "$f" ] && fail "a refused clerk new left $f"; done
 ls -a | grep -q '^\.clerk-new-' && fail "clerk new left a temporary file"
 
 [ "$failures" -eq 0 ] && echo "keys: all passed"

@@ -21,6 +21,11 @@ static_assert(std::variant_size_v<DiskSpec> == 7, "one row of disk_kinds() per a
 
 const DiskKind& disk_kind(const DiskSpec& spec) { return *disk_kinds().at(spec.index()); }
 
+DiskUnits disk_units(const DiskSpec& spec) {
+  const DiskKind& kind = disk_kind(spec);
+  return kind.units ? kind.units(spec) : DiskUnits{};
+}
+
 const DiskKind* find_disk_kind(const std::string& name) {
   for (const DiskKind* k : disk_kinds())
     if (name == k->name) return k;

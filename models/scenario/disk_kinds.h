@@ -39,6 +39,14 @@ struct DiskBuild {
   const sim::RandomStreams& streams;
 };
 
+// What a device's model keeps grows with its drives and, in each drive, the
+// units that serve reads at once (an SSD's `parallelism`: a slot and a free
+// list entry each); the memory estimate counts both (resource_estimate.h).
+struct DiskUnits {
+  double drives = 1;
+  double units_per_drive = 1;
+};
+
 struct DiskKind {
   const char* name;   // [disk] type = "NAME"
   const char* label;  // clerk-ui's menu
@@ -69,7 +77,12 @@ struct DiskKind {
   // writes, and its words in the help; null: not offered.
   const char* preset = nullptr;
   const char* preset_words = nullptr;
+  // Its drives and their units (DiskUnits); null: one drive of one unit.
+  DiskUnits (*units)(const DiskSpec& spec) = nullptr;
 };
+
+// The row's DiskUnits of `spec`, or one drive of one unit.
+DiskUnits disk_units(const DiskSpec& spec);
 
 // A row's capacity for a spec that states its own (capacity_bytes).
 template <typename Spec>

@@ -63,10 +63,37 @@ constexpr double kBytesPerMixedFile = 8;
 // the thread, its CPU thread and its task's state record. Measured: 32
 // workers of 4,096 threads took 41 MB more than of 1,024 (428 B a thread).
 constexpr double kBytesPerPoolThread = 432;
+// Per io_uring pool thread (IoUringConfig::pool_threads: an io-wq worker,
+// or with page callbacks one wait entry per SQ entry), in every worker: the
+// ring's pool is a ThreadPool of that many threads (worker.cpp), so the
+// same records as a thread pool's. Measured (the sixth probe's way: peak
+// RSS by /usr/bin/time -f %M of agreement/hits.toml, aio = "io_uring", 8
+// workers, 0.05 s): 21,216 KB at 4,096 entries, 117,072 KB at 32,768, so
+// 428 B an entry (the probe: 415).
+constexpr double kBytesPerRingThread = 432;
+// Per disk drive (each member of an array, each [disks.NAME]): its model,
+// its request queue and the md layer's records of it; per unit of a drive
+// (an SSD's parallelism): the unit's read slot (SsdDrive::Read, 40 bytes)
+// and its free-list entry (4). Measured (peak RSS of agreement/hits.toml
+// with N [disks.dN] SSDs, 0.05 s): 8,240 KB with 200 of 1 unit, 44,084 KB
+// with 200 of 4,096 units (44.8 B a unit); 8,036 KB with none, 14,304 KB
+// with 2,000 of 1 unit (3.2 KB a drive); 7,916 KB with 8 RAID0 arrays of 2
+// HDDs, 12,716 KB with 8 of 256 (2.4 KB a drive and its request queue).
+constexpr double kBytesPerDrive = 4096;
+constexpr double kBytesPerDiskUnit = 48;
 // Per cache unit in the page cache: its entry (PageCache::Entry, 32 bytes)
 // and its slot (4). Measured: a 4g preload in 4k units took 27 MB more than
 // a 1g one (36 B a unit).
 constexpr double kBytesPerCachedUnit = 36;
+// Per cache unit the run itself reads in (beyond the preload): the entry and
+// slot as above, in a pool that doubles as it grows, old and new copies
+// both touched while it copies (a preload reserves its room at once,
+// PageCache::reserve_units), and the slots' pages touched. Measured (peak
+// RSS of agreement/misses.toml over 2^20 files of 1 MiB in 4 KiB units,
+// read at about 300 GB/s for 0.04 s, so that the cache fills): 158,376 KB
+// with page_cache = "1g", 178,436 KB with "2g", 78 B a unit (the probe saw
+// 52 B a unit while the cache was still filling).
+constexpr double kBytesPerReadUnit = 80;
 // Per window of a trace group's report (TraceWindow): four latency windows
 // (the response, time to first byte, NGINX's $request_time, the log's), at
 // kWindowBytes each, and the window's figures.
@@ -87,6 +114,25 @@ double pool_threads(const Scenario& sc) {
   double threads = 0;
   for (const ThreadPoolConfig& p : all_thread_pools(sc.nginx)) threads += p.threads;
   return static_cast<double>(sc.nginx.worker_processes) * threads * kBytesPerPoolThread;
+}
+
+// Every worker's io_uring pool (worker.cpp), with a ring.
+double ring_threads(const Scenario& sc) {
+  if (!sc.nginx.aio->io_uring) return 0;
+  return static_cast<double>(sc.nginx.worker_processes) * static_cast<double>(sc.nginx.io_uring.pool_threads) *
+         kBytesPerRingThread;
+}
+
+// The drives and their units of [disk] and of every [disks.NAME] (built
+// whether or not a read reaches them).
+double disk_drives(const HardwareSpec& hw) {
+  auto bytes = [](const DiskSpec& spec) {
+    const DiskUnits u = disk_units(spec);
+    return u.drives * (kBytesPerDrive + u.units_per_drive * kBytesPerDiskUnit);
+  };
+  double sum = bytes(hw.disk);
+  for (const HardwareSpec::NamedDisk& d : hw.disks) sum += bytes(d.spec);
+  return sum;
 }
 
 // The largest file the data set can hold: file_size, a mix's largest class,
@@ -113,6 +159,17 @@ double preloaded_units(const Scenario& sc) {
   const double named = std::min(static_cast<double>(sc.preload.size()), files);
   const double wanted = (named + std::ceil(sc.preload_fraction * files)) * units_per_file;
   return std::min(wanted, std::floor(static_cast<double>(sc.hardware.page_cache_bytes) / unit));
+}
+
+// The cache units the run can read in beyond its preload: at most the
+// page cache's, and at most the data set's (each file in units of the
+// largest file's size, an upper bound for a mix).
+double read_units(const Scenario& sc) {
+  if (disk_kind(sc.hardware.disk).in_memory) return 0;  // preloaded whole: nothing is read in
+  const double unit = static_cast<double>(std::max<std::uint64_t>(sc.hardware.cache_unit_bytes, 1));
+  const double capacity = std::floor(static_cast<double>(sc.hardware.page_cache_bytes) / unit);
+  const double data_set = static_cast<double>(sc.filesystem.files) * std::ceil(largest_file(sc.filesystem) / unit);
+  return std::max(std::min(capacity, data_set) - preloaded_units(sc), 0.0);
 }
 
 double trace_windows(const WrkGroupSpec& g, double duration_s) {
@@ -164,7 +221,10 @@ ResourceEstimate estimate_resources(const Scenario& sc, double duration_s) {
              {"open-loop backlog", backlog},
              {"data set files", data_set_files(sc)},
              {"thread pool threads", pool_threads(sc)},
+             {"io_uring rings", ring_threads(sc)},
+             {"disk units", disk_drives(sc.hardware)},
              {"preloaded cache units", preloaded_units(sc) * kBytesPerCachedUnit},
+             {"cache units read in", read_units(sc) * kBytesPerReadUnit},
              {"trace windows", windows}};
   return e;
 }

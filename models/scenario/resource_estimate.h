@@ -18,15 +18,21 @@
 //     number and directory extent (Filesystem, PageCache, Ext4Layout);
 //   - per thread pool thread, in every worker, the thread and its scheduler
 //     records (ngx_thread_pool_init_worker: each worker runs every pool);
+//   - with aio = "io_uring", per thread of every worker's ring pool (its
+//     io-wq workers or page-callback wait entries, as many as the ring's
+//     entries on a kernel with async buffered reads), as a thread pool's;
+//   - per drive of [disk] and of every [disks.NAME] (an array's members),
+//     its model and queue, and per unit of each (an SSD's parallelism);
 //   - per cache unit preloaded (or, with no disk, per unit of the data set),
 //     its page-cache entry and slot;
+//   - per cache unit the run can read in beyond that: as many as
+//     memory.page_cache holds, or the data set if smaller, however short
+//     the run (a fast disk fills gigabytes of cache a simulated second);
 //   - per window of a trace group's report, four latency windows;
 //   - a fixed allowance for the program, the scenario and its tables.
 // Each term's bytes are measured (resource_estimate.cpp, the comments by
-// the constants). What a run reads into the page cache as it goes is not
-// counted: the cache is at most memory.page_cache of cache units, and a
-// short run fills a fraction of it. A sweep checks each point, and the
-// points it runs at once together (sweep_runner.cpp).
+// the constants). A sweep checks each point, and the points it runs at once
+// together (sweep_runner.cpp).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -144,6 +144,13 @@ const DiskKind* member_kind(const DiskSpec& spec) {
   return std::holds_alternative<SsdSpec>(md_array_spec(spec).member) ? &ssd_disk_kind() : &hdd_disk_kind();
 }
 
+// Every member, each of an SSD's units or a spinning drive's one.
+DiskUnits md_units(const DiskSpec& spec) {
+  const MdArraySpec& r = md_array_spec(spec);
+  const auto* ssd = std::get_if<SsdSpec>(&r.member);
+  return {static_cast<double>(r.layout.devices), ssd ? static_cast<double>(ssd->parallelism) : 1.0};
+}
+
 std::string hdd_member_probe() { return "[disk.member]\n" + hdd_probe_keys(); }
 std::string ssd_member_probe() { return "[disk.member]\ntype = \"ssd\"\n" + ssd_probe_keys(); }
 
@@ -175,6 +182,7 @@ const DiskKind& raid0_disk_kind() {
       .make = make_md,
       .drive = hdd_member,
       .member = member_kind,
+      .units = md_units,
   };
   return row;
 }
@@ -194,6 +202,7 @@ const DiskKind& raid1_disk_kind() {
       .member = member_kind,
       .preset = "edge-sata-ssd-raid1",
       .preset_words = "md RAID1 of 2 SATA SSDs",
+      .units = md_units,
   };
   return row;
 }
@@ -218,6 +227,7 @@ const DiskKind& raid10_disk_kind() {
       .member = member_kind,
       .preset = "nginx-2015-raid10",
       .preset_words = "md RAID10 of 4 HDDs",
+      .units = md_units,
   };
   return row;
 }

@@ -134,6 +134,7 @@ const DiskKind& ssd_disk_kind() {
       },
       .preset = "edge-sata-ssd",
       .preset_words = "a SATA SSD",
+      .units = [](const DiskSpec& s) { return DiskUnits{1, static_cast<double>(std::get<SsdSpec>(s).parallelism)}; },
   };
   return row;
 }
