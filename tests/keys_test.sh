@@ -20,6 +20,13 @@ expect_status 2 "keys of no table" "$clerk" keys nosuch
 expect_message "keys of no table" "no table 'nosuch'; the tables are: top, cpu, memory, disk"
 expect_status 2 "keys --markdown with a table" "$clerk" keys nginx --markdown
 
+# Probe 6, finding 3: more files than ext4 has inodes (60,000,000 on the
+# preset's 800g SSD, which has 52,428,800) is refused by the loader, naming
+# dataset.files, before anything is written (it was written, then run's exit 3).
+expect_status 2 "new with more files than inodes" "$clerk" new "$tmp/big.toml" --files 60000000 --file-sizes 1k --disk ssd
+expect_message "new with more files than inodes" "key 'dataset.files': the data set needs [0-9]+ inodes"
+[ -e "$tmp/big.toml" ] && fail "new with more files than inodes wrote big.toml"
+
 # clerk new: runs unchanged.
 cd "$tmp" || exit 1
 expect_status 0 "new" "$clerk" new starter.toml --files 200 --connections 8 --workers 2
