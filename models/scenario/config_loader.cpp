@@ -836,10 +836,14 @@ std::vector<std::uint32_t> read_tree(Section& s, const toml::node& t, std::uint3
   return tree;
 }
 
+std::string shown_text(Section& s, const std::string& key, const std::string& fallback, bool multiline);
+
 void read_dataset(Section& root, Scenario& sc) {
   Section s = root.sub("dataset");
   FilesystemSpec& f = sc.filesystem;
-  sc.root = s.string("root", "/");
+  // A path, shown in realrun's notes: no control character (a NUL would cut
+  // it short, a newline forge a note), as a name.
+  sc.root = shown_text(s, "root", "/", false);
   f.files = static_cast<std::uint32_t>(s.integer("files", 1, 1, 1 << 30, true));
   sc.files_at = s.origin("files");
   if (const toml::node* mix = s.value("file_sizes")) {
