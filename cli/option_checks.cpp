@@ -1,12 +1,11 @@
 #include "cli/option_checks.h"
 
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <new>
-#include <sys/stat.h>
+#include <optional>
 
 #include "common/bad_input.h"
+#include "common/number_text.h"
 #include "common/output_file.h"
 #include "common/shown_text.h"
 #include "models/scenario/config_error.h"
@@ -17,12 +16,13 @@ namespace cli {
 CLI::Validator duration_check() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0')
+        // Decimal, all of the text, as --seed reads it (probe 6: strtod took
+        // "0x1p-4" as 0.0625 s).
+        const std::optional<double> v = common::number_text<double>(text);
+        if (!v)
           return "must be a number of seconds from 0.001 to " + std::to_string(static_cast<long>(models::limits::kMaxRunSeconds));
         try {
-          models::limits::check_run_duration(v, "--duration");
+          models::limits::check_run_duration(*v, "--duration");
         } catch (const models::ConfigError& e) {
           // CLI11 names the option itself: "--duration: must be ...".
           const std::string what = e.what();

@@ -145,11 +145,9 @@ Options parse(int argc, char** argv) {
       if (a == "--port") o.port = static_cast<std::uint16_t>(*n);
       else o.connections = static_cast<std::uint32_t>(*n);
     } else if (a == "--duration" || a == "--timeout") {
-      char* end = nullptr;
-      const double d = std::strtod(v, &end);
-      if (end == v || *end != '\0' || !std::isfinite(d) || d <= 0)
-        usage((shown + ": not a number of seconds above 0").c_str());
-      (a == "--duration" ? o.duration_s : o.timeout_s) = d;
+      const std::optional<double> d = common::number_text<double>(v);
+      if (!d || !std::isfinite(*d) || *d <= 0) usage((shown + ": not a number of seconds above 0").c_str());
+      (a == "--duration" ? o.duration_s : o.timeout_s) = *d;
     } else {
       usage(("unknown option " + common::shown_text(a)).c_str());
     }
