@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <functional>
 
+#include "common/shown_text.h"
+
 namespace cli {
 
 namespace {
@@ -74,16 +76,17 @@ std::vector<Row> rows_of(const std::vector<CompareFigures>& runs) {
   row("simulated time", [](const auto& f) { return fmt::format("{:.0f} s", f.duration_s); });
   row("server outbound (ifstat)", [](const auto& f) { return fmt::format("{:.2f} Gbit/s", f.nic_gbps); });
   for (const std::string& n : group_names(runs)) {
+    const std::string shown = common::shown_text(n);  // a group's name is the scenario's text: escaped for the terminal
     auto cell = [&](const std::function<std::string(const GroupFigures&)>& f) {
       return [&, f](const CompareFigures& x) {
         const GroupFigures* g = group(x, n);
         return g ? f(*g) : std::string("-");
       };
     };
-    row(n + ": requests/s", cell([](const auto& g) { return fmt::format("{:.2f} req/s", g.requests_per_s); }));
-    row(n + ": mean latency (wrk)", cell([](const auto& g) { return seconds(g.mean_s); }));
-    row(n + ": p99 latency (completed)", cell([](const auto& g) { return seconds(g.p99_s); }));
-    row(n + ": transfer", cell([](const auto& g) { return fmt::format("{:.1f} MB/s", g.transfer_Bps / 1e6); }));
+    row(shown + ": requests/s", cell([](const auto& g) { return fmt::format("{:.2f} req/s", g.requests_per_s); }));
+    row(shown + ": mean latency (wrk)", cell([](const auto& g) { return seconds(g.mean_s); }));
+    row(shown + ": p99 latency (completed)", cell([](const auto& g) { return seconds(g.p99_s); }));
+    row(shown + ": transfer", cell([](const auto& g) { return fmt::format("{:.1f} MB/s", g.transfer_Bps / 1e6); }));
   }
   row("all groups: p99 latency (completed)", [](const auto& f) { return seconds(f.p99_all_s); });
   row("all groups: in flight at the end", [](const auto& f) { return fmt::format("{} requests", f.in_flight); });
@@ -171,8 +174,11 @@ std::vector<std::string> group_names(const std::vector<CompareFigures>& runs) {
 
 std::string compare_table(const std::vector<CompareFigures>& runs, std::uint64_t seed) {
   const std::string folder = shared_folder(runs);
+  // A scenario's name is its file's path when it gives none, and a path may
+  // hold any byte but '/' and NUL: the headings, as the group names, are
+  // shown escaped (and measured so, for the columns' widths).
   std::vector<std::string> heads;
-  for (const CompareFigures& f : runs) heads.push_back(f.scenario.substr(folder.size()));
+  for (const CompareFigures& f : runs) heads.push_back(common::shown_text(f.scenario.substr(folder.size())));
   const std::vector<Row> rows = rows_of(runs);
   std::size_t label_width = 0;
   for (const Row& r : rows) label_width = std::max(label_width, r.label.size());
@@ -183,7 +189,7 @@ std::string compare_table(const std::vector<CompareFigures>& runs, std::uint64_t
   }
   std::string out = fmt::format("{} scenario{}{}, seed {} for every one (the same random draws)\n", runs.size(),
                                 runs.size() == 1 ? "" : "s",
-                                folder.empty() ? "" : " in " + folder, seed);
+                                folder.empty() ? "" : " in " + common::shown_text(folder), seed);
   auto line = [&](const std::string& label, const std::vector<std::string>& cells) {
     std::string s = fmt::format("{:<{}}", label, label_width);
     for (std::size_t i = 0; i < cells.size(); ++i) s += fmt::format("  {:>{}}", cells[i], width[i]);

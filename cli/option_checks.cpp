@@ -1,12 +1,11 @@
 #include "cli/option_checks.h"
 
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <new>
-#include <sys/stat.h>
+#include <optional>
 
 #include "common/bad_input.h"
+#include "common/number_text.h"
 #include "common/output_file.h"
 #include "common/shown_text.h"
 #include "models/scenario/config_error.h"
@@ -17,12 +16,13 @@ namespace cli {
 CLI::Validator duration_check() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0')
+        // Decimal, all of the text, as --seed reads it (probe 6: strtod took
+        // "0x1p-4" as 0.0625 s).
+        const std::optional<double> v = common::number_text<double>(text);
+        if (!v)
           return "must be a number of seconds from 0.001 to " + std::to_string(static_cast<long>(models::limits::kMaxRunSeconds));
         try {
-          models::limits::check_run_duration(v, "--duration");
+          models::limits::check_run_duration(*v, "--duration");
         } catch (const models::ConfigError& e) {
           // CLI11 names the option itself: "--duration: must be ...".
           const std::string what = e.what();
@@ -43,33 +43,10 @@ CLI::Validator seed_check() {
   return CLI::Validator([](std::string& text) { return models::limits::seed_problem(text); }, "SEED");
 }
 
-namespace {
-
-// The path made absolute with its links and dot-dots resolved as far as it
-// exists ("" when even that fails).
-std::string resolved(const std::string& path) {
-  std::error_code ec;
-  const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
-  return ec ? std::string() : p.string();
-}
-
-bool same_file(const std::string& a, const std::string& b) {
-  struct stat sa {}, sb {};
-  const bool a_there = stat(a.c_str(), &sa) == 0, b_there = stat(b.c_str(), &sb) == 0;
-  if (a_there && b_there) {
-    if (!S_ISREG(sa.st_mode) && !S_ISREG(sb.st_mode)) return false;  // /dev/null twice
-    if (sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino) return true;
-  }
-  const std::string ra = resolved(a);
-  return a == b || (!ra.empty() && ra == resolved(b));
-}
-
-}  // namespace
-
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
   for (std::size_t i = 0; i < outputs.size(); ++i)
     for (std::size_t j = i + 1; j < outputs.size(); ++j)
-      if (same_file(outputs[i].second, outputs[j].second))
+      if (common::same_output_file(outputs[i].second, outputs[j].second))
         throw common::BadInput(outputs[i].first + " '" + common::shown_text(outputs[i].second) + "' and " +
                                outputs[j].first + " '" + common::shown_text(outputs[j].second) +
                                "' are the same file: the second would overwrite the first (give each its own name)");

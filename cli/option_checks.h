@@ -9,7 +9,8 @@
 
 namespace cli {
 
-// --duration: a finite number of seconds in (0, models::limits::kMaxRunSeconds].
+// --duration: a finite decimal number of seconds (common/number_text.h: no hex)
+// in [kMinRunSeconds, kMaxRunSeconds] (models/scenario/limits.h).
 CLI::Validator duration_check();
 // An output file's name (--json): not empty (an empty --json was ignored).
 CLI::Validator file_name_check();

@@ -242,13 +242,19 @@ int validate_command(const ValidateArgs& args) {
       }
       const std::string error =
           std::isnan(e.documented) || e.documented == 0 ? "-" : fmt::format("{:+.0f}%", (*value / e.documented - 1) * 100);
-      const std::string label =
+      // The metric, and the stem of the file a ratio is relative to, as the
+      // scenario wrote them: shown escaped, as the texts below.
+      const std::string label = common::shown_text(
           e.relative_to.empty() ? e.metric
-                                : e.metric + " / " + std::filesystem::path(e.relative_to).stem().string();
+                                : e.metric + " / " + std::filesystem::path(e.relative_to).stem().string());
       std::cout << fmt::format("  {:<44} {:>11} {:>11} {:>17} {:>8}  {}\n", label, number(e.documented),
                                number(*value), "[" + number(e.min) + ", " + number(e.max) + "]", error, verdict);
-      if (!e.note.empty()) std::cout << "      documented: " << e.note << "\n";
-      if (!e.known_miss.empty() && !inside) std::cout << "      known miss: " << e.known_miss << "\n";
+      // Prose from the scenario: its line breaks and tabs kept, as a
+      // description's, any other control shown escaped (probe 6: an ESC or
+      // OSC here rewrote the terminal).
+      if (!e.note.empty()) std::cout << "      documented: " << common::shown_prose(e.note) << "\n";
+      if (!e.known_miss.empty() && !inside)
+        std::cout << "      known miss: " << common::shown_prose(e.known_miss) << "\n";
       report.push_back({{"scenario", sc.name}, {"file", file}, {"metric", e.metric}, {"documented", e.documented},
                         {"simulated", *value}, {"min", e.min}, {"max", e.max}, {"inside", inside},
                         {"known_miss", e.known_miss}, {"relative_to", e.relative_to}});

@@ -2,27 +2,26 @@
 // finite: CLI::Range compares `v < lo || v > hi`, which NaN passes (every
 // comparison with NaN is false), so `--rate nan` wrote a closed-loop
 // scenario and `--zipf nan` reached the alias table (exit 3). Here the text
-// must be a whole number (strtod, nothing after it), finite, and in [lo, hi];
-// the range is printed %g style (not 1e308 in 309 digits). Header-only: for
-// the front ends that use CLI11 (cli/, testbed/).
+// must be a decimal number, all of it (common/number_text.h: strtod took
+// "0x10" as 16), finite, and in [lo, hi]; the range is printed %g style
+// (not 1e308 in 309 digits). Header-only: for the front ends that use CLI11
+// (cli/, testbed/).
 #pragma once
 #include <CLI/CLI.hpp>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
+#include <optional>
 #include <string>
+
+#include "common/number_text.h"
 
 namespace common {
 
 inline std::string finite_range_problem(const std::string& text, double lo, double hi) {
   char range[96];
   std::snprintf(range, sizeof range, "must be a number from %g to %g", lo, hi);
-  if (text.empty()) return range;
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(text.c_str(), &end);
-  if (*end != '\0' || !std::isfinite(v) || v < lo || v > hi) return range;
+  const std::optional<double> v = number_text<double>(text);
+  if (!v || !std::isfinite(*v) || *v < lo || *v > hi) return range;
   return {};
 }
 

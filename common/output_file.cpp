@@ -271,6 +271,29 @@ void check_not_an_input(const std::string& output, const std::vector<std::string
   }
 }
 
+namespace {
+
+// The path made absolute with its links and dot-dots resolved as far as it
+// exists ("" when even that fails).
+std::string resolved(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  return ec ? std::string() : p.string();
+}
+
+}  // namespace
+
+bool same_output_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  const bool a_there = stat(a.c_str(), &sa) == 0, b_there = stat(b.c_str(), &sb) == 0;
+  if (a_there && b_there) {
+    if (!S_ISREG(sa.st_mode) && !S_ISREG(sb.st_mode)) return false;  // /dev/null twice
+    if (sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino) return true;
+  }
+  const std::string ra = resolved(a);
+  return a == b || (!ra.empty() && ra == resolved(b));
+}
+
 unsigned new_file_mode() { return 0666 & ~current_umask(); }
 
 StreamedOutput::StreamedOutput(const std::string& path) : path_(path) {

@@ -113,6 +113,13 @@ void check_output_path(const std::string& path);
 // /dev/null), are no conflict. Called with the other checks, before any work.
 void check_not_an_input(const std::string& output, const std::vector<std::string>& inputs);
 
+// Whether two outputs are one file: the same device and inode when both
+// exist (special files other than regular ones, /dev/null twice, are no
+// conflict), else the same path once made absolute with its links and
+// dot-dots resolved as far as it exists. Commands refuse two outputs that
+// are one file before any work (the second would overwrite the first).
+bool same_output_file(const std::string& a, const std::string& b);
+
 // The permission bits a new output file gets: 0666 less the umask (as
 // open(O_CREAT) would give, not mkstemp's 0600).
 unsigned new_file_mode();

@@ -78,4 +78,16 @@ std::string shown_lines(std::string_view text) {
   }
 }
 
+std::string shown_prose(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0;;) {
+    const std::size_t end = text.find('\t', at);
+    out += shown_lines(text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+    if (end == std::string_view::npos) return out;
+    out += '\t';
+    at = end + 1;
+  }
+}
+
 }  // namespace common

@@ -27,4 +27,9 @@ std::string shown_text(std::string_view text);
 // it can neither add a control sequence nor forge a line.
 std::string shown_lines(std::string_view text);
 
+// Prose a scenario writes over several lines (an expectation's note, the
+// scenario's description): as shown_lines, its tabs kept too, as the loader
+// keeps a description's line breaks and tabs and refuses any other control.
+std::string shown_prose(std::string_view text);
+
 }  // namespace common

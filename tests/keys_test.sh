@@ -19,6 +19,25 @@ grep -q "popularity" "$tmp/out" || fail "keys clients.NAME lacks popularity"
 expect_status 2 "keys of no table" "$clerk" keys nosuch
 expect_message "keys of no table" "no table 'nosuch'; the tables are: top, cpu, memory, disk"
 expect_status 2 "keys --markdown with a table" "$clerk" keys nginx --markdown
+# Probe 6: a table as a scenario names it is the reference's table of that
+# kind, said so (it was "no table 'clients.hot'").
+expect_status 0 "keys clients.hot" "$clerk" keys clients.hot
+head -1 "$tmp/out" | grep -qF "[clients.hot] takes the keys of [clients.NAME]:" || fail "keys clients.hot: $(head -2 "$tmp/out")"
+grep -q "popularity" "$tmp/out" || fail "keys clients.hot lacks popularity"
+expect_status 0 "keys clients.hot.rtt" "$clerk" keys clients.hot.rtt
+head -1 "$tmp/out" | grep -qF "takes the keys of [clients.NAME.rtt]:" || fail "keys clients.hot.rtt: $(head -2 "$tmp/out")"
+expect_status 0 "keys disks.fast" "$clerk" keys disks.fast
+head -1 "$tmp/out" | grep -qF "[disks.fast] takes the keys of [disk]:" || fail "keys disks.fast: $(head -2 "$tmp/out")"
+expect_status 2 "keys clients.hot.nosuch" "$clerk" keys clients.hot.nosuch
+expect_message "keys clients.hot.nosuch" "no table 'clients.hot.nosuch'"
+expect_status 2 "keys clients." "$clerk" keys clients.
+
+# Probe 6, finding 3: more files than ext4 has inodes (60,000,000 on the
+# preset's 800g SSD, which has 52,428,800) is refused by the loader, naming
+# dataset.files, before anything is written (it was written, then run's exit 3).
+expect_status 2 "new with more files than inodes" "$clerk" new "$tmp/big.toml" --files 60000000 --file-sizes 1k --disk ssd
+expect_message "new with more files than inodes" "key 'dataset.files': the data set needs [0-9]+ inodes"
+[ -e "$tmp/big.toml" ] && fail "new with more files than inodes wrote big.toml"
 
 # clerk new: runs unchanged.
 cd "$tmp" || exit 1

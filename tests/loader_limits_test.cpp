@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <iterator>
 #include <cstdio>
@@ -12,10 +13,12 @@
 #include <fstream>
 #include <string>
 #include <sys/stat.h>
+#include <stdexcept>
 #include <unistd.h>
 #include <vector>
 
 #include "tests/load_error.h"
+#include "models/os/ext4_layout.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/layered_toml.h"
 #include "models/scenario/limits.h"
@@ -92,6 +95,38 @@ TEST_CASE("loader: a data set larger than its disk is a ConfigError, not a throw
   CHECK(e.key() == "dataset.files");
   CHECK(mentions(e, "do not fit on the disk"));
   CHECK_NOTHROW(models::load_scenario(kSmall, {"disk.capacity=\"300m\""}));
+}
+
+// Probe 6, finding 3: ext4 runs out of inodes before the bytes run out when
+// the files are small; that was exit 3 from the layout, after it was built.
+// A 1 GiB disk has 8 block groups of 8192 inodes, 11 of them reserved.
+TEST_CASE("loader: a data set with more files and directories than ext4 has inodes is refused, naming dataset.files") {
+  const std::uint64_t inodes = models::Ext4Layout::inode_count(1ULL << 30);
+  REQUIRE(inodes == 8 * 8192);
+  const std::uint64_t most = inodes - models::Ext4Geometry::kFirstIno;
+  auto with = [](std::uint64_t files, const std::string& tree, const std::string& placement) {
+    return std::vector<std::string>{"disk.capacity=\"1g\"", "dataset.file_size=\"1\"",
+                                    "dataset.files=" + std::to_string(files), "dataset.tree=" + tree,
+                                    "dataset.placement=\"" + placement + "\"", "clients.hot.path=\"/1\""};
+  };
+  for (const std::string placement : {"spread", "packed", "ext4"}) {
+    INFO(placement);
+    CHECK_NOTHROW(models::load_scenario(kSmall, with(most, "[" + std::to_string(most) + "]", placement)));
+    const models::ConfigError e = load_error(kSmall, with(most + 1, "[" + std::to_string(most + 1) + "]", placement));
+    CHECK(e.key() == "dataset.files");
+    CHECK(mentions(e, "65536"));
+    CHECK(mentions(e, "give a larger disk, or fewer files"));
+  }
+  // The directories count: 3 of them and 65523 files need 65537 inodes.
+  const models::ConfigError e = load_error(kSmall, with(65523, "[3, 21841]", "spread"));
+  CHECK(mentions(e, "65523 files, 3 directories"));
+  // The rule is the layout's own: at the boundary it builds, one more inode
+  // and it throws.
+  const sim::RandomStream rng(1);
+  CHECK_NOTHROW(models::Ext4Layout({static_cast<std::uint32_t>(most)}, 1ULL << 30, 4, rng));
+  CHECK_THROWS_AS(models::Ext4Layout({static_cast<std::uint32_t>(most + 1)}, 1ULL << 30, 4, rng),
+                  std::invalid_argument);
+  CHECK(models::Ext4Layout::inodes_needed({3, 21841}) == inodes + 1);
 }
 
 TEST_CASE("loader: a negative entry in file_sizes is a ConfigError, not a wrapped size") {

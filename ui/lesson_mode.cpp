@@ -8,11 +8,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
 #include "common/bad_input.h"
 #include "common/input_file.h"
+#include "common/number_text.h"
 #include "common/shown_text.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_error.h"
@@ -490,9 +492,11 @@ bool read_answers(const LessonMode& m, const std::string& file, std::vector<std:
     if (!p.given()) continue;
     if (!std::getline(in, line)) break;
     ++line_no;
-    char* end = nullptr;
-    const double v = std::strtod(line.c_str(), &end);
-    const bool number = !line.empty() && *end == '\0';
+    // Decimal, all of the line, as clerk lesson --answers reads it
+    // (common/number_text.h: strtod took "0x10" as 16).
+    const std::optional<double> read = common::number_text<double>(line);
+    const bool number = read.has_value();
+    const double v = read.value_or(0);
     const bool ok = p.choices.empty() ? number && v >= p.slider_min && v <= p.slider_max
                                       : number && v == std::floor(v) && v >= 1 && v <= static_cast<double>(p.choices.size());
     if (!ok) {

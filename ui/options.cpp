@@ -5,9 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "common/number_text.h"
 #include "common/output_file.h"
 #include "common/shown_text.h"
 #include "models/scenario/limits.h"
@@ -15,6 +18,20 @@
 namespace ui {
 
 namespace {
+// A number is decimal, all of the text (common/number_text.h), as --seed
+// and clerk's options read one (probe 6: strtod took "0x10" as 16 and
+// "0x1p-4" as 0.0625), finite and in [lo, hi]; into `v`.
+bool finite_in(const std::string& text, double lo, double hi, double& v) {
+  const std::optional<double> n = common::number_text<double>(text);
+  if (!n || !std::isfinite(*n) || *n < lo || *n > hi) return false;
+  v = *n;
+  return true;
+}
+
+// --hover's pixels are floats: any finite one (a pointer off the window is
+// no error), up to what a float holds.
+constexpr double kMaxPixel = std::numeric_limits<float>::max();
+
 // Short messages (CLI11's own range check prints DBL_MAX in 309 digits) and
 // no wrapping: "-1" read into an unsigned seed is 2^64-1 (issue 21).
 CLI::Validator seed_check() {
@@ -24,9 +41,8 @@ CLI::Validator seed_check() {
 CLI::Validator at_check() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(v) || v < 0 || v > models::limits::kMaxRunSeconds)
+        double v = 0;
+        if (!finite_in(text, 0, models::limits::kMaxRunSeconds, v))
           return "must be a number of seconds from 0 to " +
                  std::to_string(static_cast<long>(models::limits::kMaxRunSeconds));
         return "";
@@ -38,10 +54,8 @@ CLI::Validator at_check() {
 CLI::Validator number_check(double lo, double hi, std::string wanted, const char* name) {
   return CLI::Validator(
       [=](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi) return "must be " + wanted;
-        return "";
+        double v = 0;
+        return finite_in(text, lo, hi, v) ? std::string() : "must be " + wanted;
       },
       name);
 }
@@ -78,7 +92,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_option("--crop", o.crop, "with --screenshot: only this view")
       ->check(CLI::IsMember({"controls", "store", "timeline", "charts", "lesson"}));
   std::string hover;
-  cli.add_option("--hover", hover, "with --screenshot: put the pointer at X,Y (window pixels) to show its tooltip");
+  CLI::Option* hover_given = cli.add_option("--hover", hover, "with --screenshot: put the pointer at X,Y (window pixels) to show its tooltip");
   cli.add_flag("--list-scenarios", o.list_scenarios, "print the runnable scenarios the picker lists, one a line, and exit");
   cli.add_flag("--ab", o.ab, "start with the A/B view (B toggles aio threads)");
   CLI::Option* lesson = cli.add_option("--lesson", o.guided,
@@ -98,7 +112,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       ->check(CLI::IsMember({"p50", "p99", "max"}));
   cli.add_option("--replay-group", o.replay_group, "with --replay: whose request, a client group of the scenario (the first when absent)");
   std::string replay_at;
-  cli.add_option("--replay-at", replay_at,
+  CLI::Option* replay_at_given = cli.add_option("--replay-at", replay_at,
                  "with --replay and --screenshot: the replay this many screen seconds in, or 'longest' (halfway through its longest stop)");
   cli.add_option("--width", o.width, "window width")->check(CLI::Range(640, 8192));
   cli.add_option("--height", o.height, "window height")->check(CLI::Range(480, 8192));
@@ -116,17 +130,17 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     std::fprintf(stderr, "%s\nRun with --help for more information.\n", common::shown_text(e.what()).c_str());
     return 2;
   }
-  if (!hover.empty()) {
-    float x = 0, y = 0;
-    char rest = 0;
-    // %f reads "nan" and "inf" too: a pointer is at finite, non-negative pixels.
-    if (std::sscanf(hover.c_str(), "%f,%f%c", &x, &y, &rest) != 2 || !std::isfinite(x) || !std::isfinite(y) || x < 0 ||
-        y < 0) {
+  if (hover_given->count() > 0) {  // "--hover ''" too: given, and no X,Y
+    // A pointer is at finite, non-negative pixels, each written in decimal.
+    const std::size_t comma = hover.find(',');
+    double x = 0, y = 0;
+    if (comma == std::string::npos || !finite_in(hover.substr(0, comma), 0, kMaxPixel, x) ||
+        !finite_in(hover.substr(comma + 1), 0, kMaxPixel, y)) {
       std::fprintf(stderr, "clerk-ui: --hover wants X,Y in window pixels, 0 or more (got \"%s\")\n",
                    common::shown_text(hover).c_str());
       return 2;
     }
-    o.hover = std::make_pair(x, y);
+    o.hover = std::make_pair(static_cast<float>(x), static_cast<float>(y));
   }
   o.lesson = lesson->count() > 0 && o.guided.empty();
   if ((!o.answers.empty() || !o.captures.empty()) && o.guided.empty()) {
@@ -137,13 +151,12 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
     std::fprintf(stderr, "clerk-ui: --captures and --screenshot are separate runs: give one\n");
     return 2;
   }
-  if (!replay_at.empty()) {
-    char* end = nullptr;
-    const double v = std::strtod(replay_at.c_str(), &end);
+  if (replay_at_given->count() > 0) {  // "--replay-at ''" too: given, and no time
+    double v = 0;
     if (replay_at == "longest") {
       o.replay_longest = true;
       o.replay_at_s = 0;
-    } else if (*end == '\0' && std::isfinite(v) && v >= 0 && v <= 3600) {
+    } else if (finite_in(replay_at, 0, 3600, v)) {
       o.replay_at_s = v;
     } else {
       std::fprintf(stderr, "clerk-ui: --replay-at wants screen seconds from 0 to 3600, or 'longest' (got \"%s\")\n",

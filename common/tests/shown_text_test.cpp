@@ -57,3 +57,13 @@ TEST_CASE("shown lines: showing shown text again changes nothing (guarded() show
   CHECK(common::shown_lines(common::shown_lines(hostile)) == common::shown_lines(hostile));
   CHECK(common::shown_lines(shown_text(hostile)) == shown_text(hostile));
 }
+
+// Hostile probe 6, section 8: an [[expect]]'s note and known_miss, printed by
+// clerk validate, are prose as a description is: line breaks and tabs kept.
+TEST_CASE("shown prose: line ends and tabs kept, every other control shown escaped") {
+  CHECK(common::shown_prose("a note\n\tindented\n") == "a note\n\tindented\n");
+  CHECK(common::shown_prose("n\x1b[31m\tk\x1b]0;TITLE\x07x\r\n") == "n\\x1b[31m\tk\\x1b]0;TITLE\\x07x\\r\n");
+  CHECK(common::shown_prose(std::string("\0\x7f\xff", 3)) == "\\0\\x7f\\xff");
+  CHECK(common::shown_prose("").empty());
+  CHECK(common::shown_prose(common::shown_prose("a\x1b\tb")) == common::shown_prose("a\x1b\tb"));
+}

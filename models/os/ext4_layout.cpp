@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 
 namespace models {
@@ -16,7 +17,7 @@ Ext4Layout::Ext4Layout(const std::vector<std::uint32_t>& tree, std::uint64_t dev
   if (inode_readahead_blks == 0 || (inode_readahead_blks & (inode_readahead_blks - 1)))
     throw std::invalid_argument("ext4 layout: inode_readahead_blks must be a power of two");
   device_blocks_ = std::max<std::uint64_t>(device_bytes / G::kBlock, 1);
-  groups_ = std::max<std::uint64_t>(device_blocks_ / G::kBlocksPerGroup, 1);
+  groups_ = groups_of(device_bytes);
   flex_groups_ = (groups_ + G::kFlex - 1) / G::kFlex;
   std::uint64_t count = 1, base = 0;
   for (const std::uint32_t n : tree_) {
@@ -27,6 +28,27 @@ Ext4Layout::Ext4Layout(const std::vector<std::uint32_t>& tree, std::uint64_t dev
   ino_.assign(base, 0);
   dirs_.assign(base, Dir{});
   build(rng);
+}
+
+std::uint64_t Ext4Layout::groups_of(std::uint64_t device_bytes) {
+  return std::max<std::uint64_t>(device_bytes / G::kBlock / G::kBlocksPerGroup, 1);
+}
+
+std::uint64_t Ext4Layout::inode_count(std::uint64_t device_bytes) {
+  return groups_of(device_bytes) * G::kInodesPerGroup;
+}
+
+// Every component of every level (build() gives each its inode) after the
+// reserved ones. A loaded tree multiplies to its files (below 2^32), so
+// nothing wraps; the counts saturate all the same for any other tree.
+std::uint64_t Ext4Layout::inodes_needed(const std::vector<std::uint32_t>& tree) {
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t count = 1, total = G::kFirstIno;
+  for (const std::uint32_t n : tree) {
+    count = n != 0 && count > kMax / n ? kMax : count * n;
+    total = total > kMax - count ? kMax : total + count;
+  }
+  return total;
 }
 
 std::uint64_t Ext4Layout::dir_blocks_for(std::uint64_t entries) {

@@ -120,6 +120,14 @@ class Ext4Layout {
   std::uint64_t inode_number(std::uint64_t key) const;
   std::uint64_t inode_block(std::uint64_t ino) const;
   std::uint64_t flex_groups() const { return flex_groups_; }
+  // The block groups of a device of `device_bytes` (one per 128 MiB, at
+  // least one), and the inodes they hold: what the layout can allocate.
+  static std::uint64_t groups_of(std::uint64_t device_bytes);
+  static std::uint64_t inode_count(std::uint64_t device_bytes);
+  // The inodes a tree takes: the reserved ones (1 to kFirstIno, lost+found
+  // the last), then one per directory and per file. The layout is out of
+  // inodes (and its constructor throws) when this exceeds inode_count.
+  static std::uint64_t inodes_needed(const std::vector<std::uint32_t>& tree);
   // Blocks of a directory holding `entries` names 1..entries.
   static std::uint64_t dir_blocks_for(std::uint64_t entries);
   // Where each file's data starts (bytes), for the files' sizes in file-id

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "common/kernel_name.h"
+#include "models/os/ext4_layout.h"
 #include "models/os/tcp_pacing.h"
 #include "models/scenario/disk_kinds.h"
 #include "models/scenario/key_reference.h"
@@ -835,10 +836,14 @@ std::vector<std::uint32_t> read_tree(Section& s, const toml::node& t, std::uint3
   return tree;
 }
 
+std::string shown_text(Section& s, const std::string& key, const std::string& fallback, bool multiline);
+
 void read_dataset(Section& root, Scenario& sc) {
   Section s = root.sub("dataset");
   FilesystemSpec& f = sc.filesystem;
-  sc.root = s.string("root", "/");
+  // A path, shown in realrun's notes: no control character (a NUL would cut
+  // it short, a newline forge a note), as a name.
+  sc.root = shown_text(s, "root", "/", false);
   f.files = static_cast<std::uint32_t>(s.integer("files", 1, 1, 1 << 30, true));
   sc.files_at = s.origin("files");
   if (const toml::node* mix = s.value("file_sizes")) {
@@ -1107,6 +1112,23 @@ void read_expect(Section& root, const LayeredToml& doc, Scenario& sc) {
   });
 }
 
+// Whatever the placement, the run lays the tree out as ext4 would on the
+// disk ([disk]'s capacity; Ext4Layout, for the metadata a path walk reads),
+// and ext4 has a fixed number of inodes: one per directory and file, after
+// the reserved ones. Counted here, so that no layout is built to find out.
+void check_dataset_inodes(Section& dataset, const FilesystemSpec& f, std::uint64_t capacity) {
+  const std::uint64_t needed = Ext4Layout::inodes_needed(f.tree);
+  const std::uint64_t inodes = Ext4Layout::inode_count(capacity);
+  if (needed <= inodes) return;
+  const std::uint64_t directories = needed - Ext4Geometry::kFirstIno - f.files;
+  dataset.fail("files", fmt::format("the data set needs {} inodes ({} files, {} directories and ext4's {} reserved "
+                                    "ones), but ext4 on the disk's {} bytes has {} ({} per block group of {} bytes): "
+                                    "give a larger disk, or fewer files",
+                                    needed, f.files, directories, Ext4Geometry::kFirstIno, capacity, inodes,
+                                    Ext4Geometry::kInodesPerGroup,
+                                    Ext4Geometry::kBlock * Ext4Geometry::kBlocksPerGroup));
+}
+
 // Every file gets a slot as large as the largest file, rounded up to a page
 // (Filesystem); with no disk, every file lives in the page cache from the
 // start, in whole cache units, and a read that misses would have nowhere to go.
@@ -1132,6 +1154,7 @@ void check_dataset_fits(Section& root, const Scenario& sc) {
     return;
   }
   std::uint64_t capacity = disk.capacity(sc.hardware.disk);
+  check_dataset_inodes(dataset, f, capacity);
   if (f.placement == Placement::kExt4) {
     // With [disks.NAME] the files spread over every disk (the run checks each).
     for (const HardwareSpec::NamedDisk& d : sc.hardware.disks) capacity += disk_kind(d.spec).capacity(d.spec);

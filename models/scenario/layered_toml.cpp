@@ -231,6 +231,12 @@ std::string LayeredToml::include_target(const toml::node& item, const std::strin
                                         const std::string& prefix) const {
   const std::string name = item.value<std::string>().value();
   const std::string key = prefix.empty() ? "include" : prefix + ".include";
+  // A NUL ends a file name for the system: the file opened would be another
+  // than the one written (probe 6: "hits.toml\0x" loaded hits.toml).
+  if (const std::size_t nul = name.find('\0'); nul != std::string::npos)
+    throw ConfigError(file, line_of(&item), key,
+                      "'" + name + "' holds a NUL character (at " + std::to_string(nul + 1) +
+                          "), which no file name can hold");
   fs::path target;
   if (!name.empty() && name.front() == '@') {
     const std::string search = "@hardware/";

@@ -95,18 +95,43 @@ struct Totals {
   sim::LatencyStats latency;
 };
 
+constexpr const char* kUsage =
+    "usage: clerk-replay --port P --connections N --duration S --timeout S --schedule FILE\n";
+
 [[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr, "clerk-replay: %s\nusage: clerk-replay --port P --connections N --duration S --timeout S "
-               "--schedule FILE\n", why);
+  std::fprintf(stderr, "clerk-replay: %s\n%s", why, kUsage);
   std::exit(2);
 }
 
+// --help or -h: the usage and what each option is, on standard output, exit
+// 0, as the other binaries' --help (probe 6: it was "missing value after
+// --help", exit 2). A help that cannot be written is no success.
+[[noreturn]] void help() {
+  const int written = std::printf(
+      "clerk-replay: replays a schedule (\"DUE_S PATH\" a line, in order) against 127.0.0.1:PORT, open loop,\n"
+      "on keep-alive HTTP/1.1 connections, and prints wrk's CLERK summary line.\n%s"
+      "  --port P         the server's port on 127.0.0.1 (1 to 65535; required)\n"
+      "  --connections N  keep-alive connections (1 to 100000; default 1)\n"
+      "  --duration S     seconds to issue requests for (above 0; default 1)\n"
+      "  --timeout S      a response slower than this is a timeout (above 0; default 2)\n"
+      "  --schedule FILE  the schedule, a regular file (required)\n"
+      "  -h, --help       this text\n",
+      kUsage);
+  if (written < 0 || std::fflush(stdout) != 0) {
+    std::fprintf(stderr, "clerk-replay: cannot write the help to standard output\n");
+    std::exit(2);
+  }
+  std::exit(0);
+}
+
 // --port and --connections are whole numbers (digits only), --duration and
-// --timeout finite seconds above 0; a value otherwise is exit 2 naming its option.
+// --timeout finite decimal seconds above 0 (common/number_text.h, as the
+// schedule's due times); a value otherwise is exit 2 naming its option.
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    if (a == "--help" || a == "-h") help();
     if (i + 1 >= argc) usage(("missing value after " + common::shown_text(a)).c_str());
     const char* v = argv[++i];
     const std::string shown = a + " '" + common::shown_text(v) + "'";
@@ -120,11 +145,9 @@ Options parse(int argc, char** argv) {
       if (a == "--port") o.port = static_cast<std::uint16_t>(*n);
       else o.connections = static_cast<std::uint32_t>(*n);
     } else if (a == "--duration" || a == "--timeout") {
-      char* end = nullptr;
-      const double d = std::strtod(v, &end);
-      if (end == v || *end != '\0' || !std::isfinite(d) || d <= 0)
-        usage((shown + ": not a number of seconds above 0").c_str());
-      (a == "--duration" ? o.duration_s : o.timeout_s) = d;
+      const std::optional<double> d = common::number_text<double>(v);
+      if (!d || !std::isfinite(*d) || *d <= 0) usage((shown + ": not a number of seconds above 0").c_str());
+      (a == "--duration" ? o.duration_s : o.timeout_s) = *d;
     } else {
       usage(("unknown option " + common::shown_text(a)).c_str());
     }

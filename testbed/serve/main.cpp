@@ -10,6 +10,7 @@
 #include <exception>
 #include <string>
 
+#include "common/output_file.h"
 #include "common/shown_text.h"
 #include "listener.h"
 #include "master.h"
@@ -140,6 +141,13 @@ int main(int argc, char** argv) {
     cache.errors = cache_errors == "on";
     if (options.aio_open && !options.aio_threads)
       throw CLI::ValidationError("--aio-open", "on needs --aio threads (the open runs in its thread pool)");
+    // One file for both: one number would overwrite the other, and the
+    // first removal at exit would take both (probe 6), as clerk refuses
+    // two outputs that are one file.
+    if (!options.pid_file.empty() && !options.port_file.empty() &&
+        common::same_output_file(options.pid_file, options.port_file))
+      throw CLI::ValidationError("--port-file", "'" + options.port_file + "' is the same file as --pid-file '" +
+                                                    options.pid_file + "': give each its own name");
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     return command_line_error(app, e);

@@ -47,6 +47,18 @@ expect "--hover wants X,Y" --screenshot /tmp/never.png --hover nan,nan
 expect "--hover wants X,Y" --screenshot /tmp/never.png --hover 1,inf
 expect "--hover wants X,Y" --screenshot /tmp/never.png --hover -5,5
 expect "--hover wants X,Y" --screenshot /tmp/never.png --hover 5,5,5
+# Probe 6: a number is decimal and all of the text, as --seed's (strtod took
+# 0x10 as 16 and 0x1p-4 as 0.0625), and an empty one is given, not absent.
+expect "--hover wants X,Y" --screenshot /tmp/never.png --hover 0x10,0x10
+expect "--hover wants X,Y" --screenshot /tmp/never.png --hover ''
+expect "--hover wants X,Y" --screenshot /tmp/never.png --hover ' 5,5'
+expect "--replay-at wants screen seconds" --scenario "$src/scenarios/nginx-9x/blocking.toml" --at 1 --replay p99 \
+  --screenshot /tmp/never.png --replay-at 0x10
+expect "--replay-at wants screen seconds" --scenario "$src/scenarios/nginx-9x/blocking.toml" --at 1 --replay p99 \
+  --screenshot /tmp/never.png --replay-at ''
+expect "--at: must be a number of seconds from 0 to 100000" --at 0x1p-4
+expect "--speed: must be a number" --speed 0x1
+expect "--font-scale: must be a number" --font-scale 0x1
 # --screenshot through the project's writer, checked before anything runs
 # (issue 21, finding 2): a link planted at the path is refused, not followed.
 tmp=$(mktemp -d)
