@@ -12,7 +12,9 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <linux/fs.h>
 #include <memory>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -78,6 +80,32 @@ void probe_temporary(const std::string& path) {
   if (fd < 0) fail_errno(path, "cannot create a temporary file in '" + folder_of(path) + "'");
   close(fd);
   unlink(name.c_str());
+}
+
+// The inode flags of `path` (chattr(1)'s: FS_IMMUTABLE_FL...), 0 when they
+// cannot be read: no such file, a file system without them, a file this
+// user may not open. `extra`: O_DIRECTORY for a folder.
+int inode_flags(const std::string& path, int extra) {
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | extra);
+  if (fd < 0) return 0;
+  int flags = 0;  // the kernel reads and writes an int, whatever the macro's type says
+  if (ioctl(fd, FS_IOC_GETFLAGS, &flags) != 0) flags = 0;
+  close(fd);
+  return flags;
+}
+
+// What the temporary probe cannot see (hostile probe 6: rename(2) failed
+// with EPERM only after the whole run): an immutable or append-only target
+// cannot be renamed over, and in an append-only folder no name can be
+// replaced or removed (the probe's own temporary would be left there).
+// Checked before the probe.
+void check_replaceable(const std::string& path) {
+  const std::string folder = folder_of(path);
+  if (inode_flags(folder, O_DIRECTORY) & FS_APPEND_FL)
+    fail(path, "folder '" + folder + "' is append-only (chattr +a): no file in it can be replaced");
+  const int own = inode_flags(path, O_NOFOLLOW);
+  if (own & FS_IMMUTABLE_FL) fail(path, "is immutable (chattr +i): it cannot be replaced");
+  if (own & FS_APPEND_FL) fail(path, "is append-only (chattr +a): it cannot be replaced");
 }
 
 // What is at `path` decides how it is written (see output_file.h).
@@ -258,7 +286,9 @@ int open_special(const std::string& path, int extra_flags) {
 }
 
 void check_output_path(const std::string& path) {
-  if (classify(path) == Target::kReplace) probe_temporary(path);
+  if (classify(path) != Target::kReplace) return;
+  check_replaceable(path);
+  probe_temporary(path);
 }
 
 void check_not_an_input(const std::string& output, const std::vector<std::string>& inputs) {

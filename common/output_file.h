@@ -100,10 +100,12 @@ void write_new_file(const std::string& path, std::string_view content);
 
 // Checks, before any work is done, that `path` could be written as above
 // (its folder exists and is writable, it is not a folder or a link to a
-// regular file, and the temporary file beside it can be created: it is
-// created and removed, so a name too long for its temporary or a folder
-// that takes no new file, such as /proc, is refused). Throws OutputError. Commands call it on every output path
-// before they measure or simulate anything.
+// regular file, it is not immutable or append-only nor its folder
+// append-only (chattr +i, +a: rename(2) could not replace it), and the
+// temporary file beside it can be created: it is created and removed, so
+// a name too long for its temporary or a folder that takes no new file,
+// such as /proc, is refused). Throws OutputError. Commands call it on every
+// output path before they measure or simulate anything.
 void check_output_path(const std::string& path);
 
 // Refuses (OutputError, exit 2) an output that is the same file as one of

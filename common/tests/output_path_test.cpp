@@ -1,11 +1,16 @@
 // Output paths checked before any measurement (issue 21, finding 8).
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string>
 #include <sys/stat.h>
+#include <utility>
 
 #include "common/output_file.h"
 #include "common/output_path.h"
@@ -51,6 +56,67 @@ TEST_CASE("an output whose temporary file cannot be created is refused up front"
   CHECK(output_path_problem((base / (std::string(240, 'b') + ".json")).string(), "--json").empty());
   CHECK_FALSE(output_path_problem("/proc/x.json", "--json").empty());  // root's access() says writable; it takes no file
   CHECK(fs::is_empty(base));  // the probe's temporary file is removed
+  fs::remove_all(base);
+}
+
+namespace {
+// chattr's `flag` set on `path` while this lives; set() false when it could
+// not be (not root: CAP_LINUX_IMMUTABLE; a file system without the flag).
+class Chattr {
+ public:
+  Chattr(std::string path, int flag) : path_(std::move(path)), flag_(flag) { set_ = change(true); }
+  ~Chattr() {
+    if (set_) change(false);
+  }
+  Chattr(const Chattr&) = delete;
+  Chattr& operator=(const Chattr&) = delete;
+  bool set() const { return set_; }
+
+ private:
+  bool change(bool on) {
+    const int fd = ::open(path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return false;
+    int flags = 0;
+    bool ok = ::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0;
+    if (ok) {
+      flags = on ? (flags | flag_) : (flags & ~flag_);
+      ok = ::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0;
+    }
+    ::close(fd);
+    return ok;
+  }
+  std::string path_;
+  int flag_;
+  bool set_ = false;
+};
+}  // namespace
+
+// Hostile probe 6 (minor): rename(2) over these fails with EPERM, and that
+// came only after the whole run.
+TEST_CASE("an immutable or append-only output, or one in an append-only folder, is refused up front", "[output_path]") {
+  const fs::path base = fs::temp_directory_path() / ("clerk-chattr-test-" + std::to_string(::getpid()));
+  fs::create_directories(base / "folder");
+  std::ofstream(base / "immutable.json") << "old";
+  std::ofstream(base / "append.json") << "old";
+  const std::string immutable = (base / "immutable.json").string(), append = (base / "append.json").string();
+  {
+    const Chattr i(immutable, FS_IMMUTABLE_FL);
+    const Chattr a(append, FS_APPEND_FL);
+    const Chattr folder((base / "folder").string(), FS_APPEND_FL);
+    if (!i.set() || !a.set() || !folder.set()) {
+      WARN("chattr +i/+a is not possible here (not root, or a file system without it): not checked");
+    } else {
+      const std::string i_problem = output_path_problem(immutable, "--json");
+      CHECK(i_problem.find("--json") != std::string::npos);
+      CHECK(i_problem.find("is immutable") != std::string::npos);
+      CHECK(output_path_problem(append, "--json").find("is append-only") != std::string::npos);
+      const std::string in_folder = output_path_problem((base / "folder" / "new.json").string(), "--json");
+      CHECK(in_folder.find("append-only") != std::string::npos);
+      CHECK(fs::is_empty(base / "folder"));  // no temporary left where none could be removed
+    }
+  }
+  CHECK(output_path_problem(immutable, "--json").empty());  // the flags cleared: replaced as any file
+  CHECK(output_path_problem((base / "folder" / "new.json").string(), "--json").empty());
   fs::remove_all(base);
 }
 

@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include "common/bad_input.h"
+#include "common/text_file.h"
 #include "common/unique_fd.h"
 #include "content.h"
 #include "disk_fs.h"
@@ -73,8 +75,11 @@ Session new_session(DiskFs& fs) {
   return se;  // null when libfuse refused (its message on stderr)
 }
 
-// Waits (up to 5 s) until the kernel has the init reply, then tunes.
-void tune_after_init(const std::string& mountpoint, const FsTuning& t, const std::atomic<bool>& stop) {
+// Waits (up to 5 s) until the kernel has the init reply (which sets the
+// bdi's readahead and the connection's limits: tuned before it, they would
+// be overwritten), then tunes the mount whose device is `device`.
+void tune_after_init(const std::string& mountpoint, const std::string& device, const FsTuning& t,
+                     const std::atomic<bool>& stop) {
   for (int i = 0; i < 500 && !stop; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (i < 5) continue;  // init is the loop's first request: a few ms
@@ -83,7 +88,7 @@ void tune_after_init(const std::string& mountpoint, const FsTuning& t, const std
   }
   if (stop) return;
   for (const std::string& line :
-       tune_mount(mountpoint, TuningTargets{t.max_readahead / 1024, t.max_background, t.congestion_threshold}))
+       tune_mount(device, TuningTargets{t.max_readahead / 1024, t.max_background, t.congestion_threshold}))
     say(line);
   say("max_pages = " + std::to_string(t.max_request / 4096) + " (conn->max_write = " + std::to_string(t.max_request) +
       ")");
@@ -155,9 +160,13 @@ void report_metadata(const MetadataReads& metadata, const CachePressure& pressur
 }  // namespace
 
 int run_daemon(const models::Scenario& sc, const DaemonOptions& options) {
-  // Not serving is exit status 1; an exception out of here is an internal error (3).
+  // Not serving is exit status 1; a live mount at the mount point is bad
+  // input (common::BadInput, exit 2 in main); any other exception out of
+  // here is an internal error (3).
   try {
     for (const std::string& line : clean_stale_mount(options.mountpoint)) say(line);
+  } catch (const common::BadInput&) {
+    throw;
   } catch (const std::runtime_error& e) {
     say(e.what());
     return 1;
@@ -195,13 +204,24 @@ int run_daemon(const models::Scenario& sc, const DaemonOptions& options) {
     say("cannot mount at " + options.mountpoint + " (see libfuse's message above)");
     return 1;
   }
+  // Listed from the mount itself on (init need not be done). Not found, the
+  // mount could not be tuned: a disk other than the scenario's would be
+  // served (probe 6, finding 6, where a note said so and the run went on).
+  const std::string device = fuse_mount_device(common::read_text("/proc/self/mountinfo"), options.mountpoint);
+  if (device.empty()) {
+    fuse_remove_signal_handlers(se.get());
+    fuse_session_unmount(se.get());
+    say("mounted at " + options.mountpoint + ", but /proc/self/mountinfo lists no FUSE mount there, so it cannot " +
+        "be tuned; unmounted (an internal error: please report it with the command line)");
+    return 3;
+  }
   say("mounted " + std::to_string(machine.files().files()) + " files at " + options.mountpoint +
       (options.null_delay ? " (null delay)" : ""));
   std::atomic<bool> stop_tuning{false};
   std::thread tuner;
   {
     SignalsBlocked blocked;
-    tuner = std::thread([&] { tune_after_init(options.mountpoint, fs.tuning, stop_tuning); });
+    tuner = std::thread([&] { tune_after_init(options.mountpoint, device, fs.tuning, stop_tuning); });
   }
   fuse_loop_config config{};
   config.clone_fd = 0;

@@ -17,7 +17,10 @@ struct DaemonOptions {
   unsigned threads = 16;  // libfuse's idle worker threads (max_idle_threads)
 };
 
-// Exit status: 0 after a clean stop, 1 when it could not mount or serve.
+// `options.mountpoint` is resolved (resolved_mount_point, mount_tuning.h).
+// Exit status: 0 after a clean stop, 1 when it could not mount or serve, 3
+// when its own mount is not found to tune (unmounted again). Throws
+// common::BadInput (exit 2) when a live mount is at the mount point.
 int run_daemon(const models::Scenario& sc, const DaemonOptions& options);
 
 // Reads the first `files` files of the data set through `mountpoint` with

@@ -9,7 +9,9 @@
 //
 // Exit statuses, as clerk's (README, "Exit status"): 0 done, 1 could not
 // mount or serve (or --verify found a difference), 2 bad command line or
-// scenario, 3 an internal error (any other exception: a bug in clerk-disk).
+// scenario (a mount point that is no directory, or a live mount already),
+// 3 an internal error (any other exception, or our own mount not found in
+// /proc/self/mountinfo to tune: a bug in clerk-disk).
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
@@ -21,6 +23,7 @@
 #include "common/shown_text.h"
 #include "daemon.h"
 #include "model_fio.h"
+#include "mount_tuning.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/disk_kinds.h"
 
@@ -84,8 +87,11 @@ int main(int argc, char** argv) {
       }
       return 0;
     }
-    if (verify) return testbed::disk::verify_mount(sc, mountpoint, files);
-    options.mountpoint = mountpoint;
+    // Once, before the stale check, the mount and the tuning: each compares
+    // with /proc/self/mountinfo's spelling (mount_tuning.h).
+    const std::string at = testbed::disk::resolved_mount_point(mountpoint);
+    if (verify) return testbed::disk::verify_mount(sc, at, files);
+    options.mountpoint = at;
     return testbed::disk::run_daemon(sc, options);
   } catch (const common::BadInput& e) {
     std::fprintf(stderr, "clerk-disk: %s\n", common::shown_lines(e.what()).c_str());
