@@ -22,7 +22,8 @@ void add_realrun_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--duration", o.duration_s, "seconds per run (default: the scenario's), from 0.001 to 100000")
       ->check(duration_check());
   cmd->add_option("--hardware", o.hardware,
-                  "hardware profile for the prediction, in place of the one the scenario includes (clerk calibrate's)");
+                  "hardware profile for the prediction, in place of the one the scenario includes (clerk calibrate's)")
+      ->check(file_name_check());
   cmd->add_option("--data", o.data_dir, "where the data set is made (reused while it matches)");
   // Port 0 is refused rather than picked: wrk, the NGINX configuration and
   // the busy-port check all need the port before the server starts.

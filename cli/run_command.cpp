@@ -72,7 +72,8 @@ void add_run_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--seed", a.seed, "random seed (default: the scenario's)")->check(seed_check());
   cmd->add_option("--duration", a.duration_s, "simulated seconds (default: the scenario's)")->check(duration_check());
   cmd->add_option("--set", a.overrides, "override a scenario key: --set nginx.aio=threads (repeatable)");
-  cmd->add_option("--hardware", a.hardware, "a hardware profile to use in place of the one the scenario includes");
+  cmd->add_option("--hardware", a.hardware, "a hardware profile to use in place of the one the scenario includes")
+      ->check(file_name_check());
   cmd->add_option("--json", a.json_path, "also write the figures as JSON to this file")->check(file_name_check());
   cmd->add_flag("--no-timing", a.no_timing, "leave wall-clock figures out, so output depends only on the inputs");
   cmd->add_flag("-q,--quiet", a.quiet, "print no report");

@@ -666,3 +666,57 @@ TEST_CASE("loader: a scenario lists every file it read once, the top file first,
                                              dir.path("n.toml")});
   CHECK(models::load_scenario(kSmall).files == std::vector<std::string>{kSmall});
 }
+
+// Probe 6, finding 1: --hardware on a scenario whose profile is not included
+// from a folder named `hardware` (or that writes its machine inline) replaced
+// nothing, and the run was the scenario's own, byte for byte.
+TEST_CASE("loader: --hardware that replaces no included profile is a ConfigError naming the scenario") {
+  const TempDir dir;
+  const std::string preset = models::presets_dir() + std::string("/hardware/edge-sata-ssd.toml");
+  std::ifstream in(preset, std::ios::binary);
+  const std::string profile_text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(!profile_text.empty());
+  fs::create_directories(dir.path("profiles"));
+  fs::create_directories(dir.path("hardware"));
+  // The preset includes files beside it: both copies include them from the presets' folder.
+  auto copied = [&](const std::string& name) {
+    std::string text = profile_text;
+    for (std::size_t at = 0; (at = text.find("include = \"", at)) != std::string::npos; at += 11)
+      text.insert(at + 11, models::presets_dir() + std::string("/hardware/"));
+    return dir.file(name, text);
+  };
+  copied("profiles/box.toml");
+  const std::string other = copied("hardware/other.toml");
+  std::ifstream s(kData + "/small-preset.toml", std::ios::binary);
+  std::string scenario((std::istreambuf_iterator<char>(s)), std::istreambuf_iterator<char>());
+  const std::string from = "include = \"@hardware/edge-sata-ssd\"";
+  REQUIRE(scenario.find(from) != std::string::npos);
+
+  SECTION("a profile from a folder named otherwise") {
+    std::string text = scenario;
+    text.replace(text.find(from), from.size(), "include = \"profiles/box.toml\"");
+    const std::string file = dir.file("mine.toml", text);
+    CHECK_NOTHROW(models::load_scenario(file));
+    try {
+      models::load_scenario(file, {}, other);
+      FAIL("loaded with a --hardware that replaced nothing");
+    } catch (const models::ConfigError& e) {
+      CHECK(e.file() == file);
+      CHECK(e.key() == "include");
+      CHECK(mentions(e, "includes no hardware profile"));
+    }
+  }
+  SECTION("a machine written inline") {
+    try {
+      models::load_scenario(kSmall, {}, other);
+      FAIL("loaded with a --hardware that replaced nothing");
+    } catch (const models::ConfigError& e) {
+      CHECK(e.file() == kSmall);
+      CHECK(mentions(e, "includes no hardware profile"));
+    }
+  }
+  SECTION("a profile from a folder named hardware is replaced") {
+    const std::string file = dir.file("preset.toml", scenario);
+    CHECK_NOTHROW(models::load_scenario(file, {}, other));
+  }
+}

@@ -71,7 +71,20 @@ LayeredToml::LayeredToml(const std::string& path, const std::vector<std::string>
     }
   }
   load(path, stack, nullptr, "", "");
+  refuse_unswapped_hardware();
   for (const std::string& o : overrides) apply_override(o);
+}
+
+// --hardware that replaced nothing: the run would be the scenario's own, as
+// if no profile had been given (probe 6: a scenario whose profile sits in a
+// folder not named `hardware`, or that writes its machine inline).
+void LayeredToml::refuse_unswapped_hardware() const {
+  if (hardware_.empty() || hardware_swapped_) return;
+  throw ConfigError(root_, 0, "include",
+                    "--hardware " + hardware_ +
+                        ": the scenario includes no hardware profile to put it in place of (a whole file from a "
+                        "folder named 'hardware', included at the top, such as \"@hardware/NAME\"); include the "
+                        "profile that way, or name the file itself");
 }
 
 LayeredToml::LayeredToml(FromText, const std::string& text, const std::string& name) : root_(name) {
@@ -263,8 +276,10 @@ std::string LayeredToml::include_target(const toml::node& item, const std::strin
     target = fs::path(file).parent_path() / name;
   }
   // `clerk realrun --hardware`: a whole profile, included at the top, is swapped.
-  if (prefix.empty() && !hardware_.empty() && is_hardware_profile(target) && !is_hardware_profile(file))
+  if (prefix.empty() && !hardware_.empty() && is_hardware_profile(target) && !is_hardware_profile(file)) {
     target = hardware_;
+    hardware_swapped_ = true;
+  }
   return target.string();
 }
 

@@ -52,7 +52,8 @@ class LayeredToml {
   // is taken as a string). Throws ConfigError.
   // `hardware`, when set, is read in place of every hardware profile the
   // scenario includes (an included file in a folder named `hardware`), as
-  // `clerk realrun --hardware` swaps in a calibrated profile.
+  // `clerk realrun --hardware` swaps in a calibrated profile; a scenario
+  // that includes none is a ConfigError, since nothing would change.
   explicit LayeredToml(const std::string& path, const std::vector<std::string>& overrides = {},
                        const std::string& hardware = "");
   // A document given as text, named `name` in errors; it may not include files.
@@ -84,6 +85,7 @@ class LayeredToml {
                      std::vector<std::string>& stack);
   std::string include_target(const toml::node& item, const std::string& file, const std::string& prefix) const;
   void apply_override(const std::string& assignment);
+  void refuse_unswapped_hardware() const;
   void add_child(const std::string& table, const std::string& name);
 
   struct Children {
@@ -93,6 +95,9 @@ class LayeredToml {
 
   std::string root_;
   std::string hardware_;
+  // Whether `hardware_` took the place of an include: --hardware on a
+  // scenario that includes no profile would change nothing (probe 6).
+  mutable bool hardware_swapped_ = false;
   std::vector<std::unique_ptr<toml::table>> documents_;
   // Each included file parsed once, by the name it was loaded by (that name
   // is every node's source): a file included again is overlaid again (a
