@@ -199,6 +199,29 @@ TEST_CASE("the estimate counts an open-loop backlog at what each due request tak
   check_term({"clients.random.rate=1000"}, {"clients.random.rate=1e9"}, 0.004, 3.9e6 * 8, 1.5);
 }
 
+// The sixth probe, finding 2: a warm-up runs the same load, and what it
+// leaves unsent is queued into the window; the estimate counted the window's
+// backlog only, so a warm-up of any length was accepted at any rate.
+TEST_CASE("the estimate counts the backlog an open loop builds during a fixed warm-up, measured") {
+  check_term({"clients.random.rate=1e9"}, {"clients.random.rate=1e9", "warmup=\"0.004s\""}, 0.004, 3.9e6 * 8, 1.5);
+}
+
+TEST_CASE("a settled warm-up's backlog is bounded by warmup_max, and a refusal says the warm-up") {
+  const double window = part_of({"clients.random.rate=1000", "warmup=\"0s\""}, "open-loop backlog");
+  CHECK(part_of({"clients.random.rate=1000", "warmup=\"settled\"", "warmup_max=\"99s\""}, "open-loop backlog") ==
+        Approx(window * 100));
+  const models::Scenario sc =
+      models::load_scenario(kSmall, {"clients.random.rate=1e9", "warmup=\"settled\"", "warmup_max=\"1000s\""});
+  if (models::memory_budget_bytes() >= 1e9 * 1000 * 8) return;
+  try {
+    models::check_fits_machine(sc, 0.01, sc.file);
+    FAIL("accepted");
+  } catch (const models::ConfigError& e) {
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("a run of 0.01 s after a warm-up of up to 1000 s would need"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("largest part, open-loop backlog"));
+  }
+}
+
 TEST_CASE("data sets, pools, preloads and replays too large for the machine are refused before they start") {
   const double budget = models::memory_budget_bytes();
   REQUIRE(budget > 0);

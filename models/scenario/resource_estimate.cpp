@@ -177,6 +177,12 @@ double trace_windows(const WrkGroupSpec& g, double duration_s) {
   return (std::ceil(std::max(duration_s, 0.0) / g.trace.window_s) + 1) * kTraceWindowBytes;
 }
 
+// " after a warm-up of up to 1800 s", or nothing without one.
+std::string warmup_text(const WarmupSpec& w) {
+  if (w.longest_s() <= 0) return "";
+  return fmt::format(" after a warm-up of {}{:g} s", w.settled ? "up to " : "", w.longest_s());
+}
+
 }  // namespace
 
 std::string memory_text(double bytes) { return bytes_text(bytes); }
@@ -205,12 +211,15 @@ const ResourceEstimate::Part& ResourceEstimate::largest() const {
 ResourceEstimate estimate_resources(const Scenario& sc, double duration_s) {
   const double seconds = std::ceil(std::max(duration_s, 0.0)) + 1;
   double connections = 0, series = 0, histograms = 0, backlog = 0, windows = 0;
+  // The warm-up runs the same load first, and what it leaves unsent is
+  // still queued when the window begins (probe 6, finding 2).
+  const double loaded_s = std::max(duration_s, 0.0) + std::max(sc.warmup.longest_s(), 0.0);
   for (const WrkGroupSpec& g : sc.clients) {
     windows += trace_windows(g, duration_s);
     connections += static_cast<double>(g.connections) * kBytesPerConnection;
     series += seconds * (2 * kWindowBytes + kHeatColumnBytes);
     histograms += std::max(g.timeout_s, 0.0) * 1e6 * kWrkTableBytesPerMicrosecond;
-    backlog += std::max(g.rate, 0.0) * std::max(duration_s, 0.0) * kPendingRequestBytes;
+    backlog += std::max(g.rate, 0.0) * loaded_s * kPendingRequestBytes;
   }
   series += seconds * kIfstatBytesPerSecond;
   ResourceEstimate e;
@@ -243,9 +252,9 @@ void check_fits_machine(const Scenario& sc, double duration_s, const std::string
   if (e.total_bytes() <= budget)
     return;
   throw ConfigError(where, 0, "",
-                    fmt::format("a run of {:g} s would need about {}, more than the {} allowed (half of this "
+                    fmt::format("a run of {:g} s{} would need about {}, more than the {} allowed (half of this "
                                 "machine's memory): make its largest part, {}, smaller (or the run shorter)",
-                                duration_s, e.text(), bytes_text(budget), e.largest().what));
+                                duration_s, warmup_text(sc.warmup), e.text(), bytes_text(budget), e.largest().what));
 }
 
 }  // namespace models

@@ -12,8 +12,9 @@
 //   - per client group, wrk's latency histogram: one counter per microsecond
 //     up to the timeout, in pages of 64, indexed by a table of 4 bytes a page;
 //   - per open-loop group, the requests that fell due and wait to be sent
-//     (at worst rate x duration, each its entry in wrk_group.h's
-//     PendingRequests: about 8.6 bytes, sized from the type);
+//     (at worst rate x (the longest warm-up + duration): what the warm-up
+//     leaves unsent is still queued in the window; each its entry in
+//     wrk_group.h's PendingRequests: about 8.6 bytes, sized from the type);
 //   - per file of the data set, its size, offset, page-cache record, inode
 //     number and directory extent (Filesystem, PageCache, Ext4Layout);
 //   - per thread pool thread, in every worker, the thread and its scheduler

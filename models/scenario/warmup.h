@@ -53,6 +53,9 @@ struct WarmupSpec {
   bool settled = true;     // run until settled, at most max_s
   double fixed_s = 0;      // when not settled: exactly this long (0: a cold start)
   double max_s = 1800;     // the cap of a settled warm-up
+  // The longest the warm-up can last: the load runs this long before the
+  // window at most (World::duration, and the memory estimate's backlog).
+  double longest_s() const { return settled ? max_s : fixed_s; }
 };
 
 // The caches' counters since the start of the run, at one instant.

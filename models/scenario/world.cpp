@@ -102,7 +102,7 @@ void World::run() {
 
 sim::Time World::duration() const {
   if (measuring_) return window_.at + duration_;
-  return sim::from_seconds_ceil(scenario_.warmup.settled ? scenario_.warmup.max_s : scenario_.warmup.fixed_s) + duration_;
+  return sim::from_seconds_ceil(scenario_.warmup.longest_s()) + duration_;
 }
 
 WarmupProbe World::probe() const {
