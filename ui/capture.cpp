@@ -10,7 +10,7 @@
 
 namespace ui {
 
-bool save_png(const std::string& path, int x, int y, int w, int h, int fb_h, std::string& error) {
+bool encode_png(int x, int y, int w, int h, int fb_h, std::string& png, std::string& error) {
   if (w <= 0 || h <= 0) {
     error = "nothing to capture";
     return false;
@@ -28,12 +28,21 @@ bool save_png(const std::string& path, int x, int y, int w, int h, int fb_h, std
   // Encoded in memory, then written by the project's one writer
   // (common/output_file.h): stbi_write_png's fopen would follow a link planted at
   // the path and truncate whatever it leads to.
-  std::string png;
+  png.clear();
   const auto append = [](void* context, void* data, int size) {
     static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
   };
   if (!stbi_write_png_to_func(append, &png, w, h, 4, pixels.data(), w * 4)) {
-    error = "cannot encode the PNG for " + path;
+    error = "cannot encode the PNG";
+    return false;
+  }
+  return true;
+}
+
+bool save_png(const std::string& path, int x, int y, int w, int h, int fb_h, std::string& error) {
+  std::string png;
+  if (!encode_png(x, y, w, h, fb_h, png, error)) {
+    error += " for " + path;
     return false;
   }
   common::write_file_atomically(path, png);  // throws common::OutputError, told apart by the caller

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/bad_input.h"
@@ -67,6 +68,51 @@ bool check_outputs(const ui::Options& opt, const std::vector<std::string>& input
     std::fprintf(stderr, "clerk-ui: %s: %s\n", flag, common::shown_text(e.what()).c_str());
     return false;
   }
+  return true;
+}
+
+// --at within the run's measured window, which lasts the scenario's
+// duration (t = 0 where the warm-up ends), as a lesson's observe.at must be:
+// beyond it the run was held at its end without a word (probe 6). False
+// with the message (the option, its value, the window's length) on
+// standard error, before anything runs or is written.
+bool at_within_run(const ui::App& app, double at_s) {
+  const double window_s = app.a.scenario.duration_s;
+  if (at_s <= window_s) return true;
+  std::fprintf(stderr,
+               "clerk-ui: --at %g: beyond the run, whose measured window lasts %g s (duration); give --at from 0 to %g\n",
+               at_s, window_s, window_s);
+  return false;
+}
+
+// --replay-at within the replay, which lasts the sum of its stops' screen
+// seconds (each 0.6 to 4 s): beyond it the capture showed the replay's end
+// without a word. -1: not given. False with the message on standard error.
+bool replay_at_within(const ui::Replay& r, double replay_at_s) {
+  const double length_s = ui::replay_length(r);
+  if (replay_at_s <= length_s) return true;
+  std::fprintf(stderr,
+               "clerk-ui: --replay-at %g: beyond the replay of %s, which lasts %.2f screen seconds (%zu stops); "
+               "give --replay-at from 0 to %.2f\n",
+               replay_at_s, r.which.c_str(), length_s, r.stops.size(), length_s);
+  return false;
+}
+
+// --captures' files, all or none (probe 6): held in memory through the walk
+// and written together once it is over, as clerk lesson --handout's pages
+// (common::OutputSet). A file that cannot be written (a link to /dev/full)
+// replaces none and leaves no temporary; a stop signal during the walk ends
+// the process before anything is written, and one during the write is held
+// by the set (all or none). False with the message on standard error.
+bool write_captures(const common::OutputSet& captured, const std::string& dir) {
+  try {
+    captured.write();
+  } catch (const common::OutputError& e) {
+    std::fprintf(stderr, "clerk-ui: --captures: %s (none of the lesson's captures was written)\n",
+                 common::shown_text(e.what()).c_str());
+    return false;
+  }
+  std::printf("wrote the captures in %s\n", common::shown_text(dir).c_str());
   return true;
 }
 
@@ -131,6 +177,7 @@ int run(int argc, char** argv) {
   app.speed = opt.speed;
   app.playing = !opt.paused && !app.guided;  // a lesson's step runs once its prediction is made
   const bool capture = !opt.screenshot.empty() || lesson_capture;
+  if (!at_within_run(app, opt.at_s)) return 2;
   // --at counts in the measured window's time (t = 0 where the warm-up ends), as the figures do.
   if (!opt.series.empty()) return ui::write_series(app, opt.series, opt.at_s > 0 ? opt.at_s : -1);
   if (opt.at_s > 0) ui::run_to_window_time(app, opt.at_s);
@@ -143,6 +190,7 @@ int run(int argc, char** argv) {
       return 2;
     }
     if (opt.replay_longest) app.replay.t = ui::replay_midway(app.replay);
+    if (!replay_at_within(app.replay, opt.replay_at_s)) return 2;
   }
 
   // A display that cannot do what was asked (none, no OpenGL 3.0 window,
@@ -191,6 +239,7 @@ int run(int argc, char** argv) {
   bool shot_explain = false;
   bool shot_replay = false;  // the step's replay (observe.replay), held midway, captured between the two
   int settle = 0, claims_failed = 0;
+  common::OutputSet captured;  // every capture of the walk, written together at its end
   if (lesson_capture) ui::run_step_headless(app, *app.guided, 0, guesses[0]);
 
   ui::FrameStats stats;
@@ -277,28 +326,25 @@ int run(int argc, char** argv) {
           ui::capture_base(m, opt.captures, shot_step, shot_explain ? "explain" : shot_replay ? "replay" : "observe");
       const std::string shown_base = common::shown_text(base);
       const float sx = static_cast<float>(fb_w) / ds.x, sy = static_cast<float>(fb_h) / ds.y;
-      std::string error;
-      bool ok = false;
-      // Exit 2 either way: a PNG the display could not give, a file that
-      // cannot be written (the user's to fix). 1 stays the claims'.
-      try {
-        ok = ui::save_png(base + ".png", 0, 0, fb_w, fb_h, fb_h, error);
-        if (ok && !shot_explain)
-          common::write_file_atomically(base + ".txt", shot_replay ? ui::replay_text(app, sx, sy) : ui::rings_text(app, m, sx, sy));
-      } catch (const common::OutputError& e) {
-        error = e.what();
-        ok = false;
+      std::string png, error;
+      // Held in memory until the walk ends (captured, below): a PNG the
+      // display could not give is exit 2 with nothing written. 1 stays the claims'.
+      const bool ok = ui::encode_png(0, 0, fb_w, fb_h, fb_h, png, error);
+      if (ok) {
+        captured.add(base + ".png", std::move(png));
+        if (!shot_explain)
+          captured.add(base + ".txt", shot_replay ? ui::replay_text(app, sx, sy) : ui::rings_text(app, m, sx, sy));
       }
       if (!ok) {
-        std::fprintf(stderr, "clerk-ui: --captures: %s\n", common::shown_text(error).c_str());
+        std::fprintf(stderr, "clerk-ui: --captures: %s for %s.png\n", common::shown_text(error).c_str(), shown_base.c_str());
         status = 2;
         glfwSetWindowShouldClose(window, 1);
       } else if (!shot_explain && !shot_replay && ui::start_step_replay(app, m, 0)) {
-        std::printf("wrote %s.png\n", shown_base.c_str());
+        std::printf("captured %s.png\n", shown_base.c_str());
         app.replay.t = ui::replay_midway(app.replay);  // the longest stop, half shown
         shot_replay = true;
       } else if (!shot_explain) {
-        std::printf("wrote %s.png\n", shown_base.c_str());
+        std::printf("captured %s.png\n", shown_base.c_str());
         if (shot_replay) std::printf("  %s", ui::replay_text(app, sx, sy).c_str());
         app.replay.active = false;
         shot_replay = false;
@@ -307,7 +353,7 @@ int run(int argc, char** argv) {
       } else {
         const models::LessonStep& st = m.lesson.steps[shot_step];
         // The lesson's texts come from its file: shown escaped, as every file's text.
-        std::printf("wrote %s.png\nstep %zu: %s\n", shown_base.c_str(), shot_step + 1, common::shown_text(st.title).c_str());
+        std::printf("captured %s.png\nstep %zu: %s\n", shown_base.c_str(), shot_step + 1, common::shown_text(st.title).c_str());
         if (st.predict.given())
           std::printf("  answer: %s\n  %s\n", common::shown_text(models::predict_answer_text(st, *m.outcome)).c_str(),
                       m.verdict.text.empty() ? "(no prediction)" : common::shown_text(m.verdict.text).c_str());
@@ -319,10 +365,11 @@ int run(int argc, char** argv) {
         } else {
           std::printf("lesson %d: %s\n", m.lesson.number,
                       claims_failed ? "a claim did not hold for the run" : "every claim held");
-          if (claims_failed) status = 1;
+          status = write_captures(captured, opt.captures) ? (claims_failed ? 1 : 0) : 2;
           glfwSetWindowShouldClose(window, 1);
         }
       }
+      std::fflush(stdout);  // a long walk's progress, seen as it goes (into a pipe or a log too)
     }
     if (opt.bench && frame == warmup + opt.bench_frames) {
       std::printf("clerk-ui --bench %s: %zu connections, %u workers, speed %g, sim reached %.2f s\n%s\n",

@@ -83,7 +83,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   cli.add_option("--scenario", o.scenario, "scenario file (default: the 9x run without a thread pool)");
   cli.add_option("--set", o.overrides, "KEY=VALUE over the file, as in clerk run (repeatable)");
   cli.add_option("--seed", o.seed, "random seed (default: the scenario's)")->check(seed_check());
-  cli.add_option("--at", o.at_s, "run to this second of the measured window before showing (t = 0 where the warm-up ends: the warm-up runs first)")->check(at_check());
+  cli.add_option("--at", o.at_s, "run to this second of the measured window before showing (t = 0 where the warm-up ends: the warm-up runs first; "
+                 "at most the run's duration)")->check(at_check());
   cli.add_option("--screenshot", o.screenshot, "render one frame to this PNG and exit")->check(file_name_check());
   cli.add_option("--series", o.series,
                  "write every plotted series as JSON to this file and exit, without a window (runs to --at, "
@@ -103,7 +104,8 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
       ->check(file_name_check());
   cli.add_option("--captures", o.captures,
                  "with --lesson N: walk every step headless and write DIR/N-K-observe.png (with DIR/N-K-observe.txt, "
-                 "where each element's ring is) at each observed moment and DIR/N-K-explain.png after the run, then exit")
+                 "where each element's ring is) at each observed moment and DIR/N-K-explain.png after the run, all together once "
+                 "the walk is over (all or none), then exit")
       ->check(name_check("folder name", "DIR"));
   cli.add_flag("--tails", o.tails, "open the latency percentiles tab below the store");
   cli.add_flag("--heatmap", o.heatmap, "open the latency heat map tab below the store");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 
 #include "ui/app.h"
 #include "ui/dim.h"
@@ -226,6 +227,8 @@ double replay_midway(const Replay& r) {
   for (std::size_t i = 0; i < longest && i < r.screen.size(); ++i) t += r.screen[i];
   return r.screen.empty() ? 0 : t + r.screen[longest] / 2;
 }
+
+double replay_length(const Replay& r) { return std::accumulate(r.screen.begin(), r.screen.end(), 0.0); }
 
 bool client_group(const Session& s, const std::string& name, std::uint32_t& group, std::string& error) {
   if (!s.world) {

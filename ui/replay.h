@@ -109,6 +109,10 @@ bool start_replay(Replay& r, const Session& s, std::uint32_t group, const std::s
 // headless capture shows (--replay-at longest, a lesson's replay capture).
 double replay_midway(const Replay& r);
 
+// Screen seconds the whole replay lasts (its stops' sum): --replay-at's
+// upper bound.
+double replay_length(const Replay& r);
+
 // Where the customer stands at stop `i` of `r` (the store's places; at the
 // first counter: a journey does not say which worker served it).
 ImVec2 place_point(const StoreLayout& L, Place p);

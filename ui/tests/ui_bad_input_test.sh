@@ -122,6 +122,26 @@ expect "--captures: cannot write .* is the same file as the input" --lesson 1 --
 # An output that cannot be created (a name too long for its temporary) is exit 2, the user's to fix.
 expect "too long" --scenario "$tmp/hits.toml" "${short[@]}" --series "$tmp/$(printf 'a%.0s' $(seq 250)).json"
 
+# Probe 6: --at beyond the run is refused, naming the option, its value and
+# the run's length, with nothing written (it was held at the run's end:
+# exit 0 and "at_s": 1.0), as a lesson's observe.at beyond the run is.
+one_s=(--set 'duration="1s"')
+expect "--at 100000: beyond the run, whose measured window lasts 1 s" \
+  --scenario "$tmp/hits.toml" "${one_s[@]}" --at 100000 --series "$tmp/at.json"
+expect "--at 1.5: beyond the run, whose measured window lasts 1 s" \
+  --scenario "$tmp/hits.toml" "${one_s[@]}" --at 1.5 --screenshot "$tmp/at.png"
+[ ! -e "$tmp/at.json" ] && [ ! -e "$tmp/at.png" ] || { echo "FAIL: --at beyond the run wrote a file"; exit 1; }
+# The run's end itself is a moment of it.
+out=$(env -u DISPLAY "$ui" --scenario "$tmp/hits.toml" "${one_s[@]}" --at 1 --series "$tmp/at.json" 2>&1) ||
+  { echo "FAIL: --at 1 of a 1 s run: $out"; exit 1; }
+grep -q '"at_s": 1.0,' "$tmp/at.json" || { echo "FAIL: --at 1 of a 1 s run: $(head -5 "$tmp/at.json")"; exit 1; }
+echo "ok: --at at the run's end"
+# --replay-at beyond the replay (the sum of its stops' screen seconds) is
+# refused too, before a display is needed (it showed the replay's end).
+expect "--replay-at 3600: beyond the replay of p99, which lasts .* screen seconds" \
+  --scenario "$src/scenarios/nginx-9x/blocking.toml" --at 2 --replay p99 --screenshot "$tmp/replay.png" --replay-at 3600
+[ ! -e "$tmp/replay.png" ] || { echo "FAIL: --replay-at beyond the replay wrote a file"; exit 1; }
+
 # A file name that is not UTF-8 is written into --series' JSON (as U+FFFD), not an abort.
 cp "$tmp/hits.toml" "$tmp/bad"$'\xff'".toml"
 out=$(env -u DISPLAY "$ui" --scenario "$tmp/bad"$'\xff'".toml" "${short[@]}" --series "$tmp/bad.json" 2>&1); rc=$?
