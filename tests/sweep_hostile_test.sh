@@ -141,6 +141,16 @@ expect_text "seed count above the cap" "is more than the cap of 100000"
 expect_status 2 "samples above the cap" "$clerk" sweep "$data/small-hdd.toml" --set 'nginx.worker_processes=1..4' \
   --mode random --samples 99999999999 --dry-run
 expect_text "samples above the cap" "is more than the cap of 1000000"
+# Probe 6: ranges of rates and times with units are planned and listed with
+# their units; a range from a rate to a time, or a step of the other kind, is
+# refused naming the axis and the value.
+expect_status 0 "ranges of a rate and a time" "$clerk" sweep "$data/small-hdd.toml" --dry-run \
+  --set 'nic.line_rate=1Gbit/s..2Gbit/s:*2' --set 'warmup=0.05s..0.07s:0.01s'
+grep -q "2Gbit/s" "$tmp/out" && grep -q "70ms" "$tmp/out" || fail "ranges of a rate and a time: points not listed: $(head -c 300 "$tmp/out")"
+expect_status 2 "a range from a rate to a time" "$clerk" sweep "$data/small-hdd.toml" --dry-run --set 'nic.line_rate=1Gbit/s..2s:1s'
+expect_text "a range from a rate to a time" "--set: axis 'nic.line_rate': bad range '1Gbit/s..2s:1s': '1Gbit/s' is a rate and '2s' a time"
+expect_status 2 "a range of times by a rate" "$clerk" sweep "$data/small-hdd.toml" --dry-run --set 'warmup=50ms..70ms:1MB/s'
+expect_text "a range of times by a rate" "the step '1MB/s' is a rate, not a time"
 expect_status 2 "a whole-number range as wide as int64" "$clerk" sweep "$data/small-hdd.toml" --dry-run \
   --set 'nginx.worker_processes=-9223372036854775807..9223372036854775807:1'
 expect_text "a whole-number range as wide as int64" "more than 100000 values"

@@ -14,6 +14,7 @@
 #include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/result_json.h"
+#include "models/scenario/units.h"
 
 namespace fs = std::filesystem;
 using namespace cli::sweep;
@@ -346,6 +347,114 @@ TEST_CASE("a range of sizes steps in whole bytes and gives the values a list of 
   const Plan plan = make_plan(inline_spec({"memory.page_cache=16m..64m:16m", "duration=1s"}));
   REQUIRE(plan.points.size() == 4);
   CHECK(plan.overrides(plan.points[3]).back() == "memory.page_cache='64m'");
+}
+
+TEST_CASE("a sweep ranges over times and rates with units, as it does over sizes (probe 6)", "[sweep][plan]") {
+  using V = std::vector<std::string>;
+  CHECK(labels(axis("50ms..70ms:10ms")) == V{"50ms", "60ms", "70ms"});
+  CHECK(labels(axis("0.05s..0.07s:0.01s")) == V{"50ms", "60ms", "70ms"});  // the unit that reads best
+  CHECK(labels(axis("500ms..2s:500ms")) == V{"500ms", "1s", "1.5s", "2s"});
+  CHECK(labels(axis("0..100ms:50ms")) == V{"0s", "50ms", "100ms"});     // a bare end is seconds
+  CHECK(labels(axis("100us..1ms:*10")) == V{"100us", "1ms"});
+  CHECK(labels(axis("1m..2m:30s")) == V{"60s", "90s", "120s"});          // a time step: minutes, not mebibytes
+  CHECK(labels(axis("1Gbit/s..2Gbit/s:*2")) == V{"1Gbit/s", "2Gbit/s"});
+  CHECK(labels(axis("1Gbit/s..2Gbit/s:500Mbit/s")) == V{"1Gbit/s", "1.5Gbit/s", "2Gbit/s"});
+  CHECK(labels(axis("100MB/s..400MB/s:+100MB/s")) == V{"100MB/s", "200MB/s", "300MB/s", "400MB/s"});
+  CHECK(labels(axis("100MB/s..1GB/s:*10")) == V{"100MB/s", "1GB/s"});
+  CHECK(labels(axis("500KB/s..2MB/s:*2")) == V{"500KB/s", "1MB/s", "2MB/s"});
+  CHECK(labels(axis("1Gbit/s..250MB/s:1Gbit/s")) == V{"1Gbit/s", "2Gbit/s"});  // counted in the low end's bits
+  // The values a list of the same times or rates gives.
+  for (const auto& [range, list] : {std::pair{"50ms..60ms:10ms", "50ms,60ms"}, {"1Gbit/s..2Gbit/s:*2", "1Gbit/s,2Gbit/s"}}) {
+    const Axis r = axis(range), l = axis(list);
+    REQUIRE(r.values.size() == l.values.size());
+    for (std::size_t i = 0; i < l.values.size(); ++i) {
+      CHECK(r.values[i].toml == l.values[i].toml);
+      CHECK(r.values[i].numeric == l.values[i].numeric);
+    }
+  }
+  // Sizes and numbers as before: "1m..2m" is mebibytes, bare seconds stay numbers.
+  CHECK(axis("1m..2m").lo == 1024.0 * 1024);
+  CHECK(axis("1m..2m").quantity == Quantity::kNone);
+  CHECK(labels(axis("0.05..0.07:0.01")) == V{"0.05", "0.06", "0.07"});
+  // Without a step: the ends in seconds or bytes (bits) per second, for random sampling.
+  const Axis times = axis("50ms..2s"), rates = axis("1Gbit/s..10Gbit/s");
+  CHECK((times.continuous && times.quantity == Quantity::kTime && times.lo == 0.05 && times.hi == 2));
+  CHECK((rates.continuous && rates.quantity == Quantity::kBitRate && rates.lo == 1e9 && rates.hi == 1e10));
+  CHECK(quantity_value(Quantity::kTime, 0.0571234567, 6).label == "57.1235ms");
+  CHECK(quantity_value(Quantity::kByteRate, 1.25e8).label == "125MB/s");
+
+  using Catch::Matchers::Contains;
+  using Catch::Matchers::StartsWith;
+  auto error = [](const std::string& text) {
+    try {
+      axis(text);
+    } catch (const SweepError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(error("1Gbit/s..2s"), StartsWith("--set: axis 'k': bad range '1Gbit/s..2s': '1Gbit/s' is a rate and '2s' a time: "
+                                               "both ends must be of one kind"));
+  CHECK_THAT(error("16k..2s:1s"), Contains("'16k' is a size and '2s' a time"));
+  CHECK_THAT(error("50ms..70ms:1MB/s"), Contains("the step '1MB/s' is a rate, not a time"));
+  CHECK_THAT(error("1Gbit/s..2Gbit/s:10ms"), Contains("the step '10ms' is a time, not a rate"));
+  CHECK_THAT(error("1Gbit/s..2Gbit/s:100"), Contains("the step '100' is not a rate"));
+  CHECK_THAT(error("1Gbit/s..4Gbit/s:*2Gbit/s"), Contains("the factor '2Gbit/s' must be a number above 1"));
+  CHECK_THAT(error("50ms..70ms:*1"), Contains("the factor '1' must be a number above 1"));
+  CHECK_THAT(error("0..1Gbit/s:1Gbit/s"), Contains("'0' is not a rate"));
+  CHECK_THAT(error("70ms..50ms:10ms"), Contains("the low end is above the high end"));
+  CHECK_THAT(error("50ms..70ms:0s"), Contains("the step must be above 0"));
+  CHECK_THAT(error("0s..1s:1ns"), Contains("more than 100000 values"));
+  CHECK_THAT(error("0s..1s:*2"), Contains("a geometric range must start above 0"));
+  for (const char* bad : {"1e3ms", "0xAms", "-1ms", "1.5 ms", "+1ms", "infms", "1e-400s"})
+    CHECK_THAT(error(std::string(bad) + "..2s:1s"), Contains("'" + std::string(bad) + "' is not a time"));
+  CHECK_THAT(error("1Gbit/s..2Gbps:1Gbit/s"), Contains("'2Gbps' is not a rate"));
+
+  // In a plan every value is loaded: written back as the keys take them.
+  const Plan plan = make_plan(inline_spec({"nic.line_rate=1Gbit/s..4Gbit/s:*2", "warmup=0s..100ms:50ms", "duration=1s"}));
+  REQUIRE(plan.points.size() == 9);
+  CHECK(plan.overrides(plan.points[5]) == V{"duration='1s'", "nic.line_rate='2Gbit/s'", "warmup='100ms'"});
+  // A value out of the key's range names the axis and the value.
+  CHECK_THAT(error_of(inline_spec({"nic.line_rate=1kbit/s..2kbit/s:1kbit/s"})),
+             StartsWith("--set: axis 'nic.line_rate': value '1kbit/s': ") && Contains("must be"));
+  // Sampled: each draw a time or rate with its unit, within the ends.
+  SweepSpec sampled = inline_spec({"nic.line_rate=1Gbit/s..10Gbit/s", "warmup=50ms..2s", "duration=1s"});
+  sampled.mode = Mode::kRandom;
+  sampled.samples = 4;
+  const Plan drawn = make_plan(sampled);
+  REQUIRE(drawn.points.size() == 4);
+  for (const Point& p : drawn.points) {
+    const std::vector<std::string> o = drawn.overrides(p);
+    REQUIRE(o.size() == 3);
+    double bps = 0, s = 0;
+    const std::string rate = o[1].substr(o[1].find('=') + 2), warm = o[2].substr(o[2].find('=') + 2);
+    CHECK(models::parse_rate(rate.substr(0, rate.size() - 1), bps));
+    CHECK(models::parse_duration(warm.substr(0, warm.size() - 1), s));
+    CHECK((bps * 8 >= 1e9 && bps * 8 <= 1e10));
+    CHECK((s >= 0.05 && s <= 2));
+  }
+}
+
+TEST_CASE("a sweep spec's axes take ranges of times and rates (probe 6)", "[sweep][plan]") {
+  TempDir dir("sweep-units");
+  const std::string path = dir.write("s.toml", "[sweep]\nscenario = \"" + kThreads +
+                                                   "\"\nset = [\"duration=1s\"]\n\n[[axis]]\nkey = \"nic.line_rate\"\n"
+                                                   "range = \"100MB/s..400MB/s:+100MB/s\"\n\n[[axis]]\nkey = \"warmup\"\n"
+                                                   "range = \"50ms..70ms:10ms\"\n");
+  const SweepSpec spec = read_spec(path);
+  REQUIRE(spec.axes.size() == 2);
+  CHECK(labels(spec.axes[0]) == std::vector<std::string>{"100MB/s", "200MB/s", "300MB/s", "400MB/s"});
+  CHECK(labels(spec.axes[1]) == std::vector<std::string>{"50ms", "60ms", "70ms"});
+  CHECK(make_plan(spec).points.size() == 12);
+  const std::string bad = dir.write("bad.toml", "[sweep]\nscenario = \"" + kThreads +
+                                                    "\"\n\n[[axis]]\nkey = \"warmup\"\nrange = \"1Gbit/s..2s:1s\"\n");
+  try {
+    read_spec(bad);
+    FAIL("a range of a rate and a time was taken");
+  } catch (const SweepError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Matchers::StartsWith(bad + ":6: axis 'warmup': bad range '1Gbit/s..2s:1s'") &&
+                                          Catch::Matchers::Contains("both ends must be of one kind"));
+  }
 }
 
 TEST_CASE("a grid too large is refused from the axes' lengths, before any value is loaded (probe 5)", "[sweep][plan]") {

@@ -1,9 +1,12 @@
 #include "cli/sweep/sweep_axis.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fmt/format.h>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -131,7 +134,175 @@ void parse_size_range(const std::string& lo_s, const std::string& hi_s, bool ste
   }
 }
 
+// Times and rates, read by the scenario loader's own parsers
+// (models::parse_duration, models::parse_rate) on text that is a plain
+// decimal number with its unit right after it: the number the loader's
+// strtod reads must be that plain number, so a sign, an exponent, hex, inf
+// or a space ("1e3ms", "0xAms", "1.5 ms") is refused as in a range of
+// sizes. A time may be bare (seconds, as the loader takes it); a rate needs
+// its unit, as the loader does. The value kept is the one the text names
+// (units.h's `as_written`: "60ms" is the double nearest 0.06), so that steps
+// add up to round values; ends that would not print back (infinite, or too
+// small to be a normal double) are refused.
+bool plain_quantity_text(const std::string& s, bool bare_ok) {
+  const std::size_t end = std::min(s.find_first_not_of("0123456789."), s.size());
+  if (s.find_first_of("0123456789") >= end) return false;  // no digit before the unit
+  char* read = nullptr;
+  std::strtod(s.c_str(), &read);
+  if (read != s.c_str() + end) return false;
+  return end == s.size() ? bare_ok : std::isalpha(static_cast<unsigned char>(s[end])) != 0;
+}
+
+bool printable(double v) { return v == 0 || std::isnormal(v); }
+
+bool parse_time_text(const std::string& s, double& seconds) {
+  double product = 0;
+  return plain_quantity_text(s, true) && models::parse_duration(s, product, &seconds) && printable(seconds);
+}
+
+bool parse_rate_text(const std::string& s, double& bytes_per_second) {
+  double product = 0;
+  return plain_quantity_text(s, false) && models::parse_rate(s, product, &bytes_per_second) &&
+         printable(bytes_per_second * 8);
+}
+
+// The kinds of quantity a range's end or step may be, by its unit: "16k" a
+// size, "50ms" a time, "1Gbit/s" a rate, "1m" a size or a time (mebibytes
+// or minutes). 0 for a bare number or a text that is none of them.
+enum : unsigned { kSizes = 1, kTimes = 2, kRates = 4 };
+
+unsigned unit_kinds(const std::string& s) {
+  if (s.empty() || !std::isalpha(static_cast<unsigned char>(s.back()))) return 0;  // every unit ends in a letter
+  double v = 0;
+  return (has_size_unit(s) ? kSizes : 0u) | (parse_time_text(s, v) ? kTimes : 0u) | (parse_rate_text(s, v) ? kRates : 0u);
+}
+
+std::string kinds_text(unsigned kinds) {
+  if (kinds == (kSizes | kTimes)) return "a size or a time";
+  return kinds == kSizes ? "a size" : kinds == kTimes ? "a time" : "a rate";
+}
+
+// A rate's values are counted in the unit family of the end that is a rate
+// (the low one when both are): bits per second for "1Gbit/s", so that
+// Gbit/s steps stay whole; bytes per second otherwise.
+Quantity rate_family(const std::string& lo_s, const std::string& hi_s) {
+  const std::string& end = unit_kinds(lo_s) & kRates ? lo_s : hi_s;
+  return end.ends_with("bit/s") ? Quantity::kBitRate : Quantity::kByteRate;
+}
+
+// One end or step of a range of times or rates, in its quantity's base unit.
+bool read_quantity(Quantity q, const std::string& s, double& v) {
+  if (q == Quantity::kTime) return parse_time_text(s, v);
+  if (!parse_rate_text(s, v)) return false;
+  if (q == Quantity::kBitRate) v *= 8;  // exact: as_written divided by 8
+  return true;
+}
+
+// Rounded to `digits` significant digits: steps accumulate rounding (0.05 +
+// 0.01), which 12 digits remove. Through from_chars, which leaves the value
+// as it was where std::stod would throw (a result below the normal range).
+double rounded(double v, int digits) {
+  const std::string s = fmt::format("{:.{}g}", v, digits);
+  double out = v;
+  std::from_chars(s.data(), s.data() + s.size(), out);
+  return out;
+}
+
+// "50ms..70ms:10ms", "1Gbit/s..8Gbit/s:*2", "100MB/s..400MB/s:+100MB/s" or
+// "50ms..70ms" (random sampling): a range of times or rates. The step is of
+// the same kind (a time may be bare seconds), the factor a number above 1.
+// Each value is written with the unit that reads best (quantity_value),
+// the value a list of such values gives.
+template <typename Fail>
+void parse_quantity_range(Quantity q, const std::string& lo_s, const std::string& hi_s, bool stepped, bool geometric,
+                          const std::string& step_s, Axis& axis, const Fail& fail) {
+  const bool time = q == Quantity::kTime;
+  const std::string what = time ? "a time (like 50ms, 0.05s or 0.05)" : "a rate (like 100MB/s or 1Gbit/s, with its unit)";
+  double lo = 0, hi = 0;
+  if (!read_quantity(q, lo_s, lo)) fail("'" + common::shown_text(lo_s) + "' is not " + what);
+  if (!read_quantity(q, hi_s, hi)) fail("'" + common::shown_text(hi_s) + "' is not " + what);
+  if (lo > hi) fail("the low end is above the high end");
+  axis.values.clear();
+  axis.continuous = false;
+  if (!stepped) {
+    axis.continuous = true;
+    axis.integer = false;
+    axis.quantity = q;
+    axis.lo = lo;
+    axis.hi = hi;
+    return;
+  }
+  if (geometric) {
+    double factor = 0;
+    if (!parse_double(step_s, factor) || !(factor > 1))
+      fail("the factor '" + common::shown_text(step_s) + "' must be a number above 1");
+    if (!(lo > 0)) fail("a geometric range must start above 0");
+    // Divided rather than hi multiplied, which could overflow.
+    for (double v = lo; v / (1 + 1e-12) <= hi; v = rounded(v * factor, 12)) {
+      if (axis.values.size() >= kMaxValues) fail("more than 100000 values");
+      axis.values.push_back(quantity_value(q, v));
+    }
+    return;
+  }
+  double step = 0;
+  if (!read_quantity(q, step_s, step)) {
+    const unsigned kinds = unit_kinds(step_s);
+    if (kinds != 0 && !(kinds & (time ? kTimes : kRates)))
+      fail("the step '" + common::shown_text(step_s) + "' is " + kinds_text(kinds) + ", not " + what);
+    fail("the step '" + common::shown_text(step_s) + "' is not " + what);
+  }
+  if (!(step > 0)) fail("the step must be above 0");
+  const double count = std::floor((hi - lo) / step + 1e-9) + 1;
+  if (!(count <= static_cast<double>(kMaxValues))) fail("more than 100000 values");
+  for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i)
+    axis.values.push_back(quantity_value(q, lo + static_cast<double>(i) * step));
+}
+
+// What a range with units ranges over, from the units of its ends: sizes
+// when both may be sizes (as before times and rates took ranges: "1m..8m"
+// is mebibytes), unless the step is a time and both may be times
+// ("1m..5m:30s" is minutes); times; or rates. Two ends of different kinds
+// ("1Gbit/s..2s") are refused. 0: neither end has a unit, a range of numbers.
+template <typename Fail>
+unsigned range_kind(const std::string& lo_s, const std::string& hi_s, const std::string& step_s, bool geometric,
+                    const Fail& fail) {
+  const unsigned lo_k = unit_kinds(lo_s), hi_k = unit_kinds(hi_s);
+  if (lo_k != 0 && hi_k != 0 && (lo_k & hi_k) == 0)
+    fail("'" + common::shown_text(lo_s) + "' is " + kinds_text(lo_k) + " and '" + common::shown_text(hi_s) + "' " +
+         kinds_text(hi_k) + ": both ends must be of one kind");
+  // An end without a unit (a bare number, or a typo the parser names) takes the other's.
+  const unsigned kinds = (lo_k != 0 ? lo_k : ~0u) & (hi_k != 0 ? hi_k : ~0u);
+  if (lo_k == 0 && hi_k == 0) return 0;
+  if ((kinds & kSizes) && !((kinds & kTimes) && !geometric && unit_kinds(step_s) == kTimes)) return kSizes;
+  return kinds & kTimes ? kTimes : kRates;
+}
+
 }  // namespace
+
+AxisValue quantity_value(Quantity q, double v, int digits) {
+  struct Unit {
+    double factor;
+    const char* name;
+  };
+  static constexpr Unit kTime[] = {{1, "s"}, {1e-3, "ms"}, {1e-6, "us"}, {1e-9, "ns"}};
+  static constexpr Unit kBytes[] = {{1e12, "TB/s"}, {1e9, "GB/s"}, {1e6, "MB/s"}, {1e3, "KB/s"}, {1, "B/s"}};
+  static constexpr Unit kBits[] = {{1e12, "Tbit/s"}, {1e9, "Gbit/s"}, {1e6, "Mbit/s"}, {1e3, "kbit/s"}};
+  const std::span<const Unit> units = q == Quantity::kTime ? std::span<const Unit>(kTime)
+                                      : q == Quantity::kBitRate ? std::span<const Unit>(kBits)
+                                                                : std::span<const Unit>(kBytes);
+  v = rounded(v, digits);  // first, so that 0.9999999999999999 s is 1s, not 1000ms
+  const Unit* unit = &units.back();
+  for (const Unit& u : units)
+    if (v >= u.factor || (v == 0 && u.factor == 1)) {
+      unit = &u;
+      break;
+    }
+  // A string, as parse_value gives a list's "50ms" (no TOML value reads so:
+  // digits, a point, an exponent, letters and '/'), without parsing it
+  // twice per value: a range may have 100,000 of them.
+  const std::string text = fmt::format("{}", rounded(v / unit->factor, digits)) + unit->name;
+  return {"'" + text + "'", text, false};
+}
 
 AxisValue value_from_node(const toml::node& node) {
   if (const auto* i = node.as_integer()) return integer_value(i->get());
@@ -195,7 +366,8 @@ void parse_range(const std::string& raw, Axis& axis) {
   const std::string text = trim(raw);
   auto fail = [&](const std::string& why) {
     throw SweepError(axis.where, axis.name(), "bad range '" + common::shown_text(text) + "': " + why +
-                                                 " (write lo..hi:step, lo..hi:*factor, or lo..hi for random sampling; sizes like 16m..128m:16m)");
+                                                 " (write lo..hi:step, lo..hi:*factor, or lo..hi for random sampling; sizes like 16m..128m:16m,"
+                                                 " times like 50ms..70ms:10ms, rates like 1Gbit/s..4Gbit/s:*2)");
   };
   const std::size_t dots = text.find("..");
   if (dots == std::string::npos) fail("no '..' between its low and high ends");
@@ -206,8 +378,22 @@ void parse_range(const std::string& raw, Axis& axis) {
   const bool geometric = !step_s.empty() && step_s[0] == '*';
   const std::string step_n = geometric ? trim(step_s.substr(1)) : step_s;
 
-  if (has_size_unit(lo_s) || has_size_unit(hi_s))
-    return parse_size_range(lo_s, hi_s, colon != std::string::npos, geometric, step_n, axis, fail);
+  // A step with a unit may say that it is added, as a factor says it multiplies: "+100MB/s".
+  const bool plus = !geometric && step_n.size() > 1 && step_n[0] == '+' &&
+                    (std::isdigit(static_cast<unsigned char>(step_n[1])) || step_n[1] == '.');
+  const std::string step_u = plus ? step_n.substr(1) : step_n;
+  axis.quantity = Quantity::kNone;
+  switch (range_kind(lo_s, hi_s, step_u, geometric, fail)) {
+    case kSizes:
+      return parse_size_range(lo_s, hi_s, colon != std::string::npos, geometric, step_u, axis, fail);
+    case kTimes:
+      return parse_quantity_range(Quantity::kTime, lo_s, hi_s, colon != std::string::npos, geometric, step_u, axis, fail);
+    case kRates:
+      return parse_quantity_range(rate_family(lo_s, hi_s), lo_s, hi_s, colon != std::string::npos, geometric, step_u,
+                                  axis, fail);
+    default:
+      break;  // numbers
+  }
   std::int64_t ilo = 0, ihi = 0, istep = 0;
   const bool ints = parse_int(lo_s, ilo) && parse_int(hi_s, ihi) && (step_n.empty() || parse_int(step_n, istep));
   double lo = 0, hi = 0, step = 0;

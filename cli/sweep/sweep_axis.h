@@ -1,6 +1,8 @@
 // An axis of a sweep: one scenario key and the values it takes, written as a
 // list ("1,2,4" or a TOML array) or a range ("lo..hi:step", "lo..hi:*factor",
-// or "lo..hi" without a step, which only random sampling can use).
+// or "lo..hi" without a step, which only random sampling can use). A range
+// may be of sizes ("16m..128m:16m"), times ("50ms..70ms:10ms") or rates
+// ("1Gbit/s..8Gbit/s:*2"), in the units the scenario keys take.
 #pragma once
 #include <string>
 #include <vector>
@@ -20,12 +22,19 @@ struct AxisValue {
   bool numeric = false;  // an integer or a float
 };
 
+// What a range's values are when it is written with units that are not
+// sizes: times (in seconds) or rates (in bytes or bits per second). A
+// continuous range of them keeps its ends in that base unit, and each drawn
+// value is written with a unit, as the scenario key takes it.
+enum class Quantity { kNone, kTime, kByteRate, kBitRate };
+
 struct Axis {
   std::string key;                // a dotted scenario key, as written in scenario files
   std::vector<AxisValue> values;  // empty for a continuous range
   bool continuous = false;        // "lo..hi" without a step: uniform in [lo, hi]
   bool integer = false;           // a continuous range of whole numbers
   double lo = 0, hi = 0;
+  Quantity quantity = Quantity::kNone;  // a continuous range of times or rates
   std::string zip;                // axes with the same zip group move together
   std::string where;              // "spec.toml:12" or "--set", for error messages
 
@@ -38,6 +47,11 @@ AxisValue value_from_node(const toml::node& node);
 // A value from TOML text; a bare word is taken as a string, as `--set` does.
 // Throws std::invalid_argument.
 AxisValue parse_value(const std::string& text);
+// A time or a rate given in its quantity's base unit (s, B/s or bit/s),
+// rounded to `digits` significant digits and written in the largest unit in
+// which it is at least 1 ("50ms", "1.5s", "400MB/s", "2Gbit/s"): a string
+// value, as a list of such values gives it. Never throws.
+AxisValue quantity_value(Quantity q, double v, int digits = 12);
 // Fills axis.values (or the continuous range) from "v1,v2,...", "lo..hi",
 // "lo..hi:step" or "lo..hi:*factor". Throws SweepError naming the axis.
 void parse_axis_text(const std::string& text, Axis& axis);

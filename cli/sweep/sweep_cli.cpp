@@ -56,8 +56,9 @@ void add_sweep_commands(CLI::App& clerk, Commands& commands) {
       "sweep", "Run a scenario over a grid, zipped axes or random samples of its keys, on every core, to CSV and JSON Lines");
   s->add_option("file", args->sweep.file, "a sweep spec (TOML with a [sweep] table) or a scenario file");
   s->add_option("--set", args->sweep.sets,
-                "an axis or a fixed key: KEY=v1,v2,...  KEY=lo..hi:step  KEY=lo..hi:*factor  KEY=value; sizes too, "
-                "like memory.page_cache=16m..128m:16m (repeatable)");
+                "an axis or a fixed key: KEY=v1,v2,...  KEY=lo..hi:step  KEY=lo..hi:*factor  KEY=value; sizes, times and "
+                "rates too, like memory.page_cache=16m..128m:16m, warmup=50ms..70ms:10ms, "
+                "nic.line_rate=1Gbit/s..8Gbit/s:*2 (repeatable)");
   s->add_option("--mode", args->sweep.mode, "how axes combine: grid (every combination), zip (in step), random (--samples)");
   s->add_option("--samples", args->sweep.samples, "points to draw in random mode")->check(whole_number());
   s->add_option("--sample-seed", args->sweep.sample_seed, "seed of the random draw of points")

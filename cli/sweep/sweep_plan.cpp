@@ -87,6 +87,9 @@ AxisValue draw(const Axis& axis, sim::RandomStream& rng, std::uint64_t index) {
     const auto v = lo + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(axis.hi - axis.lo) + 1));
     return {std::to_string(v), std::to_string(v), true};
   }
+  // A time or a rate: six digits too, with its unit ("57.1234ms").
+  if (axis.quantity != Quantity::kNone)
+    return quantity_value(axis.quantity, axis.lo + rng.uniform() * (axis.hi - axis.lo), 6);
   const double v = std::stod(fmt::format("{:.6g}", axis.lo + rng.uniform() * (axis.hi - axis.lo)));
   AxisValue out{fmt::format("{}", v), fmt::format("{}", v), true};
   if (out.toml.find_first_of(".eEn") == std::string::npos) out.toml += ".0";
@@ -362,6 +365,7 @@ Plan make_plan(const SweepSpec& spec, const Shard& shard) {
       for (double v : {a.lo, a.hi}) {
         AxisValue x{a.integer ? std::to_string(static_cast<std::int64_t>(v)) : fmt::format("{}", v), "", true};
         if (!a.integer && x.toml.find_first_of(".eEn") == std::string::npos) x.toml += ".0";
+        if (a.quantity != Quantity::kNone) x = quantity_value(a.quantity, v);
         probe.push_back(x);
       }
     }
