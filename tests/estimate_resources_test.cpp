@@ -238,7 +238,7 @@ TEST_CASE("data sets, pools, preloads and replays too large for the machine are 
   };
   // 2^30 files of 1 byte: 96 GiB of tables (the probe's ran out of memory, exit 3).
   if (budget < 1073741824.0 * 96)
-    refused({"dataset.files=1073741824", "dataset.tree=[32768,32768]", "dataset.file_size=1", "disk.capacity=\"8t\""},
+    refused({"dataset.files=1073741824", "dataset.tree=[32768,32768]", "dataset.file_size=1", "disk.capacity=\"32t\""},
             0.01, "data set files");
   // 1,024 workers of 65,536 threads: 27 GiB.
   if (budget < 1024 * 65536 * 432.0)
