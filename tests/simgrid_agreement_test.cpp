@@ -515,8 +515,10 @@ TEST_CASE("both engines: every failed request is one read error, or its close ha
                         e["write"].get<std::uint64_t>() + e["timeout"].get<std::uint64_t>() +
                         e["status"].get<std::uint64_t>();
     REQUIRE(a["failed"].get<std::uint64_t>() > 1000);
+    if (run == &native) CHECK(a["failed_unseen_by_wrk"].get<std::uint64_t>() > 0);
     CHECK(a["failed"].get<std::uint64_t>() == errors + a["failed_unseen_by_wrk"].get<std::uint64_t>());
-    CHECK(a["failed_unseen_by_wrk"].get<std::uint64_t>() > 0);
+    // Native: 2 at 0.5 s. SimGrid's run of this overload differs (1,166
+    // failures, all early, none unseen): only the identity is common.
     CHECK(a["failed_unseen_by_wrk"].get<std::uint64_t>() <= 32);
     CHECK(a["issued"].get<std::uint64_t>() == a["completed"].get<std::uint64_t>() + a["failed"].get<std::uint64_t>() +
                                                    a["in_flight_at_end"].get<std::uint64_t>());
