@@ -96,6 +96,8 @@ expect_status 0 "whatif --load-until-p99" "$clerk" whatif "$data/small-hdd.toml"
   --no-figure -j 2
 grep -q "^Recommendation: up to [0-9]* random connections\|^Recommendation: up to [0-9]* connections" "$tmp/out" \
   || fail "whatif --load-until-p99's answer: $(grep Recommendation "$tmp/out")"
+# The limit as given (probe 6: 1e-9 was shown as "0 us"), not at the table's precision.
+grep -q "until .*'s p99 passes 1 s\$" "$tmp/out" || fail "whatif's limit: $(head -1 "$tmp/out")"
 cp "$tmp/out" "$tmp/w1.txt"
 expect_status 0 "whatif --load-until-p99 on one job" "$clerk" whatif "$data/small-hdd.toml" --load-until-p99 1 \
   --group random --no-figure -j 1

@@ -98,11 +98,17 @@ TEST_CASE("load: the bracket around the limit and its words") {
   REQUIRE(b.last_under == 3u);
   REQUIRE(b.first_over == 2u);
   const Recommendation r = pick_load(rows, 1.0, "connections");
-  CHECK(r.answer == "up to 48 connections: web's p99 stays at most 1.00 s there, and passes it at 64.");
+  CHECK(r.answer == "up to 48 connections: web's p99 stays at most 1 s there, and passes it at 64.");
   // Under the limit everywhere, or over it everywhere.
-  CHECK(pick_load(rows, 10.0, "connections").answer.find("stays under 10.00 s at every load tried, up to 128") !=
+  CHECK(pick_load(rows, 10.0, "connections").answer.find("stays under 10 s at every load tried, up to 128") !=
         std::string::npos);
   CHECK_FALSE(pick_load(rows, 0.1, "connections").point.has_value());
+  // The limit as given, not rounded to the table's precision: 1e-9 is not "0 us".
+  CHECK(pick_load(rows, 1e-9, "connections").answer == "web's p99 is above 1 ns at every load tried, down to 16 connections.");
+  CHECK(pick_load(rows, 0.0125, "connections").answer.find("above 12.5 ms") != std::string::npos);
+  CHECK(pick_load(rows, 1.234567, "connections").answer.find("stays at most 1.23457 s there") != std::string::npos);
+  CHECK(limit_text(2.5e-7) == "250 ns");
+  CHECK(limit_text(1.5e-5) == "15 us");
   // A point under the limit above the first one over it (noise) is not the answer.
   const WhatifRows noisy = one_group({{"10", 10, 1, 0.5}, {"20", 20, 1, 1.5}, {"30", 30, 1, 0.8}});
   CHECK(load_bracket(noisy, 1.0).last_under == 0u);

@@ -584,7 +584,7 @@ Answer Whatif::load() {
   std::sort(rows.points.begin(), rows.points.end(), [](const auto& p, const auto& q) { return p.x < q.x; });
   const WhatifRows& kept = rows;
   Answer out;
-  out.heading = fmt::format("{} ({}), until {}'s p99 passes {}", words, key, watch, seconds_text(limit));
+  out.heading = fmt::format("{} ({}), until {}'s p99 passes {}", words, key, watch, limit_text(limit));
   out.rec = pick_load(kept, limit, trace ? "times the log's rate" : open_loop ? "requests/s" : "connections");
   out.table = table(open_loop ? "requests/s" : "connections", {}, {{}}, {&kept}, 0, out.rec.point);
   if (!ceiling_why.empty())
@@ -593,7 +593,7 @@ Answer Whatif::load() {
   out.plot = plot_data({&kept}, {""}, true);
   out.points = points_json({&kept}, {""});
   out.recommended = label_of(kept, out.rec);
-  out.look = look(key, fmt::format("p99 by load (limit {})", seconds_text(limit)), true);
+  out.look = look(key, fmt::format("p99 by load (limit {})", limit_text(limit)), true);
   return out;
 }
 

@@ -88,6 +88,13 @@ std::string seconds_text(double s) {
   return fmt::format("{:.0f} us", s * 1e6);
 }
 
+std::string limit_text(double s) {
+  if (s >= 1) return fmt::format("{:g} s", s);
+  if (s >= 1e-3) return fmt::format("{:g} ms", s * 1e3);
+  if (s >= 1e-6) return fmt::format("{:g} us", s * 1e6);
+  return fmt::format("{:g} ns", s * 1e9);
+}
+
 bool within_best(const WhatifRows& rows, const PointFigures& p, double within, std::string* miss) {
   const std::vector<Best> b = bests(rows);
   for (std::size_t g = 0; g < rows.groups.size(); ++g) {
@@ -244,21 +251,21 @@ Recommendation pick_load(const WhatifRows& rows, double limit_s, const std::stri
   const std::string& g = rows.groups.front();
   if (!b.last_under)
     return {std::nullopt,
-            fmt::format("{}'s p99 is above {} at every load tried, down to {} {}.", g, seconds_text(limit_s),
+            fmt::format("{}'s p99 is above {} at every load tried, down to {} {}.", g, limit_text(limit_s),
                         rows.points[*b.first_over].label, load_words),
             fmt::format("At {} {}, {}.", rows.points[*b.first_over].label, load_words,
                         figures(rows, rows.points[*b.first_over]))};
   const PointFigures& u = rows.points[*b.last_under];
   Recommendation r{*b.last_under, "", ""};
   if (!b.first_over) {
-    r.answer = fmt::format("{}'s p99 stays under {} at every load tried, up to {} {}.", g, seconds_text(limit_s),
+    r.answer = fmt::format("{}'s p99 stays under {} at every load tried, up to {} {}.", g, limit_text(limit_s),
                            u.label, load_words);
     r.why = fmt::format("At {} {}, {}.", u.label, load_words, figures(rows, u));
     return r;
   }
   const PointFigures& o = rows.points[*b.first_over];
   r.answer = fmt::format("up to {} {}: {}'s p99 stays at most {} there, and passes it at {}.", u.label, load_words, g,
-                         seconds_text(limit_s), o.label);
+                         limit_text(limit_s), o.label);
   r.why = fmt::format("At {} {}, {}. At {} {}, {}.", u.label, load_words, figures(rows, u), o.label, load_words,
                       figures(rows, o));
   return r;

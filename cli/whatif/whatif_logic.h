@@ -67,5 +67,9 @@ Recommendation pick_load(const WhatifRows& rows, double limit_s, const std::stri
 
 // "2.35 s", "41.0 ms", "870 us".
 std::string seconds_text(double s);
+// A limit as the user gave it: seconds_text's units (and ns below 1 us) with
+// up to 6 significant digits, so 1e-9 is "1 ns" and 0.05 is "50 ms", never a
+// figure rounded to "0 us" or to two decimals.
+std::string limit_text(double s);
 
 }  // namespace cli::whatif

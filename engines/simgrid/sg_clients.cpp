@@ -250,11 +250,14 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
         continue;
       }
       if (c.closed) {
-        // The server dropped the connection: wrk counts a read error and reconnects.
+        // The server dropped the connection: wrk reads the close, counts a
+        // read error and reconnects (models::Wrk's kClosedAtClient). After
+        // the stop it reads no more: a failed request's close stays unseen.
         sleep_one_way(s);
-        ++groups_[group].errors.read;
         --groups_[group].open;
         if (!running_) return;
+        groups_[group].close_read(c.closed_request);
+        c.closed_request = models::ClosedRequest::kNone;
         reconnect = true;
         break;
       }
@@ -328,7 +331,7 @@ void SgClients::on_first_byte(std::uint32_t conn) {
 
 void SgClients::on_connection_closed(std::uint32_t conn, const std::string& reason) {
   Conn& c = conns_[conn];
-  if (c.busy) ++groups_[c.group].failed[reason];
+  c.closed_request = groups_[c.group].server_closed(c.busy, reason);
   c.busy = false;
   c.alive = false;
   c.closed = true;
@@ -341,6 +344,8 @@ void SgClients::begin_window() {
     if (c.busy && c.alive) ++in_flight[c.group];
   for (const Slot& s : slots_) in_flight[threads_[s.thread].group] += s.pending.size();
   for (std::uint32_t g = 0; g < groups_.size(); ++g) groups_[g].restart(now_ns(), in_flight[g]);
+  for (Conn& c : conns_)
+    if (c.closed_request == models::ClosedRequest::kFailed) c.closed_request = models::ClosedRequest::kFailedBeforeWindow;
   for (Thread& t : threads_) t.rate = models::WrkThreadRate{0, now_ns()};
 }
 

@@ -73,6 +73,7 @@ class SgClients final : public models::ClientSide {
     sim::Time first_byte_at = -1;
     sim::Time delivered_at = -1;
     bool closed = false;
+    models::ClosedRequest closed_request = models::ClosedRequest::kNone;  // what that close ends
     bool closing = false;  // the last response said Connection: close
     // A same-host thread reads the response as it arrives: the body chunks
     // the server sent (its clock, bytes), and what the thread has read.

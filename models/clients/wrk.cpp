@@ -85,6 +85,8 @@ void Wrk::begin_window() {
     if (c.busy && c.alive) ++in_flight[c.group];
   for (const Slot& s : slots_) in_flight[threads_[s.thread].group] += s.pending.size();
   for (std::uint32_t g = 0; g < groups_.size(); ++g) groups_[g].restart(now, in_flight[g]);
+  for (Conn& c : conns_)
+    if (c.closed == ClosedRequest::kFailed) c.closed = ClosedRequest::kFailedBeforeWindow;
   for (Thread& t : threads_) t.rate = WrkThreadRate{0, now};
   end_ = now + duration_;
   window_start_ = now;
@@ -355,7 +357,7 @@ void Wrk::on_first_byte(std::uint32_t conn) {
 
 void Wrk::on_connection_closed(std::uint32_t conn, const std::string& reason) {
   Conn& c = conns_[conn];
-  if (c.busy) ++groups_[c.group].failed[reason];
+  c.closed = groups_[c.group].server_closed(c.busy, reason);
   stages_.drop(conn);
   c.busy = false;
   c.alive = false;
@@ -443,11 +445,15 @@ void Wrk::on_event(std::uint64_t arg) {
       if (running_) open_connection(threads_[v].group, v);
       break;
     case kClosedAtClient: {
-      // wrk counts a read error and reconnects (socket_connect again).
+      // wrk reads the close: a read error, and it reconnects (socket_connect
+      // again). After the stop it reads no more: a failed request's close
+      // still on its way stays unseen (WrkResult::failed_unseen).
       Conn& c = conns_[v];
-      ++groups_[c.group].errors.read;
       --groups_[c.group].open;
-      if (running_) connect(c.thread, sim::from_seconds_ceil(costs_.client_connect));
+      if (!running_) break;
+      groups_[c.group].close_read(c.closed);
+      c.closed = ClosedRequest::kNone;
+      connect(c.thread, sim::from_seconds_ceil(costs_.client_connect));
       break;
     }
     case kTick: {

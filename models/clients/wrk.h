@@ -140,6 +140,7 @@ class Wrk final : public ClientSide, public sim::EventTarget, public sim::FairSh
     bool alive = true;
     bool closing = false;  // the last response said Connection: close
     bool connected = false;
+    ClosedRequest closed = ClosedRequest::kNone;  // the server's close on its way: what it ends
     std::uint32_t slot = UINT32_MAX;  // open loop: the schedule this connection serves
     ResponseReader reader{};  // a same-host thread reading the response as it arrives
     sim::Time one_way = 0;    // to the server and back, each way

@@ -69,6 +69,19 @@ void WrkGroup::restart(sim::Time now, std::uint64_t in_flight) {
   *this = std::move(fresh);
 }
 
+ClosedRequest WrkGroup::server_closed(bool busy, const std::string& reason) {
+  if (!busy) return ClosedRequest::kNone;
+  ++failed[reason];
+  ++failed_unseen;
+  return ClosedRequest::kFailed;
+}
+
+void WrkGroup::close_read(ClosedRequest what) {
+  if (what == ClosedRequest::kFailedBeforeWindow) return;
+  if (what == ClosedRequest::kFailed) --failed_unseen;
+  ++errors.read;
+}
+
 void WrkGroup::record_response(sim::Time now, sim::Time latency_ns, std::uint64_t response_bytes) {
   ++complete;
   bytes += response_bytes;
@@ -124,6 +137,7 @@ WrkResult WrkGroup::result(sim::Time duration, const sim::LatencyStats& in_fligh
   r.in_flight = in_flight_ages_s.count();
   r.in_flight_age = in_flight_ages_s;
   r.failed = failed;
+  r.failed_unseen = failed_unseen;
   r.bytes = bytes;
   r.errors = errors;
   r.raw = raw;

@@ -40,6 +40,12 @@ LatencyBins heat_column(const sim::LatencyStats& window);
 SecondFigures second_figures(const std::vector<sim::LatencyStats>& latency, const std::vector<sim::LatencyStats>& ttfb,
                              std::size_t second);
 
+// What the server's close of a connection ends, while the close is on its
+// way to wrk (it reads it one way later): no request (a connection refused
+// before its request was written), a request counted failed in this window,
+// or one that failed before the window began (the warm-up's).
+enum class ClosedRequest : std::uint8_t { kNone, kFailed, kFailedBeforeWindow };
+
 struct WrkGroup {
   explicit WrkGroup(const WrkGroupSpec& group);
 
@@ -48,6 +54,13 @@ struct WrkGroup {
   void record_response(sim::Time now, sim::Time latency, std::uint64_t response_bytes);
   // A response header read at `now`, `ttfb_s` after the request.
   void record_ttfb(sim::Time now, double ttfb_s);
+  // The server closed one of the group's connections; `busy`: with a request
+  // in flight, which failed for `reason`. Returns what the close ends.
+  ClosedRequest server_closed(bool busy, const std::string& reason);
+  // wrk reads a close (socket_readable() reads end-of-file before the end of
+  // a response): a read error, unless it ends a request the warm-up failed,
+  // which the window counts as neither issued nor failed.
+  void close_read(ClosedRequest what);
   // record_rate() for one of this group's threads.
   void record_rate(sim::Time now, WrkThreadRate& thread);
   // wrk's summary after `duration`, with requests unanswered at the ages
@@ -72,6 +85,8 @@ struct WrkGroup {
   sim::LatencyStats raw;
   std::uint64_t issued = 0, complete = 0, bytes = 0;
   std::map<std::string, std::uint64_t> failed;
+  // Of `failed`, those whose close wrk has not read yet (WrkResult::failed_unseen).
+  std::uint64_t failed_unseen = 0;
   WrkErrors errors;
   std::uint32_t open = 0;
   sim::LatencyStats ttfb;

@@ -99,6 +99,12 @@ struct WrkResult {
   std::uint64_t complete = 0;
   std::uint64_t in_flight = 0;
   std::map<std::string, std::uint64_t> failed;
+  // Of `failed`, the requests whose connection the server closed less than
+  // one way before the end: wrk had not read the close when it stopped, so
+  // its errors do not count them (wrk stops reading at the end). Every other
+  // failed request is one read error: failed = errors.read - (closes that
+  // ended no request) + failed_unseen.
+  std::uint64_t failed_unseen = 0;
   std::uint64_t bytes = 0;
   WrkErrors errors;
   // As wrk reports them (after its coordinated-omission correction), in seconds.

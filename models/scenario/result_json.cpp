@@ -178,8 +178,11 @@ ordered_json to_json(const RunResult& r, bool with_timing) {
       failed[reason] = n;
       failed_total += n;
     }
-    g["accounting"] = {{"issued", c.issued}, {"completed", c.complete}, {"failed", failed_total},
-                       {"failed_by_reason", failed}, {"in_flight_at_end", c.in_flight}};
+    // failed_unseen_by_wrk: of `failed`, those whose close had not reached wrk
+    // at the end, so that wrk's errors do not count them (WrkResult::failed_unseen).
+    g["accounting"] = {{"issued", c.issued},         {"completed", c.complete},
+                       {"failed", failed_total},     {"failed_by_reason", failed},
+                       {"failed_unseen_by_wrk", c.failed_unseen}, {"in_flight_at_end", c.in_flight}};
     clients[c.spec.name] = g;
   }
   j["clients"] = clients;
