@@ -253,7 +253,13 @@ void SgClients::socket(std::uint32_t s, std::uint32_t thread, std::uint32_t i) {
         // The server dropped the connection: wrk reads the close, counts a
         // read error and reconnects (models::Wrk's kClosedAtClient). After
         // the stop it reads no more: a failed request's close stays unseen.
-        sleep_one_way(s);
+        // One way after the close itself, not after this actor got here: a
+        // request refused at once (a pool overflow right after the header)
+        // closes at the instant of its first byte, whose arrival the branch
+        // above slept until, and one way more then read the close late and
+        // slowed every reconnect by a one-way delay (the native engine's
+        // kClosedAtClient is due one way after on_connection_closed).
+        sleep_until(s, c.closed_at + one_way_);
         --groups_[group].open;
         if (!running_) return;
         groups_[group].close_read(c.closed_request);
@@ -335,6 +341,7 @@ void SgClients::on_connection_closed(std::uint32_t conn, const std::string& reas
   c.busy = false;
   c.alive = false;
   c.closed = true;
+  c.closed_at = now_ns();
   sockets_[c.socket].notify();
 }
 

@@ -73,6 +73,7 @@ class SgClients final : public models::ClientSide {
     sim::Time first_byte_at = -1;
     sim::Time delivered_at = -1;
     bool closed = false;
+    sim::Time closed_at = -1;  // when the server closed it: wrk reads the close one way later
     models::ClosedRequest closed_request = models::ClosedRequest::kNone;  // what that close ends
     bool closing = false;  // the last response said Connection: close
     // A same-host thread reads the response as it arrives: the body chunks
