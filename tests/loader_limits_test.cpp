@@ -672,21 +672,12 @@ TEST_CASE("loader: a scenario lists every file it read once, the top file first,
 // nothing, and the run was the scenario's own, byte for byte.
 TEST_CASE("loader: --hardware that replaces no included profile is a ConfigError naming the scenario") {
   const TempDir dir;
-  const std::string preset = models::presets_dir() + std::string("/hardware/edge-sata-ssd.toml");
-  std::ifstream in(preset, std::ios::binary);
-  const std::string profile_text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  REQUIRE(!profile_text.empty());
-  fs::create_directories(dir.path("profiles"));
-  fs::create_directories(dir.path("hardware"));
-  // The preset includes files beside it: both copies include them from the presets' folder.
-  auto copied = [&](const std::string& name) {
-    std::string text = profile_text;
-    for (std::size_t at = 0; (at = text.find("include = \"", at)) != std::string::npos; at += 11)
-      text.insert(at + 11, models::presets_dir() + std::string("/hardware/"));
-    return dir.file(name, text);
-  };
-  copied("profiles/box.toml");
-  const std::string other = copied("hardware/other.toml");
+  // The user's own copies of the presets' profiles, each tree whole (a
+  // profile includes files beside it): one in a folder named otherwise.
+  const fs::path presets = fs::path(models::presets_dir()) / "hardware";
+  fs::copy(presets, dir.path("profiles"), fs::copy_options::recursive);
+  fs::copy(presets, dir.path("hardware"), fs::copy_options::recursive);
+  const std::string other = dir.path("hardware/edge-sata-ssd.toml");
   std::ifstream s(kData + "/small-preset.toml", std::ios::binary);
   std::string scenario((std::istreambuf_iterator<char>(s)), std::istreambuf_iterator<char>());
   const std::string from = "include = \"@hardware/edge-sata-ssd\"";
@@ -694,7 +685,7 @@ TEST_CASE("loader: --hardware that replaces no included profile is a ConfigError
 
   SECTION("a profile from a folder named otherwise") {
     std::string text = scenario;
-    text.replace(text.find(from), from.size(), "include = \"profiles/box.toml\"");
+    text.replace(text.find(from), from.size(), "include = \"profiles/edge-sata-ssd.toml\"");
     const std::string file = dir.file("mine.toml", text);
     CHECK_NOTHROW(models::load_scenario(file));
     try {
@@ -718,5 +709,22 @@ TEST_CASE("loader: --hardware that replaces no included profile is a ConfigError
   SECTION("a profile from a folder named hardware is replaced") {
     const std::string file = dir.file("preset.toml", scenario);
     CHECK_NOTHROW(models::load_scenario(file, {}, other));
+  }
+  SECTION("two files from folders named hardware would both be replaced") {
+    // The probe's case: a client file kept under hardware/ was swapped for
+    // the profile too, and the run refused for a reason it did not name.
+    dir.file("hardware/clients.toml", "[clients.web]\nthreads = 1\nconnections = 4\n");
+    std::string text = scenario;
+    text.replace(text.find(from), from.size(), "include = [\"hardware/nginx-2015-raid10.toml\", \"hardware/clients.toml\"]");
+    const std::string file = dir.file("two.toml", text);
+    try {
+      models::load_scenario(file, {}, other);
+      FAIL("loaded with a --hardware that replaced two files");
+    } catch (const models::ConfigError& e) {
+      CHECK(e.file() == file);
+      CHECK(e.key() == "include");
+      CHECK(mentions(e, "would replace both"));
+      CHECK(mentions(e, "clients.toml"));
+    }
   }
 }

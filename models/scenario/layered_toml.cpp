@@ -239,6 +239,22 @@ std::string profile_list(const fs::path& dir) {
 }
 }  // namespace
 
+// --hardware replaces one profile: two different files that each would be
+// replaced are a scenario whose machine is not one file, and swapping both
+// for the profile would drop the other's keys (probe 6: a client file kept
+// in a folder named hardware was replaced too). The same file reached twice
+// (a common file included by two) is one profile.
+void LayeredToml::note_hardware_replaced(const std::string& replaced, const std::string& file, int line,
+                                         const std::string& key) const {
+  if (hardware_swapped_ && replaced != hardware_replaced_)
+    throw ConfigError(file, line, key,
+                      "--hardware " + hardware_ + " would replace both '" + hardware_replaced_ + "' and '" + replaced +
+                          "' (each a file from a folder named 'hardware', included at the top of a scenario file): "
+                          "a scenario run with --hardware includes one hardware profile");
+  hardware_swapped_ = true;
+  hardware_replaced_ = replaced;
+}
+
 // A name relative to the including file, or "@hardware/NAME" among the presets.
 std::string LayeredToml::include_target(const toml::node& item, const std::string& file,
                                         const std::string& prefix) const {
@@ -277,8 +293,8 @@ std::string LayeredToml::include_target(const toml::node& item, const std::strin
   }
   // `clerk realrun --hardware`: a whole profile, included at the top, is swapped.
   if (prefix.empty() && !hardware_.empty() && is_hardware_profile(target) && !is_hardware_profile(file)) {
+    note_hardware_replaced(target.lexically_normal().string(), file, line_of(&item), key);
     target = hardware_;
-    hardware_swapped_ = true;
   }
   return target.string();
 }

@@ -86,6 +86,8 @@ class LayeredToml {
   std::string include_target(const toml::node& item, const std::string& file, const std::string& prefix) const;
   void apply_override(const std::string& assignment);
   void refuse_unswapped_hardware() const;
+  void note_hardware_replaced(const std::string& replaced, const std::string& file, int line,
+                              const std::string& key) const;
   void add_child(const std::string& table, const std::string& name);
 
   struct Children {
@@ -98,6 +100,9 @@ class LayeredToml {
   // Whether `hardware_` took the place of an include: --hardware on a
   // scenario that includes no profile would change nothing (probe 6).
   mutable bool hardware_swapped_ = false;
+  // The include it took the place of (lexically normal): a second,
+  // different one would be swapped for the same profile (probe 6).
+  mutable std::string hardware_replaced_;
   std::vector<std::unique_ptr<toml::table>> documents_;
   // Each included file parsed once, by the name it was loaded by (that name
   // is every node's source): a file included again is overlaid again (a
