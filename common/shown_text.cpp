@@ -66,28 +66,28 @@ std::string shown_text(std::string_view text) {
   return out;
 }
 
-std::string shown_lines(std::string_view text) {
+namespace {
+
+// `text` cut at every `separator`, each piece shown by `show`, the separators kept.
+template <typename Show>
+std::string shown_pieces(std::string_view text, char separator, Show show) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t at = 0;;) {
-    const std::size_t end = text.find('\n', at);
-    out += shown_text(text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+    const std::size_t end = text.find(separator, at);
+    out += show(text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
     if (end == std::string_view::npos) return out;
-    out += '\n';
+    out += separator;
     at = end + 1;
   }
 }
 
-std::string shown_prose(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t at = 0;;) {
-    const std::size_t end = text.find('\t', at);
-    out += shown_lines(text.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
-    if (end == std::string_view::npos) return out;
-    out += '\t';
-    at = end + 1;
-  }
+}  // namespace
+
+std::string shown_lines(std::string_view text) {
+  return shown_pieces(text, '\n', [](std::string_view line) { return shown_text(line); });
 }
+
+std::string shown_prose(std::string_view text) { return shown_pieces(text, '\t', shown_lines); }
 
 }  // namespace common
