@@ -38,6 +38,16 @@ Axis axis(const std::string& text) {
   return a;
 }
 
+// The SweepError `--set text` raises, or "" when it is taken.
+std::string error(const std::string& text) {
+  try {
+    axis(text);
+  } catch (const SweepError& e) {
+    return std::string(e.what());
+  }
+  return std::string();
+}
+
 SweepSpec inline_spec(const std::vector<std::string>& sets) {
   SweepSpec s;
   s.origin = kThreads;
@@ -325,14 +335,6 @@ TEST_CASE("a range of sizes steps in whole bytes and gives the values a list of 
   CHECK(sampled.lo == 16.0 * 1024 * 1024);
   CHECK(sampled.hi == 128.0 * 1024 * 1024);
   using Catch::Matchers::Contains;
-  auto error = [](const std::string& text) {
-    try {
-      axis(text);
-    } catch (const SweepError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
   CHECK_THAT(error("128m..16m:16m"), Contains("the low end is above the high end"));
   CHECK_THAT(error("16m..128m:0"), Contains("the step must be above 0"));
   CHECK_THAT(error("16m..128m:*1.5"), Contains("factor of a range of sizes must be a whole number above 1"));
@@ -385,14 +387,6 @@ TEST_CASE("a sweep ranges over times and rates with units, as it does over sizes
 
   using Catch::Matchers::Contains;
   using Catch::Matchers::StartsWith;
-  auto error = [](const std::string& text) {
-    try {
-      axis(text);
-    } catch (const SweepError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
   CHECK_THAT(error("1Gbit/s..2s"), StartsWith("--set: axis 'k': bad range '1Gbit/s..2s': '1Gbit/s' is a rate and '2s' a time: "
                                                "both ends must be of one kind"));
   CHECK_THAT(error("16k..2s:1s"), Contains("'16k' is a size and '2s' a time"));
