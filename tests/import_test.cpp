@@ -773,6 +773,27 @@ TEST_CASE("clerk import shows the control characters and bytes of a hostile ngin
   CHECK(e4.find("missing\\n.conf\": no such file") != std::string::npos);
 }
 
+TEST_CASE("clerk import refuses a root or alias with a control character, which the loader's dataset.root refuses") {
+  // Found by fuzz_import in stop 43's CI: a NUL in root was imported into a
+  // scenario the loader then refused (config_loader.cpp, dataset.root).
+  cli::ImportOptions options;
+  const auto refused = [&](const std::string& text) {
+    try {
+      cli::import_nginx(parse_text(text), options);
+    } catch (const SyntaxError& e) {
+      CHECK(std::string(e.what()).find("control character") != std::string::npos);
+      return e.token();
+    }
+    return std::string("no error");
+  };
+  CHECK(refused(std::string("events {}\nhttp { root \"/srv/a") + '\0' + "b\"; }\n") == "/srv/a\\0b");
+  CHECK(refused("events {}\nhttp { root \"/srv/\\tw\"; }\n") == "/srv/\\tw");  // the \t escape: a tab
+  CHECK(refused("events {}\nhttp { server { location /x/ { alias \"/srv/\x1b[2Jw/\"; } } }\n") == "/srv/\\x1b[2Jw/");
+  CHECK(refused("events {}\nhttp { root \"/srv/\x7fw\"; }\n") == "/srv/\\x7fw");
+  // What the loader takes, the import takes: spaces and UTF-8 in a path.
+  CHECK(refused("events {}\nhttp { root \"/srv/my files/caf\xc3\xa9\"; }\n") == "no error");
+}
+
 TEST_CASE("clerk import refuses an nginx.conf that begins with a byte order mark, as NGINX does") {
   // Nothing in ngx_conf_file.c skips one: the mark is the first word's start,
   // an unknown directive. The main file and an included one alike, at line 1.

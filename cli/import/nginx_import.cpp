@@ -148,6 +148,15 @@ bool valid_utf8(const std::string& s) {
 // escaped, as in messages (common/shown_text.h).
 std::string one_line(const std::string& s) { return common::shown_text(s); }
 
+// What the loader's dataset.root refuses (config_loader.cpp, shown_text):
+// a byte below 0x20 or DEL, which a report would show as is.
+bool has_control_character(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    return c < 0x20 || c == 0x7f;
+  });
+}
+
 // "key = value" and the directive it came from, lined up as clerk new lines up its comments.
 std::string key_line(const std::string& assignment, const Directive& d, const std::string& note = "") {
   return fmt::format("{:<34}# {}: {}{}\n", assignment, one_line(where(d)), one_line(as_written(d)),
@@ -841,6 +850,8 @@ class Importer {
     if (alias && root) mapped(*root);
     const std::string& path = one_arg(*d);
     if (!valid_utf8(path)) invalid(*d, one_line(path), "clerk's scenario files are UTF-8");
+    if (has_control_character(path))
+      invalid(*d, one_line(path), "a control character: clerk shows dataset.root in its reports as is and refuses it");
     out_.dataset_toml += key_line("root = " + toml_string(path), *d, alias ? "the location's alias" : "");
     mapped(*d);
     if (scopes_.http)
