@@ -209,13 +209,19 @@ const ResourceEstimate::Part& ResourceEstimate::largest() const {
 }
 
 ResourceEstimate estimate_resources(const Scenario& sc, double duration_s) {
-  const double seconds = std::ceil(std::max(duration_s, 0.0)) + 1;
+  const double warmup_s = std::max(sc.warmup.longest_s(), 0.0);
+  // wrk's per-second and trace windows are kept from t = 0 through the
+  // warm-up too (the visualizer shows them), then dropped when the window
+  // begins (WrkGroup::restart): the longer of the two is held at once
+  // (probe 7, finding 1).
+  const double held_s = std::max(duration_s, warmup_s);
+  const double seconds = std::ceil(std::max(held_s, 0.0)) + 1;
   double connections = 0, series = 0, histograms = 0, backlog = 0, windows = 0;
   // The warm-up runs the same load first, and what it leaves unsent is
   // still queued when the window begins (probe 6, finding 2).
-  const double loaded_s = std::max(duration_s, 0.0) + std::max(sc.warmup.longest_s(), 0.0);
+  const double loaded_s = std::max(duration_s, 0.0) + warmup_s;
   for (const WrkGroupSpec& g : sc.clients) {
-    windows += trace_windows(g, duration_s);
+    windows += trace_windows(g, held_s);
     connections += static_cast<double>(g.connections) * kBytesPerConnection;
     series += seconds * (2 * kWindowBytes + kHeatColumnBytes);
     histograms += std::max(g.timeout_s, 0.0) * 1e6 * kWrkTableBytesPerMicrosecond;
