@@ -9,6 +9,7 @@
 #include "common/output_file.h"
 #include "common/shown_text.h"
 #include "engines/run_scenario.h"
+#include "models/scenario/layered_toml.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/limits.h"
 #include "models/scenario/resource_estimate.h"
@@ -23,7 +24,7 @@ namespace {
 // it includes, each replayed access log) and --hardware.
 std::vector<std::string> run_inputs(const RunArgs& args, const models::Scenario& sc) {
   std::vector<std::string> files = sc.files;
-  files.push_back(args.hardware);
+  files.push_back(models::hardware_profile_file(args.hardware));
   return files;
 }
 
@@ -59,7 +60,7 @@ int run_command(const RunArgs& args) {
   // takes, ESC and U+202E too): the report is shown escaped, lines kept.
   if (!args.quiet) std::cout << common::shown_lines(models::text_report(result));
   if (!args.no_timing)
-    std::cerr << fmt::format("clerk: {:.0f} s simulated in {:.3f} s wall, {} events\n", result.duration_s, wall,
+    std::cerr << fmt::format("clerk: {:g} s simulated in {:.3f} s wall, {} events\n", result.duration_s, wall,
                              result.events);
   return 0;
 }
@@ -72,7 +73,8 @@ void add_run_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--seed", a.seed, "random seed (default: the scenario's)")->check(seed_check());
   cmd->add_option("--duration", a.duration_s, "simulated seconds (default: the scenario's)")->check(duration_check());
   cmd->add_option("--set", a.overrides, "override a scenario key: --set nginx.aio=threads (repeatable)");
-  cmd->add_option("--hardware", a.hardware, "a hardware profile to use in place of the one the scenario includes")
+  cmd->add_option("--hardware", a.hardware, "a hardware profile to use in place of the one the scenario includes: a file, or a preset by name "
+                  "(local, edge-sata-ssd, ...)")
       ->check(file_name_check());
   cmd->add_option("--json", a.json_path, "also write the figures as JSON to this file")->check(file_name_check());
   cmd->add_flag("--no-timing", a.no_timing, "leave wall-clock figures out, so output depends only on the inputs");

@@ -728,3 +728,70 @@ TEST_CASE("loader: --hardware that replaces no included profile is a ConfigError
     }
   }
 }
+
+// Probe 7, finding 2: the rule compared the replaced files' names, not the
+// files, and judged every folder of the path the user typed: one profile
+// reached by two names was "two different files", and a scenario kept
+// under (or named through) a folder called hardware had no profile.
+TEST_CASE("loader: --hardware replaces one profile file however it is named, wherever the scenario is kept") {
+  const TempDir dir;
+  const fs::path presets = fs::path(models::presets_dir()) / "hardware";
+  fs::create_directories(dir.path("lab/hardware"));
+  fs::copy(presets, dir.path("lab/hardware"), fs::copy_options::recursive);
+  fs::copy(presets, dir.path("other"), fs::copy_options::recursive);
+  const std::string other = dir.path("other/edge-sata-ssd.toml");
+  std::ifstream s(kData + "/small-preset.toml", std::ios::binary);
+  std::string scenario((std::istreambuf_iterator<char>(s)), std::istreambuf_iterator<char>());
+  const std::string from = "include = \"@hardware/edge-sata-ssd\"";
+  REQUIRE(scenario.find(from) != std::string::npos);
+  const auto with_include = [&](const std::string& include) {
+    std::string text = scenario;
+    text.replace(text.find(from), from.size(), "include = " + include);
+    return text;
+  };
+  fs::create_directories(dir.path("lab/sub"));
+  fs::create_directories(dir.path("lab/hardware/proj"));
+  // Each load below that does not throw replaced exactly one file: none is
+  // "includes no hardware profile", two different ones "would replace both".
+
+  SECTION("by a relative and an absolute name") {
+    dir.file("lab/sub/abs.toml", "include = \"" + dir.path("lab/hardware/edge-sata-ssd.toml") + "\"\n");
+    const std::string file =
+        dir.file("lab/x.toml", with_include("[\"hardware/edge-sata-ssd.toml\", \"sub/abs.toml\"]"));
+    CHECK_NOTHROW(models::load_scenario(file, {}, other));
+  }
+  SECTION("through a symbolic link") {
+    fs::create_symlink("edge-sata-ssd.toml", dir.path("lab/hardware/link.toml"));
+    const std::string file = dir.file(
+        "lab/y.toml", with_include("[\"hardware/edge-sata-ssd.toml\", \"hardware/link.toml\"]"));
+    CHECK_NOTHROW(models::load_scenario(file, {}, other));
+  }
+  SECTION("a scenario named through a folder called hardware") {
+    const std::string file = dir.file("lab/z.toml", with_include("\"hardware/edge-sata-ssd.toml\""));
+    CHECK_NOTHROW(models::load_scenario(dir.path("lab/hardware/../z.toml"), {}, other));
+    CHECK_NOTHROW(models::load_scenario(file, {}, other));
+  }
+  SECTION("a scenario kept under a folder called hardware") {
+    const std::string file = dir.file("lab/hardware/proj/w.toml", with_include("\"../edge-sata-ssd.toml\""));
+    // Its include names no folder 'hardware': no profile, as in any other folder.
+    try {
+      models::load_scenario(file, {}, other);
+      FAIL("loaded with a --hardware that replaced nothing");
+    } catch (const models::ConfigError& e) {
+      CHECK(mentions(e, "includes no hardware profile"));
+    }
+    const std::string named = dir.file("lab/hardware/proj/v.toml", with_include("\"../../hardware/edge-sata-ssd.toml\""));
+    CHECK_NOTHROW(models::load_scenario(named, {}, other));
+  }
+  SECTION("two different files are still refused, named as written") {
+    const std::string file = dir.file(
+        "lab/t.toml", with_include("[\"hardware/edge-sata-ssd.toml\", \"hardware/nginx-2015-raid10.toml\"]"));
+    try {
+      models::load_scenario(file, {}, other);
+      FAIL("loaded with a --hardware that replaced two files");
+    } catch (const models::ConfigError& e) {
+      CHECK(mentions(e, "would replace both"));
+      CHECK(mentions(e, "hardware/nginx-2015-raid10.toml"));
+    }
+  }
+}

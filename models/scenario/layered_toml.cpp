@@ -47,6 +47,9 @@ toml::table parse_checked(const std::string& file_text, const std::string& sourc
                       std::string(e.description()));
   }
 }
+// The presets under `dir`, for an error (below).
+std::string profile_list(const fs::path& dir);
+
 }  // namespace
 
 toml::table parse_toml_file(const std::string& path) {
@@ -59,10 +62,29 @@ toml::table parse_toml_file(const std::string& path) {
   return parse_checked(text, path, path, "");
 }
 
+std::string hardware_profile_file(const std::string& given) {
+  std::string name = given;
+  if (name.starts_with("@hardware/"))
+    name.erase(0, std::string_view("@hardware/").size());
+  else if (name.empty() || name.find('/') != std::string::npos || name.ends_with(".toml"))
+    return given;
+  fs::path preset = fs::path(presets_dir()) / "hardware" / name;
+  if (preset.extension() != ".toml") preset += ".toml";
+  return preset.string();
+}
+
 LayeredToml::LayeredToml(const std::string& path, const std::vector<std::string>& overrides,
                          const std::string& hardware)
-    : root_(path), hardware_(hardware) {
+    : root_(path), hardware_(hardware_profile_file(hardware)) {
   std::vector<std::string> stack;
+  if (hardware_ != hardware) {  // a preset's name: one of them, or the list
+    const fs::path dir = fs::path(presets_dir()) / "hardware";
+    std::error_code ec;
+    if (!fs::is_regular_file(hardware_, ec))
+      throw ConfigError(hardware, 0, "",
+                        "no hardware preset of that name in " + dir.string() + " (the presets: " + profile_list(dir) +
+                            "); name a profile file by its path (./NAME for one here)");
+  }
   if (!hardware_.empty()) {
     try {
       read_input_file(hardware_, kMaxScenarioFileBytes);
@@ -82,9 +104,9 @@ void LayeredToml::refuse_unswapped_hardware() const {
   if (hardware_.empty() || hardware_swapped_) return;
   throw ConfigError(root_, 0, "include",
                     "--hardware " + hardware_ +
-                        ": the scenario includes no hardware profile to put it in place of (a whole file from a "
-                        "folder named 'hardware', included at the top, such as \"@hardware/NAME\"); include the "
-                        "profile that way, or name the file itself");
+                        ": the scenario includes no hardware profile to put it in place of (a whole file, "
+                        "included at the top by a name with a folder 'hardware' in it, such as \"@hardware/NAME\" "
+                        "or \"../hardware/NAME.toml\"); include the profile that way, or name the file itself");
 }
 
 LayeredToml::LayeredToml(FromText, const std::string& text, const std::string& name) : root_(name) {
@@ -244,16 +266,32 @@ std::string profile_list(const fs::path& dir) {
 // for the profile would drop the other's keys (probe 6: a client file kept
 // in a folder named hardware was replaced too). The same file reached twice
 // (a common file included by two) is one profile.
-void LayeredToml::note_hardware_replaced(const std::string& replaced, const std::string& file, int line,
+void LayeredToml::note_hardware_replaced(const fs::path& replaced, const std::string& file, int line,
                                          const std::string& key) const {
-  if (hardware_swapped_ && replaced != hardware_replaced_)
+  std::error_code ec;
+  fs::path identity = fs::weakly_canonical(replaced, ec);
+  if (ec) identity = fs::absolute(replaced, ec).lexically_normal();
+  if (hardware_swapped_ && identity.string() != hardware_replaced_file_)
     throw ConfigError(file, line, key,
-                      "--hardware " + hardware_ + " would replace both '" + hardware_replaced_ + "' and '" + replaced +
-                          "' (each a file from a folder named 'hardware', included at the top of a scenario file): "
-                          "a scenario run with --hardware includes one hardware profile");
+                      "--hardware " + hardware_ + " would replace both '" + hardware_replaced_ + "' and '" +
+                          replaced.lexically_normal().string() +
+                          "' (each included at the top of a scenario file by a name with a folder 'hardware' in "
+                          "it): a scenario run with --hardware includes one hardware profile");
   hardware_swapped_ = true;
-  hardware_replaced_ = replaced;
+  hardware_replaced_ = replaced.lexically_normal().string();
+  hardware_replaced_file_ = identity.string();
 }
+
+namespace {
+// An include that names a hardware profile as it is written: a preset
+// ("@hardware/NAME") or a name with a folder `hardware` in it
+// ("../hardware/local.toml"). Judged on the name, not on the folders the
+// scenario itself sits in (probe 7: a scenario kept under ~/hardware/ had
+// none of its includes taken for profiles, or all of them).
+bool names_hardware_profile(const std::string& written) {
+  return written.starts_with("@hardware/") || is_hardware_profile(fs::path(written));
+}
+}  // namespace
 
 // A name relative to the including file, or "@hardware/NAME" among the presets.
 std::string LayeredToml::include_target(const toml::node& item, const std::string& file,
@@ -291,11 +329,15 @@ std::string LayeredToml::include_target(const toml::node& item, const std::strin
   } else {
     target = fs::path(file).parent_path() / name;
   }
-  // `clerk realrun --hardware`: a whole profile, included at the top, is swapped.
-  if (prefix.empty() && !hardware_.empty() && is_hardware_profile(target) && !is_hardware_profile(file)) {
-    note_hardware_replaced(target.lexically_normal().string(), file, line_of(&item), key);
+  // `--hardware`: a whole profile, included at the top of a file that is
+  // no profile's own part, is swapped.
+  const bool in_profile = profile_files_.count(file) > 0;
+  if (!in_profile && !names_hardware_profile(name)) return target.string();
+  if (prefix.empty() && !hardware_.empty() && !in_profile) {
+    note_hardware_replaced(target, file, line_of(&item), key);
     target = hardware_;
   }
+  profile_files_.insert(target.string());
   return target.string();
 }
 

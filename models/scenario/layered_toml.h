@@ -33,6 +33,12 @@ toml::table parse_toml_file(const std::string& path);
 // or wherever `clerk calibrate --out` put one).
 bool is_hardware_profile(const std::filesystem::path& file);
 
+// The file --hardware names: a path as given, or a preset by name as
+// clerk new and clerk import take it ("local", "@hardware/local": the
+// presets' folder, .toml added); a bare name is a preset (./NAME for a
+// file here without .toml). Probe 7: clerk run took no preset's name.
+std::string hardware_profile_file(const std::string& given);
+
 // The folder of the presets "@hardware/..." reaches: $CLERK_SCENARIOS when
 // set, else the source tree's scenarios/ (where clerk was built from).
 std::string presets_dir();
@@ -86,7 +92,7 @@ class LayeredToml {
   std::string include_target(const toml::node& item, const std::string& file, const std::string& prefix) const;
   void apply_override(const std::string& assignment);
   void refuse_unswapped_hardware() const;
-  void note_hardware_replaced(const std::string& replaced, const std::string& file, int line,
+  void note_hardware_replaced(const std::filesystem::path& replaced, const std::string& file, int line,
                               const std::string& key) const;
   void add_child(const std::string& table, const std::string& name);
 
@@ -100,9 +106,14 @@ class LayeredToml {
   // Whether `hardware_` took the place of an include: --hardware on a
   // scenario that includes no profile would change nothing (probe 6).
   mutable bool hardware_swapped_ = false;
-  // The include it took the place of (lexically normal): a second,
-  // different one would be swapped for the same profile (probe 6).
-  mutable std::string hardware_replaced_;
+  // The include it took the place of, as the scenario names it and as the
+  // file it is (weakly_canonical: one file however it is reached, probe 7):
+  // a second, different file would be swapped for the same profile (probe 6).
+  mutable std::string hardware_replaced_, hardware_replaced_file_;
+  // The files included as hardware profiles, and what they include in turn
+  // (by the name each was loaded by): their own includes are parts of the
+  // profile, never swapped.
+  mutable std::unordered_set<std::string> profile_files_;
   std::vector<std::unique_ptr<toml::table>> documents_;
   // Each included file parsed once, by the name it was loaded by (that name
   // is every node's source): a file included again is overlaid again (a
