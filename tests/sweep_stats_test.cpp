@@ -107,6 +107,40 @@ TEST_CASE("plot's x values: distinct, sorted as numbers when all are, else first
   CHECK(std::is_sorted(big.x_values.begin(), big.x_values.end()));
 }
 
+// Probe 7, finding 2: a sweep writes a range's times, rates and sizes with
+// units ("250ms", "2Gbit/s", "512m"), which plot drew as text: in the order
+// first seen, evenly spaced, and --logx did nothing.
+TEST_CASE("plot's x values with units: read as the quantity, sorted and placed to scale", "[sweep][stats]") {
+  using namespace cli::sweep;
+  const auto x_of = [](const std::vector<std::string>& xs) {
+    RowFile file;
+    file.columns = {{"x"}, {"m"}};
+    file.has_columns = true;
+    for (std::size_t i = 0; i < xs.size(); ++i) file.rows.push_back({"f", i, i, 1, {xs[i]}, {1.0}});
+    return gather(file, {"x", "m", "", {}, 0.95});
+  };
+  const PlotData times = x_of({"1s", "250ms", "2s", "500ms"});
+  CHECK(times.x_numeric);
+  CHECK(times.x_labels == std::vector<std::string>{"250ms", "500ms", "1s", "2s"});
+  const auto near = [](const std::vector<double>& got, const std::vector<double>& want) {
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(want[i]));
+  };
+  near(times.x_values, {0.25, 0.5, 1, 2});
+  const PlotData sizes = x_of({"512m", "2g", "1g"});
+  CHECK(sizes.x_labels == std::vector<std::string>{"512m", "1g", "2g"});
+  near(sizes.x_values, {512.0 * 1024 * 1024, 1024.0 * 1024 * 1024, 2048.0 * 1024 * 1024});
+  const PlotData rates = x_of({"8Gbit/s", "1Gbit/s", "500MB/s"});
+  // In bytes a second: 1 Gbit/s is 125 MB/s.
+  CHECK(rates.x_labels == std::vector<std::string>{"1Gbit/s", "500MB/s", "8Gbit/s"});
+  near(rates.x_values, {1.25e8, 5e8, 1e9});
+  // One axis is read one way: a time among sizes is text, as before ("512m"
+  // would be a time too: 512 minutes, never written so by a sweep).
+  const PlotData mixed = x_of({"512k", "250ms"});
+  CHECK_FALSE(mixed.x_numeric);
+  CHECK(mixed.x_labels == std::vector<std::string>{"512k", "250ms"});
+}
+
 // Probe 3, finding 15: a CSV field holding a newline (a client group's
 // name in a metric) is written in quotes and read back as one record.
 TEST_CASE("a CSV field with a newline reads back as written", "[sweep][stats]") {

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cli/sweep/sweep_error.h"
+#include "models/scenario/units.h"
 
 namespace cli::sweep {
 
@@ -20,30 +21,55 @@ bool as_number(const std::string& s, double& v) {
   return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
+// An axis's values as numbers, all read one way: bare numbers, or sizes
+// ("512m", in bytes), times ("250ms", in seconds) or rates ("2Gbit/s", in
+// bytes a second), as a sweep writes a range's values with units and the
+// loader reads them (probe 7: they were drawn as text, in the order first
+// seen, and --logx did nothing). Sizes first: "1m" is the mebibyte a
+// sweep writes, never its minute (a sweep writes times in s, ms, us, ns).
+bool as_numbers(const std::vector<std::string>& values, std::vector<double>& out) {
+  const auto all = [&](auto read) {
+    out.assign(values.size(), 0);
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (!read(values[i], out[i])) return false;
+    return true;
+  };
+  return all(as_number) || all([](const std::string& t, double& v) {
+           std::uint64_t bytes = 0;
+           if (!models::parse_size(t, bytes)) return false;
+           v = static_cast<double>(bytes);
+           return true;
+         }) ||
+         all([](const std::string& t, double& v) { return models::parse_duration(t, v); }) ||
+         all([](const std::string& t, double& v) { return models::parse_rate(t, v); });
+}
+
 // Distinct values in first-seen order, then sorted numerically (stably:
-// "1" and "1.0" keep their order) when they all are numbers. A hash set
-// finds the repeats and each value is read as a number once: n log n in
-// the rows (a search of the values so far was quadratic, 30,000 distinct
-// x values took 0.6 s).
-std::vector<std::string> ordered(const std::vector<std::string>& seen, bool& numeric) {
+// "1" and "1.0" keep their order) when they all are numbers (as_numbers),
+// whose values go to `numbers` in that order. A hash set finds the repeats
+// and each value is read as a number once: n log n in the rows (a search
+// of the values so far was quadratic, 30,000 distinct x values took 0.6 s).
+std::vector<std::string> ordered(const std::vector<std::string>& seen, bool& numeric, std::vector<double>& numbers) {
   std::vector<std::string> out;
   std::unordered_set<std::string_view> known;
   for (const auto& s : seen)
     if (known.insert(s).second) out.push_back(s);
-  std::vector<std::pair<double, std::size_t>> keys(out.size());
-  numeric = true;
-  for (std::size_t i = 0; i < out.size() && numeric; ++i) {
-    keys[i].second = i;
-    numeric = as_number(out[i], keys[i].first);
-  }
+  std::vector<double> read;
+  numeric = as_numbers(out, read);
+  numbers.clear();
   if (!numeric) return out;
+  std::vector<std::pair<double, std::size_t>> keys(out.size());
+  for (std::size_t i = 0; i < out.size(); ++i) keys[i] = {read[i], i};
   // "nan" reads as a number: it goes last, so the order stays a strict weak one.
   std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) {
     return !std::isnan(a.first) && (std::isnan(b.first) || a.first < b.first);
   });
   std::vector<std::string> sorted;
   sorted.reserve(out.size());
-  for (const auto& k : keys) sorted.push_back(std::move(out[k.second]));
+  for (const auto& k : keys) {
+    sorted.push_back(std::move(out[k.second]));
+    numbers.push_back(k.first);
+  }
   return sorted;
 }
 
@@ -85,7 +111,8 @@ PlotData gather(const RowFile& file, const PlotQuery& q) {
     std::vector<std::string> seen;
     for (const Row* r : rows) seen.push_back(r->axes[a]);
     bool numeric = false;
-    const auto values = ordered(seen, numeric);
+    std::vector<double> numbers;
+    const auto values = ordered(seen, numeric, numbers);
     if (values.size() > 1) {
       std::string list;
       for (std::size_t i = 0; i < std::min<std::size_t>(values.size(), 6); ++i) list += (i ? ", " : "") + values[i];
@@ -101,13 +128,9 @@ PlotData gather(const RowFile& file, const PlotQuery& q) {
     xs.push_back(r->axes[xi]);
     bys.push_back(bi == SIZE_MAX ? "" : r->axes[bi]);
   }
-  d.x_labels = ordered(xs, d.x_numeric);
-  const std::vector<std::string> by_labels = ordered(bys, d.by_numeric);
-  for (const auto& l : d.x_labels) {
-    double v = 0;
-    as_number(l, v);
-    d.x_values.push_back(v);
-  }
+  d.x_labels = ordered(xs, d.x_numeric, d.x_values);
+  std::vector<double> by_values;
+  const std::vector<std::string> by_labels = ordered(bys, d.by_numeric, by_values);
   if (by_labels.size() > kMaxPlotSeries)
     throw SweepError("--by", "'" + q.by + "'",
                      "has " + std::to_string(by_labels.size()) + " values; a plot draws at most " +
