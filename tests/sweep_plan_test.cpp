@@ -429,6 +429,23 @@ TEST_CASE("a sweep ranges over times and rates with units, as it does over sizes
   }
 }
 
+// Probe 7, finding 7: a range in 1 ns steps far from 0 wrote four distinct
+// runs alike ("1000s", refused as given twice), or lost its last value to
+// the rounding of hi - lo. Times are counted in the clock's whole
+// nanoseconds and written with the digits they need.
+TEST_CASE("a range of times counts whole nanoseconds and writes each value as itself", "[sweep][plan]") {
+  using V = std::vector<std::string>;
+  CHECK(labels(axis("1000s..1000.000000003s:1ns")) ==
+        V{"1000s", "1000.000000001s", "1000.000000002s", "1000.000000003s"});
+  CHECK(labels(axis("0.1s..0.100000003s:1ns")) == V{"100ms", "100.000001ms", "100.000002ms", "100.000003ms"});
+  CHECK(labels(axis("1000000000ns..1000000003ns:1ns")) == V{"1s", "1.000000001s", "1.000000002s", "1.000000003s"});
+  CHECK(labels(axis("50ms..70ms:10ms")) == V{"50ms", "60ms", "70ms"});  // as before
+  using Catch::Matchers::Contains;
+  CHECK_THAT(error("1s..2s:0.5ns"), Contains("the step '0.5ns' is under 1ns, the clock's tick"));
+  // Rates are not whole: a step too small for the values' digits is said so.
+  CHECK_THAT(error("1TB/s..1.000000000002TB/s:1B/s"), Contains("the step '1B/s' is too small for values of this size"));
+}
+
 TEST_CASE("a sweep spec's axes take ranges of times and rates (probe 6)", "[sweep][plan]") {
   TempDir dir("sweep-units");
   const std::string path = dir.write("s.toml", "[sweep]\nscenario = \"" + kThreads +

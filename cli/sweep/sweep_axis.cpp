@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <limits>
 #include <span>
 #include <sstream>
 #include <stdexcept>
@@ -208,6 +209,57 @@ double rounded(double v, int digits) {
   return out;
 }
 
+// The whole steps from lo to hi: (hi - lo) / step, less the rounding of
+// hi - lo, up to a few ulps of the larger end (probe 7: 0.1s..0.100000003s
+// in 1 ns steps lost its last value to a slack of 1e-9 steps).
+double steps_between(double lo, double hi, double step) {
+  const double slack = 1e-9 + 4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(lo), std::abs(hi)) / step;
+  return std::floor((hi - lo) / step + slack);
+}
+
+// A range's next value, refused when it reads as the one before: a step
+// too small for the digits the values are written with (never "given
+// twice", which the user did not do).
+template <typename Fail>
+void push_distinct(Axis& axis, AxisValue v, const std::string& step_s, const Fail& fail) {
+  if (!axis.values.empty() && axis.values.back().label == v.label)
+    fail("the step '" + common::shown_text(step_s) + "' is too small for values of this size: two of them read " +
+         v.label);
+  axis.values.push_back(std::move(v));
+}
+
+// A time in whole nanoseconds, as the simulation's clock counts it, written
+// with as many digits as it needs to read back as itself (1000.000000003s:
+// 13), 12 at least (quantity_value's rounding of 0.05 + 0.01).
+AxisValue time_value(std::int64_t ns) {
+  const double seconds = static_cast<double>(ns) * 1e-9;
+  for (int digits = 12; digits < 19; ++digits) {
+    AxisValue v = quantity_value(Quantity::kTime, seconds, digits);
+    double read = 0;
+    if (parse_time_text(v.label, read) && std::llround(read * 1e9) == ns) return v;
+  }
+  return quantity_value(Quantity::kTime, seconds, 19);
+}
+
+// A range of times in whole nanoseconds, counted exactly (probe 7: the four
+// values 1000s + 0..3 ns read alike, "1000s", and were refused as given
+// twice). A step under a nanosecond is no step of the clock.
+template <typename Fail>
+void time_steps(double lo, double hi, double step, const std::string& step_s, Axis& axis, const Fail& fail) {
+  const double kMaxNs = 9.2e18;  // below 2^63: every time the loader takes is far less
+  if (!(hi * 1e9 < kMaxNs)) fail("the high end is beyond the clock's range");
+  // Under a nanosecond (0.5ns would round to 1), give or take the
+  // rounding of a time written in seconds.
+  if (step * 1e9 < 1 - 1e-6) fail("the step '" + common::shown_text(step_s) + "' is under 1ns, the clock's tick");
+  const std::int64_t lo_ns = std::llround(lo * 1e9), hi_ns = std::llround(hi * 1e9);
+  const std::int64_t step_ns = step * 1e9 < kMaxNs ? std::llround(step * 1e9) : std::int64_t{1} << 62;
+  if ((hi_ns - lo_ns) / step_ns >= static_cast<std::int64_t>(kMaxValues)) fail("more than 100000 values");
+  for (std::int64_t ns = lo_ns; ns <= hi_ns; ns += step_ns) {
+    axis.values.push_back(time_value(ns));
+    if (hi_ns - ns < step_ns) break;
+  }
+}
+
 // "50ms..70ms:10ms", "1Gbit/s..8Gbit/s:*2", "100MB/s..400MB/s:+100MB/s" or
 // "50ms..70ms" (random sampling): a range of times or rates. The step is of
 // the same kind (a time may be bare seconds), the factor a number above 1.
@@ -252,10 +304,11 @@ void parse_quantity_range(Quantity q, const std::string& lo_s, const std::string
     fail("the step '" + common::shown_text(step_s) + "' is not " + what);
   }
   if (!(step > 0)) fail("the step must be above 0");
-  const double count = std::floor((hi - lo) / step + 1e-9) + 1;
+  if (time) return time_steps(lo, hi, step, step_s, axis, fail);
+  const double count = steps_between(lo, hi, step) + 1;
   if (!(count <= static_cast<double>(kMaxValues))) fail("more than 100000 values");
   for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i)
-    axis.values.push_back(quantity_value(q, lo + static_cast<double>(i) * step));
+    push_distinct(axis, quantity_value(q, lo + static_cast<double>(i) * step), step_s, fail);
 }
 
 // What a range with units ranges over, from the units of its ends: sizes
