@@ -184,7 +184,7 @@ void add_gen_log_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--amplitude", a.amplitude, "the diurnal swing: rate x (1 + A sin(2 pi t / period)), 0 to 1")
       ->check(common::finite_range(0.0, 1.0))->capture_default_str();
   cmd->add_option("--period", a.period, "the diurnal period")->capture_default_str();
-  cmd->add_option("--files", a.files, "distinct paths")->check(CLI::Range(1u, 1u << 24))->capture_default_str();
+  cmd->add_option("--files", a.files, "distinct paths")->check(common::whole_range(1u, 1u << 24))->capture_default_str();
   cmd->add_option("--zipf", a.zipf, "the Zipf exponent of the paths' popularity (0: uniform)")
       ->check(common::finite_range(0.0, 10.0))->capture_default_str();
   cmd->add_option("--sizes", a.sizes,

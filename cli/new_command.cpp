@@ -273,7 +273,8 @@ int new_command(const NewArgs& args) {
   try {
     text = starter_scenario(args);
   } catch (const std::invalid_argument& e) {
-    std::cerr << "clerk new: " << e.what() << "\n";
+    // The messages quote the option's value as given: shown escaped (probe 7).
+    std::cerr << "clerk new: " << common::shown_text(e.what()) << "\n";
     return 2;
   }
   const int status = write_scenario(args.file, text, WriteMode{"new", false, "the options make a scenario clerk run would refuse"});
@@ -289,16 +290,16 @@ void add_new_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--disk", a.disk, disk_option_help())->check(CLI::IsMember(disks_with_presets()));
   cmd->add_option("--hardware", a.hardware, "a preset of scenarios/hardware/ by name, in place of --disk's");
   cmd->add_option("--nginx", a.nginx, "the NGINX release whose defaults to write out, like 1.24.0 (default: the current stable release)");
-  cmd->add_option("--workers", a.workers, "worker_processes")->check(CLI::Range(1, 1024));
+  cmd->add_option("--workers", a.workers, "worker_processes")->check(common::whole_range(1, 1024));
   cmd->add_option("--aio", a.aio, "an aio mode (default: the first with a thread pool)")
       ->check(CLI::IsMember(aio_mode_names()));
-  cmd->add_option("--pool-threads", a.pool_threads, "thread_pool threads")->check(CLI::Range(1, 65536));
+  cmd->add_option("--pool-threads", a.pool_threads, "thread_pool threads")->check(common::whole_range(1, 65536));
   cmd->add_option("--page-cache", a.page_cache, "memory for cached files, like 48g (default: the preset's)");
-  cmd->add_option("--files", a.files, "number of files")->check(CLI::Range(1, 1 << 30));
+  cmd->add_option("--files", a.files, "number of files")->check(common::whole_range(1, 1 << 30));
   cmd->add_option("--file-sizes", a.file_sizes, "SIZE, MIN-MAX, or MIN-MAX:SHARE,... (default 20k-200k)");
   cmd->add_option("--popularity", a.popularity, "uniform, zipf:EXPONENT or hot:FILES:SHARE like hot:0.02:0.9");
-  cmd->add_option("--connections", a.connections, "keep-alive connections (wrk -c)")->check(CLI::Range(1, 1 << 24));
-  cmd->add_option("--client-threads", a.client_threads, "wrk threads (wrk -t)")->check(CLI::Range(1, 1 << 16));
+  cmd->add_option("--connections", a.connections, "keep-alive connections (wrk -c)")->check(common::whole_range(1, 1 << 24));
+  cmd->add_option("--client-threads", a.client_threads, "wrk threads (wrk -t)")->check(common::whole_range(1, 1 << 16));
   cmd->add_option("--rate", a.rate, "requests a second, open loop (wrk2 -R); 0: closed loop")->check(common::finite_range(0.0, 1e9));
   cmd->add_option("--duration", a.duration, "simulated seconds measured, like 10s");
   commands.add(cmd, [args] { return new_command(*args); });

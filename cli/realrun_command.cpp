@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/option_checks.h"
+#include "common/finite_range.h"
 #include "testbed/realrun/realrun_command.h"
 
 namespace cli {
@@ -18,7 +19,7 @@ void add_realrun_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--server", o.server, "the real server: nginx (Debian's nginx-light), clerk-serve, or both")
       ->check(CLI::IsMember({"nginx", "clerk-serve", "both"}));
   cmd->add_option("--repeat", o.repeat, "real runs per scenario (medians and spreads are over these)")
-      ->check(CLI::Range(1u, 100u));
+      ->check(common::whole_range(1u, 100u));
   cmd->add_option("--duration", o.duration_s, "seconds per run (default: the scenario's), from 0.001 to 100000")
       ->check(duration_check());
   cmd->add_option("--hardware", o.hardware,
@@ -27,7 +28,7 @@ void add_realrun_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--data", o.data_dir, "where the data set is made (reused while it matches)");
   // Port 0 is refused rather than picked: wrk, the NGINX configuration and
   // the busy-port check all need the port before the server starts.
-  cmd->add_option("--port", o.port, "loopback port for the server (1-65535; 0 is refused)")->check(CLI::Range(1, 65535));
+  cmd->add_option("--port", o.port, "loopback port for the server (1-65535; 0 is refused)")->check(common::whole_range(1, 65535));
   cmd->add_option("--json", o.json_path, "also write every run, both sides, as JSON to this file")
       ->check(file_name_check());  // an empty --json was ignored
   cmd->add_option("--set", o.overrides, "override a scenario key for both sides: --set clients.random.connections=8");

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "common/finite_range.h"
 #include "common/number_text.h"
 #include "common/output_file.h"
 #include "common/shown_text.h"
@@ -116,10 +117,10 @@ std::optional<int> parse_options(int argc, char** argv, Options& o) {
   std::string replay_at;
   CLI::Option* replay_at_given = cli.add_option("--replay-at", replay_at,
                  "with --replay and --screenshot: the replay this many screen seconds in, or 'longest' (halfway through its longest stop)");
-  cli.add_option("--width", o.width, "window width")->check(CLI::Range(640, 8192));
-  cli.add_option("--height", o.height, "window height")->check(CLI::Range(480, 8192));
+  cli.add_option("--width", o.width, "window width")->check(common::whole_range(640, 8192));
+  cli.add_option("--height", o.height, "window height")->check(common::whole_range(480, 8192));
   cli.add_flag("--bench", o.bench, "measure frame times at --speed and print them");
-  cli.add_option("--frames", o.bench_frames, "frames measured by --bench")->check(CLI::Range(10, 100000));
+  cli.add_option("--frames", o.bench_frames, "frames measured by --bench")->check(common::whole_range(10, 100000));
   cli.add_option("--speed", o.speed, "simulated seconds per real second")->check(speed_check());
   cli.add_option("--font-scale", o.font_scale, "text size, 1 = 13 px (Ctrl +/- and Ctrl 0 change it while running)")
       ->check(font_scale_check());

@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/option_checks.h"
+#include "common/finite_range.h"
 #include "cli/sweep/plot_command.h"
 #include "cli/sweep/sweep_command.h"
 
@@ -68,9 +69,10 @@ void add_sweep_commands(CLI::App& clerk, Commands& commands) {
   s->add_option("--metrics", args->sweep.table_metrics,
                 "the table's columns, comma-separated: metrics of the sweep, by dotted path or a unique ending "
                 "(default: the first three; all are in the summary file)");
-  s->add_option("--confidence", args->sweep.confidence, "confidence level of the intervals (default 0.95)");
+  s->add_option("--confidence", args->sweep.confidence, "confidence level of the intervals (default 0.95)")
+      ->check(common::decimal_number());
   s->add_option("-j,--jobs", args->sweep.jobs, "runs in parallel (default: one per core)")
-      ->check(CLI::Range(0u, 1024u));  // one thread a job: 100,000 threads would fail to start, not run faster
+      ->check(common::whole_range(0u, 1024u));  // one thread a job: 100,000 threads would fail to start, not run faster
   s->add_option("-o,--out", args->sweep.out, "rows to OUT.csv and OUT.jsonl, means to OUT.summary.csv")->check(file_name());
   s->add_option("--shard", args->sweep.shard, "run only part I of N: --shard 2/8");
   s->add_flag("--resume", args->sweep.resume,
@@ -86,7 +88,8 @@ void add_sweep_commands(CLI::App& clerk, Commands& commands) {
   merge->add_option("-o,--out", args->merge.out, "the merged file (.csv or .jsonl); its summary goes beside it")
       ->required()
       ->check(file_name());
-  merge->add_option("--confidence", args->merge.confidence, "confidence level of the summary's intervals");
+  merge->add_option("--confidence", args->merge.confidence, "confidence level of the summary's intervals")
+      ->check(common::decimal_number());
 
   commands.add(s, [args] { return run_sweep(*args); });
 
@@ -103,7 +106,8 @@ void add_sweep_commands(CLI::App& clerk, Commands& commands) {
   p->add_option("-o,--out", plot->out, "write OUT.png and OUT.svg (default: named after the results and metric)")
       ->check(file_name());
   p->add_option("--title", plot->title, "the plot's title");
-  p->add_option("--confidence", plot->confidence, "confidence level of the bands (default 0.95)");
+  p->add_option("--confidence", plot->confidence, "confidence level of the bands (default 0.95)")
+      ->check(common::decimal_number());
   commands.add(p, [plot] { return plot_command(*plot); });
 }
 

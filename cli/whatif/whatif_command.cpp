@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "common/finite_range.h"
 #include "common/json_text.h"
 #include "common/output_file.h"
 #include "common/shown_text.h"
@@ -722,7 +723,7 @@ void add_whatif_command(CLI::App& clerk, Commands& commands) {
   cmd->add_option("--watch", a.watch, "the group whose p99 --load-until-p99 watches (default: --group)");
   cmd->add_option("--within", a.within, "how close to the best counts as as good (default 0.1: 10%)");
   cmd->add_option("--seeds", a.seeds, "seeds per point: a count N (seeds 1..N) or a list (default: the scenario's seed)");
-  cmd->add_option("-j,--jobs", a.jobs, "runs in parallel (default: one per core)")->check(CLI::Range(0u, 1024u));
+  cmd->add_option("-j,--jobs", a.jobs, "runs in parallel (default: one per core)")->check(common::whole_range(0u, 1024u));
   cmd->add_option("--duration", a.duration_s, "simulated seconds of every run")->check(duration_check());
   cmd->add_option("--set", a.sets, "KEY=VALUE for every run, as clerk run --set (repeatable)");
   cmd->add_option("--figure", a.figure, "write the figure to OUT.png and OUT.svg (default whatif-SCENARIO-QUESTION)")

@@ -41,14 +41,14 @@ int main(int argc, char** argv) {
   app.add_option("mountpoint", mountpoint, "where to mount the data set (an existing directory)");
   app.add_option("--set", sets, "dotted.key=VALUE over the scenario, as clerk run --set");
   app.add_flag("--null-delay", options.null_delay, "answer every read at once: measures FUSE's and clerk-disk's own cost");
-  app.add_option("--threads", options.threads, "libfuse's idle worker threads")->check(CLI::Range(1, 256));
+  app.add_option("--threads", options.threads, "libfuse's idle worker threads")->check(common::whole_range(1, 256));
   app.add_flag("--verify", verify, "read the first --files files through MOUNTPOINT and check every byte");
-  app.add_option("--files", files, "files for --verify")->check(CLI::Range(1, 1 << 30));
+  app.add_option("--files", files, "files for --verify")->check(common::whole_range(1, 1 << 30));
   app.add_flag("--model-fio", fio, "print the model's figures for fio's random reads (simulated, no mount)");
-  app.add_option("--bs", fio_spec.block, "--model-fio: bytes per read")->check(CLI::Range(4096, 1 << 26));
+  app.add_option("--bs", fio_spec.block, "--model-fio: bytes per read")->check(common::whole_range(4096, 1 << 26));
   app.add_option("--request", fio_spec.request, "--model-fio: the kernel's read-request size in bytes")
-      ->check(CLI::Range(4096, 1 << 26));
-  app.add_option("--jobs", fio_spec.jobs, "--model-fio: readers (fio numjobs)")->check(CLI::Range(1, 4096));
+      ->check(common::whole_range(4096, 1 << 26));
+  app.add_option("--jobs", fio_spec.jobs, "--model-fio: readers (fio numjobs)")->check(common::whole_range(1, 4096));
   app.add_option("--overhead-us", fio_spec.overhead_us, "--model-fio: clerk-disk's own cost per request (us)")
       ->check(common::finite_range(0.0, 1e6));
   app.add_option("--seconds", fio_spec.seconds, "--model-fio: simulated seconds")->check(common::finite_range(0.001, 86400.0));

@@ -10,6 +10,7 @@
 #include <exception>
 #include <string>
 
+#include "common/finite_range.h"
 #include "common/output_file.h"
 #include "common/shown_text.h"
 #include "listener.h"
@@ -46,14 +47,14 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--workers", options.workers, "worker processes [nginx: worker_processes]")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
+      ->check(common::whole_range(1, 1024));
   app.add_option("--reuseport", reuseport, "one SO_REUSEPORT socket per worker [nginx: listen ... reuseport]")
       ->capture_default_str()
       ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--sendfile-max-chunk", options.sendfile_max_chunk,
                  "largest sendfile() per loop turn, 0 = unlimited [nginx: sendfile_max_chunk]")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 40));  // the scenario loader's limit (limits::kMaxFileBytes)
+      ->check(common::whole_range(std::size_t{0}, std::size_t{1} << 40));  // the scenario loader's limit (limits::kMaxFileBytes)
   app.add_option("--aio", aio,
                  "threads: sendfile() runs in the worker's thread pool [nginx: aio]; nowait: first a "
                  "preadv2(RWF_NOWAIT) probe, and only chunks not all in the page cache go to the pool (never in "
@@ -62,11 +63,11 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"off", "threads", "nowait", "io_uring"}));
   app.add_option("--uring-entries", options.uring_entries, "--aio io_uring: the ring's SQ entries (io_uring_setup)")
       ->capture_default_str()
-      ->check(CLI::Range(1u, 32768u));
+      ->check(common::whole_range(1u, 32768u));
   app.add_option("--uring-max-workers", options.uring_max_workers,
                  "--aio io_uring: io-wq's bounded workers (IORING_REGISTER_IOWQ_MAX_WORKERS), 0 = the kernel's")
       ->capture_default_str()
-      ->check(CLI::Range(0u, 65536u));
+      ->check(common::whole_range(0u, 65536u));
   app.add_option("--aio-open", aio_open, "open()+fstat() in the thread pool too [Cloudflare's nginx aio_open patch]")
       ->capture_default_str()
       ->check(CLI::IsMember({"on", "off"}));
@@ -74,58 +75,58 @@ int main(int argc, char** argv) {
                  "descriptors cached per worker, 0 = off; a hit needs no path walk, open() or fstat() "
                  "[nginx: open_file_cache max=]")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{0}, std::size_t{100000000}));  // the scenario loader's limit on max=
+      ->check(common::whole_range(std::size_t{0}, std::size_t{100000000}));  // the scenario loader's limit on max=
   app.add_option("--open-file-cache-inactive", cache.inactive_s,
                  "seconds an unused entry is kept [nginx: open_file_cache inactive=]")
       ->capture_default_str()
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 31));
+      ->check(common::whole_range(std::int64_t{0}, std::int64_t{1} << 31));
   app.add_option("--open-file-cache-valid", cache.valid_s,
                  "seconds before an entry is checked again with a walk [nginx: open_file_cache_valid]")
       ->capture_default_str()
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 31));
+      ->check(common::whole_range(std::int64_t{0}, std::int64_t{1} << 31));
   app.add_option("--open-file-cache-min-uses", cache.min_uses,
                  "uses (within inactive) for a descriptor to stay open [nginx: open_file_cache_min_uses]")
       ->capture_default_str()
-      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 32));
+      ->check(common::whole_range(std::uint64_t{0}, std::uint64_t{1} << 32));
   app.add_option("--open-file-cache-errors", cache_errors,
                  "cache 404 and 403 lookups too [nginx: open_file_cache_errors]")
       ->capture_default_str()
       ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--threads", options.threads, "threads per worker's pool [nginx: thread_pool default threads=]")
       ->capture_default_str()
-      ->check(CLI::Range(1, 4096));
+      ->check(common::whole_range(1, 4096));
   app.add_option("--max-queue", options.max_queue,
                  "tasks allowed to wait in the pool, counted as nginx does: queued less idle threads, so a task an "
                  "idle thread can take is never refused, even with 0; a refused sendfile sends the head and closes, a "
                  "refused --aio-open open answers 503 [nginx: thread_pool default max_queue=]")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 30));  // the scenario loader's limit on max_queue
+      ->check(common::whole_range(std::size_t{0}, std::size_t{1} << 30));  // the scenario loader's limit on max_queue
   app.add_option("--keepalive-requests", options.keepalive_requests,
                  "requests per connection, then Connection: close [nginx: keepalive_requests]")
       ->capture_default_str()
-      ->check(CLI::Range(0, INT_MAX));
+      ->check(common::whole_range(0, INT_MAX));
   app.add_option("--keepalive-timeout", options.keepalive_timeout_s,
                  "seconds an idle keep-alive connection is kept, 0 = no keep-alive [nginx: keepalive_timeout]")
       ->capture_default_str()
-      ->check(CLI::Range(0, 86400));
+      ->check(common::whole_range(0, 86400));
   app.add_option("--worker-connections", options.worker_connections,
                  "connections a worker keeps open at once, its listening socket and its channel to the master "
                  "counted as in nginx (2 of them); short of slots, the connections idle the longest are closed to make "
                  "room, and with none idle a new client beyond is closed at once [nginx: worker_connections]")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{3}, std::size_t{UINT32_MAX}));
+      ->check(common::whole_range(std::size_t{3}, std::size_t{UINT32_MAX}));
   app.add_option("--header-limit", options.header_limit,
                  "bytes of request line + headers; beyond: 431 and close [nginx: large_client_header_buffers]")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 20));
+      ->check(common::whole_range(std::size_t{64}, std::size_t{1} << 20));
   app.add_option("--client-header-timeout", options.client_header_timeout_s,
                  "seconds to receive a request head [nginx: client_header_timeout]")
       ->capture_default_str()
-      ->check(CLI::Range(1, 86400));
+      ->check(common::whole_range(1, 86400));
   app.add_option("--send-timeout", options.send_timeout_s,
                  "seconds a client may leave the socket unwritable [nginx: send_timeout]")
       ->capture_default_str()
-      ->check(CLI::Range(1, 86400));
+      ->check(common::whole_range(1, 86400));
   app.add_option("--pid-file", options.pid_file, "write the master's pid here [nginx: pid]");
   app.add_option("--port-file", options.port_file, "write the bound port here (for --listen ADDR:0)");
 
