@@ -15,6 +15,7 @@
 #include "cli/sweep/sweep_error.h"
 #include "common/json_text.h"
 #include "common/output_file.h"
+#include "common/shown_text.h"
 #include "engines/run_scenario.h"
 #include "models/scenario/config_loader.h"
 #include "models/scenario/limits.h"
@@ -70,6 +71,18 @@ void check_outputs(const CompareArgs& args, const std::vector<std::string>& inpu
   }
 }
 
+// One scenario file named twice (hits.toml and ./hits.toml, or a link to
+// it): two identical columns, as a sweep's repeated value would be, which
+// it refuses (probe 7). "" when each is given once.
+std::string scenario_given_twice(const std::vector<std::string>& files) {
+  for (std::size_t i = 0; i < files.size(); ++i)
+    for (std::size_t j = i + 1; j < files.size(); ++j)
+      if (common::same_output_file(files[i], files[j]))
+        return "'" + common::shown_text(files[j]) + "' is '" + common::shown_text(files[i]) +
+               "' again: the same scenario twice makes two identical columns (name each once)";
+  return "";
+}
+
 // "out.png" and "out.svg" name the prefix "out" (both files are written).
 std::string figure_prefix(std::string figure) {
   for (const char* ext : {".png", ".svg"})
@@ -82,6 +95,10 @@ std::string figure_prefix(std::string figure) {
 int compare_command(const CompareArgs& given) {
   CompareArgs args = given;
   args.figure = args.figure.empty() ? "" : figure_prefix(args.figure);
+  if (const std::string twice = scenario_given_twice(args.files); !twice.empty()) {
+    std::cerr << "clerk: compare: " << twice << "\n";
+    return 2;
+  }
   std::vector<Loaded> loaded;
   try {
     loaded = load_all(args);

@@ -73,7 +73,7 @@ std::vector<Row> rows_of(const std::vector<CompareFigures>& runs) {
     for (const CompareFigures& x : runs) r.cells.push_back(f(x));
     rows.push_back(std::move(r));
   };
-  row("simulated time", [](const auto& f) { return fmt::format("{:.0f} s", f.duration_s); });
+  row("simulated time", [](const auto& f) { return fmt::format("{:g} s", f.duration_s); });
   row("server outbound (ifstat)", [](const auto& f) { return fmt::format("{:.2f} Gbit/s", f.nic_gbps); });
   for (const std::string& n : group_names(runs)) {
     const std::string shown = common::shown_text(n);  // a group's name is the scenario's text: escaped for the terminal

@@ -12,6 +12,11 @@ namespace {
 
 // What is said when the report cannot be written (common/standard_output.h).
 constexpr const char* kReportLost = "clerk: cannot write the report to standard output";
+// The same, after a command that succeeded: it wrote its files before its
+// report, so they are there (probe 7: a `clerk new` retried after this was
+// told its file exists, with no word that it had been written).
+constexpr const char* kReportLostFilesWritten =
+    "clerk: cannot write the report to standard output (the files the command writes, if any, are written whole)";
 
 // Every subcommand, in --help's order: one row each (cli/command.h).
 constexpr cli::Registration kSubcommands[] = {
@@ -59,5 +64,6 @@ int main(int argc, char** argv) {
     app.exit(e);
     return 2;
   }
-  return common::flush_standard_output(common::guarded([&] { return commands.run_chosen(); }), kReportLost);
+  const int status = common::guarded([&] { return commands.run_chosen(); });
+  return common::flush_standard_output(status, status == 0 ? kReportLostFilesWritten : kReportLost);
 }

@@ -193,7 +193,7 @@ int validate_command(const ValidateArgs& args) {
                 << "; please report this bug with the command line and the scenario\n";
       return 3;
     }
-    std::cout << fmt::format("\n{}  ({}, seed {}, {:.0f} s simulated in {:.2f} s)\n", common::shown_text(sc.name),
+    std::cout << fmt::format("\n{}  ({}, seed {}, {:g} s simulated in {:.2f} s)\n", common::shown_text(sc.name),
                              common::shown_text(file), sc.seed,
                              sc.duration_s, wall);
     if (json.contains("warmup")) {

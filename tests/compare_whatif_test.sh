@@ -170,7 +170,7 @@ if command -v gnuplot >/dev/null; then
   # A run too short to complete a request: every figure 0 or missing, the
   # logarithmic panels too; drawn all the same (they fall back to linear).
   expect_status 0 "compare --figure of empty runs" "$clerk" compare "$scenarios/agreement/hits.toml" \
-    "$scenarios/agreement/hits.toml" --duration 0.01 --figure "$tmp/empty"
+    "$scenarios/agreement/misses.toml" --duration 0.01 --figure "$tmp/empty"
   [ -s "$tmp/empty.png" ] || fail "compare of empty runs wrote no figure"
 fi
 

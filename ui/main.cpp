@@ -80,7 +80,9 @@ bool at_within_run(const ui::App& app, double at_s) {
   const double window_s = app.a.scenario.duration_s;
   if (at_s <= window_s) return true;
   std::fprintf(stderr,
-               "clerk-ui: --at %g: beyond the run, whose measured window lasts %g s (duration); give --at from 0 to %g\n",
+               // %.15g: the value as given (probe 7: --at 1.0000000001 read "--at 1: beyond ... 0 to 1").
+               "clerk-ui: --at %.15g: beyond the run, whose measured window lasts %.15g s (duration); give --at from 0 to "
+               "%.15g\n",
                at_s, window_s, window_s);
   return false;
 }
@@ -92,7 +94,7 @@ bool replay_at_within(const ui::Replay& r, double replay_at_s) {
   const double length_s = ui::replay_length(r);
   if (replay_at_s <= length_s) return true;
   std::fprintf(stderr,
-               "clerk-ui: --replay-at %g: beyond the replay of %s, which lasts %.2f screen seconds (%zu stops); "
+               "clerk-ui: --replay-at %.15g: beyond the replay of %s, which lasts %.2f screen seconds (%zu stops); "
                "give --replay-at from 0 to %.2f\n",
                replay_at_s, r.which.c_str(), length_s, r.stops.size(), length_s);
   return false;
@@ -327,7 +329,7 @@ int run(int argc, char** argv) {
       const std::string shown_base = common::shown_text(base);
       const float sx = static_cast<float>(fb_w) / ds.x, sy = static_cast<float>(fb_h) / ds.y;
       std::string png, error;
-      // Held in memory until the walk ends (captured, below): a PNG the
+      // Held in memory until the walk ends ("made" says so; written by write_captures, all or none): a PNG the
       // display could not give is exit 2 with nothing written. 1 stays the claims'.
       const bool ok = ui::encode_png(0, 0, fb_w, fb_h, fb_h, png, error);
       if (ok) {
@@ -340,11 +342,11 @@ int run(int argc, char** argv) {
         status = 2;
         glfwSetWindowShouldClose(window, 1);
       } else if (!shot_explain && !shot_replay && ui::start_step_replay(app, m, 0)) {
-        std::printf("captured %s.png\n", shown_base.c_str());
+        std::printf("made %s.png\n", shown_base.c_str());
         app.replay.t = ui::replay_midway(app.replay);  // the longest stop, half shown
         shot_replay = true;
       } else if (!shot_explain) {
-        std::printf("captured %s.png\n", shown_base.c_str());
+        std::printf("made %s.png\n", shown_base.c_str());
         if (shot_replay) std::printf("  %s", ui::replay_text(app, sx, sy).c_str());
         app.replay.active = false;
         shot_replay = false;
@@ -353,7 +355,7 @@ int run(int argc, char** argv) {
       } else {
         const models::LessonStep& st = m.lesson.steps[shot_step];
         // The lesson's texts come from its file: shown escaped, as every file's text.
-        std::printf("captured %s.png\nstep %zu: %s\n", shown_base.c_str(), shot_step + 1, common::shown_text(st.title).c_str());
+        std::printf("made %s.png\nstep %zu: %s\n", shown_base.c_str(), shot_step + 1, common::shown_text(st.title).c_str());
         if (st.predict.given())
           std::printf("  answer: %s\n  %s\n", common::shown_text(models::predict_answer_text(st, *m.outcome)).c_str(),
                       m.verdict.text.empty() ? "(no prediction)" : common::shown_text(m.verdict.text).c_str());

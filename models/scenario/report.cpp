@@ -160,7 +160,7 @@ std::string trace_lines(const WrkResult& c) {
 
 std::string text_report(const RunResult& r) {
   std::string s;
-  s += fmt::format("== {}  (seed {}, {:.0f} s simulated)\n", r.scenario, r.seed, r.duration_s);
+  s += fmt::format("== {}  (seed {}, {:g} s simulated)\n", r.scenario, r.seed, r.duration_s);
   s += fmt::format("   modelled: NGINX {} with that release's defaults (nginx.version)\n", r.nginx_version);
   s += warmup_table(r.warmup);
   for (const WrkResult& c : r.clients) {

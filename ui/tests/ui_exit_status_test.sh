@@ -79,7 +79,7 @@ sigterm_mid_walk() {  # DIR: 0 when the signal came mid-walk, 1 when the walk en
   "$xvfb" "$ui" --lesson "$tiny" --answers "$out/answers" --captures "$dir" >"$dir.log" 2>&1 &
   wrapper=$!
   for _ in $(seq 1200); do
-    grep -q "captured .*1-1-explain.png" "$dir.log" && pid=$(pgrep -P "$wrapper" -x clerk-ui) && break
+    grep -q "made .*1-1-explain.png" "$dir.log" && pid=$(pgrep -P "$wrapper" -x clerk-ui) && break
     kill -0 "$wrapper" 2>/dev/null || break
     sleep 0.05
   done
