@@ -62,15 +62,22 @@ toml::table parse_toml_file(const std::string& path) {
   return parse_checked(text, path, path, "");
 }
 
-std::string hardware_profile_file(const std::string& given) {
-  std::string name = given;
-  if (name.starts_with("@hardware/"))
-    name.erase(0, std::string_view("@hardware/").size());
-  else if (name.empty() || name.find('/') != std::string::npos || name.ends_with(".toml"))
-    return given;
+namespace {
+// The file of the preset NAME ("local", "ssd/sata-dc-s3700"): in the
+// presets' hardware folder, .toml added. What "@hardware/NAME" in an
+// include and a preset's name after --hardware both name.
+fs::path preset_file(std::string_view name) {
   fs::path preset = fs::path(presets_dir()) / "hardware" / name;
   if (preset.extension() != ".toml") preset += ".toml";
-  return preset.string();
+  return preset;
+}
+}  // namespace
+
+std::string hardware_profile_file(const std::string& given) {
+  constexpr std::string_view kPrefix = "@hardware/";
+  if (given.starts_with(kPrefix)) return preset_file(std::string_view(given).substr(kPrefix.size())).string();
+  if (given.empty() || given.find('/') != std::string::npos || given.ends_with(".toml")) return given;
+  return preset_file(given).string();
 }
 
 LayeredToml::LayeredToml(const std::string& path, const std::vector<std::string>& overrides,
@@ -312,8 +319,7 @@ std::string LayeredToml::include_target(const toml::node& item, const std::strin
       throw ConfigError(file, line_of(&item), key,
                         "'" + name + "' is no preset: the one search path is @hardware/NAME, a profile in " +
                             dir.string() + " (" + profile_list(dir) + ")");
-    target = dir / name.substr(search.size());
-    if (target.extension() != ".toml") target += ".toml";
+    target = preset_file(std::string_view(name).substr(search.size()));
     std::error_code ec;
     const fs::file_status st = fs::status(target, ec);
     // A profile that is there but cannot be reached (a symbolic link loop,
