@@ -81,15 +81,20 @@ TEST_CASE("the summary groups runs by point", "[sweep][stats]") {
 // sorted once (was a search of the values so far for each row, quadratic):
 // distinct, numerically sorted when all are numbers (stable: "1" before
 // "1.0" as first seen; "nan" last), else in first-seen order.
+namespace {
+// The plot of one metric over an axis "x" whose rows take the values `xs`.
+cli::sweep::PlotData x_of(const std::vector<std::string>& xs) {
+  using namespace cli::sweep;
+  RowFile file;
+  file.columns = {{"x"}, {"m"}};
+  file.has_columns = true;
+  for (std::size_t i = 0; i < xs.size(); ++i) file.rows.push_back({"f", i, i, 1, {xs[i]}, {1.0}});
+  return gather(file, {"x", "m", "", {}, 0.95});
+}
+}  // namespace
+
 TEST_CASE("plot's x values: distinct, sorted as numbers when all are, else first-seen", "[sweep][stats]") {
   using namespace cli::sweep;
-  const auto x_of = [](const std::vector<std::string>& xs) {
-    RowFile file;
-    file.columns = {{"x"}, {"m"}};
-    file.has_columns = true;
-    for (std::size_t i = 0; i < xs.size(); ++i) file.rows.push_back({"f", i, i, 1, {xs[i]}, {1.0}});
-    return gather(file, {"x", "m", "", {}, 0.95});
-  };
   const PlotData numbers = x_of({"10", "2", "nan", "1", "2", "-3e2", "1.0", "10"});
   CHECK(numbers.x_numeric);
   CHECK(numbers.x_labels == std::vector<std::string>{"-3e2", "1", "1.0", "2", "10", "nan"});
@@ -112,13 +117,6 @@ TEST_CASE("plot's x values: distinct, sorted as numbers when all are, else first
 // first seen, evenly spaced, and --logx did nothing.
 TEST_CASE("plot's x values with units: read as the quantity, sorted and placed to scale", "[sweep][stats]") {
   using namespace cli::sweep;
-  const auto x_of = [](const std::vector<std::string>& xs) {
-    RowFile file;
-    file.columns = {{"x"}, {"m"}};
-    file.has_columns = true;
-    for (std::size_t i = 0; i < xs.size(); ++i) file.rows.push_back({"f", i, i, 1, {xs[i]}, {1.0}});
-    return gather(file, {"x", "m", "", {}, 0.95});
-  };
   const PlotData times = x_of({"1s", "250ms", "2s", "500ms"});
   CHECK(times.x_numeric);
   CHECK(times.x_labels == std::vector<std::string>{"250ms", "500ms", "1s", "2s"});
