@@ -47,10 +47,11 @@ Knobs other_aio(Knobs k) {
 // minutes of simulated time (the 9x runs' ~500 s) that it would have to
 // play or skip before the first frame. `clerk run` warms up; `--set
 // warmup=...` asks the visualizer to do the same.
+static bool warmup_told(const std::vector<std::string>& overrides) {
+  return std::any_of(overrides.begin(), overrides.end(), [](const std::string& o) { return o.rfind("warmup", 0) == 0; });
+}
 static std::vector<std::string> cold_unless_told(std::vector<std::string> overrides) {
-  for (const std::string& o : overrides)
-    if (o.rfind("warmup", 0) == 0) return overrides;
-  overrides.insert(overrides.begin(), "warmup=\"0s\"");
+  if (!warmup_told(overrides)) overrides.insert(overrides.begin(), "warmup=\"0s\"");
   return overrides;
 }
 
@@ -62,6 +63,7 @@ bool open_scenario(App& app, const std::string& path, const std::vector<std::str
     return false;
   }
   app.error.clear();
+  app.cold_by_default = !as_written && !warmup_told(overrides);
   app.replay.active = false;  // its request was the old file's
   app.path = path;
   app.overrides = overrides;

@@ -26,6 +26,7 @@ struct App {
   std::string path;
   std::vector<std::string> overrides;  // --set KEY=VALUE, applied by the loader
   models::Scenario loaded;
+  bool cold_by_default = false;        // the file's warm-up was set aside (app.cpp, cold_unless_told)
   std::string lesson;                  // the file's opening comment: its narrative
   std::string error;                   // the last load error, shown in the controls
 

@@ -188,7 +188,13 @@ int run(int argc, char** argv) {
     app.replay.fixed = opt.replay_at_s >= 0;
     app.replay.t = std::max(opt.replay_at_s, 0.0);
     if (!ui::start_replay(app.replay, app.a, replay_group, opt.replay, error)) {
-      std::fprintf(stderr, "clerk-ui: --replay %s: %s\n", opt.replay.c_str(), common::shown_text(error).c_str());
+      // The visualizer starts cold where clerk run warms up first: say so
+      // where that is why nobody has finished yet.
+      const models::StageAggregate* done = app.a.world ? app.a.world->clients().group_stages(replay_group) : nullptr;
+      const char* cold = app.cold_by_default && done && done->count() == 0
+                             ? " (the visualizer starts cold, where clerk run warms up first: --set warmup=... does the same here)"
+                             : "";
+      std::fprintf(stderr, "clerk-ui: --replay %s: %s%s\n", opt.replay.c_str(), common::shown_text(error).c_str(), cold);
       return 2;
     }
     if (opt.replay_longest) app.replay.t = ui::replay_midway(app.replay);

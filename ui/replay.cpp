@@ -248,6 +248,19 @@ bool client_group(const Session& s, const std::string& name, std::uint32_t& grou
   return false;
 }
 
+namespace {
+// Why there is nobody to follow: how much of the run has passed.
+std::string no_response_yet(const Session& s, const std::string& group) {
+  char when[96];
+  if (s.world->measuring())
+    std::snprintf(when, sizeof when, "in the first %.6g s of the measured window",
+                  sim::to_seconds(s.world->engine().now() - s.world->window_start()));
+  else
+    std::snprintf(when, sizeof when, "during the warm-up (%.6g s so far)", sim::to_seconds(s.world->engine().now()));
+  return "no response of group " + group + " has completed " + when;
+}
+}  // namespace
+
 bool start_replay(Replay& r, const Session& s, std::uint32_t group, const std::string& which, std::string& error) {
   if (!s.world) {
     error = "no run";
@@ -265,7 +278,7 @@ bool start_replay(Replay& r, const Session& s, std::uint32_t group, const std::s
   }
   const models::JourneyRow row = which == "max" ? agg->worst_journey() : agg->percentile_journey(which == "p50" ? 50 : 99);
   if (row.requests == 0 || row.journey.count == 0) {
-    error = "no response of group " + wrk.group_spec(group).name + " yet";
+    error = no_response_yet(s, wrk.group_spec(group).name);
     return false;
   }
   r.active = true;

@@ -141,6 +141,15 @@ echo "ok: --at at the run's end"
 expect "--replay-at 3600: beyond the replay of p99, which lasts .* screen seconds" \
   --scenario "$src/scenarios/nginx-9x/blocking.toml" --at 2 --replay p99 --screenshot "$tmp/replay.png" --replay-at 3600
 [ ! -e "$tmp/replay.png" ] || { echo "FAIL: --replay-at beyond the replay wrote a file"; exit 1; }
+# Probe 7's last minor: a replay asked for before any response of the group
+# completed said "no response ... yet", though clerk run's same window had
+# some: the visualizer starts cold (app.cpp, cold_unless_told). The message
+# says how far the run is, and why, unless the warm-up was asked for.
+expect "no response of group constant has completed in the first 1.5 s of the measured window (the visualizer starts cold, where clerk run warms up first: --set warmup=... does the same here)" \
+  --scenario "$src/scenarios/nginx-9x/blocking.toml" --at 1.5 --replay p50 --screenshot "$tmp/replay.png"
+expect "no response of group constant has completed in the first 0.5 s of the measured window$" \
+  --scenario "$src/scenarios/nginx-9x/blocking.toml" --set warmup=0s --at 0.5 --replay max --screenshot "$tmp/replay.png"
+[ ! -e "$tmp/replay.png" ] || { echo "FAIL: a replay with nobody to follow wrote a file"; exit 1; }
 
 # A file name that is not UTF-8 is written into --series' JSON (as U+FFFD), not an abort.
 cp "$tmp/hits.toml" "$tmp/bad"$'\xff'".toml"
