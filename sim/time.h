@@ -27,6 +27,18 @@ inline Time from_seconds_ceil(double s) {
   return (static_cast<double>(t) < ns) ? t + 1 : t;
 }
 
+// A time someone wrote (a run's duration, a warm-up): the nearest whole
+// nanosecond, so that times a nanosecond apart stay apart (a double's
+// 1.000000001 x 1e9 is 1000000001.0000001, which the ceiling above makes
+// 1,000,000,002). Total as from_seconds_ceil.
+inline Time from_seconds_nearest(double s) {
+  const double ns = s * 1e9;
+  if (!(ns > 0)) return 0;
+  if (!(ns < 9.2e18)) return kNever;
+  auto t = static_cast<Time>(ns);
+  return ns - static_cast<double>(t) >= 0.5 ? t + 1 : t;
+}
+
 // now + delay, kNever when that would pass the end of representable time.
 constexpr Time later(Time now, Time delay) { return delay >= kNever - now ? kNever : now + delay; }
 

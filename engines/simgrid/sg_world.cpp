@@ -23,7 +23,7 @@ constexpr sim::Time kWrkRecord = sim::milliseconds(100);  // wrk's RECORD_INTERV
 SgWorld::SgWorld(const models::Scenario& sc, std::uint64_t seed, double duration_s)
     : scenario_(sc),
       seed_(seed),
-      duration_(sim::from_seconds_ceil(duration_s)),
+      duration_(sim::from_seconds_nearest(duration_s)),
       engine_("clerk"),
       streams_(seed),
       monitor_(sc.warmup, false) {

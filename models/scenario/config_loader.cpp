@@ -15,6 +15,7 @@
 #include "common/kernel_name.h"
 #include "models/os/ext4_layout.h"
 #include "models/os/tcp_pacing.h"
+#include "models/scenario/dataset_fit.h"
 #include "models/scenario/disk_kinds.h"
 #include "models/scenario/key_reference.h"
 #include "models/scenario/layered_toml.h"
@@ -1112,73 +1113,13 @@ void read_expect(Section& root, const LayeredToml& doc, Scenario& sc) {
   });
 }
 
-// Whatever the placement, the run lays the tree out as ext4 would on the
-// disk ([disk]'s capacity; Ext4Layout, for the metadata a path walk reads),
-// and ext4 has a fixed number of inodes: one per directory and file, after
-// the reserved ones. Counted here, so that no layout is built to find out.
-void check_dataset_inodes(Section& dataset, const FilesystemSpec& f, std::uint64_t capacity) {
-  const std::uint64_t needed = Ext4Layout::inodes_needed(f.tree);
-  const std::uint64_t inodes = Ext4Layout::inode_count(capacity);
-  if (needed <= inodes) return;
-  const std::uint64_t directories = needed - Ext4Geometry::kFirstIno - f.files;
-  dataset.fail("files", fmt::format("the data set needs {} inodes ({} files, {} directories and ext4's {} reserved "
-                                    "ones), but ext4 on the disk's {} bytes has {} ({} per block group of {} bytes): "
-                                    "give a larger disk, or fewer files",
-                                    needed, f.files, directories, Ext4Geometry::kFirstIno, capacity, inodes,
-                                    Ext4Geometry::kInodesPerGroup,
-                                    Ext4Geometry::kBlock * Ext4Geometry::kBlocksPerGroup));
-}
-
-// Every file gets a slot as large as the largest file, rounded up to a page
-// (Filesystem); with no disk, every file lives in the page cache from the
-// start, in whole cache units, and a read that misses would have nowhere to go.
+// The data set must fit its disk (dataset_fit.h).
 void check_dataset_fits(Section& root, const Scenario& sc) {
-  const FilesystemSpec& f = sc.filesystem;
-  std::uint64_t largest = f.file_size, smallest = f.file_size;
-  for (const SizeClass& c : f.size_mix) {
-    largest = std::max(largest, c.max);
-    smallest = std::min(smallest, c.min);
-  }
+  const std::string misfit = dataset_misfit(sc);
+  if (misfit.empty()) return;
   Section dataset = root.sub("dataset");
-  const DiskKind& disk = disk_kind(sc.hardware.disk);
-  if (disk.in_memory) {
-    const std::uint64_t unit = sc.hardware.cache_unit_bytes;
-    const std::uint64_t units = sc.hardware.page_cache_bytes / unit;
-    const std::uint64_t per_file = (largest + unit - 1) / unit;
-    if (per_file > units || f.files > units / per_file)
-      dataset.fail("files", fmt::format("with disk.type = \"{}\" every file is served from the page cache, and {} "
-                                        "files of up to {} bytes need {} bytes of it, but memory.page_cache is {}: "
-                                        "give the data set a disk, or make it smaller",
-                                        disk.name, f.files, largest, static_cast<double>(f.files) * per_file * unit,
-                                        sc.hardware.page_cache_bytes));
-    return;
-  }
-  std::uint64_t capacity = disk.capacity(sc.hardware.disk);
-  check_dataset_inodes(dataset, f, capacity);
-  if (f.placement == Placement::kExt4) {
-    // With [disks.NAME] the files spread over every disk (the run checks each).
-    for (const HardwareSpec::NamedDisk& d : sc.hardware.disks) capacity += disk_kind(d.spec).capacity(d.spec);
-    // What is certain before the sizes are drawn (they depend on the run's
-    // seed): every file takes at least its class's smallest size in 4 KiB
-    // blocks. The run checks the drawn sizes (world_files.h).
-    const double least = static_cast<double>(f.files) * static_cast<double>((smallest + 4095) / 4096 * 4096);
-    if (least / f.fill_factor > static_cast<double>(capacity))
-      dataset.fail("files", fmt::format("the data set does not fit on the disk: its {} files take at least {:.0f} bytes "
-                                        "in 4 KiB blocks{}, but the device has {} bytes",
-                                        f.files, least,
-                                        f.fill_factor < 1 ? fmt::format(" ({:.0f} with fill_factor = {:g})",
-                                                                        least / f.fill_factor, f.fill_factor)
-                                                          : std::string(),
-                                        capacity));
-    return;
-  }
-  const std::uint64_t slot = (largest + 4095) / 4096 * 4096;
-  if (capacity / slot < f.files)
-    dataset.fail("files", fmt::format("{} files of up to {} bytes do not fit on the disk ({} bytes; each file takes a "
-                                      "slot of the largest file's size)",
-                                      f.files, largest, capacity));
+  dataset.fail("files", misfit);
 }
-
 // warmup = "settled" (the default) or a time ("300s"; "0s": a cold start),
 // and warmup_max, the cap of a settled warm-up (warmup.h; a fixed one runs as
 // long as it says, so that `--set warmup=0s` works on any scenario).

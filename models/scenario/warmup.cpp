@@ -14,12 +14,19 @@ double ratio(std::uint64_t hits, std::uint64_t lookups) {
 }
 }  // namespace
 
+// A fixed warm-up's next interval from `now`: a step, or all that is left
+// when less than two steps are.
+sim::Time WarmupMonitor::next_step(sim::Time now) const {
+  const sim::Time left = fixed_end_ - now;
+  return left < 2 * step_ ? left : step_;
+}
+
 WarmupMonitor::WarmupMonitor(const WarmupSpec& spec, bool nothing_to_settle, bool data_fits)
     : spec_(spec), data_fits_(data_fits) {
   if (spec.settled) {
     report_.mode = "settled";
     report_.requested_s = spec.max_s;
-    cap_ = sim::from_seconds_ceil(spec.max_s);
+    cap_ = sim::from_seconds_nearest(spec.max_s);
     interval_ = std::min(kInterval, std::max<sim::Time>(cap_, 1));  // a cap under 10 s: one interval
     if (nothing_to_settle || cap_ == 0) {
       over_ = true;
@@ -28,16 +35,18 @@ WarmupMonitor::WarmupMonitor(const WarmupSpec& spec, bool nothing_to_settle, boo
                                          : "warmup_max is 0: a cold start";
     }
   } else {
-    fixed_end_ = sim::from_seconds_ceil(spec.fixed_s);
+    fixed_end_ = sim::from_seconds_nearest(spec.fixed_s);
     report_.requested_s = spec.fixed_s;
     if (fixed_end_ == 0) {
       over_ = true;
       report_.status = "a cold start (warmup = 0s)";
     } else {
       report_.mode = "fixed";
-      // Intervals of at most 10 s that divide the warm-up.
+      // Intervals of at most 10 s that divide the warm-up; the last takes
+      // what the division leaves (sample()), so that it ends where asked.
       const sim::Time n = (fixed_end_ + kInterval - 1) / kInterval;
-      interval_ = std::max<sim::Time>(1, fixed_end_ / n);
+      step_ = std::max<sim::Time>(1, fixed_end_ / n);
+      interval_ = next_step(0);
     }
   }
   report_.interval_s = sim::to_seconds(interval_);
@@ -62,7 +71,10 @@ bool WarmupMonitor::sample(sim::Time now, const WarmupProbe& p) {
     evicted_at_full_ = p.evicted_units;
   }
   if (!spec_.settled) {
-    if (now + interval_ > fixed_end_) finish(now, false, fmt::format("ran the fixed {:g} s", spec_.fixed_s));
+    if (now >= fixed_end_)
+      finish(now, false, fmt::format("ran the fixed {:g} s", spec_.fixed_s));
+    else
+      interval_ = next_step(now);
     return over_;
   }
   if (settled_now(p)) {

@@ -117,6 +117,8 @@ class WarmupMonitor {
   WarmupSpec spec_;
   sim::Time interval_ = 0;
   sim::Time fixed_end_ = 0;
+  sim::Time step_ = 0;  // a fixed warm-up's intervals, the last aside
+  sim::Time next_step(sim::Time now) const;
   sim::Time cap_ = 0;
   bool over_ = false;
   bool data_fits_ = false;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/scenario/config_error.h"
+#include "models/scenario/dataset_fit.h"
 #include "models/scenario/disk_kinds.h"
 #include "models/scenario/run_figures.h"
 #include "models/scenario/stream_ids.h"
@@ -16,8 +17,10 @@ constexpr sim::Time kSecond = sim::seconds(1);
 }  // namespace
 
 Scenario with_traces(Scenario sc, const sim::RandomStreams& streams) {
+  const WrkGroupSpec* planned = nullptr;  // the last trace group: the data set is made with its log
   for (WrkGroupSpec& g : sc.clients) {
     if (!g.trace.enabled()) continue;
+    planned = &g;
     sim::RandomStream size_rng = streams.stream(kStreamSizes);
     const std::vector<std::uint64_t> sizes = draw_file_sizes(sc.filesystem, size_rng);
     try {
@@ -31,6 +34,12 @@ Scenario with_traces(Scenario sc, const sim::RandomStreams& streams) {
       throw ConfigError(g.trace.key_file, g.trace.key_line, "clients." + g.name + ".trace", e.what());
     }
   }
+  // The loader checked the files the scenario names against the disk; the
+  // logs' own it could not count (dataset_fit.h).
+  if (planned)
+    if (const std::string misfit = dataset_misfit(sc); !misfit.empty())
+      throw ConfigError(planned->trace.key_file, planned->trace.key_line, "clients." + planned->name + ".trace",
+                        "with the files of the access log: " + misfit);
   // A data set made of the log alone has other files than the paths the
   // other keys named.
   for (const std::string& p : sc.preload)
@@ -48,7 +57,7 @@ World::World(const Scenario& scenario, std::uint64_t seed, double duration_s)
     : World(with_traces(scenario, sim::RandomStreams(seed)), seed, duration_s, Prepared{}) {}
 
 World::World(const Scenario& sc, std::uint64_t seed, double duration_s, Prepared)
-    : scenario_(sc), seed_(seed), duration_(sim::from_seconds_ceil(duration_s)), streams_(seed),
+    : scenario_(sc), seed_(seed), duration_(sim::from_seconds_nearest(duration_s)), streams_(seed),
       monitor_(sc.warmup, false) {
   const HardwareSpec& hw = sc.hardware;
   const std::uint32_t workers = sc.nginx.worker_processes;
@@ -102,7 +111,7 @@ void World::run() {
 
 sim::Time World::duration() const {
   if (measuring_) return window_.at + duration_;
-  return sim::from_seconds_ceil(scenario_.warmup.longest_s()) + duration_;
+  return sim::from_seconds_nearest(scenario_.warmup.longest_s()) + duration_;
 }
 
 WarmupProbe World::probe() const {
