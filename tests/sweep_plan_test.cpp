@@ -2,6 +2,7 @@
 // rejected before anything runs.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -411,6 +412,36 @@ TEST_CASE("a sweep ranges over times and rates with units, as it does over sizes
   // A value out of the key's range names the axis and the value.
   CHECK_THAT(error_of(inline_spec({"nic.line_rate=1kbit/s..2kbit/s:1kbit/s"})),
              StartsWith("--set: axis 'nic.line_rate': value '1kbit/s': ") && Contains("must be"));
+  // Probe 8, minor 1: geometric ranges of times are in whole nanoseconds
+  // too (a factor of 1.0000000001 gave labels 0.1 ns apart that ran alike;
+  // 1ns..10ns:*1.5 gave 1.5ns, 2.25ns...), and a factor too small for them
+  // is refused as a step is.
+  CHECK(labels(axis("1ns..10ns:*2")) == V{"1ns", "2ns", "4ns", "8ns"});
+  CHECK_THAT(error("1ns..10ns:*1.5"), Contains("too small for values of this size: two of them read 2ns"));
+  CHECK_THAT(error("1s..1.0000001s:*1.0000000001"), Contains("too small for values of this size"));
+  // Drawn times are whole nanoseconds, and a narrow range of rates keeps
+  // its digits (six made 1Gbit/s..1.000001Gbit/s all "1Gbit/s").
+  SweepSpec narrow = inline_spec({"warmup=1s..1.000000003s", "nic.line_rate=1Gbit/s..1.000001Gbit/s", "duration=1s"});
+  narrow.mode = Mode::kRandom;
+  narrow.samples = 8;
+  const Plan narrow_plan = make_plan(narrow);
+  std::set<std::string> warmups, drawn_rates;
+  for (const Point& p : narrow_plan.points) {
+    const std::vector<std::string> o = narrow_plan.overrides(p);
+    REQUIRE(o.size() == 3);
+    // Overrides in the axes' order: duration, warmup, nic.line_rate.
+    warmups.insert(o[1]);
+    drawn_rates.insert(o[2]);
+    double w = 0;
+    const std::string warm = o[1].substr(o[1].find('=') + 2);
+    REQUIRE(models::parse_duration(warm.substr(0, warm.size() - 1), w));
+    const long long ns = std::llround(w * 1e9);
+    CHECK((ns >= 1000000000 && ns <= 1000000003));
+    CHECK(std::abs(w * 1e9 - static_cast<double>(ns)) < 1e-3);
+  }
+  CHECK(warmups.size() > 1);
+  CHECK(drawn_rates.size() > 1);
+
   // Sampled: each draw a time or rate with its unit, within the ends.
   SweepSpec sampled = inline_spec({"nic.line_rate=1Gbit/s..10Gbit/s", "warmup=50ms..2s", "duration=1s"});
   sampled.mode = Mode::kRandom;

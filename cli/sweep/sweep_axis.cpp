@@ -231,6 +231,8 @@ void push_distinct(Axis& axis, AxisValue v, const std::string& step_s, const Fai
 // A time in whole nanoseconds, as the simulation's clock counts it, written
 // with as many digits as it needs to read back as itself (1000.000000003s:
 // 13), 12 at least (quantity_value's rounding of 0.05 + 0.01).
+}  // namespace
+
 AxisValue time_value(std::int64_t ns) {
   const double seconds = static_cast<double>(ns) * 1e-9;
   for (int digits = 12; digits < 19; ++digits) {
@@ -240,6 +242,8 @@ AxisValue time_value(std::int64_t ns) {
   }
   return quantity_value(Quantity::kTime, seconds, 19);
 }
+
+namespace {
 
 // A range of times in whole nanoseconds, counted exactly (probe 7: the four
 // values 1000s + 0..3 ns read alike, "1000s", and were refused as given
@@ -289,10 +293,12 @@ void parse_quantity_range(Quantity q, const std::string& lo_s, const std::string
     if (!parse_double(step_s, factor) || !(factor > 1))
       fail("the factor '" + common::shown_text(step_s) + "' must be a number above 1");
     if (!(lo > 0)) fail("a geometric range must start above 0");
-    // Divided rather than hi multiplied, which could overflow.
+    // Divided rather than hi multiplied, which could overflow. Times in the
+    // clock's whole nanoseconds, as a stepped range's (probe 8: a factor of
+    // 1.0000000001 gave labels 0.1 ns apart that ran alike).
     for (double v = lo; v / (1 + 1e-12) <= hi; v = rounded(v * factor, 12)) {
       if (axis.values.size() >= kMaxValues) fail("more than 100000 values");
-      axis.values.push_back(quantity_value(q, v));
+      push_distinct(axis, time ? time_value(std::llround(v * 1e9)) : quantity_value(q, v), step_s, fail);
     }
     return;
   }

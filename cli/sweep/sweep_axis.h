@@ -52,6 +52,9 @@ AxisValue parse_value(const std::string& text);
 // which it is at least 1 ("50ms", "1.5s", "400MB/s", "2Gbit/s"): a string
 // value, as a list of such values gives it. Never throws.
 AxisValue quantity_value(Quantity q, double v, int digits = 12);
+// A time in the clock's whole nanoseconds, with the digits it needs to read
+// back as itself.
+AxisValue time_value(std::int64_t ns);
 // Fills axis.values (or the continuous range) from "v1,v2,...", "lo..hi",
 // "lo..hi:step" or "lo..hi:*factor". Throws SweepError naming the axis.
 void parse_axis_text(const std::string& text, Axis& axis);

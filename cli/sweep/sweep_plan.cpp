@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <map>
@@ -80,6 +81,14 @@ std::vector<Point> grid_points(const SweepSpec& spec) {
   return points;
 }
 
+// Significant digits for a value drawn from [lo, hi]: six, or enough to
+// tell about a thousand values of the range apart, up to a double's 17.
+int drawn_digits(double lo, double hi) {
+  const double span = hi - lo, size = std::max(std::abs(lo), std::abs(hi));
+  if (!(span > 0) || !(size > 0)) return 6;
+  return std::clamp(static_cast<int>(std::ceil(std::log10(size / span))) + 3, 6, 17);
+}
+
 AxisValue draw(const Axis& axis, sim::RandomStream& rng, std::uint64_t index) {
   if (!axis.continuous) return axis.values[index];
   if (axis.integer) {
@@ -87,10 +96,18 @@ AxisValue draw(const Axis& axis, sim::RandomStream& rng, std::uint64_t index) {
     const auto v = lo + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(axis.hi - axis.lo) + 1));
     return {std::to_string(v), std::to_string(v), true};
   }
-  // A time or a rate: six digits too, with its unit ("57.1234ms").
+  // A time in the clock's whole nanoseconds, drawn as such (probe 8: six
+  // digits made a range of a few nanoseconds one value).
+  if (axis.quantity == Quantity::kTime) {
+    const std::int64_t lo = std::llround(axis.lo * 1e9), hi = std::llround(axis.hi * 1e9);
+    return time_value(lo + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(hi - lo) + 1)));
+  }
+  // A rate or a number: six digits, more where the range is narrower than
+  // its values (1Gbit/s..1.000001Gbit/s needs ten), with its unit ("2.51234Gbit/s").
+  const int digits = drawn_digits(axis.lo, axis.hi);
   if (axis.quantity != Quantity::kNone)
-    return quantity_value(axis.quantity, axis.lo + rng.uniform() * (axis.hi - axis.lo), 6);
-  const double v = std::stod(fmt::format("{:.6g}", axis.lo + rng.uniform() * (axis.hi - axis.lo)));
+    return quantity_value(axis.quantity, axis.lo + rng.uniform() * (axis.hi - axis.lo), digits);
+  const double v = std::stod(fmt::format("{:.{}g}", axis.lo + rng.uniform() * (axis.hi - axis.lo), digits));
   AxisValue out{fmt::format("{}", v), fmt::format("{}", v), true};
   if (out.toml.find_first_of(".eEn") == std::string::npos) out.toml += ".0";
   return out;
