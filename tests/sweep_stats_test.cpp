@@ -82,14 +82,15 @@ TEST_CASE("the summary groups runs by point", "[sweep][stats]") {
 // distinct, numerically sorted when all are numbers (stable: "1" before
 // "1.0" as first seen; "nan" last), else in first-seen order.
 namespace {
-// The plot of one metric over an axis "x" whose rows take the values `xs`.
-cli::sweep::PlotData x_of(const std::vector<std::string>& xs) {
+// The plot of one metric over an axis (by default "x", no scenario key)
+// whose rows take the values `xs`.
+cli::sweep::PlotData x_of(const std::vector<std::string>& xs, const std::string& axis = "x") {
   using namespace cli::sweep;
   RowFile file;
-  file.columns = {{"x"}, {"m"}};
+  file.columns = {{axis}, {"m"}};
   file.has_columns = true;
   for (std::size_t i = 0; i < xs.size(); ++i) file.rows.push_back({"f", i, i, 1, {xs[i]}, {1.0}});
-  return gather(file, {"x", "m", "", {}, 0.95});
+  return gather(file, {axis, "m", "", {}, 0.95});
 }
 }  // namespace
 
@@ -137,6 +138,27 @@ TEST_CASE("plot's x values with units: read as the quantity, sorted and placed t
   const PlotData mixed = x_of({"512k", "250ms"});
   CHECK_FALSE(mixed.x_numeric);
   CHECK(mixed.x_labels == std::vector<std::string>{"512k", "250ms"});
+}
+
+// Probe 8, minor 3: an axis that sweeps a scenario key is read as the
+// loader reads that key: "1m" of warmup is a minute (it was read as a
+// mebibyte and drawn far right of 100 s and 200 s), of memory.page_cache a
+// mebibyte; a bare number is the key's unit (seconds, bytes).
+TEST_CASE("plot reads a key's axis as the loader reads the key", "[sweep][stats]") {
+  using namespace cli::sweep;
+  const PlotData warmup = x_of({"1m", "100", "200"}, "warmup");
+  CHECK(warmup.x_numeric);
+  CHECK(warmup.x_labels == std::vector<std::string>{"1m", "100", "200"});
+  REQUIRE(warmup.x_values.size() == 3);
+  CHECK(warmup.x_values[0] == Approx(60));
+  const PlotData cache = x_of({"1m", "100", "200"}, "memory.page_cache");
+  CHECK(cache.x_labels == std::vector<std::string>{"100", "200", "1m"});
+  CHECK(cache.x_values.back() == Approx(1048576));
+  // A key under a named table: clients.NAME.timeout is a time.
+  const PlotData timeout = x_of({"1m", "100", "200"}, "clients.random.timeout");
+  CHECK(timeout.x_labels == std::vector<std::string>{"1m", "100", "200"});
+  // A time key whose values are not all times stays text.
+  CHECK_FALSE(x_of({"1m", "fast"}, "warmup").x_numeric);
 }
 
 // Probe 3, finding 15: a CSV field holding a newline (a client group's

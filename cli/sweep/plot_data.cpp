@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cli/sweep/sweep_error.h"
+#include "models/scenario/key_reference.h"
 #include "models/scenario/units.h"
 
 namespace cli::sweep {
@@ -21,27 +22,40 @@ bool as_number(const std::string& s, double& v) {
   return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
-// An axis's values as numbers, all read one way: bare numbers, or sizes
-// ("512m", in bytes), times ("250ms", in seconds) or rates ("2Gbit/s", in
-// bytes a second), as a sweep writes a range's values with units and the
-// loader reads them (probe 7: they were drawn as text, in the order first
-// seen, and --logx did nothing). Sizes first: "1m" is the mebibyte a
-// sweep writes, never its minute (a sweep writes times in s, ms, us, ns).
-bool as_numbers(const std::vector<std::string>& values, std::vector<double>& out) {
-  const auto all = [&](auto read) {
+bool as_size(const std::string& t, double& v) {
+  std::uint64_t bytes = 0;
+  if (!models::parse_size(t, bytes)) return false;
+  v = static_cast<double>(bytes);
+  return true;
+}
+bool as_time(const std::string& t, double& v) { return models::parse_duration(t, v); }
+bool as_rate(const std::string& t, double& v) { return models::parse_rate(t, v); }
+
+// An axis's values as numbers, all read one way: as its key is (a size in
+// bytes, a time in seconds, a rate in bytes a second, as the loader reads
+// them: "1m" of warmup is a minute, of page_cache a mebibyte; probe 8), and
+// for an axis that is no scenario key, bare numbers, else sizes, times or
+// rates, as a sweep writes a range's values with units (probe 7: they were
+// drawn as text, in the order first seen, and --logx did nothing).
+bool as_numbers(const std::vector<std::string>& values, models::KeyType type, std::vector<double>& out) {
+  const auto all = [&](bool (*read)(const std::string&, double&)) {
     out.assign(values.size(), 0);
     for (std::size_t i = 0; i < values.size(); ++i)
       if (!read(values[i], out[i])) return false;
     return true;
   };
-  return all(as_number) || all([](const std::string& t, double& v) {
-           std::uint64_t bytes = 0;
-           if (!models::parse_size(t, bytes)) return false;
-           v = static_cast<double>(bytes);
-           return true;
-         }) ||
-         all([](const std::string& t, double& v) { return models::parse_duration(t, v); }) ||
-         all([](const std::string& t, double& v) { return models::parse_rate(t, v); });
+  switch (type) {
+    case models::KeyType::kSize: return all(as_size);
+    case models::KeyType::kDuration: return all(as_time);
+    case models::KeyType::kRate: return all(as_rate);
+    default: return all(as_number) || all(as_size) || all(as_time) || all(as_rate);
+  }
+}
+
+// The type of the scenario key an axis sweeps (key_reference.h).
+models::KeyType axis_type(const std::string& axis) {
+  static const models::KeyReference ref = models::build_key_reference();
+  return models::key_type_of(ref, axis);
 }
 
 // Distinct values in first-seen order, then sorted numerically (stably:
@@ -49,13 +63,14 @@ bool as_numbers(const std::vector<std::string>& values, std::vector<double>& out
 // whose values go to `numbers` in that order. A hash set finds the repeats
 // and each value is read as a number once: n log n in the rows (a search
 // of the values so far was quadratic, 30,000 distinct x values took 0.6 s).
-std::vector<std::string> ordered(const std::vector<std::string>& seen, bool& numeric, std::vector<double>& numbers) {
+std::vector<std::string> ordered(const std::vector<std::string>& seen, models::KeyType type, bool& numeric,
+                                 std::vector<double>& numbers) {
   std::vector<std::string> out;
   std::unordered_set<std::string_view> known;
   for (const auto& s : seen)
     if (known.insert(s).second) out.push_back(s);
   std::vector<double> read;
-  numeric = as_numbers(out, read);
+  numeric = as_numbers(out, type, read);
   numbers.clear();
   if (!numeric) return out;
   std::vector<std::pair<double, std::size_t>> keys(out.size());
@@ -112,7 +127,7 @@ PlotData gather(const RowFile& file, const PlotQuery& q) {
     for (const Row* r : rows) seen.push_back(r->axes[a]);
     bool numeric = false;
     std::vector<double> numbers;
-    const auto values = ordered(seen, numeric, numbers);
+    const auto values = ordered(seen, axis_type(c.axes[a]), numeric, numbers);
     if (values.size() > 1) {
       std::string list;
       for (std::size_t i = 0; i < std::min<std::size_t>(values.size(), 6); ++i) list += (i ? ", " : "") + values[i];
@@ -128,9 +143,10 @@ PlotData gather(const RowFile& file, const PlotQuery& q) {
     xs.push_back(r->axes[xi]);
     bys.push_back(bi == SIZE_MAX ? "" : r->axes[bi]);
   }
-  d.x_labels = ordered(xs, d.x_numeric, d.x_values);
+  d.x_labels = ordered(xs, axis_type(q.x), d.x_numeric, d.x_values);
   std::vector<double> by_values;
-  const std::vector<std::string> by_labels = ordered(bys, d.by_numeric, by_values);
+  const std::vector<std::string> by_labels = ordered(bys, bi == SIZE_MAX ? models::KeyType::kValue : axis_type(q.by),
+                                                     d.by_numeric, by_values);
   if (by_labels.size() > kMaxPlotSeries)
     throw SweepError("--by", "'" + q.by + "'",
                      "has " + std::to_string(by_labels.size()) + " values; a plot draws at most " +

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 #include "models/scenario/config_error.h"
@@ -340,6 +341,36 @@ bool key_reference_text(const KeyReference& ref, const std::string& table, std::
     }
   }
   return any;
+}
+
+namespace {
+// "clients.NAME" matches "clients.random": a NAME part matches any part.
+bool table_matches(const std::string& pattern, const std::string& table) {
+  std::size_t p = 0, t = 0;
+  for (;;) {
+    const std::size_t pe = std::min(pattern.find('.', p), pattern.size());
+    const std::size_t te = std::min(table.find('.', t), table.size());
+    const std::string_view part(pattern.data() + p, pe - p);
+    if (part != "NAME" && part != std::string_view(table.data() + t, te - t)) return false;
+    if (pe == pattern.size() || te == table.size()) return pe == pattern.size() && te == table.size();
+    p = pe + 1;
+    t = te + 1;
+  }
+}
+}  // namespace
+
+KeyType key_type_of(const KeyReference& ref, const std::string& dotted) {
+  const std::size_t dot = dotted.rfind('.');
+  const std::string table = dot == std::string::npos ? "" : dotted.substr(0, dot);
+  const std::string key = dot == std::string::npos ? dotted : dotted.substr(dot + 1);
+  for (const KeyEntry& e : ref.entries) {
+    if (e.use.key != key || e.use.type == KeyType::kRetired || !table_matches(e.use.table, table)) continue;
+    // A word or a time (warmup: "settled" or a time): its times are times.
+    if (e.use.type == KeyType::kValue && std::string_view(e.doc.form).find("a time") != std::string_view::npos)
+      return KeyType::kDuration;
+    return e.use.type;
+  }
+  return KeyType::kValue;
 }
 
 std::string key_summary(const KeyReference& ref, const std::string& dotted) {

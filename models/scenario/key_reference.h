@@ -80,6 +80,11 @@ bool key_reference_text(const KeyReference& ref, const std::string& table, std::
 // no such key.
 std::string key_summary(const KeyReference& ref, const std::string& dotted);
 
+// The type of a key as --set names it ("warmup", "clients.random.connections":
+// a table's NAME stands for any name); kValue when the reference has no
+// such key. A key that takes a word or a time (warmup) is a time.
+KeyType key_type_of(const KeyReference& ref, const std::string& dotted);
+
 // "type", "integer", ... as the reference prints them.
 const char* key_type_name(KeyType type);
 
