@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace common {
@@ -89,5 +90,51 @@ std::string shown_lines(std::string_view text) {
 }
 
 std::string shown_prose(std::string_view text) { return shown_pieces(text, '\t', shown_lines); }
+
+namespace {
+
+constexpr std::size_t kLongest = 200, kHead = 80, kTail = 40;
+constexpr std::size_t kMostMessage = 4096, kMessageHead = 2048, kMessageTail = 1024;
+
+bool continuation(std::string_view s, std::size_t at) {
+  return at < s.size() && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80;
+}
+// `at` moved back (down) to a character's start: over at most three continuation bytes.
+std::size_t back_to_start(std::string_view s, std::size_t at) {
+  for (int k = 0; k < 3 && at > 0 && continuation(s, at); ++k) --at;
+  return at;
+}
+// `at` moved on (up) to a character's start.
+std::size_t on_to_start(std::string_view s, std::size_t at) {
+  for (int k = 0; k < 3 && continuation(s, at); ++k) ++at;
+  return at;
+}
+
+// The first `head` and the last `tail` bytes of `text`, with `middle` between.
+template <typename Middle>
+std::string head_and_tail(std::string_view text, std::size_t head, std::size_t tail, Middle middle) {
+  const std::size_t h = back_to_start(text, head), t = on_to_start(text, text.size() - tail);
+  return std::string(text.substr(0, h)) + middle(t - h) + std::string(text.substr(t));
+}
+
+}  // namespace
+
+std::string cut_long(std::string_view text) {
+  if (text.size() <= kLongest) return std::string(text);
+  return head_and_tail(text, kHead, kTail, [&](std::size_t) { return fmt::format("...({} bytes)...", text.size()); });
+}
+
+std::string cut_long_message(std::string_view message) {
+  std::string out;
+  for (std::size_t at = 0; at < message.size();) {
+    const std::size_t end = std::min(message.find_first_of(" \n\t", at), message.size());
+    out += end - at > kLongest ? cut_long(message.substr(at, end - at)) : std::string(message.substr(at, end - at));
+    if (end < message.size()) out += message[end];
+    at = end + 1;
+  }
+  if (out.size() <= kMostMessage) return out;
+  return head_and_tail(out, kMessageHead, kMessageTail,
+                       [](std::size_t n) { return fmt::format("...({} bytes left out)...", n); });
+}
 
 }  // namespace common

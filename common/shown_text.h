@@ -32,4 +32,18 @@ std::string shown_lines(std::string_view text);
 // keeps a description's line breaks and tabs and refuses any other control.
 std::string shown_prose(std::string_view text);
 
+// Text put into a message that may be megabytes long (a value or a key
+// name: a scenario may be 16 MiB and has no limit on either; probe 8, M7),
+// cut as a lesson cuts a refused expression: text of more than 200 bytes
+// becomes its first 80 bytes, "...(N bytes)...", and its last 40 (cut at
+// UTF-8 characters' starts). Shorter text is returned as it is.
+std::string cut_long(std::string_view text);
+
+// A message with each run of more than 200 bytes without a space or line
+// break cut by cut_long (the prose around a value has no such words), then,
+// if it is still over 4096 bytes (a long value with spaces in it), its first
+// 2048 and last 1024 bytes with "...(N bytes left out)..." between. The
+// loader's errors (models::ConfigError) pass through this before shown_text.
+std::string cut_long_message(std::string_view message);
+
 }  // namespace common

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# clerk realrun, clerk calibrate and clerk sweep killed with SIGINT, SIGTERM
-# and SIGKILL at points drawn at random (issue 19). Afterwards:
+# clerk realrun, clerk calibrate and clerk sweep killed with SIGINT, SIGTERM,
+# SIGHUP (a closed terminal or SSH session; probe 8, M4) and SIGKILL at
+# points drawn at random (issue 19). Afterwards:
 #   - no process they started is left (nginx and its workers, clerk-serve,
 #     wrk, fio): every process started under this test carries a marker in
 #     its environment, and none may be alive once the command is gone;
@@ -8,7 +9,9 @@
 #     left; after SIGKILL (which runs no clean-up) the next run removes them;
 #   - no output is half-written: the requested file is absent or complete,
 #     and no temporary file is left beside it;
-#   - the same command, run again, succeeds.
+#   - the same command, run again, succeeds;
+#   - realrun and calibrate stopped by INT, TERM or HUP exit 130 (or 0 when
+#     they had just finished): 1 is for figures that miss (probe 8, M5).
 # realrun-emulated is realrun with --disk emulated (clerk-disk's FUSE mount
 # in the run folder): also no clerk-disk mount may be left. It runs where
 # clerk-disk was built beside clerk and /dev/fuse exists.
@@ -118,7 +121,7 @@ else
 fi
 subjects=${CLERK_KILL_SUBJECTS:-$subjects}  # e.g. CLERK_KILL_SUBJECTS=realrun-emulated: only that one
 for subject in $subjects; do
-  for sig in INT TERM KILL; do
+  for sig in INT TERM HUP KILL; do
     what="$subject killed by SIG$sig"
     out=$tmp/$subject-$sig
     mkdir -p "$out"
@@ -138,6 +141,11 @@ for subject in $subjects; do
       kill -KILL "$pid"
     fi
     wait "$pid" 2>/dev/null
+    status=$?
+    case $subject:$sig in
+      calibrate:KILL | realrun*:KILL | sweep:*) ;;
+      *) [ "$status" = 130 ] || [ "$status" = 0 ] || fail "$what: exit status $status, not 130: $(tail -c 300 "$out.log")" ;;
+    esac
     sleep 1  # children killed by PR_SET_PDEATHSIG or by the clean-up need a moment to be reaped
     left=$(marked "$mark")
     [ -z "$left" ] || fail "$what: processes left (pid comm state): $(echo $left)"

@@ -795,3 +795,47 @@ TEST_CASE("loader: --hardware replaces one profile file however it is named, whe
     }
   }
 }
+
+// Probe 8, M7: a value or key name megabytes long was echoed whole in the
+// error (a 2 MB path gave 2 MB on stderr). It is cut to an excerpt with its
+// length; the message still names the file, the line and the key.
+TEST_CASE("loader: an over-long value or key is shown cut, with its length") {
+  std::ifstream in(kSmall, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  TempDir dir;
+  const auto lines = [](const std::string& t) { return std::to_string(std::count(t.begin(), t.end(), '\n') + 1); };
+
+  SECTION("a 2 MB path") {
+    const std::string head = text + "\n[clients.longpath]\nthreads = 2\nconnections = 4\n";
+    const std::string file = dir.file("long-path.toml", head + "path = \"/" + std::string(2000000, 'a') + "\"\n");
+    const models::ConfigError e = load_error(file);
+    INFO(std::string(e.what()).substr(0, 400));
+    CHECK(e.key() == "clients.longpath.path");
+    CHECK(std::string(e.what()).size() < 2000);
+    CHECK(mentions(e, file + ":" + lines(head) + ": key 'clients.longpath.path': \"/aaaa"));
+    CHECK(mentions(e, "(2000003 bytes)"));  // the quotes and the slash with it
+    CHECK(mentions(e, "is not a file of the dataset"));
+  }
+  SECTION("a 2 MB value with spaces: the message's middle is cut") {
+    std::string spaced;
+    for (int i = 0; i < 1000000; ++i) spaced += "a ";
+    const std::string head = text + "\n[clients.longpath]\nthreads = 2\nconnections = 4\n";
+    const std::string file = dir.file("long-spaced.toml", head + "path = \"/" + spaced + "\"\n");
+    const models::ConfigError e = load_error(file);
+    CHECK(e.key() == "clients.longpath.path");
+    CHECK(std::string(e.what()).size() < 5000);
+    CHECK(mentions(e, file + ":" + lines(head) + ": key 'clients.longpath.path': \"/a a"));
+    CHECK(mentions(e, "bytes left out)"));
+    CHECK(mentions(e, "is not a file of the dataset"));
+  }
+  SECTION("a 3 MB unknown key") {
+    const std::string key(3000000, 'k');
+    const std::string file = dir.file("long-key.toml", key + " = 1\n" + text);
+    const models::ConfigError e = load_error(file);
+    INFO(std::string(e.what()).substr(0, 400));
+    CHECK(e.key() == key);  // key() stays whole
+    CHECK(std::string(e.what()).size() < 2000);
+    CHECK(mentions(e, file + ":1: key 'kkkk"));
+    CHECK(mentions(e, "...(3000000 bytes)..." + std::string(40, 'k') + "': unknown key"));
+  }
+}

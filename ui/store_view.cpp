@@ -10,6 +10,7 @@
 #include "ui/counter_tally.h"
 #include "ui/explain.h"
 #include "ui/palette.h"
+#include "ui/text_fit.h"
 
 namespace ui {
 
@@ -46,15 +47,6 @@ ImVec2 lane_slot(const Counter& c, int k) {
 
 void text(ImDrawList* dl, ImVec2 at, ImU32 col, const char* s) { dl->AddText(at, col, s); }
 
-// The first of `forms` (longest first) that fits `width` pixels, else the
-// last cut to fit with "..." (a narrow A/B pane, or large text), else "".
-std::string fitted(std::initializer_list<std::string> forms, float width) {
-  for (const std::string& f : forms)
-    if (ImGui::CalcTextSize(f.c_str()).x <= width) return f;
-  std::string s = *(forms.end() - 1);
-  while (!s.empty() && ImGui::CalcTextSize((s + "...").c_str()).x > width) s.pop_back();
-  return s.empty() ? "" : s + "...";
-}
 // Every word of `s` fits `width` (else wrapping breaks words: "shelve / s").
 bool words_fit(const char* s, float width) {
   const std::string t(s);

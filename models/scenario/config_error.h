@@ -28,8 +28,9 @@ class ConfigError : public common::BadInput {
     std::string out = file;
     if (line > 0) out += ":" + std::to_string(line);
     out += ": ";
-    if (!key.empty()) out += "key '" + key + "': ";
-    return common::shown_text(out + message);
+    // A value or key megabytes long is shown cut, with its length (probe 8, M7).
+    if (!key.empty()) out += "key '" + common::cut_long(key) + "': ";
+    return common::shown_text(out + common::cut_long_message(message));
   }
   std::string file_;
   int line_;

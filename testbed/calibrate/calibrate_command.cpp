@@ -90,12 +90,18 @@ void print_table(const Calibration& c, const Profile& p) {
   fmt::print("load average: {} before, {} after\n", c.load_before, c.load_after);
 }
 
+// Interrupted (SIGINT, SIGTERM, SIGHUP): clerk realrun's status.
+constexpr int kInterruptedStatus = 130;
+
 int calibrate_run(const Request& o);
 int run_checked(const Request& o);
 }  // namespace
 
-// Exit statuses: 0 written, 1 a measurement failed or was interrupted, 2 bad
-// input, 3 an internal error (a bug). Every exception is caught here.
+// Exit statuses: 0 written, 2 bad input or a tool, the disk or the kernel
+// failed (the machine, as a missing gnuplot is for clerk plot), 3 an internal
+// error (a bug), 130 interrupted (SIGINT, SIGTERM or SIGHUP), as clerk
+// realrun. 1 is for figures or claims that miss (README), which calibrate
+// has none of (probe 8, M5: it was 1 for both). Every exception is caught here.
 int calibrate_command(const CalibrateRequest& request) {
   try {
     return run_checked(request);
@@ -122,10 +128,11 @@ int pacing_only(const Request& o) {
     fmt::print("{}", calibrate::pacing_report(calibrate::compare_pacing(spec, runs)));
   } catch (const Interrupted&) {
     std::cerr << "clerk calibrate: interrupted\n";
-    return 1;
+    return kInterruptedStatus;
   } catch (const std::runtime_error& e) {
+    // A tool killed by the interruption's clean-up fails too: interrupted still.
     std::cerr << "clerk calibrate: " << e.what() << "\n";
-    return 1;
+    return interrupted() ? kInterruptedStatus : 2;
   }
   fmt::print("load average after: {}\n", load_average());
   return 0;
@@ -192,11 +199,12 @@ int run_checked(const Request& o) {
     return calibrate_run(o);
   } catch (const Interrupted&) {
     std::cerr << "clerk calibrate: interrupted; everything it started is stopped, nothing written\n";
-    return 1;
+    return kInterruptedStatus;
   } catch (const std::runtime_error& e) {
-    // A tool, the disk or the kernel failed: the measurement, not clerk.
+    // A tool, the disk or the kernel failed: the machine, not clerk; or a
+    // tool the interruption's clean-up killed: interrupted still.
     std::cerr << "clerk calibrate: " << e.what() << "\n";
-    return 1;
+    return interrupted() ? kInterruptedStatus : 2;
   }
 }
 }  // namespace

@@ -13,8 +13,9 @@ struct CalibrateRequest {
   bool pacing = false;  // only the loopback pacing experiment (loopback_pacing.h): printed, no profile written
 };
 
-// Exit status: 0 written, 1 a measurement failed or was interrupted, 2 bad
-// input, 3 internal error; every exception is caught here.
+// Exit status: 0 written, 2 bad input or a tool, the disk or the kernel
+// failed, 3 internal error, 130 interrupted (SIGINT, SIGTERM, SIGHUP), as
+// clerk realrun; every exception is caught here.
 int calibrate_command(const CalibrateRequest& request);
 
 }  // namespace testbed

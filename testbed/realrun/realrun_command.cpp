@@ -81,7 +81,7 @@ void note_loopback_tcp(ScenarioComparison& c, const models::KernelSpec& profile,
 }  // namespace
 
 // Exit statuses: 0 done, 1 a run failed (or --check missed), 2 bad input,
-// 3 an internal error (a bug), 130 interrupted.
+// 3 an internal error (a bug), 130 interrupted (SIGINT, SIGTERM or SIGHUP).
 int realrun_command(const RealrunRequest& request) {
   // Bad input and bugs as every command has them (common/guarded.h).
   return common::guarded([&] {
@@ -160,8 +160,9 @@ int run_checked(const RealrunRequest& o) {
   // Before anything runs: the prediction's CPU costs were measured under the
   // profile's loopback TCP (loopback_tcp_check.h).
   warn_loopback_tcp(o.files, scenarios, common::this_loopback_tcp());
-  std::signal(SIGINT, on_interrupt);
-  std::signal(SIGTERM, on_interrupt);
+  // SIGHUP too (a closed terminal or SSH session): its default action ended
+  // clerk with 129 and left the run's cgroup and folder (probe 8, M4).
+  for (const int stop : {SIGINT, SIGTERM, SIGHUP}) std::signal(stop, on_interrupt);
   nlohmann::json out;
   bool all_within = true;
   for (const std::string& server : servers) {

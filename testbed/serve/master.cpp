@@ -299,7 +299,12 @@ int run_master(const ServeOptions& options) {
   ::sigaction(SIGCHLD, &chld, nullptr);
   sigset_t waited;
   ::sigemptyset(&waited);
-  for (int signal : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCHLD}) ::sigaddset(&waited, signal);
+  // SIGALRM and SIGIO, whose default is to end the process (leaving the pid
+  // and port files; probe 8, M6), are taken and ignored: nginx's master
+  // handles both (src/os/unix/ngx_process.c, ngx_signal_handler: they set
+  // ngx_sigalrm and ngx_sigio, which its loop reads only while it shuts
+  // down, timing its own alarm), so a stray one stops nothing there either.
+  for (int signal : {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGIO, SIGCHLD}) ::sigaddset(&waited, signal);
   ::sigprocmask(SIG_BLOCK, &waited, &master.worker_mask);
 
   master.slots.assign(static_cast<std::size_t>(options.workers), WorkerSlot{});
@@ -315,6 +320,9 @@ int run_master(const ServeOptions& options) {
     if (signal == SIGUSR1 || signal == SIGUSR2)
       std::fprintf(stderr, "clerk-serve: %s ignored (nginx reopens its logs or upgrades its binary; clerk-serve has "
                    "neither)\n", signal == SIGUSR1 ? "SIGUSR1" : "SIGUSR2");
+    if (signal == SIGALRM || signal == SIGIO)
+      std::fprintf(stderr, "clerk-serve: %s ignored (nginx's master takes it and stops for none)\n",
+                   signal == SIGALRM ? "SIGALRM" : "SIGIO");
     if (is_stop_signal(signal)) {
       if (!shutting_down) kill_at = std::time(nullptr) + kShutdownGraceSeconds;
       shutting_down = true;

@@ -178,9 +178,10 @@ int run_worker(const ServeOptions& options, int listen_fd, int root_fd, const si
 
   // SIGTERM/SIGINT from the master: nginx's fast shutdown, drop everything;
   // SIGQUIT too. HUP, USR1 and USR2 are the master's (sent to the process
-  // group, by a closed terminal or killall, they must not end a worker).
+  // group, by a closed terminal or killall, they must not end a worker);
+  // ALRM and IO end no nginx worker either (they are the master's, above).
   asio::signal_set signals(io, SIGTERM, SIGINT, SIGQUIT);
-  for (const int ignored : {SIGHUP, SIGUSR1, SIGUSR2}) ::signal(ignored, SIG_IGN);
+  for (const int ignored : {SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGIO}) ::signal(ignored, SIG_IGN);
   signals.async_wait([&](const boost::system::error_code& ec, int) {
     if (ec) return;
     acceptor.stop();

@@ -891,20 +891,28 @@ TEST_CASE("clerk-serve removes its own pid and port files, and only those", "[se
     CHECK_FALSE(std::filesystem::exists(pid_file));
     CHECK_FALSE(std::filesystem::exists(server.port_file()));
   }
-  // SIGUSR1 (nginx: reopen the logs) is no stop; HUP, USR1 and USR2 sent
-  // to the workers (a process group's signal reaches them too) end none.
+  // SIGUSR1 (nginx: reopen the logs) is no stop, nor SIGALRM or SIGIO (nginx's
+  // master takes them; their default action ended clerk-serve and left its
+  // files, probe 8 M6); HUP, USR1, USR2, ALRM and IO sent to the workers (a
+  // process group's signal reaches them too) end none.
   {
-    ServerProcess server(tree, {}, 2);
+    const std::string pid_file = tree.base + "/alarm.pid";
+    ServerProcess server(tree, {"--pid-file", pid_file}, 2);
     const auto workers = server.worker_pids();
     REQUIRE(workers.size() == 2);
-    ::kill(server.pid(), SIGUSR1);
+    for (const int signal : {SIGUSR1, SIGALRM, SIGIO}) ::kill(server.pid(), signal);
     for (const pid_t worker : workers)
-      for (const int signal : {SIGHUP, SIGUSR1, SIGUSR2}) ::kill(worker, signal);
-    check_get(server.port(), "/small.txt", tree.small);
+      for (const int signal : {SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGIO}) ::kill(worker, signal);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    check_get(server.port(), "/small.txt", tree.small);
     CHECK(server.workers_alive(workers));
+    CHECK(::kill(server.pid(), 0) == 0);
+    CHECK(std::filesystem::is_regular_file(pid_file));
     CHECK(server.stop() == 0);
+    CHECK_FALSE(std::filesystem::exists(pid_file));
     CHECK(server.log().find("SIGUSR1 ignored") != std::string::npos);
+    CHECK(server.log().find("SIGALRM ignored") != std::string::npos);
+    CHECK(server.log().find("SIGIO ignored") != std::string::npos);
     check_clean_log(server);
   }
   // A FIFO as --pid-file: written through (a reader is there), left in place.
