@@ -54,8 +54,8 @@ struct GenLogArgs {
 
 // The most lines a log may be expected to have: a bound on the disk a
 // mistyped option fills (at about 150 bytes a line, some 15 GB), not a model
-// parameter. A trace replay reads at most kMaxLinesPerSecond lines a logged
-// second (models/clients/trace.h) whatever the log's length.
+// parameter. A trace replay holds at most kMaxLinesPerSecond lines of a
+// logged second (models/clients/trace.h) whatever the log's length.
 constexpr double kMaxExpectedLines = 1e8;
 
 // SIGINT, SIGTERM and SIGHUP while the log is written are noted, not obeyed

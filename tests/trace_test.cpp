@@ -572,6 +572,48 @@ TEST_CASE("with $time_local and $request_time the second is spread before $reque
   CHECK(lines[2].at_s == Approx(1.9));
 }
 
+TEST_CASE("a second of more than kMaxLinesPerSecond lines is spread over it in order, none counted earlier") {
+  // Probe 8 (M2): past 65,536 lines the rest of the second started again at
+  // its beginning, so a third of a 100k-a-second log counted as earlier than
+  // the line before and fell due at one instant.
+  const std::size_t n = 100000;
+  static_assert(100000 > models::kMaxLinesPerSecond);
+  for (const bool took : {false, true}) {
+    INFO((took ? "with $request_time (spread before it is taken off)" : "combined format"));
+    std::string text;
+    auto line = [&](int second, std::size_t i) {
+      std::string l = line_at(second, "/" + std::to_string(i % 7), 10);
+      if (!took) return l;
+      l.pop_back();
+      return l + " 0.000\n";
+    };
+    for (std::size_t i = 0; i < n; ++i) text += line(0, i);
+    text += line(1, n);  // the next second
+    TempFile log(text);
+    models::TraceSpec spec = spec_of(log.path);
+    if (took) spec.log_format = std::string(models::kCombinedLogFormat) + " $request_time";
+    models::TraceCounts c;
+    const auto lines = read_all(spec, &c);
+    REQUIRE(lines.size() == n + 1);
+    CHECK(c.reordered == 0);
+    std::size_t not_later = 0;
+    for (std::size_t i = 1; i < lines.size(); ++i)
+      if (!(lines[i].at_s > lines[i - 1].at_s)) ++not_later;
+    CHECK(not_later == 0);
+    // Over the whole second, in log order: the first block of 65,536 over its
+    // first half (more followed), the last 34,464 lines evenly over the rest.
+    CHECK(lines[0].at_s == 0);
+    CHECK(lines[models::kMaxLinesPerSecond - 1].at_s < 0.5);
+    CHECK(lines[models::kMaxLinesPerSecond].at_s == Approx(0.5));
+    CHECK(lines[n - 1].at_s < 1);
+    CHECK(lines[n - 1].at_s > 0.9999);
+    CHECK(lines[n].at_s == Approx(1));
+    // Evenly within each block: the step of the second block is its share over its lines.
+    const double step = 0.5 / static_cast<double>(n - models::kMaxLinesPerSecond);
+    CHECK(lines[n - 1].at_s - lines[n - 2].at_s == Approx(step).epsilon(0.05));  // log times near 1.8e9 s: ulp 2.4e-7
+  }
+}
+
 TEST_CASE("the reorder buffer holds at most kMaxReorderLines lines, however long the requests took") {
   // The first request took 100 s: no later line may leave before 100 s of
   // log have been read, 100,000 lines 1 ms apart. The buffer stops at its

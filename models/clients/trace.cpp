@@ -177,27 +177,42 @@ std::uint64_t TraceReader::read_ahead() const {
   return held(ended_lines_) + held_.size() + held(kept_);
 }
 
-// The next of `source`'s lines, those of one second each at i/k of it (log time).
+// The next of `source`'s lines, those of one second each at i/k of it (log
+// time). A second of more than kMaxLinesPerSecond lines (the memory bound) is
+// taken in blocks of that many, its total unknown until its last block: a
+// block with more lines behind it takes half of what is left of the second,
+// as if as many lines again followed, and the last block the rest, each
+// block's lines evenly over its share, in log order. So every line of the
+// second is in it, later than the one before: 100,000 lines take 65,536 in
+// the first half and 34,464 in the second.
 bool TraceReader::next_spread(Spread& s, Source source, TraceLine& out) {
   if (s.lines.empty()) {
     TraceLine line;
     if (!s.have_ahead) {
       if (!(this->*source)(line)) return false;
       s.ahead = std::move(line);
+      s.more_of_second = false;
     }
     s.have_ahead = false;
     const double second = std::floor(s.ahead.at_s);
+    if (!s.more_of_second) s.second_from = 0;  // a new second
+    s.more_of_second = false;
     s.lines.push_back(std::move(s.ahead));
-    while (s.lines.size() < kMaxLinesPerSecond && (this->*source)(line)) {
-      if (std::floor(line.at_s) != second) {
+    while ((this->*source)(line)) {
+      const bool same = std::floor(line.at_s) == second;
+      if (!same || s.lines.size() == kMaxLinesPerSecond) {
         s.ahead = std::move(line);
         s.have_ahead = true;
+        s.more_of_second = same;
         break;
       }
       s.lines.push_back(std::move(line));
     }
+    const double share = s.more_of_second ? (1 - s.second_from) / 2 : 1 - s.second_from;
     const double k = static_cast<double>(s.lines.size());
-    for (std::size_t i = 0; i < s.lines.size(); ++i) s.lines[i].at_s = second + static_cast<double>(i) / k;
+    for (std::size_t i = 0; i < s.lines.size(); ++i)
+      s.lines[i].at_s = second + s.second_from + share * static_cast<double>(i) / k;
+    s.second_from += share;
   }
   out = std::move(s.lines.front());
   s.lines.pop_front();

@@ -27,7 +27,8 @@
 //   by its own response time.
 // - $time_local has one-second resolution: the lines of one second are
 //   spread evenly over it, in log order (line i of k at i/k s), before
-//   $request_time is taken off. $msec is used as it is.
+//   $request_time is taken off (a second of more than kMaxLinesPerSecond
+//   lines, in blocks, in order: see there). $msec is used as it is.
 // - A line earlier than the one before it (lines are written as requests
 //   end; with $request_time, one whose arrival comes after the buffer let
 //   a later one go) is replayed at the earlier line's time, in order.
@@ -72,7 +73,8 @@ constexpr std::uint64_t kTraceSampleStreams = 0x7472'6300;  // "trc"
 
 inline constexpr std::size_t kMaxLineBytes = 64 * 1024;
 // Lines of one second held to spread them over it; a second with more is
-// spread in blocks of this many.
+// taken in blocks of this many, each block with more behind it spread over
+// half of what the second has left, the last block over the rest (in order).
 inline constexpr std::size_t kMaxLinesPerSecond = 1 << 16;
 // Lines held to put arrivals in order ($request_time in the format).
 inline constexpr std::size_t kMaxReorderLines = 1 << 16;
@@ -148,6 +150,8 @@ class TraceReader {
     std::deque<TraceLine> lines;
     TraceLine ahead;
     bool have_ahead = false;
+    bool more_of_second = false;  // `ahead` is more of the second just spread (past kMaxLinesPerSecond)
+    double second_from = 0;       // where in its second the next block starts (0 for a new second)
   };
   struct Held {  // a line in the reorder buffer
     TraceLine line;
