@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "common/utf8.h"
+
 namespace common {
 
 namespace {
@@ -96,24 +98,10 @@ namespace {
 constexpr std::size_t kLongest = 200, kHead = 80, kTail = 40;
 constexpr std::size_t kMostMessage = 4096, kMessageHead = 2048, kMessageTail = 1024;
 
-bool continuation(std::string_view s, std::size_t at) {
-  return at < s.size() && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80;
-}
-// `at` moved back (down) to a character's start: over at most three continuation bytes.
-std::size_t back_to_start(std::string_view s, std::size_t at) {
-  for (int k = 0; k < 3 && at > 0 && continuation(s, at); ++k) --at;
-  return at;
-}
-// `at` moved on (up) to a character's start.
-std::size_t on_to_start(std::string_view s, std::size_t at) {
-  for (int k = 0; k < 3 && continuation(s, at); ++k) ++at;
-  return at;
-}
-
 // The first `head` and the last `tail` bytes of `text`, with `middle` between.
 template <typename Middle>
 std::string head_and_tail(std::string_view text, std::size_t head, std::size_t tail, Middle middle) {
-  const std::size_t h = back_to_start(text, head), t = on_to_start(text, text.size() - tail);
+  const std::size_t h = utf8_start_at_or_before(text, head), t = utf8_start_at_or_after(text, text.size() - tail);
   return std::string(text.substr(0, h)) + middle(t - h) + std::string(text.substr(t));
 }
 

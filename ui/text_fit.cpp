@@ -2,18 +2,12 @@
 
 #include <imgui.h>
 
+#include "common/utf8.h"
+
 namespace ui {
 
 namespace {
-
-// `k` moved back to the start of the UTF-8 character it falls in: over at
-// most three continuation bytes (a character is at most four bytes), so a
-// run of stray continuation bytes is cut byte by byte.
-std::size_t char_start(const std::string& s, std::size_t k) {
-  for (int back = 0; back < 3 && k > 0 && k < s.size() && (static_cast<unsigned char>(s[k]) & 0xC0) == 0x80; ++back) --k;
-  return k;
-}
-
+std::size_t char_start(const std::string& s, std::size_t k) { return common::utf8_start_at_or_before(s, k); }
 }  // namespace
 
 std::string cut_to_fit(const std::string& s, float width, const TextWidth& measure) {
